@@ -1,0 +1,62 @@
+"""The engine's exceptions: narrow, all subclasses of :class:`ValueError`.
+
+Each carries a message naming the input and, where there is one, the position::
+
+    >>> from scoring import Tile
+    >>> Tile.parse("3-4-9")
+    Traceback (most recent call last):
+    ...
+    scoring.errors.UnknownTile: unknown-tile: '3-4-9': values must be 0 to 5
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "ScoringError",
+    "UnknownTile",
+    "MirrorTile",
+    "InvalidCell",
+    "IllegalPlacement",
+    "RecordError",
+]
+
+
+class ScoringError(ValueError):
+    """Base class of every error the engine raises on bad input."""
+
+
+class UnknownTile(ScoringError):
+    """A tile name or corner values that name no tile (values outside 0-5, bad syntax)."""
+
+    code = "unknown-tile"
+
+
+class MirrorTile(ScoringError):
+    """Corner values read clockwise that show a mirror image, a tile that does not exist."""
+
+    code = "mirror-tile"
+
+
+class InvalidCell(ScoringError):
+    """A cell that cannot be read: not ``[x, y, "U"|"D"]`` nor ``"U(x,y)"``."""
+
+
+class IllegalPlacement(ScoringError):
+    """A placement the board refuses; ``code`` is one of the codes of record-format.md.
+
+    ``params`` holds the facts the message was made from (tile, cell, point, values), so a
+    caller can phrase the problem in another language.
+    """
+
+    def __init__(self, code: str, message: str, **params: object) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.params = params
+
+
+class RecordError(ScoringError):
+    """A match record that cannot be read: bad JSON, a missing field, a wrong type.
+
+    The message is one line and names the JSON path, e.g.
+    ``rounds[0].turns[3].draws: expected an integer >= 0, got -1``.
+    """

@@ -1,0 +1,363 @@
+"""Match records (docs/record-format.md): JSON to typed, frozen objects and back.
+
+Reading checks the shape of the record only: types, ranges, the rule set, the player
+indexes. What a referee must hear about (a wrong claim, an unknown tile name, a mirror image)
+is not a reading error: the replay reports it as a problem.
+
+Extension (documented in the README): a rack entry may be an integer, the total value of a
+rack whose tiles were not noted; the player's rack count is then not checked, and the
+settlement uses the total.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+
+from scoring.board import Bonus, Placement
+from scoring.errors import RecordError
+from scoring.geometry import Cell
+from scoring.rules import DEFAULT_RULES, RULE_SETS, RuleSet, UnknownRuleSet, rule_set
+
+__all__ = [
+    "FORMAT",
+    "PlaceRecord",
+    "TurnRecord",
+    "RoundRecord",
+    "MatchRecord",
+    "Rack",
+    "load_record",
+    "parse_record",
+]
+
+#: The format string of the records this engine reads and writes.
+FORMAT: Final = "triominos-match/1"
+
+#: A rack shown at the end of a round: tile names, or the total value when not noted.
+Rack = tuple[str, ...] | int
+
+_BONUSES: Final = {bonus.value: bonus for bonus in Bonus}
+_ORIENTATIONS: Final = {"U": "U", "D": "D"}
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceRecord:
+    """A placement as recorded: the cell and corners (board mode), the tile name (sheet
+    mode), or both. Nothing here is checked against the tiles yet.
+
+    >>> PlaceRecord(cell=Cell(0, 0, "U"), corners=(2, 0, 1)).placement
+    Placement(Cell(0, 0, 'U'), (2, 0, 1))
+    """
+
+    tile: str | None = None
+    cell: Cell | None = None
+    corners: tuple[int, int, int] | None = None
+
+    @property
+    def placement(self) -> Placement | None:
+        """The board placement, when the cell and corners were recorded."""
+        if self.cell is None or self.corners is None:
+            return None
+        return Placement(self.cell, self.corners)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON object of record-format.md."""
+        data: dict[str, Any] = {}
+        if self.cell is not None:
+            data["cell"] = [self.cell.x, self.cell.y, self.cell.o]
+        if self.corners is not None:
+            data["corners"] = list(self.corners)
+        if self.tile is not None:
+            data["tile"] = self.tile
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class TurnRecord:
+    """One turn as recorded: who, how many draws, the placement (if any), the claim.
+
+    >>> TurnRecord(player=1, draws=3, claimed=-25).to_dict()
+    {'player': 1, 'draws': 3, 'claimed': -25}
+    """
+
+    player: int
+    draws: int = 0
+    place: PlaceRecord | None = None
+    claimed: int | None = None
+    bonus: Bonus | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON object of record-format.md (defaults left out)."""
+        data: dict[str, Any] = {"player": self.player}
+        if self.draws:
+            data["draws"] = self.draws
+        if self.place is not None:
+            data["place"] = self.place.to_dict()
+        if self.bonus is not None:
+            data["bonus"] = self.bonus.value
+        if self.claimed is not None:
+            data["claimed"] = self.claimed
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class RoundRecord:
+    """One round: its turns, the racks shown at the end, the settlement claimed."""
+
+    turns: tuple[TurnRecord, ...] = ()
+    racks: tuple[Rack, ...] | None = None
+    settlement_claimed: tuple[int, ...] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON object of record-format.md."""
+        data: dict[str, Any] = {"turns": [turn.to_dict() for turn in self.turns]}
+        if self.racks is not None:
+            data["racks"] = [rack if isinstance(rack, int) else list(rack) for rack in self.racks]
+        if self.settlement_claimed is not None:
+            data["settlement_claimed"] = list(self.settlement_claimed)
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRecord:
+    """A whole match record.
+
+    >>> record = parse_record({"format": "triominos-match/1", "players": ["Ana", "Bo"],
+    ...                        "rounds": [{"turns": [{"player": 0, "draws": 3}]}]})
+    >>> record.rules.name, record.rounds[0].turns[0]
+    ('goliath-tournament', TurnRecord(player=0, draws=3, place=None, claimed=None, bonus=None))
+    >>> parse_record(record.to_dict()) == record
+    True
+    """
+
+    players: tuple[str, ...]
+    rounds: tuple[RoundRecord, ...] = ()
+    rules_name: str = DEFAULT_RULES.name
+    target: int | None = None
+
+    @property
+    def rules(self) -> RuleSet:
+        """The rule set, with the record's target applied."""
+        return rule_set(self.rules_name, target=self.target)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON object of record-format.md."""
+        data: dict[str, Any] = {"format": FORMAT, "rules": self.rules_name}
+        if self.target is not None:
+            data["target"] = self.target
+        data["players"] = list(self.players)
+        data["rounds"] = [round_.to_dict() for round_ in self.rounds]
+        return data
+
+    def to_json(self) -> str:
+        """The record as JSON text (UTF-8 safe, one turn per line is left to the caller)."""
+        return json.dumps(self.to_dict(), ensure_ascii=False, indent=1)
+
+
+# -- reading ---------------------------------------------------------------------------------
+
+
+def load_record(text: str | bytes) -> MatchRecord:
+    """Read a record from JSON text; raises :class:`RecordError` with a one-line message."""
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise RecordError(f"not UTF-8 text: byte {error.start}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise RecordError(
+            f"not JSON: line {error.lineno} column {error.colno}: {error.msg}"
+        ) from None
+    except RecursionError:
+        raise RecordError("not a match record: JSON nested too deeply") from None
+    return parse_record(data)
+
+
+def _type_name(value: object) -> str:
+    if value is None:
+        return "null"
+    return {
+        bool: "a boolean",
+        int: "an integer",
+        float: "a number",
+        str: "a string",
+        list: "a list",
+        dict: "an object",
+    }.get(type(value), type(value).__name__)
+
+
+def _fail(path: str, expected: str, value: object) -> RecordError:
+    shown = json.dumps(value, ensure_ascii=False) if not isinstance(value, (dict, list)) else ""
+    got = f"{_type_name(value)} {shown}".strip() if shown else _type_name(value)
+    return RecordError(f"{path}: expected {expected}, got {got}")
+
+
+def _int(value: object, path: str, *, minimum: int | None = None) -> int:
+    if type(value) is not int:
+        raise _fail(path, "an integer", value)
+    if minimum is not None and value < minimum:
+        raise RecordError(f"{path}: expected an integer >= {minimum}, got {value}")
+    return value
+
+
+def _list(value: object, path: str) -> list[Any]:
+    if type(value) is not list:
+        raise _fail(path, "a list", value)
+    return value
+
+
+def _object(value: object, path: str) -> Mapping[str, Any]:
+    if type(value) is not dict:
+        raise _fail(path, "an object", value)
+    return value
+
+
+def _required(data: Mapping[str, Any], key: str, path: str) -> Any:
+    try:
+        return data[key]
+    except KeyError:
+        raise RecordError(f"{path}{key}: missing") from None
+
+
+def _cell(value: object, path: str) -> Cell:
+    if (
+        type(value) is not list
+        or len(value) != 3
+        or type(value[0]) is not int
+        or type(value[1]) is not int
+        or value[2] not in _ORIENTATIONS
+    ):
+        raise _fail(path, 'a cell [x, y, "U" or "D"]', value)
+    return Cell(value[0], value[1], _ORIENTATIONS[value[2]])  # type: ignore[arg-type]
+
+
+def _corners(value: object, path: str) -> tuple[int, int, int]:
+    if type(value) is not list or len(value) != 3 or any(type(v) is not int for v in value):
+        raise _fail(path, "three corner values [a, b, c]", value)
+    return (value[0], value[1], value[2])
+
+
+def _place(value: object, path: str) -> PlaceRecord:
+    data = _object(value, path)
+    tile = data.get("tile")
+    if tile is not None and type(tile) is not str:
+        raise _fail(f"{path}.tile", 'a tile name like "0-1-2"', tile)
+    cell = data.get("cell")
+    corners = data.get("corners")
+    if cell is not None and corners is None:
+        raise RecordError(f"{path}.corners: missing (a cell needs its corners)")
+    if cell is None and corners is None and tile is None:
+        raise RecordError(f"{path}: needs cell and corners, or tile")
+    return PlaceRecord(
+        tile=tile,
+        cell=None if cell is None else _cell(cell, f"{path}.cell"),
+        corners=None if corners is None else _corners(corners, f"{path}.corners"),
+    )
+
+
+def _turn(value: object, path: str, players: int) -> TurnRecord:
+    data = _object(value, path)
+    player = _int(_required(data, "player", f"{path}."), f"{path}.player", minimum=0)
+    if player >= players:
+        raise RecordError(f"{path}.player: {player} is not a player index (0 to {players - 1})")
+    draws = data.get("draws")
+    draws = 0 if draws is None else _int(draws, f"{path}.draws", minimum=0)
+    place = data.get("place")
+    claimed = data.get("claimed")
+    if claimed is not None:
+        claimed = _int(claimed, f"{path}.claimed")
+    bonus = data.get("bonus")
+    if bonus is not None:
+        if bonus not in _BONUSES:
+            raise _fail(f"{path}.bonus", "one of " + ", ".join(_BONUSES), bonus)
+        bonus = _BONUSES[bonus]
+    return TurnRecord(
+        player=player,
+        draws=draws,
+        place=None if place is None else _place(place, f"{path}.place"),
+        claimed=claimed,
+        bonus=bonus,
+    )
+
+
+def _rack(value: object, path: str) -> Rack:
+    if type(value) is int:
+        return _int(value, path, minimum=0)
+    names = _list(value, path)
+    for j, name in enumerate(names):
+        if type(name) is not str:
+            raise _fail(f"{path}[{j}]", 'a tile name like "0-1-2"', name)
+    return tuple(names)
+
+
+def _round(value: object, path: str, players: int) -> RoundRecord:
+    data = _object(value, path)
+    turns = _list(_required(data, "turns", f"{path}."), f"{path}.turns")
+    racks = data.get("racks")
+    if racks is not None:
+        racks = _list(racks, f"{path}.racks")
+        if len(racks) != players:
+            raise RecordError(
+                f"{path}.racks: expected one rack per player ({players}), got {len(racks)}"
+            )
+        racks = tuple(_rack(rack, f"{path}.racks[{i}]") for i, rack in enumerate(racks))
+    settlement = data.get("settlement_claimed")
+    if settlement is not None:
+        settlement = _list(settlement, f"{path}.settlement_claimed")
+        if len(settlement) != players:
+            raise RecordError(
+                f"{path}.settlement_claimed: expected one number per player ({players}), "
+                f"got {len(settlement)}"
+            )
+        settlement = tuple(
+            _int(v, f"{path}.settlement_claimed[{i}]") for i, v in enumerate(settlement)
+        )
+    return RoundRecord(
+        turns=tuple(_turn(turn, f"{path}.turns[{i}]", players) for i, turn in enumerate(turns)),
+        racks=racks,
+        settlement_claimed=settlement,
+    )
+
+
+def parse_record(data: object) -> MatchRecord:
+    """Read a record from decoded JSON; raises :class:`RecordError` naming the JSON path."""
+    data = _object(data, "record")
+    form = _required(data, "format", "")
+    if form != FORMAT:
+        raise RecordError(f"format: expected {FORMAT!r}, got {form!r}")
+    rules_name = data.get("rules")
+    if rules_name is None:
+        rules_name = DEFAULT_RULES.name
+    elif type(rules_name) is not str:
+        raise _fail("rules", "a rule set name", rules_name)
+    target = data.get("target")
+    if target is not None:
+        target = _int(target, "target", minimum=1)
+    try:
+        rules = rule_set(rules_name, target=target)
+    except UnknownRuleSet:
+        raise RecordError(
+            f"rules: unknown rule set {rules_name!r} (known: {', '.join(RULE_SETS)})"
+        ) from None
+    players = _list(_required(data, "players", ""), "players")
+    for i, name in enumerate(players):
+        if type(name) is not str or not name.strip():
+            raise _fail(f"players[{i}]", "a player's name", name)
+    if not rules.min_players <= len(players) <= rules.max_players:
+        raise RecordError(
+            f"players: {rules.name} is played by {rules.min_players} to "
+            f"{rules.max_players} players, got {len(players)}"
+        )
+    rounds = _list(_required(data, "rounds", ""), "rounds")
+    count = len(players)
+    return MatchRecord(
+        players=tuple(players),
+        rounds=tuple(_round(r, f"rounds[{i}]", count) for i, r in enumerate(rounds)),
+        rules_name=rules_name,
+        target=target,
+    )
+

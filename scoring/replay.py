@@ -1,0 +1,948 @@
+"""The referee: replays a match turn by turn, checks every claim, and reports.
+
+:class:`MatchReplay` is incremental, for the check command and the web app alike::
+
+    >>> from scoring import MatchReplay, TurnRecord, PlaceRecord, Cell
+    >>> replay = MatchReplay(["Alice", "Bruno"])
+    >>> replay.begin_round()
+    >>> opening = TurnRecord(player=1, place=PlaceRecord(cell=Cell(0, 0, "U"),
+    ...                                                  corners=(5, 5, 5)), claimed=25)
+    >>> replay.preview(opening).verdict, replay.pool_size
+    (<Verdict.OK: 'ok'>, 42)
+    >>> report = replay.play(opening)
+    >>> report.points, report.bonus, replay.next_player, replay.hand_counts
+    (25, <Bonus.OPENING: 'opening'>, 0, (7, 6))
+    >>> replay.play(TurnRecord(player=0, draws=3, claimed=-20)).problems[0].message
+    'Alice claimed -20 for a turn without a placement, the turn scores 0 - 25 (draws) = -25'
+
+:func:`check_record` replays a whole :class:`~scoring.record.MatchRecord`; its
+:class:`MatchReport` turns into the JSON of ``python -m scoring check``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, Final, Literal
+
+from scoring.board import Board, Bonus, Placement, Score, min_tiles_for_bonus
+from scoring.errors import IllegalPlacement, UnknownTile
+from scoring.messages import render
+from scoring.record import MatchRecord, PlaceRecord, Rack, TurnRecord
+from scoring.rules import DEFAULT_RULES, RuleSet
+from scoring.tiles import Tile, tile_from_corners
+
+__all__ = [
+    "Verdict",
+    "EndKind",
+    "Problem",
+    "TurnReport",
+    "RoundReport",
+    "MatchReport",
+    "MatchReplay",
+    "ReplayStateError",
+    "check_record",
+    "settle",
+]
+
+EndKind = Literal["out", "blocked", "unfinished"]
+
+#: Codes that make a turn illegal (the others are mismatches).
+_RULE_CODES: Final = frozenset(
+    {
+        "occupied",
+        "no-shared-side",
+        "corner-mismatch",
+        "mirror-tile",
+        "unknown-tile",
+        "tile-already-played",
+        "out-of-turn",
+        "too-many-draws",
+        "pass-with-pool",
+        "turn-after-end",
+    }
+)
+
+
+class Verdict(StrEnum):
+    """A turn's verdict, as in record-format.md."""
+
+    OK = "ok"
+    MISMATCH = "mismatch"
+    ILLEGAL = "illegal"
+    UNVERIFIED = "unverified"
+
+
+class ReplayStateError(RuntimeError):
+    """A :class:`MatchReplay` method called at the wrong moment (a programming error)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """Something the referee must look at.
+
+    ``template`` is the key of the message in :data:`scoring.messages.MESSAGES` (the code, or
+    ``code/variant``) and ``params`` the values it was formatted with.
+
+    >>> p = Problem.make(0, 4, "out-of-turn", player="Bruno", expected="Alice")
+    >>> p.message, p.to_json()["code"]
+    ('Bruno played out of turn: Alice was next', 'out-of-turn')
+    """
+
+    round: int
+    turn: int | None
+    code: str
+    message: str
+    params: Mapping[str, str | int] = field(default_factory=dict)
+    template: str = ""
+
+    @classmethod
+    def make(
+        cls, round_: int, turn: int | None, template: str, **params: str | int
+    ) -> Problem:
+        """A problem whose message is the English template formatted with ``params``."""
+        return cls(
+            round=round_,
+            turn=turn,
+            code=template.partition("/")[0],
+            message=render(template, params),
+            params=params,
+            template=template,
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """The problem's object in the check command's output."""
+        return {"round": self.round, "turn": self.turn, "code": self.code, "message": self.message}
+
+
+@dataclass(frozen=True, slots=True)
+class TurnReport:
+    """What the engine found for one turn: the score breakdown, the verdict, the problems.
+
+    ``tile`` and ``placement`` are what went on the table (None when nothing did; the
+    placement is also None in sheet mode). ``draws`` counts the tiles really drawn.
+    """
+
+    round: int
+    index: int
+    player: int
+    score: Score
+    draws: int
+    claimed: int | None
+    verdict: Verdict
+    problems: tuple[Problem, ...] = ()
+    tile: Tile | None = None
+    placement: Placement | None = None
+
+    @property
+    def points(self) -> int:
+        """The points of the turn, penalties included."""
+        return self.score.total
+
+    @property
+    def tile_value(self) -> int:
+        """The value of the tile placed, 0 if none."""
+        return self.score.tile_value
+
+    @property
+    def bonus(self) -> Bonus | None:
+        """The bonus counted, if any."""
+        return self.score.bonus
+
+    @property
+    def bonus_points(self) -> int:
+        """The points of that bonus."""
+        return self.score.bonus_points
+
+    @property
+    def penalty(self) -> int:
+        """The draw penalty (a positive number, taken off)."""
+        return self.score.penalty
+
+    def to_json(self) -> dict[str, Any]:
+        """The turn's object in the check command's output."""
+        score = self.score
+        return {
+            "player": self.player,
+            "points": score.tile_value + score.bonus_points - score.penalty,
+            "tile": score.tile_value,
+            "bonus": None if score.bonus is None else score.bonus.value,
+            "bonus_points": score.bonus_points,
+            "draws": self.draws,
+            "penalty": score.penalty,
+            "claimed": self.claimed,
+            "verdict": self.verdict.value,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class RoundReport:
+    """A round replayed: its turns, how it ended, the settlement and the round's scores.
+
+    ``problems`` holds every problem of the round, turn problems first. ``counted`` is
+    False for a round recorded after the match ended: it is reported, not added up.
+    """
+
+    index: int
+    turns: tuple[TurnReport, ...]
+    end: EndKind
+    out_player: int | None
+    settlement: tuple[int, ...] | None
+    scores: tuple[int, ...]
+    problems: tuple[Problem, ...]
+    counted: bool = True
+
+    def to_json(self) -> dict[str, Any]:
+        """The round's object in the check command's output."""
+        return {
+            "turns": [turn.to_json() for turn in self.turns],
+            "end": {
+                "kind": self.end,
+                "player": self.out_player,
+                "settlement": None if self.settlement is None else list(self.settlement),
+            },
+            "scores": list(self.scores),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class MatchReport:
+    """A match replayed; :meth:`to_json` is the output of ``python -m scoring check``."""
+
+    rounds: tuple[RoundReport, ...]
+    totals: tuple[int, ...]
+    finished: bool
+    winners: tuple[int, ...]
+    problems: tuple[Problem, ...]
+
+    @property
+    def valid(self) -> bool:
+        """True exactly when there is no problem."""
+        return not self.problems
+
+    def to_json(self) -> dict[str, Any]:
+        """The check command's output, keys in the order of record-format.md."""
+        return {
+            "valid": self.valid,
+            "rounds": [round_.to_json() for round_ in self.rounds],
+            "totals": list(self.totals),
+            "finished": self.finished,
+            "winners": list(self.winners),
+            "problems": [problem.to_json() for problem in self.problems],
+        }
+
+
+def settle(
+    totals: Sequence[int], *, end: EndKind, out_player: int | None, rules: RuleSet
+) -> tuple[int, ...] | None:
+    """The end-of-round points per player, from the value left in each rack.
+
+    >>> settle([6, 0, 28], end="out", out_player=1, rules=DEFAULT_RULES)
+    (0, 59, 0)
+    >>> settle([18, 27, 18], end="blocked", out_player=None, rules=DEFAULT_RULES)
+    (27, 0, 27)
+    """
+    if end == "out" and out_player is not None:
+        others = sum(totals) - totals[out_player]
+        return tuple(
+            rules.going_out_bonus + others if i == out_player else 0 for i in range(len(totals))
+        )
+    if end == "blocked":
+        lowest = min(totals)
+        whole = sum(totals)
+        return tuple(whole - 2 * total if total == lowest else 0 for total in totals)
+    return None
+
+
+@dataclass(slots=True)
+class _Round:
+    """The mutable state of the round in progress."""
+
+    index: int
+    counted: bool
+    pool: int
+    hands: list[int]
+    points: list[int]
+    board: Board | None
+    played: set[Tile] = field(default_factory=set)
+    placed: int = 0
+    last_player: int | None = None
+    idle_turns: int = 0
+    end: EndKind = "unfinished"
+    out_player: int | None = None
+    turns: list[TurnReport] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    late_problem: Problem | None = None
+
+
+@dataclass(slots=True)
+class _Effect:
+    """What playing an evaluated turn changes."""
+
+    draws: int = 0
+    tile: Tile | None = None
+    placement: Placement | None = None
+    to_sheet: bool = False
+    applies: bool = True
+
+
+class MatchReplay:
+    """A match being replayed or entered, one turn at a time.
+
+    Call :meth:`begin_round`, then :meth:`play` (or :meth:`preview`, which changes nothing)
+    for each turn, then :meth:`end_round` with the racks shown; repeat. The properties say
+    whose turn it is, what is left in the pool and in each hand, the table (None once a
+    placement was recorded without its position), and whether the round and the match are
+    over. See the module's docstring for an example.
+    """
+
+    def __init__(self, players: Sequence[str], *, rules: RuleSet = DEFAULT_RULES) -> None:
+        if not rules.min_players <= len(players) <= rules.max_players:
+            raise ValueError(
+                f"{rules.name} is played by {rules.min_players} to {rules.max_players} "
+                f"players, got {len(players)}"
+            )
+        self.players: tuple[str, ...] = tuple(players)
+        self.rules = rules
+        self._hand_size = rules.hand_size(len(players))
+        self._totals = [0] * len(players)
+        self._rounds: list[RoundReport] = []
+        self._round: _Round | None = None
+        self._finished = False
+        self._target_reached = False
+        self._rounds_counted = 0
+
+    # -- the match --------------------------------------------------------------------------
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        """Match totals per player, over the rounds ended (the round in play excluded)."""
+        return tuple(self._totals)
+
+    @property
+    def finished(self) -> bool:
+        """Whether the match is over: the target was reached and that round ended."""
+        return self._finished
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """Indexes of the players with the highest total once finished (ties share)."""
+        if not self._finished:
+            return ()
+        best = max(self._totals)
+        return tuple(i for i, total in enumerate(self._totals) if total == best)
+
+    @property
+    def rounds(self) -> tuple[RoundReport, ...]:
+        """The reports of the rounds ended so far."""
+        return tuple(self._rounds)
+
+    def report(self) -> MatchReport:
+        """The match so far (a round in play is not included until it is ended)."""
+        return MatchReport(
+            rounds=tuple(self._rounds),
+            totals=tuple(self._totals),
+            finished=self._finished,
+            winners=self.winners,
+            problems=tuple(p for r in self._rounds for p in r.problems),
+        )
+
+    # -- the round in play ------------------------------------------------------------------
+
+    @property
+    def in_round(self) -> bool:
+        """Whether a round has begun and not been ended with :meth:`end_round`."""
+        return self._round is not None
+
+    @property
+    def round_over(self) -> bool:
+        """Whether the round in play has ended at the table (out or blocked)."""
+        return self._state().end != "unfinished"
+
+    @property
+    def round_end(self) -> EndKind:
+        """How the round in play ended so far: ``out``, ``blocked`` or ``unfinished``."""
+        return self._state().end
+
+    @property
+    def out_player(self) -> int | None:
+        """The player who went out in the round in play, if any."""
+        return self._state().out_player
+
+    @property
+    def next_player(self) -> int | None:
+        """Whose turn it is; None before the opening (anyone may open) and once it ended."""
+        state = self._state()
+        if state.end != "unfinished" or state.last_player is None:
+            return None
+        return (state.last_player + 1) % len(self.players)
+
+    @property
+    def pool_size(self) -> int:
+        """Tiles left in the pool."""
+        return self._state().pool
+
+    @property
+    def hand_counts(self) -> tuple[int, ...]:
+        """Tiles in each player's hand."""
+        return tuple(self._state().hands)
+
+    @property
+    def board(self) -> Board | None:
+        """The table, or None once the round went to sheet mode. Do not change it."""
+        return self._state().board
+
+    @property
+    def tiles_played(self) -> frozenset[Tile]:
+        """The tiles placed in the round in play."""
+        return frozenset(self._state().played)
+
+    @property
+    def round_scores(self) -> tuple[int, ...]:
+        """Points of the round in play so far, per player (before the settlement)."""
+        return tuple(self._state().points)
+
+    @property
+    def turns(self) -> tuple[TurnReport, ...]:
+        """The reports of the turns of the round in play."""
+        return tuple(self._state().turns)
+
+    def _state(self) -> _Round:
+        if self._round is None:
+            raise ReplayStateError("no round in play: call begin_round() first")
+        return self._round
+
+    def begin_round(self) -> None:
+        """Deal a new round. A round after the match ended is replayed but not counted."""
+        if self._round is not None:
+            raise ReplayStateError("a round is in play: call end_round() first")
+        index = len(self._rounds)
+        count = len(self.players)
+        state = _Round(
+            index=index,
+            counted=not self._finished,
+            pool=self.rules.pool_size(count),
+            hands=[self._hand_size] * count,
+            points=[0] * count,
+            board=Board(rules=self.rules),
+        )
+        if self._finished:
+            state.late_problem = Problem.make(
+                index, None, "round-after-match-end", number=index + 1, target=self.rules.target
+            )
+        self._round = state
+        self._target_reached = False
+
+    def preview(self, turn: TurnRecord) -> TurnReport:
+        """What :meth:`play` would report for ``turn``; nothing changes."""
+        return self._evaluate(self._state(), turn)[0]
+
+    def play(self, turn: TurnRecord) -> TurnReport:
+        """Replay one turn and return its report."""
+        state = self._state()
+        report, effect = self._evaluate(state, turn)
+        if effect.applies:
+            self._apply(state, turn.player, report, effect)
+        state.turns.append(report)
+        state.problems.extend(report.problems)
+        return report
+
+    # -- evaluating a turn ------------------------------------------------------------------
+
+    def _evaluate(self, state: _Round, turn: TurnRecord) -> tuple[TurnReport, _Effect]:
+        rules = self.rules
+        players = self.players
+        r, t, player = state.index, len(state.turns), turn.player
+        if not 0 <= player < len(players):
+            raise ValueError(f"turn {t}: player {player} is not a player index")
+        name = players[player]
+        if state.end != "unfinished":
+            problem = Problem.make(r, t, "turn-after-end", player=name, end=state.end)
+            report = TurnReport(
+                r, t, player, Score(0), 0, turn.claimed, Verdict.ILLEGAL, (problem,)
+            )
+            return report, _Effect(applies=False)
+
+        problems: list[Problem] = []
+        if state.last_player is not None and player != (state.last_player + 1) % len(players):
+            expected = players[(state.last_player + 1) % len(players)]
+            problems.append(Problem.make(r, t, "out-of-turn", player=name, expected=expected))
+
+        pool = state.pool
+        drawn = turn.draws
+        allowed = min(rules.max_draws, pool)
+        if drawn > allowed:
+            problems.append(
+                Problem.make(
+                    r, t, "too-many-draws", player=name, draws=drawn, allowed=allowed, pool=pool
+                )
+            )
+            drawn = allowed
+
+        effect = _Effect(draws=drawn)
+        base: Score | None = None
+        unverified = False
+        place = turn.place
+        if place is not None:
+            if state.board is not None and place.cell is not None:
+                base = self._evaluate_on_board(state, turn, place, name, effect, problems)
+            else:
+                base, unverified = self._evaluate_on_sheet(
+                    state, turn, place, name, effect, problems
+                )
+        placed = base is not None
+        penalty = drawn * rules.draw_penalty
+        if not placed and drawn == rules.max_draws:
+            penalty += rules.failed_draws_penalty
+        if place is None and drawn < rules.max_draws and pool - drawn > 0:
+            problems.append(
+                Problem.make(
+                    r,
+                    t,
+                    "pass-with-pool",
+                    player=name,
+                    draws=drawn,
+                    pool=pool - drawn,
+                    max_draws=rules.max_draws,
+                )
+            )
+        score = Score(0, penalty=penalty) if base is None else base._replace(penalty=penalty)
+        attempted_illegal = place is not None and not placed
+        if turn.claimed is not None and turn.claimed != score.total and not attempted_illegal:
+            params: dict[str, str | int] = {
+                "player": name,
+                "claimed": turn.claimed,
+                "sum": score.explain(),
+            }
+            if effect.tile is None:
+                template = "claim-mismatch/no-tile"
+            elif effect.placement is None:
+                template = "claim-mismatch/sheet"
+                params["tile"] = str(effect.tile)
+            else:
+                template = "claim-mismatch"
+                params["tile"] = str(effect.tile)
+                params["cell"] = str(effect.placement.cell)
+            problems.append(Problem.make(r, t, template, **params))
+        if not problems:
+            verdict = Verdict.UNVERIFIED if unverified else Verdict.OK
+        elif any(p.code in _RULE_CODES for p in problems):
+            verdict = Verdict.ILLEGAL
+        else:
+            verdict = Verdict.MISMATCH
+        report = TurnReport(
+            r,
+            t,
+            player,
+            score,
+            drawn,
+            turn.claimed,
+            verdict,
+            tuple(problems),
+            effect.tile,
+            effect.placement,
+        )
+        return report, effect
+
+    def _bonus_points(self, bonus: Bonus | None, tile: Tile) -> int:
+        rules = self.rules
+        if bonus is None:
+            return 0
+        if bonus is Bonus.OPENING:
+            return rules.opening_points(zero_triple=tile.value == 0)
+        if bonus is Bonus.BRIDGE:
+            return rules.bridge_bonus
+        if bonus is Bonus.TWO_SIDES:
+            return rules.two_sides_bonus
+        return rules.hexagon_bonuses[
+            (Bonus.HEXAGON, Bonus.DOUBLE_HEXAGON, Bonus.TRIPLE_HEXAGON).index(bonus)
+        ]
+
+    def _evaluate_on_board(
+        self,
+        state: _Round,
+        turn: TurnRecord,
+        place: PlaceRecord,
+        name: str,
+        effect: _Effect,
+        problems: list[Problem],
+    ) -> Score | None:
+        """Board mode: the position is known; the board finds the bonus."""
+        assert state.board is not None and place.cell is not None and place.corners is not None
+        r, t = state.index, len(state.turns)
+        placement = Placement(place.cell, place.corners)
+        corner_tile = tile_from_corners(place.corners)
+        if corner_tile is None:
+            problems.append(_corner_problem(r, t, name, place.corners))
+            return None
+        if place.tile is not None:
+            if self._named_tile(state, place, corner_tile, name, problems) is None:
+                return None
+        try:
+            score = state.board.check(placement)
+        except IllegalPlacement as error:
+            problems.append(self._placement_problem(r, t, name, placement, error))
+            return None
+        effect.tile = corner_tile
+        effect.placement = placement
+        if turn.bonus is not None and turn.bonus != score.bonus:
+            params: dict[str, str | int] = {
+                "player": name,
+                "claimed_bonus": turn.bonus.value,
+                "tile": str(corner_tile),
+                "cell": str(place.cell),
+            }
+            if score.bonus is None:
+                problems.append(Problem.make(r, t, "bonus-mismatch/none", **params))
+            else:
+                problems.append(
+                    Problem.make(r, t, "bonus-mismatch", found=score.bonus.value, **params)
+                )
+        return score
+
+    def _named_tile(
+        self,
+        state: _Round,
+        place: PlaceRecord,
+        corner_tile: Tile | None,
+        name: str,
+        problems: list[Problem],
+    ) -> Tile | None:
+        """The tile a placement names, checked against its corners; None after a problem."""
+        r, t = state.index, len(state.turns)
+        assert place.tile is not None
+        try:
+            tile = Tile.parse(place.tile)
+        except UnknownTile:
+            problems.append(Problem.make(r, t, "unknown-tile", player=name, given=place.tile))
+            return None
+        if corner_tile is not None and tile is not corner_tile:
+            assert place.corners is not None
+            problems.append(
+                Problem.make(
+                    r,
+                    t,
+                    "unknown-tile/disagree",
+                    player=name,
+                    given=place.tile,
+                    corners="-".join(map(str, place.corners)),
+                    tile=str(corner_tile),
+                )
+            )
+            return None
+        return tile
+
+    def _placement_problem(
+        self, r: int, t: int, name: str, placement: Placement, error: IllegalPlacement
+    ) -> Problem:
+        if error.code in ("unknown-tile", "mirror-tile"):
+            return _corner_problem(r, t, name, placement.corners)
+        params: dict[str, str | int] = {
+            key: value if isinstance(value, int) else str(value)
+            for key, value in error.params.items()
+        }
+        params["player"] = name
+        return Problem.make(r, t, error.code, **params)
+
+    def _evaluate_on_sheet(
+        self,
+        state: _Round,
+        turn: TurnRecord,
+        place: PlaceRecord,
+        name: str,
+        effect: _Effect,
+        problems: list[Problem],
+    ) -> tuple[Score | None, bool]:
+        """Sheet mode: no position; check the tile, and that a claimed bonus is possible."""
+        r, t = state.index, len(state.turns)
+        corner_tile: Tile | None = None
+        if place.corners is not None:
+            corner_tile = tile_from_corners(place.corners)
+            if corner_tile is None:
+                problems.append(_corner_problem(r, t, name, place.corners))
+                return None, False
+        if place.tile is not None:
+            tile = self._named_tile(state, place, corner_tile, name, problems)
+            if tile is None:
+                return None, False
+        else:
+            assert corner_tile is not None
+            tile = corner_tile
+        if tile in state.played:
+            problems.append(
+                Problem.make(r, t, "tile-already-played", player=name, tile=str(tile))
+            )
+            return None, False
+        effect.tile = tile
+        effect.to_sheet = state.board is not None
+
+        rules = self.rules
+        claimed = turn.bonus
+        opening = (
+            state.placed == 0
+            and tile.is_triple
+            and rules.opening_points(zero_triple=tile.value == 0) > 0
+        )
+        bonus: Bonus | None = Bonus.OPENING if opening else None
+        unverified = False
+        params: dict[str, str | int] = {"player": name, "tile": str(tile)}
+        if claimed is Bonus.OPENING:
+            if not opening:
+                if state.placed:
+                    variant = "not-first"
+                elif not tile.is_triple:
+                    variant = "not-triple"
+                else:
+                    variant = "no-opening-bonus"
+                problems.append(Problem.make(r, t, f"bonus-mismatch/{variant}", **params))
+        elif claimed is not None:
+            params["claimed_bonus"] = claimed.value
+            needed = min_tiles_for_bonus(claimed)
+            if opening:
+                problems.append(Problem.make(r, t, "bonus-mismatch/opening", **params))
+            elif state.placed < needed:
+                problems.append(
+                    Problem.make(
+                        r,
+                        t,
+                        "bonus-mismatch/impossible",
+                        count=state.placed,
+                        needed=needed,
+                        **params,
+                    )
+                )
+            else:
+                bonus = claimed
+                unverified = True
+        return Score(tile.value, bonus, self._bonus_points(bonus, tile)), unverified
+
+    # -- applying a turn --------------------------------------------------------------------
+
+    def _apply(self, state: _Round, player: int, report: TurnReport, effect: _Effect) -> None:
+        state.pool -= effect.draws
+        hands = state.hands
+        hands[player] += effect.draws
+        tile = effect.tile
+        if tile is not None:
+            hands[player] -= 1
+            state.played.add(tile)
+            state.placed += 1
+            if effect.to_sheet:
+                state.board = None
+            elif effect.placement is not None and state.board is not None:
+                state.board._put(effect.placement, tile)
+            state.idle_turns = 0
+        else:
+            state.idle_turns += 1
+        state.points[player] += report.score.total
+        state.last_player = player
+        if tile is not None and hands[player] == 0:
+            state.end = "out"
+            state.out_player = player
+        elif state.pool == 0 and state.idle_turns >= len(self.players):
+            state.end = "blocked"
+        if state.counted and not self._target_reached:
+            self._check_target(state.points)
+
+    def _check_target(self, round_points: Sequence[int]) -> None:
+        target = self.rules.target
+        if any(t + p >= target for t, p in zip(self._totals, round_points)):
+            self._target_reached = True
+
+    # -- ending a round ---------------------------------------------------------------------
+
+    def end_round(
+        self,
+        racks: Sequence[Rack | Sequence[str | Tile]] | None = None,
+        settlement_claimed: Sequence[int] | None = None,
+    ) -> RoundReport:
+        """Close the round in play with the racks shown (tile names, or a rack's total) and
+        the settlement claimed; returns its report."""
+        state = self._state()
+        r = state.index
+        players = self.players
+        problems: list[Problem] = []
+        if state.late_problem is not None:
+            problems.append(state.late_problem)
+        totals = self._rack_totals(state, racks, problems) if racks is not None else None
+        settlement = (
+            None
+            if totals is None
+            else settle(totals, end=state.end, out_player=state.out_player, rules=self.rules)
+        )
+        if settlement_claimed is not None:
+            if len(settlement_claimed) != len(players):
+                raise ValueError(
+                    f"settlement_claimed: one number per player ({len(players)}) expected"
+                )
+            for i, claimed in enumerate(settlement_claimed):
+                if settlement is not None and claimed != settlement[i]:
+                    problems.append(
+                        Problem.make(
+                            r,
+                            None,
+                            "settlement-mismatch",
+                            player=players[i],
+                            claimed=claimed,
+                            computed=settlement[i],
+                        )
+                    )
+                elif settlement is None and state.end == "unfinished" and claimed:
+                    problems.append(
+                        Problem.make(
+                            r,
+                            None,
+                            "settlement-mismatch/unfinished",
+                            player=players[i],
+                            claimed=claimed,
+                        )
+                    )
+        if state.end == "blocked" and state.board is not None and racks is not None:
+            problems.extend(self._false_blocks(state, racks))
+        scores = tuple(
+            p + (settlement[i] if settlement is not None else 0)
+            for i, p in enumerate(state.points)
+        )
+        if state.counted:
+            self._check_target(scores)
+            for i, score in enumerate(scores):
+                self._totals[i] += score
+            if state.end != "unfinished":
+                self._rounds_counted += 1
+                limit = self.rules.round_limit
+                if self._target_reached or (limit is not None and self._rounds_counted >= limit):
+                    self._finished = True
+        report = RoundReport(
+            index=r,
+            turns=tuple(state.turns),
+            end=state.end,
+            out_player=state.out_player,
+            settlement=settlement,
+            scores=scores,
+            problems=tuple(state.problems) + tuple(problems),
+            counted=state.counted,
+        )
+        self._rounds.append(report)
+        self._round = None
+        return report
+
+    def _rack_totals(
+        self,
+        state: _Round,
+        racks: Sequence[Rack | Sequence[str | Tile]],
+        problems: list[Problem],
+    ) -> list[int] | None:
+        """The value left in each rack, checking the tiles shown; None if a name is bad."""
+        r = state.index
+        players = self.players
+        if len(racks) != len(players):
+            raise ValueError(f"racks: one rack per player ({len(players)}) expected")
+        seen: dict[Tile, int] = {}
+        totals: list[int] = []
+        readable = True
+        for i, rack in enumerate(racks):
+            name = players[i]
+            if isinstance(rack, int):
+                totals.append(rack)
+                continue
+            total = 0
+            for entry in rack:
+                try:
+                    tile = entry if isinstance(entry, Tile) else Tile.parse(entry)
+                except UnknownTile:
+                    problems.append(
+                        Problem.make(r, None, "unknown-tile/rack", player=name, given=str(entry))
+                    )
+                    readable = False
+                    continue
+                total += tile.value
+                if tile in state.played:
+                    problems.append(
+                        Problem.make(
+                            r, None, "tile-already-played/rack", player=name, tile=str(tile)
+                        )
+                    )
+                elif tile in seen:
+                    problems.append(
+                        Problem.make(
+                            r,
+                            None,
+                            "tile-already-played/two-racks",
+                            player=name,
+                            other=players[seen[tile]],
+                            tile=str(tile),
+                        )
+                    )
+                else:
+                    seen[tile] = i
+            if len(rack) != state.hands[i]:
+                problems.append(
+                    Problem.make(
+                        r,
+                        None,
+                        "rack-mismatch",
+                        player=name,
+                        shown=len(rack),
+                        expected=state.hands[i],
+                    )
+                )
+            totals.append(total)
+        return totals if readable else None
+
+    def _false_blocks(
+        self, state: _Round, racks: Sequence[Rack | Sequence[str | Tile]]
+    ) -> list[Problem]:
+        board = state.board
+        assert board is not None
+        problems = []
+        for i, rack in enumerate(racks):
+            if isinstance(rack, int):
+                continue
+            tiles = []
+            for entry in rack:
+                try:
+                    tiles.append(entry if isinstance(entry, Tile) else Tile.parse(entry))
+                except UnknownTile:
+                    continue
+            found = next(board.legal_placements(tiles), None)
+            if found is not None:
+                problems.append(
+                    Problem.make(
+                        state.index,
+                        None,
+                        "false-block",
+                        player=self.players[i],
+                        tile=str(found.tile),
+                        cell=str(found.cell),
+                    )
+                )
+        return problems
+
+
+def _corner_problem(r: int, t: int, name: str, corners: Sequence[int]) -> Problem:
+    """The problem with corners that show no tile: a mirror image, or bad values."""
+    shown = "-".join(map(str, corners))
+    if len(corners) == 3 and all(type(v) is int and 0 <= v <= 5 for v in corners):
+        real = "-".join(map(str, sorted(corners)))
+        return Problem.make(r, t, "mirror-tile", player=name, corners=shown, tile=real)
+    return Problem.make(r, t, "unknown-tile", player=name, given=shown)
+
+
+def check_record(record: MatchRecord) -> MatchReport:
+    """Replay a whole record and report every problem.
+
+    >>> from scoring.record import parse_record
+    >>> record = parse_record({"format": "triominos-match/1", "players": ["Ana", "Bo"],
+    ...     "rounds": [{"turns": [{"player": 0, "place": {"tile": "4-4-4"}, "claimed": 22}]}]})
+    >>> report = check_record(record)
+    >>> report.valid, report.totals, [p.code for p in report.problems]
+    (True, (22, 0), [])
+    """
+    replay = MatchReplay(record.players, rules=record.rules)
+    for round_ in record.rounds:
+        replay.begin_round()
+        for turn in round_.turns:
+            replay.play(turn)
+        replay.end_round(round_.racks, round_.settlement_claimed)
+    return replay.report()
