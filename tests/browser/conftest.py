@@ -1,0 +1,62 @@
+"""Browser tests: Playwright drives the system's Chromium against pytest-django's live_server.
+
+- ``browser``: one headless Chromium for the whole run (``TRIOMINOS_CHROMIUM`` overrides the
+  path, /usr/bin/chromium by default; ``playwright install`` is never needed).
+- ``page``: a fresh browser context and page per test, French like a venue's tablets, its
+  base URL the live server's, so ``page.goto("/t/demo/")`` works.
+- ``log_in(username, password=STAFF_PASSWORD)``: fills the login form in ``page``.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from playwright.sync_api import sync_playwright
+
+# Playwright's sync API runs an event loop in this thread; the tests still use the ORM
+# synchronously (fixtures, checks), which Django would otherwise refuse.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+CHROMIUM = os.environ.get("TRIOMINOS_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+@pytest.fixture(scope="session")
+def browser():
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+        )
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser, live_server):
+    context = browser.new_context(
+        base_url=live_server.url, locale="fr-FR", viewport={"width": 1024, "height": 768}
+    )
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+@pytest.fixture
+def log_in(page, staff_password):
+    def log_in(username: str, password: str = staff_password, *, next_url: str = "/") -> None:
+        page.goto(f"/login/?next={next_url}")
+        page.locator("#id_username").fill(username)
+        page.locator("#id_password").fill(password)
+        page.locator("main form button[type=submit]").click()
+        page.wait_for_load_state()
+
+    return log_in

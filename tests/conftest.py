@@ -1,0 +1,121 @@
+"""Shared fixtures: users with roles and a small seated tournament, built through the services.
+
+- ``staff_password``: the password of the accounts below.
+- ``make_user(username, password=STAFF_PASSWORD)``: an account.
+- ``make_tournament(slug=..., players=8, sessions=1, table_size=4, is_public=True)``: a
+  tournament with registered players (clubs "Club A", "Club B", "Club C"), and ``sessions``
+  sessions seated at tables of ``table_size`` (a smaller last table).
+- ``tournament``: ``make_tournament()`` — 8 players, session 1 seated at 2 tables of 4.
+- ``organiser``, ``referee``, ``referee_of_table_2`` (a referee limited to table 2),
+  ``outsider`` (an account without a role): users of ``tournament``, password STAFF_PASSWORD.
+- ``organiser_client``, ``referee_client``: Django test clients logged in as them.
+"""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+from django.test import Client
+
+from tournament import services
+from tournament.models import StaffRole
+
+STAFF_PASSWORD = "tiles-and-hexagons-9"
+
+
+@pytest.fixture
+def staff_password():
+    """The password of every account the fixtures create."""
+    return STAFF_PASSWORD
+
+
+@pytest.fixture
+def make_user(db, django_user_model):
+    def make_user(username: str, *, password: str = STAFF_PASSWORD, **extra):
+        return django_user_model.objects.create_user(username=username, password=password, **extra)
+
+    return make_user
+
+
+@pytest.fixture
+def make_tournament(db):
+    def make_tournament(
+        *,
+        slug: str = "spring-open",
+        name: str | None = None,
+        players: int = 8,
+        sessions: int = 1,
+        table_size: int = 4,
+        is_public: bool = True,
+    ):
+        tournament = services.tournament_create(
+            name=name or slug.replace("-", " ").title(),
+            slug=slug,
+            start_date=datetime.date(2025, 5, 17),
+            venue="Salle Pierre-Sémard",
+            is_public=is_public,
+        )
+        registered = [
+            services.player_register(
+                tournament=tournament,
+                name=f"Player {number:02d} {slug}",
+                club=f"Club {'ABC'[number % 3]}",
+            ).player
+            for number in range(1, players + 1)
+        ]
+        for session_index in range(sessions):
+            session = services.session_create(tournament=tournament, seed=session_index)
+            rotated = registered[session_index:] + registered[:session_index]
+            tables = [rotated[i : i + table_size] for i in range(0, len(rotated), table_size)]
+            services.session_seat_players(session=session, tables=tables)
+        return tournament
+
+    return make_tournament
+
+
+@pytest.fixture
+def tournament(make_tournament):
+    return make_tournament()
+
+
+@pytest.fixture
+def organiser(tournament, make_user):
+    user = make_user("olga-organiser")
+    services.staff_role_grant(tournament=tournament, user=user, role=StaffRole.Role.ORGANISER)
+    return user
+
+
+@pytest.fixture
+def referee(tournament, make_user):
+    user = make_user("remi-referee")
+    services.staff_role_grant(tournament=tournament, user=user, role=StaffRole.Role.REFEREE)
+    return user
+
+
+@pytest.fixture
+def referee_of_table_2(tournament, make_user):
+    user = make_user("tania-table-two")
+    services.staff_role_grant(
+        tournament=tournament, user=user, role=StaffRole.Role.REFEREE, tables="2"
+    )
+    return user
+
+
+@pytest.fixture
+def outsider(make_user):
+    return make_user("oscar-outsider")
+
+
+@pytest.fixture
+def organiser_client(organiser):
+    client = Client()
+    client.force_login(organiser)
+    return client
+
+
+@pytest.fixture
+def referee_client(referee):
+    client = Client()
+    client.force_login(referee)
+    return client

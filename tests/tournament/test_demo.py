@@ -1,0 +1,127 @@
+"""``python manage.py demo``: what it says it creates, it creates; twice in a row too."""
+
+from __future__ import annotations
+
+from io import StringIO
+
+import pytest
+from django.contrib.auth import authenticate
+from django.core.management import CommandError, call_command
+from django.db.models import Count
+
+from tournament.demo import DEMO_PLAYERS, demo_build, record_truncated
+from tournament.models import Match, Player, Seat, Session, StaffRole, Tournament
+from tournament.permissions import can_referee, is_organiser
+
+pytestmark = pytest.mark.django_db
+
+
+def run_demo() -> str:
+    out = StringIO()
+    call_command("demo", stdout=out)
+    return out.getvalue()
+
+
+@pytest.fixture
+def debug_on(settings):
+    settings.DEBUG = True
+
+
+def test_demo_creates_what_it_says(debug_on):
+    output = run_demo()
+    tournament = Tournament.objects.get(slug="demo")
+    assert "Demo tournament ready" in output and "/t/demo/" in output
+    assert "16 players from 6 clubs" in output
+    assert tournament.registrations.count() == 16
+    clubs = set(tournament.registrations.values_list("player__club", flat=True))
+    assert len(clubs) == 6
+    names = set(tournament.registrations.values_list("player__name", flat=True))
+    assert {"Chloé Martin", "Mads Sørensen", "Łukasz Nowak"} <= names
+
+    sessions = list(tournament.sessions.annotate(tables_=Count("tables")).order_by("number"))
+    assert [s.number for s in sessions] == [1, 2, 3]
+    assert all(s.tables_ == 4 for s in sessions)
+    for session in sessions:
+        assert f"session {session.number}: {session.status}, 4 tables" in output
+        assert Seat.objects.filter(session=session).count() == 16
+        assert Match.objects.filter(table__session=session).count() == 4
+
+    for username in ("organiser", "referee"):
+        assert f"{username} / demo" in output
+    organiser = authenticate(username="organiser", password="demo")
+    referee = authenticate(username="referee", password="demo")
+    assert is_organiser(organiser, tournament) and not is_organiser(referee, tournament)
+    assert can_referee(referee, tournament.sessions.get(number=3).tables.get(number=4))
+
+
+def test_the_demo_is_honest_about_its_matches(debug_on):
+    output = run_demo()
+    matches = Match.objects.filter(table__session__tournament__slug="demo")
+    if not matches.exclude(status=Match.Status.PENDING).exists():
+        assert "Matches: none filled" in output
+        assert not Session.objects.filter(status__in=["finished", "playing"]).exists()
+    for session in Session.objects.filter(status=Session.Status.FINISHED):
+        assert not Match.objects.filter(table__session=session, status=Match.Status.PENDING).exists()
+
+
+def test_demo_seating_never_seats_two_players_together_twice(debug_on):
+    run_demo()
+    met: set[frozenset[int]] = set()
+    for table in Match.objects.filter(table__session__tournament__slug="demo"):
+        players = list(Seat.objects.filter(table=table.table).values_list("player_id", flat=True))
+        assert len(players) == 4
+        for index, first in enumerate(players):
+            for second in players[index + 1 :]:
+                pair = frozenset((first, second))
+                assert pair not in met
+                met.add(pair)
+
+
+def test_demo_runs_twice_and_recreates(debug_on, make_tournament):
+    other = make_tournament(slug="real-event")  # must survive the demo's recreation
+    run_demo()
+    first_id = Tournament.objects.get(slug="demo").pk
+    output = run_demo()
+    assert "Demo tournament ready" in output
+    assert Tournament.objects.filter(slug="demo").count() == 1
+    assert Tournament.objects.get(slug="demo").pk != first_id
+    assert Player.objects.filter(licence__startswith="DEMO-").count() == len(DEMO_PLAYERS)
+    assert StaffRole.objects.filter(tournament__slug="demo").count() == 2
+    assert Tournament.objects.filter(pk=other.pk).exists()
+    assert other.registrations.count() == 8
+
+
+def test_the_demo_refuses_a_production_database(settings):
+    settings.DEBUG = False
+    with pytest.raises(CommandError, match="DEBUG is off"):
+        call_command("demo", stdout=StringIO())
+    assert not Tournament.objects.filter(slug="demo").exists()
+
+
+def test_the_demo_fills_matches_once_given_a_filler():
+    """The hook the recording work plugs into: whole matches in sessions 1-2, some in 3."""
+    filled: list[tuple[int, int, int]] = []
+
+    def fill_match(match, record):
+        rounds = record["rounds"]
+        filled.append((match.table.session.number, match.table.number, len(rounds[0]["turns"])))
+        match.status = Match.Status.FINISHED if "racks" in rounds[-1] else Match.Status.PLAYING
+        match.save()
+
+    def match_record(match, seed):
+        players = [seat.player.name for seat in match.table.seats.order_by("order")]
+        turns = [{"player": i % len(players), "draws": 1, "claimed": -5} for i in range(30)]
+        return {"format": "triominos-match/1", "players": players,
+                "rounds": [{"turns": turns, "racks": [[] for _ in players]}]}
+
+    report = demo_build(fill_match=fill_match, match_record=match_record)
+    assert report.matches_filled == 10
+    assert [status for _n, status, _t in report.sessions] == ["finished", "finished", "playing"]
+    assert sorted(n for n, *_ in filled) == [1] * 4 + [2] * 4 + [3] * 2
+    assert {(t, turns) for n, t, turns in filled if n == 3} == {(1, 10), (2, 14)}
+    assert not Match.objects.filter(table__session__number__lte=2, status="pending").exists()
+
+
+def test_record_truncated_keeps_the_start_of_the_first_round():
+    record = {"players": ["A", "B"], "rounds": [{"turns": [1, 2, 3], "racks": [[], []]}, {}]}
+    assert record_truncated(record, turns=2) == {"players": ["A", "B"], "rounds": [{"turns": [1, 2]}]}

@@ -1,0 +1,98 @@
+"""French by default, English on request: from the browser's language or the switcher."""
+
+from __future__ import annotations
+
+import ast
+import gettext
+import re
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+pytestmark = pytest.mark.django_db
+
+LOCALE = Path(settings.BASE_DIR) / "locale"
+
+
+def test_french_by_default(client, tournament):
+    page = client.get("/t/spring-open/").content.decode()
+    assert '<html lang="fr">' in page
+    assert "Joueurs" in page and "Se connecter" in page
+    assert "placée" in page  # session 1's status
+
+
+def test_english_from_the_browser(client, tournament):
+    page = client.get("/t/spring-open/", HTTP_ACCEPT_LANGUAGE="en-GB,en;q=0.9").content.decode()
+    assert '<html lang="en">' in page
+    assert "Players" in page and "Log in" in page and "seated" in page
+    assert "Joueurs" not in page
+
+
+def test_an_unknown_browser_language_gets_french(client, tournament):
+    page = client.get("/t/spring-open/", HTTP_ACCEPT_LANGUAGE="de-DE,de;q=0.9").content.decode()
+    assert '<html lang="fr">' in page
+
+
+def test_the_switcher_overrides_the_browser(client, tournament):
+    response = client.post("/i18n/setlang/", {"language": "en", "next": "/t/spring-open/"},
+                           HTTP_ACCEPT_LANGUAGE="fr")
+    assert response.status_code == 302 and response["Location"] == "/t/spring-open/"
+    page = client.get("/t/spring-open/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert '<html lang="en">' in page and "Players" in page
+    client.post("/i18n/setlang/", {"language": "fr", "next": "/"})
+    assert "Joueurs" in client.get("/t/spring-open/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+
+
+def test_the_switcher_is_on_every_page(client, tournament):
+    for url in ("/", "/t/spring-open/", "/login/"):
+        page = client.get(url).content.decode()
+        assert 'action="/i18n/setlang/"' in page
+        assert 'value="en"' in page and 'value="fr"' in page
+
+
+def unescape(text: str) -> str:
+    """A .po string's escapes (\\n, \\", \\\\) are Python's."""
+    return ast.literal_eval(f'"{text}"')
+
+
+def po_entries(path: Path) -> list[tuple[str, str, str, bool]]:
+    """(context, msgid, msgstr, fuzzy) of a .po file, header excluded."""
+    entries = []
+    for block in path.read_text(encoding="utf-8").split("\n\n"):
+        fields: dict[str, str] = {}
+        key = None
+        fuzzy = False
+        for line in block.splitlines():
+            if line.startswith("#,") and "fuzzy" in line:
+                fuzzy = True
+            match = re.match(r'^(msgctxt|msgid|msgstr) "(.*)"$', line)
+            if match:
+                key = match.group(1)
+                fields[key] = match.group(2)
+            elif line.startswith('"') and key:
+                fields[key] += line[1:-1]
+        if fields.get("msgid"):
+            entries.append(
+                (fields.get("msgctxt", ""), unescape(fields["msgid"]),
+                 unescape(fields.get("msgstr", "")), fuzzy)
+            )
+    return entries
+
+
+def test_the_french_catalogue_is_complete_and_compiled():
+    entries = po_entries(LOCALE / "fr" / "LC_MESSAGES" / "django.po")
+    assert len(entries) > 100
+    untranslated = [msgid for _ctx, msgid, msgstr, fuzzy in entries if not msgstr or fuzzy]
+    assert not untranslated, f"translate these in locale/fr: {untranslated}"
+    with open(LOCALE / "fr" / "LC_MESSAGES" / "django.mo", "rb") as compiled:
+        catalogue = gettext.GNUTranslations(compiled)
+    stale = [
+        msgid for ctx, msgid, msgstr, _fuzzy in entries
+        if (catalogue.pgettext(ctx, msgid) if ctx else catalogue.gettext(msgid)) != msgstr
+    ]
+    assert not stale, f"run: python manage.py compilemessages (stale: {stale[:5]})"
+
+
+def test_the_english_catalogue_is_compiled():
+    assert (LOCALE / "en" / "LC_MESSAGES" / "django.mo").is_file()

@@ -1,0 +1,150 @@
+"""Admin for every model. Turns, ends of rounds and the audit log are read-only here: a
+correction goes through the recording services, which keep the old version and log it."""
+
+from django.contrib import admin
+
+from tournament.models import (
+    AuditEntry,
+    Match,
+    Player,
+    Registration,
+    Round,
+    RoundEnd,
+    Seat,
+    Session,
+    StaffRole,
+    Table,
+    Tournament,
+    Turn,
+)
+
+
+class RegistrationInline(admin.TabularInline):
+    model = Registration
+    extra = 0
+    autocomplete_fields = ["player"]
+
+
+class StaffRoleInline(admin.TabularInline):
+    model = StaffRole
+    extra = 0
+    autocomplete_fields = ["user"]
+
+
+@admin.register(Tournament)
+class TournamentAdmin(admin.ModelAdmin):
+    list_display = ["name", "slug", "start_date", "venue", "rules", "is_public"]
+    list_filter = ["is_public", "rules"]
+    search_fields = ["name", "slug", "venue"]
+    prepopulated_fields = {"slug": ["name"]}
+    inlines = [StaffRoleInline, RegistrationInline]
+
+
+@admin.register(Player)
+class PlayerAdmin(admin.ModelAdmin):
+    list_display = ["name", "club", "licence"]
+    search_fields = ["name", "club", "licence"]
+
+
+@admin.register(Registration)
+class RegistrationAdmin(admin.ModelAdmin):
+    list_display = ["player", "tournament", "status", "first_session"]
+    list_filter = ["tournament", "status"]
+    search_fields = ["player__name", "player__club"]
+    autocomplete_fields = ["player"]
+
+
+@admin.register(StaffRole)
+class StaffRoleAdmin(admin.ModelAdmin):
+    list_display = ["user", "tournament", "role", "tables"]
+    list_filter = ["tournament", "role"]
+    autocomplete_fields = ["user"]
+
+
+class TableInline(admin.TabularInline):
+    model = Table
+    extra = 0
+    show_change_link = True
+
+
+@admin.register(Session)
+class SessionAdmin(admin.ModelAdmin):
+    list_display = ["tournament", "number", "status", "seed"]
+    list_filter = ["tournament", "status"]
+    inlines = [TableInline]
+
+
+class SeatInline(admin.TabularInline):
+    model = Seat
+    extra = 0
+    autocomplete_fields = ["player"]
+
+
+@admin.register(Table)
+class TableAdmin(admin.ModelAdmin):
+    list_display = ["__str__", "session", "number"]
+    list_filter = ["session__tournament"]
+    inlines = [SeatInline]
+
+
+@admin.register(Seat)
+class SeatAdmin(admin.ModelAdmin):
+    list_display = ["player", "table", "session", "order"]
+    list_filter = ["session__tournament", "session"]
+    search_fields = ["player__name"]
+    autocomplete_fields = ["player"]
+
+
+@admin.register(Match)
+class MatchAdmin(admin.ModelAdmin):
+    list_display = ["__str__", "status", "revision", "totals", "finished_at"]
+    list_filter = ["table__session__tournament", "status"]
+    readonly_fields = ["revision", "totals", "winners"]
+
+
+@admin.register(Round)
+class RoundAdmin(admin.ModelAdmin):
+    list_display = ["__str__", "end_kind", "scores", "confirmed_at", "confirmed_by"]
+    list_filter = ["match__table__session__tournament", "end_kind"]
+    readonly_fields = ["end_kind", "scores"]
+
+
+class ReadOnlyHistoryAdmin(admin.ModelAdmin):
+    """History is appended by the services; the admin shows it and never edits it."""
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Turn)
+class TurnAdmin(ReadOnlyHistoryAdmin):
+    list_display = [
+        "__str__",
+        "player",
+        "draws",
+        "tile",
+        "points_claimed",
+        "points",
+        "verdict",
+        "decision",
+        "superseded_at",
+    ]
+    list_filter = ["verdict", "decision"]
+
+
+@admin.register(RoundEnd)
+class RoundEndAdmin(ReadOnlyHistoryAdmin):
+    list_display = ["__str__", "racks", "settlement_claimed", "created_at", "superseded_at"]
+
+
+@admin.register(AuditEntry)
+class AuditEntryAdmin(ReadOnlyHistoryAdmin):
+    list_display = ["at", "match", "user", "action", "summary"]
+    list_filter = ["action"]
+    search_fields = ["summary", "reason"]

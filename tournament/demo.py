@@ -1,0 +1,196 @@
+"""The demo tournament (slug ``demo``), built through the same services as a real one.
+
+``demo_build()`` (re)creates it: 16 players from six clubs, three sessions of four tables of
+four, an organiser and a referee. Sessions 1 and 2 are meant to be finished and session 3 in
+play. Filling a match needs two things: a record of a whole match (the engine's simulator,
+``scoring.simulate``) and the service that stores a record in a Match (the recording work).
+Both are passed in as functions; while one is missing the matches stay empty, the sessions stay
+"seated", and the report says so. Nothing is faked.
+"""
+
+from __future__ import annotations
+
+import datetime
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.db.models import Count
+
+from tournament import services
+from tournament.models import Match, Player, Session, StaffRole, Tournament
+
+DEMO_SLUG = "demo"
+DEMO_PASSWORD = "demo"
+DEMO_ORGANISER = "organiser"
+DEMO_REFEREE = "referee"
+DEMO_SEED = 2024
+
+# (name, club, licence). Names with accents on purpose: the pages and the PDFs must show them.
+DEMO_PLAYERS = [
+    ("Chloé Martin", "Triominos Club de Lyon", "DEMO-01"),
+    ("Élodie Faure", "Triominos Club de Lyon", "DEMO-02"),
+    ("Théo Girard", "Triominos Club de Lyon", "DEMO-03"),
+    ("Mads Sørensen", "Dansk Triomino Klub", "DEMO-04"),
+    ("Søren Holm", "Dansk Triomino Klub", "DEMO-05"),
+    ("Amélie Dupont", "Cercle parisien", "DEMO-06"),
+    ("Bruno Lefèvre", "Cercle parisien", "DEMO-07"),
+    ("Margaux Rousseau", "Cercle parisien", "DEMO-08"),
+    ("Inès Benali", "Marseille Triominos", "DEMO-09"),
+    ("Zoé Garnier", "Marseille Triominos", "DEMO-10"),
+    ("François Petit", "Marseille Triominos", "DEMO-11"),
+    ("Jürgen Weiß", "Strasbourg Jeux", "DEMO-12"),
+    ("Łukasz Nowak", "Strasbourg Jeux", "DEMO-13"),
+    ("Núria Puig", "Perpignan Catalans", "DEMO-14"),
+    ("Anaïs Morel", "Perpignan Catalans", "DEMO-15"),
+    ("Gaël Le Goff", "Perpignan Catalans", "DEMO-16"),
+]
+DEMO_TABLE_SIZE = 4
+FINISHED_SESSIONS = (1, 2)
+PLAYING_SESSION = 3
+# In session 3, the first two tables have a match under way, the others have not started.
+PLAYING_TABLES_IN_PROGRESS = 2
+
+# fill_match(match, record): store a match record (docs/record-format.md) in an empty Match.
+MatchFiller = Callable[[Match, dict[str, Any]], None]
+# match_record(match, seed): a record of a whole simulated match for the match's players.
+MatchRecordSource = Callable[[Match, int], dict[str, Any]]
+
+
+@dataclass
+class DemoReport:
+    tournament: Tournament
+    players: int
+    clubs: int
+    sessions: list[tuple[int, str, int]] = field(default_factory=list)  # number, status, tables
+    users: list[tuple[str, str]] = field(default_factory=list)  # username, role
+    matches_filled: int = 0
+    matches_missing_reason: str = ""
+
+
+def demo_seating(players: list[Player], *, seed: int) -> list[list[list[Player]]]:
+    """Three seatings of 16 players in which no two players meet twice.
+
+    The players, shuffled, fill a 4×4 grid: session 1 seats its rows, session 2 its columns,
+    session 3 its diagonals. Each table is seated clockwise in a shuffled order.
+    """
+    size = DEMO_TABLE_SIZE
+    assert len(players) == size * size, "the demo seating is for 16 players"
+    rng = random.Random(seed)
+    order = players[:]
+    rng.shuffle(order)
+    grid = [order[row * size : (row + 1) * size] for row in range(size)]
+    rows = [list(grid[row]) for row in range(size)]
+    columns = [[grid[row][column] for row in range(size)] for column in range(size)]
+    diagonals = [[grid[row][(row + shift) % size] for row in range(size)] for shift in range(size)]
+    sessions = [rows, columns, diagonals]
+    for tables in sessions:
+        for table in tables:
+            rng.shuffle(table)
+    return sessions
+
+
+def record_truncated(record: dict[str, Any], *, turns: int) -> dict[str, Any]:
+    """The start of a match: its first round cut after ``turns`` turns, without the round's end.
+
+    >>> record_truncated({"players": ["A", "B"], "rounds": [{"turns": [1, 2, 3], "racks": []}]},
+    ...                  turns=2)
+    {'players': ['A', 'B'], 'rounds': [{'turns': [1, 2]}]}
+    """
+    first_round = record["rounds"][0]
+    return {**record, "rounds": [{"turns": list(first_round["turns"][:turns])}]}
+
+
+def demo_remove() -> None:
+    """Delete the demo tournament and the players entered only for it."""
+    tournament = Tournament.objects.filter(slug=DEMO_SLUG).first()
+    if tournament is None:
+        return
+    player_ids = list(tournament.registrations.values_list("player_id", flat=True))
+    tournament.delete()
+    Player.objects.filter(pk__in=player_ids).annotate(
+        other_registrations=Count("registrations")
+    ).filter(other_registrations=0).delete()
+
+
+def _demo_user(username: str):
+    User = get_user_model()
+    user, _created = User.objects.get_or_create(username=username)
+    user.set_password(DEMO_PASSWORD)
+    user.is_active = True
+    user.save()
+    return user
+
+
+@transaction.atomic
+def demo_build(
+    *,
+    fill_match: MatchFiller | None = None,
+    match_record: MatchRecordSource | None = None,
+    missing_reason: str = "",
+    today: datetime.date | None = None,
+) -> DemoReport:
+    """(Re)create the demo tournament. Matches are filled only when both functions are given."""
+    demo_remove()
+    today = today or datetime.date.today()
+    organiser = _demo_user(DEMO_ORGANISER)
+    referee = _demo_user(DEMO_REFEREE)
+    tournament = services.tournament_create(
+        name="Tournoi de démonstration",
+        slug=DEMO_SLUG,
+        start_date=today,
+        end_date=today + datetime.timedelta(days=1),
+        venue="Salle des fêtes, Lyon",
+        organiser=organiser,
+    )
+    services.staff_role_grant(tournament=tournament, user=referee, role=StaffRole.Role.REFEREE)
+    players = [
+        services.player_register(tournament=tournament, name=name, club=club, licence=licence).player
+        for name, club, licence in DEMO_PLAYERS
+    ]
+
+    can_fill = fill_match is not None and match_record is not None
+    report = DemoReport(
+        tournament=tournament,
+        players=len(players),
+        clubs=len({club for _name, club, _licence in DEMO_PLAYERS}),
+        users=[(DEMO_ORGANISER, StaffRole.Role.ORGANISER), (DEMO_REFEREE, StaffRole.Role.REFEREE)],
+        matches_missing_reason="" if can_fill else missing_reason,
+    )
+    for number, tables in enumerate(demo_seating(players, seed=DEMO_SEED), start=1):
+        session = services.session_create(tournament=tournament, seed=DEMO_SEED + number)
+        services.session_seat_players(session=session, tables=tables)
+        session.refresh_from_db()
+        if can_fill:
+            report.matches_filled += _demo_play_session(session, fill_match, match_record)
+            session.refresh_from_db()
+        report.sessions.append((session.number, session.status, len(tables)))
+    return report
+
+
+def _demo_play_session(
+    session: Session, fill_match: MatchFiller, match_record: MatchRecordSource
+) -> int:
+    """Fill the session's matches: whole matches in sessions 1-2, a few under way in session 3."""
+    matches = list(
+        Match.objects.filter(table__session=session).select_related("table").order_by("table__number")
+    )
+    filled = 0
+    for match in matches:
+        seed = session.seed * 100 + match.table.number
+        if session.number in FINISHED_SESSIONS:
+            fill_match(match, match_record(match, seed))
+        elif match.table.number <= PLAYING_TABLES_IN_PROGRESS:
+            record = match_record(match, seed)
+            fill_match(match, record_truncated(record, turns=6 + 4 * match.table.number))
+        else:
+            continue
+        filled += 1
+    session.status = (
+        Session.Status.FINISHED if session.number in FINISHED_SESSIONS else Session.Status.PLAYING
+    )
+    session.save(update_fields=["status"])
+    return filled

@@ -1,0 +1,40 @@
+"""Forms validate input; the services save it."""
+
+from __future__ import annotations
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
+
+from tournament.models import StaffRole
+from tournament.validators import validate_table_numbers
+
+
+class StaffGrantForm(forms.Form):
+    username = forms.CharField(label=_("Username"), max_length=150)
+    password = forms.CharField(
+        label=_("Password"),
+        required=False,
+        strip=False,
+        widget=forms.PasswordInput(render_value=False),
+        help_text=_("Only to create a new account."),
+    )
+    role = forms.ChoiceField(
+        label=_("Role"), choices=StaffRole.Role.choices, initial=StaffRole.Role.REFEREE
+    )
+    tables = forms.CharField(
+        label=_("Tables"),
+        required=False,
+        max_length=100,
+        validators=[validate_table_numbers],
+        help_text=_("For a referee limited to some tables, e.g. 1-4,7. Blank: every table."),
+    )
+
+
+def add_service_errors(form: forms.Form, error: ValidationError) -> None:
+    """Show a service's ValidationError on the form: next to its field when it names one."""
+    if hasattr(error, "error_dict"):
+        for field, errors in error.error_dict.items():
+            form.add_error(field if field in form.fields else None, errors)
+    else:
+        form.add_error(None, error)

@@ -1,0 +1,110 @@
+"""Who may do what.
+
+- An organiser (a StaffRole "organiser" in a tournament, or any superuser) may do everything in
+  that tournament.
+- A referee (a StaffRole "referee") enters and corrects matches, at every table or only at the
+  tables listed in the role (e.g. "1-4,7").
+- Everyone else reads public tournaments, without logging in, and changes nothing.
+
+Views use the mixins at the bottom; the functions are the single place the rules live.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+from django.shortcuts import get_object_or_404
+
+from tournament.models import StaffRole, Table, Tournament
+
+
+def staff_role(user, tournament: Tournament) -> StaffRole | None:
+    """The user's role in the tournament, or None (anonymous users have none)."""
+    if not user.is_authenticated:
+        return None
+    return StaffRole.objects.filter(tournament=tournament, user=user).first()
+
+
+def is_organiser(user, tournament: Tournament) -> bool:
+    if not user.is_authenticated or not user.is_active:
+        return False
+    if user.is_superuser:
+        return True
+    role = staff_role(user, tournament)
+    return role is not None and role.role == StaffRole.Role.ORGANISER
+
+
+def is_referee(user, tournament: Tournament) -> bool:
+    """A referee at one table at least, or an organiser."""
+    if not user.is_authenticated or not user.is_active:
+        return False
+    if user.is_superuser:
+        return True
+    return staff_role(user, tournament) is not None
+
+
+def can_referee(user, table: Table) -> bool:
+    """May this user enter and correct the match at this table?"""
+    if not user.is_authenticated or not user.is_active:
+        return False
+    if user.is_superuser:
+        return True
+    role = staff_role(user, table.session.tournament)
+    if role is None:
+        return False
+    if role.role == StaffRole.Role.ORGANISER:
+        return True
+    numbers = role.table_numbers()
+    return numbers is None or table.number in numbers
+
+
+def can_view(user, tournament: Tournament) -> bool:
+    """Public tournaments are for everyone; private ones for their staff only."""
+    return tournament.is_public or is_referee(user, tournament)
+
+
+class TournamentMixin:
+    """Loads ``self.tournament`` from the ``slug`` in the URL; a private one is a 404 to others."""
+
+    tournament: Tournament
+
+    def dispatch(self, request, *args, **kwargs):
+        self.tournament = get_object_or_404(Tournament, slug=kwargs["slug"])
+        if not can_view(request.user, self.tournament):
+            raise Http404
+        return super().dispatch(request, *args, **kwargs)
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        context["tournament"] = self.tournament
+        context["user_is_organiser"] = is_organiser(self.request.user, self.tournament)
+        return context
+
+
+class RoleRequiredMixin(TournamentMixin):
+    """Anonymous users go to the login page; logged-in users without the role get a 403."""
+
+    def has_role(self) -> bool:
+        raise NotImplementedError
+
+    def dispatch(self, request, *args, **kwargs):
+        self.tournament = get_object_or_404(Tournament, slug=kwargs["slug"])
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        if not self.has_role():
+            raise PermissionDenied
+        # TournamentMixin.dispatch would load the tournament again: skip to the view.
+        return super(TournamentMixin, self).dispatch(request, *args, **kwargs)
+
+
+class OrganiserRequiredMixin(RoleRequiredMixin):
+    def has_role(self) -> bool:
+        return is_organiser(self.request.user, self.tournament)
+
+
+class RefereeRequiredMixin(RoleRequiredMixin):
+    """A referee of at least one table; views acting on one table also check can_referee()."""
+
+    def has_role(self) -> bool:
+        return is_referee(self.request.user, self.tournament)

@@ -1,0 +1,45 @@
+"""Selectors: the reads behind the pages, each in a fixed number of queries."""
+
+from __future__ import annotations
+
+from django.db.models import Count, Q, QuerySet
+
+from tournament.models import Registration, Session, StaffRole, Tournament
+
+
+def tournaments_visible_to(user) -> QuerySet[Tournament]:
+    """Public tournaments, plus the private ones the user is staff of (all for a superuser)."""
+    tournaments = Tournament.objects.all()
+    if not (user.is_authenticated and user.is_superuser):
+        visible = Q(is_public=True)
+        if user.is_authenticated:
+            visible |= Q(staff_roles__user=user)
+        tournaments = tournaments.filter(visible).distinct()
+    return tournaments.annotate(
+        player_count=Count(
+            "registrations",
+            filter=~Q(registrations__status=Registration.Status.WITHDRAWN),
+            distinct=True,
+        ),
+        session_count=Count("sessions", distinct=True),
+    )
+
+
+def tournament_sessions(*, tournament: Tournament) -> QuerySet[Session]:
+    """The sessions with their number of tables and of matches finished or confirmed."""
+    return tournament.sessions.annotate(
+        table_count=Count("tables", distinct=True),
+        matches_done=Count(
+            "tables__match",
+            filter=Q(tables__match__status__in=["finished", "confirmed"]),
+            distinct=True,
+        ),
+    ).order_by("number")
+
+
+def tournament_registrations(*, tournament: Tournament) -> QuerySet[Registration]:
+    return tournament.registrations.select_related("player").order_by("player__name", "pk")
+
+
+def tournament_staff(*, tournament: Tournament) -> QuerySet[StaffRole]:
+    return tournament.staff_roles.select_related("user").order_by("role", "user__username")

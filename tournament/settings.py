@@ -1,0 +1,160 @@
+"""Settings of the Triominos referee tool.
+
+Everything that differs between a laptop and a real event comes from the environment:
+
+- ``TRIOMINOS_PRODUCTION=1``: production mode. DEBUG is off and cannot be turned on,
+  ``TRIOMINOS_SECRET_KEY`` and ``TRIOMINOS_ALLOWED_HOSTS`` must be set, static files are
+  served hashed and compressed (run ``collectstatic`` first).
+- ``TRIOMINOS_DEBUG=0|1``: DEBUG outside production (on by default there).
+- ``TRIOMINOS_SECRET_KEY``: the secret key (a fixed development key otherwise).
+- ``TRIOMINOS_ALLOWED_HOSTS``: comma-separated host names or addresses, e.g.
+  ``192.168.1.10,scores.local`` (``localhost,127.0.0.1,[::1]`` otherwise).
+- ``TRIOMINOS_CSRF_TRUSTED_ORIGINS``: comma-separated origins, only needed behind a proxy
+  that changes the scheme or port, e.g. ``https://scores.example.org``.
+- ``DATABASE_URL``: e.g. ``postgres://user:password@127.0.0.1:5432/triominos``
+  (SQLite in ``db.sqlite3`` at the project root otherwise).
+"""
+
+import os
+import warnings
+from pathlib import Path
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+from django.utils.translation import gettext_lazy as _
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+
+def env_bool(name: str, default: bool) -> bool:
+    """Read a yes/no setting: 1/true/yes/on or 0/false/no/off (any case)."""
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    value = raw.strip().lower()
+    if value in {"1", "true", "yes", "on"}:
+        return True
+    if value in {"0", "false", "no", "off"}:
+        return False
+    raise ImproperlyConfigured(f"{name}={raw!r}: expected 1 or 0 (or true/false, yes/no, on/off)")
+
+
+def env_list(name: str) -> list[str]:
+    """Read a comma-separated list, ignoring blanks."""
+    return [item.strip() for item in os.environ.get(name, "").split(",") if item.strip()]
+
+
+PRODUCTION = env_bool("TRIOMINOS_PRODUCTION", False)
+DEBUG = env_bool("TRIOMINOS_DEBUG", not PRODUCTION)
+if PRODUCTION and DEBUG:
+    raise ImproperlyConfigured("TRIOMINOS_DEBUG cannot be on when TRIOMINOS_PRODUCTION is on")
+
+SECRET_KEY = os.environ.get("TRIOMINOS_SECRET_KEY", "")
+if not SECRET_KEY:
+    if PRODUCTION:
+        raise ImproperlyConfigured("TRIOMINOS_PRODUCTION is on: set TRIOMINOS_SECRET_KEY")
+    SECRET_KEY = "development-only-key-never-use-it-for-a-real-event"
+
+ALLOWED_HOSTS = env_list("TRIOMINOS_ALLOWED_HOSTS")
+if not ALLOWED_HOSTS:
+    if PRODUCTION:
+        raise ImproperlyConfigured(
+            "TRIOMINOS_PRODUCTION is on: set TRIOMINOS_ALLOWED_HOSTS (e.g. 192.168.1.10)"
+        )
+    ALLOWED_HOSTS = ["localhost", "127.0.0.1", "[::1]"]
+CSRF_TRUSTED_ORIGINS = env_list("TRIOMINOS_CSRF_TRUSTED_ORIGINS")
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "django_htmx",
+    "django_tables2",
+    "tournament",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+]
+
+ROOT_URLCONF = "tournament.urls"
+WSGI_APPLICATION = "tournament.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+DATABASES = {
+    "default": dj_database_url.config(
+        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
+        conn_max_age=0,
+    )
+}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "tournament:home"
+LOGOUT_REDIRECT_URL = "tournament:home"
+
+# Languages: French by default, English; chosen from the browser (Accept-Language) or the
+# switcher in the header. The compiled catalogues (locale/*/LC_MESSAGES/django.mo) are committed.
+LANGUAGE_CODE = "fr"
+LANGUAGES = [("fr", _("French")), ("en", _("English"))]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+USE_I18N = True
+TIME_ZONE = os.environ.get("TRIOMINOS_TIME_ZONE", "Europe/Paris")
+USE_TZ = True
+
+# Static files: our own CSS and django-htmx's bundled script, served by whitenoise.
+# No CDN: the tool runs on a venue laptop without internet.
+STATIC_URL = "static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": (
+            "whitenoise.storage.CompressedManifestStaticFilesStorage"
+            if PRODUCTION
+            else "django.contrib.staticfiles.storage.StaticFilesStorage"
+        )
+    },
+}
+
+# Outside production, whitenoise serves the files straight from the apps (no collectstatic
+# needed), and the not-yet-collected STATIC_ROOT is expected to be missing.
+WHITENOISE_USE_FINDERS = not PRODUCTION
+if not PRODUCTION:
+    warnings.filterwarnings("ignore", message=r"No directory at: .*staticfiles", category=UserWarning)
+
+DJANGO_TABLES2_TEMPLATE = "django_tables2/table.html"

@@ -1,0 +1,76 @@
+"""Addresses. The tournament's are stable (docs/product.md): QR codes and bookmarks rely on them."""
+
+from django.contrib import admin
+from django.contrib.auth import views as auth_views
+from django.urls import include, path
+from django.utils.translation import gettext_lazy as _
+from django.views.i18n import set_language
+
+from tournament import views
+
+not_built_yet = views.NotBuiltYetView.as_view
+
+tournament_patterns = [
+    path("", views.HomeView.as_view(), name="home"),
+    path("t/<slug:slug>/", views.TournamentDetailView.as_view(), name="detail"),
+    path("t/<slug:slug>/staff/", views.StaffView.as_view(), name="staff"),
+    path(
+        "t/<slug:slug>/staff/<int:role_id>/revoke/",
+        views.StaffRevokeView.as_view(),
+        name="staff_revoke",
+    ),
+    # Built by later work; an honest 404 until then.
+    path("t/<slug:slug>/standings/", not_built_yet(page=_("Standings")), name="standings"),
+    path(
+        "t/<slug:slug>/standings.pdf",
+        not_built_yet(page=_("Standings (PDF)")),
+        name="standings_pdf",
+    ),
+    path(
+        "t/<slug:slug>/sessions/<int:number>/",
+        not_built_yet(page=_("Seating of a session")),
+        name="session",
+    ),
+    path(
+        "t/<slug:slug>/sessions/<int:number>/seating.pdf",
+        not_built_yet(page=_("Seating (PDF)")),
+        name="seating_pdf",
+    ),
+    path(
+        "t/<slug:slug>/sessions/<int:number>/sheets.pdf",
+        not_built_yet(page=_("Blank score sheets (PDF)")),
+        name="sheets_pdf",
+    ),
+    path(
+        "t/<slug:slug>/matches/<int:match_id>/",
+        not_built_yet(page=_("Match")),
+        name="match",
+    ),
+    path(
+        "t/<slug:slug>/matches/<int:match_id>/record.json",
+        not_built_yet(page=_("Match record (JSON)")),
+        name="match_record",
+    ),
+    path(
+        "t/<slug:slug>/matches/<int:match_id>/sheet.pdf",
+        not_built_yet(page=_("Match sheet (PDF)")),
+        name="match_sheet_pdf",
+    ),
+    path(
+        "t/<slug:slug>/players/<int:player_id>/",
+        not_built_yet(page=_("Player")),
+        name="player",
+    ),
+]
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path(
+        "login/",
+        auth_views.LoginView.as_view(template_name="tournament/login.html"),
+        name="login",
+    ),
+    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("i18n/setlang/", set_language, name="set_language"),
+    path("", include((tournament_patterns, "tournament"))),
+]
