@@ -13,9 +13,9 @@ from enum import StrEnum
 from typing import Final, NamedTuple
 
 from scoring.errors import IllegalPlacement, InvalidCell
-from scoring.geometry import Cell, Point, geometry
+from scoring.geometry import _GEOMETRY, Cell, Point, geometry
 from scoring.rules import DEFAULT_RULES, RuleSet
-from scoring.tiles import ALL_TILES, Corners, Tile, tile_from_corners
+from scoring.tiles import _BY_CORNERS, ALL_TILES, Corners, Tile, tile_from_corners
 
 __all__ = [
     "Bonus",
@@ -277,17 +277,21 @@ class Board:
         ``mirror-tile``, ``tile-already-played``, ``occupied``, ``no-shared-side`` or
         ``corner-mismatch``.
         """
-        cell, corners = placement
-        tile = tile_from_corners(corners)
+        return self._score(placement[0], placement[1])[0]
+
+    def _score(self, cell: Cell, corners: Corners) -> tuple[Score, Tile]:
+        """:meth:`check`, also returning the tile: the replay's hot path."""
+        tile = _BY_CORNERS.get(corners)  # type: ignore[arg-type]
         if tile is None:
-            tile = _tile_or_raise(placement)
-        if tile in self._tiles:
+            tile = _tile_or_raise(Placement(cell, corners))
+        tiles = self._tiles
+        if tile in tiles:
             raise IllegalPlacement(
                 "tile-already-played",
-                f"{tile} at {cell}: {tile} is already on the table at {self._tiles[tile]}",
+                f"{tile} at {cell}: {tile} is already on the table at {tiles[tile]}",
                 tile=tile,
                 cell=cell,
-                at=self._tiles[tile],
+                at=tiles[tile],
             )
         cells = self._cells
         if cell in cells:
@@ -298,17 +302,21 @@ class Board:
                 cell=cell,
                 other=cells[cell].tile,
             )
-        try:
-            points, neighbours = geometry(cell)
-        except (TypeError, ValueError):
-            raise InvalidCell(f"{cell!r} is not a cell like Cell(0, 0, 'U')") from None
+        geo = _GEOMETRY.get(cell)
+        if geo is None:
+            try:
+                geo = geometry(cell)
+            except (TypeError, ValueError):
+                raise InvalidCell(f"{cell!r} is not a cell like Cell(0, 0, 'U')") from None
+        points, neighbours = geo
         rules = self.rules
+        value = tile.value
         if not cells:
             if tile.is_triple:
-                bonus_points = rules.opening_points(zero_triple=tile.value == 0)
+                bonus_points = rules.opening_points(zero_triple=value == 0)
                 if bonus_points:
-                    return Score(tile.value, Bonus.OPENING, bonus_points)
-            return Score(tile.value)
+                    return Score(value, Bonus.OPENING, bonus_points), tile
+            return Score(value), tile
         shared = self._frontier.get(cell, 0)
         if not shared:
             raise IllegalPlacement(
@@ -317,33 +325,35 @@ class Board:
                 tile=tile,
                 cell=cell,
             )
-        values = self._values
-        for point, value in zip(points, corners):
-            shown = values.get(point)
-            if shown is not None and shown != value:
-                raise IllegalPlacement(
-                    "corner-mismatch",
-                    f"{tile} at {cell}: corner {point} shows {value}, the table has {shown} there",
-                    tile=tile,
-                    cell=cell,
-                    point=point,
-                    value=value,
-                    expected=shown,
-                )
-        touch = self._touch
-        hexagons = (
-            (touch.get(points[0]) == 5) + (touch.get(points[1]) == 5) + (touch.get(points[2]) == 5)
-        )
+        get = self._values.get
+        p0, p1, p2 = points
+        v0, v1, v2 = corners
+        s0, s1, s2 = get(p0, v0), get(p1, v1), get(p2, v2)
+        if s0 != v0 or s1 != v1 or s2 != v2:
+            point, shown, expected = next(
+                (p, v, s) for p, v, s in zip(points, corners, (s0, s1, s2)) if s != v
+            )
+            raise IllegalPlacement(
+                "corner-mismatch",
+                f"{tile} at {cell}: corner {point} shows {shown}, the table has {expected} there",
+                tile=tile,
+                cell=cell,
+                point=point,
+                value=shown,
+                expected=expected,
+            )
+        touch = self._touch.get
+        hexagons = (touch(p0) == 5) + (touch(p1) == 5) + (touch(p2) == 5)
         if hexagons:
-            return Score(tile.value, _HEXAGONS[hexagons - 1], rules.hexagon_bonuses[hexagons - 1])
+            return Score(value, _HEXAGONS[hexagons - 1], rules.hexagon_bonuses[hexagons - 1]), tile
         if shared >= 2:
-            return Score(tile.value, Bonus.TWO_SIDES, rules.two_sides_bonus)
+            return Score(value, Bonus.TWO_SIDES, rules.two_sides_bonus), tile
         for neighbour, opposite in zip(neighbours, points):
             if neighbour in cells:
-                if touch.get(opposite):
-                    return Score(tile.value, Bonus.BRIDGE, rules.bridge_bonus)
+                if touch(opposite):
+                    return Score(value, Bonus.BRIDGE, rules.bridge_bonus), tile
                 break
-        return Score(tile.value)
+        return Score(value), tile
 
     def is_legal(self, placement: Placement) -> bool:
         """Whether :meth:`check` accepts the placement."""
@@ -357,16 +367,14 @@ class Board:
 
     def place(self, placement: Placement) -> Score:
         """Put a tile on the table and return its score; raises :class:`IllegalPlacement`."""
-        score = self.check(placement)
-        tile = tile_from_corners(placement.corners)
-        assert tile is not None
+        score, tile = self._score(placement[0], placement[1])
         self._put(placement, tile)
         return score
 
     def _put(self, placement: Placement, tile: Tile) -> None:
         """Put a placement already checked on the table."""
         cell, corners = placement
-        points, neighbours = geometry(cell)
+        points, neighbours = _GEOMETRY.get(cell) or geometry(cell)
         cells = self._cells
         cells[cell] = placement
         self._tiles[tile] = cell

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from scoring.board import Bonus, Placement
 from scoring.errors import RecordError
@@ -42,8 +42,7 @@ _BONUSES: Final = {bonus.value: bonus for bonus in Bonus}
 _ORIENTATIONS: Final = {"U": "U", "D": "D"}
 
 
-@dataclass(frozen=True, slots=True)
-class PlaceRecord:
+class PlaceRecord(NamedTuple):
     """A placement as recorded: the cell and corners (board mode), the tile name (sheet
     mode), or both. Nothing here is checked against the tiles yet.
 
@@ -74,8 +73,7 @@ class PlaceRecord:
         return data
 
 
-@dataclass(frozen=True, slots=True)
-class TurnRecord:
+class TurnRecord(NamedTuple):
     """One turn as recorded: who, how many draws, the placement (if any), the claim.
 
     >>> TurnRecord(player=1, draws=3, claimed=-25).to_dict()
@@ -191,8 +189,8 @@ def _type_name(value: object) -> str:
 
 
 def _fail(path: str, expected: str, value: object) -> RecordError:
-    shown = json.dumps(value, ensure_ascii=False) if not isinstance(value, (dict, list)) else ""
-    got = f"{_type_name(value)} {shown}".strip() if shown else _type_name(value)
+    shown = json.dumps(value, ensure_ascii=False)
+    got = _type_name(value) if value is None or len(shown) > 40 else f"{_type_name(value)} {shown}"
     return RecordError(f"{path}: expected {expected}, got {got}")
 
 
@@ -253,35 +251,69 @@ def _place(value: object, path: str) -> PlaceRecord:
     if cell is None and corners is None and tile is None:
         raise RecordError(f"{path}: needs cell and corners, or tile")
     return PlaceRecord(
-        tile=tile,
-        cell=None if cell is None else _cell(cell, f"{path}.cell"),
-        corners=None if corners is None else _corners(corners, f"{path}.corners"),
+        tile,
+        None if cell is None else _cell(cell, f"{path}.cell"),
+        None if corners is None else _corners(corners, f"{path}.corners"),
     )
 
 
-def _turn(value: object, path: str, players: int) -> TurnRecord:
-    data = _object(value, path)
-    player = _int(_required(data, "player", f"{path}."), f"{path}.player", minimum=0)
-    if player >= players:
-        raise RecordError(f"{path}.player: {player} is not a player index (0 to {players - 1})")
-    draws = data.get("draws")
-    draws = 0 if draws is None else _int(draws, f"{path}.draws", minimum=0)
-    place = data.get("place")
-    claimed = data.get("claimed")
-    if claimed is not None:
-        claimed = _int(claimed, f"{path}.claimed")
-    bonus = data.get("bonus")
+def _turn_path(r: int, t: int) -> str:
+    return f"rounds[{r}].turns[{t}]"
+
+
+def _turn(value: object, r: int, t: int, players: int) -> TurnRecord:
+    """One turn; the common case takes a few look-ups, and the JSON path is only spelled
+    out for an error."""
+    if type(value) is not dict:
+        raise _fail(_turn_path(r, t), "an object", value)
+    get = value.get
+    player = get("player")
+    if type(player) is not int or not 0 <= player < players:
+        if player is None:
+            raise RecordError(f"{_turn_path(r, t)}.player: missing")
+        _int(player, f"{_turn_path(r, t)}.player", minimum=0)
+        raise RecordError(
+            f"{_turn_path(r, t)}.player: {player} is not a player index (0 to {players - 1})"
+        )
+    draws = get("draws")
+    if draws is None:
+        draws = 0
+    elif type(draws) is not int or draws < 0:
+        _int(draws, f"{_turn_path(r, t)}.draws", minimum=0)
+    claimed = get("claimed")
+    if claimed is not None and type(claimed) is not int:
+        raise _fail(f"{_turn_path(r, t)}.claimed", "an integer", claimed)
+    bonus = get("bonus")
     if bonus is not None:
         if bonus not in _BONUSES:
-            raise _fail(f"{path}.bonus", "one of " + ", ".join(_BONUSES), bonus)
+            raise _fail(f"{_turn_path(r, t)}.bonus", "one of: " + ", ".join(_BONUSES), bonus)
         bonus = _BONUSES[bonus]
-    return TurnRecord(
-        player=player,
-        draws=draws,
-        place=None if place is None else _place(place, f"{path}.place"),
-        claimed=claimed,
-        bonus=bonus,
-    )
+    place = get("place")
+    if place is not None:
+        if type(place) is dict and len(place) == 2 and "tile" not in place:
+            # The common board-mode shape: {"cell": [x, y, o], "corners": [a, b, c]}.
+            cell = place.get("cell")
+            corners = place.get("corners")
+            if (
+                type(cell) is list
+                and len(cell) == 3
+                and type(cell[0]) is int
+                and type(cell[1]) is int
+                and cell[2] in _ORIENTATIONS
+                and type(corners) is list
+                and len(corners) == 3
+                and type(corners[0]) is int
+                and type(corners[1]) is int
+                and type(corners[2]) is int
+            ):
+                place = PlaceRecord(
+                    None, Cell(cell[0], cell[1], cell[2]), (corners[0], corners[1], corners[2])
+                )
+            else:
+                place = _place(place, f"{_turn_path(r, t)}.place")
+        else:
+            place = _place(place, f"{_turn_path(r, t)}.place")
+    return TurnRecord(player, draws, place, claimed, bonus)
 
 
 def _rack(value: object, path: str) -> Rack:
@@ -294,7 +326,8 @@ def _rack(value: object, path: str) -> Rack:
     return tuple(names)
 
 
-def _round(value: object, path: str, players: int) -> RoundRecord:
+def _round(value: object, index: int, players: int) -> RoundRecord:
+    path = f"rounds[{index}]"
     data = _object(value, path)
     turns = _list(_required(data, "turns", f"{path}."), f"{path}.turns")
     racks = data.get("racks")
@@ -317,7 +350,7 @@ def _round(value: object, path: str, players: int) -> RoundRecord:
             _int(v, f"{path}.settlement_claimed[{i}]") for i, v in enumerate(settlement)
         )
     return RoundRecord(
-        turns=tuple(_turn(turn, f"{path}.turns[{i}]", players) for i, turn in enumerate(turns)),
+        turns=tuple(_turn(turn, index, i, players) for i, turn in enumerate(turns)),
         racks=racks,
         settlement_claimed=settlement,
     )
@@ -356,7 +389,7 @@ def parse_record(data: object) -> MatchRecord:
     count = len(players)
     return MatchRecord(
         players=tuple(players),
-        rounds=tuple(_round(r, f"rounds[{i}]", count) for i, r in enumerate(rounds)),
+        rounds=tuple(_round(r, i, count) for i, r in enumerate(rounds)),
         rules_name=rules_name,
         target=target,
     )

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, NamedTuple
 
 from scoring.board import Board, Bonus, Placement, Score, min_tiles_for_bonus
 from scoring.errors import IllegalPlacement, UnknownTile
@@ -74,6 +74,10 @@ class Verdict(StrEnum):
     UNVERIFIED = "unverified"
 
 
+#: The score of a turn that changed nothing.
+_NOTHING: Final = Score(0)
+
+
 class ReplayStateError(RuntimeError):
     """A :class:`MatchReplay` method called at the wrong moment (a programming error)."""
 
@@ -116,8 +120,7 @@ class Problem:
         return {"round": self.round, "turn": self.turn, "code": self.code, "message": self.message}
 
 
-@dataclass(frozen=True, slots=True)
-class TurnReport:
+class TurnReport(NamedTuple):
     """What the engine found for one turn: the score breakdown, the verdict, the problems.
 
     ``tile`` and ``placement`` are what went on the table (None when nothing did; the
@@ -125,7 +128,7 @@ class TurnReport:
     """
 
     round: int
-    index: int
+    turn: int
     player: int
     score: Score
     draws: int
@@ -274,17 +277,6 @@ class _Round:
     turns: list[TurnReport] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     late_problem: Problem | None = None
-
-
-@dataclass(slots=True)
-class _Effect:
-    """What playing an evaluated turn changes."""
-
-    draws: int = 0
-    tile: Tile | None = None
-    placement: Placement | None = None
-    to_sheet: bool = False
-    applies: bool = True
 
 
 class MatchReplay:
@@ -436,21 +428,22 @@ class MatchReplay:
 
     def preview(self, turn: TurnRecord) -> TurnReport:
         """What :meth:`play` would report for ``turn``; nothing changes."""
-        return self._evaluate(self._state(), turn)[0]
+        return self._evaluate(self._state(), turn)
 
     def play(self, turn: TurnRecord) -> TurnReport:
         """Replay one turn and return its report."""
         state = self._state()
-        report, effect = self._evaluate(state, turn)
-        if effect.applies:
-            self._apply(state, turn.player, report, effect)
+        report = self._evaluate(state, turn)
+        if state.end == "unfinished":
+            self._apply(state, report)
         state.turns.append(report)
-        state.problems.extend(report.problems)
+        if report.problems:
+            state.problems.extend(report.problems)
         return report
 
     # -- evaluating a turn ------------------------------------------------------------------
 
-    def _evaluate(self, state: _Round, turn: TurnRecord) -> tuple[TurnReport, _Effect]:
+    def _evaluate(self, state: _Round, turn: TurnRecord) -> TurnReport:
         rules = self.rules
         players = self.players
         r, t, player = state.index, len(state.turns), turn.player
@@ -459,19 +452,17 @@ class MatchReplay:
         name = players[player]
         if state.end != "unfinished":
             problem = Problem.make(r, t, "turn-after-end", player=name, end=state.end)
-            report = TurnReport(
-                r, t, player, Score(0), 0, turn.claimed, Verdict.ILLEGAL, (problem,)
-            )
-            return report, _Effect(applies=False)
+            return TurnReport(r, t, player, _NOTHING, 0, turn.claimed, Verdict.ILLEGAL, (problem,))
 
         problems: list[Problem] = []
-        if state.last_player is not None and player != (state.last_player + 1) % len(players):
-            expected = players[(state.last_player + 1) % len(players)]
+        last = state.last_player
+        if last is not None and player != (last + 1) % len(players):
+            expected = players[(last + 1) % len(players)]
             problems.append(Problem.make(r, t, "out-of-turn", player=name, expected=expected))
 
         pool = state.pool
         drawn = turn.draws
-        allowed = min(rules.max_draws, pool)
+        allowed = rules.max_draws if rules.max_draws < pool else pool
         if drawn > allowed:
             problems.append(
                 Problem.make(
@@ -480,70 +471,71 @@ class MatchReplay:
             )
             drawn = allowed
 
-        effect = _Effect(draws=drawn)
         base: Score | None = None
+        tile: Tile | None = None
+        placement: Placement | None = None
         unverified = False
         place = turn.place
         if place is not None:
             if state.board is not None and place.cell is not None:
-                base = self._evaluate_on_board(state, turn, place, name, effect, problems)
+                base, tile, placement = self._evaluate_on_board(state, turn, place, name, problems)
             else:
-                base, unverified = self._evaluate_on_sheet(
-                    state, turn, place, name, effect, problems
+                base, tile, unverified = self._evaluate_on_sheet(
+                    state, turn, place, name, problems
                 )
-        placed = base is not None
         penalty = drawn * rules.draw_penalty
-        if not placed and drawn == rules.max_draws:
-            penalty += rules.failed_draws_penalty
-        if place is None and drawn < rules.max_draws and pool - drawn > 0:
-            problems.append(
-                Problem.make(
-                    r,
-                    t,
-                    "pass-with-pool",
-                    player=name,
-                    draws=drawn,
-                    pool=pool - drawn,
-                    max_draws=rules.max_draws,
+        if base is None:
+            if drawn == rules.max_draws:
+                penalty += rules.failed_draws_penalty
+            score = Score(0, None, 0, penalty)
+            if place is None and drawn < rules.max_draws and pool > drawn:
+                problems.append(
+                    Problem.make(
+                        r,
+                        t,
+                        "pass-with-pool",
+                        player=name,
+                        draws=drawn,
+                        pool=pool - drawn,
+                        max_draws=rules.max_draws,
+                    )
                 )
-            )
-        score = Score(0, penalty=penalty) if base is None else base._replace(penalty=penalty)
-        attempted_illegal = place is not None and not placed
-        if turn.claimed is not None and turn.claimed != score.total and not attempted_illegal:
-            params: dict[str, str | int] = {
-                "player": name,
-                "claimed": turn.claimed,
-                "sum": score.explain(),
-            }
-            if effect.tile is None:
-                template = "claim-mismatch/no-tile"
-            elif effect.placement is None:
-                template = "claim-mismatch/sheet"
-                params["tile"] = str(effect.tile)
-            else:
-                template = "claim-mismatch"
-                params["tile"] = str(effect.tile)
-                params["cell"] = str(effect.placement.cell)
-            problems.append(Problem.make(r, t, template, **params))
+        elif penalty:
+            score = Score(base[0], base[1], base[2], penalty)
+        else:
+            score = base
+        claimed = turn.claimed
+        if claimed is not None and claimed != score.total and (base is not None or place is None):
+            problems.append(self._claim_problem(r, t, name, claimed, score, tile, placement))
         if not problems:
             verdict = Verdict.UNVERIFIED if unverified else Verdict.OK
         elif any(p.code in _RULE_CODES for p in problems):
             verdict = Verdict.ILLEGAL
         else:
             verdict = Verdict.MISMATCH
-        report = TurnReport(
-            r,
-            t,
-            player,
-            score,
-            drawn,
-            turn.claimed,
-            verdict,
-            tuple(problems),
-            effect.tile,
-            effect.placement,
+        return TurnReport(
+            r, t, player, score, drawn, claimed, verdict, tuple(problems) if problems else (),
+            tile, placement,
         )
-        return report, effect
+
+    @staticmethod
+    def _claim_problem(
+        r: int,
+        t: int,
+        name: str,
+        claimed: int,
+        score: Score,
+        tile: Tile | None,
+        placement: Placement | None,
+    ) -> Problem:
+        params: dict[str, str | int] = {"player": name, "claimed": claimed, "sum": score.explain()}
+        if tile is None:
+            return Problem.make(r, t, "claim-mismatch/no-tile", **params)
+        if placement is None:
+            return Problem.make(r, t, "claim-mismatch/sheet", tile=str(tile), **params)
+        return Problem.make(
+            r, t, "claim-mismatch", tile=str(tile), cell=str(placement.cell), **params
+        )
 
     def _bonus_points(self, bonus: Bonus | None, tile: Tile) -> int:
         rules = self.rules
@@ -565,33 +557,32 @@ class MatchReplay:
         turn: TurnRecord,
         place: PlaceRecord,
         name: str,
-        effect: _Effect,
         problems: list[Problem],
-    ) -> Score | None:
+    ) -> tuple[Score | None, Tile | None, Placement | None]:
         """Board mode: the position is known; the board finds the bonus."""
-        assert state.board is not None and place.cell is not None and place.corners is not None
+        board = state.board
+        cell, corners = place.cell, place.corners
+        assert board is not None and cell is not None and corners is not None
         r, t = state.index, len(state.turns)
-        placement = Placement(place.cell, place.corners)
-        corner_tile = tile_from_corners(place.corners)
+        corner_tile = tile_from_corners(corners)
         if corner_tile is None:
-            problems.append(_corner_problem(r, t, name, place.corners))
-            return None
+            problems.append(_corner_problem(r, t, name, corners))
+            return None, None, None
         if place.tile is not None:
             if self._named_tile(state, place, corner_tile, name, problems) is None:
-                return None
+                return None, None, None
         try:
-            score = state.board.check(placement)
+            score, tile = board._score(cell, corners)
         except IllegalPlacement as error:
-            problems.append(self._placement_problem(r, t, name, placement, error))
-            return None
-        effect.tile = corner_tile
-        effect.placement = placement
-        if turn.bonus is not None and turn.bonus != score.bonus:
+            problems.append(self._placement_problem(r, t, name, corners, error))
+            return None, None, None
+        claimed_bonus = turn.bonus
+        if claimed_bonus is not None and claimed_bonus != score.bonus:
             params: dict[str, str | int] = {
                 "player": name,
-                "claimed_bonus": turn.bonus.value,
-                "tile": str(corner_tile),
-                "cell": str(place.cell),
+                "claimed_bonus": claimed_bonus.value,
+                "tile": str(tile),
+                "cell": str(cell),
             }
             if score.bonus is None:
                 problems.append(Problem.make(r, t, "bonus-mismatch/none", **params))
@@ -599,7 +590,7 @@ class MatchReplay:
                 problems.append(
                     Problem.make(r, t, "bonus-mismatch", found=score.bonus.value, **params)
                 )
-        return score
+        return score, tile, Placement(cell, corners)
 
     def _named_tile(
         self,
@@ -633,11 +624,12 @@ class MatchReplay:
             return None
         return tile
 
+    @staticmethod
     def _placement_problem(
-        self, r: int, t: int, name: str, placement: Placement, error: IllegalPlacement
+        r: int, t: int, name: str, corners: Sequence[int], error: IllegalPlacement
     ) -> Problem:
         if error.code in ("unknown-tile", "mirror-tile"):
-            return _corner_problem(r, t, name, placement.corners)
+            return _corner_problem(r, t, name, corners)
         params: dict[str, str | int] = {
             key: value if isinstance(value, int) else str(value)
             for key, value in error.params.items()
@@ -651,21 +643,23 @@ class MatchReplay:
         turn: TurnRecord,
         place: PlaceRecord,
         name: str,
-        effect: _Effect,
         problems: list[Problem],
-    ) -> tuple[Score | None, bool]:
-        """Sheet mode: no position; check the tile, and that a claimed bonus is possible."""
+    ) -> tuple[Score | None, Tile | None, bool]:
+        """Sheet mode: no position; check the tile, and that a claimed bonus is possible.
+
+        Returns the score, the tile, and whether a bonus counted could not be verified.
+        """
         r, t = state.index, len(state.turns)
         corner_tile: Tile | None = None
         if place.corners is not None:
             corner_tile = tile_from_corners(place.corners)
             if corner_tile is None:
                 problems.append(_corner_problem(r, t, name, place.corners))
-                return None, False
+                return None, None, False
         if place.tile is not None:
             tile = self._named_tile(state, place, corner_tile, name, problems)
             if tile is None:
-                return None, False
+                return None, None, False
         else:
             assert corner_tile is not None
             tile = corner_tile
@@ -673,9 +667,7 @@ class MatchReplay:
             problems.append(
                 Problem.make(r, t, "tile-already-played", player=name, tile=str(tile))
             )
-            return None, False
-        effect.tile = tile
-        effect.to_sheet = state.board is not None
+            return None, None, False
 
         rules = self.rules
         claimed = turn.bonus
@@ -715,35 +707,44 @@ class MatchReplay:
             else:
                 bonus = claimed
                 unverified = True
-        return Score(tile.value, bonus, self._bonus_points(bonus, tile)), unverified
+        return Score(tile.value, bonus, self._bonus_points(bonus, tile)), tile, unverified
 
     # -- applying a turn --------------------------------------------------------------------
 
-    def _apply(self, state: _Round, player: int, report: TurnReport, effect: _Effect) -> None:
-        state.pool -= effect.draws
+    def _apply(self, state: _Round, report: TurnReport) -> None:
+        player = report.player
+        drawn = report.draws
+        state.pool -= drawn
         hands = state.hands
-        hands[player] += effect.draws
-        tile = effect.tile
+        hands[player] += drawn
+        tile = report.tile
         if tile is not None:
             hands[player] -= 1
             state.played.add(tile)
             state.placed += 1
-            if effect.to_sheet:
-                state.board = None
-            elif effect.placement is not None and state.board is not None:
-                state.board._put(effect.placement, tile)
+            board = state.board
+            if board is not None:
+                if report.placement is None:
+                    state.board = None  # a placement without its position: sheet mode
+                else:
+                    board._put(report.placement, tile)
             state.idle_turns = 0
         else:
             state.idle_turns += 1
-        state.points[player] += report.score.total
+        points = state.points
+        points[player] += report.score.total
         state.last_player = player
         if tile is not None and hands[player] == 0:
             state.end = "out"
             state.out_player = player
-        elif state.pool == 0 and state.idle_turns >= len(self.players):
+        elif state.pool == 0 and state.idle_turns >= len(hands):
             state.end = "blocked"
-        if state.counted and not self._target_reached:
-            self._check_target(state.points)
+        if (
+            state.counted
+            and not self._target_reached
+            and self._totals[player] + points[player] >= self.rules.target
+        ):
+            self._target_reached = True
 
     def _check_target(self, round_points: Sequence[int]) -> None:
         target = self.rules.target

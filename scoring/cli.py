@@ -1,0 +1,157 @@
+"""``python -m scoring``: check a match record, simulate a match, run the benchmark.
+
+- ``check FILE|-``: print the check report (JSON); exit 0 when the record has no problem, 1
+  when it has problems, 2 when it is not a readable record (one line on standard error,
+  nothing on standard output).
+- ``simulate --players 4 --seed 7 [--rules R] [--target N] [--sheet] [--mistakes P]``: print
+  a whole simulated match record.
+- ``bench [--matches 200]``: print the engine's speed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any, NoReturn, TextIO
+
+from scoring.errors import RecordError
+from scoring.record import load_record
+from scoring.replay import check_record
+from scoring.rules import RULE_SETS
+
+__all__ = ["main", "EXIT_OK", "EXIT_PROBLEMS", "EXIT_UNREADABLE"]
+
+EXIT_OK = 0
+EXIT_PROBLEMS = 1
+EXIT_UNREADABLE = 2
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line on standard error, exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_UNREADABLE, f"{self.prog}: error: {message}\n")
+
+
+def _write_json(data: Any, stream: TextIO) -> None:
+    text = json.dumps(data, ensure_ascii=False, indent=1) + "\n"
+    buffer = getattr(stream, "buffer", None)
+    if buffer is not None:
+        stream.flush()
+        buffer.write(text.encode("utf-8"))
+        buffer.flush()
+    else:
+        stream.write(text)
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _check(args: argparse.Namespace) -> int:
+    name: str = args.file
+    try:
+        if name == "-":
+            data = sys.stdin.buffer.read()
+        else:
+            with open(name, "rb") as handle:
+                data = handle.read()
+    except OSError as error:
+        print(f"scoring check: {name}: cannot read: {error.strerror}", file=sys.stderr)
+        return EXIT_UNREADABLE
+    try:
+        record = load_record(data)
+    except RecordError as error:
+        where = "standard input" if name == "-" else name
+        print(f"scoring check: {where}: {_one_line(str(error))}", file=sys.stderr)
+        return EXIT_UNREADABLE
+    report = check_record(record)
+    _write_json(report.to_json(), sys.stdout)
+    return EXIT_OK if report.valid else EXIT_PROBLEMS
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    from scoring.simulate import simulate_match
+
+    try:
+        record = simulate_match(
+            players=args.players,
+            seed=args.seed,
+            rules=args.rules,
+            target=args.target,
+            mistakes=args.mistakes,
+            sheet=args.sheet,
+        )
+    except ValueError as error:
+        print(f"scoring simulate: {_one_line(str(error))}", file=sys.stderr)
+        return EXIT_UNREADABLE
+    _write_json(record, sys.stdout)
+    return EXIT_OK
+
+
+def _bench(args: argparse.Namespace) -> int:
+    from scoring.bench import run_bench
+
+    run_bench(matches=args.matches, players=args.players, out=sys.stdout)
+    return EXIT_OK
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="python -m scoring", description="The Triominos rules engine.")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    check = commands.add_parser(
+        "check",
+        help="replay a match record and check every claim",
+        description="Replay a match record and print the check report (JSON). Exit status: "
+        "0 no problem, 1 problems, 2 not a readable record.",
+    )
+    check.add_argument("file", metavar="FILE", help="the record (JSON), or - for standard input")
+    check.set_defaults(run=_check)
+
+    simulate = commands.add_parser(
+        "simulate",
+        help="print a simulated match record",
+        description="Print a whole match record of legal play, seeded.",
+    )
+    simulate.add_argument("--players", type=int, default=4, help="players (default 4)")
+    simulate.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    simulate.add_argument(
+        "--rules", choices=sorted(RULE_SETS), default="goliath-tournament", help="rule set"
+    )
+    simulate.add_argument("--target", type=int, default=None, help="override the target")
+    simulate.add_argument(
+        "--sheet", action="store_true", help="record tiles only, as a paper score sheet"
+    )
+    simulate.add_argument(
+        "--mistakes",
+        type=float,
+        default=0.0,
+        metavar="P",
+        help="probability of a wrong claim (default 0)",
+    )
+    simulate.set_defaults(run=_simulate)
+
+    bench = commands.add_parser(
+        "bench",
+        help="measure the engine's speed",
+        description="Turns checked per second over simulated matches, and the time to list "
+        "the legal placements of a 7-tile rack on boards of 20 to 60 tiles.",
+    )
+    bench.add_argument("--matches", type=int, default=200, help="matches to check (200)")
+    bench.add_argument("--players", type=int, default=4, help="players per match (4)")
+    bench.set_defaults(run=_bench)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    args = _parser().parse_args(argv)
+    status: int = args.run(args)
+    return status
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
