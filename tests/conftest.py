@@ -16,12 +16,23 @@ from __future__ import annotations
 import datetime
 
 import pytest
-from django.test import Client
+from django.test import Client, override_settings
 
 from tournament import services
 from tournament.models import StaffRole
 
 STAFF_PASSWORD = "tiles-and-hexagons-9"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def fast_password_hashing():
+    """Hashing with the real PBKDF2 costs ~0.3 s per account; tests need no such strength.
+
+    Session-scoped on purpose: a function-scoped autouse fixture would trip Hypothesis's
+    health check in the engine's property tests.
+    """
+    with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
+        yield
 
 
 @pytest.fixture
