@@ -26,7 +26,7 @@ _NAME_RE: Final = re.compile(r"^\s*(\d)\s*[-\s,/]?\s*(\d)\s*[-\s,/]?\s*(\d)\s*$"
 
 
 class Tile:
-    """One of the 56 tiles; ``Tile(a, b, c)`` takes the values in any order.
+    """One of the 56 tiles: ``Tile(a, b, c)`` with the values in any order, or ``Tile("a-b-c")``.
 
     >>> t = Tile.parse("2-0-1")
     >>> t, str(t), t.value, t.is_triple
@@ -49,10 +49,12 @@ class Tile:
     _name: str
     _rotations: tuple[Corners, ...]
 
-    def __new__(cls, a: int, b: int, c: int) -> Tile:
+    def __new__(cls, a: int | str, b: int | None = None, c: int | None = None) -> Tile:
+        if isinstance(a, str) and b is None and c is None:
+            return cls.parse(a)
         if not all(type(v) is int and v in _VALUES for v in (a, b, c)):
             raise UnknownTile(f"unknown-tile: {a}-{b}-{c}: values must be 0 to 5")
-        lo, mid, hi = sorted((a, b, c))
+        lo, mid, hi = sorted((a, b, c))  # type: ignore[type-var]
         tile = cls._interned.get((lo, mid, hi))
         if tile is not None:
             return tile
