@@ -20,7 +20,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Count
 
-from tournament import services
+from tournament import engine, services
 from tournament.models import Match, Player, Session, StaffRole, Tournament
 
 DEMO_SLUG = "demo"
@@ -91,6 +91,15 @@ def demo_seating(players: list[Player], *, seed: int) -> list[list[list[Player]]
         for table in tables:
             rng.shuffle(table)
     return sessions
+
+
+def demo_match_record(match: Match, seed: int) -> dict[str, Any]:
+    """A simulated record of a whole match between the match's players, in seat order."""
+    tournament = match.table.session.tournament
+    names = list(match.table.seats.order_by("order").values_list("player__name", flat=True))
+    return engine.simulated_match_record(
+        names=names, seed=seed, rules=tournament.rules, target=tournament.target
+    )
 
 
 def record_truncated(record: dict[str, Any], *, turns: int) -> dict[str, Any]:

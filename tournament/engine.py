@@ -67,3 +67,17 @@ def rule_set(name: str, *, target: int | None = None) -> Any:
 
     base = rules.RULE_SETS[name]
     return dataclasses.replace(base, target=target) if target is not None else base
+
+
+def simulated_match_record(
+    *, names: list[str], seed: int, rules: str = DEFAULT_RULE_SET, target: int | None = None
+) -> dict[str, Any]:
+    """A whole legal match between ``names`` (in seat order), from the engine's simulator.
+
+    Every claim in it is right; the record follows docs/record-format.md.
+    """
+    from scoring.simulate import simulate_match
+
+    return simulate_match(
+        players=len(names), names=names, seed=seed, rules=rules, target=target
+    )

@@ -125,3 +125,19 @@ def test_the_demo_fills_matches_once_given_a_filler():
 def test_record_truncated_keeps_the_start_of_the_first_round():
     record = {"players": ["A", "B"], "rounds": [{"turns": [1, 2, 3], "racks": [[], []]}, {}]}
     assert record_truncated(record, turns=2) == {"players": ["A", "B"], "rounds": [{"turns": [1, 2]}]}
+
+
+def test_demo_match_records_come_from_the_engine_for_the_seated_players(debug_on):
+    from scoring import check_record, parse_record
+
+    from tournament.demo import demo_match_record
+
+    run_demo()
+    match = Match.objects.get(table__session__tournament__slug="demo", table__session__number=1,
+                              table__number=3)
+    record = demo_match_record(match, seed=7)
+    seated = list(match.table.seats.order_by("order").values_list("player__name", flat=True))
+    assert record["players"] == seated and record["rules"] == "goliath-tournament"
+    report = check_record(parse_record(record))
+    assert report.valid and report.finished
+    assert max(report.totals) >= 400

@@ -7,11 +7,13 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 from django.utils import translation
 
+from tournament import engine
 from tournament.demo import (
     DEMO_PASSWORD,
     MatchFiller,
     MatchRecordSource,
     demo_build,
+    demo_match_record,
 )
 
 
@@ -19,18 +21,17 @@ def demo_match_sources() -> tuple[MatchFiller | None, MatchRecordSource | None, 
     """The two functions that fill the demo's matches, and why they are missing, if they are.
 
     TODO(recording): once the recording work provides the service that stores a match record
-    (docs/record-format.md) in a Match, return it here as the filler, and a function that asks
-    scoring.simulate for a record with the match's players (in seat order) as the source.
+    (docs/record-format.md) in an empty Match, return it here as the filler (adapted to
+    ``fill_match(match, record)``); demo_build() then finishes sessions 1 and 2 and starts
+    session 3 by itself.
     """
-    try:
-        import scoring.simulate  # noqa: F401
-    except ImportError:
-        engine = "the engine's simulator (scoring.simulate) does not exist yet"
-    else:
-        engine = ""
-    recording = "the service that stores a match record in a match is not built yet"
-    reason = "; ".join(part for part in (engine, recording) if part)
-    return None, None, reason
+    reasons = []
+    match_record = demo_match_record
+    if not engine.engine_available():
+        match_record = None
+        reasons.append("the engine's simulator (scoring.simulate) does not exist yet")
+    reasons.append("the service that stores a match record in a match is not built yet")
+    return None, match_record, "; ".join(reasons)
 
 
 class Command(BaseCommand):

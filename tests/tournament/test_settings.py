@@ -1,0 +1,62 @@
+"""Settings come from the environment, with a safe development default."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from django.conf import settings
+
+PROBE = (
+    "import json, django; from django.conf import settings; django.setup(); "
+    "print(json.dumps({'debug': settings.DEBUG, 'hosts': settings.ALLOWED_HOSTS, "
+    "'engine': settings.DATABASES['default']['ENGINE'], "
+    "'storage': settings.STORAGES['staticfiles']['BACKEND']}))"
+)
+
+
+def load_settings(**environment: str) -> subprocess.CompletedProcess:
+    env = {key: value for key, value in os.environ.items()
+           if not key.startswith("TRIOMINOS_") and key != "DATABASE_URL"}
+    env.update(environment, DJANGO_SETTINGS_MODULE="tournament.settings")
+    return subprocess.run([sys.executable, "-c", PROBE], env=env, capture_output=True, text=True,
+                          cwd=Path(settings.BASE_DIR), timeout=60)
+
+
+def test_development_defaults():
+    result = load_settings()
+    values = json.loads(result.stdout)
+    assert values["debug"] is True
+    assert values["hosts"] == ["localhost", "127.0.0.1", "[::1]"]
+    assert values["engine"] == "django.db.backends.sqlite3"
+
+
+def test_production_needs_a_secret_key_and_hosts():
+    result = load_settings(TRIOMINOS_PRODUCTION="1")
+    assert result.returncode != 0 and "set TRIOMINOS_SECRET_KEY" in result.stderr
+    result = load_settings(TRIOMINOS_PRODUCTION="1", TRIOMINOS_SECRET_KEY="x" * 50)
+    assert result.returncode != 0 and "set TRIOMINOS_ALLOWED_HOSTS" in result.stderr
+
+
+def test_production():
+    result = load_settings(
+        TRIOMINOS_PRODUCTION="yes",
+        TRIOMINOS_SECRET_KEY="x" * 50,
+        TRIOMINOS_ALLOWED_HOSTS="192.168.1.10, scores.local",
+        DATABASE_URL="postgres://triominos:secret@127.0.0.1:5432/triominos",
+    )
+    values = json.loads(result.stdout)
+    assert values["debug"] is False
+    assert values["hosts"] == ["192.168.1.10", "scores.local"]
+    assert values["engine"] == "django.db.backends.postgresql"
+    assert values["storage"] == "whitenoise.storage.CompressedManifestStaticFilesStorage"
+
+
+def test_debug_cannot_be_forced_on_in_production_and_bad_values_are_named():
+    result = load_settings(TRIOMINOS_PRODUCTION="1", TRIOMINOS_DEBUG="1")
+    assert result.returncode != 0 and "TRIOMINOS_DEBUG cannot be on" in result.stderr
+    result = load_settings(TRIOMINOS_DEBUG="maybe")
+    assert result.returncode != 0 and "TRIOMINOS_DEBUG='maybe'" in result.stderr
