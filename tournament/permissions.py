@@ -71,9 +71,16 @@ class TournamentMixin:
 
     def dispatch(self, request, *args, **kwargs):
         self.tournament = get_object_or_404(Tournament, slug=kwargs["slug"])
+        refusal = self.refuse(request)
+        if refusal is not None:
+            return refusal
+        return super().dispatch(request, *args, **kwargs)
+
+    def refuse(self, request):
+        """A response (or an exception) when the user may not see this page, else None."""
         if not can_view(request.user, self.tournament):
             raise Http404
-        return super().dispatch(request, *args, **kwargs)
+        return None
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
@@ -88,14 +95,12 @@ class RoleRequiredMixin(TournamentMixin):
     def has_role(self) -> bool:
         raise NotImplementedError
 
-    def dispatch(self, request, *args, **kwargs):
-        self.tournament = get_object_or_404(Tournament, slug=kwargs["slug"])
+    def refuse(self, request):
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
         if not self.has_role():
             raise PermissionDenied
-        # TournamentMixin.dispatch would load the tournament again: skip to the view.
-        return super(TournamentMixin, self).dispatch(request, *args, **kwargs)
+        return None
 
 
 class OrganiserRequiredMixin(RoleRequiredMixin):

@@ -100,3 +100,13 @@ def test_a_wrong_password_is_explained_in_french(client, referee):
     assert response.status_code == 200
     assert "Saisissez un nom d’utilisateur et un mot de passe valides" in response.content.decode()
     assert "_auth_user_id" not in client.session
+
+
+def test_an_expired_form_is_explained(tournament, referee, staff_password):
+    from django.test import Client
+
+    client = Client(enforce_csrf_checks=True)
+    response = client.post("/login/", {"username": "remi-referee", "password": staff_password},
+                           HTTP_ACCEPT_LANGUAGE="fr")
+    assert response.status_code == 403
+    assert "Page expirée" in response.content.decode()

@@ -80,3 +80,28 @@ def test_table_lists(text, numbers):
 def test_bad_table_lists_are_refused(text):
     with pytest.raises(ValidationError):
         parse_table_numbers(text)
+
+
+def test_the_referee_mixin_for_the_entry_pages_to_come(rf, tournament, referee, organiser, outsider):
+    from django.core.exceptions import PermissionDenied
+    from django.http import HttpResponse
+    from django.views import View
+
+    from tournament.permissions import RefereeRequiredMixin
+
+    class EntryView(RefereeRequiredMixin, View):
+        def get(self, request, *args, **kwargs):
+            return HttpResponse(self.tournament.slug)
+
+    def get_as(user):
+        request = rf.get("/t/spring-open/entry/")
+        request.user = user
+        return EntryView.as_view()(request, slug="spring-open")
+
+    assert get_as(referee).content == b"spring-open"
+    assert get_as(organiser).status_code == 200
+    with pytest.raises(PermissionDenied):
+        get_as(outsider)
+    anonymous = get_as(AnonymousUser())
+    assert anonymous.status_code == 302
+    assert anonymous["Location"] == "/login/?next=/t/spring-open/entry/"
