@@ -1,9 +1,7 @@
-"""The Django side's single door to the rules engine (``scoring/``).
+"""The Django side's single door to the rules engine (``scoring/``, pure Python, no Django).
 
-The engine is pure Python and knows nothing of Django. Everything the web app needs from it
-goes through the functions here, so that the rest of ``tournament/`` does not care whether a
-rule set comes from ``scoring.rules`` or, while the engine is still being written, from the
-names of the rule book (``docs/rules.md``).
+Everything the web app asks of the engine goes through here, so that the rest of
+``tournament/`` depends on a handful of functions rather than on the engine's modules.
 """
 
 from __future__ import annotations
@@ -12,10 +10,12 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
+from scoring import rules as engine_rules
+from scoring.simulate import simulate_match
+
 DEFAULT_RULE_SET = "goliath-tournament"
 
-# The rule sets of the rule book (docs/rules.md), with their names on screen. The engine's
-# scoring.rules.RULE_SETS is the authority; this list is only used while it cannot be imported.
+# The rule sets' names on screen; an engine rule set missing here shows its code name.
 RULE_SET_LABELS = {
     "goliath-tournament": _("Goliath tournament rules"),
     "goliath-family": _("Goliath family rules (2 to 6 players)"),
@@ -23,50 +23,19 @@ RULE_SET_LABELS = {
 }
 
 
-def _engine_rule_sets() -> dict[str, Any] | None:
-    """The engine's ``RULE_SETS``, or None while the engine package does not exist yet."""
-    try:
-        from scoring.rules import RULE_SETS
-    except ModuleNotFoundError as missing:
-        if missing.name in {"scoring", "scoring.rules"}:
-            return None
-        raise
-    except ImportError:
-        # scoring/ exists but does not define RULE_SETS (yet): the engine is being written.
-        return None
-    return RULE_SETS
-
-
-def engine_available() -> bool:
-    return _engine_rule_sets() is not None
-
-
 def rule_set_names() -> list[str]:
-    """The names of the rule sets a tournament may use, the default first."""
-    rule_sets = _engine_rule_sets()
-    names = list(rule_sets) if rule_sets is not None else list(RULE_SET_LABELS)
-    return sorted(names, key=lambda name: (name != DEFAULT_RULE_SET, name))
+    """The names of the engine's rule sets, the default first."""
+    return sorted(engine_rules.RULE_SETS, key=lambda name: (name != DEFAULT_RULE_SET, name))
 
 
 def rule_set_choices() -> list[tuple[str, Any]]:
-    """Choices for ``Tournament.rules`` (a callable, so new engine rule sets need no migration)."""
+    """Choices for ``Tournament.rules`` (a callable, so a new engine rule set needs no migration)."""
     return [(name, RULE_SET_LABELS.get(name, name)) for name in rule_set_names()]
 
 
-def rule_set(name: str, *, target: int | None = None) -> Any:
-    """The engine's RuleSet called ``name``, with ``target`` overriding its target score.
-
-    Raises ImportError while the engine does not exist, KeyError for an unknown name.
-    """
-    from scoring import rules
-
-    helper = getattr(rules, "rule_set", None)
-    if helper is not None:
-        return helper(name, target=target)
-    import dataclasses
-
-    base = rules.RULE_SETS[name]
-    return dataclasses.replace(base, target=target) if target is not None else base
+def rule_set(name: str, *, target: int | None = None) -> engine_rules.RuleSet:
+    """The engine's RuleSet called ``name``, with ``target`` overriding its target score."""
+    return engine_rules.rule_set(name, target=target)
 
 
 def simulated_match_record(
@@ -76,8 +45,4 @@ def simulated_match_record(
 
     Every claim in it is right; the record follows docs/record-format.md.
     """
-    from scoring.simulate import simulate_match
-
-    return simulate_match(
-        players=len(names), names=names, seed=seed, rules=rules, target=target
-    )
+    return simulate_match(players=len(names), names=names, seed=seed, rules=rules, target=target)

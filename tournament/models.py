@@ -103,12 +103,8 @@ class Tournament(models.Model):
         return engine.rule_set(self.rules, target=self.target)
 
     @property
-    def effective_target(self) -> int | None:
-        """The target score: the override, else the rule set's (None while no engine)."""
-        if self.target is not None:
-            return self.target
-        if not engine.engine_available():
-            return None
+    def effective_target(self) -> int:
+        """The target score: the override, else the rule set's."""
         return self.rule_set.target
 
     def ranking_criteria_labels(self) -> list[str]:

@@ -9,7 +9,6 @@ import pytest
 from django.db import IntegrityError, transaction
 from django.utils import timezone, translation
 
-from tournament import engine
 from tournament.models import (
     AuditEntry,
     AuditEntryRefused,
@@ -192,11 +191,24 @@ def test_names_and_addresses(tournament, session):
 def test_the_rule_set_and_its_target(tournament):
     assert tournament.rules == "goliath-tournament"
     assert tournament.ranking_criteria == ["match_points", "total_points", "share"]
-    if engine.engine_available():
-        assert tournament.effective_target == tournament.rule_set.target == 400
-    else:
-        assert tournament.effective_target is None
+    assert tournament.effective_target == tournament.rule_set.target == 400
     tournament.target = 250
-    assert tournament.effective_target == 250
-    if engine.engine_available():
-        assert tournament.rule_set.target == 250
+    assert tournament.effective_target == tournament.rule_set.target == 250
+    tournament.rules = "goliath-family"
+    assert tournament.rule_set.max_players == 6
+
+
+def test_bonus_and_verdict_choices_are_the_engines():
+    import scoring
+
+    from tournament.models import Bonus, Verdict
+
+    assert Bonus.values == [bonus.value for bonus in scoring.Bonus]
+    assert Verdict.values == [verdict.value for verdict in scoring.Verdict]
+
+
+def test_rule_set_choices_are_the_engines():
+    from scoring.rules import RULE_SETS
+
+    choices = [name for name, _label in Tournament._meta.get_field("rules").choices]
+    assert sorted(choices) == sorted(RULE_SETS) and choices[0] == "goliath-tournament"
