@@ -28,8 +28,6 @@ __all__ = ["run_bench", "lay_board"]
 
 _BOARD_SIZES: Final = (20, 40, 49, 50, 60)
 _RACK: Final = 7
-_BOARDS_PER_SIZE: Final = 10
-_RUNS_PER_BOARD: Final = 200
 
 
 def lay_board(size: int, *, seed: int, sets: int = 1) -> tuple[Board, list[Tile]]:
@@ -76,8 +74,16 @@ def _placements(board: Board, tiles: Sequence[Tile]) -> list[tuple[Placement, Ti
     return found
 
 
-def run_bench(*, matches: int = 200, players: int = 4, out: TextIO = sys.stdout) -> None:
-    """Run both measurements and print the figures."""
+def run_bench(
+    *,
+    matches: int = 200,
+    players: int = 4,
+    boards: int = 10,
+    runs: int = 200,
+    out: TextIO = sys.stdout,
+) -> None:
+    """Run both measurements and print the figures: ``matches`` simulated matches checked,
+    ``boards`` boards of each size, each rack listed ``runs`` times."""
     print(f"Python {sys.version.split()[0]}", file=out)
 
     started = time.perf_counter()
@@ -105,19 +111,21 @@ def run_bench(*, matches: int = 200, players: int = 4, out: TextIO = sys.stdout)
         file=out,
     )
 
-    print(f"legal placements of a {_RACK}-tile rack (median of {_BOARDS_PER_SIZE} boards x "
-          f"{_RUNS_PER_BOARD} runs):", file=out)
+    print(
+        f"legal placements of a {_RACK}-tile rack (median of {boards} boards x {runs} runs):",
+        file=out,
+    )
     for size in _BOARD_SIZES:
         sets = 1 if size + _RACK <= len(ALL_TILES) else 2
         times: list[float] = []
         opens: list[int] = []
         counts: list[int] = []
-        for seed in range(_BOARDS_PER_SIZE):
+        for seed in range(boards):
             board, left = lay_board(size, seed=seed, sets=sets)
             rack = random.Random(seed).sample(left, _RACK)
             opens.append(len(board.open_cells()))
             counts.append(len(list(board.legal_placements(rack))))
-            for _ in range(_RUNS_PER_BOARD):
+            for _ in range(runs):
                 started = time.perf_counter()
                 list(board.legal_placements(rack))
                 times.append(time.perf_counter() - started)

@@ -94,7 +94,13 @@ def _simulate(args: argparse.Namespace) -> int:
 def _bench(args: argparse.Namespace) -> int:
     from scoring.bench import run_bench
 
-    run_bench(matches=args.matches, players=args.players, out=sys.stdout)
+    run_bench(
+        matches=args.matches,
+        players=args.players,
+        boards=args.boards,
+        runs=args.runs,
+        out=sys.stdout,
+    )
     return EXIT_OK
 
 
@@ -142,6 +148,8 @@ def _parser() -> argparse.ArgumentParser:
     )
     bench.add_argument("--matches", type=int, default=200, help="matches to check (200)")
     bench.add_argument("--players", type=int, default=4, help="players per match (4)")
+    bench.add_argument("--boards", type=int, default=10, help="boards of each size (10)")
+    bench.add_argument("--runs", type=int, default=200, help="runs per rack (200)")
     bench.set_defaults(run=_bench)
     return parser
 

@@ -18,7 +18,7 @@ problem" a test of both.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 from scoring.board import ORIGIN, Board, Placement, Score
@@ -27,7 +27,7 @@ from scoring.replay import settle
 from scoring.rules import RULE_SETS, RuleSet, rule_set
 from scoring.tiles import ALL_TILES, Tile
 
-__all__ = ["simulate_match", "NAMES"]
+__all__ = ["simulate_match", "choose_opener", "NAMES"]
 
 #: Default player names, in seating order.
 NAMES: Final = ("Alice", "Bruno", "Chloé", "Denis", "Émile", "Farah")
@@ -49,11 +49,14 @@ def simulate_match(
     names: Sequence[str] | None = None,
     mistakes: float = 0.0,
     sheet: bool = False,
+    on_turn: Callable[[Board, Sequence[Sequence[Tile]], Sequence[Tile]], None] | None = None,
 ) -> dict[str, Any]:
     """A whole match record (a JSON-ready dict), the same for the same arguments.
 
     ``mistakes`` is the probability that a claim (a turn's, or a settlement's) is wrong;
-    ``sheet`` records tiles and bonus claims only, as a paper score sheet does.
+    ``sheet`` records tiles and bonus claims only, as a paper score sheet does. ``on_turn``,
+    if given, is called after every turn with the table, the racks and the pool (to watch a
+    game; they must not be changed).
     """
     ruleset = rule_set(rules, target=target)
     if names is None:
@@ -63,7 +66,7 @@ def simulate_match(
     ruleset.hand_size(players)  # raises for a player count the rules do not allow
     if not 0.0 <= mistakes <= 1.0:
         raise ValueError(f"mistakes: a probability from 0 to 1, got {mistakes}")
-    game = _Match(ruleset, players, random.Random(seed), mistakes, sheet)
+    game = _Match(ruleset, players, random.Random(seed), mistakes, sheet, on_turn)
     rounds = game.play()
     record: dict[str, Any] = {"format": FORMAT, "rules": ruleset.name}
     if ruleset.target != RULE_SETS[ruleset.name].target:
@@ -73,10 +76,43 @@ def simulate_match(
     return record
 
 
+def choose_opener(
+    racks: Sequence[Sequence[Tile]], *, rules: RuleSet
+) -> list[tuple[int, Tile]]:
+    """Who opens the round, and with which tile: the holder of the highest triple, with the
+    triple that scores most (0-0-0 scores 40); else the holder of the tile of highest value.
+    Several (player, tile) pairs come back only when tiles of the highest value tie.
+
+    >>> racks = [[Tile("1-1-1"), Tile("4-5-5")], [Tile("0-0-0"), Tile("3-3-3")]]
+    >>> choose_opener(racks, rules=rule_set())
+    [(1, Tile('0-0-0'))]
+    >>> choose_opener([[Tile("2-5-5")], [Tile("3-4-5")]], rules=rule_set())
+    [(0, Tile('2-5-5')), (1, Tile('3-4-5'))]
+    """
+    for value in range(5, -1, -1):
+        triple = Tile(value, value, value)
+        for player, rack in enumerate(racks):
+            if triple in rack:
+                best = max(
+                    (t for t in rack if t.is_triple),
+                    key=lambda t: t.value + rules.opening_points(zero_triple=t.value == 0),
+                )
+                return [(player, best)]
+    highest = max(t.value for rack in racks for t in rack)
+    return [(p, t) for p, rack in enumerate(racks) for t in rack if t.value == highest]
+
+
 class _Match:
     def __init__(
-        self, rules: RuleSet, players: int, rng: random.Random, mistakes: float, sheet: bool
+        self,
+        rules: RuleSet,
+        players: int,
+        rng: random.Random,
+        mistakes: float,
+        sheet: bool,
+        on_turn: Callable[[Board, Sequence[Sequence[Tile]], Sequence[Tile]], None] | None,
     ) -> None:
+        self.on_turn = on_turn
         self.rules = rules
         self.n = players
         self.rng = rng
@@ -113,6 +149,8 @@ class _Match:
         score = board.place(placement)
         racks[player].remove(tile)
         turns.append(self._turn(player, 0, placement, score))
+        if self.on_turn is not None:
+            self.on_turn(board, racks, pool)
         points[player] += score.total
         reached = self._reached(points)
 
@@ -143,6 +181,8 @@ class _Match:
                 rack.remove(choice.tile)
                 idle = 0
             turns.append(self._turn(player, draws, choice, score))
+            if self.on_turn is not None:
+                self.on_turn(board, racks, pool)
             points[player] += score.total
             reached = reached or self._reached(points)
             if choice is not None and not rack:
@@ -170,22 +210,8 @@ class _Match:
         return any(t + p >= target for t, p in zip(self.totals, round_points))
 
     def _opener(self, racks: list[list[Tile]]) -> tuple[int, Tile]:
-        """The player holding the highest triple, with their best opening; else the holder of
-        the tile of highest value (ties broken at random)."""
-        rules = self.rules
-        for value in range(5, -1, -1):
-            triple = Tile(value, value, value)
-            for player, rack in enumerate(racks):
-                if triple in rack:
-                    triples = [t for t in rack if t.is_triple]
-                    best = max(
-                        triples,
-                        key=lambda t: t.value + rules.opening_points(zero_triple=t.value == 0),
-                    )
-                    return player, best
-        highest = max(t.value for rack in racks for t in rack)
-        holders = [(p, t) for p, rack in enumerate(racks) for t in rack if t.value == highest]
-        return self.rng.choice(holders)
+        holders = choose_opener(racks, rules=self.rules)
+        return holders[0] if len(holders) == 1 else self.rng.choice(holders)
 
     def _choose(self, board: Board, rack: list[Tile]) -> Placement | None:
         candidates = list(board.legal_placements(rack))

@@ -1,0 +1,194 @@
+"""``python -m scoring``: check (exit 0/1/2), simulate, bench."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from engine_records import record, round_, turn
+
+import scoring
+from scoring.bench import run_bench
+from scoring.cli import main
+
+ROOT = Path(scoring.__file__).resolve().parent.parent
+DATA = Path(__file__).parent / "data"
+
+GOOD = record(["Ana", "Bo"], round_([turn(0, "5-5-5", claimed=25)]))
+WRONG_CLAIM = record(["Ana", "Bo"], round_([turn(0, "5-5-5", claimed=24)]))
+
+
+def run_check(data: bytes, monkeypatch: pytest.MonkeyPatch,
+              capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"))
+    status = main(["check", "-"])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def dump(data: Any) -> bytes:
+    return json.dumps(data, ensure_ascii=False).encode("utf-8")
+
+
+def test_a_clean_record_exits_0(monkeypatch: pytest.MonkeyPatch,
+                                capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run_check(dump(GOOD), monkeypatch, capsys)
+    assert (status, err) == (0, "")
+    assert json.loads(out)["valid"] is True
+
+
+def test_a_record_with_problems_exits_1(monkeypatch: pytest.MonkeyPatch,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run_check(dump(WRONG_CLAIM), monkeypatch, capsys)
+    assert (status, err) == (1, "")
+    report = json.loads(out)
+    assert report["valid"] is False and report["problems"][0]["code"] == "claim-mismatch"
+
+
+def _without(key: str) -> dict[str, Any]:
+    return {k: v for k, v in GOOD.items() if k != key}
+
+
+def _with_turn(extra: dict[str, Any]) -> dict[str, Any]:
+    return record(["Ana", "Bo"], round_([{**turn(0, "5-5-5"), **extra}]))
+
+
+UNREADABLE = [
+    pytest.param(b"{", "not JSON: line 1 column 2", id="not JSON"),
+    pytest.param(b"", "not JSON", id="empty"),
+    pytest.param(b"\xff\xfe{}", "not UTF-8", id="not UTF-8"),
+    pytest.param(b"[1, 2]", "record: expected an object, got a list", id="a list"),
+    pytest.param(b"[" * 100_000, "", id="nested too deeply"),
+    pytest.param(dump(_without("players")), "players: missing", id="no players"),
+    pytest.param(dump(_without("rounds")), "rounds: missing", id="no rounds"),
+    pytest.param(dump(_without("format")), "format: missing", id="no format"),
+    pytest.param(dump({**GOOD, "format": "triominos-match/9"}), "format: expected",
+                 id="unknown format"),
+    pytest.param(dump({**GOOD, "rules": "chess"}), "unknown rule set 'chess'",
+                 id="unknown rule set"),
+    pytest.param(dump({**GOOD, "target": "400"}), "target: expected an integer",
+                 id="target a string"),
+    pytest.param(dump({**GOOD, "players": ["Ana"]}), "2 to 4 players, got 1", id="one player"),
+    pytest.param(dump(_with_turn({"draws": "2"})), "rounds[0].turns[0].draws: expected an integer",
+                 id="draws a string"),
+    pytest.param(dump(_with_turn({"draws": -1})), "draws: expected an integer >= 0, got -1",
+                 id="negative draws"),
+    pytest.param(dump(_with_turn({"player": 2})), "turns[0].player: 2 is not a player index",
+                 id="player out of range"),
+    pytest.param(dump(_with_turn({"player": True})), "player: expected an integer, got a boolean",
+                 id="player a boolean"),
+    pytest.param(dump(_with_turn({"claimed": 2.5})), "claimed: expected an integer, got a number",
+                 id="claimed a float"),
+    pytest.param(dump(_with_turn({"bonus": "jackpot"})), "bonus: expected one of", id="bonus"),
+    pytest.param(dump(_with_turn({"place": {"cell": [0, 0, "X"], "corners": [1, 2, 3]}})),
+                 "place.cell: expected a cell", id="bad cell"),
+    pytest.param(dump(_with_turn({"place": {"cell": [0, 0, "U"]}})), "place.corners: missing",
+                 id="cell without corners"),
+    pytest.param(dump(_with_turn({"place": {"corners": [1, 2]}})),
+                 "place.corners: expected three corner values", id="two corners"),
+    pytest.param(dump(_with_turn({"place": {}})), "place: needs cell and corners, or tile",
+                 id="empty place"),
+    pytest.param(dump(record(["Ana", "Bo"], round_([], racks=[[]]))),
+                 "racks: expected one rack per player (2), got 1", id="racks length"),
+    pytest.param(dump(record(["Ana", "Bo"], round_([], racks=[[1], []]))),
+                 "racks[0][0]: expected a tile name", id="rack entry"),
+    pytest.param(dump(record(["Ana", "Bo"], round_([], settlement=[1]))),
+                 "settlement_claimed: expected one number per player", id="settlement length"),
+]
+
+
+@pytest.mark.parametrize(("data", "in_message"), UNREADABLE)
+def test_unreadable_input_exits_2_with_one_line(
+    data: bytes, in_message: str, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out, err = run_check(data, monkeypatch, capsys)
+    assert status == 2
+    assert out == ""
+    assert err.endswith("\n") and err.count("\n") == 1
+    assert err.startswith("scoring check: standard input: ")
+    assert in_message in err
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("path", ["no/such/record.json", "."])
+def test_a_file_that_cannot_be_read_exits_2(path: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", path]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and "cannot read" in err
+
+
+def run_module(*args: str, stdin: bytes = b"") -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run([sys.executable, "-m", "scoring", *args], input=stdin, cwd=ROOT,
+                          capture_output=True, timeout=120, check=False)
+
+
+@pytest.mark.parametrize(
+    ("args", "stdin", "status"),
+    [
+        (["check", str(DATA / "match-clean.json")], b"", 0),
+        (["check", str(DATA / "round-with-mistakes.json")], b"", 1),
+        (["check", "-"], b"not json at all", 2),
+        (["check", "-"], dump({**GOOD, "rules": "goliath"}), 2),
+        ([], b"", 2),
+        (["check"], b"", 2),
+        (["simulate", "--players", "9"], b"", 2),
+        (["explode"], b"", 2),
+    ],
+)
+def test_python_m_scoring_exit_statuses(args: list[str], stdin: bytes, status: int) -> None:
+    result = run_module(*args, stdin=stdin)
+    assert result.returncode == status
+    if status == 2:
+        assert result.stdout == b""
+        assert result.stderr.count(b"\n") == 1 and b"Traceback" not in result.stderr
+    else:
+        assert json.loads(result.stdout)["valid"] is (status == 0)
+        assert result.stderr == b""
+
+
+def test_simulate_prints_a_record_that_checks_clean(capsys: pytest.CaptureFixture[str],
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    assert main(["simulate", "--players", "3", "--seed", "11"]) == 0
+    out, _ = capsys.readouterr()
+    data = json.loads(out)
+    assert data["players"] == ["Alice", "Bruno", "Chloé"]
+    assert main(["simulate", "--players", "3", "--seed", "11"]) == 0
+    assert capsys.readouterr()[0] == out  # seeded: the same record again
+    status, _, _ = run_check(out.encode("utf-8"), monkeypatch, capsys)
+    assert status == 0
+
+
+@pytest.mark.parametrize(
+    ("args", "status"),
+    [
+        (["--sheet"], 0),
+        (["--mistakes", "1"], 1),
+        (["--rules", "goliath-family", "--players", "6"], 0),
+        (["--rules", "travel-tour", "--target", "200"], 0),
+    ],
+)
+def test_simulate_options(args: list[str], status: int, capsys: pytest.CaptureFixture[str],
+                          monkeypatch: pytest.MonkeyPatch) -> None:
+    assert main(["simulate", "--seed", "5", *args]) == 0
+    out, _ = capsys.readouterr()
+    if "--sheet" in args:
+        assert '"cell"' not in out and '"tile"' in out
+    if "--target" in args:
+        assert json.loads(out)["target"] == 200
+    assert run_check(out.encode("utf-8"), monkeypatch, capsys)[0] == status
+
+
+def test_the_benchmark_prints_its_figures() -> None:
+    out = io.StringIO()
+    run_bench(matches=2, boards=1, runs=2, out=out)
+    text = out.getvalue()
+    assert "turns/s" in text and "us per turn" in text
+    for size in (20, 40, 49, 50, 60):
+        assert f"{size} tiles: " in text
+    assert text.count("two sets") == 2

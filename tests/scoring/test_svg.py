@@ -1,0 +1,74 @@
+"""The board drawn as SVG: well-formed, every tile with its three values, the last tile and the
+open cells marked for the web page."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+from scoring import Board, Cell, Placement
+from scoring.svg import board_svg
+
+NS = {"svg": "http://www.w3.org/2000/svg"}
+
+
+def board_of(*placements: str) -> Board:
+    return Board([Placement.parse(p) for p in placements])
+
+
+BOARD = board_of("U(0,0):5-5-5", "D(0,0):5-5-3", "D(-1,0):5-4-5")
+
+
+def parse(svg: str) -> ET.Element:
+    return ET.fromstring(svg)
+
+
+def test_every_tile_with_its_values() -> None:
+    root = parse(board_svg(BOARD))
+    tiles = root.findall("svg:g", NS)
+    assert [g.get("data-cell") for g in tiles] == ["U(0,0)", "D(0,0)", "D(-1,0)"]
+    assert [g.get("data-tile") for g in tiles] == ["5-5-5", "3-5-5", "4-5-5"]
+    for g, placement in zip(tiles, BOARD.placements):
+        assert [t.text for t in g.findall("svg:text", NS)] == [str(v) for v in placement.corners]
+        assert len(g.findall("svg:polygon", NS)) == 1
+
+
+def test_the_highlight_and_the_open_cells() -> None:
+    opens = BOARD.open_cells()
+    root = parse(board_svg(BOARD, highlight=BOARD.last.cell, open_cells=opens))
+    last = [g for g in root.findall("svg:g", NS) if "last" in g.get("class", "").split()]
+    assert [g.get("data-cell") for g in last] == ["D(-1,0)"]
+    clickable = root.findall("svg:polygon[@class='open']", NS)
+    assert sorted(p.get("data-cell") for p in clickable) == sorted(str(c) for c in opens)
+    for polygon in clickable:
+        cell = Cell.parse(polygon.get("data-cell", ""))
+        assert (polygon.get("data-x"), polygon.get("data-y"), polygon.get("data-o")) == (
+            str(cell.x), str(cell.y), cell.o
+        )
+
+
+def test_the_view_box_holds_every_corner() -> None:
+    root = parse(board_svg(BOARD, open_cells=BOARD.open_cells(), side=10))
+    left, top, width, height = (float(v) for v in root.get("viewBox", "").split())
+    for polygon in root.iter("{http://www.w3.org/2000/svg}polygon"):
+        for pair in polygon.get("points", "").split():
+            x, y = (float(v) for v in pair.split(","))
+            assert left <= x <= left + width and top <= y <= top + height
+
+
+def test_up_is_up() -> None:
+    """The apex of U(0,0) is above its base: SVG's y grows downwards."""
+    root = parse(board_svg(board_of("U(0,0):5-5-5"), side=10))
+    points = root.find("svg:g/svg:polygon", NS).get("points").split()  # type: ignore[union-attr]
+    apex_y = float(points[0].split(",")[1])
+    base_y = float(points[1].split(",")[1])
+    assert apex_y < base_y
+
+
+def test_a_pure_function_of_placements() -> None:
+    before = BOARD.placements
+    assert board_svg(BOARD) == board_svg(BOARD.placements) == board_svg(BOARD)
+    assert BOARD.placements == before
+    empty = parse(board_svg(Board(), title="Table 3 <empty>"))
+    assert empty.findall("svg:g", NS) == []
+    assert empty.find("svg:title", NS).text == "Table 3 <empty>"  # type: ignore[union-attr]
+    assert "http" not in board_svg(BOARD).replace('xmlns="http://www.w3.org/2000/svg"', "")
