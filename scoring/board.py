@@ -15,7 +15,7 @@ from typing import Final, NamedTuple
 from scoring.errors import IllegalPlacement, InvalidCell
 from scoring.geometry import _GEOMETRY, Cell, Point, geometry
 from scoring.rules import DEFAULT_RULES, RuleSet
-from scoring.tiles import _BY_CORNERS, ALL_TILES, Corners, Tile, tile_from_corners
+from scoring.tiles import _BY_CORNERS, ALL_TILES, Corners, Tile
 
 __all__ = [
     "Bonus",
@@ -135,7 +135,9 @@ class Placement(NamedTuple):
     @classmethod
     def parse(cls, text: str) -> Placement:
         """Read ``"U(0,0):2-0-1"``; raises InvalidCell or UnknownTile."""
-        cell_text, sep, corners_text = text.partition(":") if isinstance(text, str) else ("", "", "")
+        if not isinstance(text, str):
+            raise InvalidCell(f"{text!r} is not a placement like 'U(0,0):2-0-1'")
+        cell_text, sep, corners_text = text.partition(":")
         if not sep:
             raise InvalidCell(f"{text!r} is not a placement like 'U(0,0):2-0-1'")
         parts = corners_text.split("-")
@@ -183,10 +185,10 @@ class Board:
     Score(tile_value=15, bonus=<Bonus.OPENING: 'opening'>, bonus_points=10, penalty=0)
     >>> board.check(Placement(Cell(0, 0, "D"), (5, 5, 3)))
     Score(tile_value=13, bonus=None, bonus_points=0, penalty=0)
-    >>> board.check(Placement(Cell(0, 0, "D"), (4, 5, 5)))
+    >>> board.check(Placement(Cell(0, 0, "D"), (4, 5, 5)))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    scoring.errors.IllegalPlacement: corner-mismatch: 4-5-5 at D(0,0): corner (1,0) shows 4, the table has 5 there
+    scoring.errors.IllegalPlacement: corner-mismatch: 4-5-5 at D(0,0): corner (1,0) shows 4, ...
     >>> len(board), [str(c) for c in board.open_cells()]
     (1, ['D(0,-1)', 'D(-1,0)', 'D(0,0)'])
     """
@@ -281,7 +283,7 @@ class Board:
 
     def _score(self, cell: Cell, corners: Corners) -> tuple[Score, Tile]:
         """:meth:`check`, also returning the tile: the replay's hot path."""
-        tile = _BY_CORNERS.get(corners)  # type: ignore[arg-type]
+        tile = _BY_CORNERS.get(corners)
         if tile is None:
             tile = _tile_or_raise(Placement(cell, corners))
         tiles = self._tiles

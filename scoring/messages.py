@@ -17,7 +17,7 @@ from typing import Final
 __all__ = ["N_", "MESSAGES", "render"]
 
 
-def N_(message: str) -> str:  # noqa: N802 (the conventional name of a gettext-noop marker)
+def N_(message: str) -> str:
     """Mark a string for translation without translating it."""
     return message
 

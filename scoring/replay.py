@@ -568,9 +568,11 @@ class MatchReplay:
         if corner_tile is None:
             problems.append(_corner_problem(r, t, name, corners))
             return None, None, None
-        if place.tile is not None:
-            if self._named_tile(state, place, corner_tile, name, problems) is None:
-                return None, None, None
+        if (
+            place.tile is not None
+            and self._named_tile(state, place, corner_tile, name, problems) is None
+        ):
+            return None, None, None
         try:
             score, tile = board._score(cell, corners)
         except IllegalPlacement as error:

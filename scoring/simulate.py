@@ -121,7 +121,7 @@ class _Match:
         self.totals = [0] * players
 
     def play(self) -> list[dict[str, Any]]:
-        rounds = []
+        rounds: list[dict[str, Any]] = []
         limit = self.rules.round_limit
         while len(rounds) < _MAX_ROUNDS:
             record, reached = self._round()
@@ -161,11 +161,11 @@ class _Match:
             rack = racks[player]
             draws = 0
             choice = self._choose(board, rack)
-            if choice is not None and pool and rules.voluntary_draw:
-                if rng.random() < _VOLUNTARY_DRAW:
-                    rack.append(pool.pop())
-                    draws = 1
-                    choice = self._choose(board, rack)
+            voluntary = rules.voluntary_draw and rng.random() < _VOLUNTARY_DRAW
+            if choice is not None and pool and voluntary:
+                rack.append(pool.pop())
+                draws = 1
+                choice = self._choose(board, rack)
             while choice is None and pool and draws < rules.max_draws:
                 rack.append(pool.pop())
                 draws += 1
@@ -240,7 +240,10 @@ class _Match:
                 turn["place"] = {"tile": str(placement.tile)}
             else:
                 cell = placement.cell
-                turn["place"] = {"cell": [cell.x, cell.y, cell.o], "corners": list(placement.corners)}
+                turn["place"] = {
+                    "cell": [cell.x, cell.y, cell.o],
+                    "corners": list(placement.corners),
+                }
         if score.bonus is not None:
             turn["bonus"] = score.bonus.value
         turn["claimed"] = self._maybe_wrong(score.total)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import ClassVar, Final
+from typing import ClassVar, Final, cast
 
 from scoring.errors import MirrorTile, UnknownTile
 
@@ -54,7 +54,7 @@ class Tile:
             return cls.parse(a)
         if not all(type(v) is int and v in _VALUES for v in (a, b, c)):
             raise UnknownTile(f"unknown-tile: {a}-{b}-{c}: values must be 0 to 5")
-        lo, mid, hi = sorted((a, b, c))  # type: ignore[type-var]
+        lo, mid, hi = sorted(cast(tuple[int, int, int], (a, b, c)))
         tile = cls._interned.get((lo, mid, hi))
         if tile is not None:
             return tile
@@ -99,7 +99,7 @@ class Tile:
         ...
         scoring.errors.MirrorTile: mirror-tile: corners 0-2-1 show the mirror image of 0-1-2
         """
-        tile = _BY_CORNERS.get(tuple(corners))  # type: ignore[arg-type]
+        tile = _BY_CORNERS.get(tuple(corners))
         if tile is not None:
             return tile
         shown = "-".join(str(v) for v in corners)

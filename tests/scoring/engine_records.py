@@ -9,7 +9,9 @@ from scoring import ALL_TILES, FORMAT, MatchReport, Tile, check_record, parse_re
 Json = dict[str, Any]
 
 #: Tiles by decreasing value, triples left out: plain placements for sheet-mode rounds.
-PLAIN_TILES = [str(t) for t in sorted(ALL_TILES, key=lambda t: (-t.value, str(t))) if not t.is_triple]
+PLAIN_TILES = [
+    str(t) for t in sorted(ALL_TILES, key=lambda t: (-t.value, str(t))) if not t.is_triple
+]
 
 
 def record(players: list[str], *rounds: Json, **extra: Any) -> Json:

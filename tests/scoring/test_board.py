@@ -117,7 +117,9 @@ def test_the_figures_behind_the_bonuses() -> None:
     move = Placement.parse(HEXAGON[1])
     # the hexagon closes around the corner all five tiles touch, and the tile shares two sides
     assert board.shared_sides(move.cell) == 2
-    (centre,) = [p for p in move.points if all(c in board for c in cells_around(p) if c != move.cell)]
+    (centre,) = [
+        p for p in move.points if all(c in board for c in cells_around(p) if c != move.cell)
+    ]
     assert sum(c in board for c in cells_around(centre)) == 5
     bridge = board_of(*BRIDGE[0])
     move = Placement.parse(BRIDGE[1])
@@ -134,7 +136,9 @@ def test_the_figures_behind_the_bonuses() -> None:
         ("0-1-2", (2, 0, 1), None, 3),
     ],
 )
-def test_the_opening(tile: str, corners: tuple[int, int, int], bonus: Bonus | None, total: int) -> None:
+def test_the_opening(
+    tile: str, corners: tuple[int, int, int], bonus: Bonus | None, total: int
+) -> None:
     score = Board().check(Placement(Cell(7, -3, "D"), corners))
     assert (score.bonus, score.total) == (bonus, total)
     assert Tile.parse(tile).value == score.tile_value
@@ -168,7 +172,9 @@ TABLE = ["U(0,0):5-5-5", "D(0,0):5-5-3"]  # U(0,0) has 5 everywhere; D(0,0) adds
         (TABLE, "D(-1,0):5-5-3", "tile-already-played", "already on the table at D(0,0)"),
     ],
 )
-def test_illegal_placements_say_why(table: list[str], move: str, code: str, in_message: str) -> None:
+def test_illegal_placements_say_why(
+    table: list[str], move: str, code: str, in_message: str
+) -> None:
     board = board_of(*table)
     before = snapshot(board)
     with pytest.raises(IllegalPlacement) as raised:

@@ -16,7 +16,9 @@ MODULES = sorted(PACKAGE.glob("*.py"))
 
 
 def test_importing_the_engine_loads_no_django_module() -> None:
-    names = ", ".join(f"scoring.{m.stem}" for m in MODULES if m.stem not in ("__init__", "__main__"))
+    names = ", ".join(
+        f"scoring.{m.stem}" for m in MODULES if m.stem not in ("__init__", "__main__")
+    )
     code = (
         f"import sys, {names}\n"
         "loaded = sorted(m for m in sys.modules if m == 'django' or m.startswith('django.'))\n"

@@ -32,7 +32,7 @@ def _blocked_board_round() -> dict[str, Any]:
 
 
 def _finished_then_another_round() -> dict[str, Any]:
-    turns, held = going_out_round(OUT, opener_bonus=10)
+    turns, _ = going_out_round(OUT, opener_bonus=10)
     return record(ANA_BO, round_(turns, racks=[[], 0]), round_([turn(1, "5-5-5", claimed=25)]),
                   target=100)
 

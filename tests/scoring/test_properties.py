@@ -213,7 +213,7 @@ def test_a_wrong_claim_is_caught_exactly_where_it_is(
     assert [(p.round, p.turn, p.code) for p in report.problems] == [(r, t, "claim-mismatch")]
 
 
-# -- any record at all ------------------------------------------------------------------------------
+# -- any record at all ----------------------------------------------------------------------
 
 TILE_NAMES = st.one_of(st.sampled_from([str(t) for t in ALL_TILES]), st.text(max_size=6))
 PLACES = st.one_of(

@@ -77,7 +77,8 @@ def test_draws_and_their_penalties(
 
 def three_players_pool_of_two() -> list[dict[str, Any]]:
     """Three players (pool 35): an opening, then eleven turns of three draws: 2 tiles left."""
-    return [turn(0, "5-5-5", claimed=25)] + [turn(i % 3, draws=3, claimed=-25) for i in range(1, 12)]
+    draws = [turn(i % 3, draws=3, claimed=-25) for i in range(1, 12)]
+    return [turn(0, "5-5-5", claimed=25), *draws]
 
 
 @pytest.mark.parametrize(
@@ -131,7 +132,7 @@ def test_going_out_ends_the_round_and_scores_25_plus_the_other_racks() -> None:
 
 
 def test_a_turn_after_going_out_is_refused() -> None:
-    turns, held = going_out_round(OUT_TILES, opener_bonus=10)
+    turns, _ = going_out_round(OUT_TILES, opener_bonus=10)
     report = check(record(ANA_BO, round_([*turns, turn(1, draws=3, claimed=-25)])))
     assert codes(report) == [(0, 13, "turn-after-end")]
     late = report.rounds[0].turns[13]
@@ -183,10 +184,12 @@ def test_racks_shown_at_the_end(racks: Any, problems: list[Any], settled: bool) 
 
 
 def test_settlement_mismatch_names_the_player() -> None:
-    turns, held = going_out_round(OUT_TILES, opener_bonus=10)
+    turns, _ = going_out_round(OUT_TILES, opener_bonus=10)
     report = check(record(ANA_BO, round_(turns, racks=[0, 100], settlement=[120, 0])))
     assert codes(report) == [(0, None, "settlement-mismatch")]
-    assert report.problems[0].message == "Ana claimed 120 at the settlement, the settlement gives 125"
+    assert report.problems[0].message == (
+        "Ana claimed 120 at the settlement, the settlement gives 125"
+    )
 
 
 def test_an_unfinished_round_has_no_settlement() -> None:
@@ -422,7 +425,7 @@ def test_equal_highest_totals_share_the_win() -> None:
 
 def test_a_round_limit_ends_the_match() -> None:
     rules = dataclasses.replace(DEFAULT_RULES, round_limit=1)
-    turns, held = going_out_round(OUT_TILES, opener_bonus=10)
+    turns, _ = going_out_round(OUT_TILES, opener_bonus=10)
     replay = MatchReplay(ANA_BO, rules=rules)
     replay.begin_round()
     for t in parse_record(record(ANA_BO, round_(turns))).rounds[0].turns:

@@ -34,11 +34,12 @@ def test_every_tile_with_its_values() -> None:
 
 def test_the_highlight_and_the_open_cells() -> None:
     opens = BOARD.open_cells()
+    assert BOARD.last is not None
     root = parse(board_svg(BOARD, highlight=BOARD.last.cell, open_cells=opens))
     last = [g for g in root.findall("svg:g", NS) if "last" in g.get("class", "").split()]
     assert [g.get("data-cell") for g in last] == ["D(-1,0)"]
     clickable = root.findall("svg:polygon[@class='open']", NS)
-    assert sorted(p.get("data-cell") for p in clickable) == sorted(str(c) for c in opens)
+    assert sorted(p.get("data-cell", "") for p in clickable) == sorted(str(c) for c in opens)
     for polygon in clickable:
         cell = Cell.parse(polygon.get("data-cell", ""))
         assert (polygon.get("data-x"), polygon.get("data-y"), polygon.get("data-o")) == (
