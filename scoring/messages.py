@@ -6,7 +6,7 @@ A :class:`~scoring.replay.Problem` keeps its template key and its parameters, so
 can format the translated template again::
 
     >>> render("rack-mismatch", {"player": "Chloé", "shown": 2, "expected": 3})
-    "Chloé's rack shows 2 tiles, 3 expected"
+    "Chloé's rack shows 2 tile(s), 3 expected"
 """
 
 from __future__ import annotations
@@ -80,8 +80,9 @@ MESSAGES: Final[Mapping[str, str]] = {
         "{player} did not place after {draws} draw(s) while the pool still held {pool} tiles: "
         "a player draws up to {max_draws} tiles before passing"
     ),
-    "turn-after-end": N_("{player} played a turn after the round had ended ({end})"),
-    "rack-mismatch": N_("{player}'s rack shows {shown} tiles, {expected} expected"),
+    "turn-after-end": N_("{player} played a turn after {out_player} went out"),
+    "turn-after-end/blocked": N_("{player} played a turn after the round was blocked"),
+    "rack-mismatch": N_("{player}'s rack shows {shown} tile(s), {expected} expected"),
     "settlement-mismatch": N_(
         "{player} claimed {claimed} at the settlement, the settlement gives {computed}"
     ),

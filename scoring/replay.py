@@ -451,7 +451,11 @@ class MatchReplay:
             raise ValueError(f"turn {t}: player {player} is not a player index")
         name = players[player]
         if state.end != "unfinished":
-            problem = Problem.make(r, t, "turn-after-end", player=name, end=state.end)
+            if state.out_player is None:
+                problem = Problem.make(r, t, "turn-after-end/blocked", player=name)
+            else:
+                out = players[state.out_player]
+                problem = Problem.make(r, t, "turn-after-end", player=name, out_player=out)
             return TurnReport(r, t, player, _NOTHING, 0, turn.claimed, Verdict.ILLEGAL, (problem,))
 
         problems: list[Problem] = []

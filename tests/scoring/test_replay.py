@@ -153,6 +153,13 @@ def test_blocked_with_a_tie_for_the_lowest_rack() -> None:
     assert "false-block" not in [p.code for p in report.problems]
 
 
+def test_a_turn_after_a_blocked_round_is_refused() -> None:
+    turns = [*three_players_pool_of_two(), turn(0, draws=2, claimed=-10), turn(1, claimed=0)]
+    report = check(record(["Ana", "Bo", "Cy"], round_(turns)))
+    assert codes(report) == [(0, 13, "turn-after-end")]
+    assert report.problems[0].message == "Bo played a turn after the round was blocked"
+
+
 def test_blocked_without_a_tie_only_the_lowest_scores() -> None:
     turns = [*three_players_pool_of_two(), turn(0, draws=2, claimed=-10)]
     report = check(record(["Ana", "Bo", "Cy"], round_(turns, racks=[20, 35, 50])))
