@@ -31,6 +31,7 @@ from scoring.errors import IllegalPlacement, UnknownTile
 from scoring.messages import render
 from scoring.record import MatchRecord, PlaceRecord, Rack, TurnRecord
 from scoring.rules import DEFAULT_RULES, RuleSet
+from scoring.tiles import _BY_CORNERS as _TILE_BY_CORNERS
 from scoring.tiles import Tile, tile_from_corners
 
 __all__ = [
@@ -432,7 +433,9 @@ class MatchReplay:
 
     def play(self, turn: TurnRecord) -> TurnReport:
         """Replay one turn and return its report."""
-        state = self._state()
+        state = self._round
+        if state is None:
+            state = self._state()  # raises
         report = self._evaluate(state, turn)
         if state.end == "unfinished":
             self._apply(state, report)
@@ -481,8 +484,26 @@ class MatchReplay:
         unverified = False
         place = turn.place
         if place is not None:
-            if state.board is not None and place.cell is not None:
-                base, tile, placement = self._evaluate_on_board(state, turn, place, name, problems)
+            board = state.board
+            if board is not None and place.cell is not None:
+                if place.tile is None and place.corners in _TILE_BY_CORNERS:
+                    # the common case, one call: a valid tile, its position recorded
+                    try:
+                        base, tile = board._score(place.cell, place.corners)
+                    except IllegalPlacement as error:
+                        problems.append(
+                            self._placement_problem(r, t, name, place.corners, error)
+                        )
+                    else:
+                        placement = Placement(place.cell, place.corners)
+                        if turn.bonus is not None and turn.bonus != base.bonus:
+                            problems.append(
+                                self._bonus_problem(r, t, name, turn.bonus, base, placement)
+                            )
+                else:
+                    base, tile, placement = self._evaluate_on_board(
+                        state, turn, place, name, problems
+                    )
             else:
                 base, tile, unverified = self._evaluate_on_sheet(
                     state, turn, place, name, problems
@@ -582,21 +603,25 @@ class MatchReplay:
         except IllegalPlacement as error:
             problems.append(self._placement_problem(r, t, name, corners, error))
             return None, None, None
-        claimed_bonus = turn.bonus
-        if claimed_bonus is not None and claimed_bonus != score.bonus:
-            params: dict[str, str | int] = {
-                "player": name,
-                "claimed_bonus": claimed_bonus.value,
-                "tile": str(tile),
-                "cell": str(cell),
-            }
-            if score.bonus is None:
-                problems.append(Problem.make(r, t, "bonus-mismatch/none", **params))
-            else:
-                problems.append(
-                    Problem.make(r, t, "bonus-mismatch", found=score.bonus.value, **params)
-                )
-        return score, tile, Placement(cell, corners)
+        placement = Placement(cell, corners)
+        if turn.bonus is not None and turn.bonus != score.bonus:
+            problems.append(self._bonus_problem(r, t, name, turn.bonus, score, placement))
+        return score, tile, placement
+
+    @staticmethod
+    def _bonus_problem(
+        r: int, t: int, name: str, claimed: Bonus, score: Score, placement: Placement
+    ) -> Problem:
+        """A bonus claimed in board mode that differs from the one the board finds."""
+        params: dict[str, str | int] = {
+            "player": name,
+            "claimed_bonus": claimed.value,
+            "tile": str(placement.tile),
+            "cell": str(placement.cell),
+        }
+        if score.bonus is None:
+            return Problem.make(r, t, "bonus-mismatch/none", **params)
+        return Problem.make(r, t, "bonus-mismatch", found=score.bonus.value, **params)
 
     def _named_tile(
         self,

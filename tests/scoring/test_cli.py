@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import os
 import json
 import subprocess
 import sys
@@ -188,7 +189,18 @@ def test_the_benchmark_prints_its_figures() -> None:
     out = io.StringIO()
     run_bench(matches=2, boards=1, runs=2, out=out)
     text = out.getvalue()
+    assert "check, read + replay: " in text and "check, replay only: " in text
     assert "turns/s" in text and "us per turn" in text
     for size in (20, 40, 49, 50, 60):
         assert f"{size} tiles: " in text
     assert text.count("two sets") == 2
+
+
+def test_a_seeded_simulation_does_not_depend_on_hash_randomisation() -> None:
+    outputs = {
+        subprocess.run([sys.executable, "-m", "scoring", "simulate", "--seed", "3"], cwd=ROOT,
+                       capture_output=True, timeout=120, check=True,
+                       env={**os.environ, "PYTHONHASHSEED": seed}).stdout
+        for seed in ("1", "2")
+    }
+    assert len(outputs) == 1
