@@ -109,10 +109,16 @@ def run_bench(
         file=out,
     )
     parsed = [parse_record(record) for record in records]
-    for label, check in (
-        ("read + replay", lambda: [check_record(parse_record(record)) for record in records]),
-        ("replay only", lambda: [check_record(record) for record in parsed]),
-    ):
+
+    def read_and_replay() -> None:
+        for record in records:
+            check_record(parse_record(record))
+
+    def replay_only() -> None:
+        for record in parsed:
+            check_record(record)
+
+    for label, check in (("read + replay", read_and_replay), ("replay only", replay_only)):
         wall, cpu = _best_of(3, check)
         print(
             f"check, {label}: {turns / wall:,.0f} turns/s, {wall / turns * 1e6:.1f} us per turn "
