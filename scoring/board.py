@@ -134,7 +134,8 @@ class Placement(NamedTuple):
 
     @classmethod
     def parse(cls, text: str) -> Placement:
-        """Read ``"U(0,0):2-0-1"``; raises InvalidCell or UnknownTile."""
+        """Read ``"U(0,0):2-0-1"``; raises InvalidCell. The corners are not checked here: the
+        board says whether they show a tile."""
         if not isinstance(text, str):
             raise InvalidCell(f"{text!r} is not a placement like 'U(0,0):2-0-1'")
         cell_text, sep, corners_text = text.partition(":")
@@ -424,7 +425,7 @@ class Board:
 
     def copy(self) -> Board:
         """An independent copy, history included."""
-        other = Board.__new__(Board)
+        other = type(self).__new__(type(self))
         other.rules = self.rules
         other._cells = dict(self._cells)
         other._values = dict(self._values)
