@@ -13,7 +13,7 @@ from enum import StrEnum
 from typing import Final, NamedTuple
 
 from scoring.errors import IllegalPlacement, InvalidCell
-from scoring.geometry import _GEOMETRY, Cell, Point, geometry
+from scoring.geometry import _GEOMETRY, Cell, Point, cells_around, geometry
 from scoring.rules import DEFAULT_RULES, RuleSet
 from scoring.tiles import _BY_CORNERS, ALL_TILES, Corners, Tile
 
@@ -31,7 +31,11 @@ ORIGIN: Final = Cell(0, 0, "U")
 
 
 class Bonus(StrEnum):
-    """The bonus names of record-format.md."""
+    """The bonus names of record-format.md.
+
+    >>> Bonus("two-sides"), str(Bonus.DOUBLE_HEXAGON)
+    (<Bonus.TWO_SIDES: 'two-sides'>, 'double-hexagon')
+    """
 
     OPENING = "opening"
     BRIDGE = "bridge"
@@ -42,6 +46,8 @@ class Bonus(StrEnum):
 
 
 _HEXAGONS: Final = (Bonus.HEXAGON, Bonus.DOUBLE_HEXAGON, Bonus.TRIPLE_HEXAGON)
+#: Six cells surround a point: a point touched by five tiles is closed by the sixth.
+_ONE_SHORT_OF_A_HEXAGON: Final = len(cells_around(Point(0, 0))) - 1
 
 #: The fewest tiles that must already be on the table for a placement to earn a bonus: a
 #: geometric fact, not a rule number (the table is connected by sides, so its possible shapes
@@ -346,7 +352,8 @@ class Board:
                 expected=expected,
             )
         touch = self._touch.get
-        hexagons = (touch(p0) == 5) + (touch(p1) == 5) + (touch(p2) == 5)
+        ring = _ONE_SHORT_OF_A_HEXAGON
+        hexagons = (touch(p0) == ring) + (touch(p1) == ring) + (touch(p2) == ring)
         if hexagons:
             return Score(value, _HEXAGONS[hexagons - 1], rules.hexagon_bonuses[hexagons - 1]), tile
         if shared >= 2:

@@ -46,6 +46,10 @@ class IllegalPlacement(ScoringError):
 
     ``params`` holds the facts the message was made from (tile, cell, point, values), so a
     caller can phrase the problem in another language.
+
+    >>> error = IllegalPlacement("occupied", "4-4-4 at U(0,0): taken", cell="U(0,0)")
+    >>> error.code, str(error), error.params
+    ('occupied', 'occupied: 4-4-4 at U(0,0): taken', {'cell': 'U(0,0)'})
     """
 
     def __init__(self, code: str, message: str, **params: object) -> None:

@@ -88,6 +88,10 @@ class CellGeometry(NamedTuple):
     """What the board needs to know about a cell, precomputed.
 
     ``neighbours[i]`` shares the side opposite ``points[i]``.
+
+    >>> points, neighbours = geometry(Cell(0, 0, "U"))
+    >>> str(points[0]), str(neighbours[0])
+    ('(0,1)', 'D(0,-1)')
     """
 
     points: tuple[Point, Point, Point]

@@ -102,7 +102,11 @@ class TurnRecord(NamedTuple):
 
 @dataclass(frozen=True, slots=True)
 class RoundRecord:
-    """One round: its turns, the racks shown at the end, the settlement claimed."""
+    """One round: its turns, the racks shown at the end, the settlement claimed.
+
+    >>> RoundRecord(turns=(TurnRecord(0, draws=3),), racks=(("0-0-1",), 12)).to_dict()
+    {'turns': [{'player': 0, 'draws': 3}], 'racks': [['0-0-1'], 12]}
+    """
 
     turns: tuple[TurnRecord, ...] = ()
     racks: tuple[Rack, ...] | None = None

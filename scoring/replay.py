@@ -67,7 +67,11 @@ _RULE_CODES: Final = frozenset(
 
 
 class Verdict(StrEnum):
-    """A turn's verdict, as in record-format.md."""
+    """A turn's verdict, as in record-format.md.
+
+    >>> Verdict("unverified") is Verdict.UNVERIFIED
+    True
+    """
 
     OK = "ok"
     MISMATCH = "mismatch"
@@ -126,6 +130,10 @@ class TurnReport(NamedTuple):
 
     ``tile`` and ``placement`` are what went on the table (None when nothing did; the
     placement is also None in sheet mode). ``draws`` counts the tiles really drawn.
+
+    >>> report = TurnReport(0, 3, 1, Score(11, penalty=5), 1, 6, Verdict.OK)
+    >>> report.points, report.to_json()["penalty"]
+    (6, 5)
     """
 
     round: int
@@ -186,6 +194,10 @@ class RoundReport:
 
     ``problems`` holds every problem of the round, turn problems first. ``counted`` is
     False for a round recorded after the match ended: it is reported, not added up.
+
+    >>> report = RoundReport(0, (), "blocked", None, (9, 0), (64, 140), ())
+    >>> report.to_json()["end"]
+    {'kind': 'blocked', 'player': None, 'settlement': [9, 0]}
     """
 
     index: int
@@ -212,7 +224,12 @@ class RoundReport:
 
 @dataclass(frozen=True, slots=True)
 class MatchReport:
-    """A match replayed; :meth:`to_json` is the output of ``python -m scoring check``."""
+    """A match replayed; :meth:`to_json` is the output of ``python -m scoring check``.
+
+    >>> report = MatchReport(rounds=(), totals=(0, 0), finished=False, winners=(), problems=())
+    >>> report.valid, list(report.to_json())
+    (True, ['valid', 'rounds', 'totals', 'finished', 'winners', 'problems'])
+    """
 
     rounds: tuple[RoundReport, ...]
     totals: tuple[int, ...]
@@ -287,7 +304,12 @@ class MatchReplay:
     for each turn, then :meth:`end_round` with the racks shown; repeat. The properties say
     whose turn it is, what is left in the pool and in each hand, the table (None once a
     placement was recorded without its position), and whether the round and the match are
-    over. See the module's docstring for an example.
+    over. The module's docstring has a longer example.
+
+    >>> replay = MatchReplay(["Ana", "Bo", "Cy"])
+    >>> replay.begin_round()
+    >>> replay.pool_size, replay.hand_counts, replay.next_player
+    (35, (7, 7, 7), None)
     """
 
     def __init__(self, players: Sequence[str], *, rules: RuleSet = DEFAULT_RULES) -> None:
