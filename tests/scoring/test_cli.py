@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from engine_records import record, round_, turn
+from tests.scoring.engine_records import record, round_, turn
 
 import scoring
 from scoring.bench import run_bench

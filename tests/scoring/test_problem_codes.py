@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from engine_records import check, codes, going_out_round, record, round_, turn
+from tests.scoring.engine_records import check, codes, going_out_round, record, round_, turn
 
 from scoring import ALL_TILES
 from scoring.messages import MESSAGES, render

@@ -7,7 +7,7 @@ import dataclasses
 from typing import Any
 
 import pytest
-from engine_records import (
+from tests.scoring.engine_records import (
     PLAIN_TILES,
     check,
     codes,
