@@ -86,8 +86,12 @@ MESSAGES: Final[Mapping[str, str]] = {
     "settlement-mismatch": N_(
         "{player} claimed {claimed} at the settlement, the settlement gives {computed}"
     ),
+    "settlement-mismatch/several": N_(
+        "the settlement claimed ({claimed}) differs from the computed one ({computed}) "
+        "for {players}"
+    ),
     "settlement-mismatch/unfinished": N_(
-        "{player} claimed {claimed} at the settlement, but the round is not over"
+        "a settlement ({claimed}) was claimed, but the round is not over"
     ),
     "round-after-match-end": N_(
         "round {number} was recorded after the match had ended (target {target} reached)"

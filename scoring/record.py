@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Final, NamedTuple
+from typing import Any, Final, Literal, NamedTuple
 
 from scoring.board import Bonus, Placement
 from scoring.errors import RecordError
@@ -39,6 +39,9 @@ FORMAT: Final = "triominos-match/1"
 Rack = tuple[str, ...] | int
 
 _BONUSES: Final = {bonus.value: bonus for bonus in Bonus}
+
+Decision = Literal["engine", "claim"]
+_DECISIONS: Final = ("engine", "claim")
 _ORIENTATIONS: Final = {"U": "U", "D": "D"}
 
 
@@ -85,6 +88,10 @@ class TurnRecord(NamedTuple):
     place: PlaceRecord | None = None
     claimed: int | None = None
     bonus: Bonus | None = None
+    #: The referee's decision on a claim that differs from the engine (an extension of the
+    #: format): "claim" keeps the claimed points, "engine" the computed ones.
+    decision: Decision | None = None
+    reason: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON object of record-format.md (defaults left out)."""
@@ -97,6 +104,10 @@ class TurnRecord(NamedTuple):
             data["bonus"] = self.bonus.value
         if self.claimed is not None:
             data["claimed"] = self.claimed
+        if self.decision is not None:
+            data["decision"] = self.decision
+        if self.reason:
+            data["reason"] = self.reason
         return data
 
 
@@ -129,7 +140,7 @@ class MatchRecord:
     >>> record = parse_record({"format": "triominos-match/1", "players": ["Ana", "Bo"],
     ...                        "rounds": [{"turns": [{"player": 0, "draws": 3}]}]})
     >>> record.rules.name, record.rounds[0].turns[0]
-    ('goliath-tournament', TurnRecord(player=0, draws=3, place=None, claimed=None, bonus=None))
+    ('goliath-tournament', TurnRecord(player=0, draws=3, place=None, claimed=None, bonus=None, decision=None, reason=None))
     >>> parse_record(record.to_dict()) == record
     True
     """
@@ -317,7 +328,17 @@ def _turn(value: object, r: int, t: int, players: int) -> TurnRecord:
                 place = _place(place, f"{_turn_path(r, t)}.place")
         else:
             place = _place(place, f"{_turn_path(r, t)}.place")
-    return TurnRecord(player, draws, place, claimed, bonus)
+    decision = get("decision")
+    reason = get("reason")
+    if decision is not None or reason is not None:
+        path = _turn_path(r, t)
+        if decision not in _DECISIONS:
+            raise _fail(f"{path}.decision", "one of: " + ", ".join(_DECISIONS), decision)
+        if reason is not None and type(reason) is not str:
+            raise _fail(f"{path}.reason", "a text", reason)
+        if decision == "claim" and (claimed is None or not reason):
+            raise RecordError(f"{path}: a decision to keep the claim needs claimed and a reason")
+    return TurnRecord(player, draws, place, claimed, bonus, decision, reason)
 
 
 def _rack(value: object, path: str) -> Rack:

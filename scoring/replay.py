@@ -146,10 +146,23 @@ class TurnReport(NamedTuple):
     problems: tuple[Problem, ...] = ()
     tile: Tile | None = None
     placement: Placement | None = None
+    decision: str | None = None
 
     @property
     def points(self) -> int:
         """The points of the turn, penalties included."""
+        return self.score.total
+
+    @property
+    def points_counted(self) -> int:
+        """The points that count in the totals: the claim when the referee kept it, else the
+        engine's figure.
+
+        >>> TurnReport(0, 0, 0, Score(5), 0, 9, Verdict.MISMATCH, decision="claim").points_counted
+        9
+        """
+        if self.decision == "claim" and self.claimed is not None:
+            return self.claimed
         return self.score.total
 
     @property
@@ -185,6 +198,7 @@ class TurnReport(NamedTuple):
             "penalty": score.penalty,
             "claimed": self.claimed,
             "verdict": self.verdict.value,
+            **({"decision": self.decision} if self.decision is not None else {}),
         }
 
 
@@ -451,14 +465,14 @@ class MatchReplay:
 
     def preview(self, turn: TurnRecord) -> TurnReport:
         """What :meth:`play` would report for ``turn``; nothing changes."""
-        return self._evaluate(self._state(), turn)
+        return self._report(self._state(), turn)
 
     def play(self, turn: TurnRecord) -> TurnReport:
         """Replay one turn and return its report."""
         state = self._round
         if state is None:
             state = self._state()  # raises
-        report = self._evaluate(state, turn)
+        report = self._report(state, turn)
         if state.end == "unfinished":
             self._apply(state, report)
         state.turns.append(report)
@@ -467,6 +481,12 @@ class MatchReplay:
         return report
 
     # -- evaluating a turn ------------------------------------------------------------------
+
+    def _report(self, state: _Round, turn: TurnRecord) -> TurnReport:
+        report = self._evaluate(state, turn)
+        if turn.decision is not None:
+            return report._replace(decision=turn.decision)
+        return report
 
     def _evaluate(self, state: _Round, turn: TurnRecord) -> TurnReport:
         rules = self.rules
@@ -785,7 +805,7 @@ class MatchReplay:
         else:
             state.idle_turns += 1
         points = state.points
-        points[player] += report.score.total
+        points[player] += report.points_counted
         state.last_player = player
         if tile is not None and hands[player] == 0:
             state.end = "out"
@@ -830,30 +850,13 @@ class MatchReplay:
                 raise ValueError(
                     f"settlement_claimed: one number per player ({len(players)}) expected"
                 )
-            for i, claimed in enumerate(settlement_claimed):
-                if settlement is not None and claimed != settlement[i]:
-                    problems.append(
-                        Problem.make(
-                            r,
-                            None,
-                            "settlement-mismatch",
-                            player=players[i],
-                            claimed=claimed,
-                            computed=settlement[i],
-                        )
-                    )
-                elif settlement is None and state.end == "unfinished" and claimed:
-                    problems.append(
-                        Problem.make(
-                            r,
-                            None,
-                            "settlement-mismatch/unfinished",
-                            player=players[i],
-                            claimed=claimed,
-                        )
-                    )
+            problem = self._settlement_problem(state, tuple(settlement_claimed), settlement)
+            if problem is not None:
+                problems.append(problem)
         if state.end == "blocked" and state.board is not None and racks is not None:
-            problems.extend(self._false_blocks(state, racks))
+            problem = self._false_block(state, racks)
+            if problem is not None:
+                problems.append(problem)
         scores = tuple(
             p + (settlement[i] if settlement is not None else 0)
             for i, p in enumerate(state.points)
@@ -880,6 +883,43 @@ class MatchReplay:
         self._rounds.append(report)
         self._round = None
         return report
+
+    def _settlement_problem(
+        self,
+        state: _Round,
+        claimed: tuple[int, ...],
+        settlement: tuple[int, ...] | None,
+    ) -> Problem | None:
+        """One problem for the round when the settlement claimed differs from the computed one
+        (or claims points for a round that is not over)."""
+        shown = ", ".join(map(str, claimed))
+        if settlement is not None:
+            if claimed == settlement:
+                return None
+            wrong = [i for i, (c, s) in enumerate(zip(claimed, settlement)) if c != s]
+            if len(wrong) == 1:
+                (i,) = wrong
+                return Problem.make(
+                    state.index,
+                    None,
+                    "settlement-mismatch",
+                    player=self.players[i],
+                    claimed=claimed[i],
+                    computed=settlement[i],
+                )
+            return Problem.make(
+                state.index,
+                None,
+                "settlement-mismatch/several",
+                players=", ".join(self.players[i] for i in wrong),
+                claimed=shown,
+                computed=", ".join(map(str, settlement)),
+            )
+        if state.end == "unfinished" and any(claimed):
+            return Problem.make(
+                state.index, None, "settlement-mismatch/unfinished", claimed=shown
+            )
+        return None
 
     def _rack_totals(
         self,
@@ -944,12 +984,13 @@ class MatchReplay:
             totals.append(total)
         return totals if readable else None
 
-    def _false_blocks(
+    def _false_block(
         self, state: _Round, racks: Sequence[Rack | Sequence[str | Tile]]
-    ) -> list[Problem]:
+    ) -> Problem | None:
+        """One problem for a blocked round when a tile shown in a rack still had a legal
+        placement (the first such tile, in seat order)."""
         board = state.board
         assert board is not None
-        problems = []
         for i, rack in enumerate(racks):
             if isinstance(rack, int):
                 continue
@@ -961,17 +1002,15 @@ class MatchReplay:
                     continue
             found = next(board.legal_placements(tiles), None)
             if found is not None:
-                problems.append(
-                    Problem.make(
-                        state.index,
-                        None,
-                        "false-block",
-                        player=self.players[i],
-                        tile=str(found.tile),
-                        cell=str(found.cell),
-                    )
+                return Problem.make(
+                    state.index,
+                    None,
+                    "false-block",
+                    player=self.players[i],
+                    tile=str(found.tile),
+                    cell=str(found.cell),
                 )
-        return problems
+        return None
 
 
 def _corner_problem(r: int, t: int, name: str, corners: Sequence[int]) -> Problem:

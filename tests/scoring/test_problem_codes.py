@@ -76,7 +76,7 @@ CASES: list[tuple[str, dict[str, Any], list[tuple[int, int | None, str]], list[s
     ("round-after-match-end", _finished_then_another_round(),
      [(1, None, "round-after-match-end")], ["round 2", "target 100"]),
     ("false-block", _blocked_board_round(),
-     [(0, None, "false-block"), (0, None, "false-block")], ["Ana's 0-5-5", "D(0,-1)", "blocked"]),
+     [(0, None, "false-block")], ["Ana's 0-5-5", "D(0,-1)", "blocked"]),
 ]
 
 

@@ -29,6 +29,7 @@ from scoring import (
     ReplayStateError,
     Tile,
     TurnRecord,
+    RecordError,
     Verdict,
     parse_record,
 )
@@ -196,6 +197,15 @@ def test_settlement_mismatch_names_the_player() -> None:
     assert codes(report) == [(0, None, "settlement-mismatch")]
     assert report.problems[0].message == (
         "Ana claimed 120 at the settlement, the settlement gives 125"
+    )
+
+
+def test_a_settlement_wrong_for_several_players_is_one_problem() -> None:
+    turns, _ = going_out_round(OUT_TILES, opener_bonus=10)
+    report = check(record(ANA_BO, round_(turns, racks=[0, 100], settlement=[0, 125])))
+    assert codes(report) == [(0, None, "settlement-mismatch")]
+    assert report.problems[0].message == (
+        "the settlement claimed (0, 125) differs from the computed one (125, 0) for Ana, Bo"
     )
 
 
@@ -479,3 +489,32 @@ def test_the_replay_refuses_calls_out_of_order() -> None:
         replay.play(TurnRecord(5))
     with pytest.raises(ValueError):
         MatchReplay(["Solo"])
+
+
+def test_a_claim_kept_by_the_referee_counts_in_the_totals() -> None:
+    opening = turn(0, "5-5-5", claimed=25)
+    wrong = {**turn(1, draws=3, claimed=-20), "decision": "claim", "reason": "misread the rule"}
+    report = check(record(ANA_BO, round_([opening, wrong])))
+    kept = report.rounds[0].turns[1]
+    assert (kept.points, kept.points_counted, kept.verdict) == (-25, -20, "mismatch")
+    assert kept.to_json()["decision"] == "claim"
+    assert codes(report) == [(0, 1, "claim-mismatch")]
+    assert report.totals == (25, -20)
+
+
+def test_the_engine_decision_keeps_the_engine_figure() -> None:
+    opening = turn(0, "5-5-5", claimed=25)
+    wrong = {**turn(1, draws=3, claimed=-20), "decision": "engine"}
+    report = check(record(ANA_BO, round_([opening, wrong])))
+    assert report.totals == (25, -25)
+
+
+@pytest.mark.parametrize("extra", [
+    {"decision": "claim"},  # no reason
+    {"decision": "maybe", "reason": "x"},
+    {"decision": "claim", "reason": 3},
+])
+def test_a_malformed_decision_is_unreadable(extra: dict[str, Any]) -> None:
+    data = record(ANA_BO, round_([turn(0, "5-5-5", claimed=25), {**turn(1, draws=3, claimed=-20), **extra}]))
+    with pytest.raises(RecordError, match="decision|reason"):
+        parse_record(data)
