@@ -2,16 +2,56 @@
 
 Everything the web app asks of the engine goes through here, so that the rest of
 ``tournament/`` depends on a handful of functions rather than on the engine's modules.
+
+Recording a match (``tournament/matches/``) uses the engine's record and replay types,
+re-exported here (``engine.TurnRecord``, ``engine.MatchReplay``...), and the functions at the
+bottom: :func:`replay_record`, :func:`problem_message` (an engine problem in the user's
+language), :func:`parse_tile`, :func:`parse_cell`, :func:`legal_cells`, :func:`draw_board`.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from scoring import (
+    ALL_TILES,
+    Board,
+    Bonus,
+    Cell,
+    InvalidCell,
+    MatchRecord,
+    MatchReplay,
+    Placement,
+    PlaceRecord,
+    Problem,
+    RecordError,
+    RoundRecord,
+    RoundReport,
+    Tile,
+    TurnRecord,
+    TurnReport,
+    UnknownTile,
+    Verdict,
+    load_record,
+    parse_record,
+)
 from scoring import rules as engine_rules
+from scoring.messages import MESSAGES
 from scoring.simulate import simulate_match
+from scoring.svg import board_svg
+
+# The engine's types the matches package uses, named here so that it imports them from this door.
+ENGINE_TYPES = (
+    ALL_TILES, Bonus, Board, Cell, InvalidCell, MatchRecord, MatchReplay, PlaceRecord, Placement,
+    Problem, RecordError, RoundRecord, RoundReport, Tile, TurnRecord, TurnReport, UnknownTile,
+    Verdict, load_record, parse_record,
+)
 
 DEFAULT_RULE_SET = "goliath-tournament"
 
@@ -46,3 +86,126 @@ def simulated_match_record(
     Every claim in it is right; the record follows docs/record-format.md.
     """
     return simulate_match(players=len(names), names=names, seed=seed, rules=rules, target=target)
+
+
+# -- recording a match (tournament/matches/) ---------------------------------------------------
+#: The bonus names on screen (the same msgids as the model's choices: pont, deux côtés...).
+BONUS_LABELS = {
+    "opening": _("opening"),
+    "bridge": _("bridge"),
+    "two-sides": _("two sides"),
+    "hexagon": _("hexagon"),
+    "double-hexagon": _("double hexagon"),
+    "triple-hexagon": _("triple hexagon"),
+}
+_EXPLAIN_WORD = re.compile(r"\(([a-z-]+)\)")
+
+
+def bonus_label(name: str | None) -> str:
+    """A bonus's name in the user's language ('' for none)."""
+    if not name:
+        return ""
+    return str(BONUS_LABELS.get(str(name), name))
+
+
+def _translated_explain(text: str) -> str:
+    """The engine's sum ``"10 + 40 (bridge) - 5 (draws) = 45"`` with its words translated."""
+
+    def word(match: re.Match[str]) -> str:
+        name = match.group(1)
+        if name == "draws":
+            return "(" + gettext("draws") + ")"
+        return "(" + bonus_label(name) + ")"
+
+    return _EXPLAIN_WORD.sub(word, text)
+
+
+def problem_message(template: str, params: Mapping[str, object]) -> str:
+    """An engine problem in the user's language: its English template (scoring/messages.py,
+    collected into the catalogues) translated, then formatted with its parameters."""
+    english = MESSAGES.get(template)
+    if english is None:  # an unknown template: the engine's own words are all there is
+        return str(params.get("message", template))
+    values = dict(params)
+    for key in ("claimed_bonus", "found"):
+        if key in values:
+            values[key] = bonus_label(str(values[key]))
+    if "sum" in values:
+        values["sum"] = _translated_explain(str(values["sum"]))
+    try:
+        return gettext(english).format_map(values)
+    except (KeyError, IndexError, ValueError):  # a translation that lost a placeholder
+        return english.format_map(values)
+
+
+def problem_json(problem: Problem) -> dict[str, Any]:
+    """A problem as stored on a row (Turn.problems): code, template, params, English message."""
+    return {
+        "code": problem.code,
+        "template": problem.template,
+        "params": dict(problem.params),
+        "message": problem.message,
+    }
+
+
+def parse_tile(text: str) -> Tile:
+    """A tile from what a scorekeeper types: ``345``, ``3-4-5``, ``5 4 3``; UnknownTile else."""
+    return Tile.parse(text)
+
+
+def parse_cell(text: str) -> Cell:
+    """A cell from its notation ``U(0,0)``; InvalidCell else."""
+    return Cell.parse(text)
+
+
+def tile_from_corners(corners: Sequence[int]) -> Tile | None:
+    """The tile these clockwise corner values show, or None (a mirror image, bad values)."""
+    try:
+        return Tile.from_corners(tuple(corners))
+    except (UnknownTile, ValueError):
+        return None
+
+
+def replay_record(record: MatchRecord, *, leave_last_round_open: bool) -> MatchReplay:
+    """Replay ``record`` through the engine's MatchReplay, round by round.
+
+    With ``leave_last_round_open`` the last round is played but not ended: the replay's
+    round in play is then that round (its board, pool, hands and next player can be read,
+    and a candidate turn previewed). Otherwise every round is ended with its racks.
+    """
+    replay = MatchReplay(record.players, rules=record.rules)
+    last = len(record.rounds) - 1
+    for index, round_ in enumerate(record.rounds):
+        replay.begin_round()
+        for turn in round_.turns:
+            replay.play(turn)
+        if index == last and leave_last_round_open:
+            break
+        replay.end_round(round_.racks, round_.settlement_claimed)
+    return replay
+
+
+def legal_cells(board: Board, tiles: Iterable[Tile]) -> dict[str, list[str]]:
+    """For each tile, the open cells of ``board`` where it has a legal placement."""
+    cells: dict[str, list[str]] = {}
+    for placement in board.legal_placements(tiles):
+        names = cells.setdefault(str(placement.tile), [])
+        cell = str(placement.cell)
+        if cell not in names:
+            names.append(cell)
+    return cells
+
+
+def draw_board(
+    placements: Iterable[Placement],
+    *,
+    highlight: Cell | None = None,
+    open_cells: Iterable[Cell] = (),
+    side: float = 56.0,
+    title: str | None = None,
+) -> SafeString:
+    """The table as inline SVG (the engine's drawing, safe to put in a template)."""
+    return mark_safe(  # the engine escapes the title and writes numbers only
+        board_svg(list(placements), highlight=highlight, open_cells=open_cells, side=side,
+                  title=title)
+    )

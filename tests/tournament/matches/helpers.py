@@ -1,0 +1,102 @@
+"""Helpers of the recording tests: a match to fill, simulated records, turns to enter.
+
+- ``first_match(tournament)``: table 1's match of session 1 (four players).
+- ``seated_names(match)``: the players' names in seat order.
+- ``simulated(match, seed)``: a whole legal match record for those players (the engine's
+  simulator), every claim right.
+- ``fresh(match)``: the match re-read (its revision moves with every save).
+- ``add(match, user, *turns, **options)``: ``match_turns_add`` from the match's current revision.
+- ``board_turn(turn_json)``: a record turn (board mode) as the services' TurnInput.
+- ``find(predicate, seeds=range(40), players=4)``: the first (seed, record, round, turn) of a
+  simulated match whose turn satisfies ``predicate(turn_json, round_json, position)``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from tournament import engine
+from tournament.matches import selectors, services
+from tournament.models import Match
+
+Json = dict[str, Any]
+
+
+def first_match(tournament) -> Match:
+    return (
+        Match.objects.filter(table__session__tournament=tournament, table__session__number=1)
+        .select_related("table__session__tournament")
+        .order_by("table__number")
+        .first()
+    )
+
+
+def fresh(match: Match) -> Match:
+    return selectors.match_with_tournament(match.pk).get()
+
+
+def seated_names(match: Match) -> list[str]:
+    return selectors.match_rows(match=match).names
+
+
+def simulated(match: Match, seed: int) -> Json:
+    return engine.simulated_match_record(names=seated_names(match), seed=seed)
+
+
+def board_turn(turn: Json, **changes: Any) -> services.TurnInput:
+    place = turn.get("place") or {}
+    cell = place.get("cell")
+    data = {
+        "player": turn["player"],
+        "draws": turn.get("draws", 0),
+        "tile": place.get("tile", ""),
+        "cell": engine.Cell(cell[0], cell[1], cell[2]) if cell else None,
+        "corners": tuple(place["corners"]) if "corners" in place else None,
+        "bonus_claimed": turn.get("bonus", "") or "",
+        "points_claimed": turn.get("claimed"),
+    }
+    data.update(changes)
+    return services.TurnInput(**data)
+
+
+def add(match: Match, user, *turns: services.TurnInput, **options: Any):
+    match = fresh(match)
+    return services.match_turns_add(
+        match=match, user=user, seen_revision=match.revision, turns=list(turns), **options
+    )
+
+
+def import_record(match: Match, user, record: Json, **options: Any):
+    match = fresh(match)
+    return services.match_record_import(
+        match=match, user=user, seen_revision=match.revision, record=record, **options
+    )
+
+
+def replay(match: Match) -> selectors.MatchReplayView:
+    return selectors.match_replay(match=fresh(match))
+
+
+def truncated(record: Json, *, rounds: int, turns: int | None = None) -> Json:
+    """The record's first ``rounds`` rounds whole, then the next round's first ``turns`` turns
+    (without its racks)."""
+    kept = [dict(r) for r in record["rounds"][:rounds]]
+    if turns is not None:
+        kept.append({"turns": record["rounds"][rounds]["turns"][:turns]})
+    return {**record, "rounds": kept}
+
+
+def find(
+    predicate: Callable[[Json, Json, int], bool],
+    *,
+    names: list[str],
+    seeds: Iterable[int] = range(60),
+) -> tuple[int, Json, int, int]:
+    for seed in seeds:
+        record = engine.simulated_match_record(names=names, seed=seed)
+        for r, round_ in enumerate(record["rounds"]):
+            for t, turn in enumerate(round_["turns"]):
+                if predicate(turn, round_, t):
+                    return seed, record, r, t
+    raise LookupError("no simulated match has such a turn")

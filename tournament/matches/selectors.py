@@ -1,0 +1,628 @@
+"""Reads of a match: its rows, its record, and its replay by the engine.
+
+The current versions of a match's Turn and RoundEnd rows ARE the match. Three functions turn
+them into everything the pages, the record download and the printed sheet show:
+
+- :func:`match_rows` loads the current rows (4 queries);
+- :func:`record_from_rows` builds the engine's match record (docs/record-format.md) from them:
+  the one place a record is made from rows, used by the replay, ``record.json``, the PDFs and
+  every write (services add their candidate change to the rows first);
+- :func:`match_replay` replays that record through the engine and returns a
+  :class:`MatchReplayView`: every round with its turns (what was entered next to the engine's
+  figures, verdict, problems in the user's language and the referee's decision), its end
+  (racks, settlement, flags), its board, the totals and the winners, and the round in play
+  for the entry screen.
+
+:func:`match_record` is ``record_from_rows(match_rows(match=...))``, for a caller that wants
+the record only (the printed sheet, the download).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from django.db.models import QuerySet
+from django.utils.safestring import SafeString
+
+from tournament import engine
+from tournament.models import AuditEntry, Match, Round, RoundEnd, Seat, Turn
+
+#: Seat letters, in seat order: the "who" of sheet mode and the column heads of the log.
+SEAT_LETTERS = "ABCDEF"
+
+
+# -- the rows ----------------------------------------------------------------------------------
+
+
+@dataclass
+class MatchRows:
+    """The current rows of a match, in order; services change them in memory before a replay."""
+
+    match: Match
+    seats: list[Seat]
+    rounds: list[Round]
+    #: Round pk -> its current turns, by index.
+    turns: dict[int, list[Turn]]
+    #: Round pk -> its current end (racks shown), for the rounds closed.
+    ends: dict[int, RoundEnd]
+
+    @property
+    def names(self) -> list[str]:
+        """The players' names in seat order."""
+        return [seat.player.name for seat in self.seats]
+
+    def round_turns(self, round_: Round) -> list[Turn]:
+        return self.turns.setdefault(round_.pk, [])
+
+    def recorded_rounds(self) -> list[Round]:
+        """The rounds the record holds: all but a last round that has neither turns nor end
+        (a round begun then emptied by an undo)."""
+        rounds = self.rounds
+        if rounds and not self.turns.get(rounds[-1].pk) and rounds[-1].pk not in self.ends:
+            return rounds[:-1]
+        return rounds
+
+
+def match_with_tournament(match_id: int) -> QuerySet[Match]:
+    """The match with its table, session and tournament loaded (one query)."""
+    return Match.objects.filter(pk=match_id).select_related("table__session__tournament")
+
+
+def match_rows(*, match: Match) -> MatchRows:
+    """The current rows of ``match``: seats with players, rounds, current turns and ends.
+
+    Four queries (the match's table, session and tournament should come loaded, see
+    :func:`match_with_tournament`).
+    """
+    seats = list(Seat.objects.filter(table_id=match.table_id).select_related("player").order_by("order"))
+    rounds = list(Round.objects.filter(match=match).order_by("index"))
+    turns: dict[int, list[Turn]] = {round_.pk: [] for round_ in rounds}
+    for turn in Turn.objects.current().filter(round__match=match).order_by("round_id", "index"):
+        turns.setdefault(turn.round_id, []).append(turn)
+    ends = {end.round_id: end for end in RoundEnd.objects.current().filter(round__match=match)}
+    return MatchRows(match=match, seats=seats, rounds=rounds, turns=turns, ends=ends)
+
+
+# -- the record --------------------------------------------------------------------------------
+
+
+def corners_of(text: str) -> tuple[int, int, int] | None:
+    """Stored corners ``"2-0-1"`` as three ints."""
+    if not text:
+        return None
+    a, b, c = (int(v) for v in text.split("-"))
+    return (a, b, c)
+
+
+def turn_record(turn: Turn) -> engine.TurnRecord:
+    """One Turn row as the engine's TurnRecord.
+
+    A board-mode turn gives its cell and corners; its tile name is left out unless it
+    disagrees with the corners (what was entered is kept, and the engine says so).
+    """
+    place = None
+    corners = corners_of(turn.corners)
+    if turn.cell_x is not None and corners is not None:
+        cell = engine.Cell(turn.cell_x, turn.cell_y, turn.cell_orientation)
+        shown = engine.tile_from_corners(corners)
+        tile = turn.tile if turn.tile and (shown is None or str(shown) != turn.tile) else None
+        place = engine.PlaceRecord(tile=tile, cell=cell, corners=corners)
+    elif turn.tile:
+        place = engine.PlaceRecord(tile=turn.tile)
+    return engine.TurnRecord(
+        player=turn.player,
+        draws=turn.draws,
+        place=place,
+        claimed=turn.points_claimed,
+        bonus=engine.Bonus(turn.bonus_claimed) if turn.bonus_claimed else None,
+        decision=turn.decision or None,
+        reason=turn.decision_reason or None,
+    )
+
+
+def round_end_racks(end: RoundEnd | None) -> tuple[Any, ...] | None:
+    """The racks of a round's end as the record has them (None: not shown)."""
+    if end is None or not end.racks:
+        return None
+    return tuple(rack if isinstance(rack, int) else tuple(rack) for rack in end.racks)
+
+
+def record_from_rows(rows: MatchRows) -> engine.MatchRecord:
+    """The match record (docs/record-format.md, with the referee's decisions) of these rows.
+
+    The one function that makes a record from rows: the replay, the download, the printed
+    sheet and every write use it.
+    """
+    tournament = rows.match.table.session.tournament
+    rounds = []
+    for round_ in rows.recorded_rounds():
+        end = rows.ends.get(round_.pk)
+        rounds.append(
+            engine.RoundRecord(
+                turns=tuple(turn_record(turn) for turn in rows.turns.get(round_.pk, ())),
+                racks=round_end_racks(end),
+                settlement_claimed=(
+                    tuple(end.settlement_claimed)
+                    if end is not None and end.settlement_claimed is not None
+                    else None
+                ),
+            )
+        )
+    return engine.MatchRecord(
+        players=tuple(rows.names),
+        rounds=tuple(rounds),
+        rules_name=tournament.rules,
+        target=tournament.target,
+    )
+
+
+def match_record(*, match: Match) -> engine.MatchRecord:
+    """The record of ``match`` from its current rows (``.to_dict()``/``.to_json()`` for JSON)."""
+    return record_from_rows(match_rows(match=match))
+
+
+# -- the replay --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SeatView:
+    order: int
+    letter: str
+    name: str
+    player_id: int
+
+
+@dataclass(frozen=True)
+class ProblemView:
+    code: str
+    message: str  # in the user's language
+    round: int
+    turn: int | None
+
+
+def _problem_view(problem: engine.Problem) -> ProblemView:
+    return ProblemView(
+        code=problem.code,
+        message=engine.problem_message(problem.template, problem.params),
+        round=problem.round,
+        turn=problem.turn,
+    )
+
+
+@dataclass(frozen=True)
+class TurnLine:
+    """One turn: what was entered (``row``, the current version) and what the engine found."""
+
+    row: Turn
+    report: engine.TurnReport
+    player_name: str
+    problems: tuple[ProblemView, ...]
+
+    @property
+    def index(self) -> int:
+        return self.row.index
+
+    @property
+    def number(self) -> int:
+        return self.row.index + 1
+
+    @property
+    def player(self) -> int:
+        return self.row.player
+
+    @property
+    def tile(self) -> str:
+        """The tile placed as entered ('' for none)."""
+        return self.row.tile
+
+    @property
+    def cell(self) -> str:
+        return self.row.cell
+
+    @property
+    def draws(self) -> int:
+        return self.row.draws
+
+    @property
+    def claimed(self) -> int | None:
+        return self.row.points_claimed
+
+    @property
+    def bonus_claimed(self) -> str:
+        return self.row.bonus_claimed
+
+    @property
+    def points(self) -> int:
+        """The engine's figure, penalties included."""
+        return self.report.points
+
+    @property
+    def bonus(self) -> str:
+        """The bonus the engine counted ('' for none)."""
+        bonus = self.report.bonus
+        return bonus.value if bonus is not None else ""
+
+    @property
+    def bonus_label(self) -> str:
+        return engine.bonus_label(self.bonus)
+
+    @property
+    def bonus_claimed_label(self) -> str:
+        return engine.bonus_label(self.row.bonus_claimed)
+
+    @property
+    def bonus_points(self) -> int:
+        return self.report.bonus_points
+
+    @property
+    def tile_value(self) -> int:
+        return self.report.tile_value
+
+    @property
+    def penalty(self) -> int:
+        return self.report.penalty
+
+    @property
+    def verdict(self) -> str:
+        """``ok``, ``mismatch``, ``illegal`` or ``unverified``."""
+        return self.report.verdict.value
+
+    @property
+    def decision(self) -> str:
+        """``engine``, ``claim`` or '' (none taken)."""
+        return self.row.decision
+
+    @property
+    def decision_reason(self) -> str:
+        return self.row.decision_reason
+
+    @property
+    def decision_pending(self) -> bool:
+        """A claim that differs from the engine, and no decision yet."""
+        return self.verdict == "mismatch" and not self.row.decision
+
+    @property
+    def points_counted(self) -> int:
+        """The points that count: the claim when the referee kept it, else the engine's."""
+        return self.report.points_counted
+
+    @property
+    def is_illegal(self) -> bool:
+        return self.verdict == "illegal"
+
+
+@dataclass
+class RoundView:
+    """One round: its turns, how it ended, the settlement, its board."""
+
+    row: Round
+    index: int
+    turns: list[TurnLine]
+    #: At the table: "out", "blocked" or "unfinished".
+    end_kind: str
+    out_player: int | None
+    #: The racks were entered (the round is closed), as ``end_row``.
+    end_row: RoundEnd | None
+    settlement: tuple[int, ...] | None
+    #: The round's points per seat, settlement included once closed.
+    scores: tuple[int, ...]
+    #: Match totals per seat after this round (the round in play: so far).
+    totals_after: tuple[int, ...]
+    #: Round-level problems (racks, settlement, false block, a round after the match ended).
+    problems: list[ProblemView]
+    counted: bool
+    placements: list[engine.Placement] = field(default_factory=list)
+    #: The table is no longer fully known (a placement was entered without its cell).
+    sheet_mode: bool = False
+
+    @property
+    def number(self) -> int:
+        return self.index + 1
+
+    @property
+    def closed(self) -> bool:
+        """The racks shown were entered: the round is over and settled."""
+        return self.end_row is not None
+
+    @property
+    def confirmed(self) -> bool:
+        return self.row.confirmed_at is not None
+
+    @property
+    def racks(self) -> list[Any] | None:
+        return self.end_row.racks if self.end_row is not None and self.end_row.racks else None
+
+    @property
+    def settlement_claimed(self) -> list[int] | None:
+        return self.end_row.settlement_claimed if self.end_row is not None else None
+
+    @property
+    def pending_decisions(self) -> list[TurnLine]:
+        return [turn for turn in self.turns if turn.decision_pending]
+
+    @property
+    def illegal_turns(self) -> list[TurnLine]:
+        return [turn for turn in self.turns if turn.is_illegal]
+
+    @property
+    def can_confirm(self) -> bool:
+        """Closed, not yet confirmed, no decision pending and no illegal turn left."""
+        return (
+            self.closed
+            and not self.confirmed
+            and self.end_kind != "unfinished"
+            and not self.pending_decisions
+            and not self.illegal_turns
+        )
+
+    def board_svg(self, **options: Any) -> SafeString:
+        """The round's table as SVG, the last tile highlighted (options: ``side``, ``title``)."""
+        highlight = self.placements[-1].cell if self.placements else None
+        options.setdefault("highlight", highlight)
+        return engine.draw_board(self.placements, **options)
+
+
+@dataclass
+class LiveRound:
+    """The round in play (or about to begin), as the entry screen needs it."""
+
+    index: int
+    #: The engine's replay, its round in play being this one: preview a candidate turn with
+    #: ``replay.preview(turn)``.
+    replay: engine.MatchReplay
+    #: This round already has a Round row (turns, or a round begun and emptied).
+    started: bool
+    counted: bool
+
+    @property
+    def number(self) -> int:
+        return self.index + 1
+
+    @property
+    def next_player(self) -> int | None:
+        """Whose turn it is; None before the opening (anyone may open) and once it ended."""
+        return self.replay.next_player
+
+    @property
+    def pool_size(self) -> int:
+        return self.replay.pool_size
+
+    @property
+    def hand_counts(self) -> tuple[int, ...]:
+        return self.replay.hand_counts
+
+    @property
+    def round_over(self) -> bool:
+        """The round ended at the table (out or blocked): the racks are to be entered."""
+        return self.replay.round_over
+
+    @property
+    def end_kind(self) -> str:
+        return self.replay.round_end
+
+    @property
+    def out_player(self) -> int | None:
+        return self.replay.out_player
+
+    @property
+    def board(self) -> engine.Board | None:
+        """The table; None once a placement was entered without its cell (sheet mode)."""
+        return self.replay.board
+
+    @property
+    def is_opening(self) -> bool:
+        return not self.replay.turns
+
+    @cached_property
+    def tiles_played(self) -> frozenset[str]:
+        return frozenset(str(tile) for tile in self.replay.tiles_played)
+
+    @cached_property
+    def legal_cells(self) -> dict[str, list[str]]:
+        """For each tile not played yet, the open cells where it has a legal placement."""
+        board = self.board
+        if board is None:
+            return {}
+        played = self.replay.tiles_played
+        return engine.legal_cells(board, (t for t in engine.ALL_TILES if t not in played))
+
+    @property
+    def pass_draws(self) -> int:
+        """The draws of a turn without a placement that the rules allow: 3, or what the pool
+        holds when it holds fewer (0: a pass on an empty pool)."""
+        return min(self.replay.rules.max_draws, self.pool_size)
+
+    def board_svg(self, **options: Any) -> SafeString:
+        board = self.board
+        if board is None:
+            return SafeString("")
+        options.setdefault("highlight", board.last.cell if board.last is not None else None)
+        options.setdefault("open_cells", board.open_cells() if not self.round_over else ())
+        return engine.draw_board(board.placements, **options)
+
+
+@dataclass
+class MatchReplayView:
+    """A match replayed by the engine from its current rows.
+
+    ``rounds`` lists every round recorded (the round in play last, if any); ``live`` is the
+    round in play or about to begin (None once the match is over); ``totals`` are the match
+    totals per seat, the round in play included; ``winners`` the seat orders of the winners
+    once ``finished``.
+    """
+
+    match: Match
+    rows: MatchRows
+    record: engine.MatchRecord
+    seats: list[SeatView]
+    rounds: list[RoundView]
+    totals: tuple[int, ...]
+    finished: bool
+    winners: tuple[int, ...]
+    live: LiveRound | None
+    target: int
+
+    @property
+    def winner_names(self) -> list[str]:
+        return [self.seats[i].name for i in self.winners]
+
+    @property
+    def last_round(self) -> RoundView | None:
+        return self.rounds[-1] if self.rounds else None
+
+    @property
+    def live_round_view(self) -> RoundView | None:
+        """The RoundView of the round in play, when it has turns."""
+        if self.live is None or not self.rounds:
+            return None
+        last = self.rounds[-1]
+        return last if last.index == self.live.index else None
+
+    @property
+    def all_rounds_confirmed(self) -> bool:
+        return bool(self.rounds) and all(round_.confirmed for round_ in self.rounds)
+
+    @property
+    def turn_count(self) -> int:
+        return sum(len(round_.turns) for round_ in self.rounds)
+
+
+def match_replay(*, match: Match, rows: MatchRows | None = None) -> MatchReplayView:
+    """Replay ``match`` from its current rows (loaded unless given) through the engine.
+
+    The printed sheet, the match page and the services read matches through this function.
+    """
+    if rows is None:
+        rows = match_rows(match=match)
+    record = record_from_rows(rows)
+    recorded = rows.recorded_rounds()
+    open_last = bool(recorded) and recorded[-1].pk not in rows.ends
+    replay = engine.replay_record(record, leave_last_round_open=open_last)
+    names = rows.names
+    seats = [
+        SeatView(order=seat.order, letter=SEAT_LETTERS[i], name=seat.player.name,
+                 player_id=seat.player_id)
+        for i, seat in enumerate(rows.seats)
+    ]
+
+    rounds: list[RoundView] = []
+    totals = [0] * len(names)
+    for report, round_ in zip(replay.rounds, recorded):
+        if report.counted:
+            totals = [t + s for t, s in zip(totals, report.scores)]
+        rounds.append(
+            _round_view(
+                round_, rows, names, report.turns, report.problems,
+                end_kind=report.end, out_player=report.out_player,
+                settlement=report.settlement, scores=report.scores,
+                totals_after=tuple(totals), counted=report.counted,
+            )
+        )
+    live: LiveRound | None = None
+    finished = replay.finished
+    if open_last:
+        round_ = recorded[-1]
+        turn_problems = tuple(p for t in replay.turns for p in t.problems)
+        counted = not finished  # a round begun after the end is replayed, not counted
+        running = tuple(t + s for t, s in zip(totals, replay.round_scores)) if counted else tuple(totals)
+        view = _round_view(
+            round_, rows, names, replay.turns, turn_problems,
+            end_kind=replay.round_end, out_player=replay.out_player, settlement=None,
+            scores=replay.round_scores, totals_after=running, counted=counted,
+        )
+        if not counted:
+            view.problems.insert(
+                0,
+                ProblemView(
+                    code="round-after-match-end",
+                    message=engine.problem_message(
+                        "round-after-match-end",
+                        {"number": round_.index + 1, "target": replay.rules.target},
+                    ),
+                    round=round_.index,
+                    turn=None,
+                ),
+            )
+        rounds.append(view)
+        totals = list(running)
+        live = LiveRound(index=round_.index, replay=replay, started=True, counted=counted)
+    elif not finished:
+        replay.begin_round()
+        index = len(recorded)
+        started = len(rows.rounds) > index
+        live = LiveRound(index=index, replay=replay, started=started, counted=True)
+    return MatchReplayView(
+        match=rows.match,
+        rows=rows,
+        record=record,
+        seats=seats,
+        rounds=rounds,
+        totals=tuple(totals),
+        finished=finished,
+        winners=replay.winners if finished else (),
+        live=live,
+        target=replay.rules.target,
+    )
+
+
+def _round_view(
+    round_: Round,
+    rows: MatchRows,
+    names: list[str],
+    reports: tuple[engine.TurnReport, ...],
+    problems: tuple[engine.Problem, ...],
+    *,
+    end_kind: str,
+    out_player: int | None,
+    settlement: tuple[int, ...] | None,
+    scores: tuple[int, ...],
+    totals_after: tuple[int, ...],
+    counted: bool,
+) -> RoundView:
+    turn_rows = rows.turns.get(round_.pk, [])
+    lines = []
+    for row, report in zip(turn_rows, reports):
+        lines.append(
+            TurnLine(
+                row=row,
+                report=report,
+                player_name=names[row.player] if row.player < len(names) else str(row.player),
+                problems=tuple(_problem_view(p) for p in report.problems),
+            )
+        )
+    placements = [report.placement for report in reports if report.placement is not None]
+    sheet_mode = any(row.tile and row.cell_x is None for row in turn_rows)
+    return RoundView(
+        row=round_,
+        index=round_.index,
+        turns=lines,
+        end_kind=end_kind,
+        out_player=out_player,
+        end_row=rows.ends.get(round_.pk),
+        settlement=settlement,
+        scores=tuple(scores),
+        totals_after=totals_after,
+        problems=[_problem_view(p) for p in problems if p.turn is None],
+        counted=counted,
+        placements=placements,
+        sheet_mode=sheet_mode,
+    )
+
+
+# -- the audit log -----------------------------------------------------------------------------
+
+
+def match_audit_entries(*, match: Match) -> QuerySet[AuditEntry]:
+    """Every write to the match, oldest first, with who made it."""
+    return AuditEntry.objects.filter(match=match).select_related("user").order_by("at", "id")
+
+
+def turn_versions(*, turn: Turn) -> list[Turn]:
+    """Every version of the turn at ``turn``'s place (its round and index), oldest first."""
+    return list(
+        Turn.objects.filter(round_id=turn.round_id, index=turn.index)
+        .select_related("created_by")
+        .order_by("created_at", "id")
+    )
