@@ -341,6 +341,9 @@ def candidate_reports(
         )
     player_count = len(view.seats)
     next_player = live.next_player
+    played = live.replay.turns
+    if next_player is None and played:  # the round is over: the engine says so of the turn
+        next_player = (played[-1].player + 1) % player_count
     players: list[int] = []
     records: list[engine.TurnRecord] = []
     for position, data in enumerate(turns):

@@ -1,0 +1,111 @@
+"""Two people at one table: two saves from the same view of the match, at the same moment.
+
+Run on PostgreSQL (``DATABASE_URL=postgres://postgres@127.0.0.1:5432/triominos pytest ...``),
+where two connections really write at once; SQLite serialises every write, and the stale
+save is tested there sequentially (test_services.py).
+"""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from django.db import connection, connections
+
+from tests.tournament.matches.helpers import first_match, fresh
+from tournament import engine
+from tournament.matches import services
+from tournament.models import AuditEntry, Turn
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(
+        connection.vendor != "postgresql",
+        reason="two connections writing at once: run with DATABASE_URL=postgres://...",
+    ),
+]
+
+
+def opening(player: int, tile: str) -> services.TurnInput:
+    return services.TurnInput(
+        player=player, cell=engine.Cell(0, 0, "U"),
+        corners=tuple(int(v) for v in tile.split("-")),
+    )
+
+
+def save_in_thread(name: str, match, user, seen: int, turn, results: dict, barrier=None):
+    def run():
+        try:
+            if barrier is not None:
+                barrier.wait()
+            services.match_turns_add(match=match, user=user, seen_revision=seen, turns=[turn])
+            results[name] = "saved"
+        except services.StaleMatch:
+            results[name] = "stale"
+        except Exception as error:  # noqa: BLE001 - reported by the test
+            results[name] = repr(error)
+        finally:
+            connections.close_all()
+
+    return threading.Thread(target=run, name=name)
+
+
+def test_two_saves_at_once_exactly_one_wins(tournament, referee):
+    match = fresh(first_match(tournament))
+    for attempt in range(5):
+        match = fresh(match)
+        seen = match.revision
+        results: dict[str, str] = {}
+        barrier = threading.Barrier(2)
+        threads = [
+            save_in_thread("first", match, referee, seen, opening(0, "5-5-5"), results, barrier),
+            save_in_thread("second", match, referee, seen, opening(1, "4-4-4"), results, barrier),
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=30)
+        assert sorted(results.values()) == ["saved", "stale"], results
+        turns = list(Turn.objects.current().filter(round__match=match))
+        assert len(turns) == 1
+        winner = "first" if results["first"] == "saved" else "second"
+        assert turns[0].tile == ("5-5-5" if winner == "first" else "4-4-4")
+        assert fresh(match).revision == seen + 1
+        assert AuditEntry.objects.filter(match=match, action="turn-added").count() == attempt + 1
+        # back to an empty match for the next attempt
+        services.match_turn_undo(match=fresh(match), user=referee, seen_revision=seen + 1)
+
+
+def test_the_second_save_waits_for_the_first_then_is_refused(tournament, referee, monkeypatch):
+    """The first save holds the match (its revision updated, not yet committed) while the
+    second arrives: the second waits on the row, then finds the revision moved and is refused.
+    """
+    match = fresh(first_match(tournament))
+    seen = match.revision
+    holding = threading.Event()
+    release = threading.Event()
+    real_match_rows = services.match_rows
+
+    def match_rows_pausing_the_first(*, match):
+        if threading.current_thread().name == "first":
+            holding.set()
+            release.wait(timeout=30)
+        return real_match_rows(match=match)
+
+    monkeypatch.setattr(services, "match_rows", match_rows_pausing_the_first)
+    results: dict[str, str] = {}
+    first = save_in_thread("first", match, referee, seen, opening(0, "5-5-5"), results)
+    second = save_in_thread("second", match, referee, seen, opening(1, "4-4-4"), results)
+    first.start()
+    assert holding.wait(timeout=30)
+    second.start()
+    second.join(timeout=1.0)
+    assert second.is_alive(), "the second save must wait for the first one's transaction"
+    release.set()
+    first.join(timeout=30)
+    second.join(timeout=30)
+    assert results == {"first": "saved", "second": "stale"}
+    (turn,) = Turn.objects.current().filter(round__match=match)
+    assert turn.tile == "5-5-5" and turn.player == 0
+    assert Turn.objects.filter(round__match=match).count() == 1
+    assert fresh(match).revision == seen + 1
