@@ -102,6 +102,25 @@ def demo_match_record(match: Match, seed: int) -> dict[str, Any]:
     )
 
 
+def demo_fill_match(match: Match, record: dict[str, Any]) -> None:
+    """Store ``record`` in the empty ``match`` through the recording's import service, as the
+    demo referee; a finished match then has every round confirmed by the referee (as
+    happens at the venue), so that the standings count it."""
+    from tournament.matches import services as match_services
+
+    referee = get_user_model().objects.get(username=DEMO_REFEREE)
+    view = match_services.match_record_import(
+        match=match, user=referee, seen_revision=match.revision, record=record
+    )
+    if not view.finished:
+        return
+    for round_view in view.rounds:
+        match.refresh_from_db(fields=["revision"])
+        match_services.match_round_confirm(
+            match=match, user=referee, seen_revision=match.revision, round_index=round_view.index
+        )
+
+
 def record_truncated(record: dict[str, Any], *, turns: int) -> dict[str, Any]:
     """The start of a match: its first round cut after ``turns`` turns, without the round's end.
 

@@ -208,7 +208,8 @@ def _audit(
 def match_results_cache(*, view: MatchReplayView) -> bool:
     """Store a replay's results on the rows: every current turn's engine figures, verdict and
     problems; each round's end and scores; the match's totals, winners, status and
-    finished_at. Only changed rows are written. Returns True when the match has just closed
+    finished_at. Only changed rows are written; turn rows not in the database yet (a service's
+    new rows) are inserted with their figures. Returns True when the match has just closed
     (it was not finished before and is now).
     """
     turn_fields = ("points", "tile_value", "bonus", "bonus_points", "penalty", "verdict", "problems")
@@ -236,6 +237,10 @@ def match_results_cache(*, view: MatchReplayView) -> bool:
             row.end_kind = round_view.end_kind
             row.scores = scores
             changed_rounds.append(row)
+    new_turns = [row for row in changed_turns if row.pk is None]  # points is None: changed
+    changed_turns = [row for row in changed_turns if row.pk is not None]
+    if new_turns:
+        Turn.objects.bulk_create(new_turns)
     if changed_turns:
         Turn.objects.bulk_update(changed_turns, turn_fields)
     if changed_rounds:
@@ -412,7 +417,6 @@ def match_turns_add(
         _turn_row(data, player=player, round_=round_, index=next_index + i, user=user)
         for i, (data, player) in enumerate(zip(turns, players))
     ]
-    Turn.objects.bulk_create(new_rows)
     existing.extend(new_rows)
     _unconfirm(round_)
     first_number = len(existing) - len(new_rows) + 1
@@ -429,7 +433,7 @@ def match_turns_add(
                 "engine": {"points": report.points, "verdict": report.verdict.value},
             },
         )
-    _after_write(match, rows, user)
+    _after_write(match, rows, user)  # inserts the new rows with their figures
     return new_rows
 
 
@@ -805,7 +809,6 @@ def match_record_import(
 
     existing_rounds = {round_.index: round_ for round_ in rows.rounds}
     last = len(parsed.rounds) - 1
-    new_turns: list[Turn] = []
     turn_count = 0
     for r, round_record in enumerate(parsed.rounds):
         round_ = existing_rounds.get(r) or Round.objects.create(match=match, index=r)
@@ -815,7 +818,6 @@ def match_record_import(
         for t, turn in enumerate(round_record.turns):
             row = _imported_turn(turn, round_=round_, index=t, user=user, path=f"rounds[{r}].turns[{t}]")
             turns.append(row)
-            new_turns.append(row)
         turn_count += len(round_record.turns)
         closed = r < last or round_record.racks is not None or round_record.settlement_claimed is not None
         if closed:
@@ -830,7 +832,6 @@ def match_record_import(
                 created_by=user if user is not None and user.is_authenticated else None,
             )
             rows.ends[round_.pk] = end
-    Turn.objects.bulk_create(new_turns)
     rows.rounds.sort(key=lambda round_: round_.index)
     view = match_replay(match=match, rows=rows)
     closed = match_results_cache(view=view)

@@ -12,20 +12,20 @@ from tournament.demo import (
     MatchFiller,
     MatchRecordSource,
     demo_build,
+    demo_fill_match,
     demo_match_record,
 )
+from tournament.models import Match
 
 
 def demo_match_sources() -> tuple[MatchFiller | None, MatchRecordSource | None, str]:
     """The two functions that fill the demo's matches, and why they are missing, if they are.
 
-    TODO(recording): once the recording work provides the service that stores a match record
-    (docs/record-format.md) in an empty Match, return it here as the filler (adapted to
-    ``fill_match(match, record)``); demo_build() then finishes sessions 1 and 2 and starts
-    session 3 by itself.
+    The filler stores a simulated record through the recording's import service
+    (tournament.matches.services.match_record_import) and confirms the rounds of a finished
+    match; demo_build() finishes sessions 1 and 2 with it and starts session 3.
     """
-    missing = "the service that stores a match record in a match is not built yet"
-    return None, demo_match_record, missing
+    return demo_fill_match, demo_match_record, ""
 
 
 class Command(BaseCommand):
@@ -71,5 +71,11 @@ class Command(BaseCommand):
                     )
                 )
             else:
-                out.write(f"  matches filled: {report.matches_filled}")
+                matches = Match.objects.filter(table__session__tournament=tournament)
+                confirmed = matches.filter(status=Match.Status.CONFIRMED).count()
+                playing = matches.filter(status=Match.Status.PLAYING).count()
+                out.write(
+                    f"  matches filled: {report.matches_filled} ({confirmed} finished and "
+                    f"confirmed, {playing} in play), through the record import"
+                )
         out.write("Serve it with: python manage.py runserver, then open http://127.0.0.1:8000/")
