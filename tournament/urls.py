@@ -19,17 +19,17 @@ tournament_patterns = [
         views.StaffRevokeView.as_view(),
         name="staff_revoke",
     ),
+    # Running the tournament: the organiser's pages, the seating, the standings, the public
+    # pages of a session and of a player.
+    path("", include("tournament.organiser.urls")),
+    path("", include("tournament.seating.urls")),
+    path("", include("tournament.standings.urls")),
+    path("", include("tournament.public.urls")),
     # Built by later work; an honest 404 until then.
-    path("t/<slug:slug>/standings/", not_built_yet(page=_("Standings")), name="standings"),
     path(
         "t/<slug:slug>/standings.pdf",
         not_built_yet(page=_("Standings (PDF)")),
         name="standings_pdf",
-    ),
-    path(
-        "t/<slug:slug>/sessions/<int:number>/",
-        not_built_yet(page=_("Seating of a session")),
-        name="session",
     ),
     path(
         "t/<slug:slug>/sessions/<int:number>/seating.pdf",
@@ -55,11 +55,6 @@ tournament_patterns = [
         "t/<slug:slug>/matches/<int:match_id>/sheet.pdf",
         not_built_yet(page=_("Match sheet (PDF)")),
         name="match_sheet_pdf",
-    ),
-    path(
-        "t/<slug:slug>/players/<int:player_id>/",
-        not_built_yet(page=_("Player")),
-        name="player",
     ),
 ]
 

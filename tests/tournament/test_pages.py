@@ -58,15 +58,12 @@ def test_unknown_tournament_is_a_404_in_the_users_language(client):
 
 
 NOT_BUILT_YET = {
-    "standings": {},
     "standings_pdf": {},
-    "session": {"number": 1},
     "seating_pdf": {"number": 1},
     "sheets_pdf": {"number": 1},
     "match": {"match_id": "match"},
     "match_record": {"match_id": "match"},
     "match_sheet_pdf": {"match_id": "match"},
-    "player": {"player_id": "player"},
 }
 
 

@@ -44,6 +44,7 @@ def url_of(tournament, organiser):
         "number": 1,
         "match_id": match.pk,
         "player_id": tournament.registrations.first().player_id,
+        "registration_id": tournament.registrations.first().pk,
         "role_id": StaffRole.objects.get(user=organiser).pk,
     }
 

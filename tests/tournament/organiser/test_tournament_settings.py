@@ -1,0 +1,95 @@
+"""Create and edit a tournament: rule set, target, ranking criteria, visibility."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from tournament.models import Session, StaffRole, Tournament
+
+pytestmark = pytest.mark.django_db
+
+FORM = {
+    "name": "Coupe d'automne",
+    "slug": "coupe-automne",
+    "start_date": "2025-10-04",
+    "end_date": "2025-10-05",
+    "venue": "Lyon",
+    "rules": "goliath-tournament",
+    "target": "",
+    "criterion_1": "match_points",
+    "criterion_2": "share",
+    "criterion_3": "opponents",
+    "keep_clubs_apart": "on",
+    "is_public": "on",
+}
+
+
+def test_an_organiser_creates_a_tournament(organiser_client, organiser):
+    response = organiser_client.post("/tournaments/new/", FORM)
+    assert response.status_code == 302 and response["Location"] == "/t/coupe-automne/organise/players/"
+    tournament = Tournament.objects.get(slug="coupe-automne")
+    assert tournament.ranking_criteria == ["match_points", "share", "opponents"]
+    assert tournament.keep_clubs_apart and tournament.is_public and tournament.target is None
+    assert StaffRole.objects.get(tournament=tournament, user=organiser).role == "organiser"
+
+
+def test_the_form_starts_with_the_default_criteria(organiser_client):
+    page = organiser_client.get("/tournaments/new/").content.decode()
+    assert '<option value="match_points" selected>' in page
+    assert '<option value="total_points" selected>' in page
+
+
+def test_who_may_create_a_tournament(client, referee_client, make_user):
+    assert client.get("/tournaments/new/").status_code == 302  # log in first
+    assert referee_client.get("/tournaments/new/").status_code == 403
+    admin = Client()
+    admin.force_login(make_user("root", is_superuser=True))
+    assert admin.get("/tournaments/new/").status_code == 200
+
+
+def test_bad_settings_are_explained_next_to_their_fields(organiser_client, tournament):
+    form = {**FORM, "slug": "spring-open", "criterion_2": "match_points", "end_date": "2025-10-01",
+            "target": "0"}
+    response = organiser_client.post("/tournaments/new/", form, HTTP_ACCEPT_LANGUAGE="en")
+    page = response.content.decode()
+    assert response.status_code == 400
+    assert "already chosen above" in page.split('id="id_criterion_2_errors"')[1]
+    assert "cannot end before it starts" in page.split('id="id_end_date_errors"')[1]
+    assert 'id="id_target_errors"' in page
+    form = {**FORM, "slug": "spring-open"}
+    page = organiser_client.post("/tournaments/new/", form, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "already exists" in page.split('id="id_slug_errors"')[1]
+    form = {**FORM, "criterion_1": "", "criterion_2": "", "criterion_3": ""}
+    page = organiser_client.post("/tournaments/new/", form, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert 'id="id_criterion_1_errors"' in page
+    assert not Tournament.objects.filter(slug="coupe-automne").exists()
+
+
+def test_edit_the_settings(organiser_client, tournament):
+    page = organiser_client.get("/t/spring-open/organise/settings/").content.decode()
+    assert 'value="Spring Open"' in page
+    form = {**FORM, "name": "Spring Open 2025", "criterion_1": "total_points", "criterion_2": "",
+            "criterion_3": "", "is_public": ""}
+    response = organiser_client.post("/t/spring-open/organise/settings/", form)
+    assert response.status_code == 302
+    tournament.refresh_from_db()
+    assert tournament.name == "Spring Open 2025" and tournament.slug == "spring-open"
+    assert tournament.ranking_criteria == ["total_points"] and not tournament.is_public
+
+
+def test_the_rule_set_is_fixed_once_a_session_has_started(organiser_client, tournament):
+    Session.objects.filter(tournament=tournament).update(status="playing")
+    form = {**FORM, "rules": "travel-tour", "target": "300"}
+    response = organiser_client.post("/t/spring-open/organise/settings/", form,
+                                     HTTP_ACCEPT_LANGUAGE="en")
+    page = response.content.decode()
+    assert response.status_code == 400
+    assert "the rule set can no longer change" in page.split('id="id_rules_errors"')[1]
+    assert "the target can no longer change" in page.split('id="id_target_errors"')[1]
+    tournament.refresh_from_db()
+    assert tournament.rules == "goliath-tournament"
+
+
+def test_a_referee_cannot_edit_the_settings(referee_client, tournament):
+    assert referee_client.post("/t/spring-open/organise/settings/", FORM).status_code == 403

@@ -1,0 +1,117 @@
+"""The organiser's forms: they validate the input; the services (organiser/services.py) save it."""
+
+from __future__ import annotations
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
+
+from tournament.models import Player, RankingCriterion, Tournament
+
+CRITERIA_FIELDS = [f"criterion_{number}" for number in range(1, len(RankingCriterion.values) + 1)]
+CSV_MAX_BYTES = 1_000_000
+
+
+def _model_field(model, name: str, **kwargs):
+    """The model field's form field: its label, length and help text, in one place."""
+    return model._meta.get_field(name).formfield(**kwargs)
+
+
+class TournamentForm(forms.Form):
+    """A tournament's settings; ``ranking_criteria`` in cleaned_data, in order."""
+
+    name = _model_field(Tournament, "name")
+    start_date = _model_field(Tournament, "start_date", widget=forms.DateInput(attrs={"type": "date"}))
+    end_date = _model_field(Tournament, "end_date", widget=forms.DateInput(attrs={"type": "date"}))
+    venue = _model_field(Tournament, "venue")
+    rules = _model_field(Tournament, "rules")
+    target = _model_field(Tournament, "target", min_value=1)
+    keep_clubs_apart = _model_field(Tournament, "keep_clubs_apart")
+    is_public = _model_field(Tournament, "is_public")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        choices = [("", "—"), *RankingCriterion.choices]
+        for number, field_name in enumerate(CRITERIA_FIELDS, start=1):
+            self.fields[field_name] = forms.ChoiceField(
+                label=_("Ranking criterion %(number)s") % {"number": number},
+                choices=choices,
+                required=number == 1,
+                help_text=_("Ties on the criteria above are broken by this one.")
+                if number == 2 else "",
+            )
+
+    @classmethod
+    def initial_from(cls, tournament: Tournament) -> dict:
+        initial = {
+            name: getattr(tournament, name)
+            for name in ("name", "start_date", "end_date", "venue", "rules", "target",
+                         "keep_clubs_apart", "is_public")
+        }
+        initial.update(zip(CRITERIA_FIELDS, tournament.ranking_criteria, strict=False))
+        return initial
+
+    def clean(self):
+        cleaned = super().clean()
+        criteria = []
+        for field_name in CRITERIA_FIELDS:
+            code = cleaned.pop(field_name, "")
+            if not code:
+                continue
+            if code in criteria:
+                self.add_error(field_name, _("This criterion is already chosen above."))
+            criteria.append(code)
+        if not criteria and not self.has_error(CRITERIA_FIELDS[0]):
+            self.add_error(CRITERIA_FIELDS[0], _("Choose at least one ranking criterion."))
+        cleaned["ranking_criteria"] = criteria
+        start, end = cleaned.get("start_date"), cleaned.get("end_date")
+        if start and end and end < start:
+            self.add_error("end_date", _("The tournament cannot end before it starts."))
+        return cleaned
+
+
+class TournamentCreateForm(TournamentForm):
+    slug = _model_field(Tournament, "slug")
+
+    field_order = ["name", "slug"]
+
+
+class PlayerForm(forms.Form):
+    name = _model_field(Player, "name")
+    club = _model_field(Player, "club")
+    licence = _model_field(Player, "licence")
+    first_session = forms.IntegerField(
+        label=_("First session"),
+        min_value=1,
+        required=False,
+        help_text=_("A late arrival: the first session the player is seated in. Blank: the next "
+                    "session to be seated."),
+    )
+
+
+class PlayersImportForm(forms.Form):
+    file = forms.FileField(
+        label=_("CSV file"),
+        help_text=_("One player a line: name, club, licence number (club and licence may be "
+                    "blank), separated by commas or semicolons; a header line is allowed. A file "
+                    "with a bad line imports nothing."),
+    )
+
+    def clean_file(self) -> str:
+        """The file's text: UTF-8, or Windows-1252 as a spreadsheet saves it."""
+        upload = self.cleaned_data["file"]
+        if upload.size > CSV_MAX_BYTES:
+            raise ValidationError(
+                _("The file is too large (%(size)s bytes; at most %(max)s).")
+                % {"size": upload.size, "max": CSV_MAX_BYTES}
+            )
+        data = upload.read()
+        if b"\x00" in data:
+            raise ValidationError(_("This is not a text file: save the sheet as CSV."))
+        for encoding in ("utf-8-sig", "cp1252"):
+            try:
+                return data.decode(encoding)
+            except UnicodeDecodeError:
+                continue
+        raise ValidationError(_("The file is not text in UTF-8 or Windows-1252: save it as CSV "
+                                "(UTF-8)."))

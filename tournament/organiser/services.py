@@ -1,0 +1,474 @@
+"""The organiser's writes: the tournament's settings, its players, its sessions' lifecycle.
+
+Every service runs inside ``transaction.atomic()``, takes keyword arguments only and raises
+``ValidationError`` with a translated message (keyed by the form field it concerns, where one
+does) when the change is refused; a refused change writes nothing.
+
+A session goes draft (``session_open``) -> seated (``tournament.seating.services.
+session_seat``; drawn again or swapped while it has not started) -> in play
+(``session_start``) -> finished (``session_close``, once every match is confirmed).
+
+Players added once session 1 is seated are late arrivals: seated from the next session that
+is not seated yet. A withdrawn player is not seated from the next seating on; their matches
+stay in the standings.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from tournament import services
+from tournament.models import Match, Player, Registration, Seat, Session, Tournament
+from tournament.seating.services import new_seed
+
+# The first cell of a header line (any case), in the languages of the tool.
+CSV_HEADER_NAMES = {"name", "nom", "player", "joueur", "joueuse", "nom du joueur"}
+CSV_COLUMNS = 3  # name, club, licence
+CSV_MAX_LINES = 5000
+
+
+# --- the tournament ---------------------------------------------------------------------------
+
+
+@transaction.atomic
+def tournament_set_up(
+    *,
+    organiser,
+    name: str,
+    slug: str,
+    start_date: datetime.date,
+    end_date: datetime.date | None = None,
+    venue: str = "",
+    rules: str,
+    target: int | None = None,
+    ranking_criteria: Sequence[str],
+    keep_clubs_apart: bool = False,
+    is_public: bool = True,
+) -> Tournament:
+    """Create a tournament with its settings; ``organiser`` becomes its organiser."""
+    tournament = services.tournament_create(
+        name=name, slug=slug, start_date=start_date, end_date=end_date, venue=venue,
+        rules=rules, target=target, is_public=is_public, keep_clubs_apart=keep_clubs_apart,
+    )
+    tournament.ranking_criteria = list(ranking_criteria)
+    tournament.full_clean()
+    tournament.save(update_fields=["ranking_criteria"])
+    services.staff_role_grant(tournament=tournament, user=organiser, role="organiser")
+    return tournament
+
+
+@transaction.atomic
+def tournament_update(
+    *,
+    tournament: Tournament,
+    name: str,
+    start_date: datetime.date,
+    end_date: datetime.date | None,
+    venue: str,
+    rules: str,
+    target: int | None,
+    ranking_criteria: Sequence[str],
+    keep_clubs_apart: bool,
+    is_public: bool,
+) -> Tournament:
+    """Change the settings. The rule set and the target are fixed once a session has started;
+    the ranking criteria may change at any time (the standings follow)."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    started = tournament.sessions.filter(
+        status__in=[Session.Status.PLAYING, Session.Status.FINISHED]
+    ).exists()
+    if started:
+        errors = {}
+        if rules != tournament.rules:
+            errors["rules"] = _("A session has started: the rule set can no longer change.")
+        if target != tournament.target:
+            errors["target"] = _("A session has started: the target can no longer change.")
+        if errors:
+            raise ValidationError(errors)
+    tournament.name = name
+    tournament.start_date = start_date
+    tournament.end_date = end_date
+    tournament.venue = venue
+    tournament.rules = rules
+    tournament.target = target
+    tournament.ranking_criteria = list(ranking_criteria)
+    tournament.keep_clubs_apart = keep_clubs_apart
+    tournament.is_public = is_public
+    tournament.full_clean()
+    tournament.save()
+    return tournament
+
+
+# --- players ----------------------------------------------------------------------------------
+
+
+def next_session_to_seat(*, tournament: Tournament) -> int:
+    """The number of the first session not seated yet (the next one to open, if none is)."""
+    numbers = dict(tournament.sessions.values_list("number", "status"))
+    drafts = [number for number, status in numbers.items() if status == Session.Status.DRAFT]
+    return min(drafts) if drafts else max(numbers, default=0) + 1
+
+
+def _status_for(first_session: int | None) -> tuple[str, int | None]:
+    if first_session is not None and first_session > 1:
+        return Registration.Status.LATE, first_session
+    return Registration.Status.ACTIVE, None
+
+
+@dataclass(frozen=True)
+class PlayerLine:
+    """A player to enter: from a CSV line (``line`` its number) or from the form (line 0)."""
+
+    line: int
+    name: str
+    club: str = ""
+    licence: str = ""
+
+
+class _PlayerChecks:
+    """The checks shared by one player and a whole file, against the tournament's players."""
+
+    def __init__(self, tournament: Tournament, lines: Sequence[PlayerLine]) -> None:
+        self.registered = list(
+            tournament.registrations.values_list("player__name", "player__club", "player__licence")
+        )
+        self.registered_licences = {licence for _n, _c, licence in self.registered if licence}
+        self.registered_names = {(name.casefold(), club.casefold()) for name, club, _l in self.registered}
+        licences = [line.licence for line in lines if line.licence]
+        self.players_by_licence = {
+            player.licence: player for player in Player.objects.filter(licence__in=licences)
+        }
+        self.lines_by_licence: dict[str, int] = {}
+        self.lines_by_name: dict[tuple[str, str], int] = {}
+        self.max_length = {
+            field: Player._meta.get_field(field).max_length for field in ("name", "club", "licence")
+        }
+        self.labels = {
+            "name": _("name"), "club": _("club"), "licence": _("licence number")
+        }
+
+    def problems(self, line: PlayerLine) -> dict[str, str]:
+        """The reasons this line cannot be entered, by field (empty: it can)."""
+        problems: dict[str, str] = {}
+        for field in ("name", "club", "licence"):
+            value = getattr(line, field)
+            if len(value) > self.max_length[field]:
+                problems[field] = _("the %(field)s is longer than %(max)s characters.") % {
+                    "field": self.labels[field], "max": self.max_length[field]
+                }
+        if not line.name:
+            problems["name"] = _("the name is missing.")
+        if problems:
+            return problems
+        key = (line.name.casefold(), line.club.casefold())
+        if line.licence:
+            other_player = self.players_by_licence.get(line.licence)
+            if line.licence in self.registered_licences:
+                problems["licence"] = _(
+                    "licence %(licence)s: %(name)s is already registered in this tournament."
+                ) % {"licence": line.licence, "name": other_player.name if other_player else ""}
+            elif line.licence in self.lines_by_licence:
+                problems["licence"] = _("licence %(licence)s is already on line %(other)s.") % {
+                    "licence": line.licence, "other": self.lines_by_licence[line.licence]
+                }
+            elif other_player is not None and other_player.name.casefold() != line.name.casefold():
+                problems["licence"] = _(
+                    "licence %(licence)s is that of %(other)s, not %(name)s."
+                ) % {"licence": line.licence, "other": other_player.name, "name": line.name}
+        if "licence" not in problems:
+            if key in self.registered_names:
+                problems["name"] = _("%(name)s is already registered in this tournament.") % {
+                    "name": f"{line.name} ({line.club})" if line.club else line.name
+                }
+            elif key in self.lines_by_name:
+                problems["name"] = _("%(name)s is already on line %(other)s.") % {
+                    "name": line.name, "other": self.lines_by_name[key]
+                }
+        if line.licence:
+            self.lines_by_licence.setdefault(line.licence, line.line)
+        self.lines_by_name.setdefault(key, line.line)
+        return problems
+
+    def player_for(self, line: PlayerLine) -> Player | None:
+        """The existing player of this licence, reused rather than created twice."""
+        return self.players_by_licence.get(line.licence) if line.licence else None
+
+
+def _registrations_create(
+    *, tournament: Tournament, lines: Sequence[PlayerLine], checks: _PlayerChecks,
+    first_session: int | None,
+) -> list[Registration]:
+    status, first_session = _status_for(first_session)
+    players = []
+    new_players = []
+    for line in lines:
+        player = checks.player_for(line)
+        if player is None:
+            player = Player(name=line.name, club=line.club, licence=line.licence)
+            new_players.append(player)
+        players.append(player)
+    Player.objects.bulk_create(new_players)
+    return Registration.objects.bulk_create(
+        Registration(tournament=tournament, player=player, status=status,
+                     first_session=first_session)
+        for player in players
+    )
+
+
+@transaction.atomic
+def player_add(
+    *,
+    tournament: Tournament,
+    name: str,
+    club: str = "",
+    licence: str = "",
+    first_session: int | None = None,
+) -> Registration:
+    """Register one player. Once session 1 is seated, a late arrival: seated from
+    ``first_session`` (by default the next session not seated yet)."""
+    line = PlayerLine(0, name.strip(), club.strip(), licence.strip())
+    checks = _PlayerChecks(tournament, [line])
+    problems = checks.problems(line)
+    next_number = next_session_to_seat(tournament=tournament)
+    if first_session is None:
+        first_session = next_number
+    elif first_session < next_number:
+        problems["first_session"] = _(
+            "Session %(number)s is already seated: choose session %(next)s or a later one."
+        ) % {"number": first_session, "next": next_number}
+    if problems:
+        raise ValidationError({field: message[:1].upper() + message[1:]
+                               for field, message in problems.items()})
+    return _registrations_create(
+        tournament=tournament, lines=[line], checks=checks, first_session=first_session
+    )[0]
+
+
+def _csv_read(text: str) -> tuple[list[PlayerLine], list[tuple[int, str]]]:
+    """The lines of a CSV of players, and the (line number, message) of those unreadable."""
+    text = text.lstrip("\ufeff")
+    first_line = next((line for line in text.splitlines() if line.strip()), "")
+    delimiter = max((";", "\t", ","), key=first_line.count) if first_line else ","
+    if first_line and not first_line.count(delimiter):
+        delimiter = ","
+    reader = csv.reader(text.splitlines(keepends=True), delimiter=delimiter, strict=True)
+    lines: list[PlayerLine] = []
+    errors: list[tuple[int, str]] = []
+    first_row = True
+    try:
+        for row in reader:
+            cells = [cell.strip() for cell in row]
+            while cells and not cells[-1]:
+                cells.pop()
+            if not cells:
+                continue
+            if first_row and cells[0].casefold() in CSV_HEADER_NAMES:
+                first_row = False
+                continue
+            first_row = False
+            if any("\n" in cell or "\r" in cell for cell in cells):
+                errors.append((reader.line_num, _("a cell runs over several lines.")))
+                continue
+            if len(cells) > CSV_COLUMNS:
+                errors.append((
+                    reader.line_num,
+                    _("%(count)s columns, expected at most 3: name, club, licence.")
+                    % {"count": len(cells)},
+                ))
+                continue
+            cells += [""] * (CSV_COLUMNS - len(cells))
+            lines.append(PlayerLine(reader.line_num, *cells))
+            if len(lines) > CSV_MAX_LINES:
+                raise ValidationError(
+                    _("The file has more than %(max)s players.") % {"max": CSV_MAX_LINES}
+                )
+    except csv.Error as error:
+        if "end of data" in str(error):
+            reason = _("a quotation mark is never closed.")
+        elif "expected after" in str(error):
+            reason = _("text follows a closing quotation mark: put the whole cell in quotes.")
+        else:
+            reason = _("it cannot be read as CSV (%(error)s).") % {"error": error}
+        errors.append((reader.line_num, reason))
+    return lines, errors
+
+
+def _line_errors(errors: list[tuple[int, str]]) -> list[str]:
+    return [
+        _("Line %(line)s: %(reason)s") % {"line": line, "reason": message}
+        for line, message in sorted(errors, key=lambda error: error[0])
+    ]
+
+
+def players_csv_lines(text: str) -> list[PlayerLine]:
+    """Read a CSV of players: name, club, licence (club and licence may be left out).
+
+    The separator is guessed from the first line (``;``, tab or ``,``); a first line whose
+    first cell is a column name (name, nom, ...) is a header; blank lines are skipped. Raises
+    ``ValidationError`` listing every line that cannot be read, with its number.
+
+    >>> [line.name for line in players_csv_lines("nom;club\\nAnaïs Morel;Perpignan\\n\\nBo;")]
+    ['Anaïs Morel', 'Bo']
+    """
+    lines, errors = _csv_read(text)
+    if errors:
+        raise ValidationError(_line_errors(errors))
+    return lines
+
+
+@transaction.atomic
+def players_import_csv(*, tournament: Tournament, text: str) -> list[Registration]:
+    """Register every player of a CSV file (see ``players_csv_lines``), or none.
+
+    A file with a bad line imports nothing: the ``ValidationError`` lists every bad line with
+    its number and the reason. Once session 1 is seated, the players are late arrivals.
+    """
+    lines, errors = _csv_read(text)
+    if not lines and not errors:
+        raise ValidationError(_("The file has no player in it."))
+    checks = _PlayerChecks(tournament, lines)
+    for line in lines:
+        errors.extend((line.line, message) for message in checks.problems(line).values())
+    if errors:
+        raise ValidationError(_line_errors(errors))
+    return _registrations_create(
+        tournament=tournament, lines=lines, checks=checks,
+        first_session=next_session_to_seat(tournament=tournament),
+    )
+
+
+@transaction.atomic
+def registration_update(
+    *,
+    registration: Registration,
+    name: str,
+    club: str = "",
+    licence: str = "",
+    first_session: int | None = None,
+) -> Registration:
+    """Correct a player's name, club or licence, or the session a late arrival starts from."""
+    registration = Registration.objects.select_for_update().select_related("player").get(
+        pk=registration.pk
+    )
+    player = registration.player
+    player.name, player.club, player.licence = name.strip(), club.strip(), licence.strip()
+    try:
+        player.full_clean()
+    except ValidationError as error:
+        raise ValidationError(error.message_dict) from error
+    if first_session is not None:
+        played_before = (
+            Seat.objects.filter(
+                player=player,
+                session__tournament_id=registration.tournament_id,
+                session__number__lt=first_session,
+            )
+            .order_by("session__number")
+            .values_list("session__number", flat=True)
+            .first()
+        )
+        if played_before is not None:
+            raise ValidationError(
+                {"first_session": _("%(player)s is already seated in session %(number)s.")
+                 % {"player": player.name, "number": played_before}}
+            )
+    player.save()
+    status, registration.first_session = _status_for(first_session)
+    if registration.status != Registration.Status.WITHDRAWN:
+        registration.status = status
+    registration.full_clean()
+    registration.save()
+    return registration
+
+
+@transaction.atomic
+def registration_withdraw(*, registration: Registration) -> Registration:
+    """Withdraw a player: not seated from the next seating on; their matches still count."""
+    registration = Registration.objects.select_for_update().get(pk=registration.pk)
+    if registration.status == Registration.Status.WITHDRAWN:
+        raise ValidationError(_("This player has already withdrawn."))
+    registration.status = Registration.Status.WITHDRAWN
+    registration.save(update_fields=["status"])
+    return registration
+
+
+@transaction.atomic
+def registration_reinstate(*, registration: Registration) -> Registration:
+    """Bring a withdrawn player back: seated again from the next seating on."""
+    registration = Registration.objects.select_for_update().get(pk=registration.pk)
+    if registration.status != Registration.Status.WITHDRAWN:
+        raise ValidationError(_("This player has not withdrawn."))
+    registration.status, _first = _status_for(registration.first_session)
+    registration.save(update_fields=["status"])
+    return registration
+
+
+# --- sessions ---------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def session_open(*, tournament: Tournament) -> Session:
+    """Open the next session, as a draft with a fresh seed; the last one must be closed."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    unfinished = (
+        tournament.sessions.exclude(status=Session.Status.FINISHED)
+        .order_by("number")
+        .values_list("number", flat=True)
+        .first()
+    )
+    if unfinished is not None:
+        raise ValidationError(
+            _("Session %(number)s is not closed yet: close it before opening the next one.")
+            % {"number": unfinished}
+        )
+    return services.session_create(tournament=tournament, seed=new_seed())
+
+
+@transaction.atomic
+def session_start(*, session: Session) -> Session:
+    """Start a seated session: its seating is final, its matches can be played."""
+    session = Session.objects.select_for_update().get(pk=session.pk)
+    if session.status == Session.Status.DRAFT:
+        raise ValidationError(
+            _("Session %(number)s is not seated yet: seat it first.") % {"number": session.number}
+        )
+    if session.status != Session.Status.SEATED:
+        raise ValidationError(
+            _("Session %(number)s has already started.") % {"number": session.number}
+        )
+    session.status = Session.Status.PLAYING
+    session.save(update_fields=["status"])
+    return session
+
+
+@transaction.atomic
+def session_close(*, session: Session) -> Session:
+    """Close a session in play once every match is confirmed: the standings are final."""
+    session = Session.objects.select_for_update().get(pk=session.pk)
+    if session.status != Session.Status.PLAYING:
+        raise ValidationError(
+            _("Only a session in play can be closed; session %(number)s is %(status)s.")
+            % {"number": session.number, "status": session.get_status_display()}
+        )
+    open_tables = list(
+        Match.objects.filter(table__session=session)
+        .exclude(status=Match.Status.CONFIRMED)
+        .order_by("table__number")
+        .values_list("table__number", flat=True)
+    )
+    if open_tables:
+        raise ValidationError(
+            _("Session %(number)s cannot be closed: the match of table(s) %(tables)s is not "
+              "confirmed yet.")
+            % {"number": session.number, "tables": ", ".join(map(str, open_tables))}
+        )
+    session.status = Session.Status.FINISHED
+    session.save(update_fields=["status"])
+    return session

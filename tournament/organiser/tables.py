@@ -1,0 +1,54 @@
+"""The organiser's tables (django-tables2)."""
+
+from __future__ import annotations
+
+import django_tables2 as tables2
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from tournament.models import Registration, Session
+
+
+class OrganiserSessionTable(tables2.Table):
+    number = tables2.Column(
+        verbose_name=_("session"),
+        linkify=lambda record: reverse(
+            "tournament:session_organise",
+            kwargs={"slug": record.tournament.slug, "number": record.number},
+        ),
+    )
+    table_count = tables2.Column(verbose_name=_("tables"))
+    seat_count = tables2.Column(verbose_name=_("players seated"))
+    confirmed_count = tables2.Column(verbose_name=_("matches confirmed"))
+
+    class Meta:
+        model = Session
+        fields = ("number", "status", "table_count", "seat_count", "confirmed_count")
+        empty_text = _("No session yet.")
+        attrs = {"class": "data-table", "id": "organiser-sessions"}
+
+
+class OrganiserRegistrationTable(tables2.Table):
+    name = tables2.Column(
+        accessor="player__name",
+        verbose_name=_("player"),
+        linkify=lambda record: reverse(
+            "tournament:registration_edit",
+            kwargs={"slug": record.tournament.slug, "registration_id": record.pk},
+        ),
+    )
+    club = tables2.Column(accessor="player__club", verbose_name=_("club"))
+    licence = tables2.Column(accessor="player__licence", verbose_name=_("licence number"))
+    first_session = tables2.Column(verbose_name=_("first session"))
+    actions = tables2.TemplateColumn(
+        template_name="tournament/organiser/_registration_actions.html",
+        verbose_name="",
+        orderable=False,
+    )
+
+    class Meta:
+        model = Registration
+        fields = ("name", "club", "licence", "status", "first_session", "actions")
+        empty_text = _("No player registered yet: add them one by one or import a CSV file.")
+        attrs = {"class": "data-table", "id": "organiser-players"}
+        row_attrs = {"class": lambda record: f"registration--{record.status}"}

@@ -1,0 +1,16 @@
+from django.urls import path
+
+from tournament.public import views
+
+urlpatterns = [
+    path(
+        "t/<slug:slug>/sessions/<int:number>/",
+        views.PublicSessionView.as_view(),
+        name="session",
+    ),
+    path(
+        "t/<slug:slug>/players/<int:player_id>/",
+        views.PublicPlayerView.as_view(),
+        name="player",
+    ),
+]

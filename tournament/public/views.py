@@ -1,0 +1,83 @@
+"""The public pages of a session and of a player: read-only, live while a session is in play.
+
+Anyone may read them (a private tournament: its staff only); only GET and HEAD are answered.
+An htmx request (the page polling itself every POLL_SECONDS while a session is in play) gets
+the live fragment only.
+"""
+
+from __future__ import annotations
+
+from django.views.generic import TemplateView
+from django_tables2 import RequestConfig
+
+from tournament.models import RankingCriterion, Session
+from tournament.permissions import TournamentMixin
+from tournament.public import selectors
+from tournament.public.tables import PlayerMatchesTable
+from tournament.seating.selectors import seating_by_player, session_seating
+from tournament.seating.tables import PlayerSeatTable, SeatingTable
+from tournament.standings.tables import criterion_display
+from tournament.standings.views import POLL_SECONDS
+
+
+class LiveFragmentMixin:
+    """Render ``fragment_template_name`` alone for htmx requests."""
+
+    fragment_template_name = ""
+    http_method_names = ["get", "head"]
+
+    def render_live(self, context):
+        if self.request.htmx:
+            return self.response_class(self.request, self.fragment_template_name, context)
+        return self.render_to_response(context)
+
+
+class PublicSessionView(LiveFragmentMixin, TournamentMixin, TemplateView):
+    """/t/<slug>/sessions/<n>/: who sits where, each table's match and its state."""
+
+    template_name = "tournament/public/session.html"
+    fragment_template_name = "tournament/public/_session_tables.html"
+
+    def get(self, request, *args, **kwargs):
+        session = selectors.tournament_session(tournament=self.tournament, number=kwargs["number"])
+        tables = session_seating(session=session)
+        seating_table = SeatingTable(tables, prefix="table-")
+        seats_table = PlayerSeatTable(seating_by_player(tables), prefix="seat-")
+        config = RequestConfig(request, paginate=False)
+        config.configure(seating_table)
+        config.configure(seats_table)
+        context = self.get_context_data(
+            session=session,
+            sessions=list(self.tournament.sessions.values_list("number", flat=True)),
+            seating_table=seating_table,
+            seats_table=seats_table,
+            is_live=session.status == Session.Status.PLAYING,
+            poll_seconds=POLL_SECONDS,
+        )
+        return self.render_live(context)
+
+
+class PublicPlayerView(LiveFragmentMixin, TournamentMixin, TemplateView):
+    """/t/<slug>/players/<id>/: their table now, their rank, their matches."""
+
+    template_name = "tournament/public/player.html"
+    fragment_template_name = "tournament/public/_player_live.html"
+
+    def get(self, request, *args, **kwargs):
+        page = selectors.player_page(tournament=self.tournament, player_id=kwargs["player_id"])
+        matches_table = PlayerMatchesTable(page["matches"])
+        RequestConfig(request, paginate=False).configure(matches_table)
+        labels = dict(RankingCriterion.choices)
+        criteria_scores = [
+            (labels[code], criterion_display(code, page["standing"]))
+            for code in page["standings"].criteria
+        ]
+        context = self.get_context_data(
+            **page,
+            criteria_scores=criteria_scores,
+            matches_table=matches_table,
+            player_count=len(page["standings"].rows),
+            is_live=page["standings"].is_live,
+            poll_seconds=POLL_SECONDS,
+        )
+        return self.render_live(context)

@@ -1,0 +1,25 @@
+"""The seating's form: swap two players before the session starts."""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+
+class SwapForm(forms.Form):
+    """Two players seated in the session; ``seated`` are (player id, label) pairs."""
+
+    player_a = forms.TypedChoiceField(label=_("Player"), coerce=int)
+    player_b = forms.TypedChoiceField(label=_("Swap with"), coerce=int)
+
+    def __init__(self, *args, seated: list[tuple[int, str]], **kwargs):
+        super().__init__(*args, **kwargs)
+        choices = [("", "—"), *seated]
+        self.fields["player_a"].choices = choices
+        self.fields["player_b"].choices = choices
+
+    def clean(self):
+        cleaned = super().clean()
+        if cleaned.get("player_a") and cleaned.get("player_a") == cleaned.get("player_b"):
+            self.add_error("player_b", _("Choose two different players."))
+        return cleaned

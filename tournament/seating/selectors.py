@@ -1,0 +1,159 @@
+"""Reads about seating: who sits where in a session, who plays in it, who met whom before.
+
+The seating comes as plain data (lists of dicts), for the pages and for the printed seating:
+
+- ``session_seating(*, session)``: one dict per table, in table order (one query).
+- ``seating_by_player(tables)``: the same seats as one alphabetical list (no query).
+- ``session_repeat_pairs(*, session)``: the pairs seated together who met before (two queries).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Q, QuerySet
+from django.urls import reverse
+
+from tournament.models import Match, Registration, Seat, Session
+from tournament.seating.algorithm import meetings, pair
+
+
+def registrations_to_seat(*, session: Session) -> QuerySet[Registration]:
+    """The registrations seated in this session: not withdrawn, and arrived by its number.
+
+    A late arrival (``first_session``) is seated from that session on; a withdrawn player
+    from none.
+    """
+    return (
+        Registration.objects.filter(tournament_id=session.tournament_id)
+        .exclude(status=Registration.Status.WITHDRAWN)
+        .filter(Q(first_session__isnull=True) | Q(first_session__lte=session.number))
+        .select_related("player")
+        .order_by("player_id")
+    )
+
+
+def session_seating(*, session: Session) -> list[dict[str, Any]]:
+    """The session's tables, in order, each with its players in clockwise seat order.
+
+    Each table: ``number``, ``match_id``, ``match_status`` (a Match.Status value),
+    ``match_status_label``, ``match_url`` (a path), ``players``: a list of ``order`` (from 0),
+    ``seat`` (from 1), ``player_id``, ``name``, ``club``, ``total`` (the match total so far,
+    or None), ``winner`` (bool), ``url`` (the player's page).
+    """
+    slug = session.tournament.slug
+    status_labels = dict(Match.Status.choices)
+    seats = (
+        Seat.objects.filter(session=session)
+        .order_by("table__number", "order")
+        .values_list(
+            "table__number", "order", "player_id", "player__name", "player__club",
+            "table__match__id", "table__match__status", "table__match__totals",
+            "table__match__winners",
+        )
+    )
+    player_url = reverse("tournament:player", kwargs={"slug": slug, "player_id": 0})[:-2]
+    match_url = reverse("tournament:match", kwargs={"slug": slug, "match_id": 0})[:-2]
+    tables: list[dict[str, Any]] = []
+    for number, order, player_id, name, club, match_id, status, totals, winners in seats:
+        if not tables or tables[-1]["number"] != number:
+            tables.append(
+                {
+                    "number": number,
+                    "match_id": match_id,
+                    "match_status": status,
+                    "match_status_label": str(status_labels.get(status, status or "")),
+                    "match_url": f"{match_url}{match_id}/" if match_id else "",
+                    "players": [],
+                }
+            )
+        totals = totals or []
+        tables[-1]["players"].append(
+            {
+                "order": order,
+                "seat": order + 1,
+                "player_id": player_id,
+                "name": name,
+                "club": club,
+                "total": totals[order] if order < len(totals) else None,
+                "winner": order in (winners or []),
+                "url": f"{player_url}{player_id}/",
+            }
+        )
+    return tables
+
+
+def seating_by_player(tables: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every seated player, by name: ``name``, ``club``, ``player_id``, ``url``, ``table``,
+    ``seat``. Takes ``session_seating()``'s tables; no query.
+    """
+    players = [
+        {
+            "name": player["name"],
+            "club": player["club"],
+            "player_id": player["player_id"],
+            "url": player["url"],
+            "table": table["number"],
+            "seat": player["seat"],
+        }
+        for table in tables
+        for player in table["players"]
+    ]
+    players.sort(key=lambda player: (player["name"].casefold(), player["player_id"]))
+    return players
+
+
+def earlier_meetings(*, session: Session) -> dict[tuple[int, int], int]:
+    """How many times each pair of players sat together in the sessions before this one."""
+    tables: dict[int, list[int]] = {}
+    for table_id, player_id in Seat.objects.filter(
+        session__tournament_id=session.tournament_id, session__number__lt=session.number
+    ).values_list("table_id", "player_id"):
+        tables.setdefault(table_id, []).append(player_id)
+    return meetings(tables.values())
+
+
+def session_repeat_pairs(*, session: Session) -> list[dict[str, Any]]:
+    """Pairs seated together in this session who already met: ``table``, ``names`` (two),
+    ``player_ids`` (two), ``times`` (earlier meetings). By table, then names.
+    """
+    met = earlier_meetings(session=session)
+    tables: dict[int, list[tuple[int, str]]] = {}
+    for number, player_id, name in Seat.objects.filter(session=session).values_list(
+        "table__number", "player_id", "player__name"
+    ):
+        tables.setdefault(number, []).append((player_id, name))
+    repeats = []
+    for number in sorted(tables):
+        players = sorted(tables[number], key=lambda player: player[1])
+        for index, (first_id, first_name) in enumerate(players):
+            for second_id, second_name in players[index + 1 :]:
+                times = met.get(pair(first_id, second_id))
+                if times:
+                    repeats.append(
+                        {
+                            "table": number,
+                            "names": (first_name, second_name),
+                            "player_ids": (first_id, second_id),
+                            "times": times,
+                        }
+                    )
+    return repeats
+
+
+def seated_but_withdrawn(*, session: Session) -> list[dict[str, Any]]:
+    """Players seated in this session whose registration no longer seats them (withdrawn
+    since, or a later first session): ``name``, ``table``."""
+    return [
+        {"name": name, "table": number}
+        for name, number in Seat.objects.filter(session=session)
+        .filter(
+            Q(player__registrations__tournament_id=session.tournament_id)
+            & (
+                Q(player__registrations__status=Registration.Status.WITHDRAWN)
+                | Q(player__registrations__first_session__gt=session.number)
+            )
+        )
+        .order_by("table__number", "player__name")
+        .values_list("player__name", "table__number")
+    ]

@@ -1,0 +1,137 @@
+"""Writes about seating: draw a session's seating, swap two players before it starts.
+
+Both run inside ``transaction.atomic()``, take keyword arguments only, and raise
+``ValidationError`` with a translated message when the session's state forbids the change.
+"""
+
+from __future__ import annotations
+
+import random
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from tournament import services
+from tournament.models import Match, Player, Seat, Session
+from tournament.seating.algorithm import Seating, SeatingPlayer, seating_draw
+from tournament.seating.selectors import earlier_meetings, registrations_to_seat
+from tournament.standings.selectors import standings_rows
+
+
+def _session_locked(session: Session) -> Session:
+    return Session.objects.select_for_update().select_related("tournament").get(pk=session.pk)
+
+
+def _refuse_unless_seatable(session: Session) -> None:
+    if session.status in (Session.Status.PLAYING, Session.Status.FINISHED):
+        raise ValidationError(
+            _("Session %(number)s has started: its seating can no longer change.")
+            % {"number": session.number}
+        )
+    if Match.objects.filter(table__session=session).exclude(status=Match.Status.PENDING).exists():
+        raise ValidationError(
+            _("A match of session %(number)s has begun: its seating can no longer change.")
+            % {"number": session.number}
+        )
+
+
+def new_seed() -> int:
+    """A fresh random seed for a seating (kept on the session, so it can be drawn again)."""
+    return random.SystemRandom().randrange(1, 2**31 - 1)
+
+
+@transaction.atomic
+def session_seat(*, session: Session, seed: int | None = None) -> Seating:
+    """Draw the session's seating and store it: tables, seats and one empty match per table.
+
+    Session 1 is drawn at random (players of one club kept apart when the tournament asks);
+    later sessions from the standings and the earlier meetings (``tournament.seating.
+    algorithm``). ``seed``: the seed to draw with (kept on the session); None keeps the
+    session's. A seated session that has not started is drawn again; the earlier sessions
+    must be closed first, so that the standings are final.
+    """
+    session = _session_locked(session)
+    tournament = session.tournament
+    _refuse_unless_seatable(session)
+    unfinished = list(
+        tournament.sessions.filter(number__lt=session.number)
+        .exclude(status=Session.Status.FINISHED)
+        .values_list("number", flat=True)
+    )
+    if unfinished:
+        raise ValidationError(
+            _("Close session %(number)s before seating session %(next)s: the seating uses "
+              "its results.") % {"number": unfinished[0], "next": session.number}
+        )
+    registrations = list(registrations_to_seat(session=session))
+    if len(registrations) < 2:
+        raise ValidationError(
+            _("At least two players are needed to seat a session; %(count)s can play in this "
+              "one.") % {"count": len(registrations)}
+        )
+    ranks = None
+    if session.number > 1:
+        ranks = {row["player_id"]: row["rank"] for row in standings_rows(tournament=tournament)}
+    last_rank = max(ranks.values(), default=0) + 1 if ranks is not None else None
+    players = [
+        SeatingPlayer(
+            id=registration.player_id,
+            club=registration.player.club,
+            rank=None if ranks is None else ranks.get(registration.player_id, last_rank),
+        )
+        for registration in registrations
+    ]
+    if seed is not None:
+        session.seed = seed
+    seating = seating_draw(
+        players=players,
+        seed=session.seed,
+        met=earlier_meetings(session=session),
+        keep_clubs_apart=tournament.keep_clubs_apart and session.number == 1,
+        max_players=tournament.rule_set.max_players,
+    )
+
+    session.tables.all().delete()
+    session.status = Session.Status.DRAFT
+    session.save(update_fields=["status", "seed"])
+    player_by_id: dict[int, Player] = {
+        registration.player_id: registration.player for registration in registrations
+    }
+    services.session_seat_players(
+        session=session,
+        tables=[[player_by_id[player_id] for player_id in table] for table in seating.tables],
+    )
+    return seating
+
+
+@transaction.atomic
+def seating_swap(*, session: Session, player_a: Player, player_b: Player) -> None:
+    """Swap two players' seats (at two tables, or at one) before the session starts."""
+    session = _session_locked(session)
+    if session.status == Session.Status.DRAFT:
+        raise ValidationError(
+            _("Session %(number)s is not seated yet.") % {"number": session.number}
+        )
+    _refuse_unless_seatable(session)
+    if player_a.pk == player_b.pk:
+        raise ValidationError({"player_b": _("Choose two different players.")})
+    seats = {
+        seat.player_id: seat
+        for seat in Seat.objects.select_for_update()
+        .select_related("table")
+        .filter(session=session, player_id__in=[player_a.pk, player_b.pk])
+    }
+    for field, player in (("player_a", player_a), ("player_b", player_b)):
+        if player.pk not in seats:
+            raise ValidationError(
+                {field: _("%(player)s is not seated in session %(number)s.")
+                 % {"player": player.name, "number": session.number}}
+            )
+    seat_a, seat_b = seats[player_a.pk], seats[player_b.pk]
+    swapped = [
+        Seat(table=seat_a.table, session=session, player=player_b, order=seat_a.order),
+        Seat(table=seat_b.table, session=session, player=player_a, order=seat_b.order),
+    ]
+    Seat.objects.filter(pk__in=[seat_a.pk, seat_b.pk]).delete()
+    Seat.objects.bulk_create(swapped)

@@ -1,0 +1,21 @@
+from django.urls import path
+
+from tournament.seating import views
+
+urlpatterns = [
+    path(
+        "t/<slug:slug>/organise/sessions/<int:number>/",
+        views.SessionOrganiseView.as_view(),
+        name="session_organise",
+    ),
+    path(
+        "t/<slug:slug>/organise/sessions/<int:number>/seat/",
+        views.SessionSeatView.as_view(),
+        name="session_seat",
+    ),
+    path(
+        "t/<slug:slug>/organise/sessions/<int:number>/swap/",
+        views.SeatingSwapView.as_view(),
+        name="seating_swap",
+    ),
+]
