@@ -25,22 +25,9 @@ tournament_patterns = [
     path("", include("tournament.seating.urls")),
     path("", include("tournament.standings.urls")),
     path("", include("tournament.public.urls")),
+    # Printing (tournament/printing/): score sheets, seating, standings and match sheets as PDF.
+    path("", include("tournament.printing.urls")),
     # Built by later work; an honest 404 until then.
-    path(
-        "t/<slug:slug>/standings.pdf",
-        not_built_yet(page=_("Standings (PDF)")),
-        name="standings_pdf",
-    ),
-    path(
-        "t/<slug:slug>/sessions/<int:number>/seating.pdf",
-        not_built_yet(page=_("Seating (PDF)")),
-        name="seating_pdf",
-    ),
-    path(
-        "t/<slug:slug>/sessions/<int:number>/sheets.pdf",
-        not_built_yet(page=_("Blank score sheets (PDF)")),
-        name="sheets_pdf",
-    ),
     path(
         "t/<slug:slug>/matches/<int:match_id>/",
         not_built_yet(page=_("Match")),
@@ -50,11 +37,6 @@ tournament_patterns = [
         "t/<slug:slug>/matches/<int:match_id>/record.json",
         not_built_yet(page=_("Match record (JSON)")),
         name="match_record",
-    ),
-    path(
-        "t/<slug:slug>/matches/<int:match_id>/sheet.pdf",
-        not_built_yet(page=_("Match sheet (PDF)")),
-        name="match_sheet_pdf",
     ),
 ]
 

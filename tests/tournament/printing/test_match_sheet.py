@@ -1,0 +1,104 @@
+"""The sheet of a match as played: every turn's figure, the totals, the winner, the boards."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.tournament.printing.helpers import (
+    accented_tournament,
+    assert_pdf,
+    filled_match,
+)
+from tournament.matches.selectors import match_replay
+
+pytestmark = pytest.mark.django_db
+
+
+def sheet_url(match) -> str:
+    return f"/t/{match.table.session.tournament.slug}/matches/{match.pk}/sheet.pdf"
+
+
+@pytest.fixture
+def confirmed(referee):
+    return filled_match(referee.staff_roles.get().tournament, referee)
+
+
+def test_every_turn_with_its_figures_then_the_totals(client, confirmed):
+    replay = match_replay(match=confirmed)
+    pages = assert_pdf(client.get(sheet_url(confirmed), HTTP_ACCEPT_LANGUAGE="en"))
+    text = "\n".join(pages)
+    lines = text.splitlines()
+    for round_view in replay.rounds:
+        start = lines.index(next(line for line in lines
+                                 if line.startswith(f"Round {round_view.number} ")))
+        rows = iter(lines[start:])
+        for turn in round_view.turns:
+            # Each turn is a line of its own, in order: number, player, tile, figures.
+            line = next(row for row in rows if re.match(rf"{turn.number} [A-D] ", row))
+            assert turn.player_name in line
+            assert (turn.tile or "—") in line
+            figures = [int(value) for value in re.findall(r"(?<![\w(,-])-?\d+(?![\w)-])", line)]
+            assert turn.points in figures and turn.points_counted in figures, line
+    result = text[text.index("Result"):]
+    for seat, total in zip(replay.seats, replay.totals):
+        assert re.search(rf"{re.escape(seat.name)} {total}\b", result), (seat.name, total)
+    assert "winner" in result.lower()
+    assert len(replay.rounds) >= 2
+
+
+def test_the_board_of_each_round_is_drawn(client, confirmed):
+    replay = match_replay(match=confirmed)
+    html = client.get(sheet_url(confirmed) + "?html").content.decode()
+    assert html.count('<figure class="board">') == len(replay.rounds)
+    assert html.count('class="tile') == sum(len(r.placements) for r in replay.rounds)
+
+
+def test_accented_names_come_out_right(client, make_user):
+    tournament = accented_tournament()
+    from tournament import services
+
+    referee = make_user("ines-referee")
+    services.staff_role_grant(tournament=tournament, user=referee, role="referee")
+    match = filled_match(tournament, referee)
+    text = "\n".join(assert_pdf(client.get(sheet_url(match))))
+    for name in ("Mads Sørensen", "Chloé Martin", "Łukasz Nowak", "Zoé Garnier"):
+        assert name in text
+
+
+# Permissions: public once confirmed, staff before.
+
+
+@pytest.fixture
+def finished_not_confirmed(referee):
+    return filled_match(referee.staff_roles.get().tournament, referee, confirm=False)
+
+
+def test_not_public_before_it_is_confirmed(client, finished_not_confirmed):
+    assert finished_not_confirmed.status == "finished"
+    response = client.get(sheet_url(finished_not_confirmed))
+    assert response.status_code == 302 and response["Location"].startswith("/login/")
+
+
+def test_not_for_an_account_without_a_role_before_it_is_confirmed(
+    client, outsider, finished_not_confirmed
+):
+    client.force_login(outsider)
+    assert client.get(sheet_url(finished_not_confirmed)).status_code == 403
+
+
+def test_the_staff_print_it_before_it_is_confirmed(referee_client, finished_not_confirmed):
+    pages = assert_pdf(referee_client.get(sheet_url(finished_not_confirmed)))
+    assert pages
+
+
+def test_public_once_confirmed(client, confirmed):
+    assert confirmed.status == "confirmed"
+    assert_pdf(client.get(sheet_url(confirmed)))
+
+
+def test_a_match_of_another_tournament_is_a_404(client, confirmed, make_tournament):
+    make_tournament(slug="other-open")
+    url = f"/t/other-open/matches/{confirmed.pk}/sheet.pdf"
+    assert client.get(url).status_code == 404

@@ -1,0 +1,132 @@
+"""Blank score sheets: one A4 page per table, read back from the PDF; for staff only."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from django.test import Client
+from pypdf import PdfReader
+
+from tests.tournament.printing.helpers import (
+    ACCENTED_NAMES,
+    accented_tournament,
+    assert_pdf,
+)
+from tournament import services
+from tournament.models import StaffRole
+
+pytestmark = pytest.mark.django_db
+
+A4 = (595, 842)  # points, rounded
+
+
+def sheets_url(slug: str, number: int = 1, query: str = "") -> str:
+    return f"/t/{slug}/sessions/{number}/sheets.pdf{query}"
+
+
+@pytest.fixture
+def staff_client(make_user):
+    """``staff_client(tournament, role)``: a client logged in as a new organiser or referee."""
+
+    def staff_client(tournament, role=StaffRole.Role.ORGANISER):
+        user = make_user(f"{role}-{tournament.slug}")
+        services.staff_role_grant(tournament=tournament, user=user, role=role)
+        client = Client(HTTP_ACCEPT_LANGUAGE="en")
+        client.force_login(user)
+        return client
+
+    return staff_client
+
+
+def test_one_a4_page_per_table_naming_its_table_and_its_players(staff_client, make_tournament):
+    tournament = make_tournament(slug="big-open", players=14)  # tables of 4, 4, 4 and 2
+    response = staff_client(tournament).get(sheets_url("big-open"))
+    pages = assert_pdf(response)
+    assert len(pages) == 4
+    for number, page in enumerate(pages, start=1):
+        assert f"Session 1 · Table {number}" in page
+        seated = set(range((number - 1) * 4 + 1, min(number * 4, 14) + 1))
+        for player in range(1, 15):
+            assert (f"Player {player:02d} big-open" in page) == (player in seated), (number, player)
+        assert "Big Open" in page  # the tournament, in the header and the footer
+        assert f"page {number} / 4" in page
+    reader = PdfReader(io.BytesIO(response.content))
+    assert {tuple(round(float(v)) for v in page.mediabox[2:]) for page in reader.pages} == {A4}
+    assert 'filename="big-open-session-1-score-sheets.pdf"' in response["Content-Disposition"]
+
+
+def test_players_in_seat_order_with_accents_intact(staff_client):
+    tournament = accented_tournament()
+    pages = assert_pdf(staff_client(tournament).get(sheets_url(tournament.slug)))
+    assert len(pages) == 2
+    for page, names in zip(pages, (ACCENTED_NAMES[:4], ACCENTED_NAMES[4:])):
+        positions = [page.index(name) for name in names]
+        assert positions == sorted(positions), page  # seat order: A, B, C, D
+    assert "Sørensen" in pages[0] and "Łukasz" in pages[0] and "Chloé" in pages[0]
+    assert "Salle Pierre-Sémard" in pages[1]
+
+
+def test_the_qr_code_holds_the_match_address(staff_client):
+    tournament = accented_tournament()
+    html = staff_client(tournament).get(sheets_url(tournament.slug, query="?html")).content.decode()
+    match_ids = tournament.sessions.get().tables.order_by("number").values_list("match", flat=True)
+    for match_id in match_ids:
+        assert f'alt="http://testserver/t/{tournament.slug}/matches/{match_id}/"' in html
+    assert html.count('class="sheet-qr" src="data:image/png;base64,') == 2
+
+
+def test_several_sheets_per_table_are_numbered_by_round(staff_client, tournament):
+    pages = assert_pdf(staff_client(tournament).get(sheets_url(tournament.slug, query="?rounds=3")))
+    assert len(pages) == 6
+    labels = [page[page.index("Session 1 · Table"):].split("\n")[0] for page in pages]
+    assert [label.split(" page ")[0] for label in labels] == [
+        f"Session 1 · Table {table} · round {round_}" for table in (1, 2) for round_ in (1, 2, 3)
+    ]
+
+
+@pytest.mark.parametrize("rounds", ["0", "13", "two", "-1"])
+def test_a_bad_number_of_sheets_is_refused_with_a_message(staff_client, tournament, rounds):
+    response = staff_client(tournament).get(sheets_url(tournament.slug, query=f"?rounds={rounds}"))
+    assert response.status_code == 400
+    assert "sheets per table" in response.content.decode().lower()
+
+
+def test_french_by_default(staff_client, tournament):
+    client = staff_client(tournament)
+    client.defaults.pop("HTTP_ACCEPT_LANGUAGE")
+    pages = assert_pdf(client.get(sheets_url(tournament.slug)))
+    assert "Séance 1 · Table 1" in pages[0]
+
+
+def test_a_session_without_tables_prints_a_page_that_says_so(staff_client, tournament):
+    services.session_create(tournament=tournament)
+    pages = assert_pdf(staff_client(tournament).get(sheets_url(tournament.slug, number=2)))
+    assert len(pages) == 1 and "No table is seated in this session yet." in pages[0]
+
+
+def test_an_unknown_session_is_a_404(staff_client, tournament):
+    assert staff_client(tournament).get(sheets_url(tournament.slug, number=9)).status_code == 404
+
+
+# Permissions: organisers and referees only.
+
+
+def test_referees_print_them(staff_client, tournament):
+    client = staff_client(tournament, StaffRole.Role.REFEREE)
+    assert len(assert_pdf(client.get(sheets_url(tournament.slug)))) == 2
+
+
+def test_not_public(client, tournament):
+    response = client.get(sheets_url(tournament.slug))
+    assert response.status_code == 302 and response["Location"].startswith("/login/")
+
+
+def test_not_for_an_account_without_a_role(client, tournament, outsider):
+    client.force_login(outsider)
+    assert client.get(sheets_url(tournament.slug)).status_code == 403
+
+
+def test_not_for_the_staff_of_another_tournament(staff_client, tournament, make_tournament):
+    other = make_tournament(slug="other-open")
+    assert staff_client(other).get(sheets_url(tournament.slug)).status_code == 403

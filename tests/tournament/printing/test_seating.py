@@ -1,0 +1,57 @@
+"""The seating of a session, to pin on the wall: every player by name, with their table."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.tournament.printing.helpers import (
+    ACCENTED_NAMES,
+    accented_tournament,
+    assert_pdf,
+)
+from tournament.printing.selectors import name_sort_key
+
+pytestmark = pytest.mark.django_db
+
+
+def seating_url(slug: str, number: int = 1) -> str:
+    return f"/t/{slug}/sessions/{number}/seating.pdf"
+
+
+def test_every_player_by_name_with_their_table(client):
+    tournament = accented_tournament()
+    pages = assert_pdf(client.get(seating_url(tournament.slug), HTTP_ACCEPT_LANGUAGE="en"))
+    text = "\n".join(pages)
+    lines = [line for line in text.splitlines() if any(name in line for name in ACCENTED_NAMES)]
+    names = [next(name for name in ACCENTED_NAMES if name in line) for line in lines]
+    # Sorted as a reader looks a name up: Élodie with the Es, Łukasz with the Ls.
+    assert names == sorted(ACCENTED_NAMES, key=name_sort_key)
+    assert names[:3] == ["Anaïs Morel", "Chloé Martin", "Élodie Faure"]
+    for line, name in zip(lines, names):
+        table = 1 if ACCENTED_NAMES.index(name) < 4 else 2
+        assert line.endswith(f"table {table}"), line
+    assert "Session 1: find your table" in text
+
+
+def test_large_type_on_a4_pages_for_256_players(make_tournament, client):
+    make_tournament(slug="large-open", players=64, table_size=4)
+    pages = assert_pdf(client.get(seating_url("large-open")))
+    assert 2 <= len(pages) <= 3  # two columns of about 20 names a page
+    text = "\n".join(pages)
+    for number in range(1, 65):
+        assert f"Player {number:02d} large-open" in text
+
+
+def test_public_when_the_tournament_is(client, make_tournament):
+    make_tournament(slug="secret-open", is_public=False)
+    assert client.get(seating_url("secret-open")).status_code == 404
+
+
+def test_the_staff_of_a_private_tournament_print_it(make_tournament, client, make_user):
+    from tournament import services
+
+    tournament = make_tournament(slug="secret-open", is_public=False)
+    user = make_user("rita")
+    services.staff_role_grant(tournament=tournament, user=user, role="referee")
+    client.force_login(user)
+    assert len(assert_pdf(client.get(seating_url("secret-open")))) == 1

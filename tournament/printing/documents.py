@@ -1,0 +1,253 @@
+"""The printed documents: what each template is given, built from the selectors.
+
+A view parses the request and calls one of these; the benchmark command calls the same ones.
+"""
+
+from __future__ import annotations
+
+import string
+from dataclasses import dataclass
+from urllib.parse import urljoin
+
+from django.urls import reverse
+
+from tournament.models import Match, Session, Table
+from tournament.printing import selectors
+from tournament.printing.qr import qr_png_data_uri
+from tournament.printing.sheet_form import SheetForm, SheetRules
+
+#: The most sheets per table one may ask for (?rounds=).
+MAX_ROUNDS = 12
+
+
+@dataclass(frozen=True)
+class ScoreSheet:
+    """One page: a table's blank sheet for one round (``round_number`` None: left blank)."""
+
+    table: Table
+    names: list[str]
+    round_number: int | None
+    form: SheetForm
+    #: The match's page, and its QR code as a ``data:`` PNG.
+    address: str
+    qr: str
+
+
+def seat_letter(order: int) -> str:
+    """Seats are lettered A, B, C... clockwise, the order of play."""
+    return string.ascii_uppercase[order]
+
+
+def match_address(*, site_root: str, slug: str, match_id: int) -> str:
+    """The match's page, absolute: what its QR code holds."""
+    return urljoin(
+        site_root, reverse("tournament:match", kwargs={"slug": slug, "match_id": match_id})
+    )
+
+
+def score_sheets(*, session: Session, site_root: str, rounds: int = 1) -> list[ScoreSheet]:
+    """Blank score sheets: ``rounds`` sheets per table, tables in order.
+
+    With one sheet per table the round number is left blank (the sheet is copied as needed);
+    with several, they are numbered round 1, 2, ...
+    """
+    tournament = session.tournament
+    sheet_rules = SheetRules.of(tournament.rule_set)
+    sheets = []
+    for table in selectors.session_tables_with_players(session=session):
+        names = [seat.player.name for seat in table.seats.all()]
+        form = SheetForm(players=len(names), rules=sheet_rules)
+        match = getattr(table, "match", None)
+        if match is not None:
+            address = match_address(site_root=site_root, slug=tournament.slug, match_id=match.pk)
+        else:
+            address = urljoin(site_root, session.get_absolute_url())
+        qr = qr_png_data_uri(address)
+        for round_number in range(1, rounds + 1):
+            sheets.append(
+                ScoreSheet(
+                    table=table,
+                    names=names,
+                    round_number=round_number if rounds > 1 else None,
+                    form=form,
+                    address=address,
+                    qr=qr,
+                )
+            )
+    return sheets
+
+
+def score_sheets_context(*, session: Session, site_root: str, rounds: int = 1) -> dict:
+    """The context of ``printing/score_sheets.html``."""
+    sheets = score_sheets(session=session, site_root=site_root, rounds=rounds)
+    return {
+        "tournament": session.tournament,
+        "session": session,
+        "sheets": sheets,
+        # Each form once, in the page's stylesheet; the pages name it by a class.
+        "forms": list({sheet.form.key: sheet.form for sheet in sheets}.values()),
+    }
+
+
+@dataclass(frozen=True)
+class SeatingLine:
+    name: str
+    club: str
+    table: int
+    seat: str
+
+
+@dataclass(frozen=True)
+class SeatingGroup:
+    """The players whose names start with ``letter`` (accents aside)."""
+
+    letter: str
+    lines: list[SeatingLine]
+
+
+def seating_context(*, session: Session) -> dict:
+    """The context of ``printing/seating.html``: every player by name, with their table."""
+    groups: list[SeatingGroup] = []
+    for seat in selectors.session_seats_by_player_name(session=session):
+        folded = selectors.name_sort_key(seat.player.name)[0]
+        letter = folded[:1].upper() if folded[:1].isalpha() else "#"
+        if not groups or groups[-1].letter != letter:
+            groups.append(SeatingGroup(letter=letter, lines=[]))
+        groups[-1].lines.append(
+            SeatingLine(
+                name=seat.player.name,
+                club=seat.player.club,
+                table=seat.table.number,
+                seat=seat_letter(seat.order),
+            )
+        )
+    return {
+        "tournament": session.tournament,
+        "session": session,
+        "groups": groups,
+        "player_count": sum(len(group.lines) for group in groups),
+    }
+
+
+@dataclass(frozen=True)
+class RoundPlayerLine:
+    """One player at the end of a round: hand left, settlement, round score, match total."""
+
+    letter: str
+    name: str
+    rack: str
+    settlement: int | None
+    score: int
+    total: int
+    went_out: bool
+
+
+@dataclass(frozen=True)
+class ResultLine:
+    letter: str
+    name: str
+    total: int
+    rank: int
+    winner: bool
+
+
+def match_sheet_context(*, match: Match) -> dict:
+    """The context of ``printing/match_sheet.html``: the match as the recording replays it.
+
+    Every figure comes from ``tournament.matches.selectors.match_replay`` (the one replay of
+    a match); this only arranges it for the page.
+    """
+    from tournament.matches.selectors import match_replay
+
+    replay = match_replay(match=match)
+    seats = replay.seats
+    rounds = []
+    for round_view in replay.rounds:
+        racks = round_view.racks_shown or [""] * len(seats)
+        settlement = round_view.settlement or (None,) * len(seats)
+        rounds.append(
+            {
+                "view": round_view,
+                "players": [
+                    RoundPlayerLine(
+                        letter=seat.letter,
+                        name=seat.name,
+                        rack=racks[i],
+                        settlement=settlement[i],
+                        score=round_view.scores[i],
+                        total=round_view.totals_after[i],
+                        went_out=round_view.out_player == i,
+                    )
+                    for i, seat in enumerate(seats)
+                ],
+                "turns": [
+                    (seats[turn.player].letter if turn.player < len(seats) else "?", turn)
+                    for turn in round_view.turns
+                ],
+                "board": round_view.board_svg(side=40.0) if round_view.placements else "",
+            }
+        )
+    ranking = sorted(range(len(seats)), key=lambda i: -replay.totals[i])
+    results = [
+        ResultLine(
+            letter=seats[i].letter,
+            name=seats[i].name,
+            total=replay.totals[i],
+            rank=1 + sum(1 for other in replay.totals if other > replay.totals[i]),
+            winner=i in replay.winners,
+        )
+        for i in ranking
+    ]
+    table = match.table
+    return {
+        "tournament": table.session.tournament,
+        "session": table.session,
+        "table": table,
+        "match": match,
+        "replay": replay,
+        "rounds": rounds,
+        "results": results,
+    }
+
+
+def standings_context(*, tournament) -> dict:
+    """The context of ``printing/standings.html``: the standings page's table, printable.
+
+    The rows come from ``tournament.standings.selectors.standings`` (the one standings
+    computation); the columns, their order and headers from the page's django-tables2
+    table, and each score is shown as the page shows it (``criterion_display``).
+    """
+    from tournament.standings.selectors import standings
+    from tournament.standings.tables import (
+        LEADING_COLUMNS,
+        StandingsTable,
+        criterion_display,
+    )
+
+    result = standings(tournament=tournament)
+    table = StandingsTable.for_criteria(result.rows, result.criteria, orderable=False)
+    columns = [(column.name, column.header) for column in table.columns]
+    leading = set(LEADING_COLUMNS)
+    rows = [
+        {
+            "podium": row["rank"] <= 3 and row["matches"] > 0,
+            "withdrawn": row["withdrawn"],
+            "cells": [
+                (
+                    name,
+                    row["rank_label"] if name == "rank"
+                    else row[name] if name in leading
+                    else criterion_display(name, row),
+                )
+                for name, _header in columns
+            ],
+        }
+        for row in result.rows
+    ]
+    return {
+        "tournament": tournament,
+        "standings": result,
+        "columns": columns,
+        "rows": rows,
+        "player_count": len(rows),
+    }

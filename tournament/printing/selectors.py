@@ -1,0 +1,50 @@
+"""What the printed pages show, read in a fixed number of queries.
+
+Printing reads only: the standings come from ``tournament.standings`` and the replay of a match
+from ``tournament.matches``; nothing here computes either.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+from django.db.models import Prefetch
+
+from tournament.models import Seat, Session, Table
+
+# Letters that Unicode does not decompose into a base letter and an accent.
+_UNDECOMPOSED = str.maketrans(
+    {"ł": "l", "ø": "o", "đ": "d", "ħ": "h", "ı": "i", "ß": "ss", "æ": "ae", "œ": "oe", "þ": "th"}
+)
+
+
+def name_sort_key(name: str) -> tuple[str, str]:
+    """Sort names as a reader looks them up: accents and case aside, then exactly.
+
+    >>> sorted(["Zoé", "Élodie", "Łukasz", "emma", "Søren", "Sarah"], key=name_sort_key)
+    ['Élodie', 'emma', 'Łukasz', 'Sarah', 'Søren', 'Zoé']
+    """
+    folded = name.casefold().translate(_UNDECOMPOSED)
+    plain = "".join(
+        char for char in unicodedata.normalize("NFKD", folded) if not unicodedata.combining(char)
+    )
+    return plain, name
+
+
+def session_tables_with_players(*, session: Session) -> list[Table]:
+    """The session's tables by number, each with its match and its seats (player) in order.
+
+    Three queries, whatever the number of tables.
+    """
+    seats = Seat.objects.select_related("player").order_by("order")
+    return list(
+        session.tables.select_related("match")
+        .prefetch_related(Prefetch("seats", queryset=seats))
+        .order_by("number")
+    )
+
+
+def session_seats_by_player_name(*, session: Session) -> list[Seat]:
+    """Every seat of the session (player and table), sorted by the player's name."""
+    seats = Seat.objects.filter(session=session).select_related("player", "table")
+    return sorted(seats, key=lambda seat: (name_sort_key(seat.player.name), seat.player_id))

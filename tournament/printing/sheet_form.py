@@ -1,0 +1,532 @@
+"""The blank score sheet as a printed form: everything that is the same on every table's page.
+
+A score sheet is a form: rules, boxes, column labels, the end-of-round box, the signature boxes
+and the legend are the same on every page of a session; only the table, the players' names and
+the QR code change. So the form is drawn once (Pillow, greyscale PNG at 600 dpi) and every
+page shows the same image, which WeasyPrint embeds once; the few words that change are laid
+over it as HTML. Laid out as HTML tables (or drawn as SVG), the same page cost WeasyPrint a
+tenth of a second or more, every cell and every label again on every page: a 64-table session
+took over a minute as tables and about 20 s as SVG (``python manage.py bench_printing``).
+
+Everything is measured in millimetres from the top left corner of the page's content box (the
+A4 page inside its margins). The places of the words laid over the form come from here too
+(:meth:`SheetForm.overlay_css`), so the picture and the words cannot drift apart.
+
+The grid holds one row per tour of the table: a narrow column of turn numbers, then one group
+of five columns per player in seat order, the order of play: tile, draws (a box per tile
+drawn, and one for the penalty of a turn ending without a placement), bonus (bridge, two
+sides, hexagons), the turn's points and the running total.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import subprocess
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from django.utils.translation import get_language, pgettext
+from django.utils.translation import gettext as _
+from PIL import Image, ImageDraw, ImageFont
+
+DPI = 600
+MM_PER_PT = 25.4 / 72
+
+INK = 0x15
+MUTED = 0x5B
+RULE = 0x8D
+WASH = 0xEC
+PAPER = 0xFF
+
+#: The content box of an A4 page inside print.css's margins (10 mm, 10 mm, 13 mm, 10 mm).
+PORTRAIT_SIZE = (190.0, 274.0)
+LANDSCAPE_SIZE = (277.0, 187.0)
+
+HEADER = 22.0
+HEADER_RULE = 23.0
+NAMES_TOP = 25.5
+NAMES_ROW = 9.5
+TURN_COLUMN = 7.0
+#: Shares of a player's group: tile, draws, bonus, points, running total.
+PLAYER_COLUMNS = (0.22, 0.25, 0.19, 0.15, 0.19)
+LABEL_ROW = 7.0
+CARRIED_ROW = 6.0
+ROW = 6.8
+BOX = 2.1
+BOX_GAP = 0.45
+#: The extra space before the last draw box (the penalty for a turn without a placement).
+PENALTY_BOX_GAP = 0.45
+THIN = 0.2
+THICK = 0.5
+GAP = 3.0
+SETTLEMENT_LABEL_COLUMN = 46.0
+SETTLEMENT_HEADER = 6.0
+SETTLEMENT_ROW = 6.4
+SETTLEMENT_TOTAL_ROW = 7.6
+SIGNATURES = 15.0
+LEGEND_SIZE = 6.4 * MM_PER_PT
+LEGEND_LINE = 3.0
+LEGEND_LINES = {False: 4, True: 2}  # lines the legend may take: portrait, landscape
+
+QR = 20.0
+ID_BOX_HEIGHT = 18.5
+ID_BOX_LABEL = 4.0
+SMALL_ID_BOX = 16.0
+TABLE_ID_BOX = 25.0
+
+#: Where DejaVu lives when fontconfig's fc-match is not there to say.
+FONT_FOLDERS = ("/usr/share/fonts/truetype/dejavu", "/usr/share/fonts/dejavu-sans-fonts",
+                "/usr/share/fonts/TTF", "/usr/share/fonts/dejavu")
+
+
+class FontMissing(RuntimeError):
+    """DejaVu Sans is not installed (Debian: apt install fonts-dejavu-core)."""
+
+
+@cache
+def font_file(*, bold: bool = False) -> str:
+    """The file of DejaVu Sans (bold): the font of every printed page."""
+    name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
+    try:
+        found = subprocess.run(
+            ["fc-match", "--format=%{file}", "DejaVu Sans:bold" if bold else "DejaVu Sans:book"],
+            check=False, capture_output=True, text=True, timeout=10,
+        ).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        found = ""
+    if found.endswith(name):
+        return found
+    for folder in FONT_FOLDERS:
+        if (Path(folder) / name).is_file():
+            return str(Path(folder) / name)
+    raise FontMissing(f"{name} not found: install DejaVu Sans (Debian: fonts-dejavu-core)")
+
+
+@cache
+def _font(pixels: int, bold: bool) -> ImageFont.FreeTypeFont:
+    return ImageFont.truetype(font_file(bold=bold), pixels)
+
+
+class Drawing:
+    """A greyscale picture measured in millimetres, drawn by Pillow at :data:`DPI`."""
+
+    def __init__(self, width: float, height: float):
+        self.scale = DPI / 25.4
+        self.image = Image.new("L", (self.px(width), self.px(height)), PAPER)
+        self.draw = ImageDraw.Draw(self.image)
+
+    def px(self, mm: float) -> int:
+        return round(mm * self.scale)
+
+    def font(self, size: float, bold: bool) -> ImageFont.FreeTypeFont:
+        return _font(self.px(size), bold)
+
+    def rect(self, x: float, y: float, width: float, height: float, *, fill: int | None = None,
+             outline: int | None = None, line: float = THIN, radius: float = 0) -> None:
+        box = (self.px(x), self.px(y), self.px(x + width) - 1, self.px(y + height) - 1)
+        stroke = max(1, self.px(line)) if outline is not None else 0
+        if radius:
+            self.draw.rounded_rectangle(box, self.px(radius), fill=fill, outline=outline,
+                                        width=stroke)
+        else:
+            self.draw.rectangle(box, fill=fill, outline=outline, width=stroke)
+
+    def hline(self, y: float, x1: float, x2: float, *, line: float = THIN, colour: int = RULE):
+        half = self.px(line) / 2
+        top = round(self.px(y) - half)
+        self.draw.rectangle((round(self.px(x1) - half), top, round(self.px(x2) + half),
+                             top + max(1, self.px(line)) - 1), fill=colour)
+
+    def vline(self, x: float, y1: float, y2: float, *, line: float = THIN, colour: int = RULE):
+        half = self.px(line) / 2
+        left = round(self.px(x) - half)
+        self.draw.rectangle((left, round(self.px(y1) - half), left + max(1, self.px(line)) - 1,
+                             round(self.px(y2) + half)), fill=colour)
+
+    def text(self, x: float, y: float, text: str, *, size: float, anchor: str = "mm",
+             colour: int = MUTED, bold: bool = False) -> None:
+        """``text`` at (x, y), ``size`` in mm; ``anchor`` as Pillow's ("mm": centred)."""
+        self.draw.text((self.px(x), self.px(y)), text, font=self.font(size, bold), fill=colour,
+                       anchor=anchor)
+
+    def paragraph(self, x: float, y: float, width: float, runs: list[tuple[str, bool]], *,
+                  size: float, line_height: float, colour: int = MUTED,
+                  bold_colour: int = INK) -> float:
+        """Runs of (text, bold) wrapped to ``width``; returns the height used."""
+        words = [(word, bold) for text, bold in runs for word in text.split()]
+        space = self.font(size, False).getlength(" ") / self.scale
+        cursor_x, cursor_y = x, y
+        for word, bold in words:
+            length = self.font(size, bold).getlength(word) / self.scale
+            if cursor_x > x and cursor_x + length > x + width:
+                cursor_x, cursor_y = x, cursor_y + line_height
+            self.text(cursor_x, cursor_y, word, size=size, anchor="ls",
+                      colour=bold_colour if bold else colour, bold=bold)
+            cursor_x += length + space
+        return cursor_y - y + line_height
+
+    def png(self) -> bytes:
+        buffer = io.BytesIO()
+        self.image.save(buffer, "PNG", dpi=(DPI, DPI), compress_level=6)
+        return buffer.getvalue()
+
+
+def box_xs(left: float, right: float, count: int, *, extra_gap: float = 0.0) -> list[float]:
+    """The x of ``count`` tick boxes centred between ``left`` and ``right``; ``extra_gap``
+    sets the last one apart."""
+    span = count * BOX + (count - 1) * BOX_GAP + extra_gap
+    start = (left + right - span) / 2
+    xs = [start + i * (BOX + BOX_GAP) for i in range(count)]
+    if extra_gap:
+        xs[-1] += extra_gap
+    return xs
+
+
+@dataclass(frozen=True)
+class SheetRules:
+    """The rule numbers a blank sheet prints (from the tournament's engine RuleSet)."""
+
+    max_draws: int
+    draw_penalty: int
+    failed_draws_penalty: int
+    bridge_bonus: int
+    two_sides_bonus: int
+    hexagon_bonuses: tuple[int, int, int]
+    going_out_bonus: int
+    opening_bonus: int
+    zero_triple_opening_bonus: int
+
+    @classmethod
+    def of(cls, rules) -> SheetRules:
+        return cls(**{name: getattr(rules, name) for name in cls.__dataclass_fields__})
+
+
+@dataclass(frozen=True)
+class SheetForm:
+    """The form of a blank score sheet for a table of ``players`` (portrait up to 4)."""
+
+    players: int
+    rules: SheetRules
+
+    PORTRAIT_MAX_PLAYERS = 4
+
+    @property
+    def landscape(self) -> bool:
+        return self.players > self.PORTRAIT_MAX_PLAYERS
+
+    @property
+    def key(self) -> str:
+        """Names the form in CSS classes."""
+        return f"players-{self.players}"
+
+    @property
+    def size(self) -> tuple[float, float]:
+        return LANDSCAPE_SIZE if self.landscape else PORTRAIT_SIZE
+
+    @property
+    def width(self) -> float:
+        return self.size[0]
+
+    @property
+    def height(self) -> float:
+        return self.size[1]
+
+    # Layout, top to bottom.
+
+    @property
+    def grid_top(self) -> float:
+        return NAMES_TOP + NAMES_ROW
+
+    @property
+    def legend_height(self) -> float:
+        return LEGEND_LINES[self.landscape] * LEGEND_LINE
+
+    @property
+    def rows(self) -> int:
+        """Turn rows: as many as the page holds (22 portrait, 10 landscape)."""
+        fixed = (self.grid_top + LABEL_ROW + CARRIED_ROW + GAP + self.settlement_height + GAP
+                 + SIGNATURES + GAP + self.legend_height)
+        return int((self.height - fixed) // ROW)
+
+    @property
+    def body_top(self) -> float:
+        return self.grid_top + LABEL_ROW + CARRIED_ROW
+
+    @property
+    def grid_bottom(self) -> float:
+        return self.body_top + self.rows * ROW
+
+    @property
+    def settlement_top(self) -> float:
+        return self.grid_bottom + GAP
+
+    @property
+    def settlement_height(self) -> float:
+        return SETTLEMENT_HEADER + 4 * SETTLEMENT_ROW + SETTLEMENT_TOTAL_ROW
+
+    @property
+    def signatures_top(self) -> float:
+        return self.settlement_top + self.settlement_height + GAP
+
+    @property
+    def legend_top(self) -> float:
+        return self.signatures_top + SIGNATURES + GAP
+
+    # Columns.
+
+    @property
+    def group_width(self) -> float:
+        return (self.width - TURN_COLUMN) / self.players
+
+    def group_left(self, player: int) -> float:
+        return TURN_COLUMN + player * self.group_width
+
+    def column_edges(self, player: int) -> list[float]:
+        """The x of each edge of a player's five columns (six edges)."""
+        x = self.group_left(player)
+        edges = [x]
+        for share in PLAYER_COLUMNS:
+            x += share * self.group_width
+            edges.append(x)
+        return edges
+
+    def signature_box(self, index: int) -> tuple[float, float]:
+        """(left, width) of the signature box ``index`` (the players', then the referee's)."""
+        count = self.players + 1
+        width = (self.width - (count - 1) * 2.0) / count
+        return index * (width + 2.0), width
+
+    def id_boxes(self) -> dict[str, tuple[float, float]]:
+        """(left, width) of the session, table and round boxes of the header."""
+        round_left = self.width - QR - 3.0 - SMALL_ID_BOX
+        table_left = round_left - 2.5 - TABLE_ID_BOX
+        session_left = table_left - 2.5 - SMALL_ID_BOX
+        return {
+            "session": (session_left, SMALL_ID_BOX),
+            "table": (table_left, TABLE_ID_BOX),
+            "round": (round_left, SMALL_ID_BOX),
+        }
+
+    # The words laid over the form.
+
+    def overlay_css(self) -> str:
+        """CSS placing the page's words over this form (``.sheet-form--<key> ...``)."""
+        scope = f".sheet-form--{self.key}"
+        boxes = self.id_boxes()
+        title_width = boxes["session"][0] - 4.0
+        rules = [
+            f"{scope} {{ width: {self.width:.2f}mm; height: {self.height:.2f}mm; }}",
+            f"{scope} .sheet-title, {scope} .sheet-facts {{ width: {title_width:.2f}mm; }}",
+        ]
+        for name, (left, width) in boxes.items():
+            rules.append(
+                f"{scope} .sheet-id--{name} {{ left: {left:.2f}mm; width: {width:.2f}mm; "
+                f"top: {ID_BOX_LABEL:.2f}mm; height: {ID_BOX_HEIGHT - ID_BOX_LABEL:.2f}mm; }}"
+            )
+        rules.append(f"{scope} .sheet-qr {{ left: {self.width - QR:.2f}mm; }}")
+        for player in range(self.players):
+            left = self.group_left(player)
+            rules.append(
+                f"{scope} .sheet-player--{player} {{ left: {left + 6.6:.2f}mm; "
+                f"top: {NAMES_TOP + 1.0:.2f}mm; width: {self.group_width - 7.6:.2f}mm; }}"
+            )
+            sign_left, sign_width = self.signature_box(player)
+            rules.append(
+                f"{scope} .sheet-signer--{player} {{ left: {sign_left + 6.2:.2f}mm; "
+                f"top: {self.signatures_top + 1.0:.2f}mm; width: {sign_width - 7.2:.2f}mm; }}"
+            )
+        return "\n".join(rules)
+
+    # The picture.
+
+    def png(self) -> bytes:
+        """The form as a PNG, its words in the active language."""
+        return _form_png(self, get_language() or "")
+
+    def data_uri(self) -> str:
+        return "data:image/png;base64," + base64.b64encode(self.png()).decode("ascii")
+
+    def draw(self) -> Drawing:
+        picture = Drawing(self.width, self.height)
+        self._draw_header(picture)
+        self._draw_names(picture)
+        self._draw_grid(picture)
+        self._draw_settlement(picture)
+        self._draw_signatures(picture)
+        self._draw_legend(picture)
+        return picture
+
+    def _draw_header(self, picture: Drawing) -> None:
+        picture.text(0, 2.0, _("Score sheet").upper(), size=2.6, anchor="lm", colour=INK,
+                     bold=True)
+        labels = {
+            "session": _("Session"),
+            "table": pgettext("game table", "Table"),
+            "round": _("Round"),
+        }
+        for name, (left, width) in self.id_boxes().items():
+            line = 0.6 if name == "table" else 0.4
+            picture.rect(left, 0, width, ID_BOX_HEIGHT, fill=PAPER, outline=INK, line=line,
+                         radius=1.2)
+            picture.rect(left, 0, width, ID_BOX_LABEL, fill=INK, radius=1.2)
+            picture.rect(left, ID_BOX_LABEL - 1.2, width, 1.2, fill=INK)
+            picture.text(left + width / 2, ID_BOX_LABEL / 2 + 0.1, labels[name].upper(),
+                         size=2.1, colour=PAPER, bold=True)
+        picture.text(self.width - QR / 2, QR + 1.1, _("the match online"), size=1.8)
+        picture.hline(HEADER_RULE, 0, self.width, line=0.6, colour=INK)
+
+    def _draw_names(self, picture: Drawing) -> None:
+        top, bottom = NAMES_TOP, NAMES_TOP + NAMES_ROW
+        picture.hline(top, TURN_COLUMN, self.width, line=THICK, colour=INK)
+        for player in range(self.players):
+            left = self.group_left(player)
+            picture.vline(left, top, bottom, line=THICK, colour=INK)
+            picture.rect(left + 1.2, top + 1.1, 4.4, 4.4, fill=INK, radius=0.6)
+            picture.text(left + 3.4, top + 3.3, chr(ord("A") + player), size=3.0, colour=PAPER,
+                         bold=True)
+        picture.vline(self.width, top, bottom, line=THICK, colour=INK)
+
+    def _draw_grid(self, picture: Drawing) -> None:
+        rules = self.rules
+        width = self.width
+        top, body_top, bottom = self.grid_top, self.body_top, self.grid_bottom
+        label_middle = top + LABEL_ROW / 2
+        labels = [
+            pgettext("score sheet column", "Tile"),
+            pgettext("score sheet column", "Draws"),
+            pgettext("score sheet column", "Bonus"),
+            pgettext("score sheet column", "Pts"),
+            pgettext("score sheet column", "Total"),
+        ]
+        picture.text(TURN_COLUMN / 2, label_middle + 0.6, pgettext("score sheet column", "Turn"),
+                     size=1.7)
+        picture.text(TURN_COLUMN / 2, top + LABEL_ROW + CARRIED_ROW / 2,
+                     pgettext("score sheet row", "B/f"), size=1.75, bold=True, colour=INK)
+        marks_y = top + LABEL_ROW - 1.7
+        for player in range(self.players):
+            edges = self.column_edges(player)
+            picture.rect(edges[4], top + LABEL_ROW, edges[5] - edges[4], bottom - top - LABEL_ROW,
+                         fill=WASH)
+            for index, label in enumerate(labels):
+                centre = (edges[index] + edges[index + 1]) / 2
+                with_marks = index in (1, 2)
+                picture.text(centre, top + 2.1 if with_marks else label_middle, label.upper(),
+                             size=1.75, bold=index == 4, colour=INK if index == 4 else MUTED)
+            draw_xs = box_xs(edges[1], edges[2], rules.max_draws + 1, extra_gap=PENALTY_BOX_GAP)
+            marks = [f"−{rules.draw_penalty}"] * rules.max_draws + [f"−{rules.failed_draws_penalty}"]
+            for x, mark in zip(draw_xs, marks):
+                picture.text(x + BOX / 2, marks_y, mark, size=1.45)
+            bonus_xs = box_xs(edges[2], edges[3], 3)
+            for x, mark in zip(bonus_xs, (_("P"), _("C"), _("H"))):
+                picture.text(x + BOX / 2, marks_y, mark, size=1.6, bold=True, colour=INK)
+            for row in range(self.rows):
+                y = body_top + row * ROW + (ROW - BOX) / 2
+                for x in draw_xs + bonus_xs:
+                    picture.rect(x, y, BOX, BOX, fill=PAPER, outline=MUTED, line=0.15)
+        for row in range(self.rows):
+            picture.text(TURN_COLUMN / 2, body_top + (row + 0.5) * ROW, str(row + 1), size=2.1)
+        for row in range(1, self.rows):
+            picture.hline(body_top + row * ROW, 0, width)
+        for player in range(self.players):
+            for edge in self.column_edges(player)[1:5]:
+                picture.vline(edge, top, bottom)
+        for y in (top, top + LABEL_ROW, body_top, bottom):
+            picture.hline(y, 0, width, line=THICK, colour=INK)
+        for x in [0.0, width] + [self.group_left(player) for player in range(self.players)]:
+            picture.vline(x, top, bottom, line=THICK, colour=INK)
+
+    def _draw_settlement(self, picture: Drawing) -> None:
+        width = self.width
+        top = self.settlement_top
+        bottom = top + self.settlement_height
+        total_top = bottom - SETTLEMENT_TOTAL_ROW
+        column = (width - SETTLEMENT_LABEL_COLUMN) / self.players
+        picture.rect(0, total_top, width, SETTLEMENT_TOTAL_ROW, fill=WASH)
+        picture.text(1.5, top + SETTLEMENT_HEADER / 2, _("End of the round").upper(), size=2.4,
+                     anchor="lm", colour=INK, bold=True)
+        rows = [
+            _("Went out (+%(bonus)s) — or blocked:") % {"bonus": self.rules.going_out_bonus},
+            _("Tiles left in hand (value)"),
+            _("Settlement"),
+            _("Round score"),
+        ]
+        for index, label in enumerate(rows):
+            row_top = top + SETTLEMENT_HEADER + index * SETTLEMENT_ROW
+            picture.text(1.5, row_top + SETTLEMENT_ROW / 2, label, size=2.3, anchor="lm",
+                         colour=INK)
+            if index:
+                picture.hline(row_top, 0, width)
+        picture.text(1.5, total_top + SETTLEMENT_TOTAL_ROW / 2, _("Match total (carry forward)"),
+                     size=2.45, anchor="lm", colour=INK, bold=True)
+        first_row_middle = top + SETTLEMENT_HEADER + SETTLEMENT_ROW / 2
+        picture.rect(SETTLEMENT_LABEL_COLUMN - 4.6, first_row_middle - 1.5, 3, 3, fill=PAPER,
+                     outline=INK, line=0.25)
+        for player in range(self.players):
+            left = SETTLEMENT_LABEL_COLUMN + player * column
+            centre = left + column / 2
+            picture.vline(left, top, bottom, line=THICK if player == 0 else THIN,
+                          colour=INK if player == 0 else RULE)
+            picture.rect(centre - 2.2, top + 0.9, 4.4, SETTLEMENT_HEADER - 1.8, fill=INK,
+                         radius=0.6)
+            picture.text(centre, top + SETTLEMENT_HEADER / 2, chr(ord("A") + player), size=2.8,
+                         colour=PAPER, bold=True)
+            picture.rect(centre - 1.5, first_row_middle - 1.5, 3, 3, fill=PAPER, outline=INK,
+                         line=0.25)
+        for y in (top, top + SETTLEMENT_HEADER, total_top, bottom):
+            picture.hline(y, 0, width, line=THICK, colour=INK)
+        for x in (0, width):
+            picture.vline(x, top, bottom, line=THICK, colour=INK)
+
+    def _draw_signatures(self, picture: Drawing) -> None:
+        top = self.signatures_top
+        for index in range(self.players + 1):
+            left, width = self.signature_box(index)
+            referee = index == self.players
+            picture.rect(left, top, width, SIGNATURES, outline=INK if referee else RULE,
+                         line=0.4 if referee else THIN, radius=1.0)
+            if referee:
+                picture.text(left + 1.5, top + 2.6, _("Referee: name and signature"), size=2.3,
+                             anchor="lm", colour=INK)
+            else:
+                picture.rect(left + 1.2, top + 1.1, 3.6, 3.6, fill=INK, radius=0.5)
+                picture.text(left + 3.0, top + 2.9, chr(ord("A") + index), size=2.5,
+                             colour=PAPER, bold=True)
+
+    def _draw_legend(self, picture: Drawing) -> None:
+        rules = self.rules
+        runs = [
+            (pgettext("score sheet legend", "Draws:"), True),
+            (_("tick a box per tile drawn (−%(penalty)s each), and the last box when the turn "
+               "ends without a placement after %(draws)s draws (−%(failed)s more).")
+             % {"penalty": rules.draw_penalty, "draws": rules.max_draws,
+                "failed": rules.failed_draws_penalty}, False),
+            (pgettext("score sheet legend", "Bonus:"), True),
+            (_("tick P for a bridge (+%(bridge)s), C for two sides (+%(two_sides)s); for "
+               "hexagons write in H how many the tile closed: 1 (+%(one)s), 2 (+%(two)s), "
+               "3 (+%(three)s).")
+             % {"bridge": rules.bridge_bonus, "two_sides": rules.two_sides_bonus,
+                "one": rules.hexagon_bonuses[0], "two": rules.hexagon_bonuses[1],
+                "three": rules.hexagon_bonuses[2]}, False),
+        ]
+        if rules.opening_bonus:
+            runs += [
+                (pgettext("score sheet legend", "Opening:"), True),
+                (_("the highest triple, its value +%(bonus)s (0-0-0: %(zero)s).")
+                 % {"bonus": rules.opening_bonus, "zero": rules.zero_triple_opening_bonus},
+                 False),
+            ]
+        runs += [
+            (pgettext("score sheet legend", "B/f:"), True),
+            (_("the match total of the previous rounds. Pts: the turn's points, draws taken "
+               "off; Total: the running total, which the settlement closes."), False),
+        ]
+        picture.paragraph(0, self.legend_top + LEGEND_LINE * 0.75, self.width, runs,
+                          size=LEGEND_SIZE, line_height=LEGEND_LINE)
+
+
+# Drawn once per form and language in a process (a few hundred kilobytes each).
+@cache
+def _form_png(form: SheetForm, language: str) -> bytes:
+    return form.draw().png()

@@ -1,0 +1,24 @@
+"""The printed documents' addresses (docs/product.md), in the ``tournament`` namespace."""
+
+from django.urls import path
+
+from tournament.printing import views
+
+urlpatterns = [
+    path("t/<slug:slug>/standings.pdf", views.StandingsPdfView.as_view(), name="standings_pdf"),
+    path(
+        "t/<slug:slug>/sessions/<int:number>/seating.pdf",
+        views.SeatingPdfView.as_view(),
+        name="seating_pdf",
+    ),
+    path(
+        "t/<slug:slug>/sessions/<int:number>/sheets.pdf",
+        views.ScoreSheetsPdfView.as_view(),
+        name="sheets_pdf",
+    ),
+    path(
+        "t/<slug:slug>/matches/<int:match_id>/sheet.pdf",
+        views.MatchSheetPdfView.as_view(),
+        name="match_sheet_pdf",
+    ),
+]

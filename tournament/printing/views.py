@@ -1,0 +1,133 @@
+"""The printed documents as PDF (and, with ``?html``, as the HTML they are made from).
+
+Who may print what:
+- blank score sheets: the tournament's organisers and referees;
+- the sheet of a match: everyone once the match is confirmed, its staff before that;
+- the seating of a session and the standings: whoever may see the tournament.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404
+from django.template.response import TemplateResponse
+from django.views.generic import View
+
+from tournament.models import Match, Session
+from tournament.permissions import RefereeRequiredMixin, TournamentMixin, is_referee
+from tournament.printing import documents
+from tournament.printing.forms import ScoreSheetOptionsForm
+from tournament.printing.pdf import render_pdf
+
+
+class PdfView(View):
+    """Renders ``template_name`` with :meth:`document_context` as a PDF; ``?html`` shows the
+    HTML instead (a preview in the browser, with the same stylesheet)."""
+
+    http_method_names = ("get", "head")
+    template_name = ""
+
+    def document_context(self) -> dict:
+        raise NotImplementedError
+
+    def filename(self) -> str:
+        raise NotImplementedError
+
+    def get(self, request, *args, **kwargs):
+        context = self.document_context()
+        if isinstance(context, HttpResponse):
+            return context
+        if "html" in request.GET:
+            return TemplateResponse(request, self.template_name, context)
+        pdf = render_pdf(self.template_name, context, request=request)
+        response = HttpResponse(pdf, content_type="application/pdf")
+        response["Content-Disposition"] = f'inline; filename="{self.filename()}"'
+        return response
+
+
+class SessionMixin:
+    def get_session(self) -> Session:
+        return get_object_or_404(
+            Session.objects.select_related("tournament"),
+            tournament=self.tournament,
+            number=self.kwargs["number"],
+        )
+
+
+class ScoreSheetsPdfView(RefereeRequiredMixin, SessionMixin, PdfView):
+    """Blank score sheets of a session: one page per table (``?rounds=N``: N per table)."""
+
+    template_name = "printing/score_sheets.html"
+
+    def document_context(self):
+        form = ScoreSheetOptionsForm(self.request.GET)
+        if not form.is_valid():
+            return TemplateResponse(
+                self.request,
+                "printing/bad_options.html",
+                {"tournament": self.tournament, "form": form},
+                status=400,
+            )
+        self.session = self.get_session()
+        return documents.score_sheets_context(
+            session=self.session,
+            site_root=self.request.build_absolute_uri("/"),
+            rounds=form.rounds_wanted(),
+        )
+
+    def filename(self) -> str:
+        return f"{self.tournament.slug}-session-{self.session.number}-score-sheets.pdf"
+
+
+class SeatingPdfView(TournamentMixin, SessionMixin, PdfView):
+    """The seating of a session in large type, by player name, to pin on the wall."""
+
+    template_name = "printing/seating.html"
+
+    def document_context(self):
+        self.session = self.get_session()
+        return documents.seating_context(session=self.session)
+
+    def filename(self) -> str:
+        return f"{self.tournament.slug}-session-{self.session.number}-seating.pdf"
+
+
+class MatchSheetPdfView(TournamentMixin, PdfView):
+    """The sheet of a match as played: public once the match is confirmed, staff before."""
+
+    template_name = "printing/match_sheet.html"
+
+    def document_context(self):
+        self.match = get_object_or_404(
+            Match.objects.select_related("table__session__tournament"),
+            pk=self.kwargs["match_id"],
+            table__session__tournament=self.tournament,
+        )
+        if self.match.status != Match.Status.CONFIRMED and not is_referee(
+            self.request.user, self.tournament
+        ):
+            if not self.request.user.is_authenticated:
+                return redirect_to_login(self.request.get_full_path())
+            raise PermissionDenied
+        return documents.match_sheet_context(match=self.match)
+
+    def filename(self) -> str:
+        table = self.match.table
+        return (
+            f"{self.tournament.slug}-session-{table.session.number}-table-{table.number}"
+            "-match-sheet.pdf"
+        )
+
+
+class StandingsPdfView(TournamentMixin, PdfView):
+    """The standings, printable."""
+
+    template_name = "printing/standings.html"
+
+    def document_context(self):
+        return documents.standings_context(tournament=self.tournament)
+
+    def filename(self) -> str:
+        return f"{self.tournament.slug}-standings.pdf"
