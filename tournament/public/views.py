@@ -1,7 +1,7 @@
 """The public pages of a session and of a player: read-only, live while a session is in play.
 
 Anyone may read them (a private tournament: its staff only); only GET and HEAD are answered.
-An htmx request (the page polling itself every POLL_SECONDS while a session is in play) gets
+An htmx request (the page polling itself every 15 seconds while a session is in play) gets
 the live fragment only.
 """
 
@@ -17,7 +17,7 @@ from tournament.public.tables import PlayerMatchesTable
 from tournament.seating.selectors import seating_by_player, session_seating
 from tournament.seating.tables import PlayerSeatTable, SeatingTable
 from tournament.standings.tables import criterion_display
-from tournament.standings.views import POLL_SECONDS
+from tournament.standings.views import poll_seconds
 
 
 class LiveFragmentMixin:
@@ -52,7 +52,7 @@ class PublicSessionView(LiveFragmentMixin, TournamentMixin, TemplateView):
             seating_table=seating_table,
             seats_table=seats_table,
             is_live=session.status == Session.Status.PLAYING,
-            poll_seconds=POLL_SECONDS,
+            poll_seconds=poll_seconds(),
         )
         return self.render_live(context)
 
@@ -78,6 +78,6 @@ class PublicPlayerView(LiveFragmentMixin, TournamentMixin, TemplateView):
             matches_table=matches_table,
             player_count=len(page["standings"].rows),
             is_live=page["standings"].is_live,
-            poll_seconds=POLL_SECONDS,
+            poll_seconds=poll_seconds(),
         )
         return self.render_live(context)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from tournament.seating.algorithm import SeatingPlayer, meetings, pair, seating_draw
@@ -41,8 +42,12 @@ def seating_simulate(
     seed: int = 0,
     clubs: int = 0,
     criteria: tuple[str, ...] = ("match_points", "total_points", "share"),
+    on_tables: Callable[[tuple[tuple[int, ...], ...]], None] | None = None,
 ) -> list[SessionFigures]:
-    """Seat ``sessions`` sessions of ``players`` players, each from the previous standings."""
+    """Seat ``sessions`` sessions of ``players`` players, each from the previous standings.
+
+    ``on_tables``, if given, receives each session's tables (player ids, clockwise).
+    """
     rng = random.Random(seed)
     roster = [
         StandingPlayer(id=number, name=f"P{number:04d}", club=f"C{number % clubs}" if clubs else "")
@@ -74,6 +79,8 @@ def seating_simulate(
             if pair(first, second) in met
         )
         figures.append(SessionFigures(number, len(seating.tables), repeats, seating.spread, seconds))
+        if on_tables is not None:
+            on_tables(seating.tables)
         for table in seating.tables:
             earlier_tables.append(table)
             totals = simulated_totals(len(table), rng)

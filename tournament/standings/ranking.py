@@ -18,17 +18,21 @@ The criteria (codes of ``Tournament.ranking_criteria``; higher is better for eac
 - ``opponents``: the sum, over every opponent met at every match, of that opponent's match
   points (met twice: counted twice).
 
-Exact fractions are compared, so no tie comes from a rounding; players equal on every chosen
-criterion share the rank ("3="), and are listed by name.
+Match points are counted exactly (whole units of 1/120 point) and the share compared to nine
+decimals, so no tie comes from a rounding; players equal on every chosen criterion share the
+rank ("3="), and are listed by name.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+# Match points are counted in units of 1/POINTS_SCALE, exact for tables of 2 to 6 players.
+POINTS_SCALE = 120
 CRITERIA = ("match_points", "table_wins", "total_points", "share", "best_match", "opponents")
 MATCH_POINTS_FOR_FIRST = 3
 
@@ -53,6 +57,37 @@ class MatchResult:
     match_id: int | None = None
 
 
+def match_points_units(totals: Sequence[int], *, scale: int) -> list[int]:
+    """Each seat's match points in units of 1/``scale`` point, ties sharing their places' points.
+
+    ``scale`` must be a multiple of 2 * (n - 1) for a table of n (``POINTS_SCALE`` is, for
+    tables of 2 to 6): then every share is a whole number of units. Tied players from place
+    r (from 1), k of them, share 3 * (2n - 2r - k + 1) / (2 * (n - 1)).
+
+    >>> match_points_units([410, 250, 300, 120], scale=120)
+    [360, 120, 240, 0]
+    """
+    count = len(totals)
+    if count < 2:
+        return [MATCH_POINTS_FOR_FIRST * scale] * count
+    step, remainder = divmod(scale, 2 * (count - 1))
+    if remainder:
+        raise ValueError(f"scale: {scale} is not a multiple of {2 * (count - 1)}")
+    by_total = sorted(range(count), key=lambda seat: -totals[seat])
+    points = [0] * count
+    place = 0  # from 0: the place (rank - 1) of the first of a group of equal totals
+    while place < count:
+        tied_end = place
+        while tied_end + 1 < count and totals[by_total[tied_end + 1]] == totals[by_total[place]]:
+            tied_end += 1
+        tied = tied_end - place + 1
+        shared = MATCH_POINTS_FOR_FIRST * (2 * count - 2 * (place + 1) - tied + 1) * step
+        for position in range(place, tied_end + 1):
+            points[by_total[position]] = shared
+        place = tied_end + 1
+    return points
+
+
 def match_points(totals: Sequence[int]) -> list[Fraction]:
     """Each seat's match points from the match totals, ties sharing their places' points.
 
@@ -61,25 +96,8 @@ def match_points(totals: Sequence[int]) -> list[Fraction]:
     >>> [str(points) for points in match_points([405, 405, 200])]
     ['9/4', '9/4', '0']
     """
-    count = len(totals)
-    if count < 2:
-        return [Fraction(MATCH_POINTS_FOR_FIRST)] * count
-    by_total = sorted(range(count), key=lambda seat: -totals[seat])
-    points: list[Fraction] = [Fraction(0)] * count
-    place = 0
-    while place < count:
-        tied_end = place
-        while tied_end + 1 < count and totals[by_total[tied_end + 1]] == totals[by_total[place]]:
-            tied_end += 1
-        places = range(place + 1, tied_end + 2)  # ranks from 1
-        shared = sum(
-            (Fraction(MATCH_POINTS_FOR_FIRST * (count - rank), count - 1) for rank in places),
-            Fraction(0),
-        ) / len(places)
-        for position in range(place, tied_end + 1):
-            points[by_total[position]] = shared
-        place = tied_end + 1
-    return points
+    scale = 2 * max(len(totals) - 1, 1)
+    return [Fraction(units, scale) for units in match_points_units(totals, scale=scale)]
 
 
 def standings_compute(
@@ -105,17 +123,16 @@ def standings_compute(
     unknown = [code for code in criteria if code not in CRITERIA]
     if unknown or not criteria:
         raise ValueError(f"criteria: codes from {CRITERIA} expected, got {list(criteria)}")
-    zero = Fraction(0)
-    points: dict[int, Fraction] = {player.id: zero for player in players}
+    scale = math.lcm(POINTS_SCALE, *{2 * (len(r.totals) - 1) for r in results if len(r.totals) > 1})
+    points: dict[int, int] = {player.id: 0 for player in players}  # in units of 1/scale
     wins: dict[int, int] = dict.fromkeys(points, 0)
     totals: dict[int, int] = dict.fromkeys(points, 0)
-    shares: dict[int, Fraction] = dict.fromkeys(points, zero)
+    shares: dict[int, float] = dict.fromkeys(points, 0.0)
     best: dict[int, int] = dict.fromkeys(points, 0)
     played: dict[int, int] = dict.fromkeys(points, 0)
-    opponents_of: dict[int, list[int]] = {player_id: [] for player_id in points}
 
     for result in results:
-        seat_points = match_points(result.totals)
+        seat_points = match_points_units(result.totals, scale=scale)
         table_total = sum(result.totals)
         count = len(result.player_ids)
         winners = set(result.winners)
@@ -124,25 +141,26 @@ def standings_compute(
             winners = {seat for seat, total in enumerate(result.totals) if total == top}
         for seat, player_id in enumerate(result.player_ids):
             if player_id not in points:  # seated but no longer registered: counts for others
-                points[player_id] = zero
-                for table in (wins, totals, best, played):
+                for table in (points, wins, totals, best, played):
                     table[player_id] = 0
-                shares[player_id] = zero
-                opponents_of[player_id] = []
+                shares[player_id] = 0.0
             total = result.totals[seat]
             points[player_id] += seat_points[seat]
             wins[player_id] += seat in winners
             totals[player_id] += total
-            shares[player_id] += (
-                Fraction(total, table_total) if table_total else Fraction(1, count)
-            )
+            shares[player_id] += total / table_total if table_total else 1 / count
             best[player_id] = max(best[player_id], total) if played[player_id] else total
             played[player_id] += 1
-            opponents_of[player_id].extend(
-                other for other in result.player_ids if other != player_id
-            )
+
+    # Opponents' strength: at each match, the sum of its players' match points, less one's own.
+    opponents = {player_id: -count * points[player_id] for player_id, count in played.items()}
+    for result in results:
+        table_points = sum(points[player_id] for player_id in result.player_ids)
+        for player_id in result.player_ids:
+            opponents[player_id] += table_points
 
     def score(player_id: int, code: str):
+        """The criterion's value, exact (or, for the share, rounded well below what shows)."""
         if code == "match_points":
             return points[player_id]
         if code == "table_wins":
@@ -150,10 +168,10 @@ def standings_compute(
         if code == "total_points":
             return totals[player_id]
         if code == "share":
-            return shares[player_id] / played[player_id] if played[player_id] else zero
+            return round(shares[player_id] / played[player_id], 9) if played[player_id] else 0.0
         if code == "best_match":
             return best[player_id]
-        return sum((points[other] for other in opponents_of[player_id]), zero)
+        return opponents[player_id]
 
     keyed = []
     for player in players:
@@ -178,12 +196,12 @@ def standings_compute(
                 "club": player.club,
                 "withdrawn": player.withdrawn,
                 "matches": played[player.id],
-                "match_points": float(values["match_points"]),
+                "match_points": values["match_points"] / scale,
                 "table_wins": values["table_wins"],
                 "total_points": values["total_points"],
                 "share": float(values["share"]),
                 "best_match": values["best_match"],
-                "opponents": float(values["opponents"]),
+                "opponents": values["opponents"] / scale,
             }
         )
     ranks = [row["rank"] for row in rows]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 
+from django.conf import settings
 from django.http import HttpResponse
 from django.utils.text import capfirst
 from django.views.generic import TemplateView
@@ -14,6 +15,12 @@ from tournament.standings.selectors import standings
 from tournament.standings.tables import StandingsTable
 
 POLL_SECONDS = 15
+
+
+def poll_seconds() -> int:
+    """How often the live pages refresh themselves: every 15 seconds
+    (``TRIOMINOS_POLL_SECONDS`` in the settings overrides it, e.g. for the browser tests)."""
+    return getattr(settings, "TRIOMINOS_POLL_SECONDS", POLL_SECONDS)
 
 
 def csv_response(table, *, filename: str) -> HttpResponse:
@@ -45,7 +52,7 @@ class PublicStandingsView(TournamentMixin, TemplateView):
         if request.GET.get("_export") == "csv":
             return csv_response(table, filename=f"{self.tournament.slug}-standings.csv")
         context = self.get_context_data(
-            standings=result, standings_table=table, poll_seconds=POLL_SECONDS
+            standings=result, standings_table=table, poll_seconds=poll_seconds()
         )
         if request.htmx:
             return self.response_class(request, self.fragment_template_name, context)

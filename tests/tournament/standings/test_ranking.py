@@ -120,3 +120,42 @@ def test_a_table_where_nobody_scored_shares_equally():
 def test_unknown_criteria_are_refused():
     with pytest.raises(ValueError, match="criteria"):
         standings_compute(players=PLAYERS, results=RESULTS, criteria=["elo"])
+
+
+def reference_points(totals):
+    """Match points straight from the definition, with fractions: the mean of the places'."""
+    count = len(totals)
+    points = []
+    for total in totals:
+        above = sum(1 for other in totals if other > total)
+        tied = sum(1 for other in totals if other == total)
+        places = range(above + 1, above + tied + 1)
+        points.append(sum(Fraction(3 * (count - rank), count - 1) for rank in places) / tied)
+    return points
+
+
+@pytest.mark.parametrize("totals", [
+    [400, 300, 300, 300, 10], [400, 400, 300, 300, 10], [1, 1, 1, 1, 1],
+    [400, 350, 350, 200, 200, 200], [9, 8, 7, 6, 5, 4], [5, 5, 5, 5, 5, 0],
+])
+def test_tables_of_five_and_six_with_ties_are_exact(totals):
+    players = [StandingPlayer(seat + 1, f"P{seat}") for seat in range(len(totals))]
+    ids = tuple(player.id for player in players)
+    # the same table twice, and a table of 4 to mix the scales
+    results = [MatchResult(ids, tuple(totals)), MatchResult(ids, tuple(totals)),
+               MatchResult(ids[:4], (1, 2, 2, 3))]
+    rows = {row["player_id"]: row for row in standings_compute(
+        players=players, results=results, criteria=["match_points"])}
+    expected = reference_points(totals)
+    extra = dict(zip(ids[:4], reference_points([1, 2, 2, 3]), strict=True))
+    for seat, player_id in enumerate(ids):
+        shown = Fraction(rows[player_id]["match_points"]).limit_denominator(120)
+        assert shown == 2 * expected[seat] + extra.get(player_id, 0)
+    assert match_points(totals) == expected
+
+
+def test_a_scale_that_cannot_hold_the_points_is_refused():
+    from tournament.standings.ranking import match_points_units
+
+    with pytest.raises(ValueError, match="not a multiple"):
+        match_points_units([3, 2, 1, 0], scale=10)
