@@ -142,6 +142,17 @@ class RoundPlayerLine:
     went_out: bool
 
 
+def rack_text(rack) -> str:
+    """A rack shown at the end of a round: its tiles, ``—`` when empty, ``Σ 23`` for a total.
+
+    >>> rack_text(["0-0-1", "2-4-5"]), rack_text([]), rack_text(23)
+    ('0-0-1 2-4-5', '—', 'Σ 23')
+    """
+    if isinstance(rack, int):
+        return f"Σ {rack}"
+    return " ".join(rack) or "—"
+
+
 @dataclass(frozen=True)
 class ResultLine:
     letter: str
@@ -163,7 +174,7 @@ def match_sheet_context(*, match: Match) -> dict:
     seats = replay.seats
     rounds = []
     for round_view in replay.rounds:
-        racks = round_view.racks_shown or [""] * len(seats)
+        racks = [rack_text(rack) for rack in round_view.racks] if round_view.racks else [""] * len(seats)
         settlement = round_view.settlement or (None,) * len(seats)
         rounds.append(
             {

@@ -1,0 +1,15 @@
+"""The examples in the printing modules' docstrings hold."""
+
+from __future__ import annotations
+
+import doctest
+
+import pytest
+
+from tournament.printing import documents, qr, selectors
+
+
+@pytest.mark.parametrize("module", [documents, qr, selectors], ids=lambda module: module.__name__)
+def test_docstring_examples(module):
+    result = doctest.testmod(module)
+    assert result.attempted > 0 and result.failed == 0
