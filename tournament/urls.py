@@ -28,16 +28,9 @@ tournament_patterns = [
     # Printing (tournament/printing/): score sheets, seating, standings and match sheets as PDF.
     path("", include("tournament.printing.urls")),
     # Built by later work; an honest 404 until then.
-    path(
-        "t/<slug:slug>/matches/<int:match_id>/",
-        not_built_yet(page=_("Match")),
-        name="match",
-    ),
-    path(
-        "t/<slug:slug>/matches/<int:match_id>/record.json",
-        not_built_yet(page=_("Match record (JSON)")),
-        name="match_record",
-    ),
+    # Recording a match (tournament/matches/): the match page and entry screen, sheet mode,
+    # corrections, ends of rounds, the audit log, the record download and upload.
+    path("", include("tournament.matches.urls")),
 ]
 
 urlpatterns = [

@@ -61,8 +61,6 @@ NOT_BUILT_YET = {
     "standings_pdf": {},
     "seating_pdf": {"number": 1},
     "sheets_pdf": {"number": 1},
-    "match": {"match_id": "match"},
-    "match_record": {"match_id": "match"},
     "match_sheet_pdf": {"match_id": "match"},
 }
 

@@ -46,6 +46,7 @@ def url_of(tournament, organiser):
         "player_id": tournament.registrations.first().player_id,
         "registration_id": tournament.registrations.first().pk,
         "role_id": StaffRole.objects.get(user=organiser).pk,
+        "turn_id": 1,
     }
 
     def url_of(name: str, pattern: URLPattern) -> str:

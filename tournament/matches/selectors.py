@@ -335,6 +335,14 @@ class RoundView:
         return self.end_row.racks if self.end_row is not None and self.end_row.racks else None
 
     @property
+    def racks_shown(self) -> list[str] | None:
+        """Each rack as text: its tiles (``—`` when empty), or ``Σ 23`` for a total."""
+        racks = self.racks
+        if racks is None:
+            return None
+        return [f"Σ {rack}" if isinstance(rack, int) else (" ".join(rack) or "—") for rack in racks]
+
+    @property
     def settlement_claimed(self) -> list[int] | None:
         return self.end_row.settlement_claimed if self.end_row is not None else None
 
@@ -440,6 +448,7 @@ class LiveRound:
             return SafeString("")
         options.setdefault("highlight", board.last.cell if board.last is not None else None)
         options.setdefault("open_cells", board.open_cells() if not self.round_over else ())
+        options.setdefault("side", 84)
         return engine.draw_board(board.placements, **options)
 
 

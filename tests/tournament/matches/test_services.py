@@ -28,6 +28,13 @@ pytestmark = pytest.mark.django_db
 Cell = engine.Cell
 
 
+@pytest.fixture(autouse=True)
+def in_english():
+    """The messages checked below are the English ones (test_translations.py has French)."""
+    with translation.override("en"):
+        yield
+
+
 def opening(player: int = 0, tile: str = "5-5-5", **changes) -> services.TurnInput:
     corners = tuple(int(v) for v in tile.split("-"))
     return services.TurnInput(player=player, cell=Cell(0, 0, "U"), corners=corners, **changes)
@@ -108,7 +115,7 @@ def test_an_illegal_placement_is_refused_with_the_engines_reason(tournament, ref
     match = first_match(tournament)
     add(match, referee, opening(points_claimed=25))
     revision = fresh(match).revision
-    with translation.override("en"), pytest.raises(services.TurnsRefused) as refused:
+    with pytest.raises(services.TurnsRefused) as refused:
         add(match, referee, services.TurnInput(cell=Cell(0, 0, "D"), corners=(4, 5, 5),
                                                points_claimed=14))
     (refusal,) = refused.value.refusals

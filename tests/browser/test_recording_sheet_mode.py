@@ -1,0 +1,70 @@
+"""Sheet mode by keyboard only: a paper score sheet typed line by line, checked, saved.
+
+The page opens with the cursor in the first line; Tab moves through who, tile, draws, bonus,
+points; Enter checks every line with the engine; the referee ticks that they saw the claim
+that differs (Space), Tab to Save, Enter. Then the racks, typed the same way, and the round
+confirmed from the keyboard.
+"""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+from tests.tournament.matches.helpers import first_match
+from tournament.models import Match, Round, Turn
+
+# (who, tile, draws, bonus, points): a short round of four players, sheet mode
+LINES = [
+    ("C", "444", "", "o", "22"),   # C opens with the triple 4-4-4: 12 + 10
+    ("", "3-4-4", "", "", "11"),
+    ("", "", "3", "", "-25"),      # A draws three, does not place
+    ("", "2-4-4", "1", "", "5"),   # B draws one, places: 10 - 5
+    ("", "1 4 4", "", "", "12"),   # C announces 12, the tile is worth 9: a mismatch
+]
+
+
+def test_a_paper_sheet_typed_by_keyboard_only(page, log_in, tournament, referee):
+    match = first_match(tournament)
+    log_in("remi-referee", next_url=f"/t/spring-open/matches/{match.pk}/sheet/")
+    expect(page.get_by_role("heading", level=1)).to_contain_text("mode feuille")
+    expect(page.locator("#id_line-0-who")).to_be_focused()
+
+    keyboard = page.keyboard
+    for who, tile, draws, bonus, points in LINES:
+        for value in (who, tile, draws, bonus, points):
+            if value:
+                keyboard.type(value)
+            keyboard.press("Tab")
+    keyboard.press("Enter")  # check
+
+    expect(page.locator("#line-4")).to_have_class("sheet-line verdict-mismatch")
+    expect(page.locator("#line-4 .problem-message")).to_contain_text("annonce 12 pour 1-4-4, le tour vaut 9")
+    expect(page.locator("#line-1 .who-resolved")).to_have_text("D")  # the next player after C
+    assert Turn.objects.filter(round__match=match).count() == 0  # checked, nothing saved yet
+    expect(page.locator("#id_mismatches_seen")).to_be_focused()
+    keyboard.press("Space")
+    keyboard.press("Tab")
+    expect(page.get_by_role("button", name="Enregistrer les lignes")).to_be_focused()
+    keyboard.press("Enter")
+
+    expect(page.locator(".messages")).to_contain_text("5 ligne(s) enregistrée(s).")
+    turns = list(Turn.objects.current().filter(round__match=match).order_by("index"))
+    assert [(t.player, t.tile, t.draws, t.points, t.verdict) for t in turns] == [
+        (2, "4-4-4", 0, 22, "ok"),
+        (3, "3-4-4", 0, 11, "ok"),
+        (0, "", 3, -25, "ok"),
+        (1, "2-4-4", 1, 5, "ok"),
+        (2, "1-4-4", 0, 9, "mismatch"),
+    ]
+    assert Match.objects.get(pk=match.pk).totals == [-25, 5, 31, 11]
+    expect(page.locator("#id_line-0-who")).to_be_focused()  # ready for the next lines
+
+    # a bad line is refused with its message next to it, in French, and nothing is saved
+    keyboard.type("Z")
+    keyboard.press("Tab")
+    keyboard.type("3-4-9")
+    keyboard.press("Enter")
+    expect(page.locator("#id_line-0-who_errors")).to_contain_text("Qui a joué : une lettre de place")
+    expect(page.locator("#id_line-0-tile_errors")).to_contain_text("« 3-4-9 » n’est pas une tuile")
+    assert Turn.objects.current().filter(round__match=match).count() == 5
+    assert Round.objects.get(match=match).confirmed_at is None

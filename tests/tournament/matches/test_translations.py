@@ -1,0 +1,48 @@
+"""The engine's problem messages reach the referee in French: every template of
+scoring/messages.py is in the French catalogue, with the same placeholders."""
+
+from __future__ import annotations
+
+import string
+
+import pytest
+from django.utils import translation
+
+from scoring.messages import MESSAGES
+from tests.tournament.matches.helpers import add, first_match
+from tournament import engine
+from tournament.matches import services
+
+pytestmark = pytest.mark.django_db
+
+
+def placeholders(template: str) -> set[str]:
+    return {name for _text, name, _spec, _conv in string.Formatter().parse(template) if name}
+
+
+@pytest.mark.parametrize("template", sorted(MESSAGES))
+def test_every_engine_message_is_translated_with_its_placeholders(template):
+    english = MESSAGES[template]
+    with translation.override("fr"):
+        french = translation.gettext(english)
+    assert french != english, f"translate {english!r} in locale/fr"
+    assert placeholders(french) == placeholders(english)
+
+
+def test_a_problem_in_french_with_its_bonus_and_sum_translated():
+    params = {"player": "Chloé", "claimed": 5, "tile": "1-2-2", "cell": "U(-1,2)",
+              "sum": "5 + 40 (bridge) - 5 (draws) = 40"}
+    with translation.override("fr"):
+        message = engine.problem_message("claim-mismatch", params)
+    assert message == "Chloé annonce 5 pour 1-2-2 en U(-1,2), le tour vaut 5 + 40 (pont) - 5 (pioches) = 40"
+    with translation.override("en"):
+        assert engine.problem_message("claim-mismatch", params).endswith("5 + 40 (bridge) - 5 (draws) = 40")
+
+
+def test_the_french_reason_of_a_refusal(tournament, referee):
+    match = first_match(tournament)
+    add(match, referee, services.TurnInput(player=0, cell=engine.Cell(0, 0, "U"), corners=(5, 5, 5)))
+    with translation.override("fr"), pytest.raises(services.TurnsRefused) as refused:
+        add(match, referee, services.TurnInput(cell=engine.Cell(0, 0, "D"), corners=(4, 5, 5)))
+    message = refused.value.refusals[0].problems[0].message
+    assert "ne peut pas poser 4-5-5 en D(0,0) : son coin en (1,0) montre 4, la table y montre 5" in message

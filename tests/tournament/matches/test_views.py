@@ -1,0 +1,312 @@
+"""The match pages through the test client: who sees what, each write's answer, the record."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+from django.urls import reverse
+
+from tests.tournament.matches.helpers import (
+    add,
+    first_match,
+    fresh,
+    import_record,
+    seated_names,
+    simulated,
+    truncated,
+)
+from tournament import engine
+from tournament.matches import services
+from tournament.models import Match, Turn
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def url(match, name="match", **kwargs):
+    return reverse(f"tournament:{name}", kwargs={
+        "slug": match.table.session.tournament.slug, "match_id": match.pk, **kwargs})
+
+
+def opening(**changes):
+    return services.TurnInput(player=0, cell=engine.Cell(0, 0, "U"), corners=(5, 5, 5),
+                              points_claimed=25, **changes)
+
+
+# -- reading ---------------------------------------------------------------------------------
+
+
+def test_the_public_reads_the_match_without_the_entry_screen(client, tournament, referee):
+    match = first_match(tournament)
+    import_record(match, referee, truncated(simulated(match, seed=5), rounds=0, turns=8))
+    page = client.get(url(match)).content.decode()
+    assert "Séance 1 · Table 1" in page and "Manche 1" in page
+    for name in seated_names(match):
+        assert name in page
+    assert 'id="turn-form"' not in page and "Annuler le dernier tour" not in page
+    assert "<svg" in page and 'class="tile' in page
+    assert "✓ correct" in page
+
+
+def test_a_referee_of_the_table_gets_the_entry_screen(referee_client, tournament):
+    match = first_match(tournament)
+    page = referee_client.get(url(match)).content.decode()
+    assert 'id="turn-form"' in page and "Qui ouvre ?" in page
+    assert page.count('class="tile-button') == 56
+    assert "Mode feuille" in page and "Journal" in page
+
+
+def test_a_referee_of_another_table_reads_only(tournament, referee_of_table_2):
+    match = first_match(tournament)  # table 1
+    client = Client()
+    client.force_login(referee_of_table_2)
+    assert 'id="turn-form"' not in client.get(url(match)).content.decode()
+    response = client.post(url(match, "match_turn_add"), {"revision": 0, "pass": "1", "draws": 3})
+    assert response.status_code == 403
+    assert client.get(url(match, "match_sheet")).status_code == 403
+
+
+def test_writes_send_the_anonymous_to_the_login_page(client, tournament):
+    match = first_match(tournament)
+    response = client.post(url(match, "match_turn_undo"), {"revision": 0})
+    assert response.status_code == 302 and response["Location"].startswith("/login/")
+    assert client.get(url(match, "match_audit")).status_code == 302
+
+
+def test_a_match_of_another_tournament_is_not_found(client, tournament, make_tournament):
+    other = make_tournament(slug="autumn-cup")
+    match = first_match(other)
+    assert client.get(reverse("tournament:match", kwargs={"slug": "spring-open",
+                                                           "match_id": match.pk})).status_code == 404
+
+
+@pytest.mark.parametrize("rounds", [1, "all"])
+def test_the_match_page_takes_a_fixed_number_of_queries(
+    django_assert_num_queries, tournament, referee, referee_client, client, rounds
+):
+    match = first_match(tournament)
+    record = simulated(match, seed=3)
+    import_record(match, referee, record if rounds == "all" else truncated(record, rounds=1, turns=5))
+    # tournament, match, session, user; the staff role three times (may write? audit link?
+    # organiser's links?); seats, rounds, current turns, current ends: whatever the match's size
+    with django_assert_num_queries(11):
+        assert referee_client.get(url(match)).status_code == 200
+    # the public: tournament, match, seats, rounds, turns, ends
+    with django_assert_num_queries(6):
+        assert client.get(url(match)).status_code == 200
+
+
+# -- board mode ------------------------------------------------------------------------------
+
+
+def test_a_turn_saved_with_htmx_answers_the_match_region(referee_client, tournament):
+    match = first_match(tournament)
+    response = referee_client.post(url(match, "match_turn_add"), {
+        "revision": 0, "player": "0", "tile": "555", "cell": "U(0,0)", "draws": "0",
+        "claimed": "25"}, **HTMX)
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert page.startswith('\n<div id="match"') or '<div id="match"' in page[:200]
+    assert "<html" not in page and "Tour enregistré." in page
+    (turn,) = Turn.objects.current().filter(round__match=match)
+    assert (turn.tile, turn.cell, turn.corners, turn.points, turn.verdict) == (
+        "5-5-5", "U(0,0)", "5-5-5", 25, "ok")
+    assert fresh(match).revision == 1
+
+
+def test_without_javascript_a_turn_saves_and_redirects(referee_client, tournament):
+    match = first_match(tournament)
+    response = referee_client.post(url(match, "match_turn_add"), {
+        "revision": 0, "player": "2", "tile": "4-4-4", "cell": "U(0,0)", "draws": "0",
+        "claimed": "22"})
+    assert response.status_code == 302 and response["Location"] == url(match)
+    assert Turn.objects.current().get(round__match=match).player == 2
+
+
+def test_an_illegal_placement_is_answered_400_with_the_engines_reason(referee, referee_client,
+                                                                      tournament):
+    match = first_match(tournament)
+    add(match, referee, opening())
+    response = referee_client.post(url(match, "match_turn_add"), {
+        "revision": 1, "tile": "4-5-5", "cell": "D(0,0)", "corners": "4-5-5", "draws": "0",
+        "claimed": "14"}, **HTMX)
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert 'id="id_cell_errors"' in page
+    assert "ne peut pas poser 4-5-5 en D(0,0) : son coin en (1,0) montre 4" in page
+    assert Turn.objects.current().filter(round__match=match).count() == 1
+    assert fresh(match).revision == 1
+
+
+@pytest.mark.parametrize(
+    ("data", "field", "words"),
+    [
+        ({"tile": "349", "cell": "D(0,0)", "claimed": "5"}, "tile", "« 349 » n’est pas une tuile"),
+        ({"tile": "", "cell": "", "claimed": ""}, "tile", "Choisissez la tuile jouée"),
+        ({"tile": "455", "cell": "", "claimed": "14"}, "cell", "Touchez la case"),
+        ({"tile": "455", "cell": "D(0,0)", "claimed": "quatorze"}, "claimed", "nombre"),
+        ({"tile": "455", "cell": "D(0,0)", "claimed": ""}, "claimed", "Saisissez les points annoncés"),
+    ],
+)
+def test_bad_input_is_refused_next_to_its_field_in_french(referee, referee_client, tournament,
+                                                          data, field, words):
+    match = first_match(tournament)
+    add(match, referee, opening())
+    response = referee_client.post(url(match, "match_turn_add"),
+                                   {"revision": 1, "draws": "0", **data}, **HTMX)
+    assert response.status_code == 400
+    page = response.content.decode()
+    errors = page.split(f'id="id_{field}_errors"', 1)[1].split("</ul>", 1)[0]
+    assert words in errors
+    assert Turn.objects.current().filter(round__match=match).count() == 1
+
+
+def test_a_stale_save_is_answered_409_with_the_current_state(referee, referee_client, tournament):
+    match = first_match(tournament)
+    add(match, referee, opening())  # someone else, at the same table
+    response = referee_client.post(url(match, "match_turn_add"), {
+        "revision": 0, "player": "1", "tile": "4-4-4", "cell": "U(0,0)", "draws": "0",
+        "claimed": "22"}, **HTMX)
+    assert response.status_code == 409
+    page = response.content.decode()
+    assert "Quelqu’un d’autre a enregistré" in page
+    assert 'name="revision" value="1"' in page  # the current state, ready for a new entry
+    assert [t.tile for t in Turn.objects.current().filter(round__match=match)] == ["5-5-5"]
+
+
+def test_the_preview_shows_the_engines_figure_and_bonus(referee, referee_client, tournament):
+    match = first_match(tournament)
+    add(match, referee, opening())
+    response = referee_client.post(url(match, "match_turn_preview"), {
+        "tile": "455", "cell": "D(0,0)", "draws": "1"}, **HTMX)
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert '<span class="tile-name">4-5-5</span> → <span class="cell-name">D(0,0)</span>' in page
+    assert 'name="corners" value="5-5-4"' in page
+    assert 'data-points="9"' in page and "14 − 5 (pioches) = 9" in page
+    refused = referee_client.post(url(match, "match_turn_preview"), {
+        "tile": "012", "cell": "D(0,0)", "draws": "0"}, **HTMX).content.decode()
+    assert "0-1-2 ne va pas en D(0,0) : la tuile retourne au joueur." in refused
+    assert Turn.objects.current().filter(round__match=match).count() == 1
+
+
+def test_draws_without_placing_is_one_button(referee, referee_client, tournament):
+    match = first_match(tournament)
+    add(match, referee, opening())
+    page = referee_client.get(url(match)).content.decode()
+    assert "Pioche 3, ne pose pas" in page
+    response = referee_client.post(url(match, "match_turn_add"),
+                                   {"revision": 1, "pass": "1", "draws": "3"}, **HTMX)
+    assert response.status_code == 200
+    turn = Turn.objects.current().get(round__match=match, index=1)
+    assert (turn.player, turn.draws, turn.points, turn.tile) == (1, 3, -25, "")
+
+
+def test_decisions_and_undo_from_the_log(referee, referee_client, tournament):
+    match = first_match(tournament)
+    add(match, referee, opening(), services.TurnInput(cell=engine.Cell(0, 0, "D"),
+                                                      corners=(5, 5, 4), points_claimed=20))
+    page = referee_client.get(url(match)).content.decode()
+    assert "Moteur : 14" in page and "Annonce : 20…" in page
+    turn = Turn.objects.current().get(round__match=match, index=1)
+    response = referee_client.post(url(match, "match_turn_decide", turn_id=turn.pk),
+                                   {"revision": 1, "decision": "claim", "reason": ""}, **HTMX)
+    assert response.status_code == 400
+    assert "Dites pourquoi l’annonce l’emporte" in response.content.decode()
+    response = referee_client.post(url(match, "match_turn_decide", turn_id=turn.pk),
+                                   {"revision": 1, "decision": "claim",
+                                    "reason": "accord des joueurs"}, **HTMX)
+    assert response.status_code == 200 and "annonce retenue" in response.content.decode()
+    assert fresh(match).totals == [25, 20, 0, 0]
+    response = referee_client.post(url(match, "match_turn_undo"), {"revision": 2}, **HTMX)
+    assert response.status_code == 200 and "Tour 2 annulé" in response.content.decode()
+    assert fresh(match).totals == [25, 0, 0, 0]
+
+
+def test_a_correction_page_saves_a_new_version(referee, referee_client, tournament):
+    match = first_match(tournament)
+    add(match, referee, opening())
+    turn = Turn.objects.current().get(round__match=match)
+    page = referee_client.get(url(match, "match_turn_correct", turn_id=turn.pk)).content.decode()
+    assert "Corriger la manche 1, tour 1" in page and 'value="U(0,0)"' in page
+    data = {"revision": 1, "player": "0", "draws": "0", "tile": "4-4-4", "cell": "U(0,0)",
+            "corners": "4-4-4", "bonus_claimed": "", "claimed": "22", "reason": ""}
+    response = referee_client.post(url(match, "match_turn_correct", turn_id=turn.pk), data)
+    assert response.status_code == 400 and "id_reason_errors" in response.content.decode()
+    response = referee_client.post(url(match, "match_turn_correct", turn_id=turn.pk),
+                                   {**data, "reason": "mal lu"})
+    assert response.status_code == 302
+    assert Turn.objects.current().get(round__match=match).tile == "4-4-4"
+    assert fresh(match).totals == [22, 0, 0, 0]
+
+
+def test_the_round_end_and_confirmation_from_the_page(referee, referee_client, tournament):
+    match = first_match(tournament)
+    add(match, referee, opening())
+    for _ in range(9):
+        add(match, referee, services.TurnInput(draws=3))
+    add(match, referee, services.TurnInput(draws=1))
+    page = referee_client.get(url(match)).content.decode()
+    assert 'id="round-end-form"' in page and "la table est bloquée" in page
+    data = {"revision": 11, "rack_0": "", "total_0": "90", "rack_1": "", "total_1": "120",
+            "rack_2": "012 3x4", "total_2": "", "rack_3": "", "total_3": "90"}
+    response = referee_client.post(url(match, "match_round_end", number=1), data, **HTMX)
+    assert response.status_code == 400
+    assert "« 3x4 » n’est pas une tuile" in response.content.decode()
+    data["rack_2"], data["total_2"] = "", "100"
+    response = referee_client.post(url(match, "match_round_end", number=1), data, **HTMX)
+    page = response.content.decode()
+    assert response.status_code == 200 and "Confirmer la manche 1" in page
+    assert "Manche 2" in page and "Qui ouvre ?" in page
+    response = referee_client.post(url(match, "match_round_confirm", number=1),
+                                   {"revision": 12}, **HTMX)
+    assert response.status_code == 200 and "Manche 1 confirmée." in response.content.decode()
+
+
+# -- the record ------------------------------------------------------------------------------
+
+
+def test_the_record_downloads_as_json(client, tournament, referee):
+    match = first_match(tournament)
+    record = simulated(match, seed=3)
+    import_record(match, referee, record)
+    response = client.get(url(match, "match_record"))
+    assert response.status_code == 200 and response["Content-Type"] == "application/json"
+    assert 'filename="spring-open-session-1-table-1.json"' in response["Content-Disposition"]
+    assert json.loads(response.content) == record
+
+
+def test_an_uploaded_record_fills_the_match_and_a_bad_one_changes_nothing(referee_client,
+                                                                         tournament):
+    match = first_match(tournament)
+    bad = SimpleUploadedFile("match.json", b'{"format": "triominos-match/1", "players": [1]}')
+    response = referee_client.post(url(match, "match_record_upload"),
+                                   {"revision": 0, "record": bad}, **HTMX)
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert "Ce fichier n’est pas un relevé de partie lisible : players[0]" in page
+    assert 'id="id_record_errors"' in page
+    assert fresh(match).revision == 0 and not Turn.objects.filter(round__match=match).exists()
+
+    good = SimpleUploadedFile("match.json", json.dumps(simulated(match, seed=3)).encode())
+    response = referee_client.post(url(match, "match_record_upload"), {"revision": 0, "record": good})
+    assert response.status_code == 302
+    assert fresh(match).status == Match.Status.FINISHED
+
+
+def test_the_audit_page_lists_every_write(referee, referee_client, tournament):
+    match = first_match(tournament)
+    add(match, referee, opening())
+    turn = Turn.objects.current().get(round__match=match)
+    services.match_turn_correct(match=fresh(match), user=referee, seen_revision=1, turn_id=turn.pk,
+                                turn=services.TurnInput(player=0, cell=engine.Cell(0, 0, "U"),
+                                                        corners=(4, 4, 4), points_claimed=22),
+                                reason="mal lu sur la feuille")
+    page = referee_client.get(url(match, "match_audit")).content.decode()
+    assert "tour ajouté" in page and "tour corrigé" in page
+    assert "5-5-5 en U(0,0)" in page and "4-4-4 en U(0,0)" in page
+    assert "mal lu sur la feuille" in page and "remi-referee" in page

@@ -1,0 +1,519 @@
+"""Forms of the match entry: they read what the scorekeeper typed or tapped; the services save.
+
+Every field error is in the user's language and shown next to its field; what the engine
+refuses comes back from the services with the engine's reason.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
+
+from tournament import engine
+from tournament.matches.selectors import SEAT_LETTERS, LiveRound, MatchReplayView
+from tournament.matches.services import TurnInput
+from tournament.models import Turn
+
+DRAW_CHOICES = [(str(n), str(n)) for n in range(4)]
+
+#: Sheet mode's short bonus codes (o: opening, p: pont, 2: two sides, h/hh/hhh: hexagons).
+BONUS_CODES = {
+    "o": "opening",
+    "p": "bridge",
+    "2": "two-sides",
+    "h": "hexagon",
+    "hh": "double-hexagon",
+    "hhh": "triple-hexagon",
+}
+_CORNERS_RE = re.compile(r"^\s*(\d)\s*-?\s*(\d)\s*-?\s*(\d)\s*$")
+
+
+def tile_error(given: str) -> ValidationError:
+    return ValidationError(
+        _("“%(given)s” is not a tile: three values from 0 to 5, like 345 or 3-4-5."),
+        code="unknown-tile",
+        params={"given": given},
+    )
+
+
+def clean_tile(text: str) -> str:
+    """A canonical tile name from what was typed ('' stays '')."""
+    text = text.strip()
+    if not text:
+        return ""
+    try:
+        return str(engine.parse_tile(text))
+    except engine.UnknownTile:
+        raise tile_error(text) from None
+
+
+def clean_cell(text: str) -> engine.Cell | None:
+    text = text.strip()
+    if not text:
+        return None
+    try:
+        return engine.parse_cell(text)
+    except engine.InvalidCell:
+        raise ValidationError(
+            _("“%(given)s” is not a cell: write it like U(0,0) or D(-1,2)."),
+            params={"given": text},
+        ) from None
+
+
+def clean_corners(text: str) -> tuple[int, int, int] | None:
+    text = text.strip()
+    if not text:
+        return None
+    match = _CORNERS_RE.match(text)
+    if match is None:
+        raise ValidationError(
+            _("“%(given)s”: give the three corner values clockwise from the apex, like 5-3-4."),
+            params={"given": text},
+        )
+    a, b, c = (int(v) for v in match.groups())
+    return (a, b, c)
+
+
+class RevisionForm(forms.Form):
+    """The revision of the match the page showed: a save from an older one is refused."""
+
+    revision = forms.IntegerField(widget=forms.HiddenInput, min_value=0)
+
+
+class TurnForm(RevisionForm):
+    """Board mode: the tile, the cell and how it is turned, the draws, the points announced.
+
+    ``live`` is the round in play: the player defaults to the engine's next one, and a cell
+    where the tile fits one way only needs no orientation.
+    """
+
+    player = forms.TypedChoiceField(label=_("Player"), coerce=int, required=False,
+                                    empty_value=None)
+    tile = forms.CharField(
+        label=_("Tile"),
+        max_length=12,
+        required=False,
+        widget=forms.TextInput(attrs={
+            "inputmode": "numeric", "autocomplete": "off", "placeholder": "345",
+            "size": "5", "autocapitalize": "off",
+        }),
+    )
+    cell = forms.CharField(label=_("Cell"), max_length=20, required=False)
+    corners = forms.CharField(label=_("Orientation"), max_length=12, required=False)
+    draws = forms.TypedChoiceField(label=_("Draws before placing"), choices=DRAW_CHOICES,
+                                   coerce=int, initial="0", widget=forms.RadioSelect)
+    claimed = forms.IntegerField(
+        label=_("Points announced"),
+        required=False,
+        min_value=-1000,
+        max_value=1000,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "autocomplete": "off",
+                                        "class": "claim-input"}),
+    )
+
+    def __init__(self, *args: Any, view: MatchReplayView, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.view = view
+        self.live: LiveRound | None = view.live
+        self.fields["player"].choices = [("", "—")] + [
+            (str(seat.order), f"{seat.letter} · {seat.name}") for seat in view.seats
+        ]
+        self.fields["player"].widget = forms.RadioSelect(choices=self.fields["player"].choices[1:])
+        if self.live is not None:
+            self.fields["cell"].widget = forms.Select(
+                choices=[("", "—")] + [(str(c), str(c)) for c in self._open_cells()]
+            )
+
+    def _open_cells(self) -> list[engine.Cell]:
+        board = self.live.board if self.live is not None else None
+        return board.open_cells() if board is not None else []
+
+    def clean_tile(self) -> str:
+        return clean_tile(self.cleaned_data["tile"])
+
+    def clean_cell(self) -> engine.Cell | None:
+        return clean_cell(self.cleaned_data["cell"])
+
+    def clean_corners(self) -> tuple[int, int, int] | None:
+        return clean_corners(self.cleaned_data["corners"])
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        live = self.live
+        if live is None or self.errors:
+            return data
+        if live.is_opening and data.get("player") is None:
+            self.add_error("player", _("Who opens the round? Choose the player."))
+        if not data.get("tile"):
+            self.add_error("tile", _("Pick the tile played (or use the draw and pass button)."))
+            return data
+        if data.get("cell") is None:
+            self.add_error("cell", _("Tap the cell where the tile went."))
+            return data
+        if data.get("corners") is None:
+            options = orientations(live, data["tile"], data["cell"])
+            if len(options) == 1:
+                data["corners"] = options[0]
+            elif options:
+                self.add_error("corners", _("The tile fits this cell in several ways: choose "
+                                            "how it is turned."))
+                return data
+            else:
+                rotation = engine.parse_tile(data["tile"]).rotations()[0]
+                data["corners"] = rotation  # the engine says why it does not fit
+        if data.get("claimed") is None:
+            self.add_error("claimed", _("Enter the points the player announced (or tap “as "
+                                        "computed” if that is what they said)."))
+        return data
+
+    def turn_input(self) -> TurnInput:
+        data = self.cleaned_data
+        return TurnInput(
+            player=data.get("player") if self.live is not None and self.live.is_opening else None,
+            draws=data["draws"],
+            tile=data["tile"],
+            cell=data["cell"],
+            corners=data["corners"],
+            points_claimed=data["claimed"],
+        )
+
+
+def orientations(live: LiveRound, tile: str, cell: engine.Cell) -> list[tuple[int, int, int]]:
+    """The corners of the legal placements of ``tile`` at ``cell`` (the engine's list)."""
+    board = live.board
+    if board is None:
+        return []
+    return [placement.corners for placement in board.legal_orientations(engine.parse_tile(tile), cell)]
+
+
+class PassForm(RevisionForm):
+    """A turn without a placement: the draws the rules allow (3, or what the pool holds)."""
+
+    draws = forms.IntegerField(min_value=0, max_value=3, widget=forms.HiddenInput)
+
+    def turn_input(self) -> TurnInput:
+        return TurnInput(player=None, draws=self.cleaned_data["draws"])
+
+
+class DecisionForm(RevisionForm):
+    decision = forms.ChoiceField(
+        label=_("Decision"),
+        choices=[(Turn.Decision.ENGINE, _("the engine's figure")), (Turn.Decision.CLAIM, _("the claim"))],
+    )
+    reason = forms.CharField(label=_("Reason"), required=False, max_length=500)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("decision") == Turn.Decision.CLAIM and not data.get("reason", "").strip():
+            self.add_error("reason", _("Say why the claim stands against the engine."))
+        return data
+
+
+class CorrectionForm(RevisionForm):
+    """Any turn, corrected: every field of the turn, and why (required)."""
+
+    not_played = forms.BooleanField(
+        label=_("This turn was not played (strike it out)"), required=False
+    )
+    player = forms.TypedChoiceField(label=_("Player"), coerce=int)
+    draws = forms.TypedChoiceField(label=_("Draws"), choices=DRAW_CHOICES, coerce=int)
+    tile = forms.CharField(label=_("Tile"), max_length=12, required=False,
+                           help_text=_("Blank: no tile placed."))
+    cell = forms.CharField(label=_("Cell"), max_length=20, required=False,
+                           help_text=_("e.g. D(1,0); blank in sheet mode."))
+    corners = forms.CharField(label=_("Corners"), max_length=12, required=False,
+                              help_text=_("Clockwise from the apex, e.g. 5-3-4."))
+    bonus_claimed = forms.ChoiceField(label=_("Bonus claimed"), required=False)
+    claimed = forms.IntegerField(label=_("Points announced"), required=False,
+                                 min_value=-1000, max_value=1000)
+    reason = forms.CharField(label=_("Why the correction"), max_length=500,
+                             widget=forms.Textarea(attrs={"rows": 2}))
+
+    def __init__(self, *args: Any, view: MatchReplayView, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["player"].choices = [
+            (str(seat.order), f"{seat.letter} · {seat.name}") for seat in view.seats
+        ]
+        self.fields["bonus_claimed"].choices = [("", "—")] + [
+            (name, label) for name, label in engine.BONUS_LABELS.items()
+        ]
+
+    def clean_tile(self) -> str:
+        return clean_tile(self.cleaned_data["tile"])
+
+    def clean_cell(self) -> engine.Cell | None:
+        return clean_cell(self.cleaned_data["cell"])
+
+    def clean_corners(self) -> tuple[int, int, int] | None:
+        return clean_corners(self.cleaned_data["corners"])
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("not_played") or self.errors:
+            return data
+        cell, corners = data.get("cell"), data.get("corners")
+        if (cell is None) != (corners is None):
+            self.add_error("corners" if corners is None else "cell",
+                           _("Give both the cell and the corners, or neither."))
+        if cell is None and corners is None and data.get("draws", 0) == 0 and not data.get("tile"):
+            pass  # a pass on an empty pool
+        return data
+
+    def turn_input(self) -> TurnInput | None:
+        data = self.cleaned_data
+        if data.get("not_played"):
+            return None
+        return TurnInput(
+            player=data["player"],
+            draws=data["draws"],
+            tile=data["tile"],
+            cell=data["cell"],
+            corners=data["corners"],
+            bonus_claimed=data.get("bonus_claimed") or "",
+            points_claimed=data.get("claimed"),
+        )
+
+    @staticmethod
+    def initial_for(turn: Turn) -> dict[str, Any]:
+        return {
+            "player": turn.player,
+            "draws": turn.draws,
+            "tile": turn.tile,
+            "cell": turn.cell,
+            "corners": turn.corners,
+            "bonus_claimed": turn.bonus_claimed,
+            "claimed": turn.points_claimed,
+        }
+
+
+class RoundEndForm(RevisionForm):
+    """The racks shown at the end of a round, per seat: the tiles, or their total when the
+    tiles were not noted; and the settlement claimed (optional, all or none)."""
+
+    reason = forms.CharField(label=_("Why the racks change"), required=False, max_length=500)
+
+    def __init__(self, *args: Any, view: MatchReplayView, expected: list[int] | None = None,
+                 correcting: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.seats = view.seats
+        self.correcting = correcting
+        for seat in view.seats:
+            i = seat.order
+            count = expected[i] if expected is not None else None
+            self.fields[f"rack_{i}"] = forms.CharField(
+                label=f"{seat.letter} · {seat.name}",
+                required=False,
+                max_length=200,
+                widget=forms.TextInput(attrs={"autocomplete": "off", "placeholder": "012 345",
+                                              "class": "rack-input"}),
+                help_text=(_("%(count)s tile(s) expected") % {"count": count}
+                           if count is not None else ""),
+            )
+            self.fields[f"total_{i}"] = forms.IntegerField(
+                label=_("or the total"), required=False, min_value=0, max_value=999,
+                widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "total-input"}),
+            )
+            self.fields[f"settlement_{i}"] = forms.IntegerField(
+                label=_("settlement claimed"), required=False, min_value=-2000, max_value=2000,
+                widget=forms.NumberInput(attrs={"inputmode": "numeric",
+                                                "class": "settlement-input"}),
+            )
+        if not correcting:
+            del self.fields["reason"]
+        else:
+            self.fields["reason"].required = True
+
+    def seat_rows(self) -> list[dict[str, Any]]:
+        return [
+            {"seat": seat, "rack": self[f"rack_{seat.order}"], "total": self[f"total_{seat.order}"],
+             "settlement": self[f"settlement_{seat.order}"]}
+            for seat in self.seats
+        ]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        racks: list[list[str] | int] = []
+        for seat in self.seats:
+            i = seat.order
+            text = (data.get(f"rack_{i}") or "").strip()
+            total = data.get(f"total_{i}")
+            if text and total is not None:
+                self.add_error(f"rack_{i}", _("Give the tiles or the total, not both."))
+                continue
+            if total is not None:
+                racks.append(total)
+                continue
+            names = []
+            for token in re.split(r"[\s,;]+", text) if text else []:
+                try:
+                    names.append(str(engine.parse_tile(token)))
+                except engine.UnknownTile:
+                    self.add_error(f"rack_{i}", tile_error(token))
+            racks.append(names)
+        settlement = [data.get(f"settlement_{seat.order}") for seat in self.seats]
+        if any(v is not None for v in settlement) and any(v is None for v in settlement):
+            for seat, value in zip(self.seats, settlement):
+                if value is None:
+                    self.add_error(f"settlement_{seat.order}",
+                                   _("Give the settlement claimed for every player, or for none."))
+        data["racks"] = racks
+        data["settlement_claimed"] = (
+            None if all(v is None for v in settlement) else [v or 0 for v in settlement]
+        )
+        return data
+
+    @staticmethod
+    def initial_for(view: MatchReplayView, racks: list[Any] | None,
+                    settlement: list[int] | None) -> dict[str, Any]:
+        initial: dict[str, Any] = {}
+        for seat in view.seats:
+            i = seat.order
+            if racks:
+                rack = racks[i]
+                if isinstance(rack, int):
+                    initial[f"total_{i}"] = rack
+                else:
+                    initial[f"rack_{i}"] = " ".join(rack)
+            if settlement:
+                initial[f"settlement_{i}"] = settlement[i]
+        return initial
+
+
+class RecordUploadForm(RevisionForm):
+    record = forms.FileField(label=_("Match record (JSON)"))
+    names_in_seat_order = forms.BooleanField(
+        label=_("The record's players are in seat order, whatever their names"), required=False
+    )
+
+    def clean_record(self) -> bytes:
+        upload = self.cleaned_data["record"]
+        if upload.size > 2_000_000:
+            raise ValidationError(_("This file is too large for a match record (2 MB at most)."))
+        return upload.read()
+
+
+# -- sheet mode --------------------------------------------------------------------------------
+
+
+class SheetLineForm(forms.Form):
+    """One line of a paper score sheet: who, tile, draws, bonus claimed, points announced."""
+
+    who = forms.CharField(max_length=3, required=False, widget=forms.TextInput(
+        attrs={"size": "2", "autocomplete": "off", "class": "sheet-who", "autocapitalize": "characters"}))
+    tile = forms.CharField(max_length=12, required=False, widget=forms.TextInput(
+        attrs={"size": "5", "autocomplete": "off", "inputmode": "numeric", "class": "sheet-tile"}))
+    draws = forms.CharField(max_length=2, required=False, widget=forms.TextInput(
+        attrs={"size": "1", "autocomplete": "off", "inputmode": "numeric", "class": "sheet-draws"}))
+    bonus = forms.CharField(max_length=16, required=False, widget=forms.TextInput(
+        attrs={"size": "3", "autocomplete": "off", "class": "sheet-bonus"}))
+    points = forms.CharField(max_length=6, required=False, widget=forms.TextInput(
+        attrs={"size": "4", "autocomplete": "off", "inputmode": "numeric", "class": "sheet-points"}))
+    decision = forms.ChoiceField(required=False, choices=[
+        ("", _("decide later")), (Turn.Decision.ENGINE, _("the engine's figure")),
+        (Turn.Decision.CLAIM, _("the claim")),
+    ])
+    reason = forms.CharField(max_length=500, required=False)
+
+    def __init__(self, *args: Any, seat_count: int = 4, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.seat_count = seat_count
+        self.player: int | None = None
+
+    @property
+    def is_blank(self) -> bool:
+        data = getattr(self, "cleaned_data", None) or {}
+        return not any(data.get(name) not in (None, "") for name in ("who", "tile", "draws", "bonus", "points"))
+
+    def clean_who(self) -> int | None:
+        text = self.cleaned_data["who"].strip().upper()
+        if not text:
+            return None
+        letters = SEAT_LETTERS[: self.seat_count]
+        if len(text) == 1 and text in letters:
+            return letters.index(text)
+        if text.isdigit() and 1 <= int(text) <= self.seat_count:
+            return int(text) - 1
+        raise ValidationError(
+            _("Who played: a seat letter (%(letters)s) or number (1 to %(count)s)."),
+            params={"letters": ", ".join(letters), "count": self.seat_count},
+        )
+
+    def clean_tile(self) -> str:
+        return clean_tile(self.cleaned_data["tile"])
+
+    def clean_draws(self) -> int | None:
+        text = self.cleaned_data["draws"].strip()
+        if not text:
+            return None
+        if not text.isdigit() or int(text) > 3:
+            raise ValidationError(_("Draws: a number from 0 to 3."))
+        return int(text)
+
+    def clean_bonus(self) -> str:
+        text = self.cleaned_data["bonus"].strip().lower()
+        if not text:
+            return ""
+        if text in BONUS_CODES:
+            return BONUS_CODES[text]
+        if text in engine.BONUS_LABELS:
+            return text
+        raise ValidationError(
+            _("Bonus: o (opening), p (bridge), 2 (two sides), h, hh or hhh (hexagons).")
+        )
+
+    def clean_points(self) -> int | None:
+        text = self.cleaned_data["points"].strip().replace("−", "-")
+        if not text:
+            return None
+        try:
+            value = int(text)
+        except ValueError:
+            raise ValidationError(_("Points: a whole number, like 14 or -25.")) from None
+        if abs(value) > 1000:
+            raise ValidationError(_("Points: a whole number, like 14 or -25."))
+        return value
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("decision") == Turn.Decision.CLAIM and not (data.get("reason") or "").strip():
+            self.add_error("reason", _("Say why the claim stands against the engine."))
+        return data
+
+    def turn_input(self, player: int | None) -> TurnInput:
+        data = self.cleaned_data
+        return TurnInput(
+            player=player,
+            draws=data.get("draws") or 0,
+            tile=data.get("tile") or "",
+            bonus_claimed=data.get("bonus") or "",
+            points_claimed=data.get("points"),
+            decision=data.get("decision") or "",
+            decision_reason=(data.get("reason") or "").strip()
+            if data.get("decision") == Turn.Decision.CLAIM else "",
+        )
+
+
+class BaseSheetFormSet(forms.BaseFormSet):
+    def __init__(self, *args: Any, seat_count: int = 4, **kwargs: Any) -> None:
+        self.seat_count = seat_count
+        super().__init__(*args, **kwargs)
+
+    def get_form_kwargs(self, index: int) -> dict[str, Any]:
+        kwargs = super().get_form_kwargs(index)
+        kwargs["seat_count"] = self.seat_count
+        return kwargs
+
+
+SheetFormSet = forms.formset_factory(SheetLineForm, formset=BaseSheetFormSet, extra=0,
+                                     max_num=200, absolute_max=200)
+
+
+class SheetForm(RevisionForm):
+    mismatches_seen = forms.BooleanField(
+        label=_("I have looked at the claims that differ from the engine"), required=False,
+        widget=forms.CheckboxInput(attrs={"autofocus": True}),
+    )

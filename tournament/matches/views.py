@@ -1,0 +1,714 @@
+"""The match pages: the public sheet and the referee's entry screen (board mode), sheet mode,
+corrections, the end of a round, the audit log, the record download and upload.
+
+Views parse the request, call one service or selector and render. A write answers with the
+match as it now is: the ``#match`` region for htmx (the page does not reload), a redirect
+otherwise. A refused write answers 400 with the message next to its field, a stale one 409
+with the current state; nothing is written in either case.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404, HttpResponse, JsonResponse
+from django.shortcuts import redirect
+from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views import View
+from django_tables2 import RequestConfig
+
+from tournament import engine
+from tournament.forms import add_service_errors
+from tournament.matches import selectors, services
+from tournament.matches.forms import (
+    CorrectionForm,
+    DecisionForm,
+    PassForm,
+    RecordUploadForm,
+    RevisionForm,
+    RoundEndForm,
+    SheetForm,
+    SheetFormSet,
+    TurnForm,
+    orientations,
+)
+from tournament.matches.tables import AuditTable, TurnLogTable
+from tournament.models import Match
+from tournament.permissions import (
+    TournamentMixin,
+    can_referee,
+    is_organiser,
+    is_referee,
+)
+
+
+class MatchMixin(TournamentMixin):
+    """Loads ``self.match`` (of this tournament) and whether the user may write to it."""
+
+    match: Match
+    can_write: bool
+
+    def refuse(self, request):
+        refusal = super().refuse(request)
+        if refusal is not None:
+            return refusal
+        match = (
+            selectors.match_with_tournament(self.kwargs["match_id"])
+            .filter(table__session__tournament=self.tournament)
+            .first()
+        )
+        if match is None:
+            raise Http404
+        self.match = match
+        self.can_write = can_referee(request.user, match.table)
+        return None
+
+    def url(self, name: str, **kwargs: Any) -> str:
+        return reverse(f"tournament:{name}", kwargs={
+            "slug": self.tournament.slug, "match_id": self.match.pk, **kwargs})
+
+
+class MatchWriteMixin(MatchMixin):
+    """Writes: a referee of this table (or an organiser); anonymous users go to the login."""
+
+    def refuse(self, request):
+        refusal = super().refuse(request)
+        if refusal is not None:
+            return refusal
+        if not self.can_write:
+            if not request.user.is_authenticated:
+                return redirect_to_login(request.get_full_path())
+            raise PermissionDenied
+        return None
+
+
+# -- the match page ----------------------------------------------------------------------------
+
+
+def _log_table(request, round_view: selectors.RoundView, prefix: str) -> TurnLogTable:
+    table = TurnLogTable(round_view.turns, prefix=prefix, orderable=False)
+    RequestConfig(request, paginate=False).configure(table)
+    return table
+
+
+class MatchPageMixin(MatchMixin):
+    """Renders the match page, or its ``#match`` region for htmx, with the forms given."""
+
+    template_name = "tournament/matches/match.html"
+    region_template = "tournament/matches/_match.html"
+
+    def page_context(self, view: selectors.MatchReplayView, **forms: Any) -> dict[str, Any]:
+        request = self.request
+        revision = view.match.revision
+        context: dict[str, Any] = {
+            "tournament": self.tournament,
+            "match": view.match,
+            "view": view,
+            "can_write": self.can_write,
+            "revision": revision,
+            "session": view.match.table.session,
+            "table": view.match.table,
+        }
+        live = view.live
+        live_round_view = view.live_round_view
+        context["live"] = live
+        context["can_audit"] = is_referee(request.user, self.tournament)
+        context["user_is_organiser"] = is_organiser(request.user, self.tournament)
+        context["seat_rows"] = [
+            {
+                "seat": seat,
+                "total": view.totals[seat.order] if view.totals else 0,
+                "hand": live.hand_counts[seat.order] if live is not None else None,
+                "next": live is not None and live.next_player == seat.order,
+                "winner": seat.order in view.winners,
+                "out": live is not None and live.out_player == seat.order,
+            }
+            for seat in view.seats
+        ]
+
+        last = view.last_round
+        to_confirm = last if self.can_write and last is not None and last.closed and not last.confirmed else None
+        context["round_to_confirm"] = to_confirm
+        context["log_rounds"] = [
+            {"round": round_view, "table": _log_table(request, round_view, f"r{round_view.number}-"),
+             "confirm_elsewhere": round_view is to_confirm}
+            for round_view in view.rounds
+        ]
+        context["board_round"] = live_round_view or view.last_round
+        if self.can_write and live is not None and live.counted:
+            if live.round_over:
+                context["round_end_form"] = forms.get("round_end_form") or RoundEndForm(
+                    view=view, expected=list(live.hand_counts),
+                    initial={"revision": revision},
+                )
+                context["round_end_url"] = self.url("match_round_end", number=live.number)
+            else:
+                turn_form = forms.get("turn_form") or TurnForm(
+                    view=view, initial={"revision": revision, "draws": "0"}
+                )
+                context["turn_form"] = turn_form
+                if turn_form.is_bound:
+                    context["preview"] = turn_preview(view, turn_form.data)
+                context["pass_draws"] = live.pass_draws
+                context["tiles"] = tile_grid(live)
+                context["legal_cells_json"] = json.dumps(live.legal_cells, separators=(",", ":"))
+            context["can_undo"] = live_round_view is not None and bool(live_round_view.turns)
+        if self.can_write and not view.rounds:
+            context["upload_form"] = forms.get("upload_form") or RecordUploadForm(
+                initial={"revision": revision})
+        context.update({k: v for k, v in forms.items() if not k.endswith("_form")})
+        return context
+
+    def render_match(self, *, status: int = 200, **forms: Any) -> HttpResponse:
+        view = selectors.match_replay(match=self.match)
+        context = self.page_context(view, **forms)
+        template = self.region_template if self.request.htmx else self.template_name
+        return TemplateResponse(self.request, template, context, status=status)
+
+    def reload_match(self) -> None:
+        self.match = selectors.match_with_tournament(self.match.pk).get()
+
+
+def tile_grid(live: selectors.LiveRound) -> list[dict[str, Any]]:
+    """The 56 tiles for the picker, played ones marked; each with the cells where it fits."""
+    played = live.tiles_played
+    legal = live.legal_cells
+    return [
+        {"name": str(tile), "short": f"{tile.a}{tile.b}{tile.c}", "played": str(tile) in played,
+         "fits": bool(legal.get(str(tile))) if live.board is not None and not live.is_opening
+         else True}
+        for tile in engine.ALL_TILES
+    ]
+
+
+class MatchView(MatchPageMixin, View):
+    """The match: the public sheet, and for a referee of the table the entry screen."""
+
+    http_method_names = ("get", "head")
+
+    def get(self, request, *args, **kwargs):
+        return self.render_match()
+
+
+class MatchWriteView(MatchWriteMixin, MatchPageMixin, View):
+    """A write from the entry screen: the form, the service, then the match as it now is."""
+
+    http_method_names = ("post",)
+
+    def done(self, message: str = "") -> HttpResponse:
+        self.reload_match()
+        if self.request.htmx:
+            return self.render_match(done_message=message)
+        if message:
+            messages.success(self.request, message)
+        return redirect(self.url(self.redirect_name()))
+
+    def redirect_name(self) -> str:
+        return "match_sheet" if self.request.POST.get("next") == "sheet" else "match"
+
+    def stale(self) -> HttpResponse:
+        self.reload_match()
+        message = services.StaleMatch(match_id=self.match.pk, seen=0).message
+        if self.request.htmx or self.redirect_name() == "match":
+            return self.render_match(status=409, conflict_message=message)
+        messages.error(self.request, message)
+        return redirect(self.url(self.redirect_name()))
+
+    def refused(self, *, status: int = 400, **forms: Any) -> HttpResponse:
+        if self.redirect_name() == "match_sheet" and not self.request.htmx:
+            for key, value in forms.items():
+                if key.endswith("_message"):
+                    messages.error(self.request, value)
+                elif hasattr(value, "errors"):
+                    for errors in value.errors.values():
+                        for error in errors:
+                            messages.error(self.request, error)
+            return redirect(self.url("match_sheet"))
+        return self.render_match(status=status, **forms)
+
+
+class TurnAddView(MatchWriteView):
+    """Board mode: save a turn (a placement, or draws without one)."""
+
+    def post(self, request, *args, **kwargs):
+        view = selectors.match_replay(match=self.match)
+        passing = "pass" in request.POST
+        form = PassForm(request.POST) if passing else TurnForm(request.POST, view=view)
+        if not form.is_valid():
+            if passing:
+                return self.refused(error_message=" ".join(
+                    str(e) for errors in form.errors.values() for e in errors))
+            return self.refused(turn_form=form)
+        try:
+            (turn,) = services.match_turns_add(
+                match=self.match, user=request.user, seen_revision=form.cleaned_data["revision"],
+                turns=[form.turn_input()],
+            )
+        except services.StaleMatch:
+            return self.stale()
+        except services.TurnsRefused as refused:
+            message = " ".join(refused.messages)
+            if passing:
+                return self.refused(error_message=message)
+            form.add_error("cell" if form.cleaned_data.get("cell") else None, message)
+            return self.refused(turn_form=form)
+        except ValidationError as error:
+            if passing:
+                return self.refused(error_message=" ".join(error.messages))
+            add_service_errors(form, error)
+            return self.refused(turn_form=form)
+        return self.done(turn_saved_message(turn))
+
+
+def turn_saved_message(turn) -> str:
+    if turn.verdict == "mismatch":
+        return _("Saved, with a claim that differs from the engine: decide below.")
+    return _("Turn saved.")
+
+
+class TurnPreviewView(MatchWriteMixin, View):
+    """Board mode, before saving: the engine's word on the tile at the cell tapped — the
+    orientations that fit, the points and bonus, or why it does not fit. Changes nothing."""
+
+    http_method_names = ("post",)
+
+    def post(self, request, *args, **kwargs):
+        view = selectors.match_replay(match=self.match)
+        context = turn_preview(view, request.POST)
+        return TemplateResponse(request, "tournament/matches/_turn_preview.html", context)
+
+
+def turn_preview(view: selectors.MatchReplayView, data) -> dict[str, Any]:
+    """What the turn preview shows for the tile, cell, orientation and draws in ``data``."""
+    from tournament.matches.forms import clean_cell, clean_corners, clean_tile
+
+    live = view.live
+    context: dict[str, Any] = {"view": view, "live": live}
+    if live is None or live.board is None:
+        return context
+    try:
+        tile = clean_tile(data.get("tile", ""))
+        cell = clean_cell(data.get("cell", ""))
+        corners = clean_corners(data.get("corners", ""))
+    except ValidationError as error:
+        context["error"] = " ".join(error.messages)
+        return context
+    draws = int(data.get("draws") or 0) if str(data.get("draws", "0")).isdigit() else 0
+    context.update({"tile": tile, "cell": cell})
+    if not tile or cell is None:
+        return context
+    options = orientations(live, tile, cell)
+    context["options"] = [
+        {"corners": "-".join(map(str, c)),
+         "svg": engine.draw_board([engine.Placement(cell, c)], side=34,
+                                  title=f"{tile} {cell} {'-'.join(map(str, c))}")}
+        for c in options
+    ]
+    if corners not in options:
+        corners = options[0] if len(options) == 1 else None
+    context["corners"] = "-".join(map(str, corners)) if corners else ""
+    player = live.next_player if live.next_player is not None else int(data.get("player") or 0)
+    probe = corners or (options[0] if options else engine.parse_tile(tile).rotations()[0])
+    report = live.replay.preview(engine.TurnRecord(
+        player=player, draws=draws,
+        place=engine.PlaceRecord(cell=cell, corners=probe),
+    ))
+    context["report"] = report
+    if report.verdict.value == "illegal":
+        context["refusals"] = [engine.problem_message(p.template, p.params) for p in report.problems]
+        if not options:
+            context["no_fit"] = True
+    else:
+        context["points"] = report.points
+        context["bonus"] = engine.bonus_label(report.bonus.value if report.bonus else "")
+        context["explain"] = explain(report)
+    return context
+
+
+def explain(report: engine.TurnReport) -> str:
+    """The engine's sum in the user's language: 12 + 40 (pont) − 5 (pioches) = 47."""
+    if report.bonus is None and not report.penalty:
+        return ""
+    text = str(report.tile_value)
+    if report.bonus is not None:
+        text += f" + {report.bonus_points} ({engine.bonus_label(report.bonus.value)})"
+    if report.penalty:
+        text += f" − {report.penalty} ({_('draws')})"
+    return f"{text} = {report.points}"
+
+
+class TurnUndoView(MatchWriteView):
+    def post(self, request, *args, **kwargs):
+        form = RevisionForm(request.POST)
+        if not form.is_valid():
+            return self.refused(error_message=_("The page is out of date: reload it."))
+        try:
+            turn = services.match_turn_undo(
+                match=self.match, user=request.user, seen_revision=form.cleaned_data["revision"])
+        except services.StaleMatch:
+            return self.stale()
+        except ValidationError as error:
+            return self.refused(error_message=" ".join(error.messages))
+        return self.done(_("Turn %(number)s undone (kept in the audit log).")
+                         % {"number": turn.index + 1})
+
+
+class TurnDecisionView(MatchWriteView):
+    def post(self, request, *args, **kwargs):
+        form = DecisionForm(request.POST)
+        if not form.is_valid():
+            return self.refused(
+                decision_error_turn=kwargs["turn_id"],
+                decision_error_messages=[e for errors in form.errors.values() for e in errors])
+        try:
+            services.match_turn_decide(
+                match=self.match, user=request.user, seen_revision=form.cleaned_data["revision"],
+                turn_id=kwargs["turn_id"], decision=form.cleaned_data["decision"],
+                reason=form.cleaned_data.get("reason", ""),
+            )
+        except services.StaleMatch:
+            return self.stale()
+        except ValidationError as error:
+            return self.refused(decision_error_turn=kwargs["turn_id"],
+                                decision_error_messages=error.messages)
+        return self.done(_("Decision recorded."))
+
+
+class RoundEndView(MatchWriteView):
+    """The racks shown at the end of a round (a correction when they were entered already)."""
+
+    http_method_names = ("get", "post")
+
+    def round_view(self, view: selectors.MatchReplayView) -> selectors.RoundView:
+        number = self.kwargs["number"]
+        round_view = next((r for r in view.rounds if r.number == number), None)
+        if round_view is None or not round_view.turns:
+            raise Http404
+        return round_view
+
+    def form(self, view, round_view, data=None) -> RoundEndForm:
+        expected = None
+        if view.live is not None and view.live.index == round_view.index:
+            expected = list(view.live.hand_counts)
+        return RoundEndForm(
+            data, view=view, expected=expected, correcting=round_view.closed,
+            initial={"revision": view.match.revision,
+                     **RoundEndForm.initial_for(view, round_view.racks, round_view.settlement_claimed)},
+        )
+
+    def get(self, request, *args, **kwargs):
+        view = selectors.match_replay(match=self.match)
+        round_view = self.round_view(view)
+        return TemplateResponse(request, "tournament/matches/round_end.html", {
+            "tournament": self.tournament, "match": self.match, "view": view,
+            "round": round_view, "form": self.form(view, round_view),
+            "next": request.GET.get("next", ""),
+        })
+
+    def post(self, request, *args, **kwargs):
+        view = selectors.match_replay(match=self.match)
+        round_view = self.round_view(view)
+        form = self.form(view, round_view, request.POST)
+        page = request.POST.get("page") == "round_end"
+        if form.is_valid():
+            try:
+                services.match_round_end(
+                    match=self.match, user=request.user, seen_revision=form.cleaned_data["revision"],
+                    round_index=round_view.index, racks=form.cleaned_data["racks"],
+                    settlement_claimed=form.cleaned_data["settlement_claimed"],
+                    reason=form.cleaned_data.get("reason", ""),
+                )
+            except services.StaleMatch:
+                return self.stale()
+            except ValidationError as error:
+                add_service_errors(form, error)
+            else:
+                return self.done(_("Round %(number)s settled.") % {"number": round_view.number})
+        if page or round_view.closed or request.POST.get("next") == "sheet":
+            return TemplateResponse(request, "tournament/matches/round_end.html", {
+                "tournament": self.tournament, "match": self.match, "view": view,
+                "round": round_view, "form": form, "next": request.POST.get("next", ""),
+            }, status=400)
+        return self.refused(round_end_form=form)
+
+
+class RoundConfirmView(MatchWriteView):
+    def post(self, request, *args, **kwargs):
+        form = RevisionForm(request.POST)
+        if not form.is_valid():
+            return self.refused(error_message=_("The page is out of date: reload it."))
+        try:
+            services.match_round_confirm(
+                match=self.match, user=request.user, seen_revision=form.cleaned_data["revision"],
+                round_index=kwargs["number"] - 1,
+            )
+        except services.StaleMatch:
+            return self.stale()
+        except ValidationError as error:
+            return self.refused(error_message=" ".join(error.messages))
+        return self.done(_("Round %(number)s confirmed.") % {"number": kwargs["number"]})
+
+
+class TurnCorrectView(MatchWriteMixin, View):
+    """Correct any turn: a form with its fields and a reason; the versions it has had."""
+
+    http_method_names = ("get", "post")
+    template_name = "tournament/matches/correct.html"
+
+    def find(self, view: selectors.MatchReplayView):
+        for round_view in view.rounds:
+            for position, line in enumerate(round_view.turns):
+                if line.row.pk == self.kwargs["turn_id"]:
+                    return round_view, position, line
+        raise Http404
+
+    def render(self, view, form, status=200):
+        round_view, position, line = self.find(view)
+        return TemplateResponse(self.request, self.template_name, {
+            "tournament": self.tournament, "match": self.match, "view": view,
+            "round": round_view, "position": position + 1, "line": line, "form": form,
+            "versions": selectors.turn_versions(turn=line.row),
+        }, status=status)
+
+    def get(self, request, *args, **kwargs):
+        view = selectors.match_replay(match=self.match)
+        _round, _position, line = self.find(view)
+        form = CorrectionForm(view=view, initial={
+            "revision": self.match.revision, **CorrectionForm.initial_for(line.row)})
+        return self.render(view, form)
+
+    def post(self, request, *args, **kwargs):
+        view = selectors.match_replay(match=self.match)
+        self.find(view)
+        form = CorrectionForm(request.POST, view=view)
+        if form.is_valid():
+            try:
+                services.match_turn_correct(
+                    match=self.match, user=request.user,
+                    seen_revision=form.cleaned_data["revision"], turn_id=kwargs["turn_id"],
+                    turn=form.turn_input(), reason=form.cleaned_data["reason"],
+                )
+            except services.StaleMatch as stale:
+                form.add_error(None, stale.message)
+                self.match = selectors.match_with_tournament(self.match.pk).get()
+                return self.render(selectors.match_replay(match=self.match), form, status=409)
+            except services.TurnsRefused as refused:
+                form.add_error("cell" if form.cleaned_data.get("cell") else "tile",
+                               " ".join(refused.messages))
+            except ValidationError as error:
+                add_service_errors(form, error)
+            else:
+                messages.success(request, _("Turn corrected; the match was replayed."))
+                return redirect(reverse("tournament:match", kwargs={
+                    "slug": self.tournament.slug, "match_id": self.match.pk}))
+        return self.render(view, form, status=400)
+
+
+# -- sheet mode --------------------------------------------------------------------------------
+
+SHEET_LINES = 12
+
+
+class MatchSheetView(MatchWriteMixin, View):
+    """Sheet mode: a paper score sheet typed in, one line per turn. "Check" runs the lines
+    through the engine and shows each line's verdict; "Save" saves them all or none."""
+
+    http_method_names = ("get", "post")
+    template_name = "tournament/matches/sheet.html"
+
+    def render(self, view, formset, form, *, results=None, status=200, **extra):
+        live = view.live
+        context = {
+            "tournament": self.tournament, "match": self.match, "view": view, "live": live,
+            "formset": formset, "form": form,
+            "revision": view.match.revision,
+            "live_round": view.live_round_view,
+            "seat_totals": list(zip(view.seats, view.totals)),
+            "round_end_url": (reverse("tournament:match_round_end", kwargs={
+                "slug": self.tournament.slug, "match_id": self.match.pk, "number": live.number})
+                if live is not None else ""),
+            **extra,
+        }
+        base = len(view.live_round_view.turns) if view.live_round_view is not None else 0
+        results = results or {}
+        focus = next((line for line in formset.forms if line.errors), None)
+        if focus is not None:
+            name = next(iter(focus.errors))
+            if name in focus.fields:
+                focus.fields[name].widget.attrs["autofocus"] = True
+        elif not results and formset.forms:
+            formset.forms[0].fields["who"].widget.attrs["autofocus"] = True
+        context["sheet_rows"] = [
+            {"form": line, "result": results.get(i), "number": base + i + 1}
+            for i, line in enumerate(formset.forms)
+        ]
+        if live is not None and live.round_over and live.counted:
+            context["round_end_form"] = RoundEndForm(
+                view=view, expected=list(live.hand_counts), initial={"revision": view.match.revision})
+        last = view.last_round
+        if last is not None and last.closed and not last.confirmed:
+            context["confirm_round"] = last
+        return TemplateResponse(self.request, self.template_name, context, status=status)
+
+    def get(self, request, *args, **kwargs):
+        view = selectors.match_replay(match=self.match)
+        formset = SheetFormSet(initial=[{}] * SHEET_LINES, seat_count=len(view.seats), prefix="line")
+        return self.render(view, formset, SheetForm(initial={"revision": view.match.revision}))
+
+    def post(self, request, *args, **kwargs):
+        view = selectors.match_replay(match=self.match)
+        seat_count = len(view.seats)
+        formset = SheetFormSet(request.POST, seat_count=seat_count, prefix="line")
+        form = SheetForm(request.POST)
+        saving = "save" in request.POST
+        if "more" in request.POST:
+            data = request.POST.copy()
+            total = int(data.get("line-TOTAL_FORMS", SHEET_LINES)) + SHEET_LINES
+            data["line-TOTAL_FORMS"] = str(min(total, 200))
+            formset = SheetFormSet(data, seat_count=seat_count, prefix="line")
+            formset.is_valid()
+            return self.render(view, formset, form)
+        if not (formset.is_valid() and form.is_valid()):
+            return self.render(view, formset, form, status=400)
+        lines = [(i, line) for i, line in enumerate(formset.forms) if not line.is_blank]
+        if not lines:
+            return self.render(view, formset, form, status=400,
+                               sheet_message=_("Type at least one line."))
+        turns, ok = self.turn_inputs(view, lines)
+        if not ok:
+            return self.render(view, formset, form, status=400)
+        try:
+            _view, reports, players = services.candidate_reports(
+                match=self.match, rows=view.rows, turns=turns)
+        except ValidationError as error:
+            return self.render(view, formset, form, status=400,
+                               sheet_message=" ".join(error.messages))
+        results = {
+            index: {
+                "report": report,
+                "player": view.seats[player].letter,
+                "messages": [engine.problem_message(p.template, p.params) for p in report.problems],
+                "explain": explain(report),
+            }
+            for (index, _line), report, player in zip(lines, reports, players)
+        }
+        refused = any(r.verdict.value == "illegal" for r in reports)
+        mismatches = [r for r in reports if r.verdict.value == "mismatch"]
+        if not saving or refused:
+            return self.render(view, formset, form, results=results,
+                               status=400 if refused else 200, checked=not refused,
+                               mismatch_count=len(mismatches))
+        try:
+            saved = services.match_turns_add(
+                match=self.match, user=request.user, seen_revision=form.cleaned_data["revision"],
+                turns=turns, mismatches_seen=form.cleaned_data["mismatches_seen"],
+            )
+        except services.StaleMatch as stale:
+            self.match = selectors.match_with_tournament(self.match.pk).get()
+            return self.render(selectors.match_replay(match=self.match), formset, form,
+                               results=results, status=409, sheet_message=stale.message)
+        except services.MismatchesNotSeen:
+            form.add_error("mismatches_seen", _("Tick this box once you have looked at the "
+                                                "claims that differ (decide now or later)."))
+            return self.render(view, formset, form, results=results, status=400, checked=True,
+                               mismatch_count=len(mismatches))
+        except (services.TurnsRefused, ValidationError) as error:
+            message = " ".join(getattr(error, "messages", [str(error)]))
+            return self.render(view, formset, form, results=results, status=400,
+                               sheet_message=message)
+        messages.success(request, _("%(count)s line(s) saved.") % {"count": len(saved)})
+        return redirect(reverse("tournament:match_sheet", kwargs={
+            "slug": self.tournament.slug, "match_id": self.match.pk}))
+
+    @staticmethod
+    def turn_inputs(view, lines) -> tuple[list[services.TurnInput], bool]:
+        """Each line's turn, its player defaulting to the one after the line above."""
+        live = view.live
+        seat_count = len(view.seats)
+        next_player = live.next_player if live is not None else None
+        if next_player is None and live is not None and live.replay.turns:
+            next_player = (live.replay.turns[-1].player + 1) % seat_count
+        turns = []
+        ok = True
+        for _index, line in lines:
+            player = line.cleaned_data.get("who")
+            if player is None:
+                player = next_player
+            if player is None:
+                line.add_error("who", _("Who opened the round? Type the seat letter."))
+                ok = False
+                player = 0
+            turns.append(line.turn_input(player))
+            next_player = (player + 1) % seat_count
+        return turns, ok
+
+
+# -- the record, the audit log -----------------------------------------------------------------
+
+
+class MatchRecordView(MatchMixin, View):
+    """The match record (docs/record-format.md, with the referee's decisions), as a download."""
+
+    http_method_names = ("get", "head")
+
+    def get(self, request, *args, **kwargs):
+        record = selectors.match_record(match=self.match)
+        table = self.match.table
+        response = JsonResponse(record.to_dict(), json_dumps_params={"ensure_ascii": False, "indent": 1})
+        filename = f"{self.tournament.slug}-session-{table.session.number}-table-{table.number}.json"
+        response["Content-Disposition"] = f'attachment; filename="{filename}"'
+        return response
+
+
+class MatchRecordUploadView(MatchWriteView):
+    """Fill an empty match from a record file."""
+
+    def post(self, request, *args, **kwargs):
+        form = RecordUploadForm(request.POST, request.FILES)
+        if not form.is_valid():
+            return self.refused(upload_form=form)
+        try:
+            services.match_record_import(
+                match=self.match, user=request.user, seen_revision=form.cleaned_data["revision"],
+                record=form.cleaned_data["record"],
+                names_must_match=not form.cleaned_data["names_in_seat_order"],
+            )
+        except services.StaleMatch:
+            return self.stale()
+        except ValidationError as error:
+            add_service_errors(form, error)
+            return self.refused(upload_form=form)
+        return self.done(_("Record imported."))
+
+
+class MatchAuditView(MatchMixin, View):
+    """Every entry and correction of the match: who, when, what (before, after), why."""
+
+    http_method_names = ("get", "head")
+
+    def refuse(self, request):
+        refusal = super().refuse(request)
+        if refusal is not None:
+            return refusal
+        if not is_referee(request.user, self.tournament):
+            if not request.user.is_authenticated:
+                return redirect_to_login(request.get_full_path())
+            raise PermissionDenied
+        return None
+
+    def get(self, request, *args, **kwargs):
+        view = selectors.match_replay(match=self.match)
+        names = [seat.name for seat in view.seats]
+        table = AuditTable(
+            selectors.match_audit_entries(match=self.match), names=names, orderable=False)
+        RequestConfig(request, paginate=False).configure(table)
+        return TemplateResponse(request, "tournament/matches/audit.html", {
+            "tournament": self.tournament, "match": self.match, "view": view,
+            "audit_table": table,
+        })
