@@ -96,7 +96,7 @@ def test_french_by_default(staff_client, tournament):
     client = staff_client(tournament)
     client.defaults.pop("HTTP_ACCEPT_LANGUAGE")
     pages = assert_pdf(client.get(sheets_url(tournament.slug)))
-    assert "Séance 1 · Table 1" in pages[0]
+    assert "objectif 400 points" in pages[0] and "· Table 1 page 1 / 2" in pages[0]
 
 
 def test_a_session_without_tables_prints_a_page_that_says_so(staff_client, tournament):

@@ -1,27 +1,45 @@
 """``python manage.py bench_printing``: how long printing takes, and how big the PDFs are.
 
-Builds a tournament in a throwaway database (the test database Django would create: in memory
-on SQLite), then times each document from the database to the PDF's bytes, the way the view
-does it: the blank score sheets of a 64-table session (256 players), the seating of that
-session, and the standings of 512 players. Your own database is not touched.
+Builds tournaments in a throwaway database (the test database Django would create: in memory
+on SQLite, ``test_<name>_bench_printing`` on PostgreSQL, dropped at the end; your own database
+is not touched) and times each document from the database to the PDF's bytes, as the views
+make them:
+
+1. the blank score sheets of a session of 64 tables of four (256 players);
+2. the seating of that session, to pin on the wall;
+3. the standings of 512 players after 8 sessions (seated by the seating service, their
+   matches confirmed with made-up totals: ``running_bench``'s tournament);
+4. the sheet of one whole match (a simulated match imported and confirmed through the
+   recording's services).
+
+Each document is made ``--repeat`` times; the median is shown with the fastest and slowest,
+wall-clock and CPU time (on a shared machine, CPU time is the steadier figure). The first run
+of the sheets also draws the form (once per process), shown apart.
 """
 
 from __future__ import annotations
 
 import datetime
+import io
 import statistics
 import time
 from collections.abc import Callable
 from pathlib import Path
 
+from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import connection
 from django.test.utils import setup_databases, teardown_databases
 from django.utils import translation
 from pypdf import PdfReader
 
-from tournament import services
-from tournament.models import Session, Tournament
+from tournament import engine, services
+from tournament.management.commands.running_bench import (
+    build_tournament as build_played,
+)
+from tournament.matches import selectors as match_selectors
+from tournament.matches import services as match_services
+from tournament.models import Match, Session, Tournament
 from tournament.printing import documents
 from tournament.printing.pdf import DEFAULT_SITE_ROOT, render_pdf
 
@@ -43,12 +61,13 @@ def player_names(count: int) -> list[str]:
     for number in range(count):
         first = FIRST_NAMES[number % len(FIRST_NAMES)]
         last = LAST_NAMES[(number // len(FIRST_NAMES)) % len(LAST_NAMES)]
-        names.append(f"{first} {last}" + (f" {number // 288 + 1}" if number >= 288 else ""))
+        pairs = len(FIRST_NAMES) * len(LAST_NAMES)
+        names.append(f"{first} {last}" + (f" {number // pairs + 1}" if number >= pairs else ""))
     return names
 
 
-def build_tournament(*, slug: str, players: int, table_size: int = 4) -> tuple[Tournament, Session]:
-    """A tournament with ``players`` players and session 1 seated at tables of ``table_size``."""
+def build_seated(*, slug: str, players: int, table_size: int = 4) -> tuple[Tournament, Session]:
+    """A tournament of ``players`` players, session 1 seated at tables of ``table_size``."""
     tournament = services.tournament_create(
         name="Open international de Lyon", slug=slug, start_date=datetime.date(2025, 5, 17),
         venue="Salle Pierre-Sémard",
@@ -66,61 +85,122 @@ def build_tournament(*, slug: str, players: int, table_size: int = 4) -> tuple[T
     return tournament, session
 
 
+def played_match(session: Session, *, seed: int) -> Match:
+    """Table 1's match, a whole simulated match imported and every round confirmed."""
+    referee = get_user_model().objects.create_user("bench-referee")
+    match = match_selectors.match_with_tournament(
+        Match.objects.get(table__session=session, table__number=1).pk
+    ).get()
+    names = match_selectors.match_rows(match=match).names
+    record = engine.simulated_match_record(names=names, seed=seed)
+    view = match_services.match_record_import(
+        match=match, user=referee, seen_revision=match.revision, record=record
+    )
+    for round_view in view.rounds:
+        match.refresh_from_db(fields=["revision"])
+        match_services.match_round_confirm(
+            match=match, user=referee, seen_revision=match.revision, round_index=round_view.index
+        )
+    match.refresh_from_db()
+    return match
+
+
 class Command(BaseCommand):
     help = (
         "Time the printed documents (blank score sheets of a 64-table session, its seating, "
-        "the standings of 512 players) and report their size; uses a throwaway database."
+        "the standings of 512 players, a match sheet) and report their size; uses a "
+        "throwaway database."
     )
 
     def add_arguments(self, parser):
-        parser.add_argument("--tables", type=int, default=64, help="tables of 4 for the sheets (64)")
-        parser.add_argument("--players", type=int, default=512, help="players in the standings (512)")
-        parser.add_argument("--repeat", type=int, default=3, help="runs of each document; the median is reported (3)")
-        parser.add_argument("--out", type=Path, help="a folder to write the PDFs into, to look at them")
-        parser.add_argument("--language", default="fr", help="language of the documents (fr)")
+        parser.add_argument("--tables", type=int, default=64, help="tables of four (64)")
+        parser.add_argument("--players", type=int, default=512,
+                            help="players in the standings (512)")
+        parser.add_argument("--sessions", type=int, default=8,
+                            help="sessions played before the standings (8)")
+        parser.add_argument("--repeat", type=int, default=3,
+                            help="runs of each document; the median is shown (3)")
+        parser.add_argument("--out", type=Path, help="a folder to write the PDFs into")
+        parser.add_argument("--language", default="fr", help="the documents' language (fr)")
 
-    def handle(self, *args, tables: int, players: int, repeat: int, out: Path | None,
-               language: str, **options):
+    def handle(self, *args, tables: int, players: int, sessions: int, repeat: int,
+               out: Path | None, language: str, **options):
         self.repeat = max(1, repeat)
         self.out = out
         if out is not None:
             out.mkdir(parents=True, exist_ok=True)
-        self.stdout.write(f"throwaway database on {connection.vendor}; {self.repeat} run(s) each, median shown")
+        if connection.vendor != "sqlite":
+            connection.settings_dict.setdefault("TEST", {})["NAME"] = (
+                f"test_{connection.settings_dict['NAME']}_bench_printing"
+            )
         old_config = setup_databases(verbosity=0, interactive=False)
         try:
+            self.stdout.write(
+                f"Throwaway database on {connection.vendor}; each document made {self.repeat} "
+                "time(s): median (fastest–slowest), wall clock and CPU"
+            )
             with translation.override(language):
-                self.bench_sheets(tables=tables)
+                self.bench(tables=tables, players=players, sessions=sessions)
         finally:
             teardown_databases(old_config, verbosity=0)
 
-    def bench_sheets(self, *, tables: int) -> None:
+    def bench(self, *, tables: int, players: int, sessions: int) -> None:
         started = time.perf_counter()
-        _tournament, session = build_tournament(slug="bench-sheets", players=tables * 4)
-        self.stdout.write(f"  setup: {tables * 4} players at {tables} tables ({time.perf_counter() - started:.1f} s)")
+        _tournament, session = build_seated(slug="bench-sheets", players=tables * 4)
+        self.stdout.write(f"  setup: {tables * 4} players at {tables} tables "
+                          f"({time.perf_counter() - started:.1f} s)")
 
         def sheets() -> bytes:
             context = documents.score_sheets_context(session=session, site_root=DEFAULT_SITE_ROOT)
             return render_pdf("printing/score_sheets.html", context)
 
+        began = time.perf_counter()
+        for form in documents.score_sheets_context(
+            session=session, site_root=DEFAULT_SITE_ROOT
+        )["forms"]:
+            form.png()
+        self.stdout.write(f"  the form drawn (once per process and language): "
+                          f"{time.perf_counter() - began:.2f} s")
         self.measure(f"blank score sheets, {tables} tables", "score-sheets.pdf", sheets)
 
+        def seating() -> bytes:
+            return render_pdf("printing/seating.html", documents.seating_context(session=session))
+
+        self.measure(f"seating, {tables * 4} players", "seating.pdf", seating)
+
+        started = time.perf_counter()
+        played = build_played(players=players, sessions=sessions, seed=0)
+        self.stdout.write(f"  setup: {players} players, {sessions} sessions confirmed "
+                          f"({time.perf_counter() - started:.1f} s)")
+
+        def standings() -> bytes:
+            return render_pdf("printing/standings.html",
+                              documents.standings_context(tournament=played))
+
+        self.measure(f"standings, {players} players", "standings.pdf", standings)
+
+        match = played_match(session, seed=7)
+        turns = match_selectors.match_replay(match=match).turn_count
+
+        def match_sheet() -> bytes:
+            return render_pdf("printing/match_sheet.html",
+                              documents.match_sheet_context(match=match))
+
+        self.measure(f"match sheet, {turns} turns", "match-sheet.pdf", match_sheet)
+
     def measure(self, label: str, filename: str, build: Callable[[], bytes]) -> None:
-        times = []
+        walls, cpus = [], []
         pdf = b""
-        for _ in range(self.repeat):
-            started = time.perf_counter()
+        for _run in range(self.repeat):
+            wall, cpu = time.perf_counter(), time.process_time()
             pdf = build()
-            times.append(time.perf_counter() - started)
-        pages = len(PdfReader_from(pdf).pages)
+            walls.append(time.perf_counter() - wall)
+            cpus.append(time.process_time() - cpu)
+        pages = len(PdfReader(io.BytesIO(pdf)).pages)
         self.stdout.write(
-            f"{label}: {statistics.median(times):.2f} s (min {min(times):.2f}, max {max(times):.2f}), "
-            f"{pages} pages, {len(pdf) / 1024:.0f} KiB ({len(pdf) / 1024 / pages:.1f} KiB a page)"
+            f"{label}: {statistics.median(walls):.2f} s ({min(walls):.2f}–{max(walls):.2f}), "
+            f"CPU {statistics.median(cpus):.2f} s; {pages} pages, {len(pdf) / 1024:.0f} KiB "
+            f"({len(pdf) / 1024 / pages:.1f} KiB a page)"
         )
         if self.out is not None:
             (self.out / filename).write_bytes(pdf)
-
-
-def PdfReader_from(pdf: bytes) -> PdfReader:
-    import io
-
-    return PdfReader(io.BytesIO(pdf))
