@@ -63,12 +63,13 @@ THICK = 0.5
 GAP = 3.0
 SETTLEMENT_LABEL_COLUMN = 46.0
 SETTLEMENT_HEADER = 6.0
-SETTLEMENT_ROW = 6.4
+#: Landscape pages (tables of 5 and 6) are short: their end-of-round box and signature boxes
+#: are lower, to leave room for turns.
+SETTLEMENT_ROW = {False: 6.4, True: 5.6}
 SETTLEMENT_TOTAL_ROW = 7.6
-SIGNATURES = 15.0
+SIGNATURES = {False: 15.0, True: 12.0}
 LEGEND_SIZE = 6.4 * MM_PER_PT
 LEGEND_LINE = 3.0
-LEGEND_LINES = {False: 4, True: 2}  # lines the legend may take: portrait, landscape
 
 QR = 20.0
 ID_BOX_HEIGHT = 18.5
@@ -153,24 +154,35 @@ class Drawing:
 
     def paragraph(self, x: float, y: float, width: float, runs: list[tuple[str, bool]], *,
                   size: float, line_height: float, colour: int = MUTED,
-                  bold_colour: int = INK) -> float:
-        """Runs of (text, bold) wrapped to ``width``; returns the height used."""
-        words = [(word, bold) for text, bold in runs for word in text.split()]
-        space = self.font(size, False).getlength(" ") / self.scale
-        cursor_x, cursor_y = x, y
-        for word, bold in words:
-            length = self.font(size, bold).getlength(word) / self.scale
-            if cursor_x > x and cursor_x + length > x + width:
-                cursor_x, cursor_y = x, cursor_y + line_height
-            self.text(cursor_x, cursor_y, word, size=size, anchor="ls",
-                      colour=bold_colour if bold else colour, bold=bold)
-            cursor_x += length + space
-        return cursor_y - y + line_height
+                  bold_colour: int = INK) -> None:
+        """Runs of (text, bold) wrapped to ``width``, the first baseline at ``y``."""
+        for line, words in enumerate(wrap(runs, width=width, size=size)):
+            for left, word, bold in words:
+                self.text(x + left, y + line * line_height, word, size=size, anchor="ls",
+                          colour=bold_colour if bold else colour, bold=bold)
 
     def png(self) -> bytes:
         buffer = io.BytesIO()
         self.image.save(buffer, "PNG", dpi=(DPI, DPI), compress_level=6)
         return buffer.getvalue()
+
+
+def wrap(runs: list[tuple[str, bool]], *, width: float, size: float
+         ) -> list[list[tuple[float, str, bool]]]:
+    """Runs of (text, bold) cut into lines of at most ``width`` mm: (x, word, bold) each."""
+    scale = DPI / 25.4
+    space = _font(round(size * scale), False).getlength(" ") / scale
+    lines: list[list[tuple[float, str, bool]]] = [[]]
+    cursor = 0.0
+    for text, bold in runs:
+        for word in text.split():
+            length = _font(round(size * scale), bold).getlength(word) / scale
+            if cursor > 0 and cursor + length > width:
+                lines.append([])
+                cursor = 0.0
+            lines[-1].append((cursor, word, bold))
+            cursor += length + space
+    return lines
 
 
 def box_xs(left: float, right: float, count: int, *, extra_gap: float = 0.0) -> list[float]:
@@ -239,15 +251,48 @@ class SheetForm:
     def grid_top(self) -> float:
         return NAMES_TOP + NAMES_ROW
 
+    def legend_runs(self) -> list[tuple[str, bool]]:
+        """The legend, in the active language: runs of (text, bold)."""
+        rules = self.rules
+        runs = [
+            (pgettext("score sheet legend", "Draws:"), True),
+            (_("tick a box per tile drawn (−%(penalty)s each), and the last box when the turn "
+               "ends without a placement after %(draws)s draws (−%(failed)s more).")
+             % {"penalty": rules.draw_penalty, "draws": rules.max_draws,
+                "failed": rules.failed_draws_penalty}, False),
+            (pgettext("score sheet legend", "Bonus:"), True),
+            (_("tick P for a bridge (+%(bridge)s), C for two sides (+%(two_sides)s); for "
+               "hexagons write in H how many the tile closed: 1 (+%(one)s), 2 (+%(two)s), "
+               "3 (+%(three)s).")
+             % {"bridge": rules.bridge_bonus, "two_sides": rules.two_sides_bonus,
+                "one": rules.hexagon_bonuses[0], "two": rules.hexagon_bonuses[1],
+                "three": rules.hexagon_bonuses[2]}, False),
+        ]
+        if rules.opening_bonus:
+            runs += [
+                (pgettext("score sheet legend", "Opening:"), True),
+                (_("the highest triple, its value +%(bonus)s (0-0-0: %(zero)s).")
+                 % {"bonus": rules.opening_bonus, "zero": rules.zero_triple_opening_bonus},
+                 False),
+            ]
+        runs += [
+            (pgettext("score sheet legend", "B/f:"), True),
+            (_("the match total of the previous rounds. Pts: the turn's points, draws taken "
+               "off; Total: the running total, which the settlement closes."), False),
+        ]
+        return runs
+
     @property
     def legend_height(self) -> float:
-        return LEGEND_LINES[self.landscape] * LEGEND_LINE
+        """As many lines as the legend takes in the active language."""
+        lines = wrap(self.legend_runs(), width=self.width, size=LEGEND_SIZE)
+        return len(lines) * LEGEND_LINE
 
     @property
     def rows(self) -> int:
-        """Turn rows: as many as the page holds (22 portrait, 10 landscape)."""
+        """Turn rows: as many as the page holds (22 portrait, 10 or 11 landscape)."""
         fixed = (self.grid_top + LABEL_ROW + CARRIED_ROW + GAP + self.settlement_height + GAP
-                 + SIGNATURES + GAP + self.legend_height)
+                 + self.signatures_height + GAP + self.legend_height)
         return int((self.height - fixed) // ROW)
 
     @property
@@ -264,7 +309,15 @@ class SheetForm:
 
     @property
     def settlement_height(self) -> float:
-        return SETTLEMENT_HEADER + 4 * SETTLEMENT_ROW + SETTLEMENT_TOTAL_ROW
+        return SETTLEMENT_HEADER + 4 * self.settlement_row + SETTLEMENT_TOTAL_ROW
+
+    @property
+    def settlement_row(self) -> float:
+        return SETTLEMENT_ROW[self.landscape]
+
+    @property
+    def signatures_height(self) -> float:
+        return SIGNATURES[self.landscape]
 
     @property
     def signatures_top(self) -> float:
@@ -272,7 +325,7 @@ class SheetForm:
 
     @property
     def legend_top(self) -> float:
-        return self.signatures_top + SIGNATURES + GAP
+        return self.signatures_top + self.signatures_height + GAP
 
     # Columns.
 
@@ -453,14 +506,14 @@ class SheetForm:
             _("Round score"),
         ]
         for index, label in enumerate(rows):
-            row_top = top + SETTLEMENT_HEADER + index * SETTLEMENT_ROW
-            picture.text(1.5, row_top + SETTLEMENT_ROW / 2, label, size=2.3, anchor="lm",
+            row_top = top + SETTLEMENT_HEADER + index * self.settlement_row
+            picture.text(1.5, row_top + self.settlement_row / 2, label, size=2.3, anchor="lm",
                          colour=INK)
             if index:
                 picture.hline(row_top, 0, width)
         picture.text(1.5, total_top + SETTLEMENT_TOTAL_ROW / 2, _("Match total (carry forward)"),
                      size=2.45, anchor="lm", colour=INK, bold=True)
-        first_row_middle = top + SETTLEMENT_HEADER + SETTLEMENT_ROW / 2
+        first_row_middle = top + SETTLEMENT_HEADER + self.settlement_row / 2
         picture.rect(SETTLEMENT_LABEL_COLUMN - 4.6, first_row_middle - 1.5, 3, 3, fill=PAPER,
                      outline=INK, line=0.25)
         for player in range(self.players):
@@ -484,7 +537,7 @@ class SheetForm:
         for index in range(self.players + 1):
             left, width = self.signature_box(index)
             referee = index == self.players
-            picture.rect(left, top, width, SIGNATURES, outline=INK if referee else RULE,
+            picture.rect(left, top, width, self.signatures_height, outline=INK if referee else RULE,
                          line=0.4 if referee else THIN, radius=1.0)
             if referee:
                 picture.text(left + 1.5, top + 2.6, _("Referee: name and signature"), size=2.3,
@@ -495,35 +548,8 @@ class SheetForm:
                              colour=PAPER, bold=True)
 
     def _draw_legend(self, picture: Drawing) -> None:
-        rules = self.rules
-        runs = [
-            (pgettext("score sheet legend", "Draws:"), True),
-            (_("tick a box per tile drawn (−%(penalty)s each), and the last box when the turn "
-               "ends without a placement after %(draws)s draws (−%(failed)s more).")
-             % {"penalty": rules.draw_penalty, "draws": rules.max_draws,
-                "failed": rules.failed_draws_penalty}, False),
-            (pgettext("score sheet legend", "Bonus:"), True),
-            (_("tick P for a bridge (+%(bridge)s), C for two sides (+%(two_sides)s); for "
-               "hexagons write in H how many the tile closed: 1 (+%(one)s), 2 (+%(two)s), "
-               "3 (+%(three)s).")
-             % {"bridge": rules.bridge_bonus, "two_sides": rules.two_sides_bonus,
-                "one": rules.hexagon_bonuses[0], "two": rules.hexagon_bonuses[1],
-                "three": rules.hexagon_bonuses[2]}, False),
-        ]
-        if rules.opening_bonus:
-            runs += [
-                (pgettext("score sheet legend", "Opening:"), True),
-                (_("the highest triple, its value +%(bonus)s (0-0-0: %(zero)s).")
-                 % {"bonus": rules.opening_bonus, "zero": rules.zero_triple_opening_bonus},
-                 False),
-            ]
-        runs += [
-            (pgettext("score sheet legend", "B/f:"), True),
-            (_("the match total of the previous rounds. Pts: the turn's points, draws taken "
-               "off; Total: the running total, which the settlement closes."), False),
-        ]
-        picture.paragraph(0, self.legend_top + LEGEND_LINE * 0.75, self.width, runs,
-                          size=LEGEND_SIZE, line_height=LEGEND_LINE)
+        picture.paragraph(0, self.legend_top + LEGEND_LINE * 0.75, self.width,
+                          self.legend_runs(), size=LEGEND_SIZE, line_height=LEGEND_LINE)
 
 
 # Drawn once per form and language in a process (a few hundred kilobytes each).
