@@ -159,49 +159,44 @@ def standings_compute(
         for player_id in result.player_ids:
             opponents[player_id] += table_points
 
-    def score(player_id: int, code: str):
-        """The criterion's value, exact (or, for the share, rounded well below what shows)."""
-        if code == "match_points":
-            return points[player_id]
-        if code == "table_wins":
-            return wins[player_id]
-        if code == "total_points":
-            return totals[player_id]
-        if code == "share":
-            return round(shares[player_id] / played[player_id], 9) if played[player_id] else 0.0
-        if code == "best_match":
-            return best[player_id]
-        return opponents[player_id]
-
-    keyed = []
-    for player in players:
-        values = {code: score(player.id, code) for code in CRITERIA}
-        key = tuple(values[code] for code in criteria)
-        keyed.append((key, player, values))
-    keyed.sort(key=lambda item: (tuple(-value for value in item[0]), item[1].name, item[1].id))
+    average_share = {
+        # rounded well below what shows, so that equal shares compare equal
+        player_id: round(shares[player_id] / count, 9) if count else 0.0
+        for player_id, count in played.items()
+    }
+    by_code = {
+        "match_points": points, "table_wins": wins, "total_points": totals,
+        "share": average_share, "best_match": best, "opponents": opponents,
+    }
+    chosen = [by_code[code] for code in criteria]
+    keyed = [
+        (tuple([values[player.id] for values in chosen]), player) for player in players
+    ]
+    keyed.sort(key=lambda item: (tuple([-value for value in item[0]]), item[1].name, item[1].id))
 
     rows: list[dict[str, Any]] = []
     rank = 0
     previous_key = None
-    for position, (key, player, values) in enumerate(keyed, start=1):
+    for position, (key, player) in enumerate(keyed, start=1):
         if key != previous_key:
             rank = position
             previous_key = key
+        player_id = player.id
         rows.append(
             {
                 "rank": rank,
                 "rank_label": str(rank),
-                "player_id": player.id,
+                "player_id": player_id,
                 "name": player.name,
                 "club": player.club,
                 "withdrawn": player.withdrawn,
-                "matches": played[player.id],
-                "match_points": values["match_points"] / scale,
-                "table_wins": values["table_wins"],
-                "total_points": values["total_points"],
-                "share": float(values["share"]),
-                "best_match": values["best_match"],
-                "opponents": values["opponents"] / scale,
+                "matches": played[player_id],
+                "match_points": points[player_id] / scale,
+                "table_wins": wins[player_id],
+                "total_points": totals[player_id],
+                "share": average_share[player_id],
+                "best_match": best[player_id],
+                "opponents": opponents[player_id] / scale,
             }
         )
     ranks = [row["rank"] for row in rows]

@@ -59,20 +59,22 @@ def standings(*, tournament: Tournament) -> Standings:
         for player_id, name, club, status in registrations
     ]
 
+    # The winners are not read: they are the players with the highest total (the engine's
+    # definition, docs/record-format.md), which the ranking finds from the totals.
     matches = Match.objects.filter(table__session__tournament=tournament).values_list(
-        "pk", "table_id", "status", "totals", "winners", "table__number",
+        "pk", "table_id", "status", "totals", "table__number",
         "table__session__number", "table__session__status",
     )
-    confirmed: dict[int, tuple[int, list[int], list[int]]] = {}
+    confirmed: dict[int, tuple[int, list[int]]] = {}
     in_play: list[TableInPlay] = []
     sessions_in_play: set[int] = set()
     status_labels = dict(Match.Status.choices)
     started = {Session.Status.PLAYING, Session.Status.FINISHED}
-    for match_id, table_id, status, totals, winners, table, session, session_status in matches:
+    for match_id, table_id, status, totals, table, session, session_status in matches:
         if session_status == Session.Status.PLAYING:
             sessions_in_play.add(session)
         if status == Match.Status.CONFIRMED:
-            confirmed[table_id] = (match_id, totals or [], winners or [])
+            confirmed[table_id] = (match_id, totals or [])
         elif session_status in started:
             in_play.append(
                 TableInPlay(session, table, match_id, status, str(status_labels.get(status, status)))
@@ -87,11 +89,11 @@ def standings(*, tournament: Tournament) -> Standings:
         if table_id in seated:
             seated[table_id].append((order, player_id))
     results = []
-    for table_id, (match_id, totals, winners) in confirmed.items():
+    for table_id, (match_id, totals) in confirmed.items():
         player_ids = tuple(player_id for _order, player_id in sorted(seated[table_id]))
         if len(totals) != len(player_ids):
             continue  # a confirmed match always has its totals; never guess
-        results.append(MatchResult(player_ids, tuple(totals), tuple(winners), match_id))
+        results.append(MatchResult(player_ids, tuple(totals), match_id=match_id))
 
     criteria = list(tournament.ranking_criteria)
     rows = standings_compute(players=players, results=results, criteria=criteria)

@@ -106,53 +106,60 @@ class Command(BaseCommand):
             host = next((h for h in settings.ALLOWED_HOSTS if h not in ("*", "")), "localhost")
             client = Client(HTTP_HOST=host.lstrip("."))
             url = f"/t/{tournament.slug}/standings/"
-            count, timings, size = timed_get(client, url, requests=requests)
+            count, timings, cpu, size = timed_get(client, url, requests=requests)
             selector = []
             for _request in range(requests):
                 begun = time.perf_counter()
                 standings(tournament=tournament)
                 selector.append(time.perf_counter() - begun)
             out.write(
-                f"  standings page {url}: {count} queries, server time "
-                f"{statistics.median(timings) * 1000:.0f} ms (median of {requests}; min "
-                f"{min(timings) * 1000:.0f}, max {max(timings) * 1000:.0f}); of which the "
-                f"selector {statistics.median(selector) * 1000:.0f} ms; {size // 1024} KiB of HTML"
+                f"  standings page {url}: {count} queries, server time {ms(timings)} "
+                f"(CPU {ms(cpu)}; medians of {requests}, wall min {ms([min(timings)])}, max "
+                f"{ms([max(timings)])}); of which the selector {ms(selector)}; "
+                f"{size // 1024} KiB of HTML"
             )
 
             session = services.session_create(tournament=tournament, seed=seed + sessions + 1)
-            begun = time.perf_counter()
+            begun, begun_cpu = time.perf_counter(), time.process_time()
             seating = session_seat(session=session)
-            seconds = time.perf_counter() - begun
+            seconds, cpu_seconds = time.perf_counter() - begun, time.process_time() - begun_cpu
             out.write(
                 f"  seating session {session.number} ({players} players, "
-                f"{len(seating.tables)} tables) with the service: {seconds:.2f} s; "
-                f"pairs meeting again: {seating.repeat_pairs}"
+                f"{len(seating.tables)} tables) with the service: {seconds:.2f} s "
+                f"(CPU {cpu_seconds:.2f} s); pairs meeting again: {seating.repeat_pairs}"
             )
             Session.objects.filter(pk=session.pk).update(status=Session.Status.PLAYING)
             player = Registration.objects.filter(tournament=tournament).first().player_id
             for url in (f"/t/{tournament.slug}/sessions/{session.number}/",
                         f"/t/{tournament.slug}/players/{player}/"):
-                count, timings, size = timed_get(client, url, requests=requests)
+                count, timings, cpu, size = timed_get(client, url, requests=requests)
                 out.write(
                     f"  {url} (session {session.number} in play): {count} queries, server "
-                    f"time {statistics.median(timings) * 1000:.0f} ms (median of {requests}); "
-                    f"{size // 1024} KiB of HTML"
+                    f"time {ms(timings)} (CPU {ms(cpu)}); {size // 1024} KiB of HTML"
                 )
         finally:
             teardown_databases(old_config, verbosity=0)
 
 
-def timed_get(client: Client, url: str, *, requests: int) -> tuple[int, list[float], int]:
-    """GET ``url`` ``requests`` times after a warm-up: queries of the last, the times, its size."""
+def timed_get(client: Client, url: str, *, requests: int) -> tuple[int, list[float], list[float], int]:
+    """GET ``url`` ``requests`` times after a warm-up: the queries of the last request, the
+    wall times, the CPU times (this process's: less sensitive to a busy machine; on SQLite
+    the database's work is in it too), and the response's size."""
     client.get(url)  # warm up: templates, translations
     timings = []
+    cpu = []
     for _request in range(requests):
         with CaptureQueriesContext(connection) as queries:
-            begun = time.perf_counter()
+            begun, begun_cpu = time.perf_counter(), time.process_time()
             response = client.get(url)
             timings.append(time.perf_counter() - begun)
+            cpu.append(time.process_time() - begun_cpu)
         assert response.status_code == 200, (url, response.status_code)
-    return len(queries.captured_queries), timings, len(response.content)
+    return len(queries.captured_queries), timings, cpu, len(response.content)
+
+
+def ms(seconds: list[float]) -> str:
+    return f"{statistics.median(seconds) * 1000:.0f} ms"
 
 
 def seating_simulate_with_meetings(*, players: int, sessions: int, seed: int):
