@@ -3,12 +3,9 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
-from django.utils.translation import gettext_lazy as _
 from django.views.i18n import set_language
 
 from tournament import views
-
-not_built_yet = views.NotBuiltYetView.as_view
 
 tournament_patterns = [
     path("", views.HomeView.as_view(), name="home"),
@@ -27,7 +24,6 @@ tournament_patterns = [
     path("", include("tournament.public.urls")),
     # Printing (tournament/printing/): score sheets, seating, standings and match sheets as PDF.
     path("", include("tournament.printing.urls")),
-    # Built by later work; an honest 404 until then.
     # Recording a match (tournament/matches/): the match page and entry screen, sheet mode,
     # corrections, ends of rounds, the audit log, the record download and upload.
     path("", include("tournament.matches.urls")),

@@ -1,11 +1,10 @@
-"""The base pages: home, a tournament, staff, login; and the honest 404 of pages not built yet."""
+"""The base pages: home, a tournament, staff, login."""
 
 from __future__ import annotations
 
 import pytest
-from django.urls import reverse
 
-from tournament.models import Match, StaffRole
+from tournament.models import StaffRole
 
 pytestmark = pytest.mark.django_db
 
@@ -55,26 +54,6 @@ def test_unknown_tournament_is_a_404_in_the_users_language(client):
     response = client.get("/t/nowhere/", HTTP_ACCEPT_LANGUAGE="en")
     assert response.status_code == 404
     assert "Page not found" in response.content.decode()
-
-
-NOT_BUILT_YET = {
-    "standings_pdf": {},
-    "seating_pdf": {"number": 1},
-    "sheets_pdf": {"number": 1},
-    "match_sheet_pdf": {"match_id": "match"},
-}
-
-
-@pytest.mark.parametrize("name", sorted(NOT_BUILT_YET))
-def test_pages_not_built_yet_say_so_with_a_404(client, tournament, name):
-    match = Match.objects.filter(table__session__tournament=tournament).first()
-    player = tournament.registrations.first().player
-    real = {"match": match.pk, "player": player.pk}
-    kwargs = {"slug": tournament.slug}
-    kwargs.update({key: real.get(value, value) for key, value in NOT_BUILT_YET[name].items()})
-    response = client.get(reverse(f"tournament:{name}", kwargs=kwargs), HTTP_ACCEPT_LANGUAGE="en")
-    assert response.status_code == 404
-    assert "This page is not built yet" in response.content.decode()
 
 
 def test_log_in_and_out(client, referee, staff_password):

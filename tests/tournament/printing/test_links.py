@@ -1,0 +1,32 @@
+"""The pages link to the printed documents; the score sheets' links only for the staff."""
+
+from __future__ import annotations
+
+import pytest
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_tournament_page_links_to_the_standings_and_the_seating(client, tournament):
+    page = client.get("/t/spring-open/").content.decode()
+    assert 'href="/t/spring-open/standings.pdf"' in page
+    assert 'href="/t/spring-open/sessions/1/seating.pdf"' in page
+    assert "sheets.pdf" not in page
+
+
+def test_organisers_also_get_the_score_sheets(organiser_client):
+    for url in ("/t/spring-open/", "/t/spring-open/sessions/1/",
+                "/t/spring-open/organise/sessions/1/"):
+        page = organiser_client.get(url).content.decode()
+        assert 'href="/t/spring-open/sessions/1/sheets.pdf"' in page, url
+
+
+def test_the_public_session_page_links_to_its_seating(client, tournament):
+    page = client.get("/t/spring-open/sessions/1/").content.decode()
+    assert 'href="/t/spring-open/sessions/1/seating.pdf"' in page
+    assert "sheets.pdf" not in page
+
+
+def test_the_standings_page_links_to_its_pdf(client, tournament):
+    page = client.get("/t/spring-open/standings/").content.decode()
+    assert 'href="/t/spring-open/standings.pdf"' in page
