@@ -16,6 +16,7 @@ from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpResponse, JsonResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
@@ -91,8 +92,8 @@ class MatchWriteMixin(MatchMixin):
 # -- the match page ----------------------------------------------------------------------------
 
 
-def _log_table(request, round_view: selectors.RoundView, prefix: str) -> TurnLogTable:
-    table = TurnLogTable(round_view.turns, prefix=prefix, orderable=False)
+def _log_table(request, round_view: selectors.RoundView, prefix: str, **options: Any) -> TurnLogTable:
+    table = TurnLogTable(round_view.turns, prefix=prefix, orderable=False, **options)
     RequestConfig(request, paginate=False).configure(table)
     return table
 
@@ -135,8 +136,20 @@ class MatchPageMixin(MatchMixin):
         last = view.last_round
         to_confirm = last if self.can_write and last is not None and last.closed and not last.confirmed else None
         context["round_to_confirm"] = to_confirm
+        log_options = {
+            "can_write": self.can_write,
+            "revision": revision,
+            "csrf_token": get_token(request) if self.can_write else "",
+            "urls": {
+                "decide": self.url("match_turn_decide", turn_id=0).replace("/0/", "/{id}/"),
+                "correct": self.url("match_turn_correct", turn_id=0).replace("/0/", "/{id}/"),
+            },
+            "error_turn": forms.get("decision_error_turn"),
+            "error_messages": forms.get("decision_error_messages"),
+        }
         context["log_rounds"] = [
-            {"round": round_view, "table": _log_table(request, round_view, f"r{round_view.number}-"),
+            {"round": round_view,
+             "table": _log_table(request, round_view, f"r{round_view.number}-", **log_options),
              "confirm_elsewhere": round_view is to_confirm}
             for round_view in view.rounds
         ]
@@ -272,13 +285,23 @@ def turn_saved_message(turn) -> str:
     return _("Turn saved.")
 
 
-class TurnPreviewView(MatchWriteMixin, View):
+class TurnPreviewView(MatchWriteMixin, MatchPageMixin, View):
     """Board mode, before saving: the engine's word on the tile at the cell tapped — the
-    orientations that fit, the points and bonus, or why it does not fit. Changes nothing."""
+    orientations that fit, the points and bonus, or why it does not fit. Changes nothing.
+
+    When the match changed since the page was shown (another tablet saved), the answer is the
+    match as it now is, with the conflict message, in place of the whole region."""
 
     http_method_names = ("post",)
 
     def post(self, request, *args, **kwargs):
+        seen = request.POST.get("revision", "")
+        if seen.isdigit() and int(seen) != self.match.revision:
+            response = self.render_match(
+                status=409, conflict_message=services.StaleMatch(match_id=self.match.pk, seen=0).message)
+            response["HX-Retarget"] = "#match"
+            response["HX-Reswap"] = "outerHTML"
+            return response
         view = selectors.match_replay(match=self.match)
         context = turn_preview(view, request.POST)
         return TemplateResponse(request, "tournament/matches/_turn_preview.html", context)

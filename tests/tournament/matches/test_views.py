@@ -310,3 +310,73 @@ def test_the_audit_page_lists_every_write(referee, referee_client, tournament):
     assert "tour ajouté" in page and "tour corrigé" in page
     assert "5-5-5 en U(0,0)" in page and "4-4-4 en U(0,0)" in page
     assert "mal lu sur la feuille" in page and "remi-referee" in page
+
+
+def test_the_last_turn_and_racks_close_the_match_on_the_page(referee, referee_client, tournament):
+    match = first_match(tournament)
+    record = simulated(match, seed=3)
+    rounds = record["rounds"]
+    last = len(rounds) - 1
+    import_record(match, referee, truncated(record, rounds=last, turns=len(rounds[-1]["turns"]) - 1))
+    place = rounds[-1]["turns"][-1]["place"]
+    cell = f"{place['cell'][2]}({place['cell'][0]},{place['cell'][1]})"
+    revision = fresh(match).revision
+    response = referee_client.post(url(match, "match_turn_add"), {
+        "revision": revision, "tile": "".join(map(str, place["corners"])), "cell": cell,
+        "corners": "-".join(map(str, place["corners"])), "draws": "0",
+        "claimed": str(rounds[-1]["turns"][-1]["claimed"])}, **HTMX)
+    assert response.status_code == 200 and 'id="round-end-form"' in response.content.decode()
+    data = {"revision": revision + 1}
+    for seat, rack in enumerate(rounds[-1]["racks"]):
+        data[f"rack_{seat}"] = " ".join(rack)
+    response = referee_client.post(url(match, "match_round_end", number=last + 1), data, **HTMX)
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert "Partie terminée" in page and 'id="turn-form"' not in page and "vainqueur" in page
+    assert fresh(match).status == "finished"
+    response = referee_client.post(url(match, "match_turn_add"), {
+        "revision": revision + 2, "pass": "1", "draws": "3"}, **HTMX)
+    assert response.status_code == 400
+    assert "La partie est terminée" in response.content.decode()
+
+
+def test_sheet_mode_from_the_racks_to_the_next_round(referee, referee_client, tournament):
+    match = first_match(tournament)
+    add(match, referee, services.TurnInput(player=0, tile="5-5-5", points_claimed=25))
+    for _ in range(9):
+        add(match, referee, services.TurnInput(draws=3))
+    add(match, referee, services.TurnInput(draws=1))
+    page = referee_client.get(url(match, "match_sheet")).content.decode()
+    assert 'id="round-end-form"' in page and 'name="next" value="sheet"' in page
+    assert 'id="sheet-form"' not in page
+    data = {"revision": 11, "next": "sheet", "page": "round_end", "total_0": "90",
+            "total_1": "120", "total_2": "100", "total_3": "oops"}
+    response = referee_client.post(url(match, "match_round_end", number=1), data)
+    assert response.status_code == 400 and "id_total_3" in response.content.decode()
+    data["total_3"] = "90"
+    response = referee_client.post(url(match, "match_round_end", number=1), data)
+    assert response.status_code == 302 and response["Location"] == url(match, "match_sheet")
+    page = referee_client.get(url(match, "match_sheet")).content.decode()
+    assert "Confirmer la manche 1" in page and "Manche 2" in page and 'id="sheet-form"' in page
+    response = referee_client.post(url(match, "match_round_confirm", number=1),
+                                   {"revision": 12, "next": "sheet"})
+    assert response.status_code == 302 and response["Location"] == url(match, "match_sheet")
+    lines = {"line-TOTAL_FORMS": "2", "line-INITIAL_FORMS": "0", "revision": "13",
+             "line-0-who": "b", "line-0-tile": "333", "line-0-bonus": "o", "line-0-points": "19",
+             "line-1-tile": "1-3-3", "line-1-points": "7", "save": "1"}
+    response = referee_client.post(url(match, "match_sheet"), lines)
+    assert response.status_code == 302
+    turns = Turn.objects.current().filter(round__match=match, round__index=1).order_by("index")
+    assert [(t.player, t.tile, t.points) for t in turns] == [(1, "3-3-3", 19), (2, "1-3-3", 7)]
+
+
+def test_a_preview_from_a_stale_page_answers_the_match_as_it_is(referee, referee_client,
+                                                                tournament):
+    match = first_match(tournament)
+    add(match, referee, opening())
+    response = referee_client.post(url(match, "match_turn_preview"), {
+        "revision": "0", "tile": "444", "cell": "U(0,0)", "draws": "0"}, **HTMX)
+    assert response.status_code == 409
+    assert response["HX-Retarget"] == "#match" and response["HX-Reswap"] == "outerHTML"
+    page = response.content.decode()
+    assert "Quelqu’un d’autre a enregistré" in page and 'name="revision" value="1"' in page

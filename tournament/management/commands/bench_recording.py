@@ -1,0 +1,118 @@
+"""``python manage.py bench_recording``: how long the referee waits at the table.
+
+Builds a tournament in a throwaway database (the test database Django would create: in memory
+on SQLite, ``test_<name>`` on PostgreSQL, dropped at the end; your own database is not
+touched), fills one four-player match with a simulated match up to the start of its last round
+through the record import, then enters that last round turn by turn, as the entry screen does,
+and times:
+
+1. saving one turn (``match_turns_add``: the revision claimed, the record rebuilt from the
+   rows, the whole match replayed by the engine, the rows and the figures written);
+2. the engine's preview of a turn (the request the board makes when a cell is tapped);
+3. the match page of the referee (GET, the whole page), at the end of the match.
+
+Each figure is the median of every turn of the last round (or of ``--repeat`` page loads),
+with the slowest; wall-clock and CPU time. The match has ``--seed``'s number of turns.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand
+from django.db import connection
+from django.test import Client
+from django.test.utils import setup_databases, teardown_databases
+from django.urls import reverse
+from django.utils import translation
+
+from tournament import engine, services
+from tournament.matches import selectors as match_selectors
+from tournament.matches import services as match_services
+from tournament.models import Match, StaffRole
+
+
+def _timed(action: Callable[[], object]) -> tuple[float, float]:
+    wall, cpu = time.perf_counter(), time.process_time()
+    action()
+    return time.perf_counter() - wall, time.process_time() - cpu
+
+
+def _line(label: str, samples: list[tuple[float, float]]) -> str:
+    walls = [w * 1000 for w, _c in samples]
+    cpus = [c * 1000 for _w, c in samples]
+    return (f"{label}: median {statistics.median(walls):.1f} ms, slowest {max(walls):.1f} ms "
+            f"(CPU median {statistics.median(cpus):.1f} ms; {len(samples)} samples)")
+
+
+class Command(BaseCommand):
+    help = "Time a turn's save, the turn preview and the match page on a whole simulated match."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--seed", type=int, default=3, help="simulated match (default 3)")
+        parser.add_argument("--repeat", type=int, default=20, help="page loads timed (20)")
+
+    def handle(self, *args, seed: int, repeat: int, **options):
+        old_config = setup_databases(verbosity=0, interactive=False)
+        try:
+            with translation.override("fr"):
+                self.bench(seed=seed, repeat=repeat)
+        finally:
+            teardown_databases(old_config, verbosity=0)
+
+    def bench(self, *, seed: int, repeat: int) -> None:
+        import datetime
+
+        out = self.stdout
+        user = get_user_model().objects.create_user("bench-referee", password="bench-referee-pw")
+        tournament = services.tournament_create(
+            name="Bench", slug="bench", start_date=datetime.date(2025, 5, 17))
+        services.staff_role_grant(tournament=tournament, user=user, role=StaffRole.Role.REFEREE)
+        players = [services.player_register(tournament=tournament, name=f"Player {i}").player
+                   for i in range(4)]
+        session = services.session_create(tournament=tournament)
+        services.session_seat_players(session=session, tables=[players])
+        match = Match.objects.get(table__session=session)
+        names = match_selectors.match_rows(match=match).names
+        record = engine.simulated_match_record(names=names, seed=seed)
+        rounds = record["rounds"]
+        head = {**record, "rounds": rounds[:-1]}
+        match_services.match_record_import(match=match, user=user, seen_revision=0, record=head)
+        earlier = sum(len(r["turns"]) for r in rounds[:-1])
+        out.write(f"{connection.vendor}; simulated match {seed}: {len(rounds)} rounds, "
+                  f"{earlier + len(rounds[-1]['turns'])} turns; the last round "
+                  f"({len(rounds[-1]['turns'])} turns) entered turn by turn")
+
+        saves: list[tuple[float, float]] = []
+        previews: list[tuple[float, float]] = []
+        for turn in rounds[-1]["turns"]:
+            match = match_selectors.match_with_tournament(match.pk).get()
+            place = turn.get("place")
+            data = match_services.TurnInput(
+                player=turn["player"], draws=turn.get("draws", 0),
+                cell=engine.Cell(*place["cell"]) if place else None,
+                corners=tuple(place["corners"]) if place else None,
+                points_claimed=turn.get("claimed"),
+            )
+            if place:
+                def preview(match=match, data=data):
+                    view = match_selectors.match_replay(match=match)
+                    view.live.replay.preview(engine.TurnRecord(
+                        player=data.player, draws=data.draws,
+                        place=engine.PlaceRecord(cell=data.cell, corners=data.corners)))
+                previews.append(_timed(preview))
+            saves.append(_timed(lambda match=match, data=data: match_services.match_turns_add(
+                match=match, user=user, seen_revision=match.revision, turns=[data])))
+        out.write(_line("save a turn (board mode)", saves))
+        out.write(_line("preview a turn (replay + engine)", previews))
+
+        client = Client(HTTP_HOST="localhost")
+        client.force_login(user)
+        url = reverse("tournament:match", kwargs={"slug": "bench", "match_id": match.pk})
+        assert client.get(url).status_code == 200
+        pages = [_timed(lambda: client.get(url)) for _ in range(repeat)]
+        size = len(client.get(url).content)
+        out.write(_line(f"the referee's match page ({size // 1024} kB)", pages))
