@@ -21,8 +21,20 @@ def sheet_url(match) -> str:
 
 
 @pytest.fixture
-def confirmed(referee):
-    return filled_match(referee.staff_roles.get().tournament, referee)
+def lyon_referee(make_user):
+    """A referee of the Open de Lyon (``accented_tournament``)."""
+    from tournament import services
+
+    tournament = accented_tournament()
+    user = make_user("lyon-referee")
+    services.staff_role_grant(tournament=tournament, user=user, role="referee")
+    return user
+
+
+@pytest.fixture
+def confirmed(lyon_referee):
+    """A whole match at table 1 of the Open de Lyon, every round confirmed."""
+    return filled_match(lyon_referee.staff_roles.get().tournament, lyon_referee)
 
 
 def test_every_turn_with_its_figures_then_the_totals(client, confirmed):
@@ -55,14 +67,8 @@ def test_the_board_of_each_round_is_drawn(client, confirmed):
     assert html.count('class="tile') == sum(len(r.placements) for r in replay.rounds)
 
 
-def test_accented_names_come_out_right(client, make_user):
-    tournament = accented_tournament()
-    from tournament import services
-
-    referee = make_user("ines-referee")
-    services.staff_role_grant(tournament=tournament, user=referee, role="referee")
-    match = filled_match(tournament, referee)
-    text = "\n".join(assert_pdf(client.get(sheet_url(match))))
+def test_accented_names_come_out_right(client, confirmed):
+    text = "\n".join(assert_pdf(client.get(sheet_url(confirmed))))
     for name in ("Mads Sørensen", "Chloé Martin", "Łukasz Nowak", "Zoé Garnier"):
         assert name in text
 
@@ -72,6 +78,7 @@ def test_accented_names_come_out_right(client, make_user):
 
 @pytest.fixture
 def finished_not_confirmed(referee):
+    """A whole match at table 1 of the Spring Open, its rounds not confirmed."""
     return filled_match(referee.staff_roles.get().tournament, referee, confirm=False)
 
 
