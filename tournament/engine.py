@@ -46,12 +46,46 @@ from scoring.messages import MESSAGES
 from scoring.simulate import simulate_match
 from scoring.svg import board_svg
 
-# The engine's types the matches package uses, named here so that it imports them from this door.
-ENGINE_TYPES = (
-    ALL_TILES, Bonus, Board, Cell, InvalidCell, MatchRecord, MatchReplay, PlaceRecord, Placement,
-    Problem, RecordError, RoundRecord, RoundReport, Tile, TurnRecord, TurnReport, UnknownTile,
-    Verdict, load_record, parse_record,
-)
+# Public names: the rule sets, the demo's simulator, and what recording a match uses (the
+# engine's record and replay types, re-exported so that tournament/matches/ imports them here).
+__all__ = [
+    "ALL_TILES",
+    "BONUS_LABELS",
+    "DEFAULT_RULE_SET",
+    "RULE_SET_LABELS",
+    "Board",
+    "Bonus",
+    "Cell",
+    "InvalidCell",
+    "MatchRecord",
+    "MatchReplay",
+    "PlaceRecord",
+    "Placement",
+    "Problem",
+    "RecordError",
+    "RoundRecord",
+    "RoundReport",
+    "Tile",
+    "TurnRecord",
+    "TurnReport",
+    "UnknownTile",
+    "Verdict",
+    "bonus_label",
+    "draw_board",
+    "legal_cells",
+    "load_record",
+    "parse_cell",
+    "parse_record",
+    "parse_tile",
+    "problem_json",
+    "problem_message",
+    "replay_record",
+    "rule_set",
+    "rule_set_choices",
+    "rule_set_names",
+    "simulated_match_record",
+    "tile_from_corners",
+]
 
 DEFAULT_RULE_SET = "goliath-tournament"
 

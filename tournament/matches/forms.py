@@ -259,8 +259,6 @@ class CorrectionForm(RevisionForm):
         if (cell is None) != (corners is None):
             self.add_error("corners" if corners is None else "cell",
                            _("Give both the cell and the corners, or neither."))
-        if cell is None and corners is None and data.get("draws", 0) == 0 and not data.get("tile"):
-            pass  # a pass on an empty pool
         return data
 
     def turn_input(self) -> TurnInput | None:

@@ -62,10 +62,15 @@ class StaleMatch(Exception):
 
     @property
     def message(self) -> str:
-        return _(
-            "Someone else saved a change to this match while you were entering yours: nothing "
-            "of yours was saved. Here is the match as it is now; enter your change again."
-        )
+        return stale_match_message()
+
+
+def stale_match_message() -> str:
+    """What a scorekeeper reads when their save came after another one."""
+    return _(
+        "Someone else saved a change to this match while you were entering yours: nothing "
+        "of yours was saved. Here is the match as it is now; enter your change again."
+    )
 
 
 @dataclass(frozen=True)

@@ -37,6 +37,9 @@ from tournament.matches.forms import (
     SheetForm,
     SheetFormSet,
     TurnForm,
+    clean_cell,
+    clean_corners,
+    clean_tile,
     orientations,
 )
 from tournament.matches.tables import AuditTable, TurnLogTable
@@ -227,7 +230,7 @@ class MatchWriteView(MatchWriteMixin, MatchPageMixin, View):
 
     def stale(self) -> HttpResponse:
         self.reload_match()
-        message = services.StaleMatch(match_id=self.match.pk, seen=0).message
+        message = services.stale_match_message()
         if self.request.htmx or self.redirect_name() == "match":
             return self.render_match(status=409, conflict_message=message)
         messages.error(self.request, message)
@@ -298,7 +301,7 @@ class TurnPreviewView(MatchWriteMixin, MatchPageMixin, View):
         seen = request.POST.get("revision", "")
         if seen.isdigit() and int(seen) != self.match.revision:
             response = self.render_match(
-                status=409, conflict_message=services.StaleMatch(match_id=self.match.pk, seen=0).message)
+                status=409, conflict_message=services.stale_match_message())
             response["HX-Retarget"] = "#match"
             response["HX-Reswap"] = "outerHTML"
             return response
@@ -309,8 +312,6 @@ class TurnPreviewView(MatchWriteMixin, MatchPageMixin, View):
 
 def turn_preview(view: selectors.MatchReplayView, data) -> dict[str, Any]:
     """What the turn preview shows for the tile, cell, orientation and draws in ``data``."""
-    from tournament.matches.forms import clean_cell, clean_corners, clean_tile
-
     live = view.live
     context: dict[str, Any] = {"view": view, "live": live}
     if live is None or live.board is None:
