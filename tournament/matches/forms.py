@@ -155,7 +155,7 @@ class TurnForm(RevisionForm):
             self.add_error("cell", _("Tap the cell where the tile went."))
             return data
         if data.get("corners") is None:
-            options = orientations(live, data["tile"], data["cell"])
+            options = live.orientations(data["tile"], data["cell"])
             if len(options) == 1:
                 data["corners"] = options[0]
             elif options:
@@ -180,14 +180,6 @@ class TurnForm(RevisionForm):
             corners=data["corners"],
             points_claimed=data["claimed"],
         )
-
-
-def orientations(live: LiveRound, tile: str, cell: engine.Cell) -> list[tuple[int, int, int]]:
-    """The corners of the legal placements of ``tile`` at ``cell`` (the engine's list)."""
-    board = live.board
-    if board is None:
-        return []
-    return [placement.corners for placement in board.legal_orientations(engine.parse_tile(tile), cell)]
 
 
 class PassForm(RevisionForm):

@@ -25,6 +25,7 @@ from typing import Any
 
 from django.db.models import QuerySet
 from django.utils.safestring import SafeString
+from django.utils.translation import gettext
 
 from tournament import engine
 from tournament.models import AuditEntry, Match, Round, RoundEnd, Seat, Turn
@@ -436,6 +437,24 @@ class LiveRound:
         played = self.replay.tiles_played
         return engine.legal_cells(board, (t for t in engine.ALL_TILES if t not in played))
 
+    def orientations(self, tile: str, cell: engine.Cell) -> list[tuple[int, int, int]]:
+        """The corners of the legal placements of ``tile`` at ``cell`` (the engine's list)."""
+        board = self.board
+        if board is None:
+            return []
+        return [p.corners for p in board.legal_orientations(engine.parse_tile(tile), cell)]
+
+    def tile_grid(self) -> list[dict[str, Any]]:
+        """The 56 tiles for the picker: name, short name (``345``), played, fits somewhere."""
+        played = self.tiles_played
+        legal = self.legal_cells
+        known = self.board is not None and not self.is_opening
+        return [
+            {"name": str(tile), "short": f"{tile.a}{tile.b}{tile.c}",
+             "played": str(tile) in played, "fits": bool(legal.get(str(tile))) if known else True}
+            for tile in engine.ALL_TILES
+        ]
+
     @property
     def pass_draws(self) -> int:
         """The draws of a turn without a placement that the rules allow: 3, or what the pool
@@ -618,6 +637,85 @@ def _round_view(
         placements=placements,
         sheet_mode=sheet_mode,
     )
+
+
+# -- the engine's word on a turn not saved yet ---------------------------------------------------
+
+
+def explain_report(report: engine.TurnReport) -> str:
+    """The engine's sum in the user's language, '' when it is the tile's value alone:
+    ``12 + 40 (pont) − 5 (pioches) = 47``."""
+    if report.bonus is None and not report.penalty:
+        return ""
+    text = str(report.tile_value)
+    if report.bonus is not None:
+        text += f" + {report.bonus_points} ({engine.bonus_label(report.bonus.value)})"
+    if report.penalty:
+        text += f" − {report.penalty} ({gettext('draws')})"
+    return f"{text} = {report.points}"
+
+
+def problem_messages(report: engine.TurnReport) -> list[str]:
+    """A turn's problems in the user's language."""
+    return [engine.problem_message(p.template, p.params) for p in report.problems]
+
+
+@dataclass
+class TurnPreview:
+    """What the board shows before a turn is saved: the orientations that fit the cell, the
+    engine's figure and bonus, or why the tile does not go there."""
+
+    tile: str = ""
+    cell: engine.Cell | None = None
+    #: The legal ways the tile fits the cell: ``{"corners": "5-3-4", "svg": ...}``.
+    options: list[dict[str, Any]] = field(default_factory=list)
+    corners: str = ""
+    points: int | None = None
+    bonus: str = ""
+    explain: str = ""
+    refusals: list[str] = field(default_factory=list)
+    #: No orientation of the tile fits the cell: the tile goes back to the player.
+    no_fit: bool = False
+    error: str = ""
+
+
+def turn_preview(
+    *,
+    view: MatchReplayView,
+    tile: str,
+    cell: engine.Cell | None,
+    corners: tuple[int, int, int] | None = None,
+    draws: int = 0,
+    player: int | None = None,
+) -> TurnPreview:
+    """The engine's word on ``tile`` at ``cell`` in the round in play; nothing is saved."""
+    live = view.live
+    preview = TurnPreview(tile=tile, cell=cell)
+    if live is None or live.board is None or not tile or cell is None:
+        return preview
+    options = live.orientations(tile, cell)
+    preview.options = [
+        {"corners": "-".join(map(str, c)),
+         "svg": engine.draw_board([engine.Placement(cell, c)], side=34,
+                                  title=f"{tile} {cell} {'-'.join(map(str, c))}")}
+        for c in options
+    ]
+    if corners not in options:
+        corners = options[0] if len(options) == 1 else None
+    preview.corners = "-".join(map(str, corners)) if corners else ""
+    if live.next_player is not None:
+        player = live.next_player
+    probe = corners or (options[0] if options else engine.parse_tile(tile).rotations()[0])
+    report = live.replay.preview(engine.TurnRecord(
+        player=player or 0, draws=draws, place=engine.PlaceRecord(cell=cell, corners=probe)))
+    if report.verdict.value == "illegal":
+        preview.refusals = problem_messages(report)
+        preview.no_fit = not options
+    else:
+        preview.points = report.points
+        preview.bonus = engine.bonus_label(report.bonus.value if report.bonus else "")
+        preview.explain = explain_report(report)
+    return preview
 
 
 # -- the audit log -----------------------------------------------------------------------------

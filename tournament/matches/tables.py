@@ -39,12 +39,6 @@ class TurnLogTable(PythonBodyTable):
     class Meta(PythonBodyTable.Meta):
         attrs = {"class": "data-table turn-log"}
         empty_text = _("No turn yet.")
-        row_attrs = {
-            "class": lambda record: f"verdict-{record.verdict}"
-            + (" decision-pending" if record.decision_pending else ""),
-            "id": lambda record: f"turn-{record.row.pk}",
-            "data-verdict": lambda record: record.verdict,
-        }
 
     def __init__(self, *args: Any, can_write: bool = False, revision: int = 0,
                  csrf_token: str = "", urls: dict[str, str] | None = None,

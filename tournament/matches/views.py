@@ -24,7 +24,6 @@ from django.utils.translation import gettext as _
 from django.views import View
 from django_tables2 import RequestConfig
 
-from tournament import engine
 from tournament.forms import add_service_errors
 from tournament.matches import selectors, services
 from tournament.matches.forms import (
@@ -40,7 +39,6 @@ from tournament.matches.forms import (
     clean_cell,
     clean_corners,
     clean_tile,
-    orientations,
 )
 from tournament.matches.tables import AuditTable, TurnLogTable
 from tournament.models import Match
@@ -170,9 +168,9 @@ class MatchPageMixin(MatchMixin):
                 )
                 context["turn_form"] = turn_form
                 if turn_form.is_bound:
-                    context["preview"] = turn_preview(view, turn_form.data)
+                    context["preview"] = preview_from_data(view, turn_form.data)
                 context["pass_draws"] = live.pass_draws
-                context["tiles"] = tile_grid(live)
+                context["tiles"] = live.tile_grid()
                 context["legal_cells_json"] = json.dumps(live.legal_cells, separators=(",", ":"))
             context["can_undo"] = live_round_view is not None and bool(live_round_view.turns)
         if self.can_write and not view.rounds:
@@ -189,18 +187,6 @@ class MatchPageMixin(MatchMixin):
 
     def reload_match(self) -> None:
         self.match = selectors.match_with_tournament(self.match.pk).get()
-
-
-def tile_grid(live: selectors.LiveRound) -> list[dict[str, Any]]:
-    """The 56 tiles for the picker, played ones marked; each with the cells where it fits."""
-    played = live.tiles_played
-    legal = live.legal_cells
-    return [
-        {"name": str(tile), "short": f"{tile.a}{tile.b}{tile.c}", "played": str(tile) in played,
-         "fits": bool(legal.get(str(tile))) if live.board is not None and not live.is_opening
-         else True}
-        for tile in engine.ALL_TILES
-    ]
 
 
 class MatchView(MatchPageMixin, View):
@@ -306,65 +292,25 @@ class TurnPreviewView(MatchWriteMixin, MatchPageMixin, View):
             response["HX-Reswap"] = "outerHTML"
             return response
         view = selectors.match_replay(match=self.match)
-        context = turn_preview(view, request.POST)
-        return TemplateResponse(request, "tournament/matches/_turn_preview.html", context)
+        return TemplateResponse(request, "tournament/matches/_turn_preview.html",
+                                {"preview": preview_from_data(view, request.POST)})
 
 
-def turn_preview(view: selectors.MatchReplayView, data) -> dict[str, Any]:
-    """What the turn preview shows for the tile, cell, orientation and draws in ``data``."""
-    live = view.live
-    context: dict[str, Any] = {"view": view, "live": live}
-    if live is None or live.board is None:
-        return context
+def preview_from_data(view: selectors.MatchReplayView, data) -> selectors.TurnPreview:
+    """Read the tile, cell, orientation, draws and player posted, and ask the engine."""
     try:
         tile = clean_tile(data.get("tile", ""))
         cell = clean_cell(data.get("cell", ""))
         corners = clean_corners(data.get("corners", ""))
     except ValidationError as error:
-        context["error"] = " ".join(error.messages)
-        return context
-    draws = int(data.get("draws") or 0) if str(data.get("draws", "0")).isdigit() else 0
-    context.update({"tile": tile, "cell": cell})
-    if not tile or cell is None:
-        return context
-    options = orientations(live, tile, cell)
-    context["options"] = [
-        {"corners": "-".join(map(str, c)),
-         "svg": engine.draw_board([engine.Placement(cell, c)], side=34,
-                                  title=f"{tile} {cell} {'-'.join(map(str, c))}")}
-        for c in options
-    ]
-    if corners not in options:
-        corners = options[0] if len(options) == 1 else None
-    context["corners"] = "-".join(map(str, corners)) if corners else ""
-    player = live.next_player if live.next_player is not None else int(data.get("player") or 0)
-    probe = corners or (options[0] if options else engine.parse_tile(tile).rotations()[0])
-    report = live.replay.preview(engine.TurnRecord(
-        player=player, draws=draws,
-        place=engine.PlaceRecord(cell=cell, corners=probe),
-    ))
-    context["report"] = report
-    if report.verdict.value == "illegal":
-        context["refusals"] = [engine.problem_message(p.template, p.params) for p in report.problems]
-        if not options:
-            context["no_fit"] = True
-    else:
-        context["points"] = report.points
-        context["bonus"] = engine.bonus_label(report.bonus.value if report.bonus else "")
-        context["explain"] = explain(report)
-    return context
-
-
-def explain(report: engine.TurnReport) -> str:
-    """The engine's sum in the user's language: 12 + 40 (pont) − 5 (pioches) = 47."""
-    if report.bonus is None and not report.penalty:
-        return ""
-    text = str(report.tile_value)
-    if report.bonus is not None:
-        text += f" + {report.bonus_points} ({engine.bonus_label(report.bonus.value)})"
-    if report.penalty:
-        text += f" − {report.penalty} ({_('draws')})"
-    return f"{text} = {report.points}"
+        return selectors.TurnPreview(error=" ".join(error.messages))
+    draws = data.get("draws", "0")
+    player = data.get("player", "")
+    return selectors.turn_preview(
+        view=view, tile=tile, cell=cell, corners=corners,
+        draws=int(draws) if draws.isdigit() and int(draws) <= 3 else 0,
+        player=int(player) if player.isdigit() else None,
+    )
 
 
 class TurnUndoView(MatchWriteView):
@@ -617,8 +563,8 @@ class MatchSheetView(MatchWriteMixin, View):
             index: {
                 "report": report,
                 "player": view.seats[player].letter,
-                "messages": [engine.problem_message(p.template, p.params) for p in report.problems],
-                "explain": explain(report),
+                "messages": selectors.problem_messages(report),
+                "explain": selectors.explain_report(report),
             }
             for (index, _line), report, player in zip(lines, reports, players)
         }
