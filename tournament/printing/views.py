@@ -9,10 +9,12 @@ Who may print what:
 from __future__ import annotations
 
 from django.contrib.auth.views import redirect_to_login
+from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
+from django.utils.translation import get_language
 from django.views.generic import View
 
 from tournament.models import Match, Session
@@ -29,7 +31,8 @@ class PdfView(View):
     http_method_names = ("get", "head")
     template_name = ""
 
-    def document_context(self) -> dict:
+    def document_context(self) -> dict | HttpResponse:
+        """The template's context, or a response that refuses (a bad option, say)."""
         raise NotImplementedError
 
     def filename(self) -> str:
@@ -41,7 +44,9 @@ class PdfView(View):
             return context
         if "html" in request.GET:
             return TemplateResponse(request, self.template_name, context)
-        pdf = render_pdf(self.template_name, context, request=request)
+        return self.pdf_response(render_pdf(self.template_name, context, request=request))
+
+    def pdf_response(self, pdf: bytes) -> HttpResponse:
         response = HttpResponse(pdf, content_type="application/pdf")
         response["Content-Disposition"] = f'inline; filename="{self.filename()}"'
         return response
@@ -95,22 +100,41 @@ class SeatingPdfView(TournamentMixin, SessionMixin, PdfView):
 
 
 class MatchSheetPdfView(TournamentMixin, PdfView):
-    """The sheet of a match as played: public once the match is confirmed, staff before."""
+    """The sheet of a match as played: public once the match is confirmed, staff before.
+
+    A match's PDF takes seconds to make (a whole match is some 200 turns and 5 boards) and
+    is asked for again and again once confirmed; it is kept in the cache under the match's
+    revision, which every write to the match changes, so a kept PDF is never stale.
+    """
 
     template_name = "printing/match_sheet.html"
 
-    def document_context(self):
+    def get(self, request, *args, **kwargs):
         self.match = get_object_or_404(
             Match.objects.select_related("table__session__tournament"),
             pk=self.kwargs["match_id"],
             table__session__tournament=self.tournament,
         )
         if self.match.status != Match.Status.CONFIRMED and not is_referee(
-            self.request.user, self.tournament
+            request.user, self.tournament
         ):
-            if not self.request.user.is_authenticated:
-                return redirect_to_login(self.request.get_full_path())
+            if not request.user.is_authenticated:
+                return redirect_to_login(request.get_full_path())
             raise PermissionDenied
+        if "html" in request.GET:
+            return super().get(request, *args, **kwargs)
+        key = (
+            f"printing:match-sheet:{self.match.pk}:{self.match.revision}:"
+            f"{self.match.status}:{get_language()}"
+        )
+        pdf = cache.get_or_set(
+            key,
+            lambda: render_pdf(self.template_name, self.document_context(), request=request),
+            timeout=24 * 3600,
+        )
+        return self.pdf_response(pdf)
+
+    def document_context(self):
         return documents.match_sheet_context(match=self.match)
 
     def filename(self) -> str:

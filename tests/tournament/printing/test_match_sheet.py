@@ -109,3 +109,31 @@ def test_a_match_of_another_tournament_is_a_404(client, confirmed, make_tourname
     make_tournament(slug="other-open")
     url = f"/t/other-open/matches/{confirmed.pk}/sheet.pdf"
     assert client.get(url).status_code == 404
+
+
+def test_a_correction_shows_at_once_though_the_sheet_is_kept(client, confirmed, lyon_referee):
+    """The PDF is cached under the match's revision: a write makes the next one anew."""
+    from tournament import engine
+    from tournament.matches import services as match_services
+
+    client.force_login(lyon_referee)
+    url = sheet_url(confirmed)
+    before = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content
+    assert client.get(url, HTTP_ACCEPT_LANGUAGE="en").content == before
+    turn = match_replay(match=confirmed).rounds[0].turns[1].row
+    corrected = match_services.TurnInput(
+        player=turn.player, draws=turn.draws, tile=turn.tile,
+        cell=engine.Cell(turn.cell_x, turn.cell_y, turn.cell_orientation) if turn.tile else None,
+        corners=tuple(int(v) for v in turn.corners.split("-")) if turn.corners else None,
+        bonus_claimed=turn.bonus_claimed, points_claimed=(turn.points_claimed or 0) + 13,
+    )
+    confirmed.refresh_from_db()
+    match_services.match_turn_correct(
+        match=confirmed, user=lyon_referee, seen_revision=confirmed.revision, turn_id=turn.pk,
+        turn=corrected, reason="the score sheet says so",
+    )
+    after = client.get(url, HTTP_ACCEPT_LANGUAGE="en")
+    text = "\n".join(assert_pdf(after))
+    round_one = text[text.index("Round 1 "):]
+    line = next(line for line in round_one.splitlines() if re.match(r"2 [A-D] ", line))
+    assert str((turn.points_claimed or 0) + 13) in line and "claim differs" in line
