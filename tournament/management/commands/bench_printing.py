@@ -31,7 +31,6 @@ from django.core.management.base import BaseCommand
 from django.db import connection
 from django.test.utils import setup_databases, teardown_databases
 from django.utils import translation
-from pypdf import PdfReader
 
 from tournament import engine, services
 from tournament.management.commands.running_bench import (
@@ -105,6 +104,15 @@ def played_match(session: Session, *, seed: int) -> Match:
     return match
 
 
+def page_count(pdf: bytes) -> int | None:
+    """The PDF's pages, read back by pypdf (a test dependency: None without it)."""
+    try:
+        from pypdf import PdfReader
+    except ImportError:
+        return None
+    return len(PdfReader(io.BytesIO(pdf)).pages)
+
+
 class Command(BaseCommand):
     help = (
         "Time the printed documents (blank score sheets of a 64-table session, its seating, "
@@ -129,10 +137,11 @@ class Command(BaseCommand):
         self.out = out
         if out is not None:
             out.mkdir(parents=True, exist_ok=True)
+        test_settings = connection.settings_dict.setdefault("TEST", {})
+        test_name = test_settings.get("NAME")
         if connection.vendor != "sqlite":
-            connection.settings_dict.setdefault("TEST", {})["NAME"] = (
-                f"test_{connection.settings_dict['NAME']}_bench_printing"
-            )
+            # A name of its own, so that a test run on the same server is never disturbed.
+            test_settings["NAME"] = f"test_{connection.settings_dict['NAME']}_bench_printing"
         old_config = setup_databases(verbosity=0, interactive=False)
         try:
             self.stdout.write(
@@ -143,6 +152,7 @@ class Command(BaseCommand):
                 self.bench(tables=tables, players=players, sessions=sessions)
         finally:
             teardown_databases(old_config, verbosity=0)
+            test_settings["NAME"] = test_name
 
     def bench(self, *, tables: int, players: int, sessions: int) -> None:
         started = time.perf_counter()
@@ -196,11 +206,13 @@ class Command(BaseCommand):
             pdf = build()
             walls.append(time.perf_counter() - wall)
             cpus.append(time.process_time() - cpu)
-        pages = len(PdfReader(io.BytesIO(pdf)).pages)
+        pages = page_count(pdf)
+        size = f"{len(pdf) / 1024:.0f} KiB"
+        if pages:
+            size = f"{pages} pages, {size} ({len(pdf) / 1024 / pages:.1f} KiB a page)"
         self.stdout.write(
             f"{label}: {statistics.median(walls):.2f} s ({min(walls):.2f}–{max(walls):.2f}), "
-            f"CPU {statistics.median(cpus):.2f} s; {pages} pages, {len(pdf) / 1024:.0f} KiB "
-            f"({len(pdf) / 1024 / pages:.1f} KiB a page)"
+            f"CPU {statistics.median(cpus):.2f} s; {size}"
         )
         if self.out is not None:
             (self.out / filename).write_bytes(pdf)
