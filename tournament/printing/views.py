@@ -8,6 +8,9 @@ Who may print what:
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
+from django.conf import settings
 from django.contrib.auth.views import redirect_to_login
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
@@ -22,6 +25,26 @@ from tournament.permissions import RefereeRequiredMixin, TournamentMixin, is_ref
 from tournament.printing import documents
 from tournament.printing.forms import ScoreSheetOptionsForm
 from tournament.printing.pdf import render_pdf
+
+LOCAL_HOSTS = frozenset({"localhost", "127.0.0.1", "::1"})
+
+
+def public_site_root(request) -> str:
+    """The site's root as the players' phones and the tablets reach it, for QR codes.
+
+    The request's own root, unless it came from the laptop itself (``localhost``): a QR code
+    of ``http://localhost:8000/`` would lead a phone nowhere, so the first other address of
+    ``ALLOWED_HOSTS`` (``TRIOMINOS_ALLOWED_HOSTS``) is used instead, with the same port.
+    """
+    root = urlsplit(request.build_absolute_uri("/"))
+    if root.hostname not in LOCAL_HOSTS:
+        return root.geturl()
+    for host in settings.ALLOWED_HOSTS:
+        if host in ("*", "") or host.startswith(".") or host.strip("[]") in LOCAL_HOSTS:
+            continue
+        port = f":{root.port}" if root.port else ""
+        return f"{root.scheme}://{host}{port}/"
+    return root.geturl()
 
 
 class PdfView(View):
@@ -78,7 +101,7 @@ class ScoreSheetsPdfView(RefereeRequiredMixin, SessionMixin, PdfView):
         self.session = self.get_session()
         return documents.score_sheets_context(
             session=self.session,
-            site_root=self.request.build_absolute_uri("/"),
+            site_root=public_site_root(self.request),
             rounds=form.rounds_wanted(),
         )
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 
 import pytest
-from django.test import Client
+from django.test import Client, override_settings
 from pypdf import PdfReader
 
 from tests.tournament.printing.helpers import (
@@ -130,3 +130,15 @@ def test_not_for_an_account_without_a_role(client, tournament, outsider):
 def test_not_for_the_staff_of_another_tournament(staff_client, tournament, make_tournament):
     other = make_tournament(slug="other-open")
     assert staff_client(other).get(sheets_url(tournament.slug)).status_code == 403
+
+
+@override_settings(ALLOWED_HOSTS=["localhost", "127.0.0.1", "192.168.1.10"])
+def test_printed_from_the_laptop_itself_the_qr_codes_hold_the_network_address(
+    staff_client, tournament
+):
+    client = staff_client(tournament)
+    html = client.get(sheets_url(tournament.slug, query="?html"), HTTP_HOST="localhost:8000")
+    match_id = tournament.sessions.get().tables.get(number=1).match.pk
+    assert f'alt="http://192.168.1.10:8000/t/spring-open/matches/{match_id}/"' in html.content.decode()
+    html = client.get(sheets_url(tournament.slug, query="?html"), HTTP_HOST="192.168.1.10:8000")
+    assert f'alt="http://192.168.1.10:8000/t/spring-open/matches/{match_id}/"' in html.content.decode()
