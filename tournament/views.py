@@ -98,13 +98,3 @@ class StaffRevokeView(OrganiserRequiredMixin, View):
             )
         return redirect("tournament:staff", slug=self.tournament.slug)
 
-
-class NotBuiltYetView(TemplateView):
-    """A stable address whose page a later piece of work builds: an honest 404 until then."""
-
-    template_name = "tournament/not_built_yet.html"
-    http_method_names = ["get", "head"]
-    page = ""
-
-    def get(self, request, *args, **kwargs):
-        return self.render_to_response(self.get_context_data(page=self.page), status=404)
