@@ -384,7 +384,8 @@ def _round(value: object, index: int, players: int) -> RoundRecord:
 def parse_record(data: object) -> MatchRecord:
     """Read a record from decoded JSON; raises :class:`RecordError` naming the JSON path."""
     data = _object(data, "record")
-    form = _required(data, "format", "")
+    # A record without "format" is read as the current version; another version is refused.
+    form = data.get("format", FORMAT)
     if form != FORMAT:
         raise RecordError(f"format: expected {FORMAT!r}, got {form!r}")
     rules_name = data.get("rules")

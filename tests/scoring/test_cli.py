@@ -67,7 +67,6 @@ UNREADABLE = [
     pytest.param(b"[" * 100_000, "", id="nested too deeply"),
     pytest.param(dump(_without("players")), "players: missing", id="no players"),
     pytest.param(dump(_without("rounds")), "rounds: missing", id="no rounds"),
-    pytest.param(dump(_without("format")), "format: missing", id="no format"),
     pytest.param(dump({**GOOD, "format": "triominos-match/9"}), "format: expected",
                  id="unknown format"),
     pytest.param(dump({**GOOD, "rules": "chess"}), "unknown rule set 'chess'",
@@ -204,3 +203,13 @@ def test_a_seeded_simulation_does_not_depend_on_hash_randomisation() -> None:
         for seed in ("1", "2")
     }
     assert len(outputs) == 1
+
+
+def test_a_record_without_format_is_read_as_the_current_version(tmp_path: Path) -> None:
+    path = tmp_path / "match.json"
+    path.write_bytes(dump(_without("format")))
+    result = subprocess.run([sys.executable, "-m", "scoring", "check", str(path)],
+                            capture_output=True, text=True, check=False)
+    assert result.returncode in (0, 1), result.stderr
+    assert result.stderr == ""
+    assert json.loads(result.stdout)["totals"]
