@@ -20,6 +20,7 @@ from django.test import Client, override_settings
 
 from tournament import services
 from tournament.models import StaffRole
+from tournament.organiser.services import player_add
 
 STAFF_PASSWORD = "tiles-and-hexagons-9"
 
@@ -68,7 +69,7 @@ def make_tournament(db):
             is_public=is_public,
         )
         registered = [
-            services.player_register(
+            player_add(
                 tournament=tournament,
                 name=f"Player {number:02d} {slug}",
                 club=f"Club {'ABC'[number % 3]}",

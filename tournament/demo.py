@@ -22,6 +22,7 @@ from django.db.models import Count
 
 from tournament import engine, services
 from tournament.models import Match, Player, Session, StaffRole, Tournament
+from tournament.organiser.services import player_add
 
 DEMO_SLUG = "demo"
 DEMO_PASSWORD = "demo"
@@ -176,7 +177,7 @@ def demo_build(
     )
     services.staff_role_grant(tournament=tournament, user=referee, role=StaffRole.Role.REFEREE)
     players = [
-        services.player_register(tournament=tournament, name=name, club=club, licence=licence).player
+        player_add(tournament=tournament, name=name, club=club, licence=licence).player
         for name, club, licence in DEMO_PLAYERS
     ]
 

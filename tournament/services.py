@@ -63,30 +63,6 @@ def tournament_create(
 
 
 @transaction.atomic
-def player_register(
-    *,
-    tournament: Tournament,
-    name: str,
-    club: str = "",
-    licence: str = "",
-    status: str = Registration.Status.ACTIVE,
-    first_session: int | None = None,
-) -> Registration:
-    """Enter a player in a tournament, creating the Player (or reusing one by licence number)."""
-    player = Player.objects.filter(licence=licence).first() if licence else None
-    if player is None:
-        player = Player(name=name, club=club, licence=licence)
-        player.full_clean()
-        player.save()
-    registration = Registration(
-        tournament=tournament, player=player, status=status, first_session=first_session
-    )
-    registration.full_clean()
-    registration.save()
-    return registration
-
-
-@transaction.atomic
 def session_create(*, tournament: Tournament, seed: int = 0) -> Session:
     """Add the next session (numbered from 1), as a draft."""
     last = tournament.sessions.order_by("-number").values_list("number", flat=True).first()

@@ -56,16 +56,16 @@ def test_a_comma_separated_file_without_header():
 
 def test_a_known_licence_reuses_the_player(empty, make_tournament):
     other = make_tournament(slug="other", players=0, sessions=0)
-    base_services.player_register(tournament=other, name="Chloé Martin", licence="FR-001")
+    services.player_add(tournament=other, name="Chloé Martin", licence="FR-001")
     services.players_import_csv(tournament=empty, text=GOOD_CSV)
     assert Player.objects.filter(licence="FR-001").count() == 1
     assert names(empty)[0] == "Chloé Martin"
 
 
 def test_a_file_with_bad_lines_imports_nothing_and_lists_every_bad_line(empty, make_tournament):
-    base_services.player_register(tournament=empty, name="Zoé Garnier", club="Marseille")
+    services.player_add(tournament=empty, name="Zoé Garnier", club="Marseille")
     other = make_tournament(slug="other", players=0, sessions=0)
-    base_services.player_register(tournament=other, name="Inès Benali", licence="FR-009")
+    services.player_add(tournament=other, name="Inès Benali", licence="FR-009")
     text = "\n".join([
         "name,club,licence",                  # 1: header
         "Ana,Lyon,FR-100",                    # 2: good

@@ -18,6 +18,7 @@ from tournament import engine, services
 from tournament.matches import selectors as match_selectors
 from tournament.matches import services as match_services
 from tournament.models import Match
+from tournament.organiser.services import player_add
 
 #: Eight players, seated in this order at two tables of four.
 ACCENTED_NAMES = [
@@ -44,7 +45,7 @@ def accented_tournament(*, slug: str = "open-de-lyon", is_public: bool = True):
         venue="Salle Pierre-Sémard", is_public=is_public,
     )
     players = [
-        services.player_register(tournament=tournament, name=name, club="Club").player
+        player_add(tournament=tournament, name=name, club="Club").player
         for name in ACCENTED_NAMES
     ]
     session = services.session_create(tournament=tournament)

@@ -11,6 +11,7 @@ from django.utils import translation
 from tests.tournament.standings.helpers import confirm_all, result
 from tournament import services
 from tournament.models import Match, Registration, Seat, Session
+from tournament.organiser.services import player_add
 from tournament.seating.selectors import session_repeat_pairs, session_seating
 from tournament.seating.services import seating_swap, session_seat
 
@@ -182,8 +183,7 @@ def test_swap_refusals(cup):
     session_seat(session=session)
     with pytest.raises(ValidationError, match="two different players"):
         seating_swap(session=session, player_a=players[0], player_b=players[0])
-    outsider = services.player_register(tournament=cup, name="Late Lou", status="late",
-                                        first_session=2).player
+    outsider = player_add(tournament=cup, name="Late Lou", first_session=2).player
     with pytest.raises(ValidationError) as refused:
         seating_swap(session=session, player_a=players[0], player_b=outsider)
     assert "Late Lou is not seated in session 1." in refused.value.message_dict["player_b"]

@@ -9,8 +9,8 @@ import io
 import pytest
 
 from tests.tournament.standings.helpers import confirm_all, result, seat
-from tournament import services
 from tournament.models import Match, Session, Tournament
+from tournament.organiser.services import player_add
 from tournament.standings.selectors import standings, standings_rows
 
 pytestmark = pytest.mark.django_db
@@ -27,8 +27,8 @@ def seven(make_tournament):
     """
     tournament = make_tournament(slug="seven", players=0, sessions=0)
     players = {
-        name: services.player_register(tournament=tournament, name=name,
-                                       club="Lyon" if name in "AnaBo" else "").player
+        name: player_add(tournament=tournament, name=name,
+                         club="Lyon" if name in "AnaBo" else "").player
         for name in NAMES
     }
     p = players

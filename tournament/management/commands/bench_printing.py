@@ -39,6 +39,7 @@ from tournament.management.commands.running_bench import (
 from tournament.matches import selectors as match_selectors
 from tournament.matches import services as match_services
 from tournament.models import Match, Session, Tournament
+from tournament.organiser.services import player_add
 from tournament.printing import documents
 from tournament.printing.pdf import DEFAULT_SITE_ROOT, render_pdf
 
@@ -72,9 +73,7 @@ def build_seated(*, slug: str, players: int, table_size: int = 4) -> tuple[Tourn
         venue="Salle Pierre-Sémard",
     )
     registered = [
-        services.player_register(
-            tournament=tournament, name=name, club=CLUBS[number % len(CLUBS)]
-        ).player
+        player_add(tournament=tournament, name=name, club=CLUBS[number % len(CLUBS)]).player
         for number, name in enumerate(player_names(players))
     ]
     session = services.session_create(tournament=tournament)

@@ -33,6 +33,7 @@ from tournament import engine, services
 from tournament.matches import selectors as match_selectors
 from tournament.matches import services as match_services
 from tournament.models import Match, StaffRole
+from tournament.organiser.services import player_add
 
 
 def _timed(action: Callable[[], object]) -> tuple[float, float]:
@@ -71,7 +72,7 @@ class Command(BaseCommand):
         tournament = services.tournament_create(
             name="Bench", slug="bench", start_date=datetime.date(2025, 5, 17))
         services.staff_role_grant(tournament=tournament, user=user, role=StaffRole.Role.REFEREE)
-        players = [services.player_register(tournament=tournament, name=f"Player {i}").player
+        players = [player_add(tournament=tournament, name=f"Player {i}").player
                    for i in range(4)]
         session = services.session_create(tournament=tournament)
         services.session_seat_players(session=session, tables=[players])

@@ -29,7 +29,8 @@ from django.test.utils import CaptureQueriesContext, setup_databases, teardown_d
 from django.utils import translation
 
 from tournament import services
-from tournament.models import Match, Player, Registration, Session, Tournament
+from tournament.models import Match, Registration, Session, Tournament
+from tournament.organiser.services import players_import_csv
 from tournament.seating.algorithm import pair, table_sizes
 from tournament.seating.services import session_seat
 from tournament.seating.simulation import seating_simulate, simulated_totals
@@ -176,19 +177,15 @@ def seating_simulate_with_meetings(*, players: int, sessions: int, seed: int):
 
 
 def build_tournament(*, players: int, sessions: int, seed: int) -> Tournament:
-    """A tournament of ``players`` players and ``sessions`` closed sessions, seated by the
-    real service, every match confirmed with made-up totals."""
+    """A tournament of ``players`` players (registered by the CSV import) and ``sessions``
+    closed sessions, seated by the real service, every match confirmed with made-up totals."""
     rng = random.Random(seed)
     tournament = services.tournament_create(
         name=f"Benchmark {players}", slug=f"bench-{players}", start_date=datetime.date(2025, 6, 1)
     )
-    created = Player.objects.bulk_create(
-        Player(name=f"Player {number:04d}", club=f"Club {number % 24:02d}")
-        for number in range(1, players + 1)
-    )
-    Registration.objects.bulk_create(
-        Registration(tournament=tournament, player=player) for player in created
-    )
+    players_import_csv(tournament=tournament, text="\n".join(
+        f"Player {number:04d},Club {number % 24:02d}" for number in range(1, players + 1)
+    ))
     for number in range(1, sessions + 1):
         session = services.session_create(tournament=tournament, seed=seed * 100 + number)
         session_seat(session=session)
