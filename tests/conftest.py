@@ -20,7 +20,8 @@ from django.test import Client, override_settings
 
 from tournament import services
 from tournament.models import StaffRole
-from tournament.organiser.services import player_add
+from tournament.organiser.services import player_add, session_create
+from tournament.seating.services import session_seat_players
 
 STAFF_PASSWORD = "tiles-and-hexagons-9"
 
@@ -77,10 +78,10 @@ def make_tournament(db):
             for number in range(1, players + 1)
         ]
         for session_index in range(sessions):
-            session = services.session_create(tournament=tournament, seed=session_index)
+            session = session_create(tournament=tournament, seed=session_index)
             rotated = registered[session_index:] + registered[:session_index]
             tables = [rotated[i : i + table_size] for i in range(0, len(rotated), table_size)]
-            services.session_seat_players(session=session, tables=tables)
+            session_seat_players(session=session, tables=tables)
         return tournament
 
     return make_tournament

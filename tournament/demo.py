@@ -22,7 +22,8 @@ from django.db.models import Count
 
 from tournament import engine, services
 from tournament.models import Match, Player, Session, StaffRole, Tournament
-from tournament.organiser.services import player_add
+from tournament.organiser.services import player_add, session_create
+from tournament.seating.services import session_seat_players
 
 DEMO_SLUG = "demo"
 DEMO_PASSWORD = "demo"
@@ -190,8 +191,8 @@ def demo_build(
         matches_missing_reason="" if can_fill else missing_reason,
     )
     for number, tables in enumerate(demo_seating(players, seed=DEMO_SEED), start=1):
-        session = services.session_create(tournament=tournament, seed=DEMO_SEED + number)
-        services.session_seat_players(session=session, tables=tables)
+        session = session_create(tournament=tournament, seed=DEMO_SEED + number)
+        session_seat_players(session=session, tables=tables)
         session.refresh_from_db()
         if can_fill:
             report.matches_filled += _demo_play_session(session, fill_match, match_record)

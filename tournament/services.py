@@ -1,6 +1,8 @@
-"""Services: every write to the tournament's data goes through one of these functions.
+"""Services: creating a tournament, and its staff (roles, accounts).
 
-Each runs inside ``transaction.atomic()`` and takes keyword arguments only. A service checks
+The other writes live with their part of the app: ``organiser.services`` (settings, players,
+the sessions' lifecycle), ``seating.services`` (who sits where), ``matches.services`` (the
+matches). Each runs inside ``transaction.atomic()`` and takes keyword arguments only. A service checks
 the business rules the database cannot hold and raises ``ValidationError`` with a translated
 message (keyed by form field where one applies), so views can show it next to the field.
 """
@@ -8,7 +10,6 @@ message (keyed by form field where one applies), so views can show it next to th
 from __future__ import annotations
 
 import datetime
-from collections.abc import Sequence
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.password_validation import validate_password
@@ -16,16 +17,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from tournament.models import (
-    Match,
-    Player,
-    Registration,
-    Session,
-    Seat,
-    StaffRole,
-    Table,
-    Tournament,
-)
+from tournament.models import StaffRole, Tournament
 
 
 @transaction.atomic
@@ -60,62 +52,6 @@ def tournament_create(
     if organiser is not None:
         staff_role_grant(tournament=tournament, user=organiser, role=StaffRole.Role.ORGANISER)
     return tournament
-
-
-@transaction.atomic
-def session_create(*, tournament: Tournament, seed: int = 0) -> Session:
-    """Add the next session (numbered from 1), as a draft."""
-    last = tournament.sessions.order_by("-number").values_list("number", flat=True).first()
-    session = Session(tournament=tournament, number=(last or 0) + 1, seed=seed)
-    session.full_clean()
-    session.save()
-    return session
-
-
-@transaction.atomic
-def session_seat_players(*, session: Session, tables: Sequence[Sequence[Player]]) -> list[Table]:
-    """Seat a draft session from an explicit plan: one list of players per table, clockwise.
-
-    Creates the tables (numbered from 1), the seats and one empty match per table, and marks
-    the session seated. The plan itself (who sits where) comes from the seating algorithm or
-    from the caller; this service only checks and stores it.
-    """
-    session = Session.objects.select_for_update().get(pk=session.pk)
-    if session.status != Session.Status.DRAFT:
-        raise ValidationError(_("Only a draft session can be seated; this one is %(status)s.")
-                              % {"status": session.get_status_display()})
-    if session.tables.exists():
-        raise ValidationError(_("This session already has tables."))
-    registered = set(
-        session.tournament.registrations.exclude(status=Registration.Status.WITHDRAWN)
-        .values_list("player_id", flat=True)
-    )
-    seen: set[int] = set()
-    for players in tables:
-        if len(players) < 2:
-            raise ValidationError(_("A table needs at least two players."))
-        for player in players:
-            if player.pk not in registered:
-                raise ValidationError(
-                    _("%(player)s is not registered in this tournament.") % {"player": player.name}
-                )
-            if player.pk in seen:
-                raise ValidationError(
-                    _("%(player)s is seated twice.") % {"player": player.name}
-                )
-            seen.add(player.pk)
-    created = []
-    for number, players in enumerate(tables, start=1):
-        table = Table.objects.create(session=session, number=number)
-        Seat.objects.bulk_create(
-            Seat(table=table, session=session, player=player, order=order)
-            for order, player in enumerate(players)
-        )
-        Match.objects.create(table=table)
-        created.append(table)
-    session.status = Session.Status.SEATED
-    session.save(update_fields=["status"])
-    return created
 
 
 @transaction.atomic

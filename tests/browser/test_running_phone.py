@@ -9,9 +9,9 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.tournament.standings.helpers import confirm_all, result
-from tournament import services
 from tournament.models import Match, Player, Seat, Session
 from tournament.organiser import services as organiser_services
+from tournament.organiser.services import session_create
 from tournament.seating.services import session_seat
 from tournament.standings.selectors import standings_rows
 
@@ -34,11 +34,11 @@ def phone(browser, live_server):
 def in_play(make_tournament):
     """13 players: session 1 closed with its results, session 2 seated and in play."""
     tournament = make_tournament(slug="cup", name="Coupe de printemps", players=13, sessions=0)
-    one = services.session_create(tournament=tournament, seed=1)
+    one = session_create(tournament=tournament, seed=1)
     session_seat(session=one)
     confirm_all(tournament, seed=1)
     Session.objects.filter(pk=one.pk).update(status="finished")
-    two = services.session_create(tournament=tournament, seed=2)
+    two = session_create(tournament=tournament, seed=2)
     session_seat(session=two)
     organiser_services.session_start(session=two)
     return tournament

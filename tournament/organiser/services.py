@@ -414,6 +414,21 @@ def registration_reinstate(*, registration: Registration) -> Registration:
 
 
 @transaction.atomic
+def session_create(*, tournament: Tournament, seed: int = 0) -> Session:
+    """Add the next session (numbered from 1), as a draft seeded with ``seed``.
+
+    No rule about the other sessions: ``session_open`` is the organiser's way (the last
+    session closed first, a fresh seed); the demo and the tests build a tournament's state
+    with this one.
+    """
+    last = tournament.sessions.order_by("-number").values_list("number", flat=True).first()
+    session = Session(tournament=tournament, number=(last or 0) + 1, seed=seed)
+    session.full_clean()
+    session.save()
+    return session
+
+
+@transaction.atomic
 def session_open(*, tournament: Tournament) -> Session:
     """Open the next session, as a draft with a fresh seed; the last one must be closed."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
@@ -428,7 +443,7 @@ def session_open(*, tournament: Tournament) -> Session:
             _("Session %(number)s is not closed yet: close it before opening the next one.")
             % {"number": unfinished}
         )
-    return services.session_create(tournament=tournament, seed=new_seed())
+    return session_create(tournament=tournament, seed=new_seed())
 
 
 @transaction.atomic

@@ -1,19 +1,21 @@
-"""Writes about seating: draw a session's seating, swap two players before it starts.
+"""Writes about seating: draw a session's seating (``session_seat``), or store one given
+table by table (``session_seat_players``, which the draw stores with too: the demo and the
+tests seat from a plan of their own with it); swap two players before the session starts.
 
-Both run inside ``transaction.atomic()``, take keyword arguments only, and raise
+All run inside ``transaction.atomic()``, take keyword arguments only, and raise
 ``ValidationError`` with a translated message when the session's state forbids the change.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from tournament import services
-from tournament.models import Match, Player, Seat, Session
+from tournament.models import Match, Player, Registration, Seat, Session, Table
 from tournament.seating.algorithm import Seating, SeatingPlayer, seating_draw
 from tournament.seating.selectors import earlier_meetings, registrations_to_seat
 from tournament.standings.selectors import standings_rows
@@ -98,11 +100,57 @@ def session_seat(*, session: Session, seed: int | None = None) -> Seating:
     player_by_id: dict[int, Player] = {
         registration.player_id: registration.player for registration in registrations
     }
-    services.session_seat_players(
+    session_seat_players(
         session=session,
         tables=[[player_by_id[player_id] for player_id in table] for table in seating.tables],
     )
     return seating
+
+
+@transaction.atomic
+def session_seat_players(*, session: Session, tables: Sequence[Sequence[Player]]) -> list[Table]:
+    """Seat a draft session from an explicit plan: one list of players per table, clockwise.
+
+    Creates the tables (numbered from 1), the seats and one empty match per table, and marks
+    the session seated. The plan itself (who sits where) comes from the seating algorithm or
+    from the caller; this service only checks and stores it.
+    """
+    session = Session.objects.select_for_update().get(pk=session.pk)
+    if session.status != Session.Status.DRAFT:
+        raise ValidationError(_("Only a draft session can be seated; this one is %(status)s.")
+                              % {"status": session.get_status_display()})
+    if session.tables.exists():
+        raise ValidationError(_("This session already has tables."))
+    registered = set(
+        session.tournament.registrations.exclude(status=Registration.Status.WITHDRAWN)
+        .values_list("player_id", flat=True)
+    )
+    seen: set[int] = set()
+    for players in tables:
+        if len(players) < 2:
+            raise ValidationError(_("A table needs at least two players."))
+        for player in players:
+            if player.pk not in registered:
+                raise ValidationError(
+                    _("%(player)s is not registered in this tournament.") % {"player": player.name}
+                )
+            if player.pk in seen:
+                raise ValidationError(
+                    _("%(player)s is seated twice.") % {"player": player.name}
+                )
+            seen.add(player.pk)
+    created = []
+    for number, players in enumerate(tables, start=1):
+        table = Table.objects.create(session=session, number=number)
+        Seat.objects.bulk_create(
+            Seat(table=table, session=session, player=player, order=order)
+            for order, player in enumerate(players)
+        )
+        Match.objects.create(table=table)
+        created.append(table)
+    session.status = Session.Status.SEATED
+    session.save(update_fields=["status"])
+    return created
 
 
 @transaction.atomic

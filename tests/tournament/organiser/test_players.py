@@ -7,9 +7,9 @@ from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import translation
 
-from tournament import services as base_services
 from tournament.models import Player, Registration
 from tournament.organiser import services
+from tournament.organiser.services import session_create
 from tournament.seating.services import session_seat
 
 pytestmark = pytest.mark.django_db
@@ -146,7 +146,7 @@ def test_correct_a_player_and_make_them_a_late_arrival(make_tournament):
                                  licence="L-1", first_session=2)
     registration.refresh_from_db()
     assert registration.player.name == "Renamed" and registration.status == "late"
-    session = base_services.session_create(tournament=tournament)
+    session = session_create(tournament=tournament)
     session_seat(session=session)
     assert not session.seats.filter(player=registration.player).exists()
     another = tournament.registrations.exclude(pk=registration.pk).first()

@@ -18,7 +18,8 @@ from tournament import engine, services
 from tournament.matches import selectors as match_selectors
 from tournament.matches import services as match_services
 from tournament.models import Match
-from tournament.organiser.services import player_add
+from tournament.organiser.services import player_add, session_create
+from tournament.seating.services import session_seat_players
 
 #: Eight players, seated in this order at two tables of four.
 ACCENTED_NAMES = [
@@ -48,8 +49,8 @@ def accented_tournament(*, slug: str = "open-de-lyon", is_public: bool = True):
         player_add(tournament=tournament, name=name, club="Club").player
         for name in ACCENTED_NAMES
     ]
-    session = services.session_create(tournament=tournament)
-    services.session_seat_players(session=session, tables=[players[:4], players[4:]])
+    session = session_create(tournament=tournament)
+    session_seat_players(session=session, tables=[players[:4], players[4:]])
     return tournament
 
 

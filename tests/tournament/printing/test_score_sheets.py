@@ -15,6 +15,7 @@ from tests.tournament.printing.helpers import (
 )
 from tournament import services
 from tournament.models import StaffRole
+from tournament.organiser.services import session_create
 
 pytestmark = pytest.mark.django_db
 
@@ -100,7 +101,7 @@ def test_french_by_default(staff_client, tournament):
 
 
 def test_a_session_without_tables_prints_a_page_that_says_so(staff_client, tournament):
-    services.session_create(tournament=tournament)
+    session_create(tournament=tournament)
     pages = assert_pdf(staff_client(tournament).get(sheets_url(tournament.slug, number=2)))
     assert len(pages) == 1 and "No table is seated in this session yet." in pages[0]
 

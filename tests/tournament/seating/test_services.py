@@ -9,9 +9,8 @@ from django.core.exceptions import ValidationError
 from django.utils import translation
 
 from tests.tournament.standings.helpers import confirm_all, result
-from tournament import services
 from tournament.models import Match, Registration, Seat, Session
-from tournament.organiser.services import player_add
+from tournament.organiser.services import player_add, session_create
 from tournament.seating.selectors import session_repeat_pairs, session_seating
 from tournament.seating.services import seating_swap, session_seat
 
@@ -39,7 +38,7 @@ def table_sizes(session) -> list[int]:
 
 
 def test_session_one_seats_every_active_player_once(cup):
-    session = services.session_create(tournament=cup, seed=7)
+    session = session_create(tournament=cup, seed=7)
     seating = session_seat(session=session)
     session.refresh_from_db()
     assert session.status == Session.Status.SEATED and session.seed == 7
@@ -57,14 +56,14 @@ def test_late_arrivals_and_withdrawals(cup):
     registrations = list(cup.registrations.order_by("pk"))
     Registration.objects.filter(pk=registrations[0].pk).update(status="withdrawn")
     Registration.objects.filter(pk=registrations[1].pk).update(status="late", first_session=2)
-    one = services.session_create(tournament=cup)
+    one = session_create(tournament=cup)
     session_seat(session=one)
     assert registrations[0].player_id not in seated_ids(one)
     assert registrations[1].player_id not in seated_ids(one)
     assert table_sizes(one) == [3, 3, 3]
     Session.objects.filter(pk=one.pk).update(status="finished")
     confirm_all(cup)
-    two = services.session_create(tournament=cup)
+    two = session_create(tournament=cup)
     session_seat(session=two)
     assert registrations[1].player_id in seated_ids(two)
     assert registrations[0].player_id not in seated_ids(two)
@@ -72,7 +71,7 @@ def test_late_arrivals_and_withdrawals(cup):
 
 
 def test_the_same_seed_gives_the_same_seating_and_a_redraw_replaces_it(cup):
-    session = services.session_create(tournament=cup, seed=3)
+    session = session_create(tournament=cup, seed=3)
     first = session_seat(session=session)
     again = session_seat(session=session)  # a seated session that has not started: redrawn
     assert again.tables == first.tables
@@ -85,9 +84,9 @@ def test_the_same_seed_gives_the_same_seating_and_a_redraw_replaces_it(cup):
 
 def test_later_sessions_wait_for_the_earlier_ones_and_follow_the_standings(make_tournament):
     cup = make_tournament(slug="sixteen", players=16, sessions=0)
-    one = services.session_create(tournament=cup, seed=1)
+    one = session_create(tournament=cup, seed=1)
     session_seat(session=one)
-    two = services.session_create(tournament=cup, seed=2)
+    two = session_create(tournament=cup, seed=2)
     with pytest.raises(ValidationError, match="Close session 1 before seating session 2"):
         session_seat(session=two)
     # Session 1's results: at each table, the seat order is the finishing order.
@@ -107,12 +106,12 @@ def test_later_sessions_wait_for_the_earlier_ones_and_follow_the_standings(make_
 def test_a_repeat_is_kept_only_when_unavoidable(cup):
     """11 players: 4 + 4 + 3 twice. A table of 4 in session 2 needs players from four tables
     of session 1, which has three: each table of 4 keeps one pair, no more."""
-    one = services.session_create(tournament=cup, seed=1)
+    one = session_create(tournament=cup, seed=1)
     session_seat(session=one)
     for table in session_seating(session=one):
         result(one, table["number"], [400 - 100 * seat for seat in range(len(table["players"]))])
     Session.objects.filter(pk=one.pk).update(status="finished")
-    two = services.session_create(tournament=cup, seed=2)
+    two = session_create(tournament=cup, seed=2)
     assert session_seat(session=two).repeat_pairs == 2
     assert len(session_repeat_pairs(session=two)) == 2
 
@@ -121,7 +120,7 @@ def test_clubs_are_kept_apart_in_session_one_when_asked(make_tournament):
     tournament = make_tournament(slug="clubs", players=12, sessions=0)  # clubs A, B, C by 4
     tournament.keep_clubs_apart = True
     tournament.save()
-    session = services.session_create(tournament=tournament, seed=5)
+    session = session_create(tournament=tournament, seed=5)
     session_seat(session=session)
     for table in session_seating(session=session):
         clubs = [player["club"] for player in table["players"]]
@@ -131,21 +130,21 @@ def test_clubs_are_kept_apart_in_session_one_when_asked(make_tournament):
 @pytest.mark.parametrize("players, sizes", [(2, [2]), (3, [3]), (4, [4]), (5, [3, 2]), (6, [3, 3])])
 def test_small_head_counts(make_tournament, players, sizes):
     tournament = make_tournament(slug=f"small-{players}", players=players, sessions=0)
-    session = services.session_create(tournament=tournament)
+    session = session_create(tournament=tournament)
     session_seat(session=session)
     assert table_sizes(session) == sizes
 
 
 def test_fewer_than_two_players_cannot_be_seated(make_tournament):
     tournament = make_tournament(slug="alone", players=1, sessions=0)
-    session = services.session_create(tournament=tournament)
+    session = session_create(tournament=tournament)
     with pytest.raises(ValidationError, match="At least two players"):
         session_seat(session=session)
     assert not session.tables.exists()
 
 
 def test_a_started_session_cannot_be_redrawn(cup):
-    session = services.session_create(tournament=cup)
+    session = session_create(tournament=cup)
     session_seat(session=session)
     Session.objects.filter(pk=session.pk).update(status="playing")
     before = seated_ids(session)
@@ -155,7 +154,7 @@ def test_a_started_session_cannot_be_redrawn(cup):
 
 
 def test_a_redraw_is_refused_once_a_match_has_begun(cup):
-    session = services.session_create(tournament=cup)
+    session = session_create(tournament=cup)
     session_seat(session=session)
     Match.objects.filter(table__session=session, table__number=2).update(status="playing")
     with pytest.raises(ValidationError, match="match of session 1 has begun"):
@@ -163,7 +162,7 @@ def test_a_redraw_is_refused_once_a_match_has_begun(cup):
 
 
 def test_swap_two_players(cup):
-    session = services.session_create(tournament=cup, seed=2)
+    session = session_create(tournament=cup, seed=2)
     session_seat(session=session)
     tables = session_seating(session=session)
     a, b = tables[0]["players"][1], tables[2]["players"][0]
@@ -176,7 +175,7 @@ def test_swap_two_players(cup):
 
 
 def test_swap_refusals(cup):
-    session = services.session_create(tournament=cup)
+    session = session_create(tournament=cup)
     players = [r.player for r in cup.registrations.select_related("player").order_by("pk")]
     with pytest.raises(ValidationError, match="not seated yet"):
         seating_swap(session=session, player_a=players[0], player_b=players[1])

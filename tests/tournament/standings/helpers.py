@@ -14,14 +14,15 @@ from __future__ import annotations
 
 import random
 
-from tournament import services
 from tournament.models import Match, Session
+from tournament.organiser.services import session_create
+from tournament.seating.services import session_seat_players
 from tournament.seating.simulation import simulated_totals
 
 
 def seat(tournament, tables, *, status: str = Session.Status.FINISHED) -> Session:
-    session = services.session_create(tournament=tournament)
-    services.session_seat_players(session=session, tables=tables)
+    session = session_create(tournament=tournament)
+    session_seat_players(session=session, tables=tables)
     Session.objects.filter(pk=session.pk).update(status=status)
     session.refresh_from_db()
     return session

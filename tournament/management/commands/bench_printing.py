@@ -39,9 +39,10 @@ from tournament.management.commands.running_bench import (
 from tournament.matches import selectors as match_selectors
 from tournament.matches import services as match_services
 from tournament.models import Match, Session, Tournament
-from tournament.organiser.services import player_add
+from tournament.organiser.services import player_add, session_create
 from tournament.printing import documents
 from tournament.printing.pdf import DEFAULT_SITE_ROOT, render_pdf
+from tournament.seating.services import session_seat_players
 
 FIRST_NAMES = [
     "Chloé", "Élodie", "Théo", "Mads", "Søren", "Amélie", "Bruno", "Margaux", "Inès", "Zoé",
@@ -76,9 +77,9 @@ def build_seated(*, slug: str, players: int, table_size: int = 4) -> tuple[Tourn
         player_add(tournament=tournament, name=name, club=CLUBS[number % len(CLUBS)]).player
         for number, name in enumerate(player_names(players))
     ]
-    session = services.session_create(tournament=tournament)
+    session = session_create(tournament=tournament)
     tables = [registered[i : i + table_size] for i in range(0, len(registered), table_size)]
-    services.session_seat_players(session=session, tables=tables)
+    session_seat_players(session=session, tables=tables)
     session.refresh_from_db()
     return tournament, session
 

@@ -33,7 +33,8 @@ from tournament import engine, services
 from tournament.matches import selectors as match_selectors
 from tournament.matches import services as match_services
 from tournament.models import Match, StaffRole
-from tournament.organiser.services import player_add
+from tournament.organiser.services import player_add, session_create
+from tournament.seating.services import session_seat_players
 
 
 def _timed(action: Callable[[], object]) -> tuple[float, float]:
@@ -74,8 +75,8 @@ class Command(BaseCommand):
         services.staff_role_grant(tournament=tournament, user=user, role=StaffRole.Role.REFEREE)
         players = [player_add(tournament=tournament, name=f"Player {i}").player
                    for i in range(4)]
-        session = services.session_create(tournament=tournament)
-        services.session_seat_players(session=session, tables=[players])
+        session = session_create(tournament=tournament)
+        session_seat_players(session=session, tables=[players])
         match = Match.objects.get(table__session=session)
         names = match_selectors.match_rows(match=match).names
         record = engine.simulated_match_record(names=names, seed=seed)

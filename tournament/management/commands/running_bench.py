@@ -30,7 +30,7 @@ from django.utils import translation
 
 from tournament import services
 from tournament.models import Match, Registration, Session, Tournament
-from tournament.organiser.services import players_import_csv
+from tournament.organiser.services import players_import_csv, session_create
 from tournament.seating.algorithm import pair, table_sizes
 from tournament.seating.services import session_seat
 from tournament.seating.simulation import seating_simulate, simulated_totals
@@ -120,7 +120,7 @@ class Command(BaseCommand):
                 f"{size // 1024} KiB of HTML"
             )
 
-            session = services.session_create(tournament=tournament, seed=seed + sessions + 1)
+            session = session_create(tournament=tournament, seed=seed + sessions + 1)
             begun, begun_cpu = time.perf_counter(), time.process_time()
             seating = session_seat(session=session)
             seconds, cpu_seconds = time.perf_counter() - begun, time.process_time() - begun_cpu
@@ -187,7 +187,7 @@ def build_tournament(*, players: int, sessions: int, seed: int) -> Tournament:
         f"Player {number:04d},Club {number % 24:02d}" for number in range(1, players + 1)
     ))
     for number in range(1, sessions + 1):
-        session = services.session_create(tournament=tournament, seed=seed * 100 + number)
+        session = session_create(tournament=tournament, seed=seed * 100 + number)
         session_seat(session=session)
         matches = list(
             Match.objects.filter(table__session=session).prefetch_related("table__seats")
