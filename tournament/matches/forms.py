@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tournament import engine
 from tournament.matches.selectors import SEAT_LETTERS, LiveRound, MatchReplayView
-from tournament.matches.services import TurnInput
+from tournament.matches.services import TurnInput, turn_snapshot
 from tournament.models import Turn
 
 DRAW_CHOICES = [(str(n), str(n)) for n in range(4)]
@@ -78,13 +78,30 @@ def clean_corners(text: str) -> tuple[int, int, int] | None:
     return (a, b, c)
 
 
+class PlacementFieldsMixin:
+    """``clean_tile``, ``clean_cell`` and ``clean_corners`` for the forms that have such fields
+    (Django calls only those of the form's fields): the tile in its canonical name, the cell
+    and the corners parsed, '' or None when blank."""
+
+    cleaned_data: dict[str, Any]
+
+    def clean_tile(self) -> str:
+        return clean_tile(self.cleaned_data["tile"])
+
+    def clean_cell(self) -> engine.Cell | None:
+        return clean_cell(self.cleaned_data["cell"])
+
+    def clean_corners(self) -> tuple[int, int, int] | None:
+        return clean_corners(self.cleaned_data["corners"])
+
+
 class RevisionForm(forms.Form):
     """The revision of the match the page showed: a save from an older one is refused."""
 
     revision = forms.IntegerField(widget=forms.HiddenInput, min_value=0)
 
 
-class TurnForm(RevisionForm):
+class TurnForm(PlacementFieldsMixin, RevisionForm):
     """Board mode: the tile, the cell and how it is turned, the draws, the points announced.
 
     ``live`` is the round in play: the player defaults to the engine's next one, and a cell
@@ -131,15 +148,6 @@ class TurnForm(RevisionForm):
     def _open_cells(self) -> list[engine.Cell]:
         board = self.live.board if self.live is not None else None
         return board.open_cells() if board is not None else []
-
-    def clean_tile(self) -> str:
-        return clean_tile(self.cleaned_data["tile"])
-
-    def clean_cell(self) -> engine.Cell | None:
-        return clean_cell(self.cleaned_data["cell"])
-
-    def clean_corners(self) -> tuple[int, int, int] | None:
-        return clean_corners(self.cleaned_data["corners"])
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -205,7 +213,7 @@ class DecisionForm(RevisionForm):
         return data
 
 
-class CorrectionForm(RevisionForm):
+class CorrectionForm(PlacementFieldsMixin, RevisionForm):
     """Any turn, corrected: every field of the turn, and why (required)."""
 
     not_played = forms.BooleanField(
@@ -234,15 +242,6 @@ class CorrectionForm(RevisionForm):
             (name, label) for name, label in engine.BONUS_LABELS.items()
         ]
 
-    def clean_tile(self) -> str:
-        return clean_tile(self.cleaned_data["tile"])
-
-    def clean_cell(self) -> engine.Cell | None:
-        return clean_cell(self.cleaned_data["cell"])
-
-    def clean_corners(self) -> tuple[int, int, int] | None:
-        return clean_corners(self.cleaned_data["corners"])
-
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         if data.get("not_played") or self.errors:
@@ -269,15 +268,11 @@ class CorrectionForm(RevisionForm):
 
     @staticmethod
     def initial_for(turn: Turn) -> dict[str, Any]:
-        return {
-            "player": turn.player,
-            "draws": turn.draws,
-            "tile": turn.tile,
-            "cell": turn.cell,
-            "corners": turn.corners,
-            "bonus_claimed": turn.bonus_claimed,
-            "claimed": turn.points_claimed,
-        }
+        """What was entered for the turn (``turn_snapshot``, as the audit log keeps it), under
+        the form's field names."""
+        initial = turn_snapshot(turn)
+        initial["claimed"] = initial.pop("points_claimed")
+        return initial
 
 
 class RoundEndForm(RevisionForm):
@@ -389,7 +384,7 @@ class RecordUploadForm(RevisionForm):
 # -- sheet mode --------------------------------------------------------------------------------
 
 
-class SheetLineForm(forms.Form):
+class SheetLineForm(PlacementFieldsMixin, forms.Form):
     """One line of a paper score sheet: who, tile, draws, bonus claimed, points announced."""
 
     who = forms.CharField(max_length=3, required=False, widget=forms.TextInput(
@@ -431,9 +426,6 @@ class SheetLineForm(forms.Form):
             _("Who played: a seat letter (%(letters)s) or number (1 to %(count)s)."),
             params={"letters": ", ".join(letters), "count": self.seat_count},
         )
-
-    def clean_tile(self) -> str:
-        return clean_tile(self.cleaned_data["tile"])
 
     def clean_draws(self) -> int | None:
         text = self.cleaned_data["draws"].strip()
