@@ -18,12 +18,33 @@ from django.shortcuts import get_object_or_404
 
 from tournament.models import StaffRole, Table, Tournament
 
+#: Where a user object keeps the roles already read: {tournament id: StaffRole or None}.
+_STAFF_ROLES_READ = "_tournament_staff_roles"
+
 
 def staff_role(user, tournament: Tournament) -> StaffRole | None:
-    """The user's role in the tournament, or None (anonymous users have none)."""
+    """The user's role in the tournament, or None (anonymous users have none).
+
+    Read from the database once per user object and tournament, then kept on the user: the
+    request's user is loaded afresh for each request, so a page that asks several of the
+    questions below reads the role once, and the next request sees any change.
+    ``staff_role_grant`` makes the user object it is given forget (``staff_roles_forget``).
+    """
     if not user.is_authenticated:
         return None
-    return StaffRole.objects.filter(tournament=tournament, user=user).first()
+    roles_read = getattr(user, _STAFF_ROLES_READ, None)
+    if roles_read is None:
+        roles_read = {}
+        setattr(user, _STAFF_ROLES_READ, roles_read)
+    if tournament.pk not in roles_read:
+        roles_read[tournament.pk] = StaffRole.objects.filter(tournament=tournament, user=user).first()
+    return roles_read[tournament.pk]
+
+
+def staff_roles_forget(user) -> None:
+    """Forget the roles ``user`` keeps (``staff_role``): the next question reads them again."""
+    if user.is_authenticated and getattr(user, _STAFF_ROLES_READ, None) is not None:
+        setattr(user, _STAFF_ROLES_READ, None)
 
 
 def is_organiser(user, tournament: Tournament) -> bool:

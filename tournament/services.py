@@ -18,6 +18,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from tournament.models import StaffRole, Tournament
+from tournament.permissions import staff_roles_forget
 
 
 @transaction.atomic
@@ -71,6 +72,7 @@ def staff_role_grant(
     staff_role.tables = tables.strip() if role == StaffRole.Role.REFEREE else ""
     staff_role.full_clean()
     staff_role.save()
+    staff_roles_forget(user)
     return staff_role
 
 

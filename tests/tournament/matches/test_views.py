@@ -91,9 +91,10 @@ def test_the_match_page_takes_a_fixed_number_of_queries(
     match = first_match(tournament)
     record = simulated(match, seed=3)
     import_record(match, referee, record if rounds == "all" else truncated(record, rounds=1, turns=5))
-    # tournament, match, session, user; the staff role three times (may write? audit link?
-    # organiser's links?); seats, rounds, current turns, current ends: whatever the match's size
-    with django_assert_num_queries(11):
+    # tournament, match, session, user; the staff role once (read once for the three
+    # questions: may write? audit link? organiser's links?); seats, rounds, current turns,
+    # current ends: whatever the match's size
+    with django_assert_num_queries(9):
         assert referee_client.get(url(match)).status_code == 200
     # the public: tournament, match, seats, rounds, turns, ends
     with django_assert_num_queries(6):
