@@ -12,9 +12,9 @@ settlement uses the total.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Final, Literal, NamedTuple
+from typing import Any, Final, Literal, NamedTuple, TypeVar
 
 from scoring.board import Bonus, Placement
 from scoring.errors import RecordError
@@ -37,6 +37,8 @@ FORMAT: Final = "triominos-match/1"
 
 #: A rack shown at the end of a round: tile names, or the total value when not noted.
 Rack = tuple[str, ...] | int
+
+_Item = TypeVar("_Item")
 
 _BONUSES: Final = {bonus.value: bonus for bonus in Bonus}
 
@@ -351,29 +353,28 @@ def _rack(value: object, path: str) -> Rack:
     return tuple(names)
 
 
+def _per_player(
+    value: object, path: str, players: int, item: str, read: Callable[[object, str], _Item]
+) -> tuple[_Item, ...]:
+    """A list of one ``item`` per player, each read by ``read(value, path)``."""
+    values = _list(value, path)
+    if len(values) != players:
+        raise RecordError(
+            f"{path}: expected one {item} per player ({players}), got {len(values)}"
+        )
+    return tuple(read(one, f"{path}[{i}]") for i, one in enumerate(values))
+
+
 def _round(value: object, index: int, players: int) -> RoundRecord:
     path = f"rounds[{index}]"
     data = _object(value, path)
     turns = _list(_required(data, "turns", f"{path}."), f"{path}.turns")
     racks = data.get("racks")
     if racks is not None:
-        racks = _list(racks, f"{path}.racks")
-        if len(racks) != players:
-            raise RecordError(
-                f"{path}.racks: expected one rack per player ({players}), got {len(racks)}"
-            )
-        racks = tuple(_rack(rack, f"{path}.racks[{i}]") for i, rack in enumerate(racks))
+        racks = _per_player(racks, f"{path}.racks", players, "rack", _rack)
     settlement = data.get("settlement_claimed")
     if settlement is not None:
-        settlement = _list(settlement, f"{path}.settlement_claimed")
-        if len(settlement) != players:
-            raise RecordError(
-                f"{path}.settlement_claimed: expected one number per player ({players}), "
-                f"got {len(settlement)}"
-            )
-        settlement = tuple(
-            _int(v, f"{path}.settlement_claimed[{i}]") for i, v in enumerate(settlement)
-        )
+        settlement = _per_player(settlement, f"{path}.settlement_claimed", players, "number", _int)
     return RoundRecord(
         turns=tuple(_turn(turn, index, i, players) for i, turn in enumerate(turns)),
         racks=racks,

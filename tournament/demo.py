@@ -111,16 +111,7 @@ def demo_fill_match(match: Match, record: dict[str, Any]) -> None:
     from tournament.matches import services as match_services
 
     referee = get_user_model().objects.get(username=DEMO_REFEREE)
-    view = match_services.match_record_import(
-        match=match, user=referee, seen_revision=match.revision, record=record
-    )
-    if not view.finished:
-        return
-    for round_view in view.rounds:
-        match.refresh_from_db(fields=["revision"])
-        match_services.match_round_confirm(
-            match=match, user=referee, seen_revision=match.revision, round_index=round_view.index
-        )
+    match_services.match_record_import_and_confirm(match=match, user=referee, record=record)
 
 
 def record_truncated(record: dict[str, Any], *, turns: int) -> dict[str, Any]:

@@ -36,6 +36,8 @@ from tournament.matches.selectors import (
     MatchReplayView,
     MatchRows,
     ProblemView,
+    RoundView,
+    TurnLine,
     match_replay,
     match_rows,
     match_with_tournament,
@@ -692,6 +694,11 @@ def match_round_end(
     return end
 
 
+def _turn_numbers(round_view: RoundView, turns: Sequence[TurnLine]) -> str:
+    """The numbers of ``turns`` in their round, counted from 1: "3, 7"."""
+    return ", ".join(str(round_view.turns.index(turn) + 1) for turn in turns)
+
+
 @transaction.atomic
 def match_round_confirm(*, match: Match, user, seen_revision: int, round_index: int) -> Round:
     """The referee confirms a closed round. It cannot be confirmed while a decision is
@@ -713,14 +720,14 @@ def match_round_confirm(*, match: Match, user, seen_revision: int, round_index: 
             _("Round %(number)s cannot be confirmed: decide first on the claims that differ "
               "from the engine (turns %(turns)s).")
             % {"number": round_index + 1,
-               "turns": ", ".join(str(round_view.turns.index(t) + 1) for t in round_view.pending_decisions)}
+               "turns": _turn_numbers(round_view, round_view.pending_decisions)}
         )
     if round_view.illegal_turns:
         raise ValidationError(
             _("Round %(number)s cannot be confirmed: correct its illegal turns first "
               "(turns %(turns)s).")
             % {"number": round_index + 1,
-               "turns": ", ".join(str(round_view.turns.index(t) + 1) for t in round_view.illegal_turns)}
+               "turns": _turn_numbers(round_view, round_view.illegal_turns)}
         )
     round_ = round_view.row
     round_.confirmed_at = timezone.now()
@@ -855,6 +862,21 @@ def match_record_import(
     )
     if closed:
         _log_closing(match, user, view)
+    return view
+
+
+@transaction.atomic
+def match_record_import_and_confirm(*, match: Match, user, record: dict[str, Any]) -> MatchReplayView:
+    """Fill an empty match from a record (``match_record_import``) and, when the match is over,
+    confirm each of its rounds (``match_round_confirm``), as its referee would: how the demo,
+    the benchmarks and the tests fill a match. Returns the match as imported."""
+    view = match_record_import(match=match, user=user, seen_revision=match.revision, record=record)
+    if view.finished:
+        for round_view in view.rounds:
+            match.refresh_from_db(fields=["revision"])
+            match_round_confirm(
+                match=match, user=user, seen_revision=match.revision, round_index=round_view.index
+            )
     return view
 
 

@@ -67,15 +67,12 @@ def filled_match(tournament, user, *, seed: int = 3, confirm: bool = True) -> Ma
     match = first_match(tournament)
     names = match_selectors.match_rows(match=match).names
     record = engine.simulated_match_record(names=names, seed=seed, rules=tournament.rules)
-    view = match_services.match_record_import(
-        match=match, user=user, seen_revision=match.revision, record=record
-    )
-    assert view.finished
     if confirm:
-        for round_view in view.rounds:
-            match.refresh_from_db(fields=["revision"])
-            match_services.match_round_confirm(
-                match=match, user=user, seen_revision=match.revision, round_index=round_view.index
-            )
+        view = match_services.match_record_import_and_confirm(match=match, user=user, record=record)
+    else:
+        view = match_services.match_record_import(
+            match=match, user=user, seen_revision=match.revision, record=record
+        )
+    assert view.finished
     match.refresh_from_db()
     return match

@@ -28,16 +28,10 @@ def play(session, referee, *, seed: int) -> None:
     for match in Match.objects.filter(table__session=session).order_by("table__number"):
         names = list(match.table.seats.order_by("order").values_list("player__name", flat=True))
         record = engine.simulated_match_record(names=names, seed=seed * 100 + match.table.number)
-        view = match_services.match_record_import(
-            match=match, user=referee, seen_revision=match.revision, record=record
+        view = match_services.match_record_import_and_confirm(
+            match=match, user=referee, record=record
         )
         assert view.finished
-        for round_view in view.rounds:
-            match.refresh_from_db(fields=["revision"])
-            match_services.match_round_confirm(
-                match=match, user=referee, seen_revision=match.revision,
-                round_index=round_view.index,
-            )
 
 
 def test_three_sessions_from_import_to_final_standings(make_tournament, referee):

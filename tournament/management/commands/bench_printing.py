@@ -92,14 +92,7 @@ def played_match(session: Session, *, seed: int) -> Match:
     ).get()
     names = match_selectors.match_rows(match=match).names
     record = engine.simulated_match_record(names=names, seed=seed)
-    view = match_services.match_record_import(
-        match=match, user=referee, seen_revision=match.revision, record=record
-    )
-    for round_view in view.rounds:
-        match.refresh_from_db(fields=["revision"])
-        match_services.match_round_confirm(
-            match=match, user=referee, seen_revision=match.revision, round_index=round_view.index
-        )
+    match_services.match_record_import_and_confirm(match=match, user=referee, record=record)
     match.refresh_from_db()
     return match
 
