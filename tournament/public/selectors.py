@@ -19,15 +19,6 @@ def tournament_session(*, tournament: Tournament, number: int) -> Session:
         raise Http404 from None
 
 
-def current_session(*, tournament: Tournament) -> Session | None:
-    """The session players should look at now: the last one seated or in play, else the last."""
-    sessions = list(tournament.sessions.order_by("-number"))
-    for session in sessions:
-        if session.status in (Session.Status.SEATED, Session.Status.PLAYING):
-            return session
-    return sessions[0] if sessions else None
-
-
 def player_page(*, tournament: Tournament, player_id: int) -> dict[str, Any]:
     """Everything a player's page shows (six queries): 404 unless registered here.
 

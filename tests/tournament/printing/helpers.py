@@ -2,9 +2,10 @@
 
 - ``pdf_pages(content)``: the text of each page of a PDF (bytes), read back by pypdf.
 - ``assert_pdf(response)``: the response is a PDF; returns its pages' text.
-- ``accented_tournament(make_tournament_named)``: see ``ACCENTED_NAMES``.
-- ``confirmed_match(tournament, user, seed)``: table 1's match of session 1, filled with a
-  simulated whole match through the recording's import service, every round confirmed.
+- ``accented_tournament(slug=..., is_public=True)``: a tournament of ``ACCENTED_NAMES``.
+- ``first_match(tournament)``: table 1's match of session 1.
+- ``filled_match(tournament, user, seed=3, confirm=True)``: that match, filled with a simulated
+  whole match through the recording's import service, every round confirmed unless not asked.
 """
 
 from __future__ import annotations
