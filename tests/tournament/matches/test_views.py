@@ -44,7 +44,7 @@ def test_the_public_reads_the_match_without_the_entry_screen(client, tournament,
     match = first_match(tournament)
     import_record(match, referee, truncated(simulated(match, seed=5), rounds=0, turns=8))
     page = client.get(url(match)).content.decode()
-    assert "Séance 1 · Table 1" in page and "Manche 1" in page
+    assert "Session 1 · Table 1" in page and "Manche 1" in page
     for name in seated_names(match):
         assert name in page
     assert 'id="turn-form"' not in page and "Annuler le dernier tour" not in page
