@@ -483,10 +483,11 @@ class MatchReplay:
     # -- evaluating a turn ------------------------------------------------------------------
 
     def _report(self, state: _Round, turn: TurnRecord) -> TurnReport:
+        """The turn's report, with the referee's decision on it if the record has one."""
         report = self._evaluate(state, turn)
-        if turn.decision is not None:
-            return report._replace(decision=turn.decision)
-        return report
+        if turn.decision is None:
+            return report
+        return report._replace(decision=turn.decision)
 
     def _evaluate(self, state: _Round, turn: TurnRecord) -> TurnReport:
         rules = self.rules
@@ -805,7 +806,11 @@ class MatchReplay:
         else:
             state.idle_turns += 1
         points = state.points
-        points[player] += report.points_counted
+        # report.points_counted, spelled out on the hot path
+        if report.decision == "claim" and report.claimed is not None:
+            points[player] += report.claimed
+        else:
+            points[player] += report.score.total
         state.last_player = player
         if tile is not None and hands[player] == 0:
             state.end = "out"
