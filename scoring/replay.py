@@ -528,25 +528,23 @@ class MatchReplay:
         place = turn.place
         if place is not None:
             board = state.board
-            if board is not None and place.cell is not None:
-                if place.tile is None and place.corners in _TILE_BY_CORNERS:
-                    # the common case, one call: a valid tile, its position recorded
+            corners = place.corners
+            if board is not None and place.cell is not None and corners is not None:
+                # Board mode: the position is known, the board finds the bonus. The common
+                # case (a valid tile, no name beside its corners) costs one look-up here.
+                if (
+                    place.tile is None and corners in _TILE_BY_CORNERS
+                ) or self._tile_shown(state, place, corners, name, problems):
                     try:
-                        base, tile = board._score(place.cell, place.corners)
+                        base, tile = board._score(place.cell, corners)
                     except IllegalPlacement as error:
-                        problems.append(
-                            self._placement_problem(r, t, name, place.corners, error)
-                        )
+                        problems.append(self._placement_problem(r, t, name, error))
                     else:
-                        placement = Placement(place.cell, place.corners)
+                        placement = Placement(place.cell, corners)
                         if turn.bonus is not None and turn.bonus != base.bonus:
                             problems.append(
                                 self._bonus_problem(r, t, name, turn.bonus, base, placement)
                             )
-                else:
-                    base, tile, placement = self._evaluate_on_board(
-                        state, turn, place, name, problems
-                    )
             else:
                 base, tile, unverified = self._evaluate_on_sheet(
                     state, turn, place, name, problems
@@ -619,38 +617,6 @@ class MatchReplay:
             (Bonus.HEXAGON, Bonus.DOUBLE_HEXAGON, Bonus.TRIPLE_HEXAGON).index(bonus)
         ]
 
-    def _evaluate_on_board(
-        self,
-        state: _Round,
-        turn: TurnRecord,
-        place: PlaceRecord,
-        name: str,
-        problems: list[Problem],
-    ) -> tuple[Score | None, Tile | None, Placement | None]:
-        """Board mode: the position is known; the board finds the bonus."""
-        board = state.board
-        cell, corners = place.cell, place.corners
-        assert board is not None and cell is not None and corners is not None
-        r, t = state.index, len(state.turns)
-        corner_tile = tile_from_corners(corners)
-        if corner_tile is None:
-            problems.append(_corner_problem(r, t, name, corners))
-            return None, None, None
-        if (
-            place.tile is not None
-            and self._named_tile(state, place, corner_tile, name, problems) is None
-        ):
-            return None, None, None
-        try:
-            score, tile = board._score(cell, corners)
-        except IllegalPlacement as error:
-            problems.append(self._placement_problem(r, t, name, corners, error))
-            return None, None, None
-        placement = Placement(cell, corners)
-        if turn.bonus is not None and turn.bonus != score.bonus:
-            problems.append(self._bonus_problem(r, t, name, turn.bonus, score, placement))
-        return score, tile, placement
-
     @staticmethod
     def _bonus_problem(
         r: int, t: int, name: str, claimed: Bonus, score: Score, placement: Placement
@@ -665,6 +631,23 @@ class MatchReplay:
         if score.bonus is None:
             return Problem.make(r, t, "bonus-mismatch/none", **params)
         return Problem.make(r, t, "bonus-mismatch", found=score.bonus.value, **params)
+
+    def _tile_shown(
+        self,
+        state: _Round,
+        place: PlaceRecord,
+        corners: tuple[int, int, int],
+        name: str,
+        problems: list[Problem],
+    ) -> bool:
+        """Board mode: whether the corners show a tile and the tile named, if any, is that one."""
+        corner_tile = tile_from_corners(corners)
+        if corner_tile is None:
+            problems.append(_corner_problem(state.index, len(state.turns), name, corners))
+            return False
+        if place.tile is None:
+            return True
+        return self._named_tile(state, place, corner_tile, name, problems) is not None
 
     def _named_tile(
         self,
@@ -699,11 +682,8 @@ class MatchReplay:
         return tile
 
     @staticmethod
-    def _placement_problem(
-        r: int, t: int, name: str, corners: Sequence[int], error: IllegalPlacement
-    ) -> Problem:
-        if error.code in ("unknown-tile", "mirror-tile"):
-            return _corner_problem(r, t, name, corners)
+    def _placement_problem(r: int, t: int, name: str, error: IllegalPlacement) -> Problem:
+        """A placement the board refused (its corners were checked before: they show a tile)."""
         params: dict[str, str | int] = {
             key: value if isinstance(value, int) else str(value)
             for key, value in error.params.items()
