@@ -431,31 +431,44 @@ class TurnCorrectView(MatchWriteMixin, View):
     http_method_names = ("get", "post")
     template_name = "tournament/matches/correct.html"
 
-    def find(self, view: selectors.MatchReplayView):
+    def find(
+        self, view: selectors.MatchReplayView
+    ) -> tuple[selectors.RoundView, int, selectors.TurnLine] | None:
+        """The turn's round, its position there and its line; None once it is no longer
+        current (corrected or undone from another tablet since the page was shown)."""
         for round_view in view.rounds:
             for position, line in enumerate(round_view.turns):
                 if line.row.pk == self.kwargs["turn_id"]:
                     return round_view, position, line
-        raise Http404
+        return None
 
-    def render(self, view, form, status=200):
-        round_view, position, line = self.find(view)
+    def render(self, view, found, form, status=200):
+        round_view, position, line = found
         return TemplateResponse(self.request, self.template_name, {
             "tournament": self.tournament, "match": self.match, "view": view,
             "round": round_view, "position": position + 1, "line": line, "form": form,
             "versions": selectors.turn_versions(turn=line.row),
         }, status=status)
 
+    def turn_gone(self) -> HttpResponse:
+        """The turn changed under the scorekeeper: the match page, with the stale-save message."""
+        messages.error(self.request, services.stale_match_message())
+        return redirect(self.url("match"))
+
     def get(self, request, *args, **kwargs):
         view = selectors.match_replay(match=self.match)
-        _round, _position, line = self.find(view)
+        found = self.find(view)
+        if found is None:
+            raise Http404
         form = CorrectionForm(view=view, initial={
-            "revision": self.match.revision, **CorrectionForm.initial_for(line.row)})
-        return self.render(view, form)
+            "revision": self.match.revision, **CorrectionForm.initial_for(found[2].row)})
+        return self.render(view, found, form)
 
     def post(self, request, *args, **kwargs):
         view = selectors.match_replay(match=self.match)
-        self.find(view)
+        found = self.find(view)
+        if found is None:
+            return self.turn_gone()
         form = CorrectionForm(request.POST, view=view)
         if form.is_valid():
             try:
@@ -465,9 +478,14 @@ class TurnCorrectView(MatchWriteMixin, View):
                     turn=form.turn_input(), reason=form.cleaned_data["reason"],
                 )
             except services.StaleMatch as stale:
-                form.add_error(None, stale.message)
                 self.match = selectors.match_with_tournament(self.match.pk).get()
-                return self.render(selectors.match_replay(match=self.match), form, status=409)
+                view = selectors.match_replay(match=self.match)
+                found = self.find(view)
+                if found is None:
+                    return self.turn_gone()
+                form = CorrectionForm(posted_at_revision(request, self.match.revision), view=view)
+                form.add_error(None, stale.message)
+                return self.render(view, found, form, status=409)
             except services.TurnsRefused as refused:
                 form.add_error("cell" if form.cleaned_data.get("cell") else "tile",
                                " ".join(refused.messages))
@@ -475,9 +493,16 @@ class TurnCorrectView(MatchWriteMixin, View):
                 add_service_errors(form, error)
             else:
                 messages.success(request, _("Turn corrected; the match was replayed."))
-                return redirect(reverse("tournament:match", kwargs={
-                    "slug": self.tournament.slug, "match_id": self.match.pk}))
-        return self.render(view, form, status=400)
+                return redirect(self.url("match"))
+        return self.render(view, found, form, status=400)
+
+
+def posted_at_revision(request, revision: int):
+    """What was posted, at the match's current revision: after a stale save the scorekeeper
+    keeps what they typed, and their next save is checked against the match now shown."""
+    data = request.POST.copy()
+    data["revision"] = str(revision)
+    return data
 
 
 # -- sheet mode --------------------------------------------------------------------------------
@@ -581,6 +606,7 @@ class MatchSheetView(MatchWriteMixin, View):
             )
         except services.StaleMatch as stale:
             self.match = selectors.match_with_tournament(self.match.pk).get()
+            form = SheetForm(posted_at_revision(request, self.match.revision))
             return self.render(selectors.match_replay(match=self.match), formset, form,
                                results=results, status=409, sheet_message=stale.message)
         except services.MismatchesNotSeen:

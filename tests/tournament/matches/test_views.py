@@ -381,3 +381,67 @@ def test_a_preview_from_a_stale_page_answers_the_match_as_it_is(referee, referee
     assert response["HX-Retarget"] == "#match" and response["HX-Reswap"] == "outerHTML"
     page = response.content.decode()
     assert "Quelqu’un d’autre a enregistré" in page and 'name="revision" value="1"' in page
+
+
+def test_after_a_stale_sheet_save_the_lines_typed_are_kept_and_can_be_saved(referee,
+                                                                           referee_client,
+                                                                           tournament):
+    match = first_match(tournament)
+    add(match, referee, opening())  # someone else, while the sheet was being typed at revision 0
+    lines = {"line-TOTAL_FORMS": "1", "line-INITIAL_FORMS": "0", "revision": "0",
+             "line-0-tile": "4-5-5", "line-0-points": "14", "save": "1"}
+    response = referee_client.post(url(match, "match_sheet"), lines)
+    assert response.status_code == 409
+    page = response.content.decode()
+    assert "Quelqu’un d’autre a enregistré" in page
+    assert 'value="4-5-5"' in page  # what was typed is still there
+    assert 'name="revision" value="1"' in page  # to be checked and saved against the match now
+    assert Turn.objects.current().filter(round__match=match).count() == 1
+    check = {**lines, "revision": "1", "check": "1"}
+    del check["save"]
+    response = referee_client.post(url(match, "match_sheet"), check)
+    assert response.status_code == 200 and 'name="revision" value="1"' in response.content.decode()
+    response = referee_client.post(url(match, "match_sheet"), {**lines, "revision": "1"})
+    assert response.status_code == 302
+    assert Turn.objects.current().filter(round__match=match).count() == 2
+
+
+def test_after_a_stale_correction_the_correction_typed_is_kept_and_can_be_saved(referee,
+                                                                              referee_client,
+                                                                              tournament):
+    match = first_match(tournament)
+    add(match, referee, opening())
+    turn = Turn.objects.current().get(round__match=match)
+    add(match, referee, services.TurnInput(draws=3))  # the next turn, from another tablet
+    data = {"revision": 1, "player": "0", "draws": "0", "tile": "4-4-4", "cell": "U(0,0)",
+            "corners": "4-4-4", "bonus_claimed": "", "claimed": "22", "reason": "mal lu"}
+    response = referee_client.post(url(match, "match_turn_correct", turn_id=turn.pk), data)
+    assert response.status_code == 409
+    page = response.content.decode()
+    assert "Quelqu’un d’autre a enregistré" in page
+    assert 'value="4-4-4"' in page and "mal lu" in page
+    assert 'name="revision" value="2"' in page
+    assert Turn.objects.current().get(round__match=match, index=0).tile == "5-5-5"
+    response = referee_client.post(url(match, "match_turn_correct", turn_id=turn.pk),
+                                   {**data, "revision": 2})
+    assert response.status_code == 302
+    assert Turn.objects.current().get(round__match=match, index=0).tile == "4-4-4"
+
+
+def test_a_correction_of_a_turn_corrected_meanwhile_gets_the_conflict_message(referee,
+                                                                            referee_client,
+                                                                            tournament):
+    match = first_match(tournament)
+    add(match, referee, opening())
+    turn = Turn.objects.current().get(round__match=match)
+    data = {"revision": 1, "player": "0", "draws": "0", "tile": "4-4-4", "cell": "U(0,0)",
+            "corners": "4-4-4", "bonus_claimed": "", "claimed": "22", "reason": "mal lu"}
+    # the other tablet corrects the same turn first
+    services.match_turn_correct(match=fresh(match), user=referee, seen_revision=1,
+                                turn_id=turn.pk, turn=None, reason="pas joué")
+    response = referee_client.post(url(match, "match_turn_correct", turn_id=turn.pk), data,
+                                   follow=True)
+    assert response.redirect_chain == [(url(match), 302)]
+    assert "Quelqu’un d’autre a enregistré" in response.content.decode()
+    assert not Turn.objects.current().filter(round__match=match).exists()
+    assert Turn.objects.filter(round__match=match).count() == 1
