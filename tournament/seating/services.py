@@ -111,9 +111,10 @@ def session_seat(*, session: Session, seed: int | None = None) -> Seating:
 def session_seat_players(*, session: Session, tables: Sequence[Sequence[Player]]) -> list[Table]:
     """Seat a draft session from an explicit plan: one list of players per table, clockwise.
 
-    Creates the tables (numbered from 1), the seats and one empty match per table, and marks
-    the session seated. The plan itself (who sits where) comes from the seating algorithm or
-    from the caller; this service only checks and stores it.
+    Creates the tables (numbered from 1), the seats and one empty match per table (one insert
+    each, whatever the number of tables), and marks the session seated. The plan itself (who
+    sits where) comes from the seating algorithm or from the caller; this service only checks
+    and stores it.
     """
     session = Session.objects.select_for_update().get(pk=session.pk)
     if session.status != Session.Status.DRAFT:
@@ -122,7 +123,8 @@ def session_seat_players(*, session: Session, tables: Sequence[Sequence[Player]]
     if session.tables.exists():
         raise ValidationError(_("This session already has tables."))
     registered = set(
-        session.tournament.registrations.exclude(status=Registration.Status.WITHDRAWN)
+        Registration.objects.filter(tournament_id=session.tournament_id)
+        .exclude(status=Registration.Status.WITHDRAWN)
         .values_list("player_id", flat=True)
     )
     seen: set[int] = set()
@@ -139,15 +141,15 @@ def session_seat_players(*, session: Session, tables: Sequence[Sequence[Player]]
                     _("%(player)s is seated twice.") % {"player": player.name}
                 )
             seen.add(player.pk)
-    created = []
-    for number, players in enumerate(tables, start=1):
-        table = Table.objects.create(session=session, number=number)
-        Seat.objects.bulk_create(
-            Seat(table=table, session=session, player=player, order=order)
-            for order, player in enumerate(players)
-        )
-        Match.objects.create(table=table)
-        created.append(table)
+    created = Table.objects.bulk_create(
+        Table(session=session, number=number) for number in range(1, len(tables) + 1)
+    )
+    Seat.objects.bulk_create(
+        Seat(table=table, session=session, player=player, order=order)
+        for table, players in zip(created, tables, strict=True)
+        for order, player in enumerate(players)
+    )
+    Match.objects.bulk_create(Match(table=table) for table in created)
     session.status = Session.Status.SEATED
     session.save(update_fields=["status"])
     return created

@@ -199,3 +199,14 @@ def test_repeat_pairs_are_listed(make_tournament):
     assert len(repeats) == 6
     assert {repeat["table"] for repeat in repeats} == {1, 2}
     assert all(repeat["times"] == 1 for repeat in repeats)
+
+
+@pytest.mark.parametrize("players", [8, 40])
+def test_seating_stores_every_table_in_the_same_number_of_queries(make_tournament, players,
+                                                                 django_assert_num_queries):
+    tournament = make_tournament(slug=f"count-{players}", players=players, sessions=0)
+    session = session_create(tournament=tournament, seed=1)
+    with django_assert_num_queries(18):  # not three more per table
+        session_seat(session=session)
+    assert table_sizes(session) == [4] * (players // 4)
+    assert Match.objects.filter(table__session=session).count() == players // 4
