@@ -300,8 +300,8 @@ class _Round:
     hands: list[int]
     points: list[int]
     board: Board | None
+    #: The tiles placed in the round (on the table, whether its positions are known or not).
     played: set[Tile] = field(default_factory=set)
-    placed: int = 0
     last_player: int | None = None
     idle_turns: int = 0
     end: EndKind = "unfinished"
@@ -725,8 +725,9 @@ class MatchReplay:
 
         rules = self.rules
         claimed = turn.bonus
+        on_table = len(state.played)
         opening = (
-            state.placed == 0
+            on_table == 0
             and tile.is_triple
             and rules.opening_points(zero_triple=tile.value == 0) > 0
         )
@@ -735,7 +736,7 @@ class MatchReplay:
         params: dict[str, str | int] = {"player": name, "tile": str(tile)}
         if claimed is Bonus.OPENING:
             if not opening:
-                if state.placed:
+                if on_table:
                     variant = "not-first"
                 elif not tile.is_triple:
                     variant = "not-triple"
@@ -747,13 +748,13 @@ class MatchReplay:
             needed = min_tiles_for_bonus(claimed)
             if opening:
                 problems.append(Problem.make(r, t, "bonus-mismatch/opening", **params))
-            elif state.placed < needed:
+            elif on_table < needed:
                 problems.append(
                     Problem.make(
                         r,
                         t,
                         "bonus-mismatch/impossible",
-                        count=state.placed,
+                        count=on_table,
                         needed=needed,
                         **params,
                     )
@@ -775,7 +776,6 @@ class MatchReplay:
         if tile is not None:
             hands[player] -= 1
             state.played.add(tile)
-            state.placed += 1
             board = state.board
             if board is not None:
                 if report.placement is None:
