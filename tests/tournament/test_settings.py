@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from django.conf import settings
 
 PROBE = (
@@ -18,11 +19,11 @@ PROBE = (
 )
 
 
-def load_settings(**environment: str) -> subprocess.CompletedProcess:
+def load_settings(probe: str = PROBE, **environment: str) -> subprocess.CompletedProcess:
     env = {key: value for key, value in os.environ.items()
            if not key.startswith("TRIOMINOS_") and key != "DATABASE_URL"}
     env.update(environment, DJANGO_SETTINGS_MODULE="tournament.settings")
-    return subprocess.run([sys.executable, "-c", PROBE], env=env, capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True,
                           cwd=Path(settings.BASE_DIR), timeout=60)
 
 
@@ -60,3 +61,28 @@ def test_debug_cannot_be_forced_on_in_production_and_bad_values_are_named():
     assert result.returncode != 0 and "TRIOMINOS_DEBUG cannot be on" in result.stderr
     result = load_settings(TRIOMINOS_DEBUG="maybe")
     assert result.returncode != 0 and "TRIOMINOS_DEBUG='maybe'" in result.stderr
+
+
+# A view that fails, as Django's request handler answers it: the 500 page, and the error logged.
+FAILING_VIEW = (
+    "import django; django.setup(); "
+    "from django.core.handlers.exception import response_for_exception; "
+    "from django.test import RequestFactory\n"
+    "try:\n    raise RuntimeError('the view failed')\n"
+    "except RuntimeError as error:\n"
+    "    print(response_for_exception(RequestFactory().get('/t/demo/'), error).status_code)"
+)
+
+
+@pytest.mark.parametrize("environment", [
+    {"TRIOMINOS_DEBUG": "0"},
+    {"TRIOMINOS_PRODUCTION": "1", "TRIOMINOS_SECRET_KEY": "x" * 50,
+     "TRIOMINOS_ALLOWED_HOSTS": "192.168.1.10"},
+])
+def test_with_debug_off_a_servers_error_is_logged_on_standard_error(environment):
+    """The 500 page says the error was logged: gunicorn's log must hold its traceback once."""
+    result = load_settings(FAILING_VIEW, **environment)
+    assert result.stdout.strip() == "500", result.stderr
+    assert result.stderr.count("Traceback") == 1, result.stderr
+    assert "RuntimeError: the view failed" in result.stderr
+    assert "Internal Server Error: /t/demo/" in result.stderr
