@@ -395,6 +395,17 @@ class LiveRound:
         return self.replay.next_player
 
     @property
+    def player_to_enter(self) -> int | None:
+        """Whose turn the next turn entered is: the next player; once the round ended at the
+        table, the player after the last one (the engine then refuses the turn, saying why);
+        None before the opening."""
+        next_player = self.replay.next_player
+        played = self.replay.turns
+        if next_player is None and played:
+            return (played[-1].player + 1) % len(self.replay.players)
+        return next_player
+
+    @property
     def pool_size(self) -> int:
         return self.replay.pool_size
 

@@ -11,8 +11,10 @@ Every service follows the same steps, inside one transaction:
    must be refused is refused (an illegal turn: :class:`TurnsRefused` with the engine's
    reasons), and nothing is written.
 3. The new version rows are written (an old version is superseded, never changed or deleted),
-   :func:`match_results_cache` stores the replay's figures on every current row and on the
-   Match, and an AuditEntry says who did what, before and after, and why.
+   :func:`match_results_cache` stores the figures of the replay of the rows as written (step
+   2's replay when it had the change already: a match is not replayed twice for nothing) on
+   every current row and on the Match, and an AuditEntry says who did what, before and after,
+   and why.
 
 Permissions are the views' business (``can_referee``); services trust their caller.
 """
@@ -282,18 +284,17 @@ def _log_closing(match: Match, user, view: MatchReplayView) -> None:
     )
 
 
-def _after_write(match: Match, rows: MatchRows, user) -> MatchReplayView:
-    """Replay the rows as written, cache the results, and log the match's closing."""
-    view = match_replay(match=match, rows=rows)
+def _after_write(match: Match, user, view: MatchReplayView) -> None:
+    """Cache the results of ``view``, the replay of the rows as written, and log the match's
+    closing."""
     if match_results_cache(view=view):
         _log_closing(match, user, view)
-    return view
 
 
-def _refusals(reports: Sequence[engine.TurnReport], first: int) -> list[Refusal]:
-    """The candidate turns (from position ``first``) that the engine finds illegal."""
+def _refusals(reports: Sequence[engine.TurnReport]) -> list[Refusal]:
+    """The candidate turns that the engine finds illegal, by their position."""
     refusals = []
-    for position, report in enumerate(reports[first:]):
+    for position, report in enumerate(reports):
         if report.verdict.value == REFUSED:
             refusals.append(
                 Refusal(
@@ -322,27 +323,13 @@ def _unconfirm(round_: Round) -> bool:
     return True
 
 
-def _live_round_rows(rows: MatchRows, view: MatchReplayView) -> tuple[Round | None, int]:
-    """The Round row of the round in play (None: to be created) and its index."""
-    assert view.live is not None
-    index = view.live.index
-    existing = next((r for r in rows.rounds if r.index == index), None)
-    return existing, index
-
-
 # -- entering turns ----------------------------------------------------------------------------
 
 
-def candidate_reports(
-    *, match: Match, rows: MatchRows, turns: Sequence[TurnInput]
-) -> tuple[MatchReplayView, list[engine.TurnReport], list[int]]:
-    """What the engine says of ``turns`` entered after the current ones, without saving.
-
-    Returns the replay of the rows as they are, the reports of the candidate turns, and each
-    candidate's player (``player`` None is the engine's next one: the previous candidate's
-    successor). Raises ValidationError when no turn can be entered (the match is over).
-    """
-    view = match_replay(match=match, rows=rows)
+def candidate_players(*, view: MatchReplayView, turns: Sequence[TurnInput]) -> list[int]:
+    """The player of each of ``turns`` entered after the turns of ``view``: ``player`` None is
+    the engine's next one (the previous candidate's successor). Raises ValidationError when no
+    turn can be entered (the match is over) or the player is unknown."""
     live = view.live
     if live is None:
         raise ValidationError(_("The match is over: no turn or round can be added."))
@@ -352,13 +339,9 @@ def candidate_reports(
             % {"number": live.number}
         )
     player_count = len(view.seats)
-    next_player = live.next_player
-    played = live.replay.turns
-    if next_player is None and played:  # the round is over: the engine says so of the turn
-        next_player = (played[-1].player + 1) % player_count
+    next_player = live.player_to_enter
     players: list[int] = []
-    records: list[engine.TurnRecord] = []
-    for position, data in enumerate(turns):
+    for data in turns:
         player = data.player
         if player is None:
             if next_player is None:
@@ -370,20 +353,32 @@ def candidate_reports(
             raise ValidationError({"player": _("There is no seat %(number)s at this table.")
                                    % {"number": player + 1}})
         players.append(player)
-        records.append(turn_record(_turn_row(data, player=player, round_=None, index=position, user=None)))
         next_player = (player + 1) % player_count
+    return players
+
+
+def candidate_reports(
+    *, view: MatchReplayView, turns: Sequence[TurnInput]
+) -> tuple[list[engine.TurnReport], list[int]]:
+    """What the engine says of ``turns`` entered after the turns of ``view``, without saving
+    (sheet mode's check): the report of each and its player (:func:`candidate_players`)."""
+    players = candidate_players(view=view, turns=turns)
+    records = tuple(
+        turn_record(_turn_row(data, player=player, round_=None, index=position, user=None))
+        for position, (data, player) in enumerate(zip(turns, players))
+    )
     record = view.record
     live_rounds = list(record.rounds)
     if view.live_round_view is not None:
         last = live_rounds[-1]
-        live_rounds[-1] = dataclasses.replace(last, turns=last.turns + tuple(records))
+        live_rounds[-1] = dataclasses.replace(last, turns=last.turns + records)
         first = len(last.turns)
     else:
-        live_rounds.append(engine.RoundRecord(turns=tuple(records)))
+        live_rounds.append(engine.RoundRecord(turns=records))
         first = 0
     candidate = dataclasses.replace(record, rounds=tuple(live_rounds))
     replay = engine.replay_record(candidate, leave_last_round_open=True)
-    return view, list(replay.turns[first:]), players
+    return list(replay.turns[first:]), players
 
 
 @transaction.atomic
@@ -406,16 +401,11 @@ def match_turns_add(
         raise ValidationError(_("There is no turn to save."))
     match = _claim_revision(match=match, seen_revision=seen_revision)
     rows = match_rows(match=match)
-    _view, reports, players = candidate_reports(match=match, rows=rows, turns=turns)
-    refusals = _refusals(reports, 0)
-    if refusals:
-        raise TurnsRefused(refusals)
-    mismatched = [i for i, report in enumerate(reports) if report.verdict.value == "mismatch"]
-    if mismatched and not mismatches_seen:
-        raise MismatchesNotSeen(mismatched)
-
-    round_, index = _live_round_rows(rows, _view)
-    if round_ is None:
+    before = match_replay(match=match, rows=rows)
+    players = candidate_players(view=before, turns=turns)
+    index = before.live.index
+    round_ = next((r for r in rows.rounds if r.index == index), None)
+    if round_ is None:  # written now, undone with the rest if the turns are refused
         round_ = Round.objects.create(match=match, index=index)
         rows.rounds.append(round_)
     existing = rows.round_turns(round_)
@@ -425,6 +415,16 @@ def match_turns_add(
         for i, (data, player) in enumerate(zip(turns, players))
     ]
     existing.extend(new_rows)
+    view = match_replay(match=match, rows=rows)
+    round_view = next(r for r in view.rounds if r.row.pk == round_.pk)
+    reports = [line.report for line in round_view.turns[-len(new_rows):]]
+    refusals = _refusals(reports)
+    if refusals:
+        raise TurnsRefused(refusals)
+    mismatched = [i for i, report in enumerate(reports) if report.verdict.value == "mismatch"]
+    if mismatched and not mismatches_seen:
+        raise MismatchesNotSeen(mismatched)
+
     _unconfirm(round_)
     first_number = len(existing) - len(new_rows) + 1
     for number, (turn, report) in enumerate(zip(new_rows, reports), start=first_number):
@@ -440,7 +440,7 @@ def match_turns_add(
                 "engine": {"points": report.points, "verdict": report.verdict.value},
             },
         )
-    _after_write(match, rows, user)  # inserts the new rows with their figures
+    _after_write(match, user, view)  # inserts the new rows with their figures
     return new_rows
 
 
@@ -489,7 +489,7 @@ def match_turn_undo(*, match: Match, user, seen_revision: int) -> Turn:
         f"round {round_.index + 1}, turn {len(turns) + 1} undone",
         {"round": round_.index, "index": last.index, "before": turn_snapshot(last), "after": None},
     )
-    _after_write(match, rows, user)
+    _after_write(match, user, match_replay(match=match, rows=rows))
     return last
 
 
@@ -527,7 +527,7 @@ def match_turn_correct(
     if new is not None:
         round_view = next(r for r in view.rounds if r.row.pk == round_.pk)
         report = round_view.turns[position].report
-        refusals = _refusals([report], 0)
+        refusals = _refusals([report])
         if refusals:
             raise TurnsRefused(refusals)
     _supersede(old, new, now=timezone.now())
@@ -545,7 +545,7 @@ def match_turn_correct(
         },
         reason,
     )
-    _after_write(match, rows, user)
+    _after_write(match, user, view)  # the rows replayed above are the rows as written
     return new
 
 
@@ -600,7 +600,7 @@ def match_turn_decide(
         },
         reason,
     )
-    _after_write(match, rows, user)
+    _after_write(match, user, match_replay(match=match, rows=rows))
     return new
 
 
@@ -690,7 +690,7 @@ def match_round_end(
          "after": _round_end_snapshot(end)},
         reason,
     )
-    _after_write(match, rows, user)
+    _after_write(match, user, match_replay(match=match, rows=rows))
     return end
 
 
@@ -740,7 +740,7 @@ def match_round_confirm(*, match: Match, user, seen_revision: int, round_index: 
         f"round {round_.index + 1} confirmed",
         {"round": round_.index, "scores": list(round_view.scores)},
     )
-    _after_write(match, rows, user)
+    _after_write(match, user, view)  # a confirmation changes no figure: the replay above holds
     return round_
 
 

@@ -579,8 +579,7 @@ class MatchSheetView(MatchWriteMixin, View):
         if not ok:
             return self.render(view, formset, form, status=400)
         try:
-            _view, reports, players = services.candidate_reports(
-                match=self.match, rows=view.rows, turns=turns)
+            reports, players = services.candidate_reports(view=view, turns=turns)
         except ValidationError as error:
             return self.render(view, formset, form, status=400,
                                sheet_message=" ".join(error.messages))
@@ -627,9 +626,7 @@ class MatchSheetView(MatchWriteMixin, View):
         """Each line's turn, its player defaulting to the one after the line above."""
         live = view.live
         seat_count = len(view.seats)
-        next_player = live.next_player if live is not None else None
-        if next_player is None and live is not None and live.replay.turns:
-            next_player = (live.replay.turns[-1].player + 1) % seat_count
+        next_player = live.player_to_enter if live is not None else None
         turns = []
         ok = True
         for _index, line in lines:

@@ -339,6 +339,38 @@ def test_a_correction_that_makes_later_turns_illegal_flags_them(tournament, refe
     assert len(current_turns(match)) == 2 and Turn.objects.filter(round__match=match).count() == 4
 
 
+def test_each_write_replays_the_match_no_more_than_it_needs(tournament, referee, monkeypatch):
+    """A save replays the match as it is (who plays next) and with its turns (the verdicts,
+    then the figures stored); a correction, a decision, an undo or a confirmation replays it
+    once, with the change."""
+    replays = []
+    real_replay_record = engine.replay_record
+
+    def counted(record, **options):
+        replays.append(len(record.rounds))
+        return real_replay_record(record, **options)
+
+    monkeypatch.setattr(engine, "replay_record", counted)
+    add(match := first_match(tournament), referee, opening(points_claimed=25))
+    assert len(replays) == 2
+    (turn,) = add(match, referee, services.TurnInput(cell=Cell(0, 0, "D"), corners=(5, 5, 4),
+                                                     points_claimed=20))
+    replays.clear()
+    services.match_turn_decide(match=fresh(match), user=referee,
+                               seen_revision=fresh(match).revision, turn_id=turn.pk,
+                               decision="engine")
+    assert len(replays) == 1
+    replays.clear()
+    services.match_turn_correct(match=fresh(match), user=referee,
+                                seen_revision=fresh(match).revision,
+                                turn_id=current_turns(match)[1].pk, turn=None, reason="not played")
+    assert len(replays) == 1
+    replays.clear()
+    services.match_turn_undo(match=fresh(match), user=referee, seen_revision=fresh(match).revision)
+    assert len(replays) == 1
+    assert current_turns(match) == []
+
+
 # -- sheet mode --------------------------------------------------------------------------------
 
 
