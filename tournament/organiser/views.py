@@ -7,6 +7,7 @@ service's message next to its field (forms) or as a message (buttons), and chang
 from __future__ import annotations
 
 import datetime
+from functools import cached_property
 
 from django.contrib import messages
 from django.contrib.auth.mixins import LoginRequiredMixin
@@ -261,8 +262,10 @@ class RegistrationReinstateView(RegistrationWithdrawView):
 
 
 class SessionActionMixin:
-    def get_session(self) -> Session:
-        return get_object_or_404(Session, tournament=self.tournament, number=self.kwargs["number"])
+    @cached_property
+    def session(self) -> Session:
+        """The session of the address, read once (with its tournament, already read)."""
+        return get_object_or_404(self.tournament.sessions, number=self.kwargs["number"])
 
     def next_url(self, result=None):
         return reverse(
@@ -289,7 +292,7 @@ class SessionOpenView(ActionView):
 
 class SessionStartView(SessionActionMixin, ActionView):
     def act(self):
-        return services.session_start(session=self.get_session())
+        return services.session_start(session=self.session)
 
     def success_message(self, session):
         return _("Session %(number)s has started: its seating is final.") % {
@@ -299,7 +302,7 @@ class SessionStartView(SessionActionMixin, ActionView):
 
 class SessionCloseView(SessionActionMixin, ActionView):
     def act(self):
-        return services.session_close(session=self.get_session())
+        return services.session_close(session=self.session)
 
     def success_message(self, session):
         return _("Session %(number)s is closed: its results are in the standings.") % {

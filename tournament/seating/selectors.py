@@ -4,7 +4,8 @@ The seating comes as plain data (lists of dicts), for the pages and for the prin
 
 - ``session_seating(*, session)``: one dict per table, in table order (one query).
 - ``seating_by_player(tables)``: the same seats as one alphabetical list (no query).
-- ``session_repeat_pairs(*, session)``: the pairs seated together who met before (two queries).
+- ``session_repeat_pairs(*, session)``: the pairs seated together who met before (two
+  queries; one given the session's seating).
 """
 
 from __future__ import annotations
@@ -113,28 +114,29 @@ def earlier_meetings(*, session: Session) -> dict[tuple[int, int], int]:
     return meetings(tables.values())
 
 
-def session_repeat_pairs(*, session: Session) -> list[dict[str, Any]]:
+def session_repeat_pairs(
+    *, session: Session, tables: list[dict[str, Any]] | None = None
+) -> list[dict[str, Any]]:
     """Pairs seated together in this session who already met: ``table``, ``names`` (two),
     ``player_ids`` (two), ``times`` (earlier meetings). By table, then names.
+
+    ``tables``: the session's ``session_seating()``, when the caller has already read it.
     """
     met = earlier_meetings(session=session)
-    tables: dict[int, list[tuple[int, str]]] = {}
-    for number, player_id, name in Seat.objects.filter(session=session).values_list(
-        "table__number", "player_id", "player__name"
-    ):
-        tables.setdefault(number, []).append((player_id, name))
+    if tables is None:
+        tables = session_seating(session=session)
     repeats = []
-    for number in sorted(tables):
-        players = sorted(tables[number], key=lambda player: player[1])
-        for index, (first_id, first_name) in enumerate(players):
-            for second_id, second_name in players[index + 1 :]:
-                times = met.get(pair(first_id, second_id))
+    for table in tables:
+        players = sorted(table["players"], key=lambda player: player["name"])
+        for index, first in enumerate(players):
+            for second in players[index + 1 :]:
+                times = met.get(pair(first["player_id"], second["player_id"]))
                 if times:
                     repeats.append(
                         {
-                            "table": number,
-                            "names": (first_name, second_name),
-                            "player_ids": (first_id, second_id),
+                            "table": table["number"],
+                            "names": (first["name"], second["name"]),
+                            "player_ids": (first["player_id"], second["player_id"]),
                             "times": times,
                         }
                     )

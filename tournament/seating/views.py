@@ -18,6 +18,14 @@ from tournament.seating.forms import SwapForm
 from tournament.seating.tables import SeatingTable
 
 
+def swap_choices(tables: list[dict]) -> list[tuple[int, str]]:
+    """The seated players as the swap form lists them: "name — table.seat", by name."""
+    return [
+        (player["player_id"], f"{player['name']} — {player['table']}.{player['seat']}")
+        for player in selectors.seating_by_player(tables)
+    ]
+
+
 class SessionOrganiseView(SessionActionMixin, OrganiserRequiredMixin, TemplateView):
     """/t/<slug>/organise/sessions/<n>/: the session's seating as the organiser works on it."""
 
@@ -25,37 +33,37 @@ class SessionOrganiseView(SessionActionMixin, OrganiserRequiredMixin, TemplateVi
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        session = self.get_session()
+        session = self.session
         tables = selectors.session_seating(session=session)
         seating_table = SeatingTable(tables)
         RequestConfig(self.request, paginate=False).configure(seating_table)
-        seated = [
-            (player["player_id"], f"{player['name']} — {player['table']}.{player['seat']}")
-            for player in selectors.seating_by_player(tables)
-        ]
         context.update(
             session=session,
             seating_table=seating_table,
             to_seat=selectors.registrations_to_seat(session=session).count(),
-            repeats=selectors.session_repeat_pairs(session=session) if tables else [],
+            repeats=selectors.session_repeat_pairs(session=session, tables=tables) if tables else [],
             seated_but_withdrawn=selectors.seated_but_withdrawn(session=session),
             can_change_seating=session.status in (Session.Status.DRAFT, Session.Status.SEATED),
         )
-        context.setdefault("swap_form", SwapForm(seated=seated))
+        context.setdefault("swap_form", SwapForm(seated=swap_choices(tables)))
         return context
 
-    def post_swap(self, request):
-        """POST …/swap/: swap two seated players; errors next to the fields."""
-        session = self.get_session()
-        context = self.get_context_data()
-        form = SwapForm(request.POST, seated=context["swap_form"].fields["player_a"].choices[1:])
+
+class SeatingSwapView(SessionOrganiseView):
+    """POST …/swap/: swap two seated players; errors next to the fields."""
+
+    http_method_names = ["post"]
+
+    def post(self, request, *args, **kwargs):
+        tables = selectors.session_seating(session=self.session)
+        form = SwapForm(request.POST, seated=swap_choices(tables))
         if form.is_valid():
             players = Player.objects.in_bulk([form.cleaned_data["player_a"],
                                              form.cleaned_data["player_b"]])
             player_a = players[form.cleaned_data["player_a"]]
             player_b = players[form.cleaned_data["player_b"]]
             try:
-                services.seating_swap(session=session, player_a=player_a, player_b=player_b)
+                services.seating_swap(session=self.session, player_a=player_a, player_b=player_b)
             except ValidationError as error:
                 add_service_errors(form, error)
             else:
@@ -64,24 +72,15 @@ class SessionOrganiseView(SessionActionMixin, OrganiserRequiredMixin, TemplateVi
                     _("%(a)s and %(b)s have swapped seats.") % {"a": player_a.name, "b": player_b.name},
                 )
                 return redirect(self.next_url())
-        context["swap_form"] = form
-        return self.render_to_response(context, status=400)
-
-
-class SeatingSwapView(SessionOrganiseView):
-    http_method_names = ["post"]
-
-    def post(self, request, *args, **kwargs):
-        return self.post_swap(request)
+        return self.render_to_response(self.get_context_data(swap_form=form), status=400)
 
 
 class SessionSeatView(SessionActionMixin, ActionView):
     """POST …/seat/: draw the seating (again, with a fresh seed, if it is already drawn)."""
 
     def act(self):
-        session = self.get_session()
-        seed = services.new_seed() if session.status != Session.Status.DRAFT else None
-        return services.session_seat(session=session, seed=seed)
+        seed = services.new_seed() if self.session.status != Session.Status.DRAFT else None
+        return services.session_seat(session=self.session, seed=seed)
 
     def success_message(self, seating):
         return _("Seating drawn at %(tables)s tables; pairs meeting again: %(repeats)s.") % {

@@ -7,6 +7,7 @@ from django.core.exceptions import ValidationError
 from django.utils import translation
 
 from tests.tournament.standings.helpers import confirm_all
+from tournament import services as base_services
 from tournament.models import Match, Seat, Session
 from tournament.organiser import services
 from tournament.seating.selectors import session_seating
@@ -23,8 +24,6 @@ def cup(make_tournament, organiser_client, organiser):
         venue="", rules=tournament.rules, target=None,
         ranking_criteria=["match_points", "total_points"], keep_clubs_apart=True, is_public=True,
     )
-    from tournament import services as base_services
-
     base_services.staff_role_grant(tournament=tournament, user=organiser, role="organiser")
     return tournament
 
@@ -118,6 +117,17 @@ def test_a_withdrawn_player_still_seated_is_pointed_out(organiser_client, cup):
     organiser_client.post("/t/cup/organise/sessions/1/seat/")
     assert not Seat.objects.filter(session__number=1, player=registration.player).exists()
 
+
+@pytest.mark.parametrize("players", [8, 40])
+def test_the_session_page_queries_do_not_grow(make_tournament, organiser, organiser_client,
+                                              players, django_assert_num_queries):
+    tournament = make_tournament(slug=f"open-{players}", players=players, sessions=2)
+    base_services.staff_role_grant(tournament=tournament, user=organiser, role="organiser")
+    # the tournament, the login (two), the role, the session, its seating, the players to seat,
+    # the earlier meetings, the players seated but withdrawn
+    with django_assert_num_queries(9):
+        response = organiser_client.get(f"/t/open-{players}/organise/sessions/2/")
+    assert response.content.decode().count('class="table-players"') == players // 4
 
 
 def test_the_service_refusals(cup):
