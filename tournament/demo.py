@@ -1,18 +1,17 @@
 """The demo tournament (slug ``demo``), built through the same services as a real one.
 
 ``demo_build()`` (re)creates it: 16 players from six clubs, three sessions of four tables of
-four, an organiser and a referee. Sessions 1 and 2 are meant to be finished and session 3 in
-play. Filling a match needs two things: a record of a whole match (the engine's simulator,
-``scoring.simulate``) and the service that stores a record in a Match (the recording work).
-Both are passed in as functions; while one is missing the matches stay empty, the sessions stay
-"seated", and the report says so. Nothing is faked.
+four, an organiser and a referee. Sessions 1 and 2 are played and closed, session 3 is started
+with two matches under way. Each match is a record of a whole match from the engine's
+simulator, stored by the recording's record import and confirmed by the demo referee; the
+sessions are started and closed by the organiser's services, which refuse to close a session
+with a match not confirmed. Only the seating is a plan of the demo's own (``demo_seating``).
 """
 
 from __future__ import annotations
 
 import datetime
 import random
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,8 +20,9 @@ from django.db import transaction
 from django.db.models import Count
 
 from tournament import engine, services
+from tournament.matches.services import match_record_import_and_confirm
 from tournament.models import Match, Player, Session, StaffRole, Tournament
-from tournament.organiser.services import player_add, session_create
+from tournament.organiser.services import player_add, session_close, session_create, session_start
 from tournament.seating.services import session_seat_players
 
 DEMO_SLUG = "demo"
@@ -52,14 +52,8 @@ DEMO_PLAYERS = [
 ]
 DEMO_TABLE_SIZE = 4
 FINISHED_SESSIONS = (1, 2)
-PLAYING_SESSION = 3
 # In session 3, the first two tables have a match under way, the others have not started.
 PLAYING_TABLES_IN_PROGRESS = 2
-
-# fill_match(match, record): store a match record (docs/record-format.md) in an empty Match.
-MatchFiller = Callable[[Match, dict[str, Any]], None]
-# match_record(match, seed): a record of a whole simulated match for the match's players.
-MatchRecordSource = Callable[[Match, int], dict[str, Any]]
 
 
 @dataclass
@@ -70,7 +64,6 @@ class DemoReport:
     sessions: list[tuple[int, str, int]] = field(default_factory=list)  # number, status, tables
     users: list[tuple[str, str]] = field(default_factory=list)  # username, role
     matches_filled: int = 0
-    matches_missing_reason: str = ""
 
 
 def demo_seating(players: list[Player], *, seed: int) -> list[list[list[Player]]]:
@@ -102,16 +95,6 @@ def demo_match_record(match: Match, seed: int) -> dict[str, Any]:
     return engine.simulated_match_record(
         names=names, seed=seed, rules=tournament.rules, target=tournament.target
     )
-
-
-def demo_fill_match(match: Match, record: dict[str, Any]) -> None:
-    """Store ``record`` in the empty ``match`` through the recording's import service, as the
-    demo referee; a finished match then has every round confirmed by the referee (as
-    happens at the venue), so that the standings count it."""
-    from tournament.matches import services as match_services
-
-    referee = get_user_model().objects.get(username=DEMO_REFEREE)
-    match_services.match_record_import_and_confirm(match=match, user=referee, record=record)
 
 
 def record_truncated(record: dict[str, Any], *, turns: int) -> dict[str, Any]:
@@ -147,14 +130,8 @@ def _demo_user(username: str):
 
 
 @transaction.atomic
-def demo_build(
-    *,
-    fill_match: MatchFiller | None = None,
-    match_record: MatchRecordSource | None = None,
-    missing_reason: str = "",
-    today: datetime.date | None = None,
-) -> DemoReport:
-    """(Re)create the demo tournament. Matches are filled only when both functions are given."""
+def demo_build(*, today: datetime.date | None = None) -> DemoReport:
+    """(Re)create the demo tournament: sessions 1 and 2 played and closed, session 3 in play."""
     demo_remove()
     today = today or datetime.date.today()
     organiser = _demo_user(DEMO_ORGANISER)
@@ -173,29 +150,26 @@ def demo_build(
         for name, club, licence in DEMO_PLAYERS
     ]
 
-    can_fill = fill_match is not None and match_record is not None
     report = DemoReport(
         tournament=tournament,
         players=len(players),
         clubs=len({club for _name, club, _licence in DEMO_PLAYERS}),
         users=[(DEMO_ORGANISER, StaffRole.Role.ORGANISER), (DEMO_REFEREE, StaffRole.Role.REFEREE)],
-        matches_missing_reason="" if can_fill else missing_reason,
     )
     for number, tables in enumerate(demo_seating(players, seed=DEMO_SEED), start=1):
         session = session_create(tournament=tournament, seed=DEMO_SEED + number)
         session_seat_players(session=session, tables=tables)
-        session.refresh_from_db()
-        if can_fill:
-            report.matches_filled += _demo_play_session(session, fill_match, match_record)
-            session.refresh_from_db()
+        session = session_start(session=session)
+        report.matches_filled += _demo_play_session(session, referee=referee)
+        if session.number in FINISHED_SESSIONS:
+            session = session_close(session=session)
         report.sessions.append((session.number, session.status, len(tables)))
     return report
 
 
-def _demo_play_session(
-    session: Session, fill_match: MatchFiller, match_record: MatchRecordSource
-) -> int:
-    """Fill the session's matches: whole matches in sessions 1-2, a few under way in session 3."""
+def _demo_play_session(session: Session, *, referee) -> int:
+    """Play the session's matches as its referee: whole matches in sessions 1-2 (every round
+    confirmed), the start of a match at the first tables of session 3. Returns how many."""
     matches = list(
         Match.objects.filter(table__session=session).select_related("table").order_by("table__number")
     )
@@ -203,15 +177,13 @@ def _demo_play_session(
     for match in matches:
         seed = session.seed * 100 + match.table.number
         if session.number in FINISHED_SESSIONS:
-            fill_match(match, match_record(match, seed))
+            record = demo_match_record(match, seed)
         elif match.table.number <= PLAYING_TABLES_IN_PROGRESS:
-            record = match_record(match, seed)
-            fill_match(match, record_truncated(record, turns=6 + 4 * match.table.number))
+            record = record_truncated(
+                demo_match_record(match, seed), turns=6 + 4 * match.table.number
+            )
         else:
             continue
+        match_record_import_and_confirm(match=match, user=referee, record=record)
         filled += 1
-    session.status = (
-        Session.Status.FINISHED if session.number in FINISHED_SESSIONS else Session.Status.PLAYING
-    )
-    session.save(update_fields=["status"])
     return filled
