@@ -18,6 +18,7 @@ from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from tournament import engine
+from tournament.names import name_sort_key
 from tournament.validators import (
     RANKING_CRITERIA_CODES,
     parse_table_numbers,
@@ -131,6 +132,11 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.club})" if self.club else self.name
+
+    @property
+    def name_key(self) -> tuple[str, str]:
+        """The name as lists sort it: accents and case aside (:mod:`tournament.names`)."""
+        return name_sort_key(self.name)
 
 
 class Registration(models.Model):

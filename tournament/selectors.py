@@ -37,8 +37,11 @@ def tournament_sessions(*, tournament: Tournament) -> QuerySet[Session]:
     ).order_by("number")
 
 
-def tournament_registrations(*, tournament: Tournament) -> QuerySet[Registration]:
-    return tournament.registrations.select_related("player").order_by("player__name", "pk")
+def tournament_registrations(*, tournament: Tournament) -> list[Registration]:
+    """The players registered, by name (:mod:`tournament.names`)."""
+    registrations = tournament.registrations.select_related("player")
+    return sorted(registrations, key=lambda registration: (registration.player.name_key,
+                                                           registration.pk))
 
 
 def tournament_staff(*, tournament: Tournament) -> QuerySet[StaffRole]:

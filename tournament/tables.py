@@ -33,7 +33,8 @@ class SessionTable(tables2.Table):
 
 
 class RegistrationTable(tables2.Table):
-    name = tables2.Column(accessor="player__name", verbose_name=_("player"))
+    name = tables2.Column(accessor="player__name", order_by="player__name_key",
+                          verbose_name=_("player"))
     club = tables2.Column(accessor="player__club", verbose_name=_("club"))
 
     class Meta:

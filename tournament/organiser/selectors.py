@@ -29,10 +29,11 @@ def organiser_sessions(*, tournament: Tournament) -> QuerySet[Session]:
     ).order_by("number")
 
 
-def organiser_registrations(*, tournament: Tournament) -> QuerySet[Registration]:
-    return tournament.registrations.select_related("player", "tournament").order_by(
-        "player__name", "pk"
-    )
+def organiser_registrations(*, tournament: Tournament) -> list[Registration]:
+    """The players registered, by name (:mod:`tournament.names`)."""
+    registrations = tournament.registrations.select_related("player", "tournament")
+    return sorted(registrations, key=lambda registration: (registration.player.name_key,
+                                                           registration.pk))
 
 
 def registration_counts(*, tournament: Tournament) -> dict[str, int]:

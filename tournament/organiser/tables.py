@@ -31,6 +31,7 @@ class OrganiserSessionTable(tables2.Table):
 class OrganiserRegistrationTable(tables2.Table):
     name = tables2.Column(
         accessor="player__name",
+        order_by="player__name_key",
         verbose_name=_("player"),
         linkify=lambda record: reverse(
             "tournament:registration_edit",

@@ -12,6 +12,7 @@ from urllib.parse import urljoin
 from django.urls import reverse
 
 from tournament.models import Match, Session, Table
+from tournament.names import name_sort_key
 from tournament.printing import selectors
 from tournament.printing.qr import qr_png_data_uri
 from tournament.printing.sheet_form import SheetForm, SheetRules
@@ -109,7 +110,7 @@ def seating_context(*, session: Session) -> dict:
     """The context of ``printing/seating.html``: every player by name, with their table."""
     groups: list[SeatingGroup] = []
     for seat in selectors.session_seats_by_player_name(session=session):
-        folded = selectors.name_sort_key(seat.player.name)[0]
+        folded = name_sort_key(seat.player.name)[0]
         letter = folded[:1].upper() if folded[:1].isalpha() else "#"
         if not groups or groups[-1].letter != letter:
             groups.append(SeatingGroup(letter=letter, lines=[]))

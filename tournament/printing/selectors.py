@@ -6,29 +6,10 @@ from ``tournament.matches``; nothing here computes either.
 
 from __future__ import annotations
 
-import unicodedata
-
 from django.db.models import Prefetch
 
 from tournament.models import Seat, Session, Table
-
-# Letters that Unicode does not decompose into a base letter and an accent.
-_UNDECOMPOSED = str.maketrans(
-    {"ł": "l", "ø": "o", "đ": "d", "ħ": "h", "ı": "i", "ß": "ss", "æ": "ae", "œ": "oe", "þ": "th"}
-)
-
-
-def name_sort_key(name: str) -> tuple[str, str]:
-    """Sort names as a reader looks them up: accents and case aside, then exactly.
-
-    >>> sorted(["Zoé", "Élodie", "Łukasz", "emma", "Søren", "Sarah"], key=name_sort_key)
-    ['Élodie', 'emma', 'Łukasz', 'Sarah', 'Søren', 'Zoé']
-    """
-    folded = name.casefold().translate(_UNDECOMPOSED)
-    plain = "".join(
-        char for char in unicodedata.normalize("NFKD", folded) if not unicodedata.combining(char)
-    )
-    return plain, name
+from tournament.names import name_sort_key
 
 
 def session_tables_with_players(*, session: Session) -> list[Table]:

@@ -16,6 +16,7 @@ from django.db.models import Q, QuerySet
 from django.urls import reverse
 
 from tournament.models import Match, Registration, Seat, Session
+from tournament.names import name_sort_key
 from tournament.seating.algorithm import meetings, pair
 
 
@@ -85,12 +86,13 @@ def session_seating(*, session: Session) -> list[dict[str, Any]]:
 
 
 def seating_by_player(tables: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Every seated player, by name: ``name``, ``club``, ``player_id``, ``url``, ``table``,
-    ``seat``. Takes ``session_seating()``'s tables; no query.
+    """Every seated player, by name: ``name``, ``name_key`` (how it sorts), ``club``,
+    ``player_id``, ``url``, ``table``, ``seat``. Takes ``session_seating()``'s tables; no query.
     """
     players = [
         {
             "name": player["name"],
+            "name_key": name_sort_key(player["name"]),
             "club": player["club"],
             "player_id": player["player_id"],
             "url": player["url"],
@@ -100,7 +102,7 @@ def seating_by_player(tables: list[dict[str, Any]]) -> list[dict[str, Any]]:
         for table in tables
         for player in table["players"]
     ]
-    players.sort(key=lambda player: (player["name"].casefold(), player["player_id"]))
+    players.sort(key=lambda player: (player["name_key"], player["player_id"]))
     return players
 
 
@@ -127,7 +129,7 @@ def session_repeat_pairs(
         tables = session_seating(session=session)
     repeats = []
     for table in tables:
-        players = sorted(table["players"], key=lambda player: player["name"])
+        players = sorted(table["players"], key=lambda player: name_sort_key(player["name"]))
         for index, first in enumerate(players):
             for second in players[index + 1 :]:
                 times = met.get(pair(first["player_id"], second["player_id"]))
@@ -146,7 +148,7 @@ def session_repeat_pairs(
 def seated_but_withdrawn(*, session: Session) -> list[dict[str, Any]]:
     """Players seated in this session whose registration no longer seats them (withdrawn
     since, or a later first session): ``name``, ``table``."""
-    return [
+    seats = [
         {"name": name, "table": number}
         for name, number in Seat.objects.filter(session=session)
         .filter(
@@ -156,6 +158,6 @@ def seated_but_withdrawn(*, session: Session) -> list[dict[str, Any]]:
                 | Q(player__registrations__first_session__gt=session.number)
             )
         )
-        .order_by("table__number", "player__name")
         .values_list("player__name", "table__number")
     ]
+    return sorted(seats, key=lambda seat: (seat["table"], name_sort_key(seat["name"])))

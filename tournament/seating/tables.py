@@ -62,7 +62,7 @@ class SeatingTable(PythonBodyTable):
 class PlayerSeatTable(PythonBodyTable):
     """Every seated player by name, with their table and seat: to find one's table."""
 
-    name = tables2.Column(verbose_name=_("player"))
+    name = tables2.Column(verbose_name=_("player"), order_by="name_key")
     club = tables2.Column(verbose_name=_("club"), attrs={"cell": {"class": "club"}})
     table = tables2.Column(verbose_name=pgettext_lazy("game table", "table"),
                            attrs={"td": {"class": "table-number"}})

@@ -31,6 +31,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from tournament.names import name_sort_key
+
 # Match points are counted in units of 1/POINTS_SCALE, exact for tables of 2 to 6 players.
 POINTS_SCALE = 120
 CRITERIA = ("match_points", "table_wins", "total_points", "share", "best_match", "opponents")
@@ -109,7 +111,7 @@ def standings_compute(
     """One row per player, best first (see the module's docstring for the criteria).
 
     Each row: ``rank`` (int, shared by ties), ``rank_label`` ("3" or "3="), ``player_id``,
-    ``name``, ``club``, ``withdrawn``, ``matches`` (confirmed matches played), and every
+    ``name``, ``name_key`` (how the name sorts; ties are listed by it), ``club``, ``withdrawn``, ``matches`` (confirmed matches played), and every
     criterion: ``match_points``, ``opponents`` (floats, exact in quarters), ``table_wins``,
     ``total_points``, ``best_match`` (ints), ``share`` (a float from 0 to 1).
 
@@ -172,7 +174,7 @@ def standings_compute(
     keyed = [
         (tuple([values[player.id] for values in chosen]), player) for player in players
     ]
-    keyed.sort(key=lambda item: (tuple([-value for value in item[0]]), item[1].name, item[1].id))
+    keyed.sort(key=lambda item: (tuple([-value for value in item[0]]), name_sort_key(item[1].name), item[1].id))
 
     rows: list[dict[str, Any]] = []
     rank = 0
@@ -188,6 +190,7 @@ def standings_compute(
                 "rank_label": str(rank),
                 "player_id": player_id,
                 "name": player.name,
+                "name_key": name_sort_key(player.name),
                 "club": player.club,
                 "withdrawn": player.withdrawn,
                 "matches": played[player_id],

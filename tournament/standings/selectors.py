@@ -49,7 +49,7 @@ def standings(*, tournament: Tournament) -> Standings:
     """The standings of the tournament after its confirmed matches (three queries)."""
     registrations = (
         Registration.objects.filter(tournament=tournament)
-        .order_by("player__name", "player_id")
+        .order_by()
         .values_list("player_id", "player__name", "player__club", "status")
     )
     players = [
@@ -113,8 +113,8 @@ def standings(*, tournament: Tournament) -> Standings:
 def standings_rows(*, tournament: Tournament) -> list[dict[str, Any]]:
     """The standings as plain dicts, best first; ties share ``rank`` (``rank_label`` "3=").
 
-    Keys: rank, rank_label, player_id, name, club, withdrawn, matches, match_points,
-    table_wins, total_points, share (0 to 1), best_match, opponents, url. The order of the
-    criteria that decided it: ``tournament.ranking_criteria``.
+    Keys: rank, rank_label, player_id, name, name_key (how the name sorts), club, withdrawn,
+    matches, match_points, table_wins, total_points, share (0 to 1), best_match, opponents,
+    url. The order of the criteria that decided it: ``tournament.ranking_criteria``.
     """
     return standings(tournament=tournament).rows

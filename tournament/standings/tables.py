@@ -90,7 +90,7 @@ class StandingsTable(PythonBodyTable):
     """
 
     rank = tables2.Column(verbose_name=_("rank"), attrs={"td": {"class": "rank"}})
-    name = tables2.Column(verbose_name=_("player"))
+    name = tables2.Column(verbose_name=_("player"), order_by="name_key")
     club = tables2.Column(verbose_name=_("club"), attrs={"cell": {"class": "club"}})
     matches = tables2.Column(verbose_name=_("matches"), attrs={"td": {"class": "number"}})
     match_points = tables2.Column(verbose_name=_("match points"), attrs={"td": {"class": "number"}})

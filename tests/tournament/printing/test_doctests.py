@@ -6,10 +6,10 @@ import doctest
 
 import pytest
 
-from tournament.printing import documents, qr, selectors
+from tournament.printing import documents, qr
 
 
-@pytest.mark.parametrize("module", [documents, qr, selectors], ids=lambda module: module.__name__)
+@pytest.mark.parametrize("module", [documents, qr], ids=lambda module: module.__name__)
 def test_docstring_examples(module):
     result = doctest.testmod(module)
     assert result.attempted > 0 and result.failed == 0

@@ -9,7 +9,7 @@ from tests.tournament.printing.helpers import (
     accented_tournament,
     assert_pdf,
 )
-from tournament.printing.selectors import name_sort_key
+from tournament.names import name_sort_key
 
 pytestmark = pytest.mark.django_db
 
