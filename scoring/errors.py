@@ -11,6 +11,8 @@ Each carries a message naming the input and, where there is one, the position::
 
 from __future__ import annotations
 
+from scoring.messages import render
+
 __all__ = [
     "ScoringError",
     "UnknownTile",
@@ -61,6 +63,19 @@ class IllegalPlacement(ScoringError):
 class RecordError(ScoringError):
     """A match record that cannot be read: bad JSON, a missing field, a wrong type.
 
-    The message is one line and names the JSON path, e.g.
-    ``rounds[0].turns[3].draws: expected an integer >= 0, got -1``.
+    The message is one line and names the JSON path. ``template`` is the key of its English
+    text in :data:`scoring.messages.RECORD_ERRORS` and ``params`` the values it was formatted
+    with (the path, the values shown), so a caller can phrase the error in another language.
+
+    >>> error = RecordError("expected/integer-minimum", path="rounds[0].turns[3].draws",
+    ...                     minimum=0, value=-1)
+    >>> str(error)
+    'rounds[0].turns[3].draws: expected an integer >= 0, got -1'
+    >>> error.template, error.params["path"]
+    ('expected/integer-minimum', 'rounds[0].turns[3].draws')
     """
+
+    def __init__(self, template: str, **params: object) -> None:
+        super().__init__(render(template, params))
+        self.template = template
+        self.params = params

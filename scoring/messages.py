@@ -1,4 +1,4 @@
-"""The English text of every problem the referee can see.
+"""The English text of every problem the referee can see, and of every reading error.
 
 One template per problem code (a few codes have variants, keyed ``code/variant``), marked
 with the no-op :func:`N_` so that ``django-admin makemessages --keyword=N_`` collects them.
@@ -7,14 +7,23 @@ can format the translated template again::
 
     >>> render("rack-mismatch", {"player": "Chloé", "shown": 2, "expected": 3})
     "Chloé's rack shows 2 tile(s), 3 expected"
+
+A :class:`~scoring.errors.RecordError` (a record that cannot be read) does the same with the
+templates of :data:`RECORD_ERRORS`. The JSON path and the values shown are parameters; a
+parameter that is itself words to translate (what was found instead) is a :class:`Phrase`::
+
+    >>> got = Phrase("got/string", {"value": '"two"'})
+    >>> render("expected/integer", {"path": "rounds[0].turns[0].draws", "got": got})
+    'rounds[0].turns[0].draws: expected an integer, got a string "two"'
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Final
 
-__all__ = ["N_", "MESSAGES", "render"]
+__all__ = ["N_", "MESSAGES", "RECORD_ERRORS", "Phrase", "render"]
 
 
 def N_(message: str) -> str:
@@ -102,6 +111,71 @@ MESSAGES: Final[Mapping[str, str]] = {
 }
 
 
+#: Why a match record cannot be read (scoring/record.py). Every one but the first three names
+#: the JSON path first; ``got`` is a :class:`Phrase` keyed ``got/...`` below.
+RECORD_ERRORS: Final[Mapping[str, str]] = {
+    "not-utf8": N_("not UTF-8 text: byte {byte}"),
+    # detail: the JSON parser's own words (Python's, in English)
+    "not-json": N_("not JSON: line {line} column {column}: {detail}"),
+    "too-deep": N_("not a match record: JSON nested too deeply"),
+    "wrong-format": N_("{path}: expected {expected}, got {value}"),
+    "unknown-rules": N_("{path}: unknown rule set {name} (known: {known})"),
+    "player-count": N_("{path}: {rules} is played by {minimum} to {maximum} players, got {count}"),
+    "missing": N_("{path}: missing"),
+    "missing/corners": N_("{path}: missing (a cell needs its corners)"),
+    "empty-place": N_("{path}: needs cell and corners, or tile"),
+    "not-a-player": N_("{path}: {player} is not a player index (0 to {last})"),
+    "claim-without-reason": N_("{path}: a decision to keep the claim needs claimed and a reason"),
+    "one-rack-per-player": N_("{path}: expected one rack per player ({players}), got {count}"),
+    "one-number-per-player": N_(
+        "{path}: expected one number per player ({players}), got {count}"
+    ),
+    "expected/integer-minimum": N_("{path}: expected an integer >= {minimum}, got {value}"),
+    "expected/integer": N_("{path}: expected an integer, got {got}"),
+    "expected/list": N_("{path}: expected a list, got {got}"),
+    "expected/object": N_("{path}: expected an object, got {got}"),
+    "expected/text": N_("{path}: expected a text, got {got}"),
+    "expected/one-of": N_("{path}: expected one of: {choices}, got {got}"),
+    "expected/cell": N_('{path}: expected a cell [x, y, "U" or "D"], got {got}'),
+    "expected/corners": N_("{path}: expected three corner values [a, b, c], got {got}"),
+    "expected/tile-name": N_('{path}: expected a tile name like "0-1-2", got {got}'),
+    "expected/rule-set-name": N_("{path}: expected a rule set name, got {got}"),
+    "expected/player-name": N_("{path}: expected a player's name, got {got}"),
+    # what was found instead: its JSON type, with the value when it is short
+    "got/null": N_("null"),
+    "got/boolean": N_("a boolean {value}"),
+    "got/integer": N_("an integer {value}"),
+    "got/number": N_("a number {value}"),
+    "got/string": N_("a string {value}"),
+    "got/list": N_("a list {value}"),
+    "got/object": N_("an object {value}"),
+    "got/integer/long": N_("an integer"),
+    "got/string/long": N_("a string"),
+    "got/list/long": N_("a list"),
+    "got/object/long": N_("an object"),
+}
+
+_TEMPLATES: Final[Mapping[str, str]] = {**MESSAGES, **RECORD_ERRORS}
+
+
+@dataclass(frozen=True, slots=True)
+class Phrase:
+    """Words inside a message that are translated too: a template key and its parameters.
+
+    It formats as its English text, so a message rendered with a phrase reads whole::
+
+        >>> str(Phrase("got/integer", {"value": -1}))
+        'an integer -1'
+    """
+
+    template: str
+    params: Mapping[str, object] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        return render(self.template, self.params)
+
+
 def render(template: str, params: Mapping[str, object]) -> str:
-    """Format the English template ``template`` (a code or ``code/variant``) with ``params``."""
-    return MESSAGES[template].format_map(params)
+    """Format the English template ``template`` (a key of :data:`MESSAGES` or of
+    :data:`RECORD_ERRORS`) with ``params``."""
+    return _TEMPLATES[template].format_map(params)

@@ -19,6 +19,7 @@ from typing import Any, Final, Literal, NamedTuple, TypeVar
 from scoring.board import Bonus, Placement
 from scoring.errors import RecordError
 from scoring.geometry import Cell
+from scoring.messages import Phrase
 from scoring.rules import DEFAULT_RULES, RULE_SETS, RuleSet, UnknownRuleSet, rule_set
 
 __all__ = [
@@ -180,54 +181,65 @@ def load_record(text: str | bytes) -> MatchRecord:
         try:
             text = text.decode("utf-8")
         except UnicodeDecodeError as error:
-            raise RecordError(f"not UTF-8 text: byte {error.start}") from None
+            raise RecordError("not-utf8", byte=error.start) from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
         raise RecordError(
-            f"not JSON: line {error.lineno} column {error.colno}: {error.msg}"
+            "not-json", line=error.lineno, column=error.colno, detail=error.msg
         ) from None
     except RecursionError:
-        raise RecordError("not a match record: JSON nested too deeply") from None
+        raise RecordError("too-deep") from None
     return parse_record(data)
 
 
-def _type_name(value: object) -> str:
+#: A JSON value's type as the message names it: with the value shown, and without (too long).
+_GOT: Final = {
+    bool: ("got/boolean", "got/boolean"),  # true or false: never too long
+    int: ("got/integer", "got/integer/long"),
+    float: ("got/number", "got/number"),  # 24 characters at most
+    str: ("got/string", "got/string/long"),
+    list: ("got/list", "got/list/long"),
+    dict: ("got/object", "got/object/long"),
+}
+
+
+def _got(value: object) -> Phrase | str:
+    """What was found instead: its JSON type, with the value when it is short."""
     if value is None:
-        return "null"
-    return {
-        bool: "a boolean",
-        int: "an integer",
-        float: "a number",
-        str: "a string",
-        list: "a list",
-        dict: "an object",
-    }.get(type(value), type(value).__name__)
-
-
-def _fail(path: str, expected: str, value: object) -> RecordError:
+        return Phrase("got/null")
     shown = json.dumps(value, ensure_ascii=False)
-    got = _type_name(value) if value is None or len(shown) > 40 else f"{_type_name(value)} {shown}"
-    return RecordError(f"{path}: expected {expected}, got {got}")
+    templates = _GOT.get(type(value))
+    if templates is None:  # not a JSON value (parse_record called from Python): its type's name
+        name = type(value).__name__
+        return name if len(shown) > 40 else f"{name} {shown}"
+    if len(shown) > 40:
+        return Phrase(templates[1])
+    return Phrase(templates[0], {"value": shown})
+
+
+def _fail(path: str, template: str, value: object, **params: object) -> RecordError:
+    """``path`` holds ``value``, not what the template (``expected/...``) says."""
+    return RecordError(template, path=path, got=_got(value), **params)
 
 
 def _int(value: object, path: str, *, minimum: int | None = None) -> int:
     if type(value) is not int:
-        raise _fail(path, "an integer", value)
+        raise _fail(path, "expected/integer", value)
     if minimum is not None and value < minimum:
-        raise RecordError(f"{path}: expected an integer >= {minimum}, got {value}")
+        raise RecordError("expected/integer-minimum", path=path, minimum=minimum, value=value)
     return value
 
 
 def _list(value: object, path: str) -> list[Any]:
     if type(value) is not list:
-        raise _fail(path, "a list", value)
+        raise _fail(path, "expected/list", value)
     return value
 
 
 def _object(value: object, path: str) -> Mapping[str, Any]:
     if type(value) is not dict:
-        raise _fail(path, "an object", value)
+        raise _fail(path, "expected/object", value)
     return value
 
 
@@ -235,7 +247,7 @@ def _required(data: Mapping[str, Any], key: str, path: str) -> Any:
     try:
         return data[key]
     except KeyError:
-        raise RecordError(f"{path}{key}: missing") from None
+        raise RecordError("missing", path=f"{path}{key}") from None
 
 
 def _cell(value: object, path: str) -> Cell:
@@ -246,13 +258,13 @@ def _cell(value: object, path: str) -> Cell:
         or type(value[1]) is not int
         or value[2] not in _ORIENTATIONS
     ):
-        raise _fail(path, 'a cell [x, y, "U" or "D"]', value)
+        raise _fail(path, "expected/cell", value)
     return Cell(value[0], value[1], _ORIENTATIONS[value[2]])  # type: ignore[arg-type]
 
 
 def _corners(value: object, path: str) -> tuple[int, int, int]:
     if type(value) is not list or len(value) != 3 or any(type(v) is not int for v in value):
-        raise _fail(path, "three corner values [a, b, c]", value)
+        raise _fail(path, "expected/corners", value)
     return (value[0], value[1], value[2])
 
 
@@ -260,13 +272,13 @@ def _place(value: object, path: str) -> PlaceRecord:
     data = _object(value, path)
     tile = data.get("tile")
     if tile is not None and type(tile) is not str:
-        raise _fail(f"{path}.tile", 'a tile name like "0-1-2"', tile)
+        raise _fail(f"{path}.tile", "expected/tile-name", tile)
     cell = data.get("cell")
     corners = data.get("corners")
     if cell is not None and corners is None:
-        raise RecordError(f"{path}.corners: missing (a cell needs its corners)")
+        raise RecordError("missing/corners", path=f"{path}.corners")
     if cell is None and corners is None and tile is None:
-        raise RecordError(f"{path}: needs cell and corners, or tile")
+        raise RecordError("empty-place", path=path)
     return PlaceRecord(
         tile,
         None if cell is None else _cell(cell, f"{path}.cell"),
@@ -282,15 +294,15 @@ def _turn(value: object, r: int, t: int, players: int) -> TurnRecord:
     """One turn; the common case takes a few look-ups, and the JSON path is only spelled
     out for an error."""
     if type(value) is not dict:
-        raise _fail(_turn_path(r, t), "an object", value)
+        raise _fail(_turn_path(r, t), "expected/object", value)
     get = value.get
     player = get("player")
     if type(player) is not int or not 0 <= player < players:
         if player is None:
-            raise RecordError(f"{_turn_path(r, t)}.player: missing")
+            raise RecordError("missing", path=f"{_turn_path(r, t)}.player")
         _int(player, f"{_turn_path(r, t)}.player", minimum=0)
         raise RecordError(
-            f"{_turn_path(r, t)}.player: {player} is not a player index (0 to {players - 1})"
+            "not-a-player", path=f"{_turn_path(r, t)}.player", player=player, last=players - 1
         )
     draws = get("draws")
     if draws is None:
@@ -299,11 +311,13 @@ def _turn(value: object, r: int, t: int, players: int) -> TurnRecord:
         _int(draws, f"{_turn_path(r, t)}.draws", minimum=0)
     claimed = get("claimed")
     if claimed is not None and type(claimed) is not int:
-        raise _fail(f"{_turn_path(r, t)}.claimed", "an integer", claimed)
+        raise _fail(f"{_turn_path(r, t)}.claimed", "expected/integer", claimed)
     bonus = get("bonus")
     if bonus is not None:
         if bonus not in _BONUSES:
-            raise _fail(f"{_turn_path(r, t)}.bonus", "one of: " + ", ".join(_BONUSES), bonus)
+            raise _fail(
+                f"{_turn_path(r, t)}.bonus", "expected/one-of", bonus, choices=", ".join(_BONUSES)
+            )
         bonus = _BONUSES[bonus]
     place = get("place")
     if place is not None:
@@ -335,11 +349,13 @@ def _turn(value: object, r: int, t: int, players: int) -> TurnRecord:
     if decision is not None or reason is not None:
         path = _turn_path(r, t)
         if decision not in _DECISIONS:
-            raise _fail(f"{path}.decision", "one of: " + ", ".join(_DECISIONS), decision)
+            raise _fail(
+                f"{path}.decision", "expected/one-of", decision, choices=", ".join(_DECISIONS)
+            )
         if reason is not None and type(reason) is not str:
-            raise _fail(f"{path}.reason", "a text", reason)
+            raise _fail(f"{path}.reason", "expected/text", reason)
         if decision == "claim" and (claimed is None or not reason):
-            raise RecordError(f"{path}: a decision to keep the claim needs claimed and a reason")
+            raise RecordError("claim-without-reason", path=path)
     return TurnRecord(player, draws, place, claimed, bonus, decision, reason)
 
 
@@ -349,19 +365,18 @@ def _rack(value: object, path: str) -> Rack:
     names = _list(value, path)
     for j, name in enumerate(names):
         if type(name) is not str:
-            raise _fail(f"{path}[{j}]", 'a tile name like "0-1-2"', name)
+            raise _fail(f"{path}[{j}]", "expected/tile-name", name)
     return tuple(names)
 
 
 def _per_player(
-    value: object, path: str, players: int, item: str, read: Callable[[object, str], _Item]
+    value: object, path: str, players: int, template: str, read: Callable[[object, str], _Item]
 ) -> tuple[_Item, ...]:
-    """A list of one ``item`` per player, each read by ``read(value, path)``."""
+    """A list of one item per player, each read by ``read(value, path)``; ``template`` says
+    what a list of another length lacks."""
     values = _list(value, path)
     if len(values) != players:
-        raise RecordError(
-            f"{path}: expected one {item} per player ({players}), got {len(values)}"
-        )
+        raise RecordError(template, path=path, players=players, count=len(values))
     return tuple(read(one, f"{path}[{i}]") for i, one in enumerate(values))
 
 
@@ -371,10 +386,12 @@ def _round(value: object, index: int, players: int) -> RoundRecord:
     turns = _list(_required(data, "turns", f"{path}."), f"{path}.turns")
     racks = data.get("racks")
     if racks is not None:
-        racks = _per_player(racks, f"{path}.racks", players, "rack", _rack)
+        racks = _per_player(racks, f"{path}.racks", players, "one-rack-per-player", _rack)
     settlement = data.get("settlement_claimed")
     if settlement is not None:
-        settlement = _per_player(settlement, f"{path}.settlement_claimed", players, "number", _int)
+        settlement = _per_player(
+            settlement, f"{path}.settlement_claimed", players, "one-number-per-player", _int
+        )
     return RoundRecord(
         turns=tuple(_turn(turn, index, i, players) for i, turn in enumerate(turns)),
         racks=racks,
@@ -388,12 +405,12 @@ def parse_record(data: object) -> MatchRecord:
     # A record without "format" is read as the current version; another version is refused.
     form = data.get("format", FORMAT)
     if form != FORMAT:
-        raise RecordError(f"format: expected {FORMAT!r}, got {form!r}")
+        raise RecordError("wrong-format", path="format", expected=repr(FORMAT), value=repr(form))
     rules_name = data.get("rules")
     if rules_name is None:
         rules_name = DEFAULT_RULES.name
     elif type(rules_name) is not str:
-        raise _fail("rules", "a rule set name", rules_name)
+        raise _fail("rules", "expected/rule-set-name", rules_name)
     target = data.get("target")
     if target is not None:
         target = _int(target, "target", minimum=1)
@@ -401,16 +418,16 @@ def parse_record(data: object) -> MatchRecord:
         rules = rule_set(rules_name, target=target)
     except UnknownRuleSet:
         raise RecordError(
-            f"rules: unknown rule set {rules_name!r} (known: {', '.join(RULE_SETS)})"
+            "unknown-rules", path="rules", name=repr(rules_name), known=", ".join(RULE_SETS)
         ) from None
     players = _list(_required(data, "players", ""), "players")
     for i, name in enumerate(players):
         if type(name) is not str or not name.strip():
-            raise _fail(f"players[{i}]", "a player's name", name)
+            raise _fail(f"players[{i}]", "expected/player-name", name)
     if not rules.min_players <= len(players) <= rules.max_players:
         raise RecordError(
-            f"players: {rules.name} is played by {rules.min_players} to "
-            f"{rules.max_players} players, got {len(players)}"
+            "player-count", path="players", rules=rules.name, minimum=rules.min_players,
+            maximum=rules.max_players, count=len(players),
         )
     rounds = _list(_required(data, "rounds", ""), "rounds")
     count = len(players)

@@ -6,7 +6,8 @@ Everything the web app asks of the engine goes through here, so that the rest of
 Recording a match (``tournament/matches/``) uses the engine's record and replay types,
 re-exported here (``engine.TurnRecord``, ``engine.MatchReplay``...), and the functions at the
 bottom: :func:`replay_record`, :func:`problem_message` (an engine problem in the user's
-language), :func:`parse_tile`, :func:`parse_cell`, :func:`legal_cells`, :func:`draw_board`.
+language), :func:`record_error_message` (why a record cannot be read, in the user's language),
+:func:`parse_tile`, :func:`parse_cell`, :func:`legal_cells`, :func:`draw_board`.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ from scoring import (
     parse_record,
 )
 from scoring import rules as engine_rules
-from scoring.messages import MESSAGES
+from scoring.messages import MESSAGES, RECORD_ERRORS, Phrase
 from scoring.simulate import simulate_match
 from scoring.svg import board_svg
 
@@ -75,6 +76,7 @@ __all__ = [
     "parse_tile",
     "problem_json",
     "problem_message",
+    "record_error_message",
     "replay_record",
     "rule_set",
     "rule_set_choices",
@@ -162,6 +164,27 @@ def problem_message(template: str, params: Mapping[str, object]) -> str:
             values[key] = bonus_label(str(values[key]))
     if "sum" in values:
         values["sum"] = _translated_explain(str(values["sum"]))
+    return _translated(english, values)
+
+
+def record_error_message(error: RecordError) -> str:
+    """Why a match record cannot be read, in the user's language: the error's English template
+    (scoring/messages.py, collected into the catalogues) translated, then formatted with its
+    parameters, the words among them (a :class:`~scoring.messages.Phrase`) translated too."""
+    return _translated_record_error(error.template, error.params)
+
+
+def _translated_record_error(template: str, params: Mapping[str, object]) -> str:
+    values = {
+        key: _translated_record_error(value.template, value.params)
+        if isinstance(value, Phrase) else value
+        for key, value in params.items()
+    }
+    return _translated(RECORD_ERRORS[template], values)
+
+
+def _translated(english: str, values: Mapping[str, object]) -> str:
+    """The English template ``english`` translated, then formatted with ``values``."""
     try:
         return gettext(english).format_map(values)
     except (KeyError, IndexError, ValueError):  # a translation that lost a placeholder

@@ -777,7 +777,7 @@ def match_record_import(
     except engine.RecordError as error:
         raise ValidationError(
             {"record": _("This file is not a readable match record: %(detail)s")
-             % {"detail": str(error)}}
+             % {"detail": engine.record_error_message(error)}}
         ) from None
     match = _claim_revision(match=match, seen_revision=seen_revision)
     rows = match_rows(match=match)

@@ -1,5 +1,5 @@
-"""The engine's problem messages reach the referee in French: every template of
-scoring/messages.py is in the French catalogue, with the same placeholders."""
+"""The engine's problem messages and reading errors reach the referee in French: every
+template of scoring/messages.py is in the French catalogue, with the same placeholders."""
 
 from __future__ import annotations
 
@@ -8,21 +8,23 @@ import string
 import pytest
 from django.utils import translation
 
-from scoring.messages import MESSAGES
+from scoring.messages import MESSAGES, RECORD_ERRORS
 from tests.tournament.matches.helpers import add, first_match
 from tournament import engine
 from tournament.matches import services
 
 pytestmark = pytest.mark.django_db
 
+TEMPLATES = {**MESSAGES, **RECORD_ERRORS}
+
 
 def placeholders(template: str) -> set[str]:
     return {name for _text, name, _spec, _conv in string.Formatter().parse(template) if name}
 
 
-@pytest.mark.parametrize("template", sorted(MESSAGES))
+@pytest.mark.parametrize("template", sorted(TEMPLATES))
 def test_every_engine_message_is_translated_with_its_placeholders(template):
-    english = MESSAGES[template]
+    english = TEMPLATES[template]
     with translation.override("fr"):
         french = translation.gettext(english)
     assert french != english, f"translate {english!r} in locale/fr"
@@ -46,3 +48,13 @@ def test_the_french_reason_of_a_refusal(tournament, referee):
         add(match, referee, services.TurnInput(cell=engine.Cell(0, 0, "D"), corners=(4, 5, 5)))
     message = refused.value.refusals[0].problems[0].message
     assert "ne peut pas poser 4-5-5 en D(0,0) : son coin en (1,0) montre 4, la table y montre 5" in message
+
+
+def test_a_reading_error_in_french_with_what_was_found_translated():
+    with pytest.raises(engine.RecordError) as error:
+        engine.load_record(b'{"players": ["Ana", "Bo"], "rounds": [{"turns": [{"player": [0]}]}]}')
+    with translation.override("fr"):
+        assert (engine.record_error_message(error.value)
+                == "rounds[0].turns[0].player : il faut un entier, pas la liste [0]")
+    with translation.override("en"):
+        assert engine.record_error_message(error.value) == str(error.value)

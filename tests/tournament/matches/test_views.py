@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 
 import pytest
@@ -297,6 +298,32 @@ def test_an_uploaded_record_fills_the_match_and_a_bad_one_changes_nothing(refere
     response = referee_client.post(url(match, "match_record_upload"), {"revision": 0, "record": good})
     assert response.status_code == 302
     assert fresh(match).status == Match.Status.FINISHED
+
+
+BAD_TURNS = [{"draws": 3}, {"player": 0, "draws": "two"}]  # no player; draws a string
+
+
+@pytest.mark.parametrize(("language", "turn", "message"), [
+    ("fr", BAD_TURNS[0], "Ce fichier n’est pas un relevé de partie lisible : "
+                         "rounds[0].turns[0].player : champ manquant"),
+    ("en", BAD_TURNS[0], "This file is not a readable match record: "
+                         "rounds[0].turns[0].player: missing"),
+    ("fr", BAD_TURNS[1], "Ce fichier n’est pas un relevé de partie lisible : "
+                         'rounds[0].turns[0].draws : il faut un entier, pas le texte "two"'),
+    ("en", BAD_TURNS[1], "This file is not a readable match record: "
+                         'rounds[0].turns[0].draws: expected an integer, got a string "two"'),
+], ids=["fr-missing", "en-missing", "fr-wrong-type", "en-wrong-type"])
+def test_an_unreadable_record_is_explained_in_the_users_language(referee_client, tournament,
+                                                                 language, turn, message):
+    match = first_match(tournament)
+    record = {"format": "triominos-match/1", "players": seated_names(match),
+              "rounds": [{"turns": [turn]}]}
+    bad = SimpleUploadedFile("match.json", json.dumps(record).encode())
+    response = referee_client.post(url(match, "match_record_upload"),
+                                   {"revision": 0, "record": bad},
+                                   HTTP_ACCEPT_LANGUAGE=language, **HTMX)
+    assert response.status_code == 400
+    assert message in html.unescape(response.content.decode())
 
 
 def test_the_audit_page_lists_every_write(referee, referee_client, tournament):
