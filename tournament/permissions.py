@@ -65,18 +65,24 @@ def is_referee(user, tournament: Tournament) -> bool:
     return staff_role(user, tournament) is not None
 
 
+def refereed_tables(user, tournament: Tournament) -> frozenset[int] | None:
+    """The numbers of the tables this user may referee: None for every table (organisers, and
+    referees not limited to some tables); empty for a user without a role."""
+    if not user.is_authenticated or not user.is_active:
+        return frozenset()
+    if user.is_superuser:
+        return None
+    role = staff_role(user, tournament)
+    if role is None:
+        return frozenset()
+    if role.role == StaffRole.Role.ORGANISER:
+        return None
+    return role.table_numbers()
+
+
 def can_referee(user, table: Table) -> bool:
     """May this user enter and correct the match at this table?"""
-    if not user.is_authenticated or not user.is_active:
-        return False
-    if user.is_superuser:
-        return True
-    role = staff_role(user, table.session.tournament)
-    if role is None:
-        return False
-    if role.role == StaffRole.Role.ORGANISER:
-        return True
-    numbers = role.table_numbers()
+    numbers = refereed_tables(user, table.session.tournament)
     return numbers is None or table.number in numbers
 
 

@@ -46,8 +46,11 @@ def match_address(*, site_root: str, slug: str, match_id: int) -> str:
     )
 
 
-def score_sheets(*, session: Session, site_root: str, rounds: int = 1) -> list[ScoreSheet]:
-    """Blank score sheets: ``rounds`` sheets per table, tables in order.
+def score_sheets(
+    *, session: Session, site_root: str, rounds: int = 1, tables: frozenset[int] | None = None
+) -> list[ScoreSheet]:
+    """Blank score sheets: ``rounds`` sheets per table, tables in order (``tables``: those
+    numbers only).
 
     With one sheet per table the round number is left blank (the sheet is copied as needed);
     with several, they are numbered round 1, 2, ...
@@ -56,6 +59,8 @@ def score_sheets(*, session: Session, site_root: str, rounds: int = 1) -> list[S
     sheet_rules = SheetRules.of(tournament.rule_set)
     sheets = []
     for table in selectors.session_tables_with_players(session=session):
+        if tables is not None and table.number not in tables:
+            continue
         names = [seat.player.name for seat in table.seats.all()]
         form = SheetForm(players=len(names), rules=sheet_rules)
         match = getattr(table, "match", None)
@@ -78,9 +83,11 @@ def score_sheets(*, session: Session, site_root: str, rounds: int = 1) -> list[S
     return sheets
 
 
-def score_sheets_context(*, session: Session, site_root: str, rounds: int = 1) -> dict:
-    """The context of ``printing/score_sheets.html``."""
-    sheets = score_sheets(session=session, site_root=site_root, rounds=rounds)
+def score_sheets_context(
+    *, session: Session, site_root: str, rounds: int = 1, tables: frozenset[int] | None = None
+) -> dict:
+    """The context of ``printing/score_sheets.html`` (see :func:`score_sheets`)."""
+    sheets = score_sheets(session=session, site_root=site_root, rounds=rounds, tables=tables)
     return {
         "tournament": session.tournament,
         "session": session,

@@ -6,10 +6,23 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from tournament.printing.documents import MAX_ROUNDS
+from tournament.validators import parse_table_numbers, validate_table_numbers
 
 
 class ScoreSheetOptionsForm(forms.Form):
-    """``?rounds=N``: N sheets per table, numbered round 1 to N (default: one, unnumbered)."""
+    """``?rounds=N``: N sheets per table, numbered round 1 to N (default: one, unnumbered).
+    ``?tables=1-4,7``: those tables only (default: every table the user referees).
+
+    ``session_tables``: the numbers of the session's tables; ``refereed``: the tables the user
+    may referee (None: every table), as ``permissions.refereed_tables`` gives them.
+    """
+
+    tables = forms.CharField(
+        label=_("tables"),
+        required=False,
+        validators=[validate_table_numbers],
+        help_text=_("Blank for every table, or numbers and ranges such as 1-4,7."),
+    )
 
     rounds = forms.IntegerField(
         label=_("sheets per table"),
@@ -19,5 +32,40 @@ class ScoreSheetOptionsForm(forms.Form):
         help_text=_("One sheet per round: 1 to %(max)s.") % {"max": MAX_ROUNDS},
     )
 
+    def __init__(self, data, *, session_tables: frozenset[int], refereed: frozenset[int] | None):
+        super().__init__(data)
+        self.session_tables = session_tables
+        self.refereed = refereed
+
+    def clean_tables(self) -> frozenset[int]:
+        """The tables to print: those asked for, else those the user referees."""
+        asked = parse_table_numbers(self.cleaned_data["tables"])
+        if asked is None:
+            if self.refereed is None:
+                return self.session_tables
+            if self.session_tables and not self.session_tables & self.refereed:
+                raise forms.ValidationError(
+                    _("You referee tables %(yours)s only: this session has none of them."),
+                    params={"yours": _numbers(self.refereed)},
+                )
+            return self.session_tables & self.refereed
+        if self.refereed is not None and asked - self.refereed:
+            raise forms.ValidationError(
+                _("You referee tables %(yours)s only."), params={"yours": _numbers(self.refereed)}
+            )
+        if asked - self.session_tables:
+            raise forms.ValidationError(
+                _("This session has no table %(numbers)s."),
+                params={"numbers": _numbers(asked - self.session_tables)},
+            )
+        return asked
+
     def rounds_wanted(self) -> int:
         return self.cleaned_data.get("rounds") or 1
+
+    def tables_wanted(self) -> frozenset[int]:
+        return self.cleaned_data["tables"]
+
+
+def _numbers(numbers: frozenset[int]) -> str:
+    return ", ".join(str(number) for number in sorted(numbers))

@@ -21,7 +21,12 @@ from django.utils.translation import get_language
 from django.views.generic import View
 
 from tournament.models import Match, Session
-from tournament.permissions import RefereeRequiredMixin, TournamentMixin, is_referee
+from tournament.permissions import (
+    RefereeRequiredMixin,
+    TournamentMixin,
+    is_referee,
+    refereed_tables,
+)
 from tournament.printing import documents
 from tournament.printing.forms import ScoreSheetOptionsForm
 from tournament.printing.pdf import render_pdf
@@ -90,7 +95,12 @@ class ScoreSheetsPdfView(RefereeRequiredMixin, SessionMixin, PdfView):
     template_name = "printing/score_sheets.html"
 
     def document_context(self):
-        form = ScoreSheetOptionsForm(self.request.GET)
+        self.session = self.get_session()
+        form = ScoreSheetOptionsForm(
+            self.request.GET,
+            session_tables=frozenset(self.session.tables.values_list("number", flat=True)),
+            refereed=refereed_tables(self.request.user, self.tournament),
+        )
         if not form.is_valid():
             return TemplateResponse(
                 self.request,
@@ -98,11 +108,11 @@ class ScoreSheetsPdfView(RefereeRequiredMixin, SessionMixin, PdfView):
                 {"tournament": self.tournament, "form": form},
                 status=400,
             )
-        self.session = self.get_session()
         return documents.score_sheets_context(
             session=self.session,
             site_root=public_site_root(self.request),
             rounds=form.rounds_wanted(),
+            tables=form.tables_wanted(),
         )
 
     def filename(self) -> str:

@@ -143,3 +143,57 @@ def test_printed_from_the_laptop_itself_the_qr_codes_hold_the_network_address(
     assert f'alt="http://192.168.1.10:8000/t/spring-open/matches/{match_id}/"' in html.content.decode()
     html = client.get(sheets_url(tournament.slug, query="?html"), HTTP_HOST="192.168.1.10:8000")
     assert f'alt="http://192.168.1.10:8000/t/spring-open/matches/{match_id}/"' in html.content.decode()
+
+
+# Which tables: those asked for (a reprint), else every table the user referees.
+
+
+def table_numbers_printed(pages: list[str]) -> list[int]:
+    return [int(page.split("Session 1 · Table ")[1].split()[0]) for page in pages]
+
+
+def test_chosen_tables_only(staff_client, make_tournament):
+    tournament = make_tournament(slug="big-open", players=20)  # five tables of 4
+    client = staff_client(tournament)
+    pages = assert_pdf(client.get(sheets_url("big-open", query="?tables=2,4-5&rounds=2")))
+    assert table_numbers_printed(pages) == [2, 2, 4, 4, 5, 5]
+
+
+@pytest.mark.parametrize(("tables", "message"), [
+    ("9", "This session has no table 9."),
+    ("2-1", "is not a valid range"),
+    ("two", "is not a table number or a range"),
+])
+def test_tables_that_cannot_be_printed_are_refused_with_a_message(staff_client, tournament,
+                                                                   tables, message):
+    response = staff_client(tournament).get(sheets_url(tournament.slug, query=f"?tables={tables}"))
+    assert response.status_code == 400
+    assert message in response.content.decode()
+
+
+def test_a_referee_limited_to_some_tables_gets_theirs(client, tournament, referee_of_table_2):
+    client.force_login(referee_of_table_2)
+    assert table_numbers_printed(assert_pdf(client.get(sheets_url(tournament.slug)))) == [2]
+    response = client.get(sheets_url(tournament.slug, query="?tables=1-2"), HTTP_ACCEPT_LANGUAGE="en")
+    assert response.status_code == 400
+    assert "You referee tables 2 only." in response.content.decode()
+
+
+def test_a_limited_referee_with_no_table_in_the_session_is_told(client, make_tournament,
+                                                                make_user):
+    tournament = make_tournament(slug="small-open", players=8)  # two tables
+    user = make_user("far-referee")
+    services.staff_role_grant(tournament=tournament, user=user, role=StaffRole.Role.REFEREE,
+                              tables="7-8")
+    client.force_login(user)
+    response = client.get(sheets_url("small-open"), HTTP_ACCEPT_LANGUAGE="en")
+    assert response.status_code == 400
+    assert "You referee tables 7, 8 only: this session has none of them." in response.content.decode()
+
+
+def test_the_organisers_session_page_offers_chosen_tables(staff_client, tournament):
+    html = staff_client(tournament).get(f"/t/{tournament.slug}/organise/sessions/1/").content.decode()
+    form = html[html.index('id="print-sheets"'):]
+    form = form[: form.index("</form>")]
+    assert f'/t/{tournament.slug}/sessions/1/sheets.pdf' in html and 'name="tables"' in form
+    assert 'name="rounds"' in form

@@ -1,8 +1,10 @@
-"""``makemessages`` that also collects the engine's problem messages (scoring/messages.py).
+"""``makemessages`` that also collects the engine's messages (scoring/messages.py): its
+problems and the reasons a record cannot be read.
 
 The engine marks them with ``N_`` (it cannot import Django); this command adds that keyword
 and scans ``scoring/messages.py`` even when ``--ignore "scoring/*"`` leaves the rest of the
-engine out, so that the referee reads the engine's verdicts in French.
+engine out, so that the referee reads the engine's verdicts, and why an uploaded record was
+refused, in French.
 """
 
 from __future__ import annotations
