@@ -101,7 +101,9 @@ def staff_account_grant(
         try:
             user.full_clean()
         except ValidationError as error:
-            raise ValidationError({"username": error.message_dict.get("username", error.messages)})
+            raise ValidationError(
+                {"username": error.message_dict.get("username", error.messages)}
+            ) from error
         user.save()
     elif password:
         raise ValidationError(

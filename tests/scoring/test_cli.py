@@ -3,19 +3,19 @@
 from __future__ import annotations
 
 import io
-import os
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.scoring.engine_records import record, round_, turn
 
 import scoring
 from scoring.bench import run_bench
 from scoring.cli import main
+from tests.scoring.engine_records import record, round_, turn
 
 ROOT = Path(scoring.__file__).resolve().parent.parent
 DATA = Path(__file__).parent / "data"

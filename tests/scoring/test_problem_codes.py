@@ -6,10 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from tests.scoring.engine_records import check, codes, going_out_round, record, round_, turn
 
 from scoring import ALL_TILES
 from scoring.messages import MESSAGES, render
+from tests.scoring.engine_records import check, codes, going_out_round, record, round_, turn
 
 CODES_OF_RECORD_FORMAT = {
     "claim-mismatch", "bonus-mismatch", "occupied", "no-shared-side", "corner-mismatch",

@@ -9,10 +9,10 @@ import string
 from typing import Any
 
 import pytest
-from tests.scoring.engine_records import record, round_, turn
 
 from scoring import RecordError, load_record
 from scoring.messages import MESSAGES, RECORD_ERRORS, Phrase, render
+from tests.scoring.engine_records import record, round_, turn
 
 ANA_BO = ["Ana", "Bo"]
 GOOD = record(ANA_BO, round_([turn(0, "5-5-5", claimed=25)]))

@@ -7,6 +7,22 @@ import dataclasses
 from typing import Any
 
 import pytest
+
+from scoring import (
+    ALL_TILES,
+    DEFAULT_RULES,
+    Bonus,
+    Cell,
+    MatchReplay,
+    Placement,
+    PlaceRecord,
+    RecordError,
+    ReplayStateError,
+    Tile,
+    TurnRecord,
+    Verdict,
+    parse_record,
+)
 from tests.scoring.engine_records import (
     PLAIN_TILES,
     check,
@@ -16,22 +32,6 @@ from tests.scoring.engine_records import (
     round_,
     turn,
     value,
-)
-
-from scoring import (
-    ALL_TILES,
-    DEFAULT_RULES,
-    Bonus,
-    Cell,
-    MatchReplay,
-    PlaceRecord,
-    Placement,
-    ReplayStateError,
-    Tile,
-    TurnRecord,
-    RecordError,
-    Verdict,
-    parse_record,
 )
 
 ANA_BO = ["Ana", "Bo"]

@@ -124,7 +124,6 @@ def test_record_truncated_keeps_the_start_of_the_first_round():
 
 def test_demo_match_records_come_from_the_engine_for_the_seated_players(debug_on):
     from scoring import check_record, parse_record
-
     from tournament.demo import demo_match_record
 
     run_demo()

@@ -200,7 +200,6 @@ def test_the_rule_set_and_its_target(tournament):
 
 def test_bonus_and_verdict_choices_are_the_engines():
     import scoring
-
     from tournament.models import Bonus, Verdict
 
     assert Bonus.values == [bonus.value for bonus in scoring.Bonus]

@@ -95,7 +95,7 @@ def test_anonymous_post_to_every_url_is_refused(client, url_of, referee):
 
 def test_anonymous_post_to_the_admin_is_refused(client, tournament, organiser):
     before = database_snapshot()
-    for model, model_admin in admin.site._registry.items():
+    for model in admin.site._registry:
         meta = model._meta
         urls = [reverse(f"admin:{meta.app_label}_{meta.model_name}_add")]
         instance = model.objects.first()
