@@ -21,6 +21,7 @@ Permissions are the views' business (``can_referee``); services trust their call
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import unicodedata
 from collections.abc import Sequence
@@ -135,10 +136,8 @@ def _turn_row(data: TurnInput, *, player: int, round_: Round | None, index: int,
         shown = engine.tile_from_corners(data.corners)
         tile = str(shown) if shown is not None else ""
     elif tile:
-        try:
+        with contextlib.suppress(engine.UnknownTile):  # kept as entered: the engine reports it
             tile = str(engine.parse_tile(tile))
-        except engine.UnknownTile:
-            pass  # kept as entered: the engine reports it
     turn = Turn(
         index=index,
         player=player,
