@@ -606,6 +606,7 @@ class AuditEntry(models.Model):
         TURN_ADDED = "turn-added", _("turn added")
         TURN_CORRECTED = "turn-corrected", _("turn corrected")
         TURN_UNDONE = "turn-undone", _("turn undone")
+        TURN_INSERTED = "turn-inserted", _("turn inserted")
         DECISION = "decision", _("referee's decision")
         ROUND_ENDED = "round-ended", _("round ended")
         ROUND_END_CORRECTED = "round-end-corrected", _("end of round corrected")

@@ -275,6 +275,23 @@ class CorrectionForm(PlacementFieldsMixin, RevisionForm):
         return initial
 
 
+class InsertionForm(CorrectionForm):
+    """A turn nobody entered, inserted before another: the correction's fields but "not
+    played", and why (required). The player may be left blank: the one due at that point."""
+
+    reason = forms.CharField(label=_("Why the turn is inserted"), max_length=500,
+                             widget=forms.Textarea(attrs={"rows": 2}))
+
+    def __init__(self, *args: Any, view: MatchReplayView, **kwargs: Any) -> None:
+        super().__init__(*args, view=view, **kwargs)
+        del self.fields["not_played"]
+        player = self.fields["player"]
+        player.required = False
+        player.empty_value = None
+        player.choices = [("", "—")] + player.choices
+        player.help_text = _("Blank: the player whose turn it was.")
+
+
 class RoundEndForm(RevisionForm):
     """The racks shown at the end of a round, per seat: the tiles, or their total when the
     tiles were not noted; and the settlement claimed (optional, all or none)."""

@@ -57,6 +57,15 @@ class MatchRows:
     def round_turns(self, round_: Round) -> list[Turn]:
         return self.turns.setdefault(round_.pk, [])
 
+    def before(self, round_: Round, position: int) -> MatchRows:
+        """The rows as they stood before turn ``position`` (from 0) of ``round_`` was played:
+        the rounds before it whole, its first ``position`` turns, no end (new lists and dicts,
+        the same row objects)."""
+        rounds = [r for r in self.rounds if r.index <= round_.index]
+        turns = {**self.turns, round_.pk: self.turns.get(round_.pk, [])[:position]}
+        ends = {r.pk: self.ends[r.pk] for r in rounds if r.pk in self.ends and r.pk != round_.pk}
+        return MatchRows(match=self.match, seats=self.seats, rounds=rounds, turns=turns, ends=ends)
+
     def recorded_rounds(self) -> list[Round]:
         """The rounds the record holds: all but a last round that has neither turns nor end
         (a round begun then emptied by an undo)."""
@@ -606,6 +615,13 @@ def match_replay(*, match: Match, rows: MatchRows | None = None) -> MatchReplayV
     )
 
 
+def match_replay_before(*, rows: MatchRows, round_: Round, position: int) -> MatchReplayView:
+    """The match replayed as it stood before turn ``position`` (from 0) of ``round_`` was
+    played: its ``live`` round is that round at that point (``live.player_to_enter`` is who
+    was due to play then; None before the round's opening)."""
+    return match_replay(match=rows.match, rows=rows.before(round_, position))
+
+
 def _round_view(
     round_: Round,
     rows: MatchRows,
@@ -738,9 +754,15 @@ def match_audit_entries(*, match: Match) -> QuerySet[AuditEntry]:
 
 
 def turn_versions(*, turn: Turn) -> list[Turn]:
-    """Every version of the turn at ``turn``'s place (its round and index), oldest first."""
-    return list(
-        Turn.objects.filter(round_id=turn.round_id, index=turn.index)
-        .select_related("created_by")
-        .order_by("created_at", "id")
-    )
+    """Every version of ``turn``, oldest first: the versions it superseded, one by another
+    back to the first entered (a version moved down by an inserted turn has another index
+    than the one before it; a turn struck out or undone is no one's earlier version)."""
+    rows = {
+        row.pk: row
+        for row in Turn.objects.filter(round_id=turn.round_id).select_related("created_by")
+    }
+    superseded = {row.superseded_by_id: row for row in rows.values() if row.superseded_by_id}
+    versions = [rows.get(turn.pk, turn)]
+    while versions[-1].pk in superseded:
+        versions.append(superseded[versions[-1].pk])
+    return versions[::-1]

@@ -1,4 +1,5 @@
-"""Writes to a match: turns, decisions, corrections, ends of rounds, confirmations, imports.
+"""Writes to a match: turns, decisions, corrections, insertions, ends of rounds, confirmations,
+imports.
 
 Every service follows the same steps, inside one transaction:
 
@@ -42,6 +43,7 @@ from tournament.matches.selectors import (
     RoundView,
     TurnLine,
     match_replay,
+    match_replay_before,
     match_rows,
     match_with_tournament,
     turn_record,
@@ -455,6 +457,20 @@ def _current_turn(rows: MatchRows, turn_id: int) -> tuple[Round, list[Turn], int
     )
 
 
+#: What a turn's version holds as entered (the engine's figures are the replay's).
+_ENTERED_FIELDS = (
+    "index", "player", "draws", "tile", "cell_x", "cell_y", "cell_orientation", "corners",
+    "bonus_claimed", "points_claimed", "decision", "decision_reason",
+)
+
+
+def _new_version(old: Turn, *, user, reason: str, **changes: Any) -> Turn:
+    """An unsaved new version of ``old``: what was entered, with ``changes``, by ``user``."""
+    values = {name: getattr(old, name) for name in _ENTERED_FIELDS}
+    values.update(changes)
+    return Turn(round_id=old.round_id, created_by=user, change_reason=reason, **values)
+
+
 def _supersede(old: Turn, new: Turn | None, *, now) -> None:
     """Mark ``old`` superseded (by ``new``, or by nothing for an undo) without losing it."""
     old.superseded_at = now
@@ -549,6 +565,85 @@ def match_turn_correct(
 
 
 @transaction.atomic
+def match_turn_insert(
+    *,
+    match: Match,
+    user,
+    seen_revision: int,
+    before_turn_id: int,
+    turn: TurnInput,
+    reason: str,
+) -> Turn:
+    """Insert a turn nobody entered (a draw and pass noticed a few turns later) before the
+    current turn ``before_turn_id``, in its round. Its player, when None, is the one due at
+    that point (:func:`candidate_players` on the match as it stood then); before the round's
+    opening the player must be given.
+
+    The turn takes the index just before the other's when a turn struck out left it free;
+    otherwise the turns from there on move one place down, as far as the next free index,
+    the last first (two current turns never share an index): each gets a new version at its
+    new index, the old one kept. Then as a correction: the inserted turn must be legal
+    (:class:`TurnsRefused` with the engine's reasons, nothing written), later turns it makes
+    illegal and an end of round it contradicts are flagged, not deleted, a reason is
+    required, and the round, if confirmed, must be confirmed again. Returns the inserted turn.
+    """
+    reason = reason.strip()
+    if not reason:
+        raise ValidationError({"reason": _("Say why the turn is inserted.")})
+    match = _claim_revision(match=match, seen_revision=seen_revision)
+    rows = match_rows(match=match)
+    round_, turns, position = _current_turn(rows, before_turn_id)
+    before = match_replay_before(rows=rows, round_=round_, position=position)
+    (player,) = candidate_players(view=before, turns=[turn])
+
+    target = turns[position].index
+    previous = turns[position - 1].index if position else -1
+    end = position
+    if target - previous == 1:  # no free index before the turn: make room
+        while end < len(turns) and turns[end].index == target + end - position:
+            end += 1
+    now = timezone.now()
+    moved_reason = _("Moved one place down: a turn was inserted before it (%(reason)s).") % {
+        "reason": reason}
+    moves = [
+        (old, _new_version(old, user=user, reason=moved_reason, index=old.index + 1,
+                           created_at=now))
+        for old in turns[position:end]
+    ]
+    new = _turn_row(turn, player=player, round_=round_, index=target if moves else target - 1,
+                    user=user)
+    new.created_at = now
+    new.change_reason = reason
+    turns[position:end] = [new] + [copy for _old, copy in moves]
+    view = match_replay(match=match, rows=rows)
+    round_view = next(r for r in view.rounds if r.row.pk == round_.pk)
+    report = round_view.turns[position].report
+    refusals = _refusals([report])
+    if refusals:
+        raise TurnsRefused(refusals)
+    for old, copy in reversed(moves):
+        _supersede(old, copy, now=now)
+    _unconfirm(round_)
+    _audit(
+        match,
+        user,
+        AuditEntry.Action.TURN_INSERTED,
+        f"round {round_.index + 1}, turn {position + 1} inserted",
+        {
+            "round": round_.index,
+            "index": new.index,
+            "position": position,
+            "after": turn_snapshot(new),
+            "moved": [[old.index, copy.index] for old, copy in moves],
+            "engine": {"points": report.points, "verdict": report.verdict.value},
+        },
+        reason,
+    )
+    _after_write(match, user, view)  # inserts the new turn with its figures
+    return new
+
+
+@transaction.atomic
 def match_turn_decide(
     *, match: Match, user, seen_revision: int, turn_id: int, decision: str, reason: str = ""
 ) -> Turn:
@@ -566,23 +661,8 @@ def match_turn_decide(
     old = turns[position]
     if old.verdict != "mismatch":
         raise ValidationError(_("This turn's claim agrees with the engine: there is nothing to decide."))
-    new = Turn(
-        round=round_,
-        index=old.index,
-        player=old.player,
-        draws=old.draws,
-        tile=old.tile,
-        cell_x=old.cell_x,
-        cell_y=old.cell_y,
-        cell_orientation=old.cell_orientation,
-        corners=old.corners,
-        bonus_claimed=old.bonus_claimed,
-        points_claimed=old.points_claimed,
-        decision=decision,
-        decision_reason=reason if decision == Turn.Decision.CLAIM else "",
-        created_by=user,
-        change_reason=reason,
-    )
+    new = _new_version(old, user=user, reason=reason, decision=decision,
+                       decision_reason=reason if decision == Turn.Decision.CLAIM else "")
     _supersede(old, new, now=timezone.now())
     turns[position] = new
     _unconfirm(round_)

@@ -21,7 +21,8 @@ class TurnLogTable(PythonBodyTable):
     The body is built in Python (``PythonBodyTable``: a template per cell is too slow for a
     whole match, about 0.3 s for 150 turns against a few milliseconds). With
     ``can_write``, a claim that differs gets its two decision buttons and every turn a link
-    to correct it; ``urls`` gives the addresses (``decide`` and ``correct``, with ``{id}``).
+    to correct it and one to insert a forgotten turn before it; ``urls`` gives the addresses
+    (``decide``, ``correct`` and ``insert``, with ``{id}``).
     """
 
     number = tables2.Column(verbose_name="#", accessor="number", orderable=False)
@@ -57,6 +58,8 @@ class TurnLogTable(PythonBodyTable):
             "illegal": "✗ " + gettext("illegal"),
             "unverified": "? " + gettext("not verifiable"),
         }
+        self.correct_word = pgettext("verb: correct a turn", "correct")
+        self.insert_words = gettext("insert a turn before")
 
     def body_row_attrs(self, record: TurnLine) -> str:
         pending = " decision-pending" if record.decision_pending else ""
@@ -124,7 +127,11 @@ class TurnLogTable(PythonBodyTable):
         if self.can_write and "correct" in self.urls:
             parts.append(format_html('<a class="correct-link" href="{}">{}</a>',
                                      self.urls["correct"].format(id=record.row.pk),
-                                     pgettext("verb: correct a turn", "correct")))
+                                     self.correct_word))
+        if self.can_write and "insert" in self.urls:
+            parts.append(format_html('<a class="correct-link insert-link" href="{}">{}</a>',
+                                     self.urls["insert"].format(id=record.row.pk),
+                                     self.insert_words))
         return format_html('<div class="decision-cell">{}</div>',
                            format_html_join("", "{}", ((part,) for part in parts)))
 
@@ -241,6 +248,14 @@ class AuditTable(tables2.Table):
             rows.append((gettext("after"), describe_turn(details.get("after"), names)))
             return format_html_join("", '<div class="audit-{}"><b>{}</b> {}</div>',
                                     ((label.replace(" ", "-"), label, text) for label, text in rows))
+        if action == AuditEntry.Action.TURN_INSERTED:
+            moved = details.get("moved") or []
+            rows = [("after", format_html("<b>{}</b> {}", gettext("inserted"),
+                                          describe_turn(details.get("after"), names)))]
+            if moved:
+                rows.append(("moved", gettext("%(count)s later turn(s) moved one place down, "
+                                              "each as a new version") % {"count": len(moved)}))
+            return format_html_join("", '<div class="audit-{}">{}</div>', rows)
         if action in (AuditEntry.Action.ROUND_ENDED, AuditEntry.Action.ROUND_END_CORRECTED):
             rows = []
             if action == AuditEntry.Action.ROUND_END_CORRECTED:

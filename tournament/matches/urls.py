@@ -1,5 +1,6 @@
 """The addresses of a match (in the "tournament" namespace): the page and entry screen, sheet
-mode, the turn preview and writes, corrections, ends of rounds, the audit log, the record."""
+mode, the turn preview and writes, corrections and insertions, ends of rounds, the audit log,
+the record."""
 
 from django.urls import path
 
@@ -18,6 +19,8 @@ urlpatterns = [
     path(f"{MATCH}turns/undo/", views.TurnUndoView.as_view(), name="match_turn_undo"),
     path(f"{MATCH}turns/<int:turn_id>/correct/", views.TurnCorrectView.as_view(),
          name="match_turn_correct"),
+    path(f"{MATCH}turns/<int:turn_id>/insert/", views.TurnInsertView.as_view(),
+         name="match_turn_insert"),
     path(f"{MATCH}turns/<int:turn_id>/decision/", views.TurnDecisionView.as_view(),
          name="match_turn_decide"),
     path(f"{MATCH}rounds/<int:number>/end/", views.RoundEndView.as_view(), name="match_round_end"),

@@ -1,5 +1,5 @@
 """The match pages: the public sheet and the referee's entry screen (board mode), sheet mode,
-corrections, the end of a round, the audit log, the record download and upload.
+corrections and insertions, the end of a round, the audit log, the record download and upload.
 
 Views parse the request, call one service or selector and render. A write answers with the
 match as it now is: the ``#match`` region for htmx (the page does not reload), a redirect
@@ -29,6 +29,7 @@ from tournament.matches import selectors, services
 from tournament.matches.forms import (
     CorrectionForm,
     DecisionForm,
+    InsertionForm,
     PassForm,
     RecordUploadForm,
     RevisionForm,
@@ -144,6 +145,7 @@ class MatchPageMixin(MatchMixin):
             "urls": {
                 "decide": self.url("match_turn_decide", turn_id=0).replace("/0/", "/{id}/"),
                 "correct": self.url("match_turn_correct", turn_id=0).replace("/0/", "/{id}/"),
+                "insert": self.url("match_turn_insert", turn_id=0).replace("/0/", "/{id}/"),
             },
             "error_turn": forms.get("decision_error_turn"),
             "error_messages": forms.get("decision_error_messages"),
@@ -426,10 +428,13 @@ class RoundConfirmView(MatchWriteView):
 
 
 class TurnCorrectView(MatchWriteMixin, View):
-    """Correct any turn: a form with its fields and a reason; the versions it has had."""
+    """Correct any turn: a form with its fields and a reason; the versions it has had.
+
+    :class:`TurnInsertView` is this page for a turn inserted before the one named."""
 
     http_method_names = ("get", "post")
     template_name = "tournament/matches/correct.html"
+    form_class: type[CorrectionForm] = CorrectionForm
 
     def find(
         self, view: selectors.MatchReplayView
@@ -447,8 +452,24 @@ class TurnCorrectView(MatchWriteMixin, View):
         return TemplateResponse(self.request, self.template_name, {
             "tournament": self.tournament, "match": self.match, "view": view,
             "round": round_view, "position": position + 1, "line": line, "form": form,
-            "versions": selectors.turn_versions(turn=line.row),
+            **self.extra_context(line),
         }, status=status)
+
+    def extra_context(self, line: selectors.TurnLine) -> dict[str, Any]:
+        return {"versions": selectors.turn_versions(turn=line.row)}
+
+    def initial(self, view, found) -> dict[str, Any]:
+        """The form's values on the page: the turn as entered."""
+        return self.form_class.initial_for(found[2].row)
+
+    def save(self, form) -> str:
+        """The service's call; the message shown on the match page afterwards."""
+        services.match_turn_correct(
+            match=self.match, user=self.request.user,
+            seen_revision=form.cleaned_data["revision"], turn_id=self.kwargs["turn_id"],
+            turn=form.turn_input(), reason=form.cleaned_data["reason"],
+        )
+        return _("Turn corrected; the match was replayed.")
 
     def turn_gone(self) -> HttpResponse:
         """The turn changed under the scorekeeper: the match page, with the stale-save message."""
@@ -460,8 +481,8 @@ class TurnCorrectView(MatchWriteMixin, View):
         found = self.find(view)
         if found is None:
             raise Http404
-        form = CorrectionForm(view=view, initial={
-            "revision": self.match.revision, **CorrectionForm.initial_for(found[2].row)})
+        form = self.form_class(view=view, initial={
+            "revision": self.match.revision, **self.initial(view, found)})
         return self.render(view, found, form)
 
     def post(self, request, *args, **kwargs):
@@ -469,21 +490,17 @@ class TurnCorrectView(MatchWriteMixin, View):
         found = self.find(view)
         if found is None:
             return self.turn_gone()
-        form = CorrectionForm(request.POST, view=view)
+        form = self.form_class(request.POST, view=view)
         if form.is_valid():
             try:
-                services.match_turn_correct(
-                    match=self.match, user=request.user,
-                    seen_revision=form.cleaned_data["revision"], turn_id=kwargs["turn_id"],
-                    turn=form.turn_input(), reason=form.cleaned_data["reason"],
-                )
+                done = self.save(form)
             except services.StaleMatch as stale:
                 self.match = selectors.match_with_tournament(self.match.pk).get()
                 view = selectors.match_replay(match=self.match)
                 found = self.find(view)
                 if found is None:
                     return self.turn_gone()
-                form = CorrectionForm(posted_at_revision(request, self.match.revision), view=view)
+                form = self.form_class(posted_at_revision(request, self.match.revision), view=view)
                 form.add_error(None, stale.message)
                 return self.render(view, found, form, status=409)
             except services.TurnsRefused as refused:
@@ -492,9 +509,36 @@ class TurnCorrectView(MatchWriteMixin, View):
             except ValidationError as error:
                 add_service_errors(form, error)
             else:
-                messages.success(request, _("Turn corrected; the match was replayed."))
+                messages.success(request, done)
                 return redirect(self.url("match"))
         return self.render(view, found, form, status=400)
+
+
+class TurnInsertView(TurnCorrectView):
+    """Insert a turn nobody entered before this one (a draw and pass noticed later): the
+    correction's form, the player due at that point chosen, and a reason."""
+
+    template_name = "tournament/matches/insert.html"
+    form_class = InsertionForm
+
+    def extra_context(self, line: selectors.TurnLine) -> dict[str, Any]:
+        return {}
+
+    def initial(self, view, found) -> dict[str, Any]:
+        """A turn drawing nothing and placing nothing, by the player due at that point."""
+        round_view, position, _line = found
+        before = selectors.match_replay_before(rows=view.rows, round_=round_view.row,
+                                               position=position)
+        player = before.live.player_to_enter if before.live is not None else None
+        return {"player": player, "draws": 0}
+
+    def save(self, form) -> str:
+        services.match_turn_insert(
+            match=self.match, user=self.request.user,
+            seen_revision=form.cleaned_data["revision"], before_turn_id=self.kwargs["turn_id"],
+            turn=form.turn_input(), reason=form.cleaned_data["reason"],
+        )
+        return _("Turn inserted; the match was replayed.")
 
 
 def posted_at_revision(request, revision: int):

@@ -20,7 +20,7 @@ from tests.tournament.matches.helpers import (
     truncated,
 )
 from tournament import engine
-from tournament.matches import services
+from tournament.matches import selectors, services
 from tournament.models import AuditEntry, Round, RoundEnd, Turn
 
 pytestmark = pytest.mark.django_db
@@ -481,3 +481,176 @@ def test_an_imported_record_with_mistakes_keeps_and_flags_them(tournament, refer
     mismatches = [t for r in view.rounds for t in r.turns if t.verdict == "mismatch"]
     assert mismatches and all(t.decision_pending for t in mismatches)
     assert RoundEnd.objects.filter(round__match=match).count() == len(record["rounds"])
+
+
+# -- a forgotten turn inserted -----------------------------------------------------------------
+
+
+def insert(match, user, before: Turn, turn: services.TurnInput, reason: str = "forgotten",
+           **options):
+    match = fresh(match)
+    return services.match_turn_insert(
+        match=match, user=user, seen_revision=options.pop("seen_revision", match.revision),
+        before_turn_id=before.pk, turn=turn, reason=reason,
+    )
+
+
+def without_turn(record, *, turns: int, missing: int):
+    """Round 1's first ``turns`` turns but the one at ``missing``: a turn nobody entered."""
+    kept = truncated(record, rounds=0, turns=turns)
+    round_ = kept["rounds"][0]
+    round_["turns"] = round_["turns"][:missing] + round_["turns"][missing + 1:]
+    return kept
+
+
+def test_a_forgotten_draw_inserted_mid_round_clears_out_of_turn_and_moves_the_turns_after(
+    tournament, referee, organiser
+):
+    match = first_match(tournament)
+    record = simulated(match, seed=3)
+    played = record["rounds"][0]["turns"][:9]
+    forgotten = played[4]
+    assert forgotten == {"player": 2, "draws": 3, "claimed": -25}  # C drew three and passed
+    import_record(match, referee, without_turn(record, turns=9, missing=4))
+    turns = current_turns(match)
+    assert [t.index for t in turns] == list(range(8))
+    assert turns[4].verdict == "illegal" and turns[4].problems[0]["code"] == "out-of-turn"
+    expected = [sum(t["claimed"] for t in played if t["player"] == seat) for seat in range(4)]
+    assert fresh(match).totals != expected
+
+    # the player left blank is the one due after the turn before: C
+    inserted = insert(match, organiser, turns[4], services.TurnInput(draws=3, points_claimed=-25),
+                      reason="C drew three and passed; the sheet skipped it")
+    assert (inserted.player, inserted.index, inserted.points, inserted.verdict) == (2, 4, -25, "ok")
+    assert inserted.created_by == organiser and inserted.change_reason.startswith("C drew")
+    now = current_turns(match)
+    assert [t.index for t in now] == list(range(9))
+    assert [(t.player, t.draws, t.points_claimed) for t in now] == [
+        (t["player"], t.get("draws", 0), t["claimed"]) for t in played]
+    assert all(t.verdict == "ok" and t.problems == [] for t in now)
+    assert fresh(match).totals == expected
+    assert replay(match).live.next_player == 3  # after C's tile, the ninth turn
+
+    # the four turns after it moved one place down: a new version each, the old one kept
+    moved = now[5:]
+    assert all(t.created_by == organiser and "inserted" in t.change_reason for t in moved)
+    old_versions = Turn.objects.filter(round__match=match, superseded_at__isnull=False)
+    assert old_versions.count() == 4
+    assert sorted((t.index, t.superseded_by.index) for t in old_versions) == [
+        (4, 5), (5, 6), (6, 7), (7, 8)]
+    assert {t.pk for t in old_versions} == {t.pk for t in turns[4:]}
+    assert Turn.objects.filter(round__match=match).count() == 8 + 1 + 4
+    # a moved turn's versions are its own, not those of the turn that held its index before
+    assert selectors.turn_versions(turn=now[5]) == [turns[4], now[5]]
+    assert selectors.turn_versions(turn=now[4]) == [inserted]
+
+
+def test_a_turn_struck_out_leaves_its_index_to_an_inserted_turn_and_moves_stop_at_a_gap(
+    tournament, referee
+):
+    match = first_match(tournament)
+    record = simulated(match, seed=3)
+    import_record(match, referee, truncated(record, rounds=0, turns=9))
+    turns = current_turns(match)
+    # turn 5 (C's pass) was in fact not played: struck out, index 4 is left free
+    services.match_turn_correct(match=fresh(match), user=referee,
+                                seen_revision=fresh(match).revision, turn_id=turns[4].pk,
+                                turn=None, reason="not played")
+    assert [t.index for t in current_turns(match)] == [0, 1, 2, 3, 5, 6, 7, 8]
+    # it was: inserted before the next turn, it takes the free index and nothing moves
+    inserted = insert(match, referee, turns[5], services.TurnInput(draws=3, points_claimed=-25))
+    assert inserted.index == 4 and inserted.verdict == "ok"
+    assert [t.pk for t in current_turns(match)] == [t.pk for t in turns[:4]] + [
+        inserted.pk] + [t.pk for t in turns[5:]]
+    assert Turn.objects.filter(round__match=match).count() == 10
+
+    # with a free index further on, only the turns before it move
+    services.match_turn_correct(match=fresh(match), user=referee,
+                                seen_revision=fresh(match).revision, turn_id=turns[7].pk,
+                                turn=None, reason="not played")
+    insert(match, referee, turns[5], services.TurnInput(draws=3, points_claimed=-25))
+    assert [t.index for t in current_turns(match)] == [0, 1, 2, 3, 4, 5, 6, 7, 8]
+    moved = AuditEntry.objects.filter(match=match, action="turn-inserted").order_by("id")
+    assert [e.details["moved"] for e in moved] == [[], [[5, 6], [6, 7]]]
+
+
+def test_an_illegal_inserted_turn_is_refused_and_nothing_is_written(tournament, referee):
+    match = first_match(tournament)
+    add(match, referee, opening(points_claimed=25))
+    add(match, referee, services.TurnInput(cell=Cell(0, 0, "D"), corners=(5, 5, 4), points_claimed=14))
+    second = current_turns(match)[1]
+    revision = fresh(match).revision
+    rows = Turn.objects.filter(round__match=match).count()
+    for turn in [services.TurnInput(cell=Cell(0, 0, "D"), corners=(4, 5, 5)),  # corners
+                 services.TurnInput(cell=Cell(-1, 0, "D"), corners=(5, 5, 5)),  # played
+                 services.TurnInput(player=3, draws=3)]:  # out of turn: B was due
+        with pytest.raises(services.TurnsRefused) as refused:
+            insert(match, referee, second, turn)
+        assert refused.value.refusals[0].problems[0].code in (
+            "corner-mismatch", "tile-already-played", "out-of-turn")
+    assert refused.value.messages == [
+        f"{seated_names(match)[3]} played out of turn: {seated_names(match)[1]} was next"]
+    assert fresh(match).revision == revision
+    assert Turn.objects.filter(round__match=match).count() == rows
+    assert [t.pk for t in current_turns(match)][1] == second.pk and second.index == 1
+    assert not AuditEntry.objects.filter(match=match, action="turn-inserted").exists()
+
+
+def test_an_insertion_needs_a_reason_and_the_current_revision(tournament, referee):
+    match = first_match(tournament)
+    add(match, referee, opening(points_claimed=25))
+    (second,) = add(match, referee, services.TurnInput(draws=3))
+    revision = fresh(match).revision
+    with pytest.raises(ValidationError) as error:
+        insert(match, referee, second, services.TurnInput(draws=3), reason="  ")
+    assert error.value.message_dict["reason"] == ["Say why the turn is inserted."]
+    with pytest.raises(services.StaleMatch):
+        insert(match, referee, second, services.TurnInput(draws=3), seen_revision=revision - 1)
+    assert fresh(match).revision == revision
+    assert Turn.objects.filter(round__match=match).count() == 2
+
+
+def test_a_turn_inserted_before_a_rounds_opening_needs_its_player(tournament, referee):
+    match = first_match(tournament)
+    add(match, referee, opening(player=1, points_claimed=25))
+    first = current_turns(match)[0]
+    with pytest.raises(ValidationError) as error:
+        insert(match, referee, first, services.TurnInput(draws=3))
+    assert error.value.message_dict["player"] == ["Who opens the round? Choose the player."]
+    # A drew three, could not open, and B opened
+    inserted = insert(match, referee, first, services.TurnInput(player=0, draws=3,
+                                                                points_claimed=-25))
+    assert (inserted.index, inserted.player, inserted.verdict) == (0, 0, "ok")
+    now = current_turns(match)
+    assert [t.index for t in now] == [0, 1] and now[1].player == 1 and now[1].verdict == "ok"
+    assert fresh(match).totals == [-25, 25, 0, 0]
+    assert replay(match).live.next_player == 2
+
+
+def test_an_insertion_in_a_confirmed_round_unconfirms_it_and_flags_its_end(tournament, referee):
+    match = first_match(tournament)
+    record = simulated(match, seed=3)
+    services.match_record_import_and_confirm(match=fresh(match), user=referee, record=record)
+    assert fresh(match).status == "confirmed"
+    before = list(fresh(match).totals)
+    turns = current_turns(match)
+    # a pass inserted before A's tile in round 1: A was due, so the pass is A's
+    inserted = insert(match, referee, turns[6], services.TurnInput(draws=3, points_claimed=-25),
+                      reason="the sheet shows a pass")
+    assert (inserted.player, inserted.points, inserted.verdict) == (0, -25, "ok")
+    assert Round.objects.get(match=match, index=0).confirmed_at is None
+    # as after a correction, what no longer holds is flagged, not refused: A's tile is now
+    # out of turn, and the racks shown at the end of the round are three tiles short
+    round_one = replay(match).rounds[0]
+    assert [t.problems[0].code for t in round_one.illegal_turns] == ["out-of-turn"]
+    assert round_one.illegal_turns[0].row.index == 7
+    assert "rack-mismatch" in [p.code for p in round_one.problems]
+    assert fresh(match).status == "finished" and fresh(match).totals != before
+    entry = AuditEntry.objects.get(match=match, action="turn-inserted")
+    assert entry.user == referee and entry.reason == "the sheet shows a pass"
+    assert entry.summary == "round 1, turn 7 inserted"
+    assert entry.details["round"] == 0 and entry.details["position"] == 6
+    assert entry.details["index"] == 6 and entry.details["after"]["draws"] == 3
+    assert entry.details["after"]["player"] == 0 and entry.details["engine"]["points"] == -25
+    assert len(entry.details["moved"]) == len(turns) - 6 - sum(
+        len(r["turns"]) for r in record["rounds"][1:])

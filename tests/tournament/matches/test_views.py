@@ -472,3 +472,132 @@ def test_a_correction_of_a_turn_corrected_meanwhile_gets_the_conflict_message(re
     assert "Quelqu’un d’autre a enregistré" in response.content.decode()
     assert not Turn.objects.current().filter(round__match=match).exists()
     assert Turn.objects.filter(round__match=match).count() == 1
+
+
+# -- a forgotten turn inserted -----------------------------------------------------------------
+
+
+def test_the_turn_log_links_to_insert_a_turn_for_its_referee_only(referee, referee_client, client,
+                                                                  tournament):
+    match = first_match(tournament)
+    add(match, referee, opening(), services.TurnInput(draws=3))
+    turns = Turn.objects.current().filter(round__match=match).order_by("index")
+    page = referee_client.get(url(match)).content.decode()
+    for turn in turns:
+        assert f'href="{url(match, "match_turn_insert", turn_id=turn.pk)}"' in page
+    assert page.count("insérer un tour avant") == 2
+    public = client.get(url(match)).content.decode()
+    assert "/insert/" not in public and "insérer un tour avant" not in public
+
+
+def test_the_insertion_page_proposes_the_player_due_and_saves(referee, referee_client, tournament):
+    match = first_match(tournament)
+    add(match, referee, opening(), services.TurnInput(draws=3))
+    second = Turn.objects.current().get(round__match=match, index=1)
+    page = referee_client.get(url(match, "match_turn_insert", turn_id=second.pk)).content.decode()
+    assert "Insérer un tour avant le tour 2 de la manche 1" in page
+    assert '<option value="1" selected>' in page  # B, due after A's opening
+    assert 'name="not_played"' not in page and 'name="reason"' in page
+    data = {"revision": 1, "player": "1", "draws": "3", "tile": "", "cell": "", "corners": "",
+            "bonus_claimed": "", "claimed": "-25", "reason": "oublié sur la feuille"}
+    response = referee_client.post(url(match, "match_turn_insert", turn_id=second.pk), data,
+                                   follow=True)
+    assert response.redirect_chain == [(url(match), 302)]
+    assert "Tour inséré ; la partie a été rejouée." in response.content.decode()
+    turns = Turn.objects.current().filter(round__match=match).order_by("index")
+    assert [(t.index, t.player, t.verdict) for t in turns] == [
+        (0, 0, "ok"), (1, 1, "ok"), (2, 1, "illegal")]  # B's pass is now out of turn
+    assert fresh(match).totals == [25, -50, 0, 0]
+
+
+@pytest.mark.parametrize(
+    ("data", "field", "words"),
+    [
+        ({"reason": ""}, "reason", "Ce champ est obligatoire"),
+        ({"tile": "349"}, "tile", "« 349 » n’est pas une tuile"),
+        ({"tile": "5-5-5", "cell": "D(0,0)", "corners": "5-5-5"}, "cell",
+         "a joué 5-5-5, qui est déjà sur la table"),
+        ({"player": "3"}, "tile", "a joué hors de son tour"),
+    ],
+    ids=["reason", "tile", "engine", "out-of-turn"],
+)
+def test_a_bad_insertion_is_refused_next_to_its_field(referee, referee_client, tournament,
+                                                      data, field, words):
+    match = first_match(tournament)
+    add(match, referee, opening(), services.TurnInput(draws=3))
+    second = Turn.objects.current().get(round__match=match, index=1)
+    posted = {"revision": 1, "player": "", "draws": "3", "tile": "", "cell": "", "corners": "",
+              "bonus_claimed": "", "claimed": "", "reason": "oublié", **data}
+    response = referee_client.post(url(match, "match_turn_insert", turn_id=second.pk), posted)
+    assert response.status_code == 400
+    page = html.unescape(response.content.decode())
+    errors = page.split(f'id="id_{field}_errors"', 1)[1].split("</ul>", 1)[0]
+    assert words in errors
+    assert Turn.objects.filter(round__match=match).count() == 2 and fresh(match).revision == 1
+
+
+def test_the_insertion_page_before_an_opening_asks_for_the_player(referee, referee_client,
+                                                                  tournament):
+    match = first_match(tournament)
+    add(match, referee, opening())
+    first = Turn.objects.current().get(round__match=match)
+    page = referee_client.get(url(match, "match_turn_insert", turn_id=first.pk)).content.decode()
+    players = page.split('name="player"', 1)[1].split("</select>", 1)[0]
+    assert players.count("selected") == 1 and '<option value="" selected>—' in players
+    response = referee_client.post(url(match, "match_turn_insert", turn_id=first.pk), {
+        "revision": 1, "player": "", "draws": "3", "claimed": "-25", "reason": "oublié"})
+    assert response.status_code == 400
+    errors = response.content.decode().split('id="id_player_errors"', 1)[1]
+    assert "Qui ouvre la manche ?" in errors.split("</ul>", 1)[0]
+
+
+def test_an_insertion_from_a_stale_page_keeps_what_was_typed(referee, referee_client, tournament):
+    match = first_match(tournament)
+    add(match, referee, opening(), services.TurnInput(draws=3))
+    second = Turn.objects.current().get(round__match=match, index=1)
+    add(match, referee, services.TurnInput(draws=3))  # another tablet, meanwhile
+    data = {"revision": 1, "player": "1", "draws": "3", "claimed": "-25", "reason": "oublié"}
+    response = referee_client.post(url(match, "match_turn_insert", turn_id=second.pk), data)
+    assert response.status_code == 409
+    page = response.content.decode()
+    assert "Quelqu’un d’autre a enregistré" in page and "oublié" in page
+    assert 'name="revision" value="2"' in page
+    # the turn it was to go before undone meanwhile: the match page, with the message
+    services.match_turn_undo(match=fresh(match), user=referee, seen_revision=2)
+    services.match_turn_undo(match=fresh(match), user=referee, seen_revision=3)
+    response = referee_client.post(url(match, "match_turn_insert", turn_id=second.pk),
+                                   {**data, "revision": 4}, follow=True)
+    assert response.redirect_chain == [(url(match), 302)]
+    assert "Quelqu’un d’autre a enregistré" in response.content.decode()
+    assert referee_client.get(url(match, "match_turn_insert", turn_id=second.pk)).status_code == 404
+
+
+def test_only_a_referee_of_the_table_may_insert_a_turn(referee, client, tournament,
+                                                       referee_of_table_2):
+    match = first_match(tournament)
+    add(match, referee, opening())
+    turn = Turn.objects.current().get(round__match=match)
+    address = url(match, "match_turn_insert", turn_id=turn.pk)
+    data = {"revision": 1, "player": "3", "draws": "3", "claimed": "-25", "reason": "oublié"}
+    for response in (client.get(address), client.post(address, data)):
+        assert response.status_code == 302 and response["Location"].startswith("/login/")
+    other = Client()
+    other.force_login(referee_of_table_2)
+    assert other.get(address).status_code == 403 and other.post(address, data).status_code == 403
+    assert Turn.objects.filter(round__match=match).count() == 1
+
+
+def test_the_audit_page_shows_an_insertion(referee, referee_client, tournament):
+    match = first_match(tournament)
+    add(match, referee, opening(), services.TurnInput(draws=3))
+    second = Turn.objects.current().get(round__match=match, index=1)
+    services.match_turn_insert(match=fresh(match), user=referee, seen_revision=1,
+                               before_turn_id=second.pk,
+                               turn=services.TurnInput(draws=3, points_claimed=-25),
+                               reason="oublié sur la feuille")
+    page = referee_client.get(url(match, "match_audit")).content.decode()
+    row = page.split("tour inséré", 1)[1].split("</tr>", 1)[0]
+    assert "manche 1, tour 2" in row
+    assert "inséré</b> B · " in row and "pas de tuile, 3 pioche(s), annonce -25" in row
+    assert "1 tour(s) suivant(s) descendu(s) d’un rang, chacun en nouvelle version" in row
+    assert "oublié sur la feuille" in row
