@@ -1,6 +1,6 @@
 """The addresses of a match (in the "tournament" namespace): the page and entry screen, sheet
 mode, the turn preview and writes, corrections and insertions, ends of rounds, the audit log,
-the record."""
+the record; and every match's record of a tournament as one archive."""
 
 from django.urls import path
 
@@ -9,6 +9,7 @@ from tournament.matches import views
 MATCH = "t/<slug:slug>/matches/<int:match_id>/"
 
 urlpatterns = [
+    path("t/<slug:slug>/records.zip", views.TournamentRecordsZipView.as_view(), name="records_zip"),
     path(MATCH, views.MatchView.as_view(), name="match"),
     path(f"{MATCH}record.json", views.MatchRecordView.as_view(), name="match_record"),
     path(f"{MATCH}record/", views.MatchRecordUploadView.as_view(), name="match_record_upload"),

@@ -1,5 +1,6 @@
 """The match pages: the public sheet and the referee's entry screen (board mode), sheet mode,
-corrections and insertions, the end of a round, the audit log, the record download and upload.
+corrections and insertions, the end of a round, the audit log, the record download and upload;
+and the tournament's records as one archive.
 
 Views parse the request, call one service or selector and render. A write answers with the
 match as it now is: the ``#match`` region for htmx (the page does not reload), a redirect
@@ -15,7 +16,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import Http404, HttpResponse, JsonResponse
+from django.http import Http404, HttpResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
@@ -25,7 +26,7 @@ from django.views import View
 from django_tables2 import RequestConfig
 
 from tournament.forms import add_service_errors
-from tournament.matches import selectors, services
+from tournament.matches import archive, selectors, services
 from tournament.matches.forms import (
     CorrectionForm,
     DecisionForm,
@@ -44,6 +45,7 @@ from tournament.matches.forms import (
 from tournament.matches.tables import AuditTable, TurnLogTable
 from tournament.models import Match
 from tournament.permissions import (
+    RefereeRequiredMixin,
     TournamentMixin,
     can_referee,
     is_organiser,
@@ -697,9 +699,22 @@ class MatchRecordView(MatchMixin, View):
     def get(self, request, *args, **kwargs):
         record = selectors.match_record(match=self.match)
         table = self.match.table
-        response = JsonResponse(record.to_dict(), json_dumps_params={"ensure_ascii": False, "indent": 1})
+        response = HttpResponse(record.to_json(), content_type="application/json")
         filename = f"{self.tournament.slug}-session-{table.session.number}-table-{table.number}.json"
         response["Content-Disposition"] = f'attachment; filename="{filename}"'
+        return response
+
+
+class TournamentRecordsZipView(RefereeRequiredMixin, View):
+    """Every match of the tournament that has a turn, its record and an index, as one ZIP
+    (tournament/matches/archive.py): for its organisers and referees."""
+
+    http_method_names = ("get", "head")
+
+    def get(self, request, *args, **kwargs):
+        content = archive.tournament_records_zip(tournament=self.tournament)
+        response = HttpResponse(content, content_type="application/zip")
+        response["Content-Disposition"] = f'attachment; filename="{self.tournament.slug}-records.zip"'
         return response
 
 

@@ -1,0 +1,190 @@
+"""Every match record of a tournament as one ZIP (``/t/<slug>/records.zip``): its entries are
+the per-match ``record.json`` downloads, the engine's checker replays them, the index lists
+them; for the tournament's staff only."""
+
+from __future__ import annotations
+
+import csv
+import io
+import zipfile
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+import scoring
+from tests.tournament.matches.helpers import add, board_turn, fresh, import_record, simulated
+from tests.tournament.printing.helpers import ACCENTED_NAMES, accented_tournament, filled_match
+from tournament import services
+from tournament.demo import record_truncated
+from tournament.matches import archive
+from tournament.matches import services as match_services
+from tournament.matches.selectors import match_replay
+from tournament.models import Match, StaffRole
+from tournament.organiser.services import session_create
+from tournament.seating.services import session_seat_players
+
+pytestmark = pytest.mark.django_db
+
+
+def zip_url(tournament) -> str:
+    return reverse("tournament:records_zip", kwargs={"slug": tournament.slug})
+
+
+def match_at(tournament, session: int, table: int) -> Match:
+    return fresh(Match.objects.get(table__session__tournament=tournament,
+                                   table__session__number=session, table__number=table))
+
+
+def staff(tournament, make_user, username: str, role: str) -> Client:
+    user = make_user(username)
+    services.staff_role_grant(tournament=tournament, user=user, role=role)
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def lyon(make_user):
+    """The Open de Lyon (accented names) with a referee, and every kind of match: session 1,
+    table 1 played to the end and confirmed, table 2 in play; session 2, table 1 with a turn
+    entered then undone (a round, but no turn), table 2 not started."""
+    tournament = accented_tournament()
+    referee = make_user("lyon-referee")
+    services.staff_role_grant(tournament=tournament, user=referee, role=StaffRole.Role.REFEREE)
+    filled_match(tournament, referee, seed=3)
+    in_play = match_at(tournament, 1, 2)
+    import_record(in_play, referee, record_truncated(simulated(in_play, seed=5), turns=9))
+    session = session_create(tournament=tournament)
+    players = [seat.player for seat in match_at(tournament, 1, 1).table.seats.order_by("order")]
+    players += [seat.player for seat in in_play.table.seats.order_by("order")]
+    session_seat_players(session=session, tables=[players[::2], players[1::2]])
+    undone = match_at(tournament, 2, 1)
+    add(undone, referee, board_turn(simulated(undone, seed=7)["rounds"][0]["turns"][0]))
+    undone = fresh(undone)
+    match_services.match_turn_undo(match=undone, user=referee, seen_revision=undone.revision)
+    return tournament
+
+
+def open_archive(response) -> zipfile.ZipFile:
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/zip"
+    return zipfile.ZipFile(io.BytesIO(response.content))
+
+
+def index_rows(archive_file: zipfile.ZipFile) -> list[list[str]]:
+    return list(csv.reader(io.StringIO(archive_file.read("index.csv").decode("utf-8"))))
+
+
+def test_one_entry_per_match_with_turns_each_the_record_json_download(lyon, make_user):
+    client = staff(lyon, make_user, "lyon-organiser", StaffRole.Role.ORGANISER)
+    response = client.get(zip_url(lyon))
+    assert response["Content-Disposition"] == 'attachment; filename="open-de-lyon-records.zip"'
+    archive_file = open_archive(response)
+    assert archive_file.testzip() is None
+    finished, in_play = match_at(lyon, 1, 1), match_at(lyon, 1, 2)
+    assert archive_file.namelist() == [
+        f"session-01/table-01-match-{finished.pk}.json",
+        f"session-01/table-02-match-{in_play.pk}.json",
+        "index.csv",
+    ]
+    assert {info.compress_type for info in archive_file.infolist()} == {zipfile.ZIP_DEFLATED}
+    for match in (finished, in_play):
+        download = Client().get(reverse("tournament:match_record",
+                                        kwargs={"slug": lyon.slug, "match_id": match.pk}))
+        assert download.status_code == 200
+        assert archive_file.read(archive.entry_name(match)) == download.content
+
+
+def test_each_entry_replays_in_the_checker_with_the_match_pages_totals(lyon, make_user):
+    client = staff(lyon, make_user, "lyon-organiser", StaffRole.Role.ORGANISER)
+    archive_file = open_archive(client.get(zip_url(lyon)))
+    finished, in_play = match_at(lyon, 1, 1), match_at(lyon, 1, 2)
+    reports = {match.pk: scoring.check_record(scoring.load_record(
+        archive_file.read(archive.entry_name(match)))) for match in (finished, in_play)}
+    for match in (finished, in_play):
+        page = match_replay(match=match)
+        assert reports[match.pk].totals == page.totals
+        assert any(page.totals)
+    assert reports[finished.pk].finished and reports[finished.pk].valid
+    assert reports[finished.pk].winners == match_replay(match=finished).winners
+    assert not reports[in_play.pk].finished
+
+
+def test_the_index_lists_the_entries_with_the_players_in_seat_order(lyon, make_user):
+    client = staff(lyon, make_user, "lyon-organiser", StaffRole.Role.ORGANISER)
+    archive_file = open_archive(client.get(zip_url(lyon)))
+    finished, in_play = match_at(lyon, 1, 1), match_at(lyon, 1, 2)
+    rows = index_rows(archive_file)
+    assert rows[0] == ["session", "table", "match", "status", "players", "totals", "winners"]
+    assert len(rows) == 3
+    page = match_replay(match=finished)
+    assert rows[1] == [
+        "1", "1", str(finished.pk), "confirmed",
+        " / ".join(ACCENTED_NAMES[:4]),
+        " / ".join(str(total) for total in page.totals),
+        " / ".join(page.winner_names),
+    ]
+    assert page.winner_names and set(page.winner_names) <= set(ACCENTED_NAMES[:4])
+    assert rows[2][:5] == ["1", "2", str(in_play.pk), "playing", " / ".join(ACCENTED_NAMES[4:])]
+    assert rows[2][5] == " / ".join(str(total) for total in match_replay(match=in_play).totals)
+    assert rows[2][6] == ""
+    assert "Łukasz Nowak" in archive_file.read("index.csv").decode("utf-8")
+
+
+def test_a_tournament_with_no_match_played_gives_the_index_alone(make_user):
+    tournament = accented_tournament(slug="rien-joue")
+    client = staff(tournament, make_user, "idle-referee", StaffRole.Role.REFEREE)
+    archive_file = open_archive(client.get(zip_url(tournament)))
+    assert archive_file.namelist() == ["index.csv"]
+    assert archive_file.read("index.csv") == b"session,table,match,status,players,totals,winners\r\n"
+
+
+def test_the_queries_grow_by_one_match_read_per_match_played(lyon, make_user):
+    with CaptureQueriesContext(connection) as two_matches:
+        archive.tournament_records_zip(tournament=lyon)
+    referee = make_user("second-referee")
+    last = match_at(lyon, 2, 2)
+    import_record(last, referee, record_truncated(simulated(last, seed=9), turns=4))
+    with CaptureQueriesContext(connection) as three_matches:
+        archive.tournament_records_zip(tournament=lyon)
+    assert len(two_matches) == 1 + 2 * 4
+    assert len(three_matches) == 1 + 3 * 4
+
+
+@pytest.mark.parametrize("is_public", [True, False])
+def test_staff_only_the_public_goes_to_the_login_and_an_outsider_is_refused(
+    is_public, make_user, staff_password
+):
+    tournament = accented_tournament(is_public=is_public)
+    url = zip_url(tournament)
+    response = Client().get(url)
+    assert response.status_code == 302
+    assert response["Location"] == f"{reverse('login')}?next={url}"
+    outsider = Client()
+    outsider.force_login(make_user("lyon-outsider"))
+    assert outsider.get(url).status_code == 403
+    other = accented_tournament(slug="open-de-nancy")
+    assert staff(other, make_user, "nancy-organiser", StaffRole.Role.ORGANISER).get(
+        url).status_code == 403
+    assert staff(tournament, make_user, "lyon-referee", StaffRole.Role.REFEREE).get(
+        url).status_code == 200
+    assert staff(tournament, make_user, "lyon-organiser", StaffRole.Role.ORGANISER).get(
+        url).status_code == 200
+
+
+def test_the_tournament_page_and_the_sessions_page_link_to_it_for_organisers(make_user):
+    tournament = accented_tournament()
+    url = zip_url(tournament)
+    link = f'href="{url}"'
+    detail = reverse("tournament:detail", kwargs={"slug": tournament.slug})
+    organise = reverse("tournament:organise", kwargs={"slug": tournament.slug})
+    organiser = staff(tournament, make_user, "lyon-organiser", StaffRole.Role.ORGANISER)
+    for page in (detail, organise):
+        content = organiser.get(page).content.decode()
+        assert link in content and "Tous les relevés de partie (ZIP)" in content
+    english = organiser.get(detail, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "All match records (ZIP)" in english
+    assert link not in Client().get(detail).content.decode()
