@@ -113,6 +113,8 @@ class TournamentMixin:
         context = super().get_context_data(**kwargs)
         context["tournament"] = self.tournament
         context["user_is_organiser"] = is_organiser(self.request.user, self.tournament)
+        # Organisers and referees: the score sheets and the records archive are theirs.
+        context["user_is_staff"] = is_referee(self.request.user, self.tournament)
         return context
 
 
