@@ -2,7 +2,8 @@
 
 Anyone may read them (a private tournament: its staff only); only GET and HEAD are answered.
 An htmx request (the page polling itself every 15 seconds while a session is in play) gets
-the live fragment only.
+the live fragment only. The staff (organisers and referees) also see, under each match of the
+session's seating, what awaits a referee there; the public's page reads nothing more for it.
 """
 
 from __future__ import annotations
@@ -11,10 +12,10 @@ from django.views.generic import TemplateView
 from django_tables2 import RequestConfig
 
 from tournament.models import RankingCriterion, Session
-from tournament.permissions import TournamentMixin
+from tournament.permissions import TournamentMixin, is_referee
 from tournament.public import selectors
 from tournament.public.tables import PlayerMatchesTable
-from tournament.seating.selectors import seating_by_player, session_seating
+from tournament.seating.selectors import seating_by_player, session_attention, session_seating
 from tournament.seating.tables import PlayerSeatTable, SeatingTable
 from tournament.standings.tables import criterion_display
 from tournament.standings.views import poll_seconds
@@ -41,7 +42,9 @@ class PublicSessionView(LiveFragmentMixin, TournamentMixin, TemplateView):
     def get(self, request, *args, **kwargs):
         session = selectors.tournament_session(tournament=self.tournament, number=kwargs["number"])
         tables = session_seating(session=session)
-        seating_table = SeatingTable(tables, prefix="table-")
+        staff = is_referee(request.user, self.tournament)  # the context's user_is_staff
+        attention = session_attention(session=session) if staff and tables else None
+        seating_table = SeatingTable(tables, prefix="table-", attention=attention)
         seats_table = PlayerSeatTable(seating_by_player(tables), prefix="seat-")
         config = RequestConfig(request, paginate=False)
         config.configure(seating_table)

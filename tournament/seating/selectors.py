@@ -6,16 +6,18 @@ The seating comes as plain data (lists of dicts), for the pages and for the prin
 - ``seating_by_player(tables)``: the same seats as one alphabetical list (no query).
 - ``session_repeat_pairs(*, session)``: the pairs seated together who met before (two
   queries; one given the session's seating).
+- ``session_attention(*, session)``: what awaits a referee at each match, by match id (two
+  queries), for the staff's view of the seating.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Q, QuerySet
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 from django.urls import reverse
 
-from tournament.models import Match, Registration, Seat, Session
+from tournament.models import Match, Registration, Round, RoundEnd, Seat, Session, Turn, Verdict
 from tournament.names import name_sort_key
 from tournament.seating.algorithm import meetings, pair
 
@@ -161,3 +163,54 @@ def seated_but_withdrawn(*, session: Session) -> list[dict[str, Any]]:
         .values_list("player__name", "table__number")
     ]
     return sorted(seats, key=lambda seat: (seat["table"], name_sort_key(seat["name"])))
+
+
+#: A current turn whose claim differs from the engine, with no decision yet: the rows behind
+#: ``TurnLine.decision_pending`` (its cached verdict is the replay's), which
+#: ``match_round_confirm`` refuses a round for.
+DECISION_PENDING = Q(verdict=Verdict.MISMATCH, decision=Turn.Decision.NONE)
+#: A current turn the engine finds illegal: ``TurnLine.is_illegal``, the other refusal.
+ILLEGAL_TURN = Q(verdict=Verdict.ILLEGAL)
+
+
+def session_attention(*, session: Session) -> dict[int, dict[str, Any]]:
+    """What awaits a referee at the session's matches (two queries, whatever the session's
+    size), by match id; the matches with nothing waiting are left out.
+
+    Each: ``pending_decisions`` (current turns whose claim differs from the engine, no decision
+    taken), ``illegal_turns`` (current turns the engine finds illegal), ``rounds_to_confirm``
+    (the numbers, from 1, of the rounds whose racks were entered and that are not confirmed:
+    ``RoundView.closed`` and not ``confirmed``). The same rules as the match page's badges and
+    ``match_round_confirm``'s refusals, read from the figures cached on the rows.
+    """
+    attention: dict[int, dict[str, Any]] = {}
+
+    def waiting(match_id: int) -> dict[str, Any]:
+        return attention.setdefault(
+            match_id, {"pending_decisions": 0, "illegal_turns": 0, "rounds_to_confirm": []}
+        )
+
+    turns = (
+        Turn.objects.current()
+        .filter(round__match__table__session=session)
+        .filter(DECISION_PENDING | ILLEGAL_TURN)
+        .values("round__match_id")
+        .annotate(
+            pending_decisions=Count("pk", filter=DECISION_PENDING),
+            illegal_turns=Count("pk", filter=ILLEGAL_TURN),
+        )
+        .order_by()
+    )
+    for row in turns:
+        counts = waiting(row["round__match_id"])
+        counts["pending_decisions"] = row["pending_decisions"]
+        counts["illegal_turns"] = row["illegal_turns"]
+    rounds = (
+        Round.objects.filter(match__table__session=session, confirmed_at__isnull=True)
+        .filter(Exists(RoundEnd.objects.current().filter(round=OuterRef("pk"))))
+        .order_by("match_id", "index")
+        .values_list("match_id", "index")
+    )
+    for match_id, index in rounds:
+        waiting(match_id)["rounds_to_confirm"].append(index + 1)
+    return attention

@@ -6,16 +6,38 @@ and 512 names, and the page polls itself every 15 seconds while the session is i
 
 from __future__ import annotations
 
+from typing import Any
+
 import django_tables2 as tables2
 from django.utils.html import escape
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 from tournament.standings.tables import PythonBodyTable
 
 
+def attention_line(waiting: dict[str, Any]) -> str:
+    """What awaits a referee at a match, as one line: "decisions to take: 2 · illegal turns: 1
+    · to confirm: round 2". ``waiting``: one of ``session_attention()``'s values."""
+    parts = []
+    if waiting["pending_decisions"]:
+        parts.append(gettext("decisions to take: %(count)s") % {"count": waiting["pending_decisions"]})
+    if waiting["illegal_turns"]:
+        parts.append(gettext("illegal turns: %(count)s") % {"count": waiting["illegal_turns"]})
+    if waiting["rounds_to_confirm"]:
+        rounds = ", ".join(
+            gettext("round %(number)s") % {"number": number} for number in waiting["rounds_to_confirm"]
+        )
+        parts.append(gettext("to confirm: %(rounds)s") % {"rounds": rounds})
+    return " · ".join(parts)
+
+
 class SeatingTable(PythonBodyTable):
-    """One row per table: its players in clockwise seat order, its match and the match's state."""
+    """One row per table: its players in clockwise seat order, its match and the match's state.
+
+    ``attention`` (the staff's view): ``session_attention()``'s dict; under a match's state,
+    what awaits a referee there.
+    """
 
     number = tables2.Column(verbose_name=pgettext_lazy("game table", "table"),
                             attrs={"td": {"class": "table-number"}})
@@ -25,6 +47,10 @@ class SeatingTable(PythonBodyTable):
     class Meta(PythonBodyTable.Meta):
         attrs = {"class": "data-table seating", "id": "seating"}
         empty_text = _("This session is not seated yet.")
+
+    def __init__(self, data, *, attention: dict[int, dict[str, Any]] | None = None, **kwargs):
+        super().__init__(data, **kwargs)
+        self.attention = attention or {}
 
     def body_row_attrs(self, record) -> str:
         return f'id="table-{record["number"]:d}"'
@@ -47,10 +73,14 @@ class SeatingTable(PythonBodyTable):
     def cell_match_status(self, record) -> str:
         if not record["match_url"]:
             return ""
-        return (
+        state = (
             f'<a class="match-state match-state--{escape(record["match_status"])}" '
             f'href="{escape(record["match_url"])}">{escape(record["match_status_label"])}</a>'
         )
+        waiting = self.attention.get(record["match_id"])
+        if waiting:
+            state += f'<span class="attention">{escape(attention_line(waiting))}</span>'
+        return state
 
     def value_players(self, value):
         return " / ".join(player["name"] for player in value)

@@ -1,4 +1,5 @@
-"""The organiser's page of a session: draw the seating, see the repeats, swap, start, close."""
+"""The organiser's page of a session: draw the seating, see the repeats, swap, start, see the
+tables awaiting a referee, close."""
 
 from __future__ import annotations
 
@@ -35,11 +36,13 @@ class SessionOrganiseView(SessionActionMixin, OrganiserRequiredMixin, TemplateVi
         context = super().get_context_data(**kwargs)
         session = self.session
         tables = selectors.session_seating(session=session)
-        seating_table = SeatingTable(tables)
+        attention = selectors.session_attention(session=session) if tables else {}
+        seating_table = SeatingTable(tables, attention=attention)
         RequestConfig(self.request, paginate=False).configure(seating_table)
         context.update(
             session=session,
             seating_table=seating_table,
+            waiting_tables=[table for table in tables if table["match_id"] in attention],
             to_seat=selectors.registrations_to_seat(session=session).count(),
             repeats=selectors.session_repeat_pairs(session=session, tables=tables) if tables else [],
             seated_but_withdrawn=selectors.seated_but_withdrawn(session=session),
