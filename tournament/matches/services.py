@@ -781,7 +781,7 @@ def _turn_numbers(round_view: RoundView, turns: Sequence[TurnLine]) -> str:
 @transaction.atomic
 def match_round_confirm(*, match: Match, user, seen_revision: int, round_index: int) -> Round:
     """The referee confirms a closed round. It cannot be confirmed while a decision is
-    pending or an illegal turn remains. Once the match is over and every round confirmed,
+    pending or an illegal turn remains, nor once a correction has left it unfinished. Once the match is over and every round confirmed,
     the match is confirmed (what the standings count)."""
     match = _claim_revision(match=match, seen_revision=seen_revision)
     rows = match_rows(match=match)
@@ -794,6 +794,12 @@ def match_round_confirm(*, match: Match, user, seen_revision: int, round_index: 
         )
     if round_view.confirmed:
         raise ValidationError(_("Round %(number)s is already confirmed.") % {"number": round_index + 1})
+    if round_view.end_kind == "unfinished":  # its racks were entered, then a turn corrected
+        raise ValidationError(
+            _("Round %(number)s cannot be confirmed: as its turns now stand, nobody went out "
+              "and the table is not blocked. Correct its turns, or enter the missing ones.")
+            % {"number": round_index + 1}
+        )
     if round_view.pending_decisions:
         raise ValidationError(
             _("Round %(number)s cannot be confirmed: decide first on the claims that differ "

@@ -197,6 +197,31 @@ def test_going_out_settles_25_plus_the_other_racks(tournament, referee):
     assert Round.objects.get(match=match, index=r).confirmed_by == referee
 
 
+def test_a_round_a_correction_left_unfinished_cannot_be_confirmed(tournament, referee):
+    """Its racks were entered, then the last turn (the going out) was struck out: nobody went
+    out any more, so the round is not over and is refused with a message, nothing written."""
+    match = first_match(tournament)
+    _seed, record, r, t = find(
+        lambda turn, round_, t: t == len(round_["turns"]) - 1 and not turn.get("draws")
+        and round_["racks"][turn["player"]] == [],
+        names=seated_names(match),
+    )
+    import_record(match, referee, truncated(record, rounds=r, turns=t + 1))
+    services.match_round_end(match=fresh(match), user=referee, seen_revision=fresh(match).revision,
+                             round_index=r, racks=record["rounds"][r]["racks"])
+    going_out = current_turns(match)[-1]
+    services.match_turn_correct(match=fresh(match), user=referee,
+                                seen_revision=fresh(match).revision, turn_id=going_out.pk,
+                                turn=None, reason="entered twice")
+    assert replay(match).rounds[r].end_kind == "unfinished"
+    revision = fresh(match).revision
+    with pytest.raises(ValidationError, match="nobody went out and the table is not blocked"):
+        services.match_round_confirm(match=fresh(match), user=referee, seen_revision=revision,
+                                     round_index=r)
+    assert fresh(match).revision == revision
+    assert Round.objects.get(match=match, index=r).confirmed_at is None
+
+
 def test_a_false_block_and_a_wrong_settlement_are_flagged(tournament, referee):
     match = first_match(tournament)
     add(match, referee, opening(player=0, points_claimed=25))
