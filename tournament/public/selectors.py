@@ -4,12 +4,35 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import Case, Subquery, When
 from django.http import Http404
 from django.urls import reverse
 
 from tournament.models import Match, Registration, Seat, Session, Tournament
 from tournament.standings.ranking import match_points
 from tournament.standings.selectors import Standings, standings
+
+
+def table_match_now(*, tournament: Tournament, number: int) -> Match:
+    """The match at table ``number`` in the session of the moment: the last one seated or in
+    play, else (between sessions, after the last) the last one seated at all (one query).
+    404 when that session has no such table.
+
+    It gives the tablet left at a table one address for the whole event.
+    """
+    in_play_first = Case(
+        When(status__in=(Session.Status.SEATED, Session.Status.PLAYING), then=0), default=1
+    )
+    session = (
+        Session.objects.filter(tournament=tournament)
+        .exclude(status=Session.Status.DRAFT)
+        .order_by(in_play_first, "-number")
+        .values("pk")[:1]
+    )
+    match = Match.objects.filter(table__session=Subquery(session), table__number=number).first()
+    if match is None:
+        raise Http404
+    return match
 
 
 def tournament_session(*, tournament: Tournament, number: int) -> Session:

@@ -9,6 +9,11 @@ urlpatterns = [
         name="session",
     ),
     path(
+        "t/<slug:slug>/tables/<int:number>/",
+        views.TableNowView.as_view(),
+        name="table_now",
+    ),
+    path(
         "t/<slug:slug>/players/<int:player_id>/",
         views.PublicPlayerView.as_view(),
         name="player",

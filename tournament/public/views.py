@@ -1,4 +1,5 @@
-"""The public pages of a session and of a player: read-only, live while a session is in play.
+"""The public pages of a session and of a player: read-only, live while a session is in play;
+and the address of a table for the whole event (``/t/<slug>/tables/<n>/``).
 
 Anyone may read them (a private tournament: its staff only); only GET and HEAD are answered.
 An htmx request (the page polling itself every 15 seconds while a session is in play) gets
@@ -8,7 +9,8 @@ session's seating, what awaits a referee there; the public's page reads nothing 
 
 from __future__ import annotations
 
-from django.views.generic import TemplateView
+from django.shortcuts import redirect
+from django.views.generic import TemplateView, View
 from django_tables2 import RequestConfig
 
 from tournament.models import RankingCriterion, Session
@@ -84,3 +86,17 @@ class PublicPlayerView(LiveFragmentMixin, TournamentMixin, TemplateView):
             poll_seconds=poll_seconds(),
         )
         return self.render_live(context)
+
+
+class TableNowView(TournamentMixin, View):
+    """/t/<slug>/tables/<n>/: the match at table n in the session of the moment (a redirect).
+
+    One address for the whole event: the tablet left at a table, or a card on it with its QR
+    code, opens that table's match whatever the session (``selectors.table_match_now``).
+    """
+
+    http_method_names = ("get", "head")
+
+    def get(self, request, *args, **kwargs):
+        match = selectors.table_match_now(tournament=self.tournament, number=kwargs["number"])
+        return redirect("tournament:match", slug=self.tournament.slug, match_id=match.pk)
