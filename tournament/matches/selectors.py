@@ -203,12 +203,15 @@ def _problem_view(problem: engine.Problem) -> ProblemView:
 
 @dataclass(frozen=True)
 class TurnLine:
-    """One turn: what was entered (``row``, the current version) and what the engine found."""
+    """One turn: what was entered (``row``, the current version) and what the engine found;
+    ``position`` is its place among the round's current turns, from 0 (the row's ``index``
+    keeps a gap where a turn was struck out)."""
 
     row: Turn
     report: engine.TurnReport
     player_name: str
     problems: tuple[ProblemView, ...]
+    position: int
 
     @property
     def index(self) -> int:
@@ -216,7 +219,9 @@ class TurnLine:
 
     @property
     def number(self) -> int:
-        return self.row.index + 1
+        """The turn's number in its round, from 1, as the correction page, the refusals and the
+        engine's record count it (no gap where a turn was struck out)."""
+        return self.position + 1
 
     @property
     def player(self) -> int:
@@ -638,13 +643,14 @@ def _round_view(
 ) -> RoundView:
     turn_rows = rows.turns.get(round_.pk, [])
     lines = []
-    for row, report in zip(turn_rows, reports):
+    for position, (row, report) in enumerate(zip(turn_rows, reports)):
         lines.append(
             TurnLine(
                 row=row,
                 report=report,
                 player_name=names[row.player] if row.player < len(names) else str(row.player),
                 problems=tuple(_problem_view(p) for p in report.problems),
+                position=position,
             )
         )
     placements = [report.placement for report in reports if report.placement is not None]

@@ -775,14 +775,15 @@ def match_round_end(
 
 def _turn_numbers(round_view: RoundView, turns: Sequence[TurnLine]) -> str:
     """The numbers of ``turns`` in their round, counted from 1: "3, 7"."""
-    return ", ".join(str(round_view.turns.index(turn) + 1) for turn in turns)
+    return ", ".join(str(turn.number) for turn in turns)
 
 
 @transaction.atomic
 def match_round_confirm(*, match: Match, user, seen_revision: int, round_index: int) -> Round:
     """The referee confirms a closed round. It cannot be confirmed while a decision is
-    pending or an illegal turn remains, nor once a correction has left it unfinished. Once the match is over and every round confirmed,
-    the match is confirmed (what the standings count)."""
+    pending or an illegal turn remains, nor once a correction has left it unfinished. Once
+    the match is over and every round confirmed, the match is confirmed (what the standings
+    count)."""
     match = _claim_revision(match=match, seen_revision=seen_revision)
     rows = match_rows(match=match)
     view = match_replay(match=match, rows=rows)

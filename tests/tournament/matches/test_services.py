@@ -270,6 +270,20 @@ def test_the_target_ends_the_match_shows_the_winners_and_refuses_a_new_round(tou
     assert fresh(match).status == "confirmed"
 
 
+def test_turns_are_numbered_without_the_gap_a_struck_out_turn_leaves(tournament, referee):
+    """The turn log, the refusals and the correction page count the round's current turns;
+    the rows keep their indexes (a struck-out turn leaves a gap there)."""
+    match = first_match(tournament)
+    import_record(match, referee, truncated(simulated(match, seed=3), rounds=0, turns=6))
+    second = current_turns(match)[1]
+    services.match_turn_correct(match=fresh(match), user=referee,
+                                seen_revision=fresh(match).revision, turn_id=second.pk,
+                                turn=None, reason="entered by mistake")
+    lines = replay(match).rounds[0].turns
+    assert [line.index for line in lines] == [0, 2, 3, 4, 5]
+    assert [line.number for line in lines] == [1, 2, 3, 4, 5]
+
+
 def test_undo_the_last_turn_keeps_it_and_the_next_turn_takes_its_place(tournament, referee):
     match = first_match(tournament)
     add(match, referee, opening(points_claimed=25))
