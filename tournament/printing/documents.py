@@ -11,7 +11,7 @@ from urllib.parse import urljoin
 
 from django.urls import reverse
 
-from tournament.models import Match, Session, Table
+from tournament.models import Match, Session, Table, Tournament
 from tournament.names import name_sort_key
 from tournament.printing import selectors
 from tournament.printing.qr import qr_png_data_uri
@@ -95,6 +95,36 @@ def score_sheets_context(
         # Each form once, in the page's stylesheet; the pages name it by a class.
         "forms": list({sheet.form.key: sheet.form for sheet in sheets}.values()),
     }
+
+
+@dataclass(frozen=True)
+class TableCard:
+    """One page: the card on a physical table, for the whole event."""
+
+    number: int
+    #: The table's address (its match in the session of the moment), and its QR code.
+    address: str
+    qr: str
+
+
+def table_address(*, site_root: str, slug: str, number: int) -> str:
+    """The table's address, absolute: what its card's QR code holds.
+
+    >>> table_address(site_root="http://192.168.1.10:8000/", slug="spring-open", number=5)
+    'http://192.168.1.10:8000/t/spring-open/tables/5/'
+    """
+    return urljoin(
+        site_root, reverse("tournament:table_now", kwargs={"slug": slug, "number": number})
+    )
+
+
+def table_cards_context(*, tournament: Tournament, site_root: str, tables: frozenset[int]) -> dict:
+    """The context of ``printing/table_cards.html``: one card per table, by number."""
+    cards = []
+    for number in sorted(tables):
+        address = table_address(site_root=site_root, slug=tournament.slug, number=number)
+        cards.append(TableCard(number=number, address=address, qr=qr_png_data_uri(address)))
+    return {"tournament": tournament, "cards": cards}
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,23 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from tournament.printing.documents import MAX_ROUNDS
-from tournament.validators import parse_table_numbers, validate_table_numbers
+from tournament.validators import parse_table_numbers
+
+
+class TableNumbersField(forms.CharField):
+    """``?tables=1-4,7``: table numbers and ranges (``validators.parse_table_numbers``),
+    cleaned to a frozenset of numbers, or None when left blank (every table)."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("label", _("tables"))
+        kwargs.setdefault("required", False)
+        kwargs.setdefault(
+            "help_text", _("Blank for every table, or numbers and ranges such as 1-4,7.")
+        )
+        super().__init__(**kwargs)
+
+    def clean(self, value) -> frozenset[int] | None:
+        return parse_table_numbers(super().clean(value))
 
 
 class ScoreSheetOptionsForm(forms.Form):
@@ -17,12 +33,7 @@ class ScoreSheetOptionsForm(forms.Form):
     may referee (None: every table), as ``permissions.refereed_tables`` gives them.
     """
 
-    tables = forms.CharField(
-        label=_("tables"),
-        required=False,
-        validators=[validate_table_numbers],
-        help_text=_("Blank for every table, or numbers and ranges such as 1-4,7."),
-    )
+    tables = TableNumbersField()
 
     rounds = forms.IntegerField(
         label=_("sheets per table"),
@@ -39,7 +50,7 @@ class ScoreSheetOptionsForm(forms.Form):
 
     def clean_tables(self) -> frozenset[int]:
         """The tables to print: those asked for, else those the user referees."""
-        asked = parse_table_numbers(self.cleaned_data["tables"])
+        asked = self.cleaned_data["tables"]
         if asked is None:
             if self.refereed is None:
                 return self.session_tables
@@ -62,6 +73,32 @@ class ScoreSheetOptionsForm(forms.Form):
 
     def rounds_wanted(self) -> int:
         return self.cleaned_data.get("rounds") or 1
+
+    def tables_wanted(self) -> frozenset[int]:
+        return self.cleaned_data["tables"]
+
+
+class TableCardOptionsForm(forms.Form):
+    """``?tables=1-4,7``: the cards of those tables only (default: tables 1 to
+    ``table_count``, the most tables a seated session of the tournament has)."""
+
+    tables = TableNumbersField()
+
+    def __init__(self, data, *, table_count: int):
+        super().__init__(data)
+        self.table_count = table_count
+
+    def clean_tables(self) -> frozenset[int]:
+        every_table = frozenset(range(1, self.table_count + 1))
+        asked = self.cleaned_data["tables"]
+        if asked is None:
+            return every_table
+        if asked - every_table:
+            raise forms.ValidationError(
+                _("No seated session has a table %(numbers)s."),
+                params={"numbers": _numbers(asked - every_table)},
+            )
+        return asked
 
     def tables_wanted(self) -> frozenset[int]:
         return self.cleaned_data["tables"]

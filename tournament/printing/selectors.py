@@ -6,9 +6,9 @@ from ``tournament.matches``; nothing here computes either.
 
 from __future__ import annotations
 
-from django.db.models import Prefetch
+from django.db.models import Max, Prefetch
 
-from tournament.models import Seat, Session, Table
+from tournament.models import Seat, Session, Table, Tournament
 from tournament.names import name_sort_key
 
 
@@ -29,3 +29,14 @@ def session_seats_by_player_name(*, session: Session) -> list[Seat]:
     """Every seat of the session (player and table), sorted by the player's name."""
     seats = Seat.objects.filter(session=session).select_related("player", "table")
     return sorted(seats, key=lambda seat: (name_sort_key(seat.player.name), seat.player_id))
+
+
+def tournament_table_count(*, tournament: Tournament) -> int:
+    """The most tables a seated session of the tournament has (0 before the first seating):
+    a session's tables are numbered from 1, so its highest number. One query."""
+    highest = (
+        Table.objects.filter(session__tournament=tournament)
+        .exclude(session__status=Session.Status.DRAFT)
+        .aggregate(highest=Max("number"))["highest"]
+    )
+    return highest or 0

@@ -6,6 +6,7 @@ from tournament.printing import views
 
 urlpatterns = [
     path("t/<slug:slug>/standings.pdf", views.StandingsPdfView.as_view(), name="standings_pdf"),
+    path("t/<slug:slug>/tables.pdf", views.TableCardsPdfView.as_view(), name="table_cards_pdf"),
     path(
         "t/<slug:slug>/sessions/<int:number>/seating.pdf",
         views.SeatingPdfView.as_view(),

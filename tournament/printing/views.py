@@ -1,7 +1,7 @@
 """The printed documents as PDF (and, with ``?html``, as the HTML they are made from).
 
 Who may print what:
-- blank score sheets: the tournament's organisers and referees;
+- blank score sheets and the table cards: the tournament's organisers and referees;
 - the sheet of a match: everyone once the match is confirmed, its staff before that;
 - the seating of a session and the standings: whoever may see the tournament.
 """
@@ -27,8 +27,8 @@ from tournament.permissions import (
     is_referee,
     refereed_tables,
 )
-from tournament.printing import documents
-from tournament.printing.forms import ScoreSheetOptionsForm
+from tournament.printing import documents, selectors
+from tournament.printing.forms import ScoreSheetOptionsForm, TableCardOptionsForm
 from tournament.printing.pdf import render_pdf
 
 LOCAL_HOSTS = frozenset({"localhost", "127.0.0.1", "::1"})
@@ -80,6 +80,13 @@ class PdfView(View):
         return response
 
 
+def bad_options_response(request, tournament, form) -> TemplateResponse:
+    """A document's options refused: each message next to its option (400)."""
+    return TemplateResponse(
+        request, "printing/bad_options.html", {"tournament": tournament, "form": form}, status=400
+    )
+
+
 class SessionMixin:
     def get_session(self) -> Session:
         return get_object_or_404(
@@ -102,12 +109,7 @@ class ScoreSheetsPdfView(RefereeRequiredMixin, SessionMixin, PdfView):
             refereed=refereed_tables(self.request.user, self.tournament),
         )
         if not form.is_valid():
-            return TemplateResponse(
-                self.request,
-                "printing/bad_options.html",
-                {"tournament": self.tournament, "form": form},
-                status=400,
-            )
+            return bad_options_response(self.request, self.tournament, form)
         return documents.score_sheets_context(
             session=self.session,
             site_root=public_site_root(self.request),
@@ -117,6 +119,30 @@ class ScoreSheetsPdfView(RefereeRequiredMixin, SessionMixin, PdfView):
 
     def filename(self) -> str:
         return f"{self.tournament.slug}-session-{self.session.number}-score-sheets.pdf"
+
+
+class TableCardsPdfView(RefereeRequiredMixin, PdfView):
+    """A card per physical table, to fold or pin up: its number, and the QR code of its
+    address for the whole event (``/t/<slug>/tables/<n>/``). ``?tables=1-4,7``: those only;
+    by default every table of the largest session seated."""
+
+    template_name = "printing/table_cards.html"
+
+    def document_context(self):
+        form = TableCardOptionsForm(
+            self.request.GET,
+            table_count=selectors.tournament_table_count(tournament=self.tournament),
+        )
+        if not form.is_valid():
+            return bad_options_response(self.request, self.tournament, form)
+        return documents.table_cards_context(
+            tournament=self.tournament,
+            site_root=public_site_root(self.request),
+            tables=form.tables_wanted(),
+        )
+
+    def filename(self) -> str:
+        return f"{self.tournament.slug}-table-cards.pdf"
 
 
 class SeatingPdfView(TournamentMixin, SessionMixin, PdfView):

@@ -11,7 +11,7 @@ def test_the_tournament_page_links_to_the_standings_and_the_seating(client, tour
     page = client.get("/t/spring-open/").content.decode()
     assert 'href="/t/spring-open/standings.pdf"' in page
     assert 'href="/t/spring-open/sessions/1/seating.pdf"' in page
-    assert "sheets.pdf" not in page and "records.zip" not in page
+    assert "sheets.pdf" not in page and "records.zip" not in page and "tables.pdf" not in page
 
 
 def test_organisers_also_get_the_score_sheets(organiser_client):
@@ -21,12 +21,19 @@ def test_organisers_also_get_the_score_sheets(organiser_client):
         assert 'href="/t/spring-open/sessions/1/sheets.pdf"' in page, url
 
 
+def test_organisers_get_the_table_cards_on_the_tournament_and_session_pages(organiser_client):
+    for url in ("/t/spring-open/", "/t/spring-open/organise/sessions/1/"):
+        page = organiser_client.get(url).content.decode()
+        assert 'href="/t/spring-open/tables.pdf"' in page, url
+
+
 def test_referees_get_the_score_sheets_and_the_records_archive(referee_client):
     for url in ("/t/spring-open/", "/t/spring-open/sessions/1/"):
         page = referee_client.get(url).content.decode()
         assert 'href="/t/spring-open/sessions/1/sheets.pdf"' in page, url
     page = referee_client.get("/t/spring-open/").content.decode()
     assert 'href="/t/spring-open/records.zip"' in page
+    assert 'href="/t/spring-open/tables.pdf"' in page
     assert 'href="/t/spring-open/organise/"' not in page
 
 
