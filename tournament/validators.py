@@ -8,6 +8,9 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 _TABLE_RANGE = re.compile(r"^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$")
+#: The highest table number a list may name (4,000 players at tables of 4 need 1,000 tables);
+#: a range is checked against it before its numbers are made.
+MAX_TABLE_NUMBER = 9999
 
 
 def parse_table_numbers(text: str) -> frozenset[int] | None:
@@ -36,6 +39,12 @@ def parse_table_numbers(text: str) -> frozenset[int] | None:
                 _("“%(part)s” is not a valid range: tables are numbered from 1, low to high."),
                 code="table-range",
                 params={"part": part.strip()},
+            )
+        if last > MAX_TABLE_NUMBER:
+            raise ValidationError(
+                _("“%(part)s”: tables are numbered up to %(max)s."),
+                code="table-max",
+                params={"part": part.strip(), "max": MAX_TABLE_NUMBER},
             )
         numbers.update(range(first, last + 1))
     return frozenset(numbers)

@@ -76,10 +76,16 @@ def test_table_lists(text, numbers):
     assert (parsed if parsed is None else set(parsed)) == numbers
 
 
-@pytest.mark.parametrize("text", ["a", "1-", "4-2", "0", "1,,2", "1;2"])
+@pytest.mark.parametrize("text", ["a", "1-", "4-2", "0", "1,,2", "1;2", "10000", "1-1000000000"])
 def test_bad_table_lists_are_refused(text):
     with pytest.raises(ValidationError):
         parse_table_numbers(text)
+
+
+def test_table_numbers_go_up_to_9999():
+    assert max(parse_table_numbers("9990-9999")) == 9999
+    with pytest.raises(ValidationError, match="numbered up to"):
+        parse_table_numbers("1-99999999999")
 
 
 def test_the_referee_mixin_for_the_entry_pages_to_come(rf, tournament, referee, organiser, outsider):

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
+
+from tournament.organiser.services import session_create
 
 pytestmark = pytest.mark.django_db
 
@@ -46,3 +50,16 @@ def test_the_public_session_page_links_to_its_seating(client, tournament):
 def test_the_standings_page_links_to_its_pdf(client, tournament):
     page = client.get("/t/spring-open/standings/").content.decode()
     assert 'href="/t/spring-open/standings.pdf"' in page
+
+
+
+def test_the_print_line_separates_only_the_sessions_it_shows(client, tournament):
+    """The next session, opened but not seated (a draft), prints nothing: the line holds no
+    separator of its own (the stylesheet puts one between the sessions shown)."""
+    session_create(tournament=tournament)
+    page = client.get("/t/spring-open/").content.decode()
+    end = page.index('href="/t/spring-open/sessions/1/seating.pdf"')
+    line = page[page.rindex('<p class="jump-links">', 0, end):]
+    line = line[: line.index("</p>")]
+    assert line.count('<span class="dotted-item">') == 1 and "sessions/2/" not in line
+    assert "·" not in re.sub(r'<span class="dotted-item">.*?</span>', "", line, flags=re.S)
