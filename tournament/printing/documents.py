@@ -5,6 +5,8 @@ A view parses the request and calls one of these; the benchmark command calls th
 
 from __future__ import annotations
 
+import hashlib
+import json
 import string
 from dataclasses import dataclass
 from urllib.parse import urljoin
@@ -300,3 +302,22 @@ def standings_context(*, tournament) -> dict:
         "rows": rows,
         "player_count": len(rows),
     }
+
+
+def standings_fingerprint(context: dict) -> str:
+    """A digest of everything :func:`standings_context` puts on the page (the tournament's
+    name and criteria, the facts above the table, every row's cells, the tables still in
+    play): equal digests, equal standings printed."""
+    standings = context["standings"]
+    tournament = context["tournament"]
+    shown = [
+        tournament.name,
+        [str(label) for label in tournament.ranking_criteria_labels()],
+        [(name, str(header)) for name, header in context["columns"]],
+        context["rows"],
+        context["player_count"],
+        standings.confirmed_matches,
+        [(table.session, table.table) for table in standings.tables_in_play],
+    ]
+    text = json.dumps(shown, default=str, ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()

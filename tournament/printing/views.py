@@ -8,6 +8,7 @@ Who may print what:
 
 from __future__ import annotations
 
+from functools import cached_property
 from urllib.parse import urlsplit
 
 from django.conf import settings
@@ -52,9 +53,19 @@ def public_site_root(request) -> str:
     return root.geturl()
 
 
+#: How long a PDF made is kept (it is also dropped as soon as what it shows changes: its key
+#: names its content).
+PDF_KEPT_SECONDS = 24 * 3600
+
+
 class PdfView(View):
     """Renders ``template_name`` with :meth:`document_context` as a PDF; ``?html`` shows the
-    HTML instead (a preview in the browser, with the same stylesheet)."""
+    HTML instead (a preview in the browser, with the same stylesheet).
+
+    A document asked for again and again (a confirmed match's sheet, the standings once a
+    session ends: every phone of the room) is kept in the cache when :meth:`cache_key` names
+    its content; the key changes with what the document shows, so a kept PDF is never stale.
+    """
 
     http_method_names = ("get", "head")
     template_name = ""
@@ -63,10 +74,23 @@ class PdfView(View):
         """The template's context, or a response that refuses (a bad option, say)."""
         raise NotImplementedError
 
+    def cache_key(self) -> str | None:
+        """A key that changes whenever the document's content does, or None: made each time.
+        The language and the address the PDF's links start from are added to it."""
+        return None
+
     def filename(self) -> str:
         raise NotImplementedError
 
     def get(self, request, *args, **kwargs):
+        if "html" not in request.GET and (key := self.cache_key()) is not None:
+            site_root = request.build_absolute_uri("/")
+            pdf = cache.get_or_set(
+                f"printing:{key}:{get_language()}:{site_root}",
+                lambda: render_pdf(self.template_name, self.document_context(), request=request),
+                timeout=PDF_KEPT_SECONDS,
+            )
+            return self.pdf_response(pdf)
         context = self.document_context()
         if isinstance(context, HttpResponse):
             return context
@@ -161,9 +185,8 @@ class SeatingPdfView(TournamentMixin, SessionMixin, PdfView):
 class MatchSheetPdfView(TournamentMixin, PdfView):
     """The sheet of a match as played: public once the match is confirmed, staff before.
 
-    A match's PDF takes seconds to make (a whole match is some 200 turns and 5 boards) and
-    is asked for again and again once confirmed; it is kept in the cache under the match's
-    revision, which every write to the match changes, so a kept PDF is never stale.
+    A match's PDF takes seconds to make (a whole match is some 200 turns and 5 boards); it is
+    kept under the match's revision, which every write to the match changes.
     """
 
     template_name = "printing/match_sheet.html"
@@ -180,18 +203,10 @@ class MatchSheetPdfView(TournamentMixin, PdfView):
             if not request.user.is_authenticated:
                 return redirect_to_login(request.get_full_path())
             raise PermissionDenied
-        if "html" in request.GET:
-            return super().get(request, *args, **kwargs)
-        key = (
-            f"printing:match-sheet:{self.match.pk}:{self.match.revision}:"
-            f"{self.match.status}:{get_language()}"
-        )
-        pdf = cache.get_or_set(
-            key,
-            lambda: render_pdf(self.template_name, self.document_context(), request=request),
-            timeout=24 * 3600,
-        )
-        return self.pdf_response(pdf)
+        return super().get(request, *args, **kwargs)
+
+    def cache_key(self) -> str:
+        return f"match-sheet:{self.match.pk}:{self.match.revision}:{self.match.status}"
 
     def document_context(self):
         return documents.match_sheet_context(match=self.match)
@@ -205,12 +220,21 @@ class MatchSheetPdfView(TournamentMixin, PdfView):
 
 
 class StandingsPdfView(TournamentMixin, PdfView):
-    """The standings, printable."""
+    """The standings, printable; kept while they do not change (``cache_key``)."""
 
     template_name = "printing/standings.html"
 
-    def document_context(self):
+    @cached_property
+    def context(self) -> dict:
         return documents.standings_context(tournament=self.tournament)
+
+    def cache_key(self) -> str:
+        """The standings as printed (every row's cells, the tables in play, the tournament's
+        name and criteria), hashed: reading them takes milliseconds, the PDF seconds."""
+        return f"standings:{self.tournament.pk}:{documents.standings_fingerprint(self.context)}"
+
+    def document_context(self):
+        return self.context
 
     def filename(self) -> str:
         return f"{self.tournament.slug}-standings.pdf"
