@@ -304,13 +304,20 @@ def standings_context(*, tournament) -> dict:
     }
 
 
+def content_digest(shown: list) -> str:
+    """A digest of the values a document shows: equal digests, equal documents (the PDF's
+    key in the cache, with the language)."""
+    text = json.dumps(shown, default=str, ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
 def standings_fingerprint(context: dict) -> str:
     """A digest of everything :func:`standings_context` puts on the page (the tournament's
     name and criteria, the facts above the table, every row's cells, the tables still in
-    play): equal digests, equal standings printed."""
+    play)."""
     standings = context["standings"]
     tournament = context["tournament"]
-    shown = [
+    return content_digest([
         tournament.name,
         [str(label) for label in tournament.ranking_criteria_labels()],
         [(name, str(header)) for name, header in context["columns"]],
@@ -318,6 +325,17 @@ def standings_fingerprint(context: dict) -> str:
         context["player_count"],
         standings.confirmed_matches,
         [(table.session, table.table) for table in standings.tables_in_play],
-    ]
-    text = json.dumps(shown, default=str, ensure_ascii=False)
-    return hashlib.sha256(text.encode()).hexdigest()
+    ])
+
+
+def seating_fingerprint(context: dict) -> str:
+    """A digest of everything :func:`seating_context` puts on the page (the tournament's name
+    and venue, the session's number, every player's line)."""
+    tournament = context["tournament"]
+    return content_digest([
+        tournament.name,
+        tournament.venue,
+        context["session"].number,
+        [(group.letter, [(line.name, line.club, line.table, line.seat) for line in group.lines])
+         for group in context["groups"]],
+    ])

@@ -170,13 +170,21 @@ class TableCardsPdfView(RefereeRequiredMixin, PdfView):
 
 
 class SeatingPdfView(TournamentMixin, SessionMixin, PdfView):
-    """The seating of a session in large type, by player name, to pin on the wall."""
+    """The seating of a session in large type, by player name, to pin on the wall; kept while
+    it does not change (``cache_key``: everyone looks for their table as a session starts)."""
 
     template_name = "printing/seating.html"
 
-    def document_context(self):
+    @cached_property
+    def context(self) -> dict:
         self.session = self.get_session()
         return documents.seating_context(session=self.session)
+
+    def cache_key(self) -> str:
+        return f"seating:{self.tournament.pk}:{documents.seating_fingerprint(self.context)}"
+
+    def document_context(self):
+        return self.context
 
     def filename(self) -> str:
         return f"{self.tournament.slug}-session-{self.session.number}-seating.pdf"
