@@ -1,10 +1,16 @@
 """The printing tests start with an empty cache: a PDF kept by an earlier test (the cache
-outlives a test's database) must not stand in for one of these."""
+outlives a test's database) must not stand in for one of these.
+
+``pdfs_made``: the HTML of every PDF WeasyPrint makes during the test (the real one runs), to
+tell a PDF made from one kept.
+"""
 
 from __future__ import annotations
 
 import pytest
 from django.core.cache import cache
+
+from tournament.printing import pdf
 
 
 @pytest.fixture(autouse=True)
@@ -12,3 +18,16 @@ def empty_cache():
     cache.clear()
     yield
     cache.clear()
+
+
+@pytest.fixture
+def pdfs_made(monkeypatch) -> list[str]:
+    made: list[str] = []
+    html_to_pdf = pdf.html_to_pdf
+
+    def counted(html, **options):
+        made.append(html)
+        return html_to_pdf(html, **options)
+
+    monkeypatch.setattr(pdf, "html_to_pdf", counted)
+    return made

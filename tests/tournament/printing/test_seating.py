@@ -11,7 +11,6 @@ from tests.tournament.printing.helpers import (
 )
 from tournament.models import Player
 from tournament.names import name_sort_key
-from tournament.printing import pdf
 from tournament.seating.services import seating_swap
 
 pytestmark = pytest.mark.django_db
@@ -60,27 +59,19 @@ def test_the_staff_of_a_private_tournament_print_it(make_tournament, client, mak
     assert len(assert_pdf(client.get(seating_url("secret-open")))) == 1
 
 
-def test_kept_while_the_seating_does_not_change_made_anew_after_a_swap(client, monkeypatch):
+def test_kept_while_the_seating_does_not_change_made_anew_after_a_swap(client, pdfs_made):
     """Everyone looks for their table as a session starts: the PDF is made once per seating."""
-    made = []
-    html_to_pdf = pdf.html_to_pdf
-
-    def counted(html, **options):
-        made.append(html)
-        return html_to_pdf(html, **options)
-
-    monkeypatch.setattr(pdf, "html_to_pdf", counted)
     tournament = accented_tournament()
     url = seating_url(tournament.slug)
     first = client.get(url, HTTP_ACCEPT_LANGUAGE="en")
     assert client.get(url, HTTP_ACCEPT_LANGUAGE="en").content == first.content
-    assert len(made) == 1
+    assert len(pdfs_made) == 1
     # Mads (table 1) and Jürgen (table 2) swap: each line now names the other table.
     session = tournament.sessions.get(number=1)
     seating_swap(session=session, player_a=Player.objects.get(name="Mads Sørensen"),
                  player_b=Player.objects.get(name="Jürgen Weiß"))
     text = "\n".join(assert_pdf(client.get(url, HTTP_ACCEPT_LANGUAGE="en")))
-    assert len(made) == 2
+    assert len(pdfs_made) == 2
     lines = {name: next(line for line in text.splitlines() if name in line)
              for name in ("Mads Sørensen", "Jürgen Weiß")}
     assert lines["Mads Sørensen"].endswith("table 2") and lines["Jürgen Weiß"].endswith("table 1")

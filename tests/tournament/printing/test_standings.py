@@ -10,7 +10,6 @@ from tests.tournament.printing.helpers import (
     filled_match,
 )
 from tournament import services
-from tournament.printing import pdf
 from tournament.standings.selectors import standings_rows
 
 pytestmark = pytest.mark.django_db
@@ -48,28 +47,20 @@ def test_public_when_the_tournament_is(client, make_tournament):
 
 
 def test_kept_while_the_standings_do_not_change_made_anew_when_they_do(client, make_user,
-                                                                        monkeypatch):
+                                                                        pdfs_made):
     """Every phone of the room may ask for them at once: the PDF is made once per content."""
-    made = []
-    html_to_pdf = pdf.html_to_pdf
-
-    def counted(html, **options):
-        made.append(html)
-        return html_to_pdf(html, **options)
-
-    monkeypatch.setattr(pdf, "html_to_pdf", counted)
     tournament = accented_tournament()
     url = f"/t/{tournament.slug}/standings.pdf"
     first = client.get(url, HTTP_ACCEPT_LANGUAGE="en")
     assert client.get(url, HTTP_ACCEPT_LANGUAGE="en").content == first.content
-    assert len(made) == 1
+    assert len(pdfs_made) == 1
     assert_pdf(client.get(url, HTTP_ACCEPT_LANGUAGE="fr"))  # each language its own
-    assert len(made) == 2
+    assert len(pdfs_made) == 2
     referee = make_user("remi")
     services.staff_role_grant(tournament=tournament, user=referee, role="referee")
     filled_match(tournament, referee)  # a match confirmed: the standings change
     text = "\n".join(assert_pdf(client.get(url, HTTP_ACCEPT_LANGUAGE="en")))
-    assert len(made) == 3
+    assert len(pdfs_made) == 3
     leader = standings_rows(tournament=tournament)[0]
     assert leader["matches"] == 1 and f"1 {leader['name']}" in text
     assert "?html" not in url and "<html" in client.get(url + "?html").content.decode()
