@@ -40,7 +40,6 @@ from tournament.matches.selectors import (
     MatchReplayView,
     MatchRows,
     ProblemView,
-    RoundView,
     TurnLine,
     match_replay,
     match_replay_before,
@@ -314,6 +313,17 @@ def _refusals(reports: Sequence[engine.TurnReport]) -> list[Refusal]:
     return refusals
 
 
+def _legal_turn_report(view: MatchReplayView, round_: Round, position: int) -> engine.TurnReport:
+    """The engine's report on the turn at ``position`` of ``round_`` in ``view``, the turn a
+    correction or an insertion writes; :class:`TurnsRefused` when it is illegal."""
+    round_view = next(r for r in view.rounds if r.row.pk == round_.pk)
+    report = round_view.turns[position].report
+    refusals = _refusals([report])
+    if refusals:
+        raise TurnsRefused(refusals)
+    return report
+
+
 def _unconfirm(round_: Round) -> bool:
     """A change to a confirmed round un-confirms it (the referee confirms it again)."""
     if round_.confirmed_at is None:
@@ -540,11 +550,7 @@ def match_turn_correct(
         del turns[position]
     view = match_replay(match=match, rows=rows)
     if new is not None:
-        round_view = next(r for r in view.rounds if r.row.pk == round_.pk)
-        report = round_view.turns[position].report
-        refusals = _refusals([report])
-        if refusals:
-            raise TurnsRefused(refusals)
+        _legal_turn_report(view, round_, position)
     _supersede(old, new, now=timezone.now())
     _unconfirm(round_)
     _audit(
@@ -616,11 +622,7 @@ def match_turn_insert(
     new.change_reason = reason
     turns[position:end] = [new] + [copy for _old, copy in moves]
     view = match_replay(match=match, rows=rows)
-    round_view = next(r for r in view.rounds if r.row.pk == round_.pk)
-    report = round_view.turns[position].report
-    refusals = _refusals([report])
-    if refusals:
-        raise TurnsRefused(refusals)
+    report = _legal_turn_report(view, round_, position)
     for old, copy in reversed(moves):
         _supersede(old, copy, now=now)
     _unconfirm(round_)
@@ -773,7 +775,7 @@ def match_round_end(
     return end
 
 
-def _turn_numbers(round_view: RoundView, turns: Sequence[TurnLine]) -> str:
+def _turn_numbers(turns: Sequence[TurnLine]) -> str:
     """The numbers of ``turns`` in their round, counted from 1: "3, 7"."""
     return ", ".join(str(turn.number) for turn in turns)
 
@@ -806,14 +808,14 @@ def match_round_confirm(*, match: Match, user, seen_revision: int, round_index: 
             _("Round %(number)s cannot be confirmed: decide first on the claims that differ "
               "from the engine (turns %(turns)s).")
             % {"number": round_index + 1,
-               "turns": _turn_numbers(round_view, round_view.pending_decisions)}
+               "turns": _turn_numbers(round_view.pending_decisions)}
         )
     if round_view.illegal_turns:
         raise ValidationError(
             _("Round %(number)s cannot be confirmed: correct its illegal turns first "
               "(turns %(turns)s).")
             % {"number": round_index + 1,
-               "turns": _turn_numbers(round_view, round_view.illegal_turns)}
+               "turns": _turn_numbers(round_view.illegal_turns)}
         )
     round_ = round_view.row
     round_.confirmed_at = timezone.now()

@@ -440,20 +440,20 @@ class TurnCorrectView(MatchWriteMixin, View):
 
     def find(
         self, view: selectors.MatchReplayView
-    ) -> tuple[selectors.RoundView, int, selectors.TurnLine] | None:
-        """The turn's round, its position there and its line; None once it is no longer
-        current (corrected or undone from another tablet since the page was shown)."""
+    ) -> tuple[selectors.RoundView, selectors.TurnLine] | None:
+        """The turn's round and its line; None once it is no longer current (corrected or
+        undone from another tablet since the page was shown)."""
         for round_view in view.rounds:
-            for position, line in enumerate(round_view.turns):
+            for line in round_view.turns:
                 if line.row.pk == self.kwargs["turn_id"]:
-                    return round_view, position, line
+                    return round_view, line
         return None
 
     def render(self, view, found, form, status=200):
-        round_view, position, line = found
+        round_view, line = found
         return TemplateResponse(self.request, self.template_name, {
             "tournament": self.tournament, "match": self.match, "view": view,
-            "round": round_view, "position": position + 1, "line": line, "form": form,
+            "round": round_view, "position": line.number, "line": line, "form": form,
             **self.extra_context(line),
         }, status=status)
 
@@ -462,7 +462,7 @@ class TurnCorrectView(MatchWriteMixin, View):
 
     def initial(self, view, found) -> dict[str, Any]:
         """The form's values on the page: the turn as entered."""
-        return self.form_class.initial_for(found[2].row)
+        return self.form_class.initial_for(found[1].row)
 
     def save(self, form) -> str:
         """The service's call; the message shown on the match page afterwards."""
@@ -528,9 +528,9 @@ class TurnInsertView(TurnCorrectView):
 
     def initial(self, view, found) -> dict[str, Any]:
         """A turn drawing nothing and placing nothing, by the player due at that point."""
-        round_view, position, _line = found
+        round_view, line = found
         before = selectors.match_replay_before(rows=view.rows, round_=round_view.row,
-                                               position=position)
+                                               position=line.position)
         player = before.live.player_to_enter if before.live is not None else None
         return {"player": player, "draws": 0}
 
