@@ -74,6 +74,11 @@ class PdfView(View):
         """The template's context, or a response that refuses (a bad option, say)."""
         raise NotImplementedError
 
+    @cached_property
+    def context(self) -> dict | HttpResponse:
+        """:meth:`document_context`, made once a request (``cache_key`` may read it)."""
+        return self.document_context()
+
     def cache_key(self) -> str | None:
         """A key that changes whenever the document's content does, or None: made each time.
         The language and the address the PDF's links start from are added to it."""
@@ -87,11 +92,11 @@ class PdfView(View):
             site_root = request.build_absolute_uri("/")
             pdf = cache.get_or_set(
                 f"printing:{key}:{get_language()}:{site_root}",
-                lambda: render_pdf(self.template_name, self.document_context(), request=request),
+                lambda: render_pdf(self.template_name, self.context, request=request),
                 timeout=PDF_KEPT_SECONDS,
             )
             return self.pdf_response(pdf)
-        context = self.document_context()
+        context = self.context
         if isinstance(context, HttpResponse):
             return context
         if "html" in request.GET:
@@ -175,16 +180,12 @@ class SeatingPdfView(TournamentMixin, SessionMixin, PdfView):
 
     template_name = "printing/seating.html"
 
-    @cached_property
-    def context(self) -> dict:
+    def document_context(self):
         self.session = self.get_session()
         return documents.seating_context(session=self.session)
 
     def cache_key(self) -> str:
         return f"seating:{self.tournament.pk}:{documents.seating_fingerprint(self.context)}"
-
-    def document_context(self):
-        return self.context
 
     def filename(self) -> str:
         return f"{self.tournament.slug}-session-{self.session.number}-seating.pdf"
@@ -232,17 +233,13 @@ class StandingsPdfView(TournamentMixin, PdfView):
 
     template_name = "printing/standings.html"
 
-    @cached_property
-    def context(self) -> dict:
+    def document_context(self):
         return documents.standings_context(tournament=self.tournament)
 
     def cache_key(self) -> str:
         """The standings as printed (every row's cells, the tables in play, the tournament's
         name and criteria), hashed: reading them takes milliseconds, the PDF seconds."""
         return f"standings:{self.tournament.pk}:{documents.standings_fingerprint(self.context)}"
-
-    def document_context(self):
-        return self.context
 
     def filename(self) -> str:
         return f"{self.tournament.slug}-standings.pdf"
