@@ -33,6 +33,7 @@ from scoring import (
     Problem,
     RecordError,
     RoundRecord,
+    Score,
     Tile,
     TurnRecord,
     TurnReport,
@@ -81,6 +82,7 @@ __all__ = [
     "rule_set",
     "rule_set_choices",
     "rule_set_names",
+    "score_explained",
     "simulated_match_record",
     "tile_from_corners",
 ]
@@ -150,6 +152,15 @@ def _translated_explain(text: str) -> str:
         return "(" + bonus_label(name) + ")"
 
     return _EXPLAIN_WORD.sub(word, text)
+
+
+def score_explained(score: Score) -> str:
+    """A turn's score as the engine sums it (``Score.explain``), in the user's language and
+    with a typographic minus; '' when it is the tile's value alone:
+    ``12 + 40 (pont) − 5 (pioches) = 47``."""
+    if score.bonus is None and not score.penalty:
+        return ""
+    return _translated_explain(score.explain()).replace(" - ", " − ")
 
 
 def problem_message(template: str, params: Mapping[str, object]) -> str:

@@ -25,7 +25,6 @@ from typing import Any
 
 from django.db.models import QuerySet
 from django.utils.safestring import SafeString
-from django.utils.translation import gettext
 
 from tournament import engine
 from tournament.models import AuditEntry, Match, Round, RoundEnd, Seat, Turn
@@ -677,15 +676,8 @@ def _round_view(
 
 def explain_report(report: engine.TurnReport) -> str:
     """The engine's sum in the user's language, '' when it is the tile's value alone:
-    ``12 + 40 (pont) − 5 (pioches) = 47``."""
-    if report.bonus is None and not report.penalty:
-        return ""
-    text = str(report.tile_value)
-    if report.bonus is not None:
-        text += f" + {report.bonus_points} ({engine.bonus_label(report.bonus.value)})"
-    if report.penalty:
-        text += f" − {report.penalty} ({gettext('draws')})"
-    return f"{text} = {report.points}"
+    ``12 + 40 (pont) − 5 (pioches) = 47`` (``engine.score_explained``)."""
+    return engine.score_explained(report.score)
 
 
 def problem_messages(report: engine.TurnReport) -> list[str]:
