@@ -76,6 +76,12 @@ class Tournament(models.Model):
         _("public"), default=True, help_text=_("Visible to everyone, without logging in.")
     )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    data_version = models.PositiveBigIntegerField(
+        _("data version"),
+        default=0,
+        editable=False,
+        help_text=_("Raised by every write that changes what the tournament's pages show."),
+    )
 
     class Meta:
         verbose_name = _("tournament")

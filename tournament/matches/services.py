@@ -35,7 +35,7 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tournament import engine
+from tournament import engine, freshness
 from tournament.matches.selectors import (
     MatchReplayView,
     MatchRows,
@@ -193,7 +193,9 @@ def _claim_revision(*, match: Match, seen_revision: int) -> Match:
     )
     if updated != 1:
         raise StaleMatch(match_id=match.pk, seen=seen_revision)
-    return match_with_tournament(match.pk).get()
+    match = match_with_tournament(match.pk).get()
+    freshness.touch(tournament_id=match.table.session.tournament_id)
+    return match
 
 
 def _audit(
