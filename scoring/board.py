@@ -148,7 +148,8 @@ class Placement(NamedTuple):
         if not sep:
             raise InvalidCell(f"{text!r} is not a placement like 'U(0,0):2-0-1'")
         parts = corners_text.split("-")
-        if len(parts) != 3 or not all(p.strip().isdigit() for p in parts):
+        digits = [p.strip() for p in parts]
+        if len(digits) != 3 or not all(d.isascii() and d.isdigit() and len(d) < 10 for d in digits):
             raise InvalidCell(f"{text!r}: corners must be three values like 2-0-1")
         a, b, c = (int(p) for p in parts)
         return cls(Cell.parse(cell_text), (a, b, c))

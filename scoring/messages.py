@@ -131,6 +131,10 @@ RECORD_ERRORS: Final[Mapping[str, str]] = {
         "{path}: expected one number per player ({players}), got {count}"
     ),
     "expected/integer-minimum": N_("{path}: expected an integer >= {minimum}, got {value}"),
+    "expected/integer-range": N_(
+        "{path}: expected an integer from {minimum} to {maximum}, got {got}"
+    ),
+    "not-unicode": N_("{path}: not Unicode text (an unpaired surrogate escape such as \\ud800)"),
     "expected/integer": N_("{path}: expected an integer, got {got}"),
     "expected/list": N_("{path}: expected a list, got {got}"),
     "expected/object": N_("{path}: expected an object, got {got}"),

@@ -83,6 +83,15 @@ CASES: list[tuple[bytes, str, str]] = [
      "rounds[0].turns[0].claimed: expected an integer, got an object"),
     (dump({**GOOD, "rules": 2**200}), "expected/rule-set-name",
      "rules: expected a rule set name, got an integer"),
+    (dump(with_turn(draws=10**12)), "expected/integer-range",
+     "rounds[0].turns[0].draws: expected an integer from 0 to 1000000000, "
+     "got an integer 1000000000000"),
+    (b'{"players": ["Ana", "Bo"], "rounds": [{"turns": [{"player": 0, "claimed": '
+     + b"9" * 5000 + b"}]}]}", "expected/integer-range",
+     "rounds[0].turns[0].claimed: expected an integer from -1000000000 to 1000000000, "
+     "got an integer"),
+    (b'{"players": ["Ana", "\\udc00"], "rounds": []}', "not-unicode",
+     "players[1]: not Unicode text (an unpaired surrogate escape such as \\ud800)"),
 ]
 
 

@@ -21,7 +21,7 @@ from tests.tournament.matches.helpers import (
 )
 from tournament import engine
 from tournament.matches import services
-from tournament.models import Match, Turn
+from tournament.models import Match, Round, Turn
 
 pytestmark = pytest.mark.django_db
 
@@ -324,6 +324,21 @@ def test_an_unreadable_record_is_explained_in_the_users_language(referee_client,
                                    HTTP_ACCEPT_LANGUAGE=language, **HTMX)
     assert response.status_code == 400
     assert message in html.unescape(response.content.decode())
+
+
+def test_a_damaged_record_is_refused_with_its_field_not_a_server_error(referee_client,
+                                                                        tournament):
+    match = first_match(tournament)
+    players = json.dumps(seated_names(match))
+    text = ('{"format": "triominos-match/1", "players": ' + players + ', "rounds": [{"turns": '
+            '[{"player": 0, "place": {"tile": "5-5-5"}, "bonus": ["opening"], "claimed": 1'
+            + "0" * 5000 + "}]}]}")
+    bad = SimpleUploadedFile("match.json", text.encode())
+    response = referee_client.post(url(match, "match_record_upload"),
+                                   {"revision": 0, "record": bad}, **HTMX)
+    assert response.status_code == 400
+    assert "rounds[0].turns[0].claimed" in html.unescape(response.content.decode())
+    assert not Round.objects.filter(match=match).exists()
 
 
 def test_the_audit_page_lists_every_write(referee, referee_client, tournament):
