@@ -358,6 +358,8 @@ class Board:
         if hexagons:
             return Score(value, _HEXAGONS[hexagons - 1], rules.hexagon_bonuses[hexagons - 1]), tile
         if shared >= 2:
+            if rules.two_sides_bonus is None:
+                return Score(value), tile
             return Score(value, Bonus.TWO_SIDES, rules.two_sides_bonus), tile
         for neighbour, opposite in zip(neighbours, points):
             if neighbour in cells:

@@ -56,6 +56,9 @@ MESSAGES: Final[Mapping[str, str]] = {
     "bonus-mismatch/no-opening-bonus": N_(
         "{player} claimed opening for {tile}: these rules give no opening bonus"
     ),
+    "bonus-mismatch/not-in-rules": N_(
+        "{player} claimed {claimed_bonus} for {tile}: these rules give no such bonus"
+    ),
     "bonus-mismatch/opening": N_(
         "{player} claimed {claimed_bonus} for {tile}, the first tile of the round earns opening"
     ),

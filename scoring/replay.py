@@ -277,6 +277,12 @@ def settle(
     (0, 59, 0)
     >>> settle([18, 27, 18], end="blocked", out_player=None, rules=DEFAULT_RULES)
     (27, 0, 27)
+
+    Under the Travel Tour sheet, the others of a blocked round lose their own rack's total:
+
+    >>> from scoring.rules import rule_set
+    >>> settle([18, 27, 18], end="blocked", out_player=None, rules=rule_set("travel-tour"))
+    (27, -27, 27)
     """
     if end == "out" and out_player is not None:
         others = sum(totals) - totals[out_player]
@@ -286,7 +292,10 @@ def settle(
     if end == "blocked":
         lowest = min(totals)
         whole = sum(totals)
-        return tuple(whole - 2 * total if total == lowest else 0 for total in totals)
+        lose = rules.blocked_others_lose_rack
+        return tuple(
+            whole - 2 * total if total == lowest else -total if lose else 0 for total in totals
+        )
     return None
 
 
@@ -612,7 +621,7 @@ class MatchReplay:
         if bonus is Bonus.BRIDGE:
             return rules.bridge_bonus
         if bonus is Bonus.TWO_SIDES:
-            return rules.two_sides_bonus
+            return rules.two_sides_bonus or 0
         return rules.hexagon_bonuses[
             (Bonus.HEXAGON, Bonus.DOUBLE_HEXAGON, Bonus.TRIPLE_HEXAGON).index(bonus)
         ]
@@ -748,6 +757,8 @@ class MatchReplay:
             needed = min_tiles_for_bonus(claimed)
             if opening:
                 problems.append(Problem.make(r, t, "bonus-mismatch/opening", **params))
+            elif claimed is Bonus.TWO_SIDES and rules.two_sides_bonus is None:
+                problems.append(Problem.make(r, t, "bonus-mismatch/not-in-rules", **params))
             elif on_table < needed:
                 problems.append(
                     Problem.make(
@@ -801,6 +812,7 @@ class MatchReplay:
             state.counted
             and not self._target_reached
             and self._totals[player] + points[player] >= self.rules.target
+            and not self.rules.target_at_round_end_only
         ):
             self._target_reached = True
 

@@ -152,7 +152,7 @@ class _Match:
         if self.on_turn is not None:
             self.on_turn(board, racks, pool)
         points[player] += score.total
-        reached = self._reached(points)
+        reached = not rules.target_at_round_end_only and self._reached(points)
 
         idle = 0
         end, out = "unfinished", None
@@ -184,7 +184,8 @@ class _Match:
             if self.on_turn is not None:
                 self.on_turn(board, racks, pool)
             points[player] += score.total
-            reached = reached or self._reached(points)
+            if not rules.target_at_round_end_only:
+                reached = reached or self._reached(points)
             if choice is not None and not rack:
                 end, out = "out", player
             elif not pool and idle >= n:

@@ -49,3 +49,14 @@ def test_the_names_go_over_their_columns(rules):
     for player in range(3):
         assert f".sheet-player--{player} {{ left: {form.group_left(player) + 6.6:.2f}mm;" in css
     assert ".sheet-player--3" not in css
+
+
+def test_the_travel_tour_legend_prints_its_own_bonuses():
+    travel = SheetForm(players=4, rules=SheetRules.of(rule_set("travel-tour")))
+    tournament = SheetForm(players=4, rules=SheetRules.of(rule_set("goliath-tournament")))
+    with translation.override("en"):
+        travel_text = " ".join(text for text, _bold in travel.legend_runs())
+        tournament_text = " ".join(text for text, _bold in tournament.legend_runs())
+    assert "None" not in travel_text and "(+40)" in travel_text
+    assert "3 (+60)" in travel_text and "3 (+70)" in tournament_text
+    assert travel_text != tournament_text
