@@ -30,6 +30,7 @@ __all__ = [
     "MatchRecord",
     "Rack",
     "INTEGER_LIMIT",
+    "OPTIONS",
     "load_record",
     "parse_record",
 ]
@@ -156,17 +157,43 @@ class MatchRecord:
     rounds: tuple[RoundRecord, ...] = ()
     rules_name: str = DEFAULT_RULES.name
     target: int | None = None
+    #: The ``options`` of the record: False for no opening bonus.
+    opening_bonus: bool = True
+    #: The ``options`` of the record: the match is over after this many rounds.
+    round_limit: int | None = None
 
     @property
     def rules(self) -> RuleSet:
-        """The rule set, with the record's target applied."""
-        return rule_set(self.rules_name, target=self.target)
+        """The rule set, with the record's target and options applied."""
+        return rule_set(
+            self.rules_name,
+            target=self.target,
+            opening_bonus=self.opening_bonus,
+            round_limit=self.round_limit,
+        )
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """The record's ``options`` object: the options that differ from the rule set's.
+
+        >>> MatchRecord(players=("Ana", "Bo"), round_limit=5).options
+        {'rounds': 5}
+        """
+        options: dict[str, Any] = {}
+        if not self.opening_bonus:
+            options["opening_bonus"] = False
+        if self.round_limit is not None:
+            options["rounds"] = self.round_limit
+        return options
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON object of record-format.md."""
         data: dict[str, Any] = {"format": FORMAT, "rules": self.rules_name}
         if self.target is not None:
             data["target"] = self.target
+        options = self.options
+        if options:
+            data["options"] = options
         data["players"] = list(self.players)
         data["rounds"] = [round_.to_dict() for round_ in self.rounds]
         return data
@@ -478,6 +505,7 @@ def parse_record(data: object) -> MatchRecord:
     target = data.get("target")
     if target is not None:
         target = _int(target, "target", minimum=1)
+    opening_bonus, round_limit = _options(data.get("options"))
     try:
         rules = rule_set(rules_name, target=target)
     except UnknownRuleSet:
@@ -501,5 +529,30 @@ def parse_record(data: object) -> MatchRecord:
         rounds=tuple(_round(r, i, count) for i, r in enumerate(rounds)),
         rules_name=rules_name,
         target=target,
+        opening_bonus=opening_bonus,
+        round_limit=round_limit,
     )
+
+
+#: The options a record may set on top of its rule set (docs/rules.md).
+OPTIONS: Final = ("opening_bonus", "rounds")
+
+
+def _options(value: object) -> tuple[bool, int | None]:
+    """The record's ``options``: whether the opening bonus counts, and the rounds limit."""
+    if value is None:
+        return True, None
+    options = _object(value, "options")
+    for key in options:
+        if key not in OPTIONS:
+            raise RecordError(
+                "unknown-option", path=f"options.{key}", known=", ".join(OPTIONS)
+            )
+    opening_bonus = options.get("opening_bonus", True)
+    if type(opening_bonus) is not bool:
+        raise _fail("options.opening_bonus", "expected/boolean", opening_bonus)
+    rounds = options.get("rounds")
+    if rounds is not None:
+        rounds = _int(rounds, "options.rounds", minimum=1)
+    return opening_bonus, rounds
 

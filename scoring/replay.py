@@ -466,11 +466,19 @@ class MatchReplay:
             board=Board(rules=self.rules),
         )
         if self._finished:
-            state.late_problem = Problem.make(
-                index, None, "round-after-match-end", number=index + 1, target=self.rules.target
-            )
+            limit = self.rules.round_limit
+            if self._target_reached or limit is None:
+                state.late_problem = Problem.make(
+                    index, None, "round-after-match-end", number=index + 1,
+                    target=self.rules.target,
+                )
+            else:
+                state.late_problem = Problem.make(
+                    index, None, "round-after-match-end/rounds", number=index + 1, rounds=limit
+                )
         self._round = state
-        self._target_reached = False
+        if not self._finished:
+            self._target_reached = False
 
     def preview(self, turn: TurnRecord) -> TurnReport:
         """What :meth:`play` would report for ``turn``; nothing changes."""
