@@ -164,6 +164,7 @@ def record_from_rows(rows: MatchRows) -> engine.MatchRecord:
         rounds=tuple(rounds),
         rules_name=tournament.rules,
         target=tournament.target,
+        **engine.record_options(tournament=tournament),
     )
 
 
@@ -589,10 +590,7 @@ def match_replay(*, match: Match, rows: MatchRows | None = None) -> MatchReplayV
                 0,
                 ProblemView(
                     code="round-after-match-end",
-                    message=engine.problem_message(
-                        "round-after-match-end",
-                        {"number": round_.index + 1, "target": replay.rules.target},
-                    ),
+                    message=engine.round_after_end_message(replay=replay, number=round_.index + 1),
                     round=round_.index,
                     turn=None,
                 ),
