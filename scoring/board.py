@@ -287,13 +287,21 @@ class Board:
         ``mirror-tile``, ``tile-already-played``, ``occupied``, ``no-shared-side`` or
         ``corner-mismatch``.
         """
-        return self._score(placement[0], placement[1])[0]
+        return self.score(placement)[0]
 
-    def _score(self, cell: Cell, corners: Corners) -> tuple[Score, Tile]:
-        """:meth:`check`, also returning the tile: the replay's hot path."""
+    def score(self, placement: Placement) -> tuple[Score, Tile]:
+        """:meth:`check`, also returning the tile the corners show: the pair that
+        :meth:`push` takes, so that a replay checks a placement once and puts it once.
+
+        >>> board = Board()
+        >>> score, tile = board.score(Placement(Cell(0, 0, "U"), (5, 5, 5)))
+        >>> score.total, tile
+        (25, Tile('5-5-5'))
+        """
+        cell, corners = placement
         tile = _BY_CORNERS.get(corners)
         if tile is None:
-            tile = _tile_or_raise(Placement(cell, corners))
+            tile = _tile_or_raise(placement)
         tiles = self._tiles
         if tile in tiles:
             raise IllegalPlacement(
@@ -380,12 +388,24 @@ class Board:
 
     def place(self, placement: Placement) -> Score:
         """Put a tile on the table and return its score; raises :class:`IllegalPlacement`."""
-        score, tile = self._score(placement[0], placement[1])
-        self._put(placement, tile)
+        score, tile = self.score(placement)
+        self.push(placement, tile)
         return score
 
-    def _put(self, placement: Placement, tile: Tile) -> None:
-        """Put a placement already checked on the table."""
+    def push(self, placement: Placement, tile: Tile | None = None) -> None:
+        """Put a placement on the table **without checking it** (as python-chess's
+        ``Board.push`` beside ``is_legal``): for a caller that checked it already with
+        :meth:`score` (which gives ``tile``) or :meth:`check`, or that lays a table known to
+        be legal. An illegal placement pushed leaves the table inconsistent; :meth:`place`
+        checks and pushes in one call.
+
+        >>> board = Board()
+        >>> board.push(Placement(Cell(0, 0, "U"), (5, 5, 5)))
+        >>> len(board), board.value_at((0, 0))
+        (1, 5)
+        """
+        if tile is None:
+            tile = placement.tile
         cell, corners = placement
         points, neighbours = _GEOMETRY.get(cell) or geometry(cell)
         cells = self._cells

@@ -31,7 +31,6 @@ from scoring.errors import IllegalPlacement, UnknownTile
 from scoring.messages import render
 from scoring.record import MatchRecord, PlaceRecord, Rack, TurnRecord
 from scoring.rules import DEFAULT_RULES, RuleSet
-from scoring.tiles import _BY_CORNERS as _TILE_BY_CORNERS
 from scoring.tiles import Tile, tile_from_corners
 
 __all__ = [
@@ -364,6 +363,17 @@ class MatchReplay:
         return self._finished
 
     @property
+    def ended_by(self) -> Literal["target", "rounds"] | None:
+        """What ended the match: its target, or its number of rounds (None while it goes on).
+
+        >>> MatchReplay(["Ana", "Bo"]).ended_by is None
+        True
+        """
+        if not self._finished:
+            return None
+        return "target" if self._target_reached else "rounds"
+
+    @property
     def winners(self) -> tuple[int, ...]:
         """Indexes of the players with the highest total once finished (ties share)."""
         if not self._finished:
@@ -466,15 +476,15 @@ class MatchReplay:
             board=Board(rules=self.rules),
         )
         if self._finished:
-            limit = self.rules.round_limit
-            if self._target_reached or limit is None:
+            if self.ended_by == "target":
                 state.late_problem = Problem.make(
                     index, None, "round-after-match-end", number=index + 1,
                     target=self.rules.target,
                 )
             else:
                 state.late_problem = Problem.make(
-                    index, None, "round-after-match-end/rounds", number=index + 1, rounds=limit
+                    index, None, "round-after-match-end/rounds", number=index + 1,
+                    rounds=self.rules.round_limit or 0,
                 )
         self._round = state
         if not self._finished:
@@ -550,14 +560,15 @@ class MatchReplay:
                 # Board mode: the position is known, the board finds the bonus. The common
                 # case (a valid tile, no name beside its corners) costs one look-up here.
                 if (
-                    place.tile is None and corners in _TILE_BY_CORNERS
+                    place.tile is None and tile_from_corners(corners) is not None
                 ) or self._tile_shown(state, place, corners, name, problems):
+                    candidate = Placement(place.cell, corners)
                     try:
-                        base, tile = board._score(place.cell, corners)
+                        base, tile = board.score(candidate)
                     except IllegalPlacement as error:
                         problems.append(self._placement_problem(r, t, name, error))
                     else:
-                        placement = Placement(place.cell, corners)
+                        placement = candidate
                         if turn.bonus is not None and turn.bonus != base.bonus:
                             problems.append(
                                 self._bonus_problem(r, t, name, turn.bonus, base, placement)
@@ -800,7 +811,7 @@ class MatchReplay:
                 if report.placement is None:
                     state.board = None  # a placement without its position: sheet mode
                 else:
-                    board._put(report.placement, tile)
+                    board.push(report.placement, tile)
             state.idle_turns = 0
         else:
             state.idle_turns += 1
