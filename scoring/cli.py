@@ -1,8 +1,10 @@
 """``python -m scoring``: check a match record, simulate a match, run the benchmark.
 
-- ``check FILE|-``: print the check report (JSON); exit 0 when the record has no problem, 1
-  when it has problems, 2 when it is not a readable record (one line on standard error,
-  nothing on standard output).
+- ``check FILE|- [FILE ...]``: print the check report (JSON); exit 0 when the record has no
+  problem, 1 when it has problems, 2 when it is not a readable record (one line on standard
+  error, nothing on standard output). With several files, in one process: one line of JSON
+  per file, ``{"file": ..., "status": 0|1, "report": {...}}`` or ``{"file": ..., "status": 2,
+  "error": "..."}`` (the error on standard error too), and the highest status.
 - ``simulate --players 4 --seed 7 [--rules R] [--target N] [--sheet] [--mistakes P]``: print
   a whole simulated match record.
 - ``bench [--matches 200]``: print the engine's speed.
@@ -18,7 +20,7 @@ from typing import Any, NoReturn, TextIO
 
 from scoring.errors import RecordError
 from scoring.record import load_record
-from scoring.replay import check_record
+from scoring.replay import MatchReport, check_record
 from scoring.rules import RULE_SETS
 
 __all__ = ["main", "EXIT_OK", "EXIT_PROBLEMS", "EXIT_UNREADABLE"]
@@ -36,7 +38,11 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _write_json(data: Any, stream: TextIO) -> None:
-    text = json.dumps(data, ensure_ascii=False, indent=1) + "\n"
+    _write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", stream)
+
+
+def _write_text(text: str, stream: TextIO) -> None:
+    """Write UTF-8 text, whatever the stream's own encoding."""
     buffer = getattr(stream, "buffer", None)
     if buffer is not None:
         stream.flush()
@@ -50,8 +56,9 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
-def _check(args: argparse.Namespace) -> int:
-    name: str = args.file
+def _check_one(name: str) -> tuple[int, MatchReport | str]:
+    """Read and check one file: its status, and its report or the line that says why it
+    cannot be read (also written on standard error)."""
     try:
         if name == "-":
             data = sys.stdin.buffer.read()
@@ -59,17 +66,38 @@ def _check(args: argparse.Namespace) -> int:
             with open(name, "rb") as handle:
                 data = handle.read()
     except OSError as error:
-        print(f"scoring check: {name}: cannot read: {error.strerror}", file=sys.stderr)
-        return EXIT_UNREADABLE
+        message = f"cannot read: {error.strerror}"
+        print(f"scoring check: {name}: {message}", file=sys.stderr)
+        return EXIT_UNREADABLE, message
     try:
         record = load_record(data)
     except RecordError as error:
         where = "standard input" if name == "-" else name
-        print(f"scoring check: {where}: {_one_line(str(error))}", file=sys.stderr)
-        return EXIT_UNREADABLE
+        message = _one_line(str(error))
+        print(f"scoring check: {where}: {message}", file=sys.stderr)
+        return EXIT_UNREADABLE, message
     report = check_record(record)
-    _write_json(report.to_json(), sys.stdout)
-    return EXIT_OK if report.valid else EXIT_PROBLEMS
+    return (EXIT_OK if report.valid else EXIT_PROBLEMS), report
+
+
+def _check(args: argparse.Namespace) -> int:
+    names: list[str] = args.files
+    if len(names) == 1:
+        status, result = _check_one(names[0])
+        if isinstance(result, MatchReport):
+            _write_text(result.to_text(), sys.stdout)
+        return status
+    worst = EXIT_OK
+    for name in names:
+        status, result = _check_one(name)
+        line: dict[str, Any] = {"file": name, "status": status}
+        if isinstance(result, MatchReport):
+            line["report"] = result.to_json()
+        else:
+            line["error"] = result
+        _write_text(json.dumps(line, ensure_ascii=False) + "\n", sys.stdout)
+        worst = max(worst, status)
+    return worst
 
 
 def _simulate(args: argparse.Namespace) -> int:
@@ -110,11 +138,16 @@ def _parser() -> argparse.ArgumentParser:
 
     check = commands.add_parser(
         "check",
-        help="replay a match record and check every claim",
-        description="Replay a match record and print the check report (JSON). Exit status: "
-        "0 no problem, 1 problems, 2 not a readable record.",
+        help="replay match records and check every claim",
+        description="Replay a match record and print the check report (JSON, one turn per "
+        "line). Exit status: 0 no problem, 1 problems, 2 not a readable record (one line on "
+        "standard error). With several files, checked in one process: one line of JSON per "
+        'file, {"file": FILE, "status": 0 or 1, "report": {...}} or {"file": FILE, "status": '
+        '2, "error": "..."}, in the order given; the exit status is the highest one.',
     )
-    check.add_argument("file", metavar="FILE", help="the record (JSON), or - for standard input")
+    check.add_argument(
+        "files", metavar="FILE", nargs="+", help="a record (JSON), or - for standard input"
+    )
     check.set_defaults(run=_check)
 
     simulate = commands.add_parser(

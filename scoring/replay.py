@@ -21,6 +21,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -265,6 +266,87 @@ class MatchReport:
             "winners": list(self.winners),
             "problems": [problem.to_json() for problem in self.problems],
         }
+
+    def to_text(self) -> str:
+        """:meth:`to_json` as JSON text, one turn and one problem per line, written directly
+        (``json.dumps`` with ``indent`` falls back to its pure-Python encoder, which cost more
+        than the whole replay). ``json.loads(report.to_text()) == report.to_json()``.
+
+        >>> print(MatchReport(rounds=(), totals=(0, 0), finished=False, winners=(),
+        ...                   problems=()).to_text(), end="")
+        {"valid": true,
+         "rounds": [],
+         "totals": [0, 0],
+         "finished": false,
+         "winners": [],
+         "problems": []}
+        """
+        parts = [f'{{"valid": {_JSON_BOOL[not self.problems]},\n "rounds": [']
+        append = parts.append
+        for r, round_ in enumerate(self.rounds):
+            append(',\n  {"turns": [' if r else '\n  {"turns": [')
+            lines = []
+            for turn in round_.turns:
+                score = turn.score
+                bonus = score.bonus
+                claimed = turn.claimed
+                decision = turn.decision
+                lines.append(
+                    f'{{"player": {turn.player}, '
+                    f'"points": {score.tile_value + score.bonus_points - score.penalty}, '
+                    f'"tile": {score.tile_value}, '
+                    f'"bonus": {"null" if bonus is None else _QUOTED[bonus]}, '
+                    f'"bonus_points": {score.bonus_points}, "draws": {turn.draws}, '
+                    f'"penalty": {score.penalty}, '
+                    f'"claimed": {"null" if claimed is None else claimed}, '
+                    f'"verdict": "{turn.verdict.value}"'
+                    + ("}" if decision is None else f', "decision": "{decision}"}}')
+                )
+            if lines:
+                append("\n    " + ",\n    ".join(lines) + "\n   ],\n")
+            else:
+                append("],\n")
+            settlement = round_.settlement
+            append(
+                f'   "end": {{"kind": "{round_.end}", '
+                f'"player": {_json_int(round_.out_player)}, '
+                f'"settlement": {_json_ints(settlement)}}},\n'
+                f'   "scores": {_json_ints(round_.scores)}}}'
+            )
+        append("\n ],\n" if self.rounds else "],\n")
+        append(
+            f' "totals": {_json_ints(self.totals)},\n'
+            f' "finished": {_JSON_BOOL[self.finished]},\n'
+            f' "winners": {_json_ints(self.winners)},\n'
+            ' "problems": ['
+        )
+        if self.problems:
+            append(
+                "\n  "
+                + ",\n  ".join(
+                    f'{{"round": {p.round}, "turn": {_json_int(p.turn)}, "code": "{p.code}", '
+                    f'"message": {json.dumps(p.message, ensure_ascii=False)}}}'
+                    for p in self.problems
+                )
+                + "\n ]}\n"
+            )
+        else:
+            append("]}\n")
+        return "".join(parts)
+
+
+_JSON_BOOL: Final = {True: "true", False: "false"}
+_QUOTED: Final = {bonus: f'"{bonus.value}"' for bonus in Bonus}
+
+
+def _json_int(value: int | None) -> str:
+    return "null" if value is None else str(value)
+
+
+def _json_ints(values: Sequence[int] | None) -> str:
+    if values is None:
+        return "null"
+    return "[" + ", ".join(map(str, values)) + "]"
 
 
 def settle(
