@@ -8,6 +8,8 @@
 - ``simulate --players 4 --seed 7 [--rules R] [--target N] [--sheet] [--mistakes P]``: print
   a whole simulated match record.
 - ``bench [--matches 200]``: print the engine's speed.
+- ``bench-command [--runs 15] [--against DIR] [--bytecode-cache]``: the CPU time of whole
+  ``check`` commands, start-up included (scoring/bench_command.py).
 """
 
 from __future__ import annotations
@@ -132,6 +134,20 @@ def _bench(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _bench_command(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from scoring.bench_command import run_command_bench
+
+    run_command_bench(
+        runs=args.runs,
+        against=None if args.against is None else Path(args.against),
+        bytecode_cache=args.bytecode_cache,
+        out=sys.stdout,
+    )
+    return EXIT_OK
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="python -m scoring", description="The Triominos rules engine.")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -184,6 +200,24 @@ def _parser() -> argparse.ArgumentParser:
     bench.add_argument("--boards", type=int, default=10, help="boards of each size (10)")
     bench.add_argument("--runs", type=int, default=200, help="runs per rack (200)")
     bench.set_defaults(run=_bench)
+
+    command = commands.add_parser(
+        "bench-command",
+        help="measure whole check commands, start-up included",
+        description="The CPU time of python -m scoring check processes on a 150-round "
+        "record and a 110-turn match, simulated first; with --against, the same for another "
+        "checkout of the project, and the ratios.",
+    )
+    command.add_argument("--runs", type=int, default=15, help="runs of each command (15)")
+    command.add_argument(
+        "--against", metavar="DIR", default=None, help="root of another checkout to compare"
+    )
+    command.add_argument(
+        "--bytecode-cache",
+        action="store_true",
+        help="keep compiled modules between runs (in a temporary directory)",
+    )
+    command.set_defaults(run=_bench_command)
     return parser
 
 

@@ -195,6 +195,17 @@ def test_the_benchmark_prints_its_figures() -> None:
     assert text.count("two sets") == 2
 
 
+def test_the_command_benchmark_compares_two_checkouts() -> None:
+    from scoring.bench_command import run_command_bench
+
+    out = io.StringIO()
+    run_command_bench(runs=1, against=ROOT, bytecode_cache=True, out=out)
+    text = out.getvalue()
+    assert "long record: 150 rounds, 5134 turns" in text
+    assert "short record: " in text and ", 110 turns" in text
+    assert text.count("us per turn") == 4 and text.count("x as fast per turn") == 2
+
+
 def test_a_seeded_simulation_does_not_depend_on_hash_randomisation() -> None:
     outputs = {
         subprocess.run([sys.executable, "-m", "scoring", "simulate", "--seed", "3"], cwd=ROOT,
