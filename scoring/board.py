@@ -171,18 +171,29 @@ def _tile_or_raise(placement: Placement) -> Tile:
 
 # For each tile, every (demanded corner values, corners) pair: the corner values a cell
 # demands are None where no tile touches the corner yet. A rack is indexed by these keys so
-# that an open cell is one look-up.
-_DEMAND_KEYS: Final[dict[Tile, tuple[tuple[tuple[int | None, ...], Corners], ...]]] = {
-    tile: tuple(
-        (
-            tuple(v if mask >> i & 1 else None for i, v in enumerate(rotation)),
-            rotation,
+# that an open cell is one look-up. Made on first use: checking a record never needs it, and
+# it is a measurable part of the command's start-up.
+_DemandKeys = dict[Tile, tuple[tuple[tuple[int | None, ...], Corners], ...]]
+_DEMAND_KEYS: _DemandKeys = {}
+
+
+def _demand_keys() -> _DemandKeys:
+    if not _DEMAND_KEYS:
+        _DEMAND_KEYS.update(
+            (
+                tile,
+                tuple(
+                    (
+                        tuple(v if mask >> i & 1 else None for i, v in enumerate(rotation)),
+                        rotation,
+                    )
+                    for rotation in tile.rotations()
+                    for mask in range(8)
+                ),
+            )
+            for tile in ALL_TILES
         )
-        for rotation in tile.rotations()
-        for mask in range(8)
-    )
-    for tile in ALL_TILES
-}
+    return _DEMAND_KEYS
 
 
 class Board:
@@ -478,11 +489,12 @@ class Board:
         ['D(0,-1):3-5-5', 'D(-1,0):5-3-5', 'D(0,0):5-5-3']
         """
         played = self._tiles
+        demand_keys = _demand_keys()
         index: dict[tuple[int | None, ...], list[Corners]] = {}
         for tile in dict.fromkeys(rack):
             if tile in played:
                 continue
-            for key, corners in _DEMAND_KEYS[tile]:
+            for key, corners in demand_keys[tile]:
                 found = index.get(key)
                 if found is None:
                     index[key] = [corners]
