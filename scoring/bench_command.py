@@ -31,26 +31,36 @@ from typing import Any, Final, TextIO
 
 from scoring.simulate import simulate_match
 
-__all__ = ["run_command_bench"]
+__all__ = ["run_command_bench", "first_turns"]
 
 _ROOT: Final = Path(__file__).resolve().parent.parent
 _SHORT_TURNS: Final = 110
 
 
-def _records() -> dict[str, dict[str, Any]]:
-    long = simulate_match(players=4, seed=1, target=13000)
-    whole = simulate_match(players=4, seed=2)
-    rounds, left = [], _SHORT_TURNS
-    for round_ in whole["rounds"]:
-        turns = round_["turns"][:left]
-        left -= len(turns)
-        if len(turns) < len(round_["turns"]):
-            rounds.append({"turns": turns})
+def first_turns(record: dict[str, Any], turns: int) -> dict[str, Any]:
+    """The record cut after its first ``turns`` turns (a round cut short loses its racks).
+
+    >>> cut = first_turns(simulate_match(players=2, seed=1), 30)
+    >>> [len(r["turns"]) for r in cut["rounds"]][-1] > 0, sum(len(r["turns"]) for r in cut["rounds"])
+    (True, 30)
+    """
+    rounds, left = [], turns
+    for round_ in record["rounds"]:
+        kept = round_["turns"][:left]
+        left -= len(kept)
+        if len(kept) < len(round_["turns"]):
+            rounds.append({"turns": kept})
             break
         rounds.append(round_)
         if not left:
             break
-    return {"long": long, "short": {**whole, "rounds": rounds}}
+    return {**record, "rounds": rounds}
+
+
+def _records() -> dict[str, dict[str, Any]]:
+    long = simulate_match(players=4, seed=1, target=13000)
+    short = first_turns(simulate_match(players=4, seed=2), _SHORT_TURNS)
+    return {"long": long, "short": short}
 
 
 def _cpu(command: list[str], *, cwd: Path, env: dict[str, str]) -> float:
