@@ -422,14 +422,23 @@ class Board:
         cells = self._cells
         cells[cell] = placement
         self._tiles[tile] = cell
-        values, touch, frontier = self._values, self._touch, self._frontier
-        for point, value in zip(points, corners):
-            values[point] = value
-            touch[point] = touch.get(point, 0) + 1
+        values, frontier = self._values, self._frontier
+        touch = self._touch
+        count = touch.get
+        p0, p1, p2 = points
+        values[p0], values[p1], values[p2] = corners
+        touch[p0] = count(p0, 0) + 1
+        touch[p1] = count(p1, 0) + 1
+        touch[p2] = count(p2, 0) + 1
         frontier.pop(cell, None)
-        for neighbour in neighbours:
-            if neighbour not in cells:
-                frontier[neighbour] = frontier.get(neighbour, 0) + 1
+        shared = frontier.get
+        n0, n1, n2 = neighbours
+        if n0 not in cells:
+            frontier[n0] = shared(n0, 0) + 1
+        if n1 not in cells:
+            frontier[n1] = shared(n1, 0) + 1
+        if n2 not in cells:
+            frontier[n2] = shared(n2, 0) + 1
         self._history.append((placement, tile))
 
     def undo(self) -> Placement:

@@ -44,6 +44,7 @@ Rack = tuple[str, ...] | int
 _Item = TypeVar("_Item")
 
 _BONUSES: Final = {bonus.value: bonus for bonus in Bonus}
+_new: Final = tuple.__new__
 
 Decision = Literal["engine", "claim"]
 _DECISIONS: Final = ("engine", "claim")
@@ -425,9 +426,9 @@ def _turn(value: object, r: int, t: int, players: int) -> TurnRecord:
                 and -INTEGER_LIMIT <= corners[1] <= INTEGER_LIMIT
                 and -INTEGER_LIMIT <= corners[2] <= INTEGER_LIMIT
             ):
-                place = PlaceRecord(
-                    None, Cell(cell[0], cell[1], cell[2]), (corners[0], corners[1], corners[2])
-                )
+                # PlaceRecord(None, Cell(*cell), tuple(corners)) without the Python-level
+                # __new__ of NamedTuple: one per turn
+                place = _new(PlaceRecord, (None, _new(Cell, cell), (*corners,)))
             else:
                 place = _place(place, f"{_turn_path(r, t)}.place")
         else:
@@ -446,7 +447,7 @@ def _turn(value: object, r: int, t: int, players: int) -> TurnRecord:
             _text(reason, f"{path}.reason")
         if decision == "claim" and (claimed is None or not reason):
             raise RecordError("claim-without-reason", path=path)
-    return TurnRecord(player, draws, place, claimed, bonus, decision, reason)
+    return _new(TurnRecord, (player, draws, place, claimed, bonus, decision, reason))
 
 
 def _rack(value: object, path: str) -> Rack:

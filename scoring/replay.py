@@ -335,6 +335,7 @@ class MatchReport:
         return "".join(parts)
 
 
+_new: Final = tuple.__new__
 _JSON_BOOL: Final = {True: "true", False: "false"}
 _QUOTED: Final = {bonus: f'"{bonus.value}"' for bonus in Bonus}
 
@@ -644,7 +645,7 @@ class MatchReplay:
                 if (
                     place.tile is None and tile_from_corners(corners) is not None
                 ) or self._tile_shown(state, place, corners, name, problems):
-                    candidate = Placement(place.cell, corners)
+                    candidate = _new(Placement, (place.cell, corners))
                     try:
                         base, tile = board.score(candidate)
                     except IllegalPlacement as error:
@@ -689,9 +690,12 @@ class MatchReplay:
             verdict = Verdict.ILLEGAL
         else:
             verdict = Verdict.MISMATCH
-        return TurnReport(
-            r, t, player, score, drawn, claimed, verdict, tuple(problems) if problems else (),
-            tile, placement,
+        # TurnReport(...) spelled as tuple.__new__, which skips the Python-level __new__ of a
+        # NamedTuple: the replay makes one per turn
+        return _new(
+            TurnReport,
+            (r, t, player, score, drawn, claimed, verdict, tuple(problems) if problems else (),
+             tile, placement, None),
         )
 
     @staticmethod
