@@ -9,7 +9,8 @@ process's CPU time (user + system, from ``resource.getrusage(RUSAGE_CHILDREN)``)
 of the runs and the median. With ``--against DIR`` (the root of another checkout of the
 project, e.g. an earlier commit), the same records are checked by that engine too, runs
 alternating between the two, and the ratios are printed: both engines are measured in the
-same minute on the same machine.
+same minute on the same machine. The start-up of a bare ``python -c pass`` is printed too:
+no engine can check faster than that.
 
 The processes inherit the environment: with ``PYTHONDONTWRITEBYTECODE`` set, Python compiles
 every module at every start; ``--bytecode-cache`` runs them with a cache of compiled modules
@@ -100,6 +101,12 @@ def run_command_bench(
             turns = sum(len(r["turns"]) for r in record["rounds"])
             files[name] = (path, turns, len(record["rounds"]))
         times: dict[tuple[str, str], list[float]] = {}
+        bare = [_cpu([sys.executable, "-c", "pass"], cwd=_ROOT, env=env) for _ in range(runs)]
+        print(
+            f"python -c pass (the interpreter's own start-up, for scale): "
+            f"{min(bare) * 1e3:.1f} ms CPU",
+            file=out,
+        )
         for root in engines.values():  # a first run each, not timed (fills the cache)
             for path, _turns, _rounds in files.values():
                 _cpu([sys.executable, "-m", "scoring", "check", str(path)], cwd=root, env=env)
