@@ -40,7 +40,7 @@ def test_an_organiser_runs_a_tournament_from_import_to_final_standings(page, log
 
     # A file with bad lines imports nothing and says which lines, and why.
     upload(page, BAD_CSV)
-    errors = page.locator("#id_file_errors")
+    errors = page.locator("#id_file_error")
     expect(errors).to_contain_text("Ligne 3 : le nom manque.")
     expect(errors).to_contain_text("Ligne 4 : Ana Lopez est déjà à la ligne 2.")
     assert not tournament.registrations.exists()

@@ -17,7 +17,7 @@ STAFF_URL = "/t/spring-open/staff/"
 
 def field_errors(page: str, field: str) -> list[str]:
     """The error messages shown next to a form field."""
-    block = re.search(rf'<ul class="field-errors" id="id_{field}_errors"[^>]*>(.*?)</ul>', page, re.S)
+    block = re.search(rf'<ul class="field-errors" id="id_{field}_error"[^>]*>(.*?)</ul>', page, re.S)
     return re.findall(r"<li>(.*?)</li>", block.group(1), re.S) if block else []
 
 

@@ -238,7 +238,7 @@ def test_a_correction_page_saves_a_new_version(referee, referee_client, tourname
     data = {"revision": 1, "player": "0", "draws": "0", "tile": "4-4-4", "cell": "U(0,0)",
             "corners": "4-4-4", "bonus_claimed": "", "claimed": "22", "reason": ""}
     response = referee_client.post(url(match, "match_turn_correct", turn_id=turn.pk), data)
-    assert response.status_code == 400 and "id_reason_errors" in response.content.decode()
+    assert response.status_code == 400 and "id_reason_error" in response.content.decode()
     response = referee_client.post(url(match, "match_turn_correct", turn_id=turn.pk),
                                    {**data, "reason": "mal lu"})
     assert response.status_code == 302
@@ -291,7 +291,7 @@ def test_an_uploaded_record_fills_the_match_and_a_bad_one_changes_nothing(refere
     assert response.status_code == 400
     page = response.content.decode()
     assert "Ce fichier n’est pas un relevé de partie lisible : players[0]" in page
-    assert 'id="id_record_errors"' in page
+    assert 'id="id_record_error"' in page
     assert fresh(match).revision == 0 and not Turn.objects.filter(round__match=match).exists()
 
     good = SimpleUploadedFile("match.json", json.dumps(simulated(match, seed=3)).encode())
@@ -531,7 +531,7 @@ def test_a_bad_insertion_is_refused_next_to_its_field(referee, referee_client, t
     response = referee_client.post(url(match, "match_turn_insert", turn_id=second.pk), posted)
     assert response.status_code == 400
     page = html.unescape(response.content.decode())
-    errors = page.split(f'id="id_{field}_errors"', 1)[1].split("</ul>", 1)[0]
+    errors = page.split(f'id="id_{field}_error"', 1)[1].split("</ul>", 1)[0]
     assert words in errors
     assert Turn.objects.filter(round__match=match).count() == 2 and fresh(match).revision == 1
 
@@ -547,7 +547,7 @@ def test_the_insertion_page_before_an_opening_asks_for_the_player(referee, refer
     response = referee_client.post(url(match, "match_turn_insert", turn_id=first.pk), {
         "revision": 1, "player": "", "draws": "3", "claimed": "-25", "reason": "oublié"})
     assert response.status_code == 400
-    errors = response.content.decode().split('id="id_player_errors"', 1)[1]
+    errors = response.content.decode().split('id="id_player_error"', 1)[1]
     assert "Qui ouvre la manche ?" in errors.split("</ul>", 1)[0]
 
 

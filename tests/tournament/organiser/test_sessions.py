@@ -103,7 +103,7 @@ def test_a_bad_swap_is_explained_next_to_the_field(organiser_client, cup):
                                      HTTP_ACCEPT_LANGUAGE="en")
     assert response.status_code == 400
     assert "Choose two different players." in response.content.decode().split(
-        'id="id_player_b_errors"')[1]
+        'id="id_player_b_error"')[1]
 
 
 def test_a_withdrawn_player_still_seated_is_pointed_out(organiser_client, cup):
