@@ -197,3 +197,15 @@ def test_the_organisers_session_page_offers_chosen_tables(staff_client, tourname
     form = form[: form.index("</form>")]
     assert f'/t/{tournament.slug}/sessions/1/sheets.pdf' in html and 'name="tables"' in form
     assert 'name="rounds"' in form
+
+
+def test_the_footers_stay_on_one_line_under_a_long_name(staff_client, make_tournament):
+    """The three footers share the page's width: the table's label never breaks."""
+    tournament = make_tournament(slug="long", name="Championnat régional de Triominos du "
+                                 "Pays de la Loire, édition de printemps", players=48)
+    tournament.venue = "Salle polyvalente Jean-Baptiste-Poquelin, Saint-Herblain"
+    tournament.save()
+    pages = assert_pdf(staff_client(tournament).get(sheets_url("long")))
+    for number, page in enumerate(pages, start=1):
+        lines = page.splitlines()
+        assert any(f"Session 1 · Table {number}" in line for line in lines), lines[-3:]
