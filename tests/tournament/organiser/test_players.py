@@ -185,8 +185,8 @@ def test_a_bad_import_shows_every_line_next_to_the_file_in_french(organiser_clie
     page = response.content.decode()
     assert response.status_code == 400
     errors = page.split('id="id_file_error"')[1].split("</ul>")[0]
-    assert "Ligne 2 : le nom manque." in errors
-    assert "Ligne 3 : Player 01 spring-open (Club B) est déjà inscrit" in errors
+    assert "Ligne 2\u00a0: le nom manque." in errors
+    assert "Ligne 3\u00a0: Player 01 spring-open (Club B) figure déjà parmi les inscriptions" in errors
     assert tournament.registrations.count() == 8
 
 

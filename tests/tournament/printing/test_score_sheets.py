@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 
 import pytest
 from django.test import Client, override_settings
@@ -97,7 +98,7 @@ def test_french_by_default(staff_client, tournament):
     client = staff_client(tournament)
     client.defaults.pop("HTTP_ACCEPT_LANGUAGE")
     pages = assert_pdf(client.get(sheets_url(tournament.slug)))
-    assert "objectif 400 points" in pages[0] and "· Table 1 page 1 / 2" in pages[0]
+    assert "objectif 400 points" in pages[0] and "Session 1, table 1 page 1 / 2" in pages[0]
 
 
 def test_a_session_without_tables_prints_a_page_that_says_so(staff_client, tournament):
@@ -149,7 +150,7 @@ def test_printed_from_the_laptop_itself_the_qr_codes_hold_the_network_address(
 
 
 def table_numbers_printed(pages: list[str]) -> list[int]:
-    return [int(page.split("Session 1 · Table ")[1].split()[0]) for page in pages]
+    return [int(re.search(r"Session 1(?: · Table|, table) (\d+)", page).group(1)) for page in pages]
 
 
 def test_chosen_tables_only(staff_client, make_tournament):
