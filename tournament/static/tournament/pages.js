@@ -11,22 +11,24 @@
 
   /* -- a refreshed live part keeps the focus and says what changed ------------------------ */
 
-  // What finds the focused element again in the new content: its id, else its address and
-  // text and its rank among the elements that share them.
+  // What finds the focused element again in the new content: its id, else its address (a
+  // link's text may change with the refresh: a match's state) and its rank among the elements
+  // of the same kind that share it.
+  function sameKind(root, tag, href) {
+    return Array.prototype.filter.call(root.querySelectorAll(tag), function (other) {
+      return other.getAttribute("href") === href;
+    });
+  }
+
   function focusKey(root, element) {
     if (element.id) return { id: element.id };
-    var href = element.getAttribute("href"), text = element.textContent.trim();
-    var same = Array.prototype.filter.call(root.querySelectorAll(element.tagName), function (other) {
-      return other.getAttribute("href") === href && other.textContent.trim() === text;
-    });
-    return { tag: element.tagName, href: href, text: text, rank: same.indexOf(element) };
+    var href = element.getAttribute("href");
+    return { tag: element.tagName, href: href, rank: sameKind(root, element.tagName, href).indexOf(element) };
   }
 
   function findByKey(root, key) {
     if (key.id) return document.getElementById(key.id);
-    var same = Array.prototype.filter.call(root.querySelectorAll(key.tag), function (other) {
-      return other.getAttribute("href") === key.href && other.textContent.trim() === key.text;
-    });
+    var same = sameKind(root, key.tag, key.href);
     return same[Math.min(key.rank, same.length - 1)] || null;
   }
 
