@@ -119,3 +119,10 @@ def test_help_texts_and_errors_have_the_ids_their_fields_point_at(organiser_clie
     ids = set(re.findall(r'\sid="([^"]+)"', page))
     assert "id_slug_helptext id_slug_error" in described
     assert {name for value in described for name in value.split()} <= ids
+
+
+def test_the_slug_is_named_as_part_of_the_web_address(organiser_client):
+    """Not "Adresse", which reads like the venue's postal address."""
+    form = organiser_client.get("/tournaments/new/", HTTP_ACCEPT_LANGUAGE="fr").context["form"]
+    assert form["slug"].label == "Nom court dans l’adresse web"
+    assert "/t/" not in str(form["slug"].help_text)
