@@ -1,18 +1,18 @@
-"""The public standings page: live (htmx polling while a session is in play), sortable, CSV."""
+"""The public standings page: live (htmx polling while a session is in play), sortable,
+CSV, XLSX and ODS."""
 
 from __future__ import annotations
 
-import csv
-
 from django.conf import settings
 from django.http import HttpResponse
-from django.utils.text import capfirst
+from django.utils.translation import gettext as _
 from django.views.generic import TemplateView
 from django_tables2 import RequestConfig
+from django_tables2.export import TableExport
 
 from tournament.permissions import TournamentMixin
 from tournament.standings.selectors import standings
-from tournament.standings.tables import StandingsTable
+from tournament.standings.tables import StandingsTable, standings_csv
 
 POLL_SECONDS = 15
 
@@ -23,20 +23,28 @@ def poll_seconds() -> int:
     return getattr(settings, "TRIOMINOS_POLL_SECONDS", POLL_SECONDS)
 
 
-def csv_response(table, *, filename: str) -> HttpResponse:
-    """A django-tables2 table as a CSV download (UTF-8 with a BOM, for spreadsheets)."""
+#: ``?_export=`` formats: CSV written from the rows, the others through django-tables2.
+EXPORT_FORMATS = ("csv", TableExport.XLSX, TableExport.ODS)
+
+
+def export_response(result, table, *, export_format: str, slug: str) -> HttpResponse:
+    """The standings as a download: CSV (UTF-8 with a BOM, for spreadsheets) written straight
+    from the rows; XLSX and ODS through django-tables2's ``TableExport`` (tablib), whose
+    numbers a spreadsheet reads in its own language (a French one too: a CSV's commas are
+    not its separator)."""
+    filename = f"{slug}-standings.{export_format}"
+    if export_format != "csv":
+        export = TableExport(export_format, table, dataset_kwargs={"title": str(_("Standings"))})
+        return export.response(filename=filename)
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    response.write("\ufeff")
-    writer = csv.writer(response)
-    rows = iter(table.as_values())
-    writer.writerow([capfirst(str(header)) for header in next(rows)])
-    writer.writerows(rows)
+    response.write("\ufeff" + standings_csv(rows=result.rows, criteria=result.criteria))
     return response
 
 
 class PublicStandingsView(TournamentMixin, TemplateView):
-    """/t/<slug>/standings/: everyone reads it; ``?_export=csv`` downloads it.
+    """/t/<slug>/standings/: everyone reads it; ``?_export=csv`` (or ``xlsx``, ``ods``)
+    downloads it.
 
     An htmx request (the page polling itself) gets only the live fragment.
     """
@@ -49,8 +57,10 @@ class PublicStandingsView(TournamentMixin, TemplateView):
         result = standings(tournament=self.tournament)
         table = StandingsTable.for_criteria(result.rows, result.criteria)
         RequestConfig(request, paginate=False).configure(table)
-        if request.GET.get("_export") == "csv":
-            return csv_response(table, filename=f"{self.tournament.slug}-standings.csv")
+        if (export_format := request.GET.get("_export")) in EXPORT_FORMATS:
+            return export_response(
+                result, table, export_format=export_format, slug=self.tournament.slug
+            )
         context = self.get_context_data(
             standings=result, standings_table=table, poll_seconds=poll_seconds()
         )
