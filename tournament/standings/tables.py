@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import io
+from dataclasses import dataclass
 
 import django_tables2 as tables2
 from django.utils import formats
@@ -13,10 +14,24 @@ from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 from django_tables2.utils import AttributeDict, computed_values
 
 from tournament.spreadsheet import spreadsheet_cell
 from tournament.standings.ranking import CRITERIA
+
+#: The printed standings' headers of the criteria: short, so that six columns of figures fit;
+#: the legend above the table spells each one out.
+PRINT_HEADERS = {
+    "match_points": pgettext_lazy("short for: match points", "MP"),
+    "table_wins": pgettext_lazy("short for: table wins", "Wins"),
+    "total_points": pgettext_lazy("short for: total points", "Total"),
+    "share": pgettext_lazy("short for: average share of the table's points", "Share"),
+    "best_match": pgettext_lazy("short for: best match", "Best"),
+    "opponents": pgettext_lazy("short for: opponents' strength", "Opp."),
+}
+#: The printed standings turn landscape beyond this many criteria.
+PRINT_PORTRAIT_CRITERIA = 3
 
 #: Decimals that show any match points exactly (multiples of 1/40 at tables of 2 to 6).
 POINTS_DECIMALS = 3
@@ -231,3 +246,30 @@ def standings_csv(*, rows, criteria) -> str:
             for name, _header in columns
         ])
     return text.getvalue()
+
+
+@dataclass(frozen=True)
+class PrintLayout:
+    """How the printed standings lay out ``criteria``: ``columns`` (name, header), the
+    ``legend`` (short header, the criterion's name) in the criteria's order, and ``wide``
+    (A4 landscape: more than ``PRINT_PORTRAIT_CRITERIA`` criteria)."""
+
+    columns: list[tuple[str, str]]
+    legend: list[tuple[str, str]]
+    wide: bool
+
+
+def print_layout(criteria) -> PrintLayout:
+    """The printed standings' columns: the page's leading columns, then each criterion under
+    its short header (``PRINT_HEADERS``), explained by the legend."""
+    from tournament.models import RankingCriterion
+
+    labels = dict(RankingCriterion.choices)
+    leading = [(name, str(StandingsTable.base_columns[name].verbose_name))
+               for name in LEADING_COLUMNS]
+    legend = [(str(PRINT_HEADERS[code]), str(labels[code])) for code in criteria]
+    return PrintLayout(
+        columns=leading + [(code, short) for code, (short, _label) in zip(criteria, legend)],
+        legend=legend,
+        wide=len(criteria) > PRINT_PORTRAIT_CRITERIA,
+    )
