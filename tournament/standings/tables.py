@@ -229,22 +229,26 @@ def export_value(name: str, row: dict):
     return spreadsheet_cell(row[name])
 
 
+def csv_cell(name: str, value):
+    """An export's cell (:func:`export_value`) as CSV text: a dot for decimals, match points
+    and opponents' strength exact, the share to four decimals."""
+    if name in ("match_points", "opponents"):
+        return points_display(value, separator=".")
+    if name == "share":
+        return f"{value:.4f}"
+    return value
+
+
 def standings_csv(*, rows, criteria) -> str:
     """The standings as CSV text, written straight from the rows (best first): a header line,
-    then a line per player; a dot for decimals, match points exact, the share to four
-    decimals."""
+    then a line per player (:func:`csv_cell`)."""
     columns = export_columns(criteria)
     text = io.StringIO()
     writer = csv.writer(text)
     writer.writerow([header for _name, header in columns])
-    points = {"match_points", "opponents"}
+    names = [name for name, _header in columns]
     for row in rows:
-        writer.writerow([
-            points_display(row[name], separator=".") if name in points
-            else f"{row[name]:.4f}" if name == "share"
-            else export_value(name, row)
-            for name, _header in columns
-        ])
+        writer.writerow([csv_cell(name, export_value(name, row)) for name in names])
     return text.getvalue()
 
 

@@ -23,28 +23,20 @@ def poll_seconds() -> int:
     return getattr(settings, "TRIOMINOS_POLL_SECONDS", POLL_SECONDS)
 
 
-#: ``?_export=`` formats: CSV written from the rows, the others through django-tables2.
-EXPORT_FORMATS = ("csv", TableExport.XLSX, TableExport.ODS)
-
-
-def export_response(result, table, *, export_format: str, slug: str) -> HttpResponse:
-    """The standings as a download: CSV (UTF-8 with a BOM, for spreadsheets) written straight
-    from the rows; XLSX and ODS through django-tables2's ``TableExport`` (tablib), whose
-    numbers a spreadsheet reads in its own language (a French one too: a CSV's commas are
-    not its separator)."""
-    filename = f"{slug}-standings.{export_format}"
-    if export_format != "csv":
-        export = TableExport(export_format, table, dataset_kwargs={"title": str(_("Standings"))})
-        return export.response(filename=filename)
+def csv_response(result, *, slug: str) -> HttpResponse:
+    """The standings as a CSV download (UTF-8 with a BOM, for spreadsheets), written straight
+    from the rows: no table is built for it."""
     response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response["Content-Disposition"] = f'attachment; filename="{slug}-standings.csv"'
     response.write("\ufeff" + standings_csv(rows=result.rows, criteria=result.criteria))
     return response
 
 
 class PublicStandingsView(TournamentMixin, TemplateView):
-    """/t/<slug>/standings/: everyone reads it; ``?_export=csv`` (or ``xlsx``, ``ods``)
-    downloads it.
+    """/t/<slug>/standings/: everyone reads it; ``?_export=csv`` downloads it written from the
+    rows, ``?_export=xlsx`` or ``ods`` through django-tables2's ``TableExport`` (tablib), whose
+    numbers a spreadsheet reads in its own language (a French one too, where a CSV's commas are
+    not the separator).
 
     An htmx request (the page polling itself) gets only the live fragment.
     """
@@ -55,12 +47,15 @@ class PublicStandingsView(TournamentMixin, TemplateView):
 
     def get(self, request, *args, **kwargs):
         result = standings(tournament=self.tournament)
+        export_format = request.GET.get("_export")
+        if export_format == "csv":
+            return csv_response(result, slug=self.tournament.slug)
         table = StandingsTable.for_criteria(result.rows, result.criteria)
         RequestConfig(request, paginate=False).configure(table)
-        if (export_format := request.GET.get("_export")) in EXPORT_FORMATS:
-            return export_response(
-                result, table, export_format=export_format, slug=self.tournament.slug
-            )
+        if export_format in (TableExport.XLSX, TableExport.ODS):
+            return TableExport(
+                export_format, table, dataset_kwargs={"title": str(_("Standings"))}
+            ).response(filename=f"{self.tournament.slug}-standings.{export_format}")
         context = self.get_context_data(
             standings=result, standings_table=table, poll_seconds=poll_seconds()
         )
