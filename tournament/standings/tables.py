@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 from django_tables2.utils import AttributeDict, computed_values
 
+from tournament.models import RankingCriterion
 from tournament.spreadsheet import spreadsheet_cell
 from tournament.standings.ranking import CRITERIA
 
@@ -266,8 +267,6 @@ class PrintLayout:
 def print_layout(criteria) -> PrintLayout:
     """The printed standings' columns: the page's leading columns, then each criterion under
     its short header (``PRINT_HEADERS``), explained by the legend."""
-    from tournament.models import RankingCriterion
-
     labels = dict(RankingCriterion.choices)
     leading = [(name, str(StandingsTable.base_columns[name].verbose_name))
                for name in LEADING_COLUMNS]

@@ -7,16 +7,25 @@ from __future__ import annotations
 import csv
 import doctest
 import io
+from fractions import Fraction
 
 import openpyxl
 import pytest
 import tablib
 from django_tables2.export import TableExport
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.tournament.standings.helpers import table_of_five
 from tournament import spreadsheet
 from tournament.models import Player
 from tournament.standings import tables
+from tournament.standings.ranking import (
+    MatchResult,
+    StandingPlayer,
+    match_points,
+    standings_compute,
+)
 from tournament.standings.selectors import standings_rows
 
 pytestmark = pytest.mark.django_db
@@ -114,3 +123,26 @@ def test_the_standings_page_links_every_download(client, five):
     page = client.get("/t/five/standings/").content.decode()
     for export_format in ("csv", "xlsx", "ods"):
         assert f'href="?_export={export_format}"' in page
+
+
+@given(st.lists(st.lists(st.integers(min_value=-50, max_value=500), min_size=2, max_size=6),
+                min_size=1, max_size=12))
+@settings(max_examples=150, deadline=None)
+def test_match_points_shown_are_the_exact_fractions(tables_totals):
+    """Whatever the tables (2 to 6 players) and totals, the match points and opponents'
+    strength shown are the exact sums of the fractions ``match_points`` gives."""
+    players = [StandingPlayer(number, f"P{number}") for number in range(6)]
+    results = [MatchResult(tuple(range(len(totals))), tuple(totals)) for totals in tables_totals]
+    exact = dict.fromkeys(range(6), Fraction(0))
+    for totals in tables_totals:
+        for seat, points in enumerate(match_points(totals)):
+            exact[seat] += points
+    opponents = dict.fromkeys(range(6), Fraction(0))
+    for totals in tables_totals:
+        for seat in range(len(totals)):
+            opponents[seat] += sum(exact[other] for other in range(len(totals)) if other != seat)
+    for row in standings_compute(players=players, results=results,
+                                 criteria=["match_points", "opponents"]):
+        player = row["player_id"]
+        assert Fraction(tables.points_display(row["match_points"], separator=".")) == exact[player]
+        assert Fraction(tables.points_display(row["opponents"], separator=".")) == opponents[player]
