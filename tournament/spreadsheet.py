@@ -1,8 +1,8 @@
 """Cells written for spreadsheets (CSV, XLSX, ODS): no text that a spreadsheet runs as a formula.
 
-A spreadsheet reads a cell that begins with ``=``, ``+``, ``-`` or ``@`` (or a tab or a carriage
-return before one) as a formula: a player registered as ``=HYPERLINK("http://…")`` would be a
-link in the organiser's spreadsheet, ``=1+2`` a sum. :func:`spreadsheet_cell` puts the usual
+A spreadsheet reads a cell that begins with ``=``, ``+``, ``-`` or ``@`` as a formula, and some
+skip a leading tab or carriage return first: a player registered as ``=HYPERLINK("http://…")``
+would be a link in the organiser's spreadsheet, ``=1+2`` a sum. :func:`spreadsheet_cell` puts the usual
 leading apostrophe before such text, so that it is shown as written; numbers are left alone
 (a negative total stays a number). Every file the project writes for spreadsheets goes through
 it: the standings (CSV, XLSX, ODS) and the records archive's ``index.csv``.
