@@ -32,7 +32,7 @@ from scoring.errors import IllegalPlacement, UnknownTile
 from scoring.messages import render
 from scoring.record import MatchRecord, PlaceRecord, Rack, TurnRecord
 from scoring.rules import DEFAULT_RULES, RuleSet
-from scoring.tiles import Tile, tile_from_corners
+from scoring.tiles import _BY_CORNERS, Tile, tile_from_corners
 
 __all__ = [
     "Verdict",
@@ -81,6 +81,11 @@ class Verdict(StrEnum):
 
 #: The score of a turn that changed nothing.
 _NOTHING: Final = Score(0)
+#: The verdicts, looked up once (an enum member's attribute access is a descriptor call).
+_OK: Final = Verdict.OK
+_MISMATCH: Final = Verdict.MISMATCH
+_ILLEGAL: Final = Verdict.ILLEGAL
+_UNVERIFIED: Final = Verdict.UNVERIFIED
 
 
 class ReplayStateError(RuntimeError):
@@ -575,14 +580,14 @@ class MatchReplay:
 
     def preview(self, turn: TurnRecord) -> TurnReport:
         """What :meth:`play` would report for ``turn``; nothing changes."""
-        return self._report(self._state(), turn)
+        return self._evaluate(self._state(), turn)
 
     def play(self, turn: TurnRecord) -> TurnReport:
         """Replay one turn and return its report."""
         state = self._round
         if state is None:
             state = self._state()  # raises
-        report = self._report(state, turn)
+        report = self._evaluate(state, turn)
         if state.end == "unfinished":
             self._apply(state, report)
         state.turns.append(report)
@@ -592,14 +597,8 @@ class MatchReplay:
 
     # -- evaluating a turn ------------------------------------------------------------------
 
-    def _report(self, state: _Round, turn: TurnRecord) -> TurnReport:
-        """The turn's report, with the referee's decision on it if the record has one."""
-        report = self._evaluate(state, turn)
-        if turn.decision is None:
-            return report
-        return report._replace(decision=turn.decision)
-
     def _evaluate(self, state: _Round, turn: TurnRecord) -> TurnReport:
+        """The turn's report, with the referee's decision on it if the record has one."""
         rules = self.rules
         players = self.players
         r, t, player = state.index, len(state.turns), turn.player
@@ -612,7 +611,10 @@ class MatchReplay:
             else:
                 out = players[state.out_player]
                 problem = Problem.make(r, t, "turn-after-end", player=name, out_player=out)
-            return TurnReport(r, t, player, _NOTHING, 0, turn.claimed, Verdict.ILLEGAL, (problem,))
+            return TurnReport(
+                r, t, player, _NOTHING, 0, turn.claimed, _ILLEGAL, (problem,),
+                decision=turn.decision,
+            )
 
         problems: list[Problem] = []
         last = state.last_player
@@ -643,7 +645,7 @@ class MatchReplay:
                 # Board mode: the position is known, the board finds the bonus. The common
                 # case (a valid tile, no name beside its corners) costs one look-up here.
                 if (
-                    place.tile is None and tile_from_corners(corners) is not None
+                    place.tile is None and corners in _BY_CORNERS
                 ) or self._tile_shown(state, place, corners, name, problems):
                     candidate = _new(Placement, (place.cell, corners))
                     try:
@@ -664,7 +666,7 @@ class MatchReplay:
         if base is None:
             if drawn == rules.max_draws:
                 penalty += rules.failed_draws_penalty
-            score = Score(0, None, 0, penalty)
+            score = _new(Score, (0, None, 0, penalty))
             if place is None and drawn < rules.max_draws and pool > drawn:
                 problems.append(
                     Problem.make(
@@ -678,24 +680,28 @@ class MatchReplay:
                     )
                 )
         elif penalty:
-            score = Score(base[0], base[1], base[2], penalty)
+            score = _new(Score, (base[0], base[1], base[2], penalty))
         else:
             score = base
         claimed = turn.claimed
-        if claimed is not None and claimed != score.total and (base is not None or place is None):
+        if (
+            claimed is not None
+            and claimed != score[0] + score[2] - score[3]  # score.total, spelled out
+            and (base is not None or place is None)
+        ):
             problems.append(self._claim_problem(r, t, name, claimed, score, tile, placement))
         if not problems:
-            verdict = Verdict.UNVERIFIED if unverified else Verdict.OK
+            verdict = _UNVERIFIED if unverified else _OK
         elif any(p.code in _RULE_CODES for p in problems):
-            verdict = Verdict.ILLEGAL
+            verdict = _ILLEGAL
         else:
-            verdict = Verdict.MISMATCH
+            verdict = _MISMATCH
         # TurnReport(...) spelled as tuple.__new__, which skips the Python-level __new__ of a
         # NamedTuple: the replay makes one per turn
         return _new(
             TurnReport,
             (r, t, player, score, drawn, claimed, verdict, tuple(problems) if problems else (),
-             tile, placement, None),
+             tile, placement, turn.decision),
         )
 
     @staticmethod
@@ -906,7 +912,8 @@ class MatchReplay:
         if report.decision == "claim" and report.claimed is not None:
             points[player] += report.claimed
         else:
-            points[player] += report.score.total
+            score = report.score
+            points[player] += score[0] + score[2] - score[3]
         state.last_player = player
         if tile is not None and hands[player] == 0:
             state.end = "out"
