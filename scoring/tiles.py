@@ -77,6 +77,9 @@ class Tile:
         """
         if not isinstance(name, str):
             raise UnknownTile(f"unknown-tile: {name!r}: a tile name is a string like '0-1-2'")
+        tile = _BY_NAME.get(name)  # the usual spelling, "0-1-2": one look-up
+        if tile is not None:
+            return tile
         match = _NAME_RE.match(name)
         if match is None:
             raise UnknownTile(f"unknown-tile: {name!r}: a tile name is like '0-1-2'")
@@ -158,6 +161,7 @@ def _all_tiles() -> Iterator[Tile]:
 #: The 56 tiles, in ascending order of their names.
 ALL_TILES: Final[tuple[Tile, ...]] = tuple(_all_tiles())
 _BY_SORTED: Final[dict[tuple[int, int, int], Tile]] = {t._key(): t for t in ALL_TILES}
+_BY_NAME: Final[dict[str, Tile]] = {t._name: t for t in ALL_TILES}
 _BY_CORNERS: Final[dict[tuple[int, ...], Tile]] = {
     rotation: t for t in ALL_TILES for rotation in t.rotations()
 }
