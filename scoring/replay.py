@@ -453,6 +453,9 @@ class MatchReplay:
         self._finished = False
         self._target_reached = False
         self._rounds_counted = 0
+        #: The target as looked at during a round: never, under rules that look at it only
+        #: once a round is settled.
+        self._target_live: float = float("inf") if rules.target_at_round_end_only else rules.target
 
     # -- the match --------------------------------------------------------------------------
 
@@ -905,42 +908,41 @@ class MatchReplay:
     # -- applying a turn --------------------------------------------------------------------
 
     def _apply(self, state: _Round, report: TurnReport) -> None:
-        player = report.player
-        drawn = report.draws
-        state.pool -= drawn
+        player, drawn = report.player, report.draws
         hands = state.hands
-        hands[player] += drawn
         tile = report.tile
         if tile is not None:
-            hands[player] -= 1
+            hands[player] += drawn - 1
             state.played.add(tile)
             board = state.board
             if board is not None:
-                if report.placement is None:
+                placement = report.placement
+                if placement is None:
                     state.board = None  # a placement without its position: sheet mode
                 else:
-                    board.push(report.placement, tile)
+                    board.push(placement, tile)
             state.idle_turns = 0
         else:
+            hands[player] += drawn
             state.idle_turns += 1
-        points = state.points
+        state.pool -= drawn
         # report.points_counted, spelled out on the hot path
-        if report.decision == "claim" and report.claimed is not None:
-            points[player] += report.claimed
+        claimed = report.claimed
+        if claimed is not None and report.decision == "claim":
+            points = state.points[player] = state.points[player] + claimed
         else:
             score = report.score
-            points[player] += score[0] + score[2] - score[3]
+            points = state.points[player] = state.points[player] + score[0] + score[2] - score[3]
         state.last_player = player
-        if tile is not None and hands[player] == 0:
+        if tile is not None and not hands[player]:
             state.end = "out"
             state.out_player = player
-        elif state.pool == 0 and state.idle_turns >= len(hands):
+        elif not state.pool and state.idle_turns >= len(hands):
             state.end = "blocked"
         if (
-            state.counted
-            and not self._target_reached
-            and self._totals[player] + points[player] >= self.rules.target
-            and not self.rules.target_at_round_end_only
+            not self._target_reached
+            and state.counted
+            and self._totals[player] + points >= self._target_live
         ):
             self._target_reached = True
 
