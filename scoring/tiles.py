@@ -22,7 +22,8 @@ __all__ = ["Tile", "ALL_TILES", "Corners", "tile_from_corners"]
 Corners = tuple[int, int, int]
 
 _VALUES: Final = range(6)
-_NAME_RE: Final = re.compile(r"^\s*(\d)\s*[-\s,/]?\s*(\d)\s*[-\s,/]?\s*(\d)\s*$", re.ASCII)
+#: Compiled by ``re`` on first use (its cache): the usual spelling is found without it.
+_NAME_PATTERN: Final = r"^\s*(\d)\s*[-\s,/]?\s*(\d)\s*[-\s,/]?\s*(\d)\s*$"
 
 
 class Tile:
@@ -80,7 +81,7 @@ class Tile:
         tile = _BY_NAME.get(name)  # the usual spelling, "0-1-2": one look-up
         if tile is not None:
             return tile
-        match = _NAME_RE.match(name)
+        match = re.match(_NAME_PATTERN, name, re.ASCII)
         if match is None:
             raise UnknownTile(f"unknown-tile: {name!r}: a tile name is like '0-1-2'")
         values = [int(v) for v in match.groups()]
