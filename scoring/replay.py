@@ -291,20 +291,17 @@ class MatchReport:
         for r, round_ in enumerate(self.rounds):
             append(',\n  {"turns": [' if r else '\n  {"turns": [')
             lines = []
-            for turn in round_.turns:
-                score = turn.score
-                bonus = score.bonus
-                claimed = turn.claimed
-                decision = turn.decision
+            for _, _, player, score, draws, claimed, verdict, _, _, _, decision in round_.turns:
+                tile_value, bonus, bonus_points, penalty = score
                 lines.append(
-                    f'{{"player": {turn.player}, '
-                    f'"points": {score.tile_value + score.bonus_points - score.penalty}, '
-                    f'"tile": {score.tile_value}, '
-                    f'"bonus": {"null" if bonus is None else _QUOTED[bonus]}, '
-                    f'"bonus_points": {score.bonus_points}, "draws": {turn.draws}, '
-                    f'"penalty": {score.penalty}, '
+                    f'{{"player": {player}, '
+                    f'"points": {tile_value + bonus_points - penalty}, '
+                    f'"tile": {tile_value}, '
+                    f'"bonus": {_QUOTED[bonus]}, '
+                    f'"bonus_points": {bonus_points}, "draws": {draws}, '
+                    f'"penalty": {penalty}, '
                     f'"claimed": {"null" if claimed is None else claimed}, '
-                    f'"verdict": "{turn.verdict.value}"'
+                    f'"verdict": "{verdict}"'
                     + ("}" if decision is None else f', "decision": "{decision}"}}')
                 )
             if lines:
@@ -342,7 +339,10 @@ class MatchReport:
 
 _new: Final = tuple.__new__
 _JSON_BOOL: Final = {True: "true", False: "false"}
-_QUOTED: Final = {bonus: f'"{bonus.value}"' for bonus in Bonus}
+#: A bonus as JSON: null, or its name quoted.
+_QUOTED: Final[dict[Bonus | None, str]] = {
+    None: "null", **{bonus: f'"{bonus.value}"' for bonus in Bonus}
+}
 
 
 def _json_int(value: int | None) -> str:
@@ -1160,9 +1160,10 @@ def check_record(record: MatchRecord) -> MatchReport:
     (True, (22, 0), [])
     """
     replay = MatchReplay(record.players, rules=record.rules)
+    play = replay.play
     for round_ in record.rounds:
         replay.begin_round()
         for turn in round_.turns:
-            replay.play(turn)
+            play(turn)
         replay.end_round(round_.racks, round_.settlement_claimed)
     return replay.report()
