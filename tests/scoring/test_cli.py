@@ -204,6 +204,7 @@ def test_the_command_benchmark_compares_two_checkouts() -> None:
     assert "long record: 150 rounds, 5134 turns" in text
     assert "short record: " in text and ", 110 turns" in text
     assert text.count("us per turn") == 4 and text.count("x as fast per turn") == 2
+    assert text.count(" us a turn") == 2 and text.count("x as fast a turn") == 1
 
 
 def test_a_seeded_simulation_does_not_depend_on_hash_randomisation() -> None:
