@@ -52,6 +52,14 @@
       htmx.ajax("POST", form.dataset.previewUrl, { source: form, target: preview, swap: "innerHTML" });
     }
 
+    // The points are typed while the engine's preview is on its way: the field takes the
+    // keys at once (a save sent meanwhile waits in htmx's queue for the preview).
+    function readyForPoints() {
+      if (!claim) { return; }
+      claim.focus({ preventScroll: true });
+      keepInView(claim);
+    }
+
     function selectTile(name) {
       var button = form.querySelector('.tile-button[data-tile="' + name + '"]');
       form.querySelectorAll(".tile-button[aria-pressed]").forEach(function (b) { b.removeAttribute("aria-pressed"); });
@@ -75,6 +83,7 @@
       cellField.value = cell;
       markCells(tileInput.value || null);
       askPreview();
+      if (tileInput.value) { readyForPoints(); }
     }
 
     form.addEventListener("click", function (event) {
@@ -115,8 +124,59 @@
     });
     if (asComputed) { asComputed.disabled = !preview.querySelector("[data-points]"); }
     if (tileInput.value) { markCells(tileInput.value); } else { markCells(null); }
-    var invalid = form.querySelector(".field--invalid input, .field--invalid select");
-    (invalid || tileInput).focus({ preventScroll: true });
+    var invalid = Array.prototype.filter.call(
+      form.querySelectorAll(".field--invalid input:not([type=hidden]), .field--invalid select"), visible)[0];
+    var start = invalid || (form.querySelector(".cell-field.field--invalid") && (board && board.querySelector("polygon.open.fits"))) || tileInput;
+    start.focus({ preventScroll: true });
+    if (invalid) { keepInView(start); }
+  }
+
+  function visible(element) {
+    var box = element.getBoundingClientRect();
+    return box.width > 1 && box.height > 1 && box.right > 0 && box.bottom > 0 && element.offsetParent !== null;
+  }
+
+  function keepInView(element) {
+    var box = element.getBoundingClientRect();
+    if (box.top < 0 || box.bottom > window.innerHeight) {
+      element.scrollIntoView({ block: "center", inline: "nearest" });
+    }
+  }
+
+  // The outcome of a write, said where the referee is looking: a persistent live region
+  // pinned to the bottom of the screen (outside #match, so that it survives the swaps), and
+  // the first field refused brought into view with the focus on it.
+  function announce(root) {
+    var region = document.getElementById("entry-status");
+    var toast = document.getElementById("entry-toast");
+    if (!region || !toast) { return; }
+    var top = root.querySelector("#conflict") || root.querySelector("#match > .message--error") || root.querySelector("#done");
+    var fieldError = root.querySelector(".field-errors, .form-errors");
+    var text = top ? top.textContent.trim() : (fieldError ? fieldError.textContent.trim() : "");
+    window.clearTimeout(announce.timer);
+    region.textContent = text;
+    var failed = !!(fieldError || (top && top.id !== "done"));
+    toast.classList.toggle("entry-toast--error", failed);
+    toast.classList.toggle("entry-toast--shown", !!text);
+    if (text && !failed) {
+      announce.timer = window.setTimeout(function () { toast.classList.remove("entry-toast--shown"); }, 6000);
+    }
+    if (fieldError) {
+      var holder = fieldError.closest(".field, tr, .keep-claim, form") || fieldError;
+      var field = Array.prototype.filter.call(holder.querySelectorAll("input:not([type=hidden]), select, textarea"), visible)[0];
+      if (field) { field.focus({ preventScroll: true }); keepInView(field); } else { keepInView(fieldError); }
+    }
+  }
+
+  // A refused or stale write (400, 409) answers with the match and its message: with DEBUG
+  // on, django-htmx's debug script would otherwise replace the whole document with it.
+  function guardDebugSwap() {
+    document.body.addEventListener("htmx:beforeOnLoad", function (event) {
+      var xhr = event.detail.xhr;
+      if (xhr && (xhr.status === 400 || xhr.status === 409) && event.target.closest && event.target.closest("#match")) {
+        event.stopPropagation();
+      }
+    });
   }
 
   function scrollLogs(root) {
@@ -132,10 +192,19 @@
 
   document.addEventListener("DOMContentLoaded", function () {
     configureHtmx();
+    guardDebugSwap();
+    var close = document.querySelector(".entry-toast__close");
+    if (close) {
+      close.addEventListener("click", function () { close.parentNode.classList.remove("entry-toast--shown"); });
+    }
     init(document);
   });
   document.addEventListener("htmx:afterSwap", function (event) {
-    if (event.detail.target && event.detail.target.id === "match") { init(document); }
+    if (event.detail.target && event.detail.target.id === "match") {
+      init(document);
+      var match = document.getElementById("match");
+      if (match) { announce(match); }
+    }
   });
   document.addEventListener("htmx:sendError", function () {
     var match = document.getElementById("match");
@@ -145,5 +214,6 @@
     note.setAttribute("role", "alert");
     note.textContent = match.getAttribute("data-offline-message") || "Network error: nothing was saved.";
     match.insertBefore(note, match.firstChild);
+    announce(match);
   });
 })();
