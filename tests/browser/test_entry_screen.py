@@ -4,10 +4,11 @@ outcome is said where the referee is looking."""
 
 from __future__ import annotations
 
+import pytest
 from playwright.sync_api import expect
 
 from tests.browser.entry_helpers import enter_turns, in_view, simulated_round, tile_and_cell
-from tests.tournament.matches.helpers import first_match, fresh
+from tests.tournament.matches.helpers import first_match, fresh, seated_names
 from tournament.models import Turn
 
 
@@ -102,3 +103,53 @@ def test_a_stale_save_is_said_where_the_referee_looks(browser, live_server, page
     assert in_view(page, "#entry-toast")
     assert Turn.objects.current().filter(round__match=match).count() == 9
 
+
+
+ENTRY_PARTS = ("#turn-form .tile-grid", "#board", "#turn-preview .engine-points", "#id_claimed",
+               "#turn-form .save-turn")
+
+
+def tap_turn(page, turn, names, index) -> None:
+    """One turn of a simulated round entered by taps: draws, tile, cell, orientation."""
+    if index == 0:
+        page.locator(".opener label").filter(has_text=names[turn["player"]]).click()
+    if turn.get("draws"):
+        page.locator(".draws-field .segment").filter(has_text=str(turn["draws"])).click()
+    tile, cell = tile_and_cell(turn)
+    page.locator(f'.tile-button[data-tile="{tile}"]').click()
+    if index > 0:
+        page.locator(f'#board polygon.open[data-cell="{cell}"]').click()
+    expect(page.locator("#turn-preview .engine-points")).to_be_visible()
+    corners = "-".join(map(str, turn["place"]["corners"]))
+    choice = page.locator(f'#turn-preview input[type="radio"][value="{corners}"]')
+    if choice.count():
+        choice.check()
+
+
+def parts_out_of_view(page) -> list[str]:
+    return [selector for selector in ENTRY_PARTS if not in_view(page, selector)]
+
+
+@pytest.mark.parametrize("size", [(768, 1024), (1024, 768)], ids=["portrait", "landscape"])
+def test_on_a_tablet_the_whole_turn_is_in_view_on_every_turn(page, log_in, tournament, referee,
+                                                            size):
+    match = first_match(tournament)
+    names = seated_names(match)
+    turns = simulated_round(match, seed=11)
+    open_entry(page, log_in, match, width=size[0], height=size[1])
+    out_of_view = {}
+    for index, turn in enumerate(turns):
+        if "place" not in turn:
+            page.locator(".pass-button").click()
+            page.locator("#pass-confirm button[type=submit]").click()
+        else:
+            tap_turn(page, turn, names, index)
+            missed = parts_out_of_view(page)
+            if missed:
+                out_of_view[index] = missed
+            page.locator("#id_claimed").fill(str(turn["claimed"]))
+            page.keyboard.press("Enter")
+        expect(page.locator("#round-1 table.turn-log tbody tr[id^='turn-']")).to_have_count(index + 1)
+    assert page.evaluate("window.scrollY") == 0
+    assert out_of_view == {}
+    assert len(turns) >= 20

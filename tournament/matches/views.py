@@ -454,6 +454,7 @@ class TurnCorrectView(MatchWriteMixin, View):
         return TemplateResponse(self.request, self.template_name, {
             "tournament": self.tournament, "match": self.match, "view": view,
             "round": round_view, "position": line.number, "line": line, "form": form,
+            "board": selectors.board_before(view=view, round_view=round_view, line=line),
             **self.extra_context(line),
         }, status=status)
 
