@@ -44,7 +44,7 @@ from scoring import (
 from scoring import rules as engine_rules
 from scoring.messages import MESSAGES, RECORD_ERRORS, Phrase
 from scoring.simulate import simulate_match
-from scoring.svg import board_svg
+from scoring.svg import board_svg, cell_neighbours
 
 # Public names: the rule sets, the demo's simulator, and what recording a match uses (the
 # engine's record and replay types, re-exported so that tournament/matches/ imports them here).
@@ -69,6 +69,8 @@ __all__ = [
     "TurnReport",
     "UnknownTile",
     "bonus_label",
+    "cell_neighbours",
+    "cell_words",
     "draw_board",
     "legal_cells",
     "load_record",

@@ -61,6 +61,7 @@ def test_a_whole_turn_with_the_keyboard_only(page, log_in, tournament, referee):
     expect(page.locator(f'#board polygon.open[data-cell="{cell}"]')).to_have_attribute("aria-pressed", "true")
     expect(page.locator("#id_claimed")).to_be_focused()
     expect(page.locator("#turn-preview .engine-points")).to_have_text(str(turn["claimed"]))
+    expect(page.locator("#turn-preview .cell-name")).to_contain_text("Place libre")
     corners = "-".join(map(str, turn["place"]["corners"]))
     if page.locator('#turn-preview input[type="radio"]').count() > 1:
         page.locator(f'#turn-preview input[value="{corners}"]').focus()

@@ -95,7 +95,8 @@ def test_a_whole_round_in_board_mode_by_tapping(page, log_in, two_player_match):
                 kind = "with a wrong cell tapped first"
             if index > 0:
                 counter.tap(page.locator(f'#board polygon.open[data-cell="{cell}"]'))
-            expect(page.locator(".preview-head")).to_contain_text(f"{tile} → {cell}")
+            expect(page.locator(".preview-head")).to_have_attribute("data-cell", cell)
+            expect(page.locator(".preview-head .tile-name")).to_have_text(tile)
             expect(page.locator(".preview-score")).to_be_visible()
             radios = page.locator('#turn-preview input[type="radio"][name="corners"]')
             if radios.count() > 1:

@@ -721,6 +721,8 @@ class TurnPreview:
 
     tile: str = ""
     cell: engine.Cell | None = None
+    #: The cell in words, from the tiles it touches (for screen readers).
+    cell_words: str = ""
     #: The legal ways the tile fits the cell: ``{"corners": "5-3-4", "svg": ...}``.
     options: list[dict[str, Any]] = field(default_factory=list)
     corners: str = ""
@@ -748,10 +750,10 @@ def turn_preview(
     if live is None or live.board is None or not tile or cell is None:
         return preview
     options = live.orientations(tile, cell)
+    preview.cell_words = engine.cell_words(cell, engine.cell_neighbours(cell, live.board.placements))
     preview.options = [
         {"corners": "-".join(map(str, c)),
-         "svg": engine.draw_board([engine.Placement(cell, c)], side=34,
-                                  title=f"{tile} {cell} {'-'.join(map(str, c))}")}
+         "svg": engine.draw_board([engine.Placement(cell, c)], side=34, title="-".join(map(str, c)))}
         for c in options
     ]
     if corners not in options:

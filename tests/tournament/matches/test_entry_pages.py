@@ -12,7 +12,7 @@ from tests.tournament.matches.helpers import add, first_match
 from tournament import engine
 from tournament.matches import services
 from tournament.matches.views import SHEET_LINES
-from tournament.models import Turn, Verdict
+from tournament.models import RoundEnd, Turn, Verdict
 
 pytestmark = pytest.mark.django_db
 
@@ -89,3 +89,20 @@ def test_every_sheet_input_has_a_label(referee_client, tournament):
         labelled = re.findall(r"<label><span class=\"visually-hidden\">[^<]+</span><(?:input|select)\b", row)
         assert len(inputs) == len(labelled) == 5
     assert 'tabindex="-1"' not in page
+
+
+def test_the_settlement_claimed_for_the_winner_only_implies_the_others_zeros(referee,
+                                                                             referee_client,
+                                                                             tournament):
+    match = first_match(tournament)
+    add(match, referee, services.TurnInput(player=0, cell=engine.Cell(0, 0, "U"),
+                                           corners=(5, 5, 5), points_claimed=25))
+    for _ in range(9):
+        add(match, referee, services.TurnInput(draws=3))
+    add(match, referee, services.TurnInput(draws=1))  # the pool is empty: the table is blocked
+    data = {"revision": 11, "total_0": "90", "total_1": "120", "total_2": "100",
+            "total_3": "95", "settlement_0": "25"}
+    response = referee_client.post(url(match, "match_round_end", number=1), data)
+    assert response.status_code == 302
+    (end,) = RoundEnd.objects.filter(round__match=match, superseded_at=None)
+    assert end.settlement_claimed == [25, 0, 0, 0]
