@@ -153,3 +153,11 @@ def test_on_a_tablet_the_whole_turn_is_in_view_on_every_turn(page, log_in, tourn
     assert page.evaluate("window.scrollY") == 0
     assert out_of_view == {}
     assert len(turns) >= 20
+    # the turn log fits its box: nothing of it cut off on the right
+    overflow = page.locator("#round-1 .log-scroll").evaluate(
+        "box => box.scrollWidth - box.clientWidth")
+    assert overflow <= 0
+    outside = page.locator("#round-1 .turn-log a, #round-1 .turn-log button").evaluate_all(
+        """items => items.filter(e => e.getBoundingClientRect().right
+              > e.closest('.log-scroll').getBoundingClientRect().right + 0.5).length""")
+    assert outside == 0

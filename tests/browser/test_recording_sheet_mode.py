@@ -89,3 +89,20 @@ def test_more_lines_by_keyboard_keeps_the_cursor_at_the_next_line(page, log_in, 
     expect(lines).to_have_count(56)
     expect(page.locator("#id_line-2-who")).to_be_focused()
     expect(page.locator("#id_line-1-tile")).to_have_value("3-4-4")
+
+
+def test_the_checkbox_of_the_claims_that_differ_is_one_box(page, log_in, tournament, referee):
+    match = first_match(tournament)
+    log_in("remi-referee", next_url=f"/t/spring-open/matches/{match.pk}/sheet/")
+    keyboard = page.keyboard
+    for who, tile, draws, bonus, points in LINES:
+        for value in (who, tile, draws, bonus, points):
+            if value:
+                keyboard.type(value)
+            keyboard.press("Tab")
+    keyboard.press("Enter")
+    box = page.locator("#id_mismatches_seen")
+    expect(box).to_be_focused()
+    style = box.evaluate("""e => { const s = getComputedStyle(e);
+        return [s.borderTopWidth, s.paddingTop, e.getBoundingClientRect().width]; }""")
+    assert style[0] == "0px" and style[1] == "0px" and style[2] < 30
