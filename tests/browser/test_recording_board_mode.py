@@ -69,6 +69,8 @@ def test_a_whole_round_in_board_mode_by_tapping(page, log_in, two_player_match):
         counter = ActionCounter()
         place = turn.get("place")
         if place is None:
+            # the button names what the turn costs, as the engine counts it
+            expect(page.locator(".pass-button small")).to_have_text(f"({turn['claimed']})".replace("-", "−"))
             counter.tap(page.locator(".pass-button"))
             counter.tap(page.locator("#pass-confirm button[type=submit]"))  # it costs points
             kind = "no placement"
