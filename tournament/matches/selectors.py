@@ -29,10 +29,7 @@ from django.utils.safestring import SafeString
 
 from tournament import engine
 from tournament.models import AuditEntry, Match, Round, RoundEnd, Seat, Turn
-
-#: Seat letters, in seat order: the "who" of sheet mode and the column heads of the log.
-SEAT_LETTERS = "ABCDEF"
-
+from tournament.seats import SEAT_LETTERS  # noqa: F401  (the match pages import it from here)
 
 # -- the rows ----------------------------------------------------------------------------------
 
