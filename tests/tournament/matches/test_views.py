@@ -187,7 +187,7 @@ def test_the_preview_shows_the_engines_figure_and_bonus(referee, referee_client,
         "tile": "455", "cell": "D(0,0)", "draws": "1"}, **HTMX)
     page = response.content.decode()
     assert response.status_code == 200
-    assert '<span class="tile-name">4-5-5</span> → <span class="cell-name">D(0,0)</span>' in page
+    assert '<span class="tile-name">4-5-5</span>' in page and 'data-cell="D(0,0)"' in page
     assert 'name="corners" value="5-5-4"' in page
     assert 'data-points="9"' in page and "14 − 5 (pioches) = 9" in page
     refused = referee_client.post(url(match, "match_turn_preview"), {
