@@ -11,6 +11,7 @@ from django.views.generic import TemplateView
 from django_tables2 import RequestConfig
 
 from tournament.permissions import TournamentMixin
+from tournament.public.kept_pages import KeptPageMixin
 from tournament.standings.selectors import standings
 from tournament.standings.tables import StandingsTable
 
@@ -35,17 +36,16 @@ def csv_response(table, *, filename: str) -> HttpResponse:
     return response
 
 
-class PublicStandingsView(TournamentMixin, TemplateView):
+class PublicStandingsView(TournamentMixin, KeptPageMixin, TemplateView):
     """/t/<slug>/standings/: everyone reads it; ``?_export=csv`` downloads it.
 
-    An htmx request (the page polling itself) gets only the live fragment.
+    An htmx request (the page polling itself) gets only the live fragment. The public's page
+    and fragment are kept until the next write (``KeptPageMixin``).
     """
 
     template_name = "tournament/standings/standings.html"
     fragment_template_name = "tournament/standings/_live.html"
-    http_method_names = ["get", "head"]
-
-    def get(self, request, *args, **kwargs):
+    def page(self, request, *args, **kwargs):
         result = standings(tournament=self.tournament)
         table = StandingsTable.for_criteria(result.rows, result.criteria)
         RequestConfig(request, paginate=False).configure(table)
