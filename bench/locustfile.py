@@ -6,7 +6,8 @@ README, "How many tables can one laptop serve"):
     locust -f bench/locustfile.py --headless --host http://127.0.0.1:8000 \
         --users 251 --spawn-rate 25 --run-time 3m --csv bench/results/room
 
-- ``Referee`` (one per table of the room, ``fixed_count``): logs in, then every 20 s asks
+- ``Referee`` (one per table of the room, ``fixed_count``): logged in already (as the
+  tablets are before a session starts: ``bench_room_setup``), every 20 s asks
   the engine's preview of the next turn of its table's simulated round and saves it, as the
   tablet does (htmx, the match's revision carried from one answer to the next).
 - ``Phone`` (200): opens a page once, then polls its live part every 15 s as htmx does,
@@ -33,7 +34,6 @@ from locust import HttpUser, constant_pacing, task
 ROOM = json.loads(Path(os.environ.get("BENCH_ROOM", "bench/room.json")).read_text())
 SLUG = ROOM["slug"]
 REVISION = re.compile(r'data-revision="(\d+)"')
-TOKEN = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 HTMX = {"HX-Request": "true"}
 
 _tables = itertools.cycle(ROOM["tables"])
@@ -52,12 +52,8 @@ class Referee(HttpUser):
     def on_start(self):
         self.table = next_table()
         self.turns = list(self.table["turns"])
-        login = self.client.get("/login/", name="referee: login page")
-        token = TOKEN.search(login.text).group(1)
-        self.client.post("/login/", name="referee: log in", data={
-            "username": self.table["referee"], "password": self.table["password"],
-            "csrfmiddlewaretoken": token,
-        }, headers={"Referer": self.host + "/login/"})
+        name, key = self.table["session_cookie"]  # logged in before the session starts
+        self.client.cookies.set(name, key)
         self.load()
 
     def load(self):

@@ -4,7 +4,7 @@ In the database of ``DATABASE_URL`` (use one of its own: ``createdb triominos_be
 the tournament ``bench-room``: ``--tables`` x 4 players, ``--sessions-before`` sessions closed
 with made-up results (so that the standings rank real totals), then one more session seated
 and started through the services; one referee account per table (``bench-ref-NN``, limited to
-its table); and writes, for the load generator, each table's match, its referee and the
+its table) with a session logged in; and writes, for the load generator, each table's match, its referee and the
 turns of a simulated round (the engine's own simulation) as the entry form posts them.
 It refuses to run when the tournament exists, unless ``--force`` (which deletes it first).
 """
@@ -14,7 +14,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from django.contrib.auth import get_user_model
+from django.conf import settings
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
+from django.contrib.sessions.backends.db import SessionStore
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
@@ -44,6 +46,17 @@ def turn_form(turn: dict) -> dict:
         "draws": str(turn.get("draws", 0)),
         "claimed": str(turn.get("claimed", "")),
     }
+
+
+def logged_in(user) -> str:
+    """A session of ``user``, logged in as the login page does: the tablets are logged in
+    before the session starts, so the load does not include 50 password hashings."""
+    session = SessionStore()
+    session[SESSION_KEY] = str(user.pk)
+    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    session.create()
+    return session.session_key
 
 
 class Command(BaseCommand):
@@ -91,6 +104,7 @@ class Command(BaseCommand):
                     "match": f"/t/{SLUG}/matches/{match.pk}/",
                     "referee": username,
                     "password": PASSWORD,
+                    "session_cookie": [settings.SESSION_COOKIE_NAME, logged_in(user)],
                     "turns": [turn_form(turn) for turn in record["rounds"][0]["turns"]],
                 })
             room["players"] = list(tournament.registrations.values_list("player_id", flat=True))

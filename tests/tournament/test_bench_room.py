@@ -1,0 +1,32 @@
+"""The load benchmark's room (bench_room_setup): the turns it writes are the ones the entry
+form saves, and the polls' benchmark runs."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+from django.test import Client
+
+from tournament.models import Turn
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_room_s_turns_are_saved_by_the_entry_form(tmp_path):
+    out = tmp_path / "room.json"
+    call_command("bench_room_setup", tables=2, sessions_before=1, out=str(out))
+    room = json.loads(out.read_text())
+    assert [table["number"] for table in room["tables"]] == [1, 2] and len(room["players"]) == 8
+    table = room["tables"][0]
+    client = Client()
+    client.cookies[table["session_cookie"][0]] = table["session_cookie"][1]  # logged in
+    for revision, turn in enumerate(table["turns"][:6]):
+        answer = client.post(table["match"] + "turns/", {**turn, "revision": revision},
+                             HTTP_HX_REQUEST="true")
+        assert answer.status_code == 200, answer.content.decode()[:500]
+    assert Turn.objects.filter(round__match__table__number=1).count() == 6
+    with pytest.raises(CommandError):
+        call_command("bench_room_setup", tables=2, sessions_before=1, out=str(out))
