@@ -4,7 +4,7 @@ Run against a server of the room built by ``python manage.py bench_room_setup`` 
 README, "How many tables can one laptop serve"):
 
     locust -f bench/locustfile.py --headless --host http://127.0.0.1:8000 \
-        --users 251 --spawn-rate 25 --run-time 3m --csv bench/results/room
+        --users 251 --spawn-rate 5 --run-time 4m --reset-stats --csv bench/results/room
 
 - ``Referee`` (one per table of the room, ``fixed_count``): logged in already (as the
   tablets are before a session starts: ``bench_room_setup``), every 20 s asks
@@ -58,6 +58,9 @@ class Referee(HttpUser):
 
     def load(self):
         page = self.client.get(self.table["match"], name="referee: match page")
+        if "match-page--entry" not in page.text:
+            raise RuntimeError("the referee is not logged in: run bench_room_setup with the "
+                               "server's settings (the same TRIOMINOS_SECRET_KEY)")
         self.token = self.client.cookies.get("csrftoken", "")
         self.revision = int(REVISION.search(page.text).group(1))
 
