@@ -44,11 +44,17 @@ class Command(BaseCommand):
 
     def handle(self, *args, players, sessions, requests, **options):
         settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]
+        test_settings = connection.settings_dict.setdefault("TEST", {})
+        test_name = test_settings.get("NAME")
+        if connection.vendor != "sqlite":
+            # A name of its own, so that a test run on the same server is never disturbed.
+            test_settings["NAME"] = f"test_{connection.settings_dict['NAME']}_bench_polls"
         old = setup_databases(verbosity=0, interactive=False, aliases={"default"})
         try:
             self.measure(players=players, sessions=sessions, requests=requests)
         finally:
             teardown_databases(old, verbosity=0)
+            test_settings["NAME"] = test_name
 
     def measure(self, *, players: int, sessions: int, requests: int) -> None:
         tournament = build_tournament(players=players, sessions=sessions, seed=1)
