@@ -28,10 +28,7 @@ from django.utils.safestring import SafeString
 
 from tournament import engine
 from tournament.models import AuditEntry, Match, Round, RoundEnd, Seat, Turn
-
-#: Seat letters, in seat order: the "who" of sheet mode and the column heads of the log.
-SEAT_LETTERS = "ABCDEF"
-
+from tournament.seats import SEAT_LETTERS  # noqa: F401  (the match pages import it from here)
 
 # -- the rows ----------------------------------------------------------------------------------
 
@@ -164,6 +161,7 @@ def record_from_rows(rows: MatchRows) -> engine.MatchRecord:
         rounds=tuple(rounds),
         rules_name=tournament.rules,
         target=tournament.target,
+        **engine.record_options(tournament=tournament),
     )
 
 
@@ -589,10 +587,7 @@ def match_replay(*, match: Match, rows: MatchRows | None = None) -> MatchReplayV
                 0,
                 ProblemView(
                     code="round-after-match-end",
-                    message=engine.problem_message(
-                        "round-after-match-end",
-                        {"number": round_.index + 1, "target": replay.rules.target},
-                    ),
+                    message=engine.round_after_end_message(replay=replay, number=round_.index + 1),
                     round=round_.index,
                     turn=None,
                 ),

@@ -5,7 +5,6 @@ A view parses the request and calls one of these; the benchmark command calls th
 
 from __future__ import annotations
 
-import string
 from dataclasses import dataclass
 from urllib.parse import urljoin
 
@@ -16,6 +15,7 @@ from tournament.names import name_sort_key
 from tournament.printing import selectors
 from tournament.printing.qr import qr_png_data_uri
 from tournament.printing.sheet_form import SheetForm, SheetRules
+from tournament.seats import seat_letter
 
 #: The most sheets per table one may ask for (?rounds=).
 MAX_ROUNDS = 12
@@ -32,11 +32,6 @@ class ScoreSheet:
     #: The match's page, and its QR code as a ``data:`` PNG.
     address: str
     qr: str
-
-
-def seat_letter(order: int) -> str:
-    """Seats are lettered A, B, C... clockwise, the order of play."""
-    return string.ascii_uppercase[order]
 
 
 def match_address(*, site_root: str, slug: str, match_id: int) -> str:

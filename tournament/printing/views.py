@@ -19,7 +19,7 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
-from django.utils import formats, timezone
+from django.utils import timezone
 from django.utils.cache import get_conditional_response
 from django.utils.http import http_date
 from django.utils.translation import get_language
@@ -36,6 +36,7 @@ from tournament.permissions import (
 from tournament.printing import documents, pdf, selectors
 from tournament.printing.forms import ScoreSheetOptionsForm, TableCardOptionsForm
 from tournament.printing.pdf import render_pdf
+from tournament.templatetags.dates import long_datetime
 
 LOCAL_HOSTS = frozenset({"localhost", "127.0.0.1", "::1"})
 
@@ -142,8 +143,8 @@ class PdfView(View):
 
     @staticmethod
     def printed_at() -> str:
-        """Now, as the documents print it (the venue's time zone)."""
-        return formats.date_format(timezone.localtime(), "DATETIME_FORMAT")
+        """Now, as the documents print it (the venue's time zone, ``long_datetime``)."""
+        return long_datetime(timezone.now())
 
     def pdf_response(self, pdf: bytes) -> HttpResponse:
         response = HttpResponse(pdf, content_type="application/pdf")
