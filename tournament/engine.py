@@ -44,7 +44,7 @@ from scoring import (
 from scoring import rules as engine_rules
 from scoring.messages import MESSAGES, RECORD_ERRORS, Phrase
 from scoring.simulate import simulate_match
-from scoring.svg import board_svg
+from scoring.svg import board_svg, cell_neighbours
 
 # Public names: the rule sets, the demo's simulator, and what recording a match uses (the
 # engine's record and replay types, re-exported so that tournament/matches/ imports them here).
@@ -69,6 +69,8 @@ __all__ = [
     "TurnReport",
     "UnknownTile",
     "bonus_label",
+    "cell_neighbours",
+    "cell_words",
     "draw_board",
     "legal_cells",
     "load_record",
@@ -330,6 +332,28 @@ def legal_cells(board: Board, tiles: Iterable[Tile]) -> dict[str, list[str]]:
     return cells
 
 
+_NEXT_TO = {
+    "above": _("Free place above %(tile)s"),
+    "below": _("Free place below %(tile)s"),
+    "upper left": _("Free place above and left of %(tile)s"),
+    "upper right": _("Free place above and right of %(tile)s"),
+    "lower left": _("Free place below and left of %(tile)s"),
+    "lower right": _("Free place below and right of %(tile)s"),
+}
+
+
+def cell_words(cell: Cell, neighbours: tuple[tuple[str, str], ...]) -> str:
+    """An open cell in words, from the tiles it touches: where a referee sees it."""
+    if not neighbours:
+        return gettext("The middle of the table")
+    if len(neighbours) == 1:
+        tile, direction = neighbours[0]
+        return str(_NEXT_TO[direction]) % {"tile": tile}
+    tiles = [tile for tile, _direction in neighbours]
+    return gettext("Free place between %(tiles)s and %(last)s") % {
+        "tiles": ", ".join(tiles[:-1]), "last": tiles[-1]}
+
+
 def draw_board(
     placements: Iterable[Placement],
     *,
@@ -337,9 +361,14 @@ def draw_board(
     open_cells: Iterable[Cell] = (),
     side: float = 56.0,
     title: str | None = None,
+    pickable: bool = False,
 ) -> SafeString:
-    """The table as inline SVG (the engine's drawing, safe to put in a template)."""
-    return mark_safe(  # the engine escapes the title and writes numbers only
-        board_svg(list(placements), highlight=highlight, open_cells=open_cells, side=side,
-                  title=title)
+    """The table as inline SVG (the engine's drawing, safe to put in a template), named in
+    the user's language; ``pickable``: its open cells named too, as buttons."""
+    placements = list(placements)
+    if title is None:
+        title = gettext("The table, tiles placed: %(count)d") % {"count": len(placements)}
+    return mark_safe(  # the engine escapes the words and writes numbers only
+        board_svg(placements, highlight=highlight, open_cells=open_cells, side=side,
+                  title=title, cell_label=cell_words if pickable else None)
     )

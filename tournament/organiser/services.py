@@ -25,7 +25,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from tournament import services
+from tournament import freshness, services
 from tournament.models import Match, Player, Registration, Seat, Session, Tournament
 from tournament.seating.services import new_seed
 
@@ -120,6 +120,7 @@ def tournament_update(
     tournament.is_public = is_public
     tournament.full_clean()
     tournament.save()
+    freshness.touch(tournament_id=tournament.pk)
     return tournament
 
 
@@ -232,11 +233,13 @@ def _registrations_create(
             new_players.append(player)
         players.append(player)
     Player.objects.bulk_create(new_players)
-    return Registration.objects.bulk_create(
+    registrations = Registration.objects.bulk_create(
         Registration(tournament=tournament, player=player, status=status,
                      first_session=first_session)
         for player in players
     )
+    freshness.touch(tournament_id=tournament.pk)
+    return registrations
 
 
 @transaction.atomic
@@ -402,6 +405,11 @@ def registration_update(
         registration.status = status
     registration.full_clean()
     registration.save()
+    # The player's name shows in every tournament they are registered in.
+    for tournament_id in Registration.objects.filter(player=player).values_list(
+        "tournament_id", flat=True
+    ):
+        freshness.touch(tournament_id=tournament_id)
     return registration
 
 
@@ -413,6 +421,7 @@ def registration_withdraw(*, registration: Registration) -> Registration:
         raise ValidationError(_("This player has already withdrawn."))
     registration.status = Registration.Status.WITHDRAWN
     registration.save(update_fields=["status"])
+    freshness.touch(tournament_id=registration.tournament_id)
     return registration
 
 
@@ -424,6 +433,7 @@ def registration_reinstate(*, registration: Registration) -> Registration:
         raise ValidationError(_("This player has not withdrawn."))
     registration.status, _first = _status_for(registration.first_session)
     registration.save(update_fields=["status"])
+    freshness.touch(tournament_id=registration.tournament_id)
     return registration
 
 
@@ -442,6 +452,7 @@ def session_create(*, tournament: Tournament, seed: int = 0) -> Session:
     session = Session(tournament=tournament, number=(last or 0) + 1, seed=seed)
     session.full_clean()
     session.save()
+    freshness.touch(tournament_id=tournament.pk)
     return session
 
 
@@ -477,6 +488,7 @@ def session_start(*, session: Session) -> Session:
         )
     session.status = Session.Status.PLAYING
     session.save(update_fields=["status"])
+    freshness.touch(tournament_id=session.tournament_id)
     return session
 
 
@@ -505,4 +517,5 @@ def session_close(*, session: Session) -> Session:
         )
     session.status = Session.Status.FINISHED
     session.save(update_fields=["status"])
+    freshness.touch(tournament_id=session.tournament_id)
     return session
