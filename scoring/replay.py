@@ -32,7 +32,7 @@ from scoring.errors import IllegalPlacement, UnknownTile
 from scoring.messages import render
 from scoring.record import MatchRecord, PlaceRecord, Rack, TurnRecord
 from scoring.rules import DEFAULT_RULES, RuleSet
-from scoring.tiles import _BY_CORNERS, Tile, tile_from_corners
+from scoring.tiles import Tile, tile_from_corners
 
 __all__ = [
     "Verdict",
@@ -608,7 +608,41 @@ class MatchReplay:
             state = self._state()  # raises
         report = self._evaluate(state, turn)
         if state.end == "unfinished":
-            self._apply(state, report)
+            # Apply the turn to the round (written here, not in a method of its own: this
+            # runs once per turn of every check).
+            _, _, player, score, drawn, claimed, _, _, tile, placement, decision = report
+            hands = state.hands
+            if tile is not None:
+                hands[player] += drawn - 1
+                state.played.add(tile)
+                board = state.board
+                if board is not None:
+                    if placement is None:
+                        state.board = None  # a placement without its position: sheet mode
+                    else:
+                        board.push(placement, tile)
+                state.idle_turns = 0
+            else:
+                hands[player] += drawn
+                state.idle_turns += 1
+            state.pool -= drawn
+            # report.points_counted, spelled out
+            counted = claimed if claimed is not None and decision == "claim" else (
+                score[0] + score[2] - score[3]
+            )
+            points = state.points[player] = state.points[player] + counted
+            state.last_player = player
+            if tile is not None and not hands[player]:
+                state.end = "out"
+                state.out_player = player
+            elif not state.pool and state.idle_turns >= len(hands):
+                state.end = "blocked"
+            if (
+                not self._target_reached
+                and state.counted
+                and self._totals[player] + points >= self._target_live
+            ):
+                self._target_reached = True
         state.turns.append(report)
         if report.problems:
             state.problems.extend(report.problems)
@@ -620,7 +654,8 @@ class MatchReplay:
         """The turn's report, with the referee's decision on it if the record has one."""
         rules = self.rules
         players = self.players
-        r, t, player = state.index, len(state.turns), turn.player
+        player, drawn, place, claimed, claimed_bonus, decision, _ = turn
+        r, t = state.index, len(state.turns)
         if not 0 <= player < len(players):
             raise ValueError(f"turn {t}: player {player} is not a player index")
         name = players[player]
@@ -631,8 +666,7 @@ class MatchReplay:
                 out = players[state.out_player]
                 problem = Problem.make(r, t, "turn-after-end", player=name, out_player=out)
             return TurnReport(
-                r, t, player, _NOTHING, 0, turn.claimed, _ILLEGAL, (problem,),
-                decision=turn.decision,
+                r, t, player, _NOTHING, 0, claimed, _ILLEGAL, (problem,), decision=decision
             )
 
         problems: list[Problem] = []
@@ -642,7 +676,6 @@ class MatchReplay:
             problems.append(Problem.make(r, t, "out-of-turn", player=name, expected=expected))
 
         pool = state.pool
-        drawn = turn.draws
         allowed = rules.max_draws if rules.max_draws < pool else pool
         if drawn > allowed:
             problems.append(
@@ -656,26 +689,23 @@ class MatchReplay:
         tile: Tile | None = None
         placement: Placement | None = None
         unverified = False
-        place = turn.place
         if place is not None:
             board = state.board
-            corners = place.corners
-            if board is not None and place.cell is not None and corners is not None:
-                # Board mode: the position is known, the board finds the bonus. The common
-                # case (a valid tile, no name beside its corners) costs one look-up here.
-                if (
-                    place.tile is None and corners in _BY_CORNERS
-                ) or self._tile_shown(state, place, corners, name, problems):
-                    candidate = _new(Placement, (place.cell, corners))
+            named, cell, corners = place
+            if board is not None and cell is not None and corners is not None:
+                # Board mode: the position is known, the board finds the bonus, and refuses
+                # corners that show no tile (a tile named beside them is checked first).
+                if named is None or self._tile_shown(state, place, corners, name, problems):
+                    candidate = _new(Placement, (cell, corners))
                     try:
                         base, tile = board.score(candidate)
                     except IllegalPlacement as error:
                         problems.append(self._placement_problem(r, t, name, error))
                     else:
                         placement = candidate
-                        if turn.bonus is not None and turn.bonus != base.bonus:
+                        if claimed_bonus is not None and claimed_bonus != base.bonus:
                             problems.append(
-                                self._bonus_problem(r, t, name, turn.bonus, base, placement)
+                                self._bonus_problem(r, t, name, claimed_bonus, base, placement)
                             )
             else:
                 base, tile, unverified = self._evaluate_on_sheet(
@@ -702,7 +732,6 @@ class MatchReplay:
             score = _new(Score, (base[0], base[1], base[2], penalty))
         else:
             score = base
-        claimed = turn.claimed
         if (
             claimed is not None
             and claimed != score[0] + score[2] - score[3]  # score.total, spelled out
@@ -720,7 +749,7 @@ class MatchReplay:
         return _new(
             TurnReport,
             (r, t, player, score, drawn, claimed, verdict, tuple(problems) if problems else (),
-             tile, placement, turn.decision),
+             tile, placement, decision),
         )
 
     @staticmethod
@@ -822,7 +851,9 @@ class MatchReplay:
 
     @staticmethod
     def _placement_problem(r: int, t: int, name: str, error: IllegalPlacement) -> Problem:
-        """A placement the board refused (its corners were checked before: they show a tile)."""
+        """A placement the board refused."""
+        if error.code in ("mirror-tile", "unknown-tile"):  # corners that show no tile
+            return _corner_problem(r, t, name, error.params["corners"])  # type: ignore[arg-type]
         params: dict[str, str | int] = {
             key: value if isinstance(value, int) else str(value)
             for key, value in error.params.items()
@@ -906,45 +937,6 @@ class MatchReplay:
         return Score(tile.value, bonus, self._bonus_points(bonus, tile)), tile, unverified
 
     # -- applying a turn --------------------------------------------------------------------
-
-    def _apply(self, state: _Round, report: TurnReport) -> None:
-        player, drawn = report.player, report.draws
-        hands = state.hands
-        tile = report.tile
-        if tile is not None:
-            hands[player] += drawn - 1
-            state.played.add(tile)
-            board = state.board
-            if board is not None:
-                placement = report.placement
-                if placement is None:
-                    state.board = None  # a placement without its position: sheet mode
-                else:
-                    board.push(placement, tile)
-            state.idle_turns = 0
-        else:
-            hands[player] += drawn
-            state.idle_turns += 1
-        state.pool -= drawn
-        # report.points_counted, spelled out on the hot path
-        claimed = report.claimed
-        if claimed is not None and report.decision == "claim":
-            points = state.points[player] = state.points[player] + claimed
-        else:
-            score = report.score
-            points = state.points[player] = state.points[player] + score[0] + score[2] - score[3]
-        state.last_player = player
-        if tile is not None and not hands[player]:
-            state.end = "out"
-            state.out_player = player
-        elif not state.pool and state.idle_turns >= len(hands):
-            state.end = "blocked"
-        if (
-            not self._target_reached
-            and state.counted
-            and self._totals[player] + points >= self._target_live
-        ):
-            self._target_reached = True
 
     def _check_target(self, round_points: Sequence[int]) -> None:
         target = self.rules.target
