@@ -215,18 +215,27 @@ def load_record(text: str | bytes) -> MatchRecord:
         except UnicodeDecodeError as error:
             raise RecordError("not-utf8", byte=error.start) from None
     try:
-        data = json.loads(text)
+        data = _loads(text)
     except json.JSONDecodeError as error:
         raise RecordError(
             "not-json", line=error.lineno, column=error.colno, detail=error.msg
         ) from None
     except RecursionError:
         raise RecordError("too-deep") from None
-    except ValueError:
-        # An integer too long for Python to convert (more than 4300 digits): read again,
-        # keeping such integers as markers, so that the field that holds one is named.
-        data = json.loads(text, parse_int=_parse_int)
     return parse_record(data)
+
+
+def _loads(text: str) -> Any:
+    """``json.loads``, and once more for an integer too long for Python to convert (more than
+    4300 digits), keeping such integers as markers so that the field that holds one is named.
+    The second reading may go deeper than the first (which stopped at that integer): both
+    raise the same errors."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        raise
+    except ValueError:
+        return json.loads(text, parse_int=_parse_int)
 
 
 class _LongInteger:

@@ -32,6 +32,9 @@ CASES: list[tuple[bytes, str, str]] = [
     (b"{", "not-json",
      "not JSON: line 1 column 2: Expecting property name enclosed in double quotes"),
     (b"[" * 100_000, "too-deep", "not a match record: JSON nested too deeply"),
+    # An integer too long to convert, then nesting too deep: the second reading meets the depth.
+    (b'{"x": ' + b"9" * 5000 + b', "y": ' + b"[" * 100_000, "too-deep",
+     "not a match record: JSON nested too deeply"),
     (dump({**GOOD, "format": "triominos-match/2"}), "wrong-format",
      "format: expected 'triominos-match/1', got 'triominos-match/2'"),
     (dump({**GOOD, "rules": "chess"}), "unknown-rules",
