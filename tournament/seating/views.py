@@ -11,8 +11,8 @@ from django.views.generic import TemplateView
 from django_tables2 import RequestConfig
 
 from tournament.forms import add_service_errors
+from tournament.mixins import ActionView, SessionActionMixin
 from tournament.models import Player, Session
-from tournament.organiser.views import ActionView, SessionActionMixin
 from tournament.permissions import OrganiserRequiredMixin
 from tournament.seating import selectors, services
 from tournament.seating.forms import SwapForm

@@ -4,23 +4,15 @@ from __future__ import annotations
 
 import csv
 
-from django.conf import settings
 from django.http import HttpResponse
 from django.utils.text import capfirst
 from django.views.generic import TemplateView
 from django_tables2 import RequestConfig
 
+from tournament.mixins import poll_seconds
 from tournament.permissions import TournamentMixin
 from tournament.standings.selectors import standings
 from tournament.standings.tables import StandingsTable
-
-POLL_SECONDS = 15
-
-
-def poll_seconds() -> int:
-    """How often the live pages refresh themselves: every 15 seconds
-    (``TRIOMINOS_POLL_SECONDS`` in the settings overrides it, e.g. for the browser tests)."""
-    return getattr(settings, "TRIOMINOS_POLL_SECONDS", POLL_SECONDS)
 
 
 def csv_response(table, *, filename: str) -> HttpResponse:
