@@ -9,8 +9,7 @@ from __future__ import annotations
 import datetime
 
 from django.contrib import messages
-from django.contrib.auth.mixins import LoginRequiredMixin
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -32,19 +31,18 @@ from tournament.organiser.tables import (
     OrganiserRegistrationTable,
     OrganiserSessionTable,
 )
-from tournament.permissions import OrganiserRequiredMixin
+from tournament.permissions import OrganiserRequiredMixin, PermissionMixin
 
 
-class TournamentCreateView(LoginRequiredMixin, FormView):
+class TournamentCreateView(PermissionMixin, FormView):
     """/tournaments/new/: superusers and organisers of another tournament create one."""
 
     template_name = "tournament/organiser/tournament_form.html"
     form_class = TournamentCreateForm
 
-    def dispatch(self, request, *args, **kwargs):
-        if request.user.is_authenticated and not selectors.can_create_tournament(request.user):
-            raise PermissionDenied
-        return super().dispatch(request, *args, **kwargs)
+    def has_permission(self) -> bool:
+        user = self.request.user
+        return user.is_authenticated and selectors.can_create_tournament(user)
 
     def get_initial(self):
         initial = {"start_date": datetime.date.today(), "is_public": True}
