@@ -10,6 +10,7 @@ message (keyed by form field where one applies), so views can show it next to th
 from __future__ import annotations
 
 import datetime
+import random
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.password_validation import validate_password
@@ -133,3 +134,8 @@ def _refuse_removing_last_organiser(staff_role: StaffRole) -> None:
             _("%(username)s is the tournament's only organiser: name another organiser first.")
             % {"username": staff_role.user.get_username()}
         )
+
+
+def new_seed() -> int:
+    """A fresh random seed for a seating (kept on the session, so it can be drawn again)."""
+    return random.SystemRandom().randrange(1, 2**31 - 1)

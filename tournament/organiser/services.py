@@ -6,7 +6,9 @@ does) when the change is refused; a refused change writes nothing.
 
 A session goes draft (``session_open``) -> seated (``tournament.seating.services.
 session_seat``; drawn again or swapped while it has not started) -> in play
-(``session_start``) -> finished (``session_close``, once every match is confirmed).
+(``session_start``) -> finished (``session_close``, once every match is confirmed); a
+finished session may be reopened with a reason (``session_reopen``: in play again, to correct
+a match) and closed again.
 
 Players added once session 1 is seated are late arrivals: seated from the next session that
 is not seated yet. A withdrawn player is not seated from the next seating on; their matches
@@ -24,9 +26,16 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from tournament import services
-from tournament.models import Match, Player, Registration, Seat, Session, Tournament
-from tournament.seating.services import new_seed
+from tournament import freshness, services
+from tournament.models import (
+    Match,
+    Player,
+    Registration,
+    Seat,
+    Session,
+    SessionAuditEntry,
+    Tournament,
+)
 
 # The first cell of a header line (any case), in the languages of the tool.
 CSV_HEADER_NAMES = {"name", "nom", "player", "joueur", "joueuse", "nom du joueur"}
@@ -443,7 +452,7 @@ def session_open(*, tournament: Tournament) -> Session:
             _("Session %(number)s is not closed yet: close it before opening the next one.")
             % {"number": unfinished}
         )
-    return session_create(tournament=tournament, seed=new_seed())
+    return session_create(tournament=tournament, seed=services.new_seed())
 
 
 @transaction.atomic
@@ -464,8 +473,9 @@ def session_start(*, session: Session) -> Session:
 
 
 @transaction.atomic
-def session_close(*, session: Session) -> Session:
-    """Close a session in play once every match is confirmed: the standings are final."""
+def session_close(*, session: Session, user=None) -> Session:
+    """Close a session in play once every match is confirmed: the standings are final.
+    ``user``: who closes it, for the session's audit log."""
     session = Session.objects.select_for_update().get(pk=session.pk)
     if session.status != Session.Status.PLAYING:
         raise ValidationError(
@@ -486,4 +496,48 @@ def session_close(*, session: Session) -> Session:
         )
     session.status = Session.Status.FINISHED
     session.save(update_fields=["status"])
+    SessionAuditEntry.objects.create(
+        session=session, user=user, action=SessionAuditEntry.Action.CLOSED
+    )
+    freshness.touch(tournament_id=session.tournament_id)
+    return session
+
+
+REOPEN_REASON_MAX_LENGTH = 500
+
+
+@transaction.atomic
+def session_reopen(*, session: Session, user, reason: str) -> Session:
+    """Reopen a closed session, to correct a match: it is in play again (its matches accept
+    corrections, the standings show it in play) until the organiser closes it again as usual.
+    The reason is required and kept in the session's audit log with who reopened it."""
+    session = Session.objects.select_for_update().get(pk=session.pk)
+    reason = reason.strip()
+    if session.status != Session.Status.FINISHED:
+        raise ValidationError(
+            _("Only a closed session can be reopened; session %(number)s is %(status)s.")
+            % {"number": session.number, "status": session.get_status_display()},
+            code="session-not-closed",
+        )
+    if not reason:
+        raise ValidationError(
+            {"reason": ValidationError(
+                _("Say why the session is reopened: it is kept in the audit log."),
+                code="reason-missing",
+            )}
+        )
+    if len(reason) > REOPEN_REASON_MAX_LENGTH:
+        raise ValidationError(
+            {"reason": ValidationError(
+                _("The reason is longer than %(max)s characters.")
+                % {"max": REOPEN_REASON_MAX_LENGTH},
+                code="reason-too-long",
+            )}
+        )
+    session.status = Session.Status.PLAYING
+    session.save(update_fields=["status"])
+    SessionAuditEntry.objects.create(
+        session=session, user=user, action=SessionAuditEntry.Action.REOPENED, reason=reason
+    )
+    freshness.touch(tournament_id=session.tournament_id)
     return session

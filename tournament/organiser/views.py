@@ -262,7 +262,7 @@ class SessionStartView(SessionActionMixin, ActionView):
 
 class SessionCloseView(SessionActionMixin, ActionView):
     def act(self):
-        return services.session_close(session=self.session)
+        return services.session_close(session=self.session, user=self.request.user)
 
     def success_message(self, session):
         return _("Session %(number)s is closed: its results are in the standings.") % {

@@ -8,7 +8,6 @@ All run inside ``transaction.atomic()``, take keyword arguments only, and raise
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 
 from django.core.exceptions import ValidationError
@@ -36,11 +35,6 @@ def _refuse_unless_seatable(session: Session) -> None:
             _("A match of session %(number)s has begun: its seating can no longer change.")
             % {"number": session.number}
         )
-
-
-def new_seed() -> int:
-    """A fresh random seed for a seating (kept on the session, so it can be drawn again)."""
-    return random.SystemRandom().randrange(1, 2**31 - 1)
 
 
 @transaction.atomic

@@ -124,8 +124,9 @@ def test_the_session_page_queries_do_not_grow(make_tournament, organiser, organi
     tournament = make_tournament(slug=f"open-{players}", players=players, sessions=2)
     base_services.staff_role_grant(tournament=tournament, user=organiser, role="organiser")
     # the tournament, the login (two), the role, the session, its seating, what awaits a
-    # referee (two), the players to seat, the earlier meetings, the players seated but withdrawn
-    with django_assert_num_queries(11):
+    # referee (two), the players to seat, the earlier meetings, the players seated but
+    # withdrawn, the session's audit log (closed, reopened)
+    with django_assert_num_queries(12):
         response = organiser_client.get(f"/t/open-{players}/organise/sessions/2/")
     assert response.content.decode().count('class="table-players"') == players // 4
 
