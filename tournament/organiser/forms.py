@@ -7,6 +7,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from tournament.models import Player, RankingCriterion, Tournament
+from tournament.validators import MAX_SESSION_NUMBER
 
 CRITERIA_FIELDS = [f"criterion_{number}" for number in range(1, len(RankingCriterion.values) + 1)]
 CSV_MAX_BYTES = 1_000_000
@@ -83,6 +84,7 @@ class PlayerForm(forms.Form):
     first_session = forms.IntegerField(
         label=_("First session"),
         min_value=1,
+        max_value=MAX_SESSION_NUMBER,
         required=False,
         help_text=_("A late arrival: the first session the player is seated in. Blank: the next "
                     "session to be seated."),

@@ -36,6 +36,7 @@ from tournament.models import (
     SessionAuditEntry,
     Tournament,
 )
+from tournament.validators import MAX_SESSION_NUMBER
 
 # The first cell of a header line (any case), in the languages of the tool.
 CSV_HEADER_NAMES = {"name", "nom", "player", "joueur", "joueuse", "nom du joueur"}
@@ -123,6 +124,13 @@ def next_session_to_seat(*, tournament: Tournament) -> int:
     numbers = dict(tournament.sessions.values_list("number", "status"))
     drafts = [number for number, status in numbers.items() if status == Session.Status.DRAFT]
     return min(drafts) if drafts else max(numbers, default=0) + 1
+
+
+def _session_too_high() -> ValidationError:
+    return ValidationError(
+        _("Sessions are numbered up to %(max)s.") % {"max": MAX_SESSION_NUMBER},
+        code="session-max",
+    )
 
 
 def _status_for(first_session: int | None) -> tuple[str, int | None]:
@@ -248,13 +256,18 @@ def player_add(
     next_number = next_session_to_seat(tournament=tournament)
     if first_session is None:
         first_session = next_number
+    elif first_session > MAX_SESSION_NUMBER:
+        problems["first_session"] = _session_too_high()
     elif first_session < next_number:
         problems["first_session"] = _(
             "Session %(number)s is already seated: choose session %(next)s or a later one."
         ) % {"number": first_session, "next": next_number}
     if problems:
-        raise ValidationError({field: message[:1].upper() + message[1:]
-                               for field, message in problems.items()})
+        raise ValidationError({
+            field: message if isinstance(message, ValidationError)
+            else message[:1].upper() + message[1:]
+            for field, message in problems.items()
+        })
     return _registrations_create(
         tournament=tournament, lines=[line], checks=checks, first_session=first_session
     )[0]
@@ -372,6 +385,8 @@ def registration_update(
         player.full_clean()
     except ValidationError as error:
         raise ValidationError(error.message_dict) from error
+    if first_session is not None and first_session > MAX_SESSION_NUMBER:
+        raise ValidationError({"first_session": _session_too_high()})
     if first_session is not None:
         played_before = (
             Seat.objects.filter(
