@@ -31,6 +31,10 @@ class StaffGrantForm(forms.Form):
     )
 
 
+class StaffUnlockForm(forms.Form):
+    username = forms.CharField(max_length=150, widget=forms.HiddenInput)
+
+
 class SessionReopenForm(forms.Form):
     reason = forms.CharField(
         label=_("Reason"),

@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime
 import random
 
+from axes.utils import reset as axes_reset
 from django.contrib.auth import get_user_model
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
@@ -123,6 +124,23 @@ def staff_role_revoke(*, staff_role: StaffRole) -> None:
     if staff_role.role == StaffRole.Role.ORGANISER:
         _refuse_removing_last_organiser(staff_role)
     staff_role.delete()
+
+
+@transaction.atomic
+def staff_lockout_lift(*, tournament: Tournament, username: str) -> int:
+    """Let a staff account of the tournament log in again after too many wrong passwords
+    (django-axes's lock-out, from every address). Superusers are unlocked in the admin.
+    Returns how many locked addresses were cleared."""
+    if not StaffRole.objects.filter(
+        tournament=tournament, user__username=username, user__is_superuser=False
+    ).exists():
+        raise ValidationError(
+            {"username": ValidationError(
+                _("“%(username)s” has no role in this tournament.") % {"username": username},
+                code="not-staff",
+            )}
+        )
+    return axes_reset(username=username)
 
 
 def _refuse_removing_last_organiser(staff_role: StaffRole) -> None:

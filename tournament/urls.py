@@ -11,6 +11,7 @@ tournament_patterns = [
     path("", views.HomeView.as_view(), name="home"),
     path("t/<slug:slug>/", views.TournamentDetailView.as_view(), name="detail"),
     path("t/<slug:slug>/staff/", views.StaffView.as_view(), name="staff"),
+    path("t/<slug:slug>/staff/unlock/", views.StaffUnlockView.as_view(), name="staff_unlock"),
     path(
         "t/<slug:slug>/staff/<int:role_id>/revoke/",
         views.StaffRevokeView.as_view(),

@@ -110,6 +110,7 @@ ADDRESSES = {
         "username": "nina", "password": "Tiles-And-Hexagons-7", "role": "referee",
         "tables": "1-2"}),
     "revoke": ("organiser", "/t/{slug}/staff/{role_id}/revoke/", BUTTON),
+    "unlock": ("organiser", "/t/{slug}/staff/unlock/", {"username": "remi-referee"}),
     "login": ("anonymous", "/login/", {
         "username": "olga-organiser", "password": "tiles-and-hexagons-9", "next": "/"}),
 }
@@ -256,7 +257,7 @@ def test_the_addresses_cover_every_write_outside_the_matches():
         "tournament:registration_reinstate", "tournament:session_open",
         "tournament:session_seat", "tournament:seating_swap", "tournament:session_start",
         "tournament:session_close", "tournament:session_reopen", "tournament:staff",
-        "tournament:staff_revoke",
+        "tournament:staff_revoke", "tournament:staff_unlock",
     }
     assert writes == fuzzed, writes ^ fuzzed
 

@@ -165,8 +165,9 @@ def test_the_organiser_page_shows_the_lines_and_the_tables_waiting(
     organiser_client, in_play, django_assert_num_queries
 ):
     # the tournament, the login (two), the role, the session, its seating, what awaits a
-    # referee (two), the players to seat, the earlier meetings, the players seated but withdrawn
-    with django_assert_num_queries(11):
+    # referee (two), the players to seat, the earlier meetings, the players seated but
+    # withdrawn, the session's audit log (closed, reopened)
+    with django_assert_num_queries(12):
         response = organiser_client.get(ORGANISE_URL, HTTP_ACCEPT_LANGUAGE="en")
     page = response.content.decode()
     assert_the_lines(page, decisions="decisions to take: 2", illegal="illegal turns: 1",
