@@ -236,3 +236,47 @@ def test_edit_a_player_through_the_page(organiser_client, tournament):
     assert response.status_code == 302
     registration.refresh_from_db()
     assert registration.player.name == "New Name"
+
+
+def test_the_separator_is_sniffed_on_a_sample_not_the_first_line():
+    lines = services.players_csv_lines("nom\nBob;Club B;L-77\nAna;Club A\n")
+    assert [(line.name, line.club, line.licence) for line in lines] == [
+        ("Bob", "Club B", "L-77"), ("Ana", "Club A", "")]
+    lines = services.players_csv_lines("Ana\tLyon\nBo\tParis, France\n")
+    assert [(line.name, line.club) for line in lines] == [("Ana", "Lyon"), ("Bo", "Paris, France")]
+
+
+def test_a_quoted_cell_may_hold_another_separator():
+    lines = services.players_csv_lines('Ana;Lyon\n"Le Goff, Gaël"\n')
+    assert [line.name for line in lines] == ["Ana", "Le Goff, Gaël"]
+
+
+def test_a_file_whose_lines_disagree_on_the_separator_is_refused(empty):
+    with pytest.raises(ValidationError) as refused:
+        services.players_import_csv(tournament=empty, text="name;club\nAna;X\nBo,Y\nCy;Z\nDi\tW\n")
+    assert [(error.code, error.params["line"]) for error in refused.value.error_list] == [
+        ("csv-separator", 3), ("csv-separator", 5)]
+    assert names(empty) == []
+
+
+def test_the_bad_lines_listed_are_capped(empty):
+    text = "".join(f"P{number},a,b,c,d\n" for number in range(1, 120_001))
+    with pytest.raises(ValidationError) as refused:
+        services.players_import_csv(tournament=empty, text=text)
+    errors = refused.value.error_list
+    assert len(errors) == services.CSV_MAX_ERRORS + 1 == 101
+    assert [error.params["line"] for error in errors[:-1]] == list(range(1, 101))
+    assert {error.code for error in errors[:-1]} == {"csv-columns"}
+    assert errors[-1].code == "csv-more-errors" and errors[-1].params == {"count": 119_900}
+    assert names(empty) == []
+
+
+def test_the_capped_list_on_the_page(organiser_client, tournament):
+    upload = SimpleUploadedFile(
+        "players.csv", "".join(f",club {number}\n" for number in range(1, 1001)).encode())
+    response = organiser_client.post("/t/spring-open/organise/players/import/", {"file": upload})
+    assert response.status_code == 400
+    errors = response.context["import_form"].errors.as_data()["file"]
+    assert len(errors) == 101 and errors[-1].params == {"count": 900}
+    assert len(response.content) < 100_000
+    assert tournament.registrations.count() == 8
