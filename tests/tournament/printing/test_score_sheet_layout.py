@@ -9,7 +9,7 @@ from django.utils import translation
 from PIL import Image
 
 from tournament.engine import rule_set
-from tournament.printing.sheet_form import DPI, SheetForm, SheetRules
+from tournament.printing.score_sheet_layout import DPI, ScoreSheetLayout, SheetRules
 
 
 @pytest.fixture
@@ -19,20 +19,20 @@ def rules():
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_portrait_up_to_four_players_with_a_row_per_tour_for_a_long_round(rules, players):
-    form = SheetForm(players=players, rules=rules)
+    form = ScoreSheetLayout(players=players, rules=rules)
     assert not form.landscape
     assert form.rows >= 22  # 88 turns at a table of four
     assert form.legend_top + 12 <= form.height
 
 
 def test_family_tables_of_six_turn_to_landscape(rules):
-    form = SheetForm(players=6, rules=SheetRules.of(rule_set("goliath-family")))
+    form = ScoreSheetLayout(players=6, rules=SheetRules.of(rule_set("goliath-family")))
     assert form.landscape and form.width > form.height
     assert form.rows >= 10
 
 
 def test_the_picture_is_the_content_box_at_600_dpi_and_drawn_once(rules):
-    form = SheetForm(players=4, rules=rules)
+    form = ScoreSheetLayout(players=4, rules=rules)
     with translation.override("fr"):
         png = form.png()
         assert form.png() is png
@@ -44,7 +44,7 @@ def test_the_picture_is_the_content_box_at_600_dpi_and_drawn_once(rules):
 
 
 def test_the_names_go_over_their_columns(rules):
-    form = SheetForm(players=3, rules=rules)
+    form = ScoreSheetLayout(players=3, rules=rules)
     css = form.overlay_css()
     for player in range(3):
         assert f".sheet-player--{player} {{ left: {form.group_left(player) + 6.6:.2f}mm;" in css
