@@ -5,21 +5,15 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import SimpleUploadedFile
-from django.utils import translation
 
 from tournament.models import Player, Registration
 from tournament.organiser import services
 from tournament.organiser.services import session_create
 from tournament.seating.services import session_seat
 
-pytestmark = pytest.mark.django_db
+# The services' messages in English (the pages' tests ask for their language).
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_english")]
 
-
-@pytest.fixture(autouse=True)
-def in_english():
-    """The services' messages in English (the pages' tests ask for their language)."""
-    with translation.override("en"):
-        yield
 
 GOOD_CSV = """nom;club;licence
 Chloé Martin;Triominos Club de Lyon;FR-001

@@ -1,6 +1,8 @@
 """The printing tests start with an empty cache: a PDF kept by an earlier test (the cache
 outlives a test's database) must not stand in for one of these.
 
+``staff_client(tournament, role)``: a client logged in as a new organiser or referee of it.
+
 ``pdfs_made``: the HTML of every PDF WeasyPrint makes during the test (the real one runs), to
 tell a PDF made from one kept.
 """
@@ -9,7 +11,10 @@ from __future__ import annotations
 
 import pytest
 from django.core.cache import cache
+from django.test import Client
 
+from tournament import services
+from tournament.models import StaffRole
 from tournament.printing import pdf
 
 
@@ -31,3 +36,17 @@ def pdfs_made(monkeypatch) -> list[str]:
 
     monkeypatch.setattr(pdf, "html_to_pdf", counted)
     return made
+
+
+@pytest.fixture
+def staff_client(make_user):
+    """``staff_client(tournament, role)``: a client logged in as a new organiser or referee."""
+
+    def staff_client(tournament, role=StaffRole.Role.ORGANISER):
+        user = make_user(f"{role}-{tournament.slug}")
+        services.staff_role_grant(tournament=tournament, user=user, role=role)
+        client = Client(HTTP_ACCEPT_LANGUAGE="en")
+        client.force_login(user)
+        return client
+
+    return staff_client

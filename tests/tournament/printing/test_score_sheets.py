@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 
 import pytest
-from django.test import Client, override_settings
+from django.test import override_settings
 from pypdf import PdfReader
 
 from tests.tournament.printing.helpers import (
@@ -24,20 +24,6 @@ A4 = (595, 842)  # points, rounded
 
 def sheets_url(slug: str, number: int = 1, query: str = "") -> str:
     return f"/t/{slug}/sessions/{number}/sheets.pdf{query}"
-
-
-@pytest.fixture
-def staff_client(make_user):
-    """``staff_client(tournament, role)``: a client logged in as a new organiser or referee."""
-
-    def staff_client(tournament, role=StaffRole.Role.ORGANISER):
-        user = make_user(f"{role}-{tournament.slug}")
-        services.staff_role_grant(tournament=tournament, user=user, role=role)
-        client = Client(HTTP_ACCEPT_LANGUAGE="en")
-        client.force_login(user)
-        return client
-
-    return staff_client
 
 
 def test_one_a4_page_per_table_naming_its_table_and_its_players(staff_client, make_tournament):

@@ -6,11 +6,10 @@ from __future__ import annotations
 import io
 
 import pytest
-from django.test import Client, override_settings
+from django.test import override_settings
 from pypdf import PdfReader
 
 from tests.tournament.printing.helpers import assert_pdf
-from tournament import services
 from tournament.models import StaffRole
 from tournament.organiser.services import player_add, session_create
 from tournament.printing.qr import qr_png_data_uri
@@ -24,20 +23,6 @@ A4_LANDSCAPE = (842, 595)  # points, rounded
 
 def cards_url(slug: str, query: str = "") -> str:
     return f"/t/{slug}/tables.pdf{query}"
-
-
-@pytest.fixture
-def staff_client(make_user):
-    """``staff_client(tournament, role)``: a client logged in as a new organiser or referee."""
-
-    def staff_client(tournament, role=StaffRole.Role.ORGANISER):
-        user = make_user(f"{role}-{tournament.slug}")
-        services.staff_role_grant(tournament=tournament, user=user, role=role)
-        client = Client(HTTP_ACCEPT_LANGUAGE="en")
-        client.force_login(user)
-        return client
-
-    return staff_client
 
 
 def card_tables(pages: list[str]) -> list[int]:

@@ -6,7 +6,6 @@ from collections import Counter
 
 import pytest
 from django.core.exceptions import ValidationError
-from django.utils import translation
 
 from tests.tournament.standings.helpers import confirm_all, result
 from tournament.models import Match, Registration, Seat, Session
@@ -14,13 +13,8 @@ from tournament.organiser.services import player_add, session_create
 from tournament.seating.selectors import session_repeat_pairs, session_seating
 from tournament.seating.services import seating_swap, session_seat
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def in_english():
-    with translation.override("en"):
-        yield
+# The services' messages in English (the pages' tests ask for their language).
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_english")]
 
 
 @pytest.fixture

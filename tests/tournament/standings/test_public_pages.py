@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from tests.tournament.standings.test_standings_page import seven  # noqa: F401 (a fixture)
 from tournament.models import Player, Session
 
 pytestmark = pytest.mark.django_db
@@ -14,7 +13,7 @@ def player_id(name: str) -> int:
     return Player.objects.get(name=name).pk
 
 
-def test_the_session_page_shows_who_sits_where(client, seven, django_assert_max_num_queries):  # noqa: F811
+def test_the_session_page_shows_who_sits_where(client, seven, django_assert_max_num_queries):
     with django_assert_max_num_queries(4):
         response = client.get("/t/seven/sessions/3/", HTTP_ACCEPT_LANGUAGE="en")
     page = response.content.decode()
@@ -34,13 +33,13 @@ def test_the_session_page_shows_who_sits_where(client, seven, django_assert_max_
     assert 'hx-trigger="every 15s"' in page  # in play: it refreshes itself
 
 
-def test_the_session_page_of_a_finished_session_does_not_poll(client, seven):  # noqa: F811
+def test_the_session_page_of_a_finished_session_does_not_poll(client, seven):
     page = client.get("/t/seven/sessions/1/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "hx-get" not in page.split("<body")[1].replace("hx-headers", "")
     assert "420" in page  # the match totals are shown by each player
 
 
-def test_a_provisional_and_a_draft_session(client, seven):  # noqa: F811
+def test_a_provisional_and_a_draft_session(client, seven):
     Session.objects.filter(tournament=seven, number=3).update(status="seated")
     page = client.get("/t/seven/sessions/3/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "Provisional seating" in page
@@ -49,16 +48,16 @@ def test_a_provisional_and_a_draft_session(client, seven):  # noqa: F811
     assert "not seated yet" in page
 
 
-def test_an_unknown_session_is_a_404(client, seven):  # noqa: F811
+def test_an_unknown_session_is_a_404(client, seven):
     assert client.get("/t/seven/sessions/9/").status_code == 404
 
 
-def test_the_session_fragment_for_htmx(client, seven):  # noqa: F811
+def test_the_session_fragment_for_htmx(client, seven):
     page = client.get("/t/seven/sessions/3/", HTTP_HX_REQUEST="true").content.decode()
     assert page.lstrip().startswith('<div id="session-live"') and "<html" not in page
 
 
-def test_the_player_page(client, seven, django_assert_max_num_queries):  # noqa: F811
+def test_the_player_page(client, seven, django_assert_max_num_queries):
     with django_assert_max_num_queries(8):
         response = client.get(f"/t/seven/players/{player_id('Ana')}/", HTTP_ACCEPT_LANGUAGE="en")
     page = response.content.decode()
@@ -87,7 +86,7 @@ def test_the_player_page_of_a_tied_player(client, make_tournament):
     assert "3=" in page and "Not seated in a session now." in page
 
 
-def test_a_player_of_another_tournament_is_a_404(client, seven, make_tournament):  # noqa: F811
+def test_a_player_of_another_tournament_is_a_404(client, seven, make_tournament):
     other = make_tournament(slug="other", players=2, sessions=0)
     stranger = other.registrations.first().player_id
     assert client.get(f"/t/seven/players/{stranger}/").status_code == 404
@@ -95,7 +94,7 @@ def test_a_player_of_another_tournament_is_a_404(client, seven, make_tournament)
 
 @pytest.mark.parametrize("url", ["/t/seven/sessions/3/", "/t/seven/players/{ana}/",
                                  "/t/seven/standings/", "/t/seven/"])
-def test_anonymous_get_works_and_post_is_refused(client, seven, url):  # noqa: F811
+def test_anonymous_get_works_and_post_is_refused(client, seven, url):
     url = url.format(ana=player_id("Ana"))
     assert client.get(url).status_code == 200
     assert client.post(url).status_code in (403, 405)
