@@ -24,6 +24,13 @@ def poll_seconds() -> int:
     return getattr(settings, "TRIOMINOS_POLL_SECONDS", POLL_SECONDS)
 
 
+def refusals(error: ValidationError) -> list[ValidationError]:
+    """Every ValidationError inside ``error``, each with its message and code."""
+    if hasattr(error, "error_dict"):
+        return [item for items in error.error_dict.values() for item in items]
+    return error.error_list
+
+
 class ActionView(OrganiserRequiredMixin, View):
     """A button: POST only; calls one service, then says what happened and goes back."""
 
@@ -42,8 +49,9 @@ class ActionView(OrganiserRequiredMixin, View):
         try:
             result = self.act()
         except ValidationError as error:
-            for message in error.messages:
-                messages.error(request, message)
+            for refusal in refusals(error):
+                # The code names the refusal for code that reads the messages (the tests).
+                messages.error(request, next(iter(refusal)), extra_tags=refusal.code or "")
             return redirect(self.next_url())
         messages.success(request, self.success_message(result))
         return redirect(self.next_url(result))

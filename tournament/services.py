@@ -91,14 +91,17 @@ def staff_account_grant(
     if user is None:
         if not password:
             raise ValidationError(
-                {"password": _("No account is called “%(username)s” yet: give it a password "
-                               "to create it.") % {"username": username}}
+                {"password": ValidationError(
+                    _("No account is called “%(username)s” yet: give it a password to create "
+                      "it.") % {"username": username},
+                    code="password-needed",
+                )}
             )
         user = User(username=username)
         try:
             validate_password(password, user)
         except ValidationError as error:
-            raise ValidationError({"password": error.messages}) from error
+            raise ValidationError({"password": error.error_list}) from error
         user.set_password(password)
         try:
             user.full_clean()
@@ -109,11 +112,15 @@ def staff_account_grant(
         user.save()
     elif password:
         raise ValidationError(
-            {"password": _("The account “%(username)s” already exists; its password is not "
-                           "changed here. Leave this blank.") % {"username": username}}
+            {"password": ValidationError(
+                _("The account “%(username)s” already exists; its password is not changed "
+                  "here. Leave this blank.") % {"username": username},
+                code="account-exists",
+            )}
         )
     if role == StaffRole.Role.ORGANISER and tables.strip():
-        raise ValidationError({"tables": _("An organiser has every table: leave this blank.")})
+        raise ValidationError({"tables": ValidationError(
+            _("An organiser has every table: leave this blank."), code="organiser-tables")})
     return staff_role_grant(tournament=tournament, user=user, role=role, tables=tables)
 
 
@@ -150,7 +157,8 @@ def _refuse_removing_last_organiser(staff_role: StaffRole) -> None:
     if not organisers.exclude(pk=staff_role.pk).exists():
         raise ValidationError(
             _("%(username)s is the tournament's only organiser: name another organiser first.")
-            % {"username": staff_role.user.get_username()}
+            % {"username": staff_role.user.get_username()},
+            code="last-organiser",
         )
 
 

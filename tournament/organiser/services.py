@@ -97,9 +97,11 @@ def tournament_update(
     if started:
         errors = {}
         if rules != tournament.rules:
-            errors["rules"] = _("A session has started: the rule set can no longer change.")
+            errors["rules"] = ValidationError(
+                _("A session has started: the rule set can no longer change."), code="started")
         if target != tournament.target:
-            errors["target"] = _("A session has started: the target can no longer change.")
+            errors["target"] = ValidationError(
+                _("A session has started: the target can no longer change."), code="started")
         if errors:
             raise ValidationError(errors)
     tournament.name = name
@@ -171,43 +173,54 @@ class _PlayerChecks:
             "name": _("name"), "club": _("club"), "licence": _("licence number")
         }
 
-    def problems(self, line: PlayerLine) -> dict[str, str]:
-        """The reasons this line cannot be entered, by field (empty: it can)."""
-        problems: dict[str, str] = {}
+    def problems(self, line: PlayerLine) -> dict[str, ValidationError]:
+        """The reasons this line cannot be entered, by field, each with its code (empty: it
+        can)."""
+        problems: dict[str, ValidationError] = {}
         for field in ("name", "club", "licence"):
             value = getattr(line, field)
             if len(value) > self.max_length[field]:
-                problems[field] = _("the %(field)s is longer than %(max)s characters.") % {
-                    "field": self.labels[field], "max": self.max_length[field]
-                }
+                problems[field] = ValidationError(
+                    _("the %(field)s is longer than %(max)s characters.")
+                    % {"field": self.labels[field], "max": self.max_length[field]},
+                    code="too-long",
+                )
         if not line.name:
-            problems["name"] = _("the name is missing.")
+            problems["name"] = ValidationError(_("the name is missing."), code="name-missing")
         if problems:
             return problems
         key = (line.name.casefold(), line.club.casefold())
         if line.licence:
             other_player = self.players_by_licence.get(line.licence)
             if line.licence in self.registered_licences:
-                problems["licence"] = _(
+                problems["licence"] = ValidationError(_(
                     "licence %(licence)s: %(name)s is already registered in this tournament."
-                ) % {"licence": line.licence, "name": other_player.name if other_player else ""}
+                ) % {"licence": line.licence, "name": other_player.name if other_player else ""},
+                    code="licence-registered")
             elif line.licence in self.lines_by_licence:
-                problems["licence"] = _("licence %(licence)s is already on line %(other)s.") % {
-                    "licence": line.licence, "other": self.lines_by_licence[line.licence]
-                }
+                problems["licence"] = ValidationError(
+                    _("licence %(licence)s is already on line %(other)s.")
+                    % {"licence": line.licence, "other": self.lines_by_licence[line.licence]},
+                    code="licence-twice",
+                )
             elif other_player is not None and other_player.name.casefold() != line.name.casefold():
-                problems["licence"] = _(
+                problems["licence"] = ValidationError(_(
                     "licence %(licence)s is that of %(other)s, not %(name)s."
-                ) % {"licence": line.licence, "other": other_player.name, "name": line.name}
+                ) % {"licence": line.licence, "other": other_player.name, "name": line.name},
+                    code="licence-other-player")
         if "licence" not in problems:
             if key in self.registered_names:
-                problems["name"] = _("%(name)s is already registered in this tournament.") % {
-                    "name": f"{line.name} ({line.club})" if line.club else line.name
-                }
+                problems["name"] = ValidationError(
+                    _("%(name)s is already registered in this tournament.")
+                    % {"name": f"{line.name} ({line.club})" if line.club else line.name},
+                    code="already-registered",
+                )
             elif key in self.lines_by_name:
-                problems["name"] = _("%(name)s is already on line %(other)s.") % {
-                    "name": line.name, "other": self.lines_by_name[key]
-                }
+                problems["name"] = ValidationError(
+                    _("%(name)s is already on line %(other)s.")
+                    % {"name": line.name, "other": self.lines_by_name[key]},
+                    code="name-twice",
+                )
         if line.licence:
             self.lines_by_licence.setdefault(line.licence, line.line)
         self.lines_by_name.setdefault(key, line.line)
@@ -259,14 +272,14 @@ def player_add(
     elif first_session > MAX_SESSION_NUMBER:
         problems["first_session"] = _session_too_high()
     elif first_session < next_number:
-        problems["first_session"] = _(
+        problems["first_session"] = ValidationError(_(
             "Session %(number)s is already seated: choose session %(next)s or a later one."
-        ) % {"number": first_session, "next": next_number}
+        ) % {"number": first_session, "next": next_number}, code="session-seated")
     if problems:
         raise ValidationError({
-            field: message if isinstance(message, ValidationError)
-            else message[:1].upper() + message[1:]
-            for field, message in problems.items()
+            field: ValidationError(error.message[:1].upper() + error.message[1:],
+                                   code=error.code)
+            for field, error in problems.items()
         })
     return _registrations_create(
         tournament=tournament, lines=[line], checks=checks, first_session=first_session
@@ -383,15 +396,14 @@ def _line_errors(errors: list[tuple[int, str, str]]) -> list[ValidationError]:
     many more there are."""
     errors = sorted(errors, key=lambda error: error[0])
     listed = [
-        ValidationError(_("Line %(line)s: %(reason)s") % {"line": line, "reason": message},
-                        code=code, params={"line": line})
+        ValidationError(_("Line %(line)s: %(reason)s"), code=code,
+                        params={"line": line, "reason": message})
         for line, message, code in errors[:CSV_MAX_ERRORS]
     ]
     if len(errors) > CSV_MAX_ERRORS:
         more = len(errors) - CSV_MAX_ERRORS
         listed.append(ValidationError(
-            _("Bad lines not listed: %(count)s.") % {"count": more},
-            code="csv-more-errors", params={"count": more},
+            _("Bad lines not listed: %(count)s."), code="csv-more-errors", params={"count": more},
         ))
     return listed
 
@@ -422,11 +434,11 @@ def players_import_csv(*, tournament: Tournament, text: str) -> list[Registratio
     """
     lines, errors = _csv_read(text)
     if not lines and not errors:
-        raise ValidationError(_("The file has no player in it."))
+        raise ValidationError(_("The file has no player in it."), code="csv-empty")
     checks = _PlayerChecks(tournament, lines)
     for line in lines:
         errors.extend(
-            (line.line, message, "csv-player") for message in checks.problems(line).values()
+            (line.line, error.message, error.code) for error in checks.problems(line).values()
         )
     if errors:
         raise ValidationError(_line_errors(errors))
@@ -469,10 +481,11 @@ def registration_update(
             .first()
         )
         if played_before is not None:
-            raise ValidationError(
-                {"first_session": _("%(player)s is already seated in session %(number)s.")
-                 % {"player": player.name, "number": played_before}}
-            )
+            raise ValidationError({"first_session": ValidationError(
+                _("%(player)s is already seated in session %(number)s.")
+                % {"player": player.name, "number": played_before},
+                code="seated-before",
+            )})
     player.save()
     status, registration.first_session = _status_for(first_session)
     if registration.status != Registration.Status.WITHDRAWN:
@@ -487,7 +500,7 @@ def registration_withdraw(*, registration: Registration) -> Registration:
     """Withdraw a player: not seated from the next seating on; their matches still count."""
     registration = Registration.objects.select_for_update().get(pk=registration.pk)
     if registration.status == Registration.Status.WITHDRAWN:
-        raise ValidationError(_("This player has already withdrawn."))
+        raise ValidationError(_("This player has already withdrawn."), code="withdrawn")
     registration.status = Registration.Status.WITHDRAWN
     registration.save(update_fields=["status"])
     return registration
@@ -498,7 +511,7 @@ def registration_reinstate(*, registration: Registration) -> Registration:
     """Bring a withdrawn player back: seated again from the next seating on."""
     registration = Registration.objects.select_for_update().get(pk=registration.pk)
     if registration.status != Registration.Status.WITHDRAWN:
-        raise ValidationError(_("This player has not withdrawn."))
+        raise ValidationError(_("This player has not withdrawn."), code="not-withdrawn")
     registration.status, _first = _status_for(registration.first_session)
     registration.save(update_fields=["status"])
     return registration
@@ -534,8 +547,8 @@ def session_open(*, tournament: Tournament) -> Session:
     )
     if unfinished is not None:
         raise ValidationError(
-            _("Session %(number)s is not closed yet: close it before opening the next one.")
-            % {"number": unfinished}
+            _("Session %(number)s is not closed yet: close it before opening the next one."),
+            code="previous-not-closed", params={"number": unfinished},
         )
     return session_create(tournament=tournament, seed=services.new_seed())
 
@@ -546,11 +559,13 @@ def session_start(*, session: Session) -> Session:
     session = Session.objects.select_for_update().get(pk=session.pk)
     if session.status == Session.Status.DRAFT:
         raise ValidationError(
-            _("Session %(number)s is not seated yet: seat it first.") % {"number": session.number}
+            _("Session %(number)s is not seated yet: seat it first.") % {"number": session.number},
+            code="not-seated",
         )
     if session.status != Session.Status.SEATED:
         raise ValidationError(
-            _("Session %(number)s has already started.") % {"number": session.number}
+            _("Session %(number)s has already started.") % {"number": session.number},
+            code="already-started",
         )
     session.status = Session.Status.PLAYING
     session.save(update_fields=["status"])
@@ -565,7 +580,8 @@ def session_close(*, session: Session, user=None) -> Session:
     if session.status != Session.Status.PLAYING:
         raise ValidationError(
             _("Only a session in play can be closed; session %(number)s is %(status)s.")
-            % {"number": session.number, "status": session.get_status_display()}
+            % {"number": session.number, "status": session.get_status_display()},
+            code="not-in-play",
         )
     open_tables = list(
         Match.objects.filter(table__session=session)
@@ -576,8 +592,9 @@ def session_close(*, session: Session, user=None) -> Session:
     if open_tables:
         raise ValidationError(
             _("Session %(number)s cannot be closed: the match of table(s) %(tables)s is not "
-              "confirmed yet.")
-            % {"number": session.number, "tables": ", ".join(map(str, open_tables))}
+              "confirmed yet."),
+            code="tables-open",
+            params={"number": session.number, "tables": ", ".join(map(str, open_tables))},
         )
     session.status = Session.Status.FINISHED
     session.save(update_fields=["status"])
