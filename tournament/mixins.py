@@ -24,11 +24,15 @@ def poll_seconds() -> int:
     return getattr(settings, "TRIOMINOS_POLL_SECONDS", POLL_SECONDS)
 
 
-def refusals(error: ValidationError) -> list[ValidationError]:
-    """Every ValidationError inside ``error``, each with its message and code."""
+def message_refusal(request, error: ValidationError) -> None:
+    """A service's refusal as error messages, one per ValidationError inside it, each with its
+    code as the message's extra tag (the page shows it as ``data-code``)."""
     if hasattr(error, "error_dict"):
-        return [item for items in error.error_dict.values() for item in items]
-    return error.error_list
+        refusals = [item for items in error.error_dict.values() for item in items]
+    else:
+        refusals = error.error_list
+    for refusal in refusals:
+        messages.error(request, next(iter(refusal)), extra_tags=refusal.code or "")
 
 
 class ActionView(OrganiserRequiredMixin, View):
@@ -49,9 +53,7 @@ class ActionView(OrganiserRequiredMixin, View):
         try:
             result = self.act()
         except ValidationError as error:
-            for refusal in refusals(error):
-                # The code names the refusal for code that reads the messages (the tests).
-                messages.error(request, next(iter(refusal)), extra_tags=refusal.code or "")
+            message_refusal(request, error)
             return redirect(self.next_url())
         messages.success(request, self.success_message(result))
         return redirect(self.next_url(result))

@@ -14,6 +14,7 @@ from django_tables2 import RequestConfig
 
 from tournament import selectors, services
 from tournament.forms import StaffGrantForm, StaffUnlockForm, add_service_errors
+from tournament.mixins import message_refusal
 from tournament.models import StaffRole
 from tournament.permissions import OrganiserRequiredMixin, TournamentMixin
 from tournament.tables import RegistrationTable, SessionTable, StaffRoleTable, TournamentTable
@@ -101,8 +102,7 @@ class StaffRevokeView(OrganiserRequiredMixin, View):
         try:
             services.staff_role_revoke(staff_role=staff_role)
         except ValidationError as error:
-            for message in error.messages:
-                messages.error(request, message)
+            message_refusal(request, error)
         else:
             messages.success(
                 request,
@@ -125,8 +125,7 @@ class StaffUnlockView(OrganiserRequiredMixin, View):
         try:
             services.staff_lockout_lift(tournament=self.tournament, username=username)
         except ValidationError as error:
-            for message in error.messages:
-                messages.error(request, message)
+            message_refusal(request, error)
         else:
             messages.success(
                 request, _("%(username)s may log in again.") % {"username": username}
