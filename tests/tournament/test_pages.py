@@ -42,7 +42,7 @@ def test_tournament_page(client, tournament, django_assert_max_num_queries):
     assert page.count("Player 0") == 8  # every registered player
     assert [session.status for session in response.context["session_table"].data] == ["seated"]
     ranking = [text(value) for value in select(response, "dl dd")]
-    assert ", ".join(map(str, response.context["tournament"].ranking_criteria_labels)) in ranking
+    assert ", ".join(map(str, response.context["tournament"].ranking_criteria_labels())) in ranking
 
 
 def test_private_tournament_is_a_404_for_the_public(client, make_tournament, outsider):
