@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.http import HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect
@@ -18,6 +19,17 @@ from tournament.mixins import message_refusal
 from tournament.models import StaffRole
 from tournament.permissions import OrganiserRequiredMixin, TournamentMixin
 from tournament.tables import RegistrationTable, SessionTable, StaffRoleTable, TournamentTable
+
+
+def login_attempt_username(request, credentials=None) -> str:
+    """The username django-axes counts a login attempt under: the one typed, cut to the
+    longest an account may have. Django's login form sends an over-long one to the
+    authentication as typed, and axes would store it as is (PostgreSQL refused a 5,000
+    character one: a 500)."""
+    username = (credentials or {}).get("username")
+    if username is None:
+        username = request.POST.get("username", "")
+    return str(username)[: get_user_model().username.field.max_length]
 
 
 def login_locked_out(request, original_response=None, credentials=None) -> HttpResponse:

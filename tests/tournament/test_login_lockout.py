@@ -5,6 +5,7 @@ an organiser of the tournament lifts it on the Staff page."""
 from __future__ import annotations
 
 import pytest
+from axes.models import AccessAttempt
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.test import Client
@@ -121,3 +122,16 @@ def test_only_the_tournaments_own_staff_and_only_by_its_organisers(
     organiser_client.post("/t/spring-open/staff/unlock/", {"username": stranger.username})
     assert log_in(Client(), stranger.username, STAFF_PASSWORD).status_code == 429
     assert log_in(Client(), referee.username, STAFF_PASSWORD).status_code == 429
+
+
+def test_an_over_long_username_is_counted_cut_to_an_accounts_length(referee):
+    """Django's login form hands an over-long username to the authentication as typed; it is
+    counted under its first 150 characters (PostgreSQL refused to store 5,000: a 500)."""
+    client = Client()
+    response = log_in(client, "9" * 5000, "wrong-password")
+    assert response.status_code == 200 and not logged_in(client)
+    assert [len(name) for name in AccessAttempt.objects.values_list("username", flat=True)] == [
+        150]
+    fail(client, "9" * 5000, times=LIMIT - 1)
+    assert log_in(client, "9" * 5000, "wrong-password").status_code == 429
+    assert log_in(client, referee.username, STAFF_PASSWORD).status_code == 302
