@@ -265,19 +265,16 @@ def standings_context(*, tournament) -> dict:
     """The context of ``printing/standings.html``: the standings page's table, printable.
 
     The rows come from ``tournament.standings.selectors.standings`` (the one standings
-    computation); the columns, their order and headers from the page's django-tables2
-    table, and each score is shown as the page shows it (``criterion_display``).
+    computation); the columns, their short headers, the legend and the page's orientation
+    from ``tournament.standings.tables.print_layout``, and each score is shown as the page
+    shows it (``criterion_display``).
     """
     from tournament.standings.selectors import standings
-    from tournament.standings.tables import (
-        LEADING_COLUMNS,
-        StandingsTable,
-        criterion_display,
-    )
+    from tournament.standings.tables import LEADING_COLUMNS, criterion_display, print_layout
 
     result = standings(tournament=tournament)
-    table = StandingsTable.for_criteria(result.rows, result.criteria, orderable=False)
-    columns = [(column.name, column.header) for column in table.columns]
+    layout = print_layout(result.criteria)
+    columns = layout.columns
     leading = set(LEADING_COLUMNS)
     rows = [
         {
@@ -299,6 +296,8 @@ def standings_context(*, tournament) -> dict:
         "tournament": tournament,
         "standings": result,
         "columns": columns,
+        "legend": layout.legend,
+        "wide": layout.wide,
         "rows": rows,
         "player_count": len(rows),
     }
