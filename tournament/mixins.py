@@ -70,5 +70,3 @@ class SessionActionMixin:
             "tournament:session_organise",
             kwargs={"slug": self.tournament.slug, "number": self.kwargs["number"]},
         )
-
-
