@@ -4,6 +4,7 @@ with ``str.split``; and a response's messages with their level and code."""
 
 from __future__ import annotations
 
+import re
 from xml.etree.ElementTree import Element
 
 import cssselect2
@@ -33,8 +34,9 @@ def has_id(page, element_id: str) -> bool:
 
 
 def text(element: Element) -> str:
-    """The element's text, white space collapsed."""
-    return " ".join("".join(element.itertext()).split())
+    """The element's text, runs of HTML white space collapsed (no-break spaces kept: French
+    typography puts them before a colon)."""
+    return re.sub(r"[ \t\n\r\f]+", " ", "".join(element.itertext())).strip()
 
 
 def attribute(element: Element, name: str) -> str | None:

@@ -33,6 +33,8 @@ def tournament_create(
     venue: str = "",
     rules: str | None = None,
     target: int | None = None,
+    match_rounds: int | None = None,
+    opening_bonus: bool = True,
     is_public: bool = True,
     keep_clubs_apart: bool = False,
     organiser=None,
@@ -45,6 +47,8 @@ def tournament_create(
         end_date=end_date,
         venue=venue,
         target=target,
+        match_rounds=match_rounds,
+        opening_bonus=opening_bonus,
         is_public=is_public,
         keep_clubs_apart=keep_clubs_apart,
     )

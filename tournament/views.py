@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model
+from django.contrib.auth.mixins import LoginRequiredMixin
 from django.core.exceptions import ValidationError
 from django.http import HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect
@@ -52,6 +53,17 @@ class HomeView(TemplateView):
         RequestConfig(self.request, paginate=False).configure(table)
         context["tournament_table"] = table
         return context
+
+
+class MyTablesView(LoginRequiredMixin, TemplateView):
+    """/my-tables/: where a referee lands after logging in: the tables they may enter, the
+    sessions in play first."""
+
+    template_name = "tournament/my_tables.html"
+
+    def get_context_data(self, **kwargs):
+        return super().get_context_data(groups=selectors.staff_tables(user=self.request.user),
+                                        **kwargs)
 
 
 class TournamentDetailView(TournamentMixin, TemplateView):

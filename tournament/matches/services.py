@@ -888,6 +888,8 @@ def match_record_import(
                          "%(tournament)s.")
              % {"record": parsed.rules.target, "tournament": tournament.effective_target}}
         )
+    if (options_error := engine.record_options_mismatch(record=parsed, tournament=tournament)):
+        raise ValidationError({"record": ValidationError(options_error, code="record-options")})
     names = rows.names
     if len(parsed.players) != len(names):
         raise ValidationError(

@@ -454,6 +454,7 @@ class TurnCorrectView(MatchWriteMixin, View):
         return TemplateResponse(self.request, self.template_name, {
             "tournament": self.tournament, "match": self.match, "view": view,
             "round": round_view, "position": line.number, "line": line, "form": form,
+            "board": selectors.board_before(view=view, round_view=round_view, line=line),
             **self.extra_context(line),
         }, status=status)
 
@@ -553,7 +554,7 @@ def posted_at_revision(request, revision: int):
 
 # -- sheet mode --------------------------------------------------------------------------------
 
-SHEET_LINES = 12
+SHEET_LINES = 28  # a round of four players takes 26 to 28 turns
 
 
 class MatchSheetView(MatchWriteMixin, View):
@@ -563,7 +564,7 @@ class MatchSheetView(MatchWriteMixin, View):
     http_method_names = ("get", "post")
     template_name = "tournament/matches/sheet.html"
 
-    def render(self, view, formset, form, *, results=None, status=200, **extra):
+    def render(self, view, formset, form, *, results=None, status=200, focus_line=0, **extra):
         live = view.live
         context = {
             "tournament": self.tournament, "match": self.match, "view": view, "live": live,
@@ -584,7 +585,7 @@ class MatchSheetView(MatchWriteMixin, View):
             if name in focus.fields:
                 focus.fields[name].widget.attrs["autofocus"] = True
         elif not results and formset.forms:
-            formset.forms[0].fields["who"].widget.attrs["autofocus"] = True
+            formset.forms[min(focus_line, len(formset.forms) - 1)].fields["who"].widget.attrs["autofocus"] = True
         context["sheet_rows"] = [
             {"form": line, "result": results.get(i), "number": base + i + 1}
             for i, line in enumerate(formset.forms)
@@ -614,7 +615,8 @@ class MatchSheetView(MatchWriteMixin, View):
             data["line-TOTAL_FORMS"] = str(min(total, 200))
             formset = SheetFormSet(data, seat_count=seat_count, prefix="line")
             formset.is_valid()
-            return self.render(view, formset, form)
+            typed = [i for i, line in enumerate(formset.forms) if not line.is_blank]
+            return self.render(view, formset, form, focus_line=typed[-1] + 1 if typed else 0)
         if not (formset.is_valid() and form.is_valid()):
             return self.render(view, formset, form, status=400)
         lines = [(i, line) for i, line in enumerate(formset.forms) if not line.is_blank]

@@ -18,15 +18,26 @@ def _model_field(model, name: str, **kwargs):
     return model._meta.get_field(name).formfield(**kwargs)
 
 
+class DateInput(forms.DateInput):
+    """A browser's date picker: its value is an ISO date whatever the page's language."""
+
+    input_type = "date"
+
+    def __init__(self, attrs=None):
+        super().__init__(attrs, format="%Y-%m-%d")
+
+
 class TournamentForm(forms.Form):
     """A tournament's settings; ``ranking_criteria`` in cleaned_data, in order."""
 
     name = _model_field(Tournament, "name")
-    start_date = _model_field(Tournament, "start_date", widget=forms.DateInput(attrs={"type": "date"}))
-    end_date = _model_field(Tournament, "end_date", widget=forms.DateInput(attrs={"type": "date"}))
+    start_date = _model_field(Tournament, "start_date", widget=DateInput())
+    end_date = _model_field(Tournament, "end_date", widget=DateInput())
     venue = _model_field(Tournament, "venue")
     rules = _model_field(Tournament, "rules")
     target = _model_field(Tournament, "target", min_value=1)
+    match_rounds = _model_field(Tournament, "match_rounds", min_value=1)
+    opening_bonus = _model_field(Tournament, "opening_bonus")
     keep_clubs_apart = _model_field(Tournament, "keep_clubs_apart")
     is_public = _model_field(Tournament, "is_public")
 
@@ -47,7 +58,7 @@ class TournamentForm(forms.Form):
         initial = {
             name: getattr(tournament, name)
             for name in ("name", "start_date", "end_date", "venue", "rules", "target",
-                         "keep_clubs_apart", "is_public")
+                         "match_rounds", "opening_bonus", "keep_clubs_apart", "is_public")
         }
         initial.update(zip(CRITERIA_FIELDS, tournament.ranking_criteria, strict=False))
         return initial
@@ -75,7 +86,13 @@ class TournamentForm(forms.Form):
 
 
 class TournamentCreateForm(TournamentForm):
-    slug = _model_field(Tournament, "slug")
+    slug = _model_field(
+        Tournament,
+        "slug",
+        label=_("Short name in the web address"),
+        help_text=_("Lower-case letters, digits and hyphens, for example spring-open-2027. It "
+                    "appears in the address of every page of the tournament and in its QR codes."),
+    )
 
     field_order = ["name", "slug"]
 

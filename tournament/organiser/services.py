@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from tournament import freshness, services
 from tournament.models import (
@@ -58,6 +59,8 @@ def tournament_set_up(
     venue: str = "",
     rules: str,
     target: int | None = None,
+    match_rounds: int | None = None,
+    opening_bonus: bool = True,
     ranking_criteria: Sequence[str],
     keep_clubs_apart: bool = False,
     is_public: bool = True,
@@ -65,7 +68,8 @@ def tournament_set_up(
     """Create a tournament with its settings; ``organiser`` becomes its organiser."""
     tournament = services.tournament_create(
         name=name, slug=slug, start_date=start_date, end_date=end_date, venue=venue,
-        rules=rules, target=target, is_public=is_public, keep_clubs_apart=keep_clubs_apart,
+        rules=rules, target=target, match_rounds=match_rounds, opening_bonus=opening_bonus,
+        is_public=is_public, keep_clubs_apart=keep_clubs_apart,
     )
     tournament.ranking_criteria = list(ranking_criteria)
     tournament.full_clean()
@@ -87,9 +91,12 @@ def tournament_update(
     ranking_criteria: Sequence[str],
     keep_clubs_apart: bool,
     is_public: bool,
+    match_rounds: int | None = None,
+    opening_bonus: bool = True,
 ) -> Tournament:
-    """Change the settings. The rule set and the target are fixed once a session has started;
-    the ranking criteria may change at any time (the standings follow)."""
+    """Change the settings. The rule set, the target and the match options (rounds per
+    match, opening bonus) are fixed once a session has started; the ranking criteria may
+    change at any time (the standings follow)."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     started = tournament.sessions.filter(
         status__in=[Session.Status.PLAYING, Session.Status.FINISHED]
@@ -102,6 +109,14 @@ def tournament_update(
         if target != tournament.target:
             errors["target"] = ValidationError(
                 _("A session has started: the target can no longer change."), code="started")
+        if match_rounds != tournament.match_rounds:
+            errors["match_rounds"] = ValidationError(
+                _("A session has started: the rounds per match can no longer change."),
+                code="started")
+        if opening_bonus != tournament.opening_bonus:
+            errors["opening_bonus"] = ValidationError(
+                _("A session has started: the opening bonus can no longer change."),
+                code="started")
         if errors:
             raise ValidationError(errors)
     tournament.name = name
@@ -110,6 +125,8 @@ def tournament_update(
     tournament.venue = venue
     tournament.rules = rules
     tournament.target = target
+    tournament.match_rounds = match_rounds
+    tournament.opening_bonus = opening_bonus
     tournament.ranking_criteria = list(ranking_criteria)
     tournament.keep_clubs_apart = keep_clubs_apart
     tournament.is_public = is_public
@@ -591,8 +608,10 @@ def session_close(*, session: Session, user=None) -> Session:
     )
     if open_tables:
         raise ValidationError(
-            _("Session %(number)s cannot be closed: the match of table(s) %(tables)s is not "
-              "confirmed yet."),
+            ngettext("Session %(number)s cannot be closed: the match of table %(tables)s is not "
+                     "confirmed yet.",
+                     "Session %(number)s cannot be closed: the matches of tables %(tables)s are "
+                     "not confirmed yet.", len(open_tables)),
             code="tables-open",
             params={"number": session.number, "tables": ", ".join(map(str, open_tables))},
         )

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import string
 from dataclasses import dataclass
 from urllib.parse import urljoin
 
@@ -18,6 +17,7 @@ from tournament.names import name_sort_key
 from tournament.printing import selectors
 from tournament.printing.qr import qr_png_data_uri
 from tournament.printing.score_sheet_layout import ScoreSheetLayout, SheetRules
+from tournament.seats import seat_letter
 
 #: The most sheets per table one may ask for (?rounds=).
 MAX_ROUNDS = 12
@@ -34,11 +34,6 @@ class ScoreSheet:
     #: The match's page, and its QR code as a ``data:`` PNG.
     address: str
     qr: str
-
-
-def seat_letter(order: int) -> str:
-    """Seats are lettered A, B, C... clockwise, the order of play."""
-    return string.ascii_uppercase[order]
 
 
 def match_address(*, site_root: str, slug: str, match_id: int) -> str:

@@ -13,8 +13,8 @@ from django.utils import formats
 from django.utils.html import escape
 from django.utils.safestring import SafeString
 from django.utils.text import capfirst
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 from tournament.models import RankingCriterion
 from tournament.spreadsheet import spreadsheet_cell
@@ -72,7 +72,8 @@ def criterion_display(code: str, row: dict, *, separator: str | None = None) -> 
         return points_display(value, separator=separator)
     if code == "share":
         separator = separator or formats.get_format("DECIMAL_SEPARATOR")
-        return f"{value * 100:.1f}\u00a0%".replace(".", separator)
+        # Translators: a percentage; French puts a narrow no-break space before the sign.
+        return gettext("%(percent)s%%") % {"percent": f"{value * 100:.1f}".replace(".", separator)}
     return str(value)
 
 

@@ -184,7 +184,7 @@ def test_a_bad_import_shows_every_line_next_to_the_file_in_french(organiser_clie
     errors = response.context["import_form"].errors.as_data()["file"]
     assert [(error.params["line"], error.code) for error in errors] == [
         (2, "name-missing"), (3, "already-registered")]
-    assert len(select(response, "#id_file_errors li")) == 2
+    assert len(select(response, "#id_file_error li")) == 2
     assert tournament.registrations.count() == 8
 
 
@@ -205,7 +205,7 @@ def test_add_a_player_through_the_page(organiser_client, tournament):
                                      {"name": "", "club": "Club D"}, HTTP_ACCEPT_LANGUAGE="en")
     assert response.status_code == 400
     assert response.context["player_form"].has_error("name", "required")
-    assert has_id(response, "id_name_errors")
+    assert has_id(response, "id_name_error")
     response = organiser_client.post("/t/spring-open/organise/players/",
                                      {"name": "Lou Tard", "club": "club d"},
                                      HTTP_ACCEPT_LANGUAGE="en")

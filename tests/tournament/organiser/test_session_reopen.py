@@ -85,7 +85,7 @@ def test_the_session_page_reopens_and_shows_the_log(closed, organiser_client, or
     refused = organiser_client.post(url + "reopen/", {"reason": ""})
     assert refused.status_code == 400
     assert refused.context["reopen_form"].has_error("reason", "required")
-    assert 'id="id_reason_errors"' in refused.content.decode()
+    assert 'id="id_reason_error"' in refused.content.decode()
 
     response = organiser_client.post(url + "reopen/", {"reason": "Table 1: 12 read as 21"})
     assert response.status_code == 302 and response["Location"] == url

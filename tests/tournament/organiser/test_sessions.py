@@ -118,7 +118,7 @@ def test_a_bad_swap_is_explained_next_to_the_field(organiser_client, cup):
                                      HTTP_ACCEPT_LANGUAGE="en")
     assert response.status_code == 400
     assert response.context["swap_form"].has_error("player_b", "same-player")
-    assert has_id(response, "id_player_b_errors")
+    assert has_id(response, "id_player_b_error")
 
 
 def test_a_withdrawn_player_still_seated_is_pointed_out(organiser_client, cup):

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import datetime
+import re
+
 import pytest
 from django.test import Client
 
@@ -59,15 +62,15 @@ def test_bad_settings_are_explained_next_to_their_fields(organiser_client, tourn
     assert form_shown.has_error("end_date", "end-before-start")
     assert form_shown.has_error("target", "min_value")
     for field in ("criterion_2", "end_date", "target"):
-        assert has_id(response, f"id_{field}_errors")
+        assert has_id(response, f"id_{field}_error")
     form = {**FORM, "slug": "spring-open"}
     response = organiser_client.post("/tournaments/new/", form)
     assert response.context["form"].has_error("slug", "unique")
-    assert has_id(response, "id_slug_errors")
+    assert has_id(response, "id_slug_error")
     form = {**FORM, "criterion_1": "", "criterion_2": "", "criterion_3": ""}
     response = organiser_client.post("/tournaments/new/", form)
     assert response.context["form"].has_error("criterion_1")
-    assert has_id(response, "id_criterion_1_errors")
+    assert has_id(response, "id_criterion_1_error")
     assert not Tournament.objects.filter(slug="coupe-automne").exists()
 
 
@@ -90,10 +93,40 @@ def test_the_rule_set_is_fixed_once_a_session_has_started(organiser_client, tour
     assert response.status_code == 400
     assert response.context["form"].has_error("rules", "started")
     assert response.context["form"].has_error("target", "started")
-    assert has_id(response, "id_rules_errors") and has_id(response, "id_target_errors")
+    assert has_id(response, "id_rules_error") and has_id(response, "id_target_error")
     tournament.refresh_from_db()
     assert tournament.rules == "goliath-tournament"
 
 
 def test_a_referee_cannot_edit_the_settings(referee_client, tournament):
     assert referee_client.post("/t/spring-open/organise/settings/", FORM).status_code == 403
+
+
+@pytest.mark.parametrize("language", ["fr", "en"])
+def test_date_inputs_hold_iso_dates_in_every_language(organiser_client, tournament, language):
+    """A date input shows only an ISO value: "17/05/2025" would show an empty field."""
+    response = organiser_client.get("/t/spring-open/organise/settings/",
+                                    HTTP_ACCEPT_LANGUAGE=language)
+    start = response.context["form"]["start_date"]
+    assert start.field.widget.input_type == "date"
+    assert start.field.widget.format_value(start.value()) == "2025-05-17"
+    new = organiser_client.get("/tournaments/new/", HTTP_ACCEPT_LANGUAGE=language)
+    start = new.context["form"]["start_date"]
+    assert start.field.widget.format_value(start.value()) == datetime.date.today().isoformat()
+
+
+def test_help_texts_and_errors_have_the_ids_their_fields_point_at(organiser_client, tournament):
+    """Every id an input names in aria-describedby exists on the page."""
+    form = {**FORM, "slug": "spring-open"}
+    page = organiser_client.post("/tournaments/new/", form).content.decode()
+    described = re.findall(r'aria-describedby="([^"]+)"', page)
+    ids = set(re.findall(r'\sid="([^"]+)"', page))
+    assert "id_slug_helptext id_slug_error" in described
+    assert {name for value in described for name in value.split()} <= ids
+
+
+def test_the_slug_is_named_as_part_of_the_web_address(organiser_client):
+    """Not "Adresse", which reads like the venue's postal address."""
+    form = organiser_client.get("/tournaments/new/", HTTP_ACCEPT_LANGUAGE="fr").context["form"]
+    assert form["slug"].label == "Nom court dans l’adresse web"
+    assert "/t/" not in str(form["slug"].help_text)

@@ -90,19 +90,19 @@ WIDE_TABLE = [
 WIDE_LINES = {
     "fr": [
         "RANG JOUEUR CLUB PARTIES PP VICT. TOTAL PART MEILL. ADV.",
-        "1 Marie-Christine Delacroix Triominos Club de Villeurbanne 1 3 1 1412 32,2\u00a0% 1412 4,5",
-        "2= Anne-Sophie Lemaire-Dupont Association ludique du Grand Lyon 1 1,875 0 1187 27,0\u00a0% 1187 5,625",
-        "2= Jean-Baptiste Vandenberghe Cercle des joueurs de Saint-Étienne 1 1,875 0 1187 27,0\u00a0% 1187 5,625",
-        "4 Łukasz Nowak FORFAIT Dansk Triomino Klub København 1 0,75 0 604 13,8\u00a0% 604 6,75",
-        "5 Núria Puig i Ferrer Club de Triominos de Barcelona 1 0 0 0 0,0\u00a0% 0 7,5",
+        "1 Marie-Christine Delacroix Triominos Club de Villeurbanne 1 3 1 1412 32,2\u202f% 1412 4,5",
+        "2= Anne-Sophie Lemaire-Dupont Association ludique du Grand Lyon 1 1,875 0 1187 27,0\u202f% 1187 5,625",
+        "2= Jean-Baptiste Vandenberghe Cercle des joueurs de Saint-Étienne 1 1,875 0 1187 27,0\u202f% 1187 5,625",
+        "4 Łukasz Nowak FORFAIT Dansk Triomino Klub København 1 0,75 0 604 13,8\u202f% 604 6,75",
+        "5 Núria Puig i Ferrer Club de Triominos de Barcelona 1 0 0 0 0,0\u202f% 0 7,5",
     ],
     "en": [
         "RANK PLAYER CLUB MATCHES MP WINS TOTAL SHARE BEST OPP.",
-        "1 Marie-Christine Delacroix Triominos Club de Villeurbanne 1 3 1 1412 32.2\u00a0% 1412 4.5",
-        "2= Anne-Sophie Lemaire-Dupont Association ludique du Grand Lyon 1 1.875 0 1187 27.0\u00a0% 1187 5.625",
-        "2= Jean-Baptiste Vandenberghe Cercle des joueurs de Saint-Étienne 1 1.875 0 1187 27.0\u00a0% 1187 5.625",
-        "4 Łukasz Nowak WITHDRAWN Dansk Triomino Klub København 1 0.75 0 604 13.8\u00a0% 604 6.75",
-        "5 Núria Puig i Ferrer Club de Triominos de Barcelona 1 0 0 0 0.0\u00a0% 0 7.5",
+        "1 Marie-Christine Delacroix Triominos Club de Villeurbanne 1 3 1 1412 32.2% 1412 4.5",
+        "2= Anne-Sophie Lemaire-Dupont Association ludique du Grand Lyon 1 1.875 0 1187 27.0% 1187 5.625",
+        "2= Jean-Baptiste Vandenberghe Cercle des joueurs de Saint-Étienne 1 1.875 0 1187 27.0% 1187 5.625",
+        "4 Łukasz Nowak WITHDRAWN Dansk Triomino Klub København 1 0.75 0 604 13.8% 604 6.75",
+        "5 Núria Puig i Ferrer Club de Triominos de Barcelona 1 0 0 0 0.0% 0 7.5",
     ],
 }
 LEGEND = {

@@ -113,7 +113,7 @@ def test_the_ods_export(client, five):
     assert response["Content-Type"] == TableExport.FORMATS["ods"]
     assert response["Content-Disposition"] == 'attachment; filename="five-standings.ods"'
     data = tablib.Dataset().load(response.content, format="ods")
-    assert data.headers[0] == "Rang" and data.headers[-1] == "État"
+    assert data.headers[0] == "Rang" and data.headers[-1] == "Statut"
     assert list(data[1][:7]) == ["2=", "Bo", "'" + HYPERLINK, 1, 1.875, 5.625, 0.2308]
     assert data[3][1] == "Di" and data[3][7] == "forfait"
     assert data[4][1:3] == ("'=1+2", "'+33")

@@ -70,7 +70,7 @@ def test_the_player_page(client, seven, django_assert_max_num_queries):
     assert context["player"].name == "Ana" and context["player"].club == "Lyon"
     now = context["now"]
     assert (now["table"], now["seat"], now["session"], now["session_status"]) == (
-        1, 4, 3, "playing")
+        1, "D", 3, "playing")
     assert [other["name"] for other in now["opponents"]] == ["Gus", "Flo", "Di"]
     assert select(response, '#now a[href$="#table-1"]')
     assert context["standing"]["rank_label"] == "1" and context["player_count"] == 7

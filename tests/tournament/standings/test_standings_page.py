@@ -75,7 +75,7 @@ def test_the_standings_page(client, seven):
     columns = [column.name for column in response.context["standings_table"].columns]
     assert columns == ["rank", "name", "club", "matches", "match_points", "total_points",
                        "share"]  # the chosen criteria only: no table wins
-    in_play = select(response, '#standings-live p[role="status"] a')
+    in_play = select(response, "#standings-live p.notice--live a")
     assert [link.get("href").startswith("/t/seven/matches/") for link in in_play] == [True] * 2
     live = by_id(response, "standings-live")
     assert live.get("hx-get") == "/t/seven/standings/" and live.get("hx-trigger") == "every 15s"
