@@ -19,6 +19,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from tournament import freshness
 from tournament.models import StaffRole, Tournament
 from tournament.permissions import staff_roles_forget
 
@@ -79,6 +80,7 @@ def staff_role_grant(
     staff_role.full_clean()
     staff_role.save()
     staff_roles_forget(user)
+    freshness.touch(tournament_id=tournament.pk)  # the staff see more than the public
     return staff_role
 
 
@@ -135,6 +137,7 @@ def staff_role_revoke(*, staff_role: StaffRole) -> None:
     if staff_role.role == StaffRole.Role.ORGANISER:
         _refuse_removing_last_organiser(staff_role)
     staff_role.delete()
+    freshness.touch(tournament_id=staff_role.tournament_id)
 
 
 @transaction.atomic

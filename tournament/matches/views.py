@@ -51,6 +51,8 @@ from tournament.permissions import (
     is_organiser,
     is_referee,
 )
+from tournament.public.kept_pages import KeptPageMixin
+from tournament.standings.views import poll_seconds
 
 
 class MatchMixin(TournamentMixin):
@@ -123,6 +125,8 @@ class MatchPageMixin(MatchMixin):
         live = view.live
         live_round_view = view.live_round_view
         context["live"] = live
+        if not self.can_write and view.match.status != Match.Status.CONFIRMED:
+            context["follow_seconds"] = poll_seconds()
         context["can_audit"] = is_referee(request.user, self.tournament)
         context["user_is_organiser"] = is_organiser(request.user, self.tournament)
         context["seat_rows"] = [
@@ -193,12 +197,14 @@ class MatchPageMixin(MatchMixin):
         self.match = selectors.match_with_tournament(self.match.pk).get()
 
 
-class MatchView(MatchPageMixin, View):
-    """The match: the public sheet, and for a referee of the table the entry screen."""
+class MatchView(MatchPageMixin, KeptPageMixin, View):
+    """The match: the public sheet, and for a referee of the table the entry screen.
 
-    http_method_names = ("get", "head")
+    Until the match is confirmed, the public's page follows it (``follow_seconds``: its
+    ``#match`` region polls itself), answered from a kept copy (``KeptPageMixin``).
+    """
 
-    def get(self, request, *args, **kwargs):
+    def page(self, request, *args, **kwargs):
         return self.render_match()
 
 

@@ -132,6 +132,7 @@ def tournament_update(
     tournament.is_public = is_public
     tournament.full_clean()
     tournament.save()
+    freshness.touch(tournament_id=tournament.pk)
     return tournament
 
 
@@ -262,11 +263,13 @@ def _registrations_create(
             new_players.append(player)
         players.append(player)
     Player.objects.bulk_create(new_players)
-    return Registration.objects.bulk_create(
+    registrations = Registration.objects.bulk_create(
         Registration(tournament=tournament, player=player, status=status,
                      first_session=first_session)
         for player in players
     )
+    freshness.touch(tournament_id=tournament.pk)
+    return registrations
 
 
 @transaction.atomic
@@ -509,6 +512,11 @@ def registration_update(
         registration.status = status
     registration.full_clean()
     registration.save()
+    # The player's name shows in every tournament they are registered in.
+    for tournament_id in Registration.objects.filter(player=player).values_list(
+        "tournament_id", flat=True
+    ):
+        freshness.touch(tournament_id=tournament_id)
     return registration
 
 
@@ -520,6 +528,7 @@ def registration_withdraw(*, registration: Registration) -> Registration:
         raise ValidationError(_("This player has already withdrawn."), code="withdrawn")
     registration.status = Registration.Status.WITHDRAWN
     registration.save(update_fields=["status"])
+    freshness.touch(tournament_id=registration.tournament_id)
     return registration
 
 
@@ -531,6 +540,7 @@ def registration_reinstate(*, registration: Registration) -> Registration:
         raise ValidationError(_("This player has not withdrawn."), code="not-withdrawn")
     registration.status, _first = _status_for(registration.first_session)
     registration.save(update_fields=["status"])
+    freshness.touch(tournament_id=registration.tournament_id)
     return registration
 
 
@@ -549,6 +559,7 @@ def session_create(*, tournament: Tournament, seed: int = 0) -> Session:
     session = Session(tournament=tournament, number=(last or 0) + 1, seed=seed)
     session.full_clean()
     session.save()
+    freshness.touch(tournament_id=tournament.pk)
     return session
 
 
@@ -586,6 +597,7 @@ def session_start(*, session: Session) -> Session:
         )
     session.status = Session.Status.PLAYING
     session.save(update_fields=["status"])
+    freshness.touch(tournament_id=session.tournament_id)
     return session
 
 

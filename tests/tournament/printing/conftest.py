@@ -1,28 +1,17 @@
-"""The printing tests start with an empty cache: a PDF kept by an earlier test (the cache
-outlives a test's database) must not stand in for one of these.
-
-``staff_client(tournament, role)``: a client logged in as a new organiser or referee of it.
+"""``staff_client(tournament, role)``: a client logged in as a new organiser or referee of it.
 
 ``pdfs_made``: the HTML of every PDF WeasyPrint makes during the test (the real one runs), to
-tell a PDF made from one kept.
-"""
+tell a PDF made from one kept. (The kept PDFs live in the database cache, in the test's own
+database: each test starts without any.)"""
 
 from __future__ import annotations
 
 import pytest
-from django.core.cache import cache
 from django.test import Client
 
 from tournament import services
 from tournament.models import StaffRole
 from tournament.printing import pdf
-
-
-@pytest.fixture(autouse=True)
-def empty_cache():
-    cache.clear()
-    yield
-    cache.clear()
 
 
 @pytest.fixture

@@ -11,7 +11,6 @@ from types import SimpleNamespace
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.core.cache import cache
 from django.db import transaction
 from django.test import Client
 
@@ -60,8 +59,7 @@ def sheet(django_db_setup, django_db_blocker):
         replay = match_replay(match=match)
         response = Client().get(sheet_url(match), HTTP_ACCEPT_LANGUAGE="en")
         status = match.status
-        transaction.set_rollback(True)
-    cache.clear()
+        transaction.set_rollback(True)  # the PDF kept in the database cache goes too
     return SimpleNamespace(response=response, pages=assert_pdf(response), replay=replay,
                            status=status)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.pages import by_id, has_id, select, text
+from tests.tournament.queries import page_queries
 from tournament.models import Player, Session
 
 pytestmark = pytest.mark.django_db
@@ -14,8 +15,8 @@ def player_id(name: str) -> int:
     return Player.objects.get(name=name).pk
 
 
-def test_the_session_page_shows_who_sits_where(client, seven, django_assert_max_num_queries):
-    with django_assert_max_num_queries(4):
+def test_the_session_page_shows_who_sits_where(client, seven):
+    with page_queries(4, at_most=True):
         response = client.get("/t/seven/sessions/3/")
     assert response.status_code == 200
     assert response.context["session"].number == 3 and response.context["is_live"]
@@ -62,8 +63,8 @@ def test_the_session_fragment_for_htmx(client, seven):
     assert page.lstrip().startswith('<div id="session-live"') and "<html" not in page
 
 
-def test_the_player_page(client, seven, django_assert_max_num_queries):
-    with django_assert_max_num_queries(8):
+def test_the_player_page(client, seven):
+    with page_queries(8, at_most=True):
         response = client.get(f"/t/seven/players/{player_id('Ana')}/")
     assert response.status_code == 200
     context = response.context
