@@ -9,6 +9,8 @@
 - ``organiser``, ``referee``, ``referee_of_table_2`` (a referee limited to table 2),
   ``outsider`` (an account without a role): users of ``tournament``, password STAFF_PASSWORD.
 - ``organiser_client``, ``referee_client``: Django test clients logged in as them.
+- ``in_english``: the test runs with English active (for a service's message read outside a
+  request); a module asks for it with ``pytest.mark.usefixtures("in_english")``.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import datetime
 
 import pytest
 from django.test import Client, override_settings
+from django.utils import translation
 
 from tournament import services
 from tournament.models import StaffRole
@@ -132,3 +135,9 @@ def referee_client(referee):
     client = Client()
     client.force_login(referee)
     return client
+
+
+@pytest.fixture
+def in_english():
+    with translation.override("en"):
+        yield

@@ -12,6 +12,7 @@ from tournament.models import (
     RoundEnd,
     Seat,
     Session,
+    SessionAuditEntry,
     StaffRole,
     Table,
     Tournament,
@@ -148,3 +149,9 @@ class AuditEntryAdmin(ReadOnlyHistoryAdmin):
     list_display = ["at", "match", "user", "action", "summary"]
     list_filter = ["action"]
     search_fields = ["summary", "reason"]
+
+
+@admin.register(SessionAuditEntry)
+class SessionAuditEntryAdmin(ReadOnlyHistoryAdmin):
+    list_display = ["at", "session", "user", "action", "reason"]
+    list_filter = ["action"]

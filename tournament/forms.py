@@ -31,6 +31,20 @@ class StaffGrantForm(forms.Form):
     )
 
 
+class StaffUnlockForm(forms.Form):
+    username = forms.CharField(max_length=150, widget=forms.HiddenInput)
+
+
+class SessionReopenForm(forms.Form):
+    reason = forms.CharField(
+        label=_("Reason"),
+        max_length=500,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text=_("Why the session's results must change, e.g. a score entered at the wrong "
+                    "table. Kept in the session's audit log."),
+    )
+
+
 def add_service_errors(form: forms.Form, error: ValidationError) -> None:
     """Show a service's ValidationError on the form: next to its field when it names one."""
     if hasattr(error, "error_dict"):

@@ -300,6 +300,55 @@ class Session(models.Model):
         )
 
 
+class SessionAuditEntry(models.Model):
+    """Append-only log of a session's closing and reopening: who, when, why.
+
+    A closed session's results are final; the organiser may reopen it with a reason (to
+    correct a match), and closes it again as usual. Both are kept here and shown on the
+    session's page."""
+
+    class Action(models.TextChoices):
+        CLOSED = "closed", _("session closed")
+        REOPENED = "reopened", _("session reopened")
+
+    session = models.ForeignKey(
+        Session, models.CASCADE, related_name="audit_entries", verbose_name=_("session")
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("user"),
+    )
+    at = models.DateTimeField(_("at"), default=timezone.now)
+    action = models.CharField(_("action"), max_length=12, choices=Action.choices)
+    reason = models.TextField(_("reason"), blank=True)
+
+    class Meta:
+        verbose_name = _("session audit entry")
+        verbose_name_plural = _("sessions' audit log")
+        ordering = ["session", "at", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(action="reopened") | ~Q(reason=""),
+                name="session_audit_reopened_has_reason",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.at:%Y-%m-%d %H:%M:%S} {self.get_action_display()}"
+
+    def save(self, *args, **kwargs) -> None:
+        if not self._state.adding:
+            raise AuditEntryRefused("an audit entry cannot be changed")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise AuditEntryRefused("an audit entry cannot be deleted")
+
+
 class Table(models.Model):
     session = models.ForeignKey(
         Session, models.CASCADE, related_name="tables", verbose_name=_("session")

@@ -11,8 +11,7 @@ Views use the mixins at the bottom; the functions are the single place the rules
 
 from __future__ import annotations
 
-from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied
+from django.contrib.auth.mixins import AccessMixin
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
@@ -91,23 +90,43 @@ def can_view(user, tournament: Tournament) -> bool:
     return tournament.is_public or is_referee(user, tournament)
 
 
-class TournamentMixin:
-    """Loads ``self.tournament`` from the ``slug`` in the URL; a private one is a 404 to others."""
+class PermissionMixin(AccessMixin):
+    """Access written once: a view answers when ``has_permission()`` does; otherwise an
+    anonymous user goes to the login page and a logged-in one gets a 403 (Django's
+    ``AccessMixin.handle_no_permission``). Each view says who may use it in one
+    ``has_permission()``."""
 
-    tournament: Tournament
+    def has_permission(self) -> bool:
+        return True
 
     def dispatch(self, request, *args, **kwargs):
-        self.tournament = get_object_or_404(Tournament, slug=kwargs["slug"])
         refusal = self.refuse(request)
         if refusal is not None:
             return refusal
         return super().dispatch(request, *args, **kwargs)
 
     def refuse(self, request):
-        """A response (or an exception) when the user may not see this page, else None."""
+        """A response (or an exception) when the user may not use this view, else None."""
+        if not self.has_permission():
+            return self.handle_no_permission()
+        return None
+
+
+class TournamentMixin(PermissionMixin):
+    """Loads ``self.tournament`` from the ``slug`` in the URL. A private tournament is a 404 to
+    whoever may not see it, on every page (its staff pages too: neither a login page nor a 403
+    confirms that it exists); then ``has_permission()``."""
+
+    tournament: Tournament
+
+    def dispatch(self, request, *args, **kwargs):
+        self.tournament = get_object_or_404(Tournament, slug=kwargs["slug"])
+        return super().dispatch(request, *args, **kwargs)
+
+    def refuse(self, request):
         if not can_view(request.user, self.tournament):
             raise Http404
-        return None
+        return super().refuse(request)
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
@@ -119,26 +138,19 @@ class TournamentMixin:
 
 
 class RoleRequiredMixin(TournamentMixin):
-    """Anonymous users go to the login page; logged-in users without the role get a 403."""
+    """A page of the tournament's staff (``has_permission()``: the role it needs)."""
 
-    def has_role(self) -> bool:
+    def has_permission(self) -> bool:
         raise NotImplementedError
-
-    def refuse(self, request):
-        if not request.user.is_authenticated:
-            return redirect_to_login(request.get_full_path())
-        if not self.has_role():
-            raise PermissionDenied
-        return None
 
 
 class OrganiserRequiredMixin(RoleRequiredMixin):
-    def has_role(self) -> bool:
+    def has_permission(self) -> bool:
         return is_organiser(self.request.user, self.tournament)
 
 
 class RefereeRequiredMixin(RoleRequiredMixin):
     """A referee of at least one table; views acting on one table also check can_referee()."""
 
-    def has_role(self) -> bool:
+    def has_permission(self) -> bool:
         return is_referee(self.request.user, self.tournament)

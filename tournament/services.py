@@ -10,7 +10,9 @@ message (keyed by form field where one applies), so views can show it next to th
 from __future__ import annotations
 
 import datetime
+import random
 
+from axes.utils import reset as axes_reset
 from django.contrib.auth import get_user_model
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
@@ -95,14 +97,17 @@ def staff_account_grant(
     if user is None:
         if not password:
             raise ValidationError(
-                {"password": _("No account is called “%(username)s” yet: give it a password "
-                               "to create it.") % {"username": username}}
+                {"password": ValidationError(
+                    _("No account is called “%(username)s” yet: give it a password to create "
+                      "it.") % {"username": username},
+                    code="password-needed",
+                )}
             )
         user = User(username=username)
         try:
             validate_password(password, user)
         except ValidationError as error:
-            raise ValidationError({"password": error.messages}) from error
+            raise ValidationError({"password": error.error_list}) from error
         user.set_password(password)
         try:
             user.full_clean()
@@ -113,11 +118,15 @@ def staff_account_grant(
         user.save()
     elif password:
         raise ValidationError(
-            {"password": _("The account “%(username)s” already exists; its password is not "
-                           "changed here. Leave this blank.") % {"username": username}}
+            {"password": ValidationError(
+                _("The account “%(username)s” already exists; its password is not changed "
+                  "here. Leave this blank.") % {"username": username},
+                code="account-exists",
+            )}
         )
     if role == StaffRole.Role.ORGANISER and tables.strip():
-        raise ValidationError({"tables": _("An organiser has every table: leave this blank.")})
+        raise ValidationError({"tables": ValidationError(
+            _("An organiser has every table: leave this blank."), code="organiser-tables")})
     return staff_role_grant(tournament=tournament, user=user, role=role, tables=tables)
 
 
@@ -131,6 +140,23 @@ def staff_role_revoke(*, staff_role: StaffRole) -> None:
     freshness.touch(tournament_id=staff_role.tournament_id)
 
 
+@transaction.atomic
+def staff_lockout_lift(*, tournament: Tournament, username: str) -> int:
+    """Let a staff account of the tournament log in again after too many wrong passwords
+    (django-axes's lock-out, from every address). Superusers are unlocked in the admin.
+    Returns how many locked addresses were cleared."""
+    if not StaffRole.objects.filter(
+        tournament=tournament, user__username=username, user__is_superuser=False
+    ).exists():
+        raise ValidationError(
+            {"username": ValidationError(
+                _("“%(username)s” has no role in this tournament.") % {"username": username},
+                code="not-staff",
+            )}
+        )
+    return axes_reset(username=username)
+
+
 def _refuse_removing_last_organiser(staff_role: StaffRole) -> None:
     organisers = StaffRole.objects.select_for_update().filter(
         tournament=staff_role.tournament_id, role=StaffRole.Role.ORGANISER
@@ -138,5 +164,11 @@ def _refuse_removing_last_organiser(staff_role: StaffRole) -> None:
     if not organisers.exclude(pk=staff_role.pk).exists():
         raise ValidationError(
             _("%(username)s is the tournament's only organiser: name another organiser first.")
-            % {"username": staff_role.user.get_username()}
+            % {"username": staff_role.user.get_username()},
+            code="last-organiser",
         )
+
+
+def new_seed() -> int:
+    """A fresh random seed for a seating (kept on the session, so it can be drawn again)."""
+    return random.SystemRandom().randrange(1, 2**31 - 1)

@@ -15,6 +15,7 @@ Everything that differs between a laptop and a real event comes from the environ
   (SQLite in ``db.sqlite3`` at the project root otherwise).
 """
 
+import datetime
 import os
 import warnings
 from pathlib import Path
@@ -75,6 +76,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "django_tables2",
     "tournament",
+    "axes",
 ]
 
 # GZipMiddleware first: it compresses what every other middleware and view wrote (HTML, htmx
@@ -92,6 +94,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, as django-axes asks: it answers a locked-out login with its page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "tournament.urls"
@@ -136,6 +140,21 @@ CACHES = {
     }
 }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# Logging in: after 5 wrong passwords for one username from one address (the admin's login
+# too), that username is locked out from that address for 15 minutes (django-axes), with a
+# page in the user's language; an organiser lifts it on the tournament's Staff page, a
+# superuser in the admin (Axes > Access attempts).
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = 5
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_COOLOFF_TIME = datetime.timedelta(minutes=15)
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "tournament.views.login_locked_out"
+AXES_USERNAME_CALLABLE = "tournament.views.login_attempt_username"
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -12,6 +12,7 @@ tournament_patterns = [
     path("my-tables/", views.MyTablesView.as_view(), name="my_tables"),
     path("t/<slug:slug>/", views.TournamentDetailView.as_view(), name="detail"),
     path("t/<slug:slug>/staff/", views.StaffView.as_view(), name="staff"),
+    path("t/<slug:slug>/staff/unlock/", views.StaffUnlockView.as_view(), name="staff_unlock"),
     path(
         "t/<slug:slug>/staff/<int:role_id>/revoke/",
         views.StaffRevokeView.as_view(),

@@ -7,10 +7,15 @@ import re
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-_TABLE_RANGE = re.compile(r"^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$")
+# ASCII digits only: ``\d`` would take other scripts' digits, which ``int()`` reads too, but
+# nobody types them for a table.
+_TABLE_RANGE = re.compile(r"^\s*([0-9]+)\s*(?:-\s*([0-9]+)\s*)?$")
 #: The highest table number a list may name (4,000 players at tables of 4 need 1,000 tables);
 #: a range is checked against it before its numbers are made.
 MAX_TABLE_NUMBER = 9999
+#: The highest session number a form takes (the database holds more; no tournament plays
+#: more than a few dozen sessions).
+MAX_SESSION_NUMBER = 999
 
 
 def parse_table_numbers(text: str) -> frozenset[int] | None:
@@ -30,7 +35,16 @@ def parse_table_numbers(text: str) -> frozenset[int] | None:
             raise ValidationError(
                 _("“%(part)s” is not a table number or a range: write them like 1-4,7."),
                 code="table-list",
-                params={"part": part.strip()},
+                params={"part": _shortened(part.strip())},
+            )
+        if any(
+            len(digits.lstrip("0")) > len(str(MAX_TABLE_NUMBER))
+            for digits in match.groups() if digits
+        ):
+            raise ValidationError(
+                _("“%(part)s”: tables are numbered up to %(max)s."),
+                code="table-max",
+                params={"part": _shortened(part.strip()), "max": MAX_TABLE_NUMBER},
             )
         first = int(match.group(1))
         last = int(match.group(2) or first)
@@ -38,7 +52,7 @@ def parse_table_numbers(text: str) -> frozenset[int] | None:
             raise ValidationError(
                 _("“%(part)s” is not a valid range: tables are numbered from 1, low to high."),
                 code="table-range",
-                params={"part": part.strip()},
+                params={"part": _shortened(part.strip())},
             )
         if last > MAX_TABLE_NUMBER:
             raise ValidationError(
@@ -48,6 +62,11 @@ def parse_table_numbers(text: str) -> frozenset[int] | None:
             )
         numbers.update(range(first, last + 1))
     return frozenset(numbers)
+
+
+def _shortened(text: str, length: int = 20) -> str:
+    """A value quoted back in a message: its start, if it is long."""
+    return text if len(text) <= length else text[:length] + "…"
 
 
 def validate_table_numbers(text: str) -> None:

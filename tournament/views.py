@@ -2,19 +2,44 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth import get_user_model
 from django.contrib.auth.mixins import LoginRequiredMixin
 from django.core.exceptions import ValidationError
+from django.http import HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect
+from django.template.response import TemplateResponse
 from django.utils.translation import gettext as _
 from django.views.generic import TemplateView, View
 from django_tables2 import RequestConfig
 
 from tournament import selectors, services
-from tournament.forms import StaffGrantForm, add_service_errors
+from tournament.forms import StaffGrantForm, StaffUnlockForm, add_service_errors
+from tournament.mixins import message_refusal
 from tournament.models import StaffRole
 from tournament.permissions import OrganiserRequiredMixin, TournamentMixin
 from tournament.tables import RegistrationTable, SessionTable, StaffRoleTable, TournamentTable
+
+
+def login_attempt_username(request, credentials=None) -> str:
+    """The username django-axes counts a login attempt under: the one typed, cut to the
+    longest an account may have. Django's login form sends an over-long one to the
+    authentication as typed, and axes would store it as is (PostgreSQL refused a 5,000
+    character one: a 500)."""
+    username = (credentials or {}).get("username")
+    if username is None:
+        username = request.POST.get("username", "")
+    return str(username)[: get_user_model().username.field.max_length]
+
+
+def login_locked_out(request, original_response=None, credentials=None) -> HttpResponse:
+    """django-axes's answer to a locked-out login (ours and the admin's): 429, in the user's
+    language, with how long it lasts and who can lift it."""
+    return TemplateResponse(request, "tournament/locked_out.html", {
+        "failure_limit": settings.AXES_FAILURE_LIMIT,
+        "minutes": int(settings.AXES_COOLOFF_TIME.total_seconds() // 60),
+    }, status=429).render()
 
 
 class HomeView(TemplateView):
@@ -72,6 +97,7 @@ class StaffView(OrganiserRequiredMixin, TemplateView):
         table = StaffRoleTable(selectors.tournament_staff(tournament=self.tournament))
         RequestConfig(self.request, paginate=False).configure(table)
         context["staff_table"] = table
+        context["locked_out"] = selectors.locked_out_staff(tournament=self.tournament)
         context.setdefault("form", StaffGrantForm())
         return context
 
@@ -100,8 +126,7 @@ class StaffRevokeView(OrganiserRequiredMixin, View):
         try:
             services.staff_role_revoke(staff_role=staff_role)
         except ValidationError as error:
-            for message in error.messages:
-                messages.error(request, message)
+            message_refusal(request, error)
         else:
             messages.success(
                 request,
@@ -110,3 +135,23 @@ class StaffRevokeView(OrganiserRequiredMixin, View):
             )
         return redirect("tournament:staff", slug=self.tournament.slug)
 
+
+class StaffUnlockView(OrganiserRequiredMixin, View):
+    """POST …/staff/unlock/: a staff account locked out after wrong passwords may log in again."""
+
+    http_method_names = ["post"]
+
+    def post(self, request, *args, **kwargs):
+        form = StaffUnlockForm(request.POST)
+        if not form.is_valid():
+            return HttpResponseBadRequest()
+        username = form.cleaned_data["username"]
+        try:
+            services.staff_lockout_lift(tournament=self.tournament, username=username)
+        except ValidationError as error:
+            message_refusal(request, error)
+        else:
+            messages.success(
+                request, _("%(username)s may log in again.") % {"username": username}
+            )
+        return redirect("tournament:staff", slug=self.tournament.slug)

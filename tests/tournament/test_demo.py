@@ -8,6 +8,7 @@ import pytest
 from django.contrib.auth import authenticate
 from django.core.management import CommandError, call_command
 from django.db.models import Count
+from django.test import RequestFactory
 
 from tournament.demo import DEMO_PLAYERS, demo_build, record_truncated
 from tournament.models import Match, Player, Seat, Session, StaffRole, Tournament, Turn
@@ -48,8 +49,9 @@ def test_demo_creates_what_it_says(debug_on):
 
     for username in ("organiser", "referee"):
         assert f"{username} / demo" in output
-    organiser = authenticate(username="organiser", password="demo")
-    referee = authenticate(username="referee", password="demo")
+    login = RequestFactory().post("/login/")  # django-axes checks logins per request
+    organiser = authenticate(login, username="organiser", password="demo")
+    referee = authenticate(login, username="referee", password="demo")
     assert is_organiser(organiser, tournament) and not is_organiser(referee, tournament)
     assert can_referee(referee, tournament.sessions.get(number=3).tables.get(number=4))
 

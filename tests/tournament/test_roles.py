@@ -124,6 +124,26 @@ def test_role_pages_send_anonymous_users_to_the_login_page(client, url_of):
         assert response.status_code == 302 and response["Location"].startswith("/login/"), name
 
 
+def test_a_private_tournaments_staff_pages_are_a_404_to_who_may_not_see_it(
+    client, url_of, tournament, make_user
+):
+    """Neither a login page nor a 403: nothing tells the public that the tournament exists."""
+    tournament.is_public = False
+    tournament.save(update_fields=["is_public"])
+    role_pages = [
+        (name, pattern) for name, pattern in named_patterns()
+        if view_class(pattern) and issubclass(view_class(pattern), RoleRequiredMixin)
+    ]
+    outsider = make_user("private-outsider")
+    for who in (None, outsider):
+        if who is not None:
+            client.force_login(who)
+        for name, pattern in role_pages:
+            url = url_of(name, pattern)
+            assert client.get(url).status_code == 404, (who, name)
+            assert client.post(url, HOSTILE_DATA).status_code == 404, (who, name)
+
+
 def organiser_pages():
     return [
         (name, pattern) for name, pattern in named_patterns()

@@ -7,6 +7,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from tournament.models import Player, RankingCriterion, Tournament
+from tournament.validators import MAX_SESSION_NUMBER
 
 CRITERIA_FIELDS = [f"criterion_{number}" for number in range(1, len(RankingCriterion.values) + 1)]
 CSV_MAX_BYTES = 1_000_000
@@ -70,14 +71,17 @@ class TournamentForm(forms.Form):
             if not code:
                 continue
             if code in criteria:
-                self.add_error(field_name, _("This criterion is already chosen above."))
+                self.add_error(field_name, ValidationError(
+                    _("This criterion is already chosen above."), code="criterion-repeated"))
             criteria.append(code)
         if not criteria and not self.has_error(CRITERIA_FIELDS[0]):
-            self.add_error(CRITERIA_FIELDS[0], _("Choose at least one ranking criterion."))
+            self.add_error(CRITERIA_FIELDS[0], ValidationError(
+                _("Choose at least one ranking criterion."), code="criteria-empty"))
         cleaned["ranking_criteria"] = criteria
         start, end = cleaned.get("start_date"), cleaned.get("end_date")
         if start and end and end < start:
-            self.add_error("end_date", _("The tournament cannot end before it starts."))
+            self.add_error("end_date", ValidationError(
+                _("The tournament cannot end before it starts."), code="end-before-start"))
         return cleaned
 
 
@@ -100,6 +104,7 @@ class PlayerForm(forms.Form):
     first_session = forms.IntegerField(
         label=_("First session"),
         min_value=1,
+        max_value=MAX_SESSION_NUMBER,
         required=False,
         help_text=_("A late arrival: the first session the player is seated in. Blank: the next "
                     "session to be seated."),
@@ -120,15 +125,17 @@ class PlayersImportForm(forms.Form):
         if upload.size > CSV_MAX_BYTES:
             raise ValidationError(
                 _("The file is too large (%(size)s bytes; at most %(max)s).")
-                % {"size": upload.size, "max": CSV_MAX_BYTES}
+                % {"size": upload.size, "max": CSV_MAX_BYTES},
+                code="too-large",
             )
         data = upload.read()
         if b"\x00" in data:
-            raise ValidationError(_("This is not a text file: save the sheet as CSV."))
+            raise ValidationError(_("This is not a text file: save the sheet as CSV."),
+                                  code="not-text")
         for encoding in ("utf-8-sig", "cp1252"):
             try:
                 return data.decode(encoding)
             except UnicodeDecodeError:
                 continue
         raise ValidationError(_("The file is not text in UTF-8 or Windows-1252: save it as CSV "
-                                "(UTF-8)."))
+                                "(UTF-8)."), code="encoding")

@@ -6,7 +6,9 @@ does) when the change is refused; a refused change writes nothing.
 
 A session goes draft (``session_open``) -> seated (``tournament.seating.services.
 session_seat``; drawn again or swapped while it has not started) -> in play
-(``session_start``) -> finished (``session_close``, once every match is confirmed).
+(``session_start``) -> finished (``session_close``, once every match is confirmed); a
+finished session may be reopened with a reason (``session_reopen``: in play again, to correct
+a match) and closed again.
 
 Players added once session 1 is seated are late arrivals: seated from the next session that
 is not seated yet. A withdrawn player is not seated from the next seating on; their matches
@@ -26,8 +28,16 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from tournament import freshness, services
-from tournament.models import Match, Player, Registration, Seat, Session, Tournament
-from tournament.seating.services import new_seed
+from tournament.models import (
+    Match,
+    Player,
+    Registration,
+    Seat,
+    Session,
+    SessionAuditEntry,
+    Tournament,
+)
+from tournament.validators import MAX_SESSION_NUMBER
 
 # The first cell of a header line (any case), in the languages of the tool.
 CSV_HEADER_NAMES = {"name", "nom", "player", "joueur", "joueuse", "nom du joueur"}
@@ -94,17 +104,19 @@ def tournament_update(
     if started:
         errors = {}
         if rules != tournament.rules:
-            errors["rules"] = _("A session has started: the rule set can no longer change.")
+            errors["rules"] = ValidationError(
+                _("A session has started: the rule set can no longer change."), code="started")
         if target != tournament.target:
-            errors["target"] = _("A session has started: the target can no longer change.")
+            errors["target"] = ValidationError(
+                _("A session has started: the target can no longer change."), code="started")
         if match_rounds != tournament.match_rounds:
-            errors["match_rounds"] = _(
-                "A session has started: the rounds per match can no longer change."
-            )
+            errors["match_rounds"] = ValidationError(
+                _("A session has started: the rounds per match can no longer change."),
+                code="started")
         if opening_bonus != tournament.opening_bonus:
-            errors["opening_bonus"] = _(
-                "A session has started: the opening bonus can no longer change."
-            )
+            errors["opening_bonus"] = ValidationError(
+                _("A session has started: the opening bonus can no longer change."),
+                code="started")
         if errors:
             raise ValidationError(errors)
     tournament.name = name
@@ -132,6 +144,13 @@ def next_session_to_seat(*, tournament: Tournament) -> int:
     numbers = dict(tournament.sessions.values_list("number", "status"))
     drafts = [number for number, status in numbers.items() if status == Session.Status.DRAFT]
     return min(drafts) if drafts else max(numbers, default=0) + 1
+
+
+def _session_too_high() -> ValidationError:
+    return ValidationError(
+        _("Sessions are numbered up to %(max)s.") % {"max": MAX_SESSION_NUMBER},
+        code="session-max",
+    )
 
 
 def _status_for(first_session: int | None) -> tuple[str, int | None]:
@@ -172,43 +191,54 @@ class _PlayerChecks:
             "name": _("name"), "club": _("club"), "licence": _("licence number")
         }
 
-    def problems(self, line: PlayerLine) -> dict[str, str]:
-        """The reasons this line cannot be entered, by field (empty: it can)."""
-        problems: dict[str, str] = {}
+    def problems(self, line: PlayerLine) -> dict[str, ValidationError]:
+        """The reasons this line cannot be entered, by field, each with its code (empty: it
+        can)."""
+        problems: dict[str, ValidationError] = {}
         for field in ("name", "club", "licence"):
             value = getattr(line, field)
             if len(value) > self.max_length[field]:
-                problems[field] = _("the %(field)s is longer than %(max)s characters.") % {
-                    "field": self.labels[field], "max": self.max_length[field]
-                }
+                problems[field] = ValidationError(
+                    _("the %(field)s is longer than %(max)s characters.")
+                    % {"field": self.labels[field], "max": self.max_length[field]},
+                    code="too-long",
+                )
         if not line.name:
-            problems["name"] = _("the name is missing.")
+            problems["name"] = ValidationError(_("the name is missing."), code="name-missing")
         if problems:
             return problems
         key = (line.name.casefold(), line.club.casefold())
         if line.licence:
             other_player = self.players_by_licence.get(line.licence)
             if line.licence in self.registered_licences:
-                problems["licence"] = _(
+                problems["licence"] = ValidationError(_(
                     "licence %(licence)s: %(name)s is already registered in this tournament."
-                ) % {"licence": line.licence, "name": other_player.name if other_player else ""}
+                ) % {"licence": line.licence, "name": other_player.name if other_player else ""},
+                    code="licence-registered")
             elif line.licence in self.lines_by_licence:
-                problems["licence"] = _("licence %(licence)s is already on line %(other)s.") % {
-                    "licence": line.licence, "other": self.lines_by_licence[line.licence]
-                }
+                problems["licence"] = ValidationError(
+                    _("licence %(licence)s is already on line %(other)s.")
+                    % {"licence": line.licence, "other": self.lines_by_licence[line.licence]},
+                    code="licence-twice",
+                )
             elif other_player is not None and other_player.name.casefold() != line.name.casefold():
-                problems["licence"] = _(
+                problems["licence"] = ValidationError(_(
                     "licence %(licence)s is that of %(other)s, not %(name)s."
-                ) % {"licence": line.licence, "other": other_player.name, "name": line.name}
+                ) % {"licence": line.licence, "other": other_player.name, "name": line.name},
+                    code="licence-other-player")
         if "licence" not in problems:
             if key in self.registered_names:
-                problems["name"] = _("%(name)s is already registered in this tournament.") % {
-                    "name": f"{line.name} ({line.club})" if line.club else line.name
-                }
+                problems["name"] = ValidationError(
+                    _("%(name)s is already registered in this tournament.")
+                    % {"name": f"{line.name} ({line.club})" if line.club else line.name},
+                    code="already-registered",
+                )
             elif key in self.lines_by_name:
-                problems["name"] = _("%(name)s is already on line %(other)s.") % {
-                    "name": line.name, "other": self.lines_by_name[key]
-                }
+                problems["name"] = ValidationError(
+                    _("%(name)s is already on line %(other)s.")
+                    % {"name": line.name, "other": self.lines_by_name[key]},
+                    code="name-twice",
+                )
         if line.licence:
             self.lines_by_licence.setdefault(line.licence, line.line)
         self.lines_by_name.setdefault(key, line.line)
@@ -259,28 +289,70 @@ def player_add(
     next_number = next_session_to_seat(tournament=tournament)
     if first_session is None:
         first_session = next_number
+    elif first_session > MAX_SESSION_NUMBER:
+        problems["first_session"] = _session_too_high()
     elif first_session < next_number:
-        problems["first_session"] = _(
+        problems["first_session"] = ValidationError(_(
             "Session %(number)s is already seated: choose session %(next)s or a later one."
-        ) % {"number": first_session, "next": next_number}
+        ) % {"number": first_session, "next": next_number}, code="session-seated")
     if problems:
-        raise ValidationError({field: message[:1].upper() + message[1:]
-                               for field, message in problems.items()})
+        raise ValidationError({
+            field: ValidationError(error.message[:1].upper() + error.message[1:],
+                                   code=error.code)
+            for field, error in problems.items()
+        })
     return _registrations_create(
         tournament=tournament, lines=[line], checks=checks, first_session=first_session
     )[0]
 
 
-def _csv_read(text: str) -> tuple[list[PlayerLine], list[tuple[int, str]]]:
-    """The lines of a CSV of players, and the (line number, message) of those unreadable."""
+#: The separators a spreadsheet saves a CSV with, preferred in this order on a tie.
+CSV_SEPARATORS = (";", "\t", ",")
+#: How many non-blank lines the separator is guessed from.
+CSV_SAMPLE_LINES = 50
+#: How many bad lines a refusal lists (then a count of the others): a broken file of 100,000
+#: lines must not make a page of megabytes.
+CSV_MAX_ERRORS = 100
+
+
+def _cell_count(line: str, separator: str) -> int:
+    """How many cells ``line`` has with this separator (quotes respected), 0 if unreadable."""
+    try:
+        rows = list(csv.reader([line], delimiter=separator, strict=True))
+    except csv.Error:
+        return 0
+    return len(rows[0]) if rows else 0
+
+
+def csv_separator(lines: Sequence[str]) -> str:
+    """The separator of a CSV: among ``;``, tab and ``,``, the one that splits the most of its
+    first non-blank lines (a sample), not the first line alone, so that a one-column header
+    (``nom``) does not hide the ``;`` of the lines below it. ``,`` when none splits a line.
+
+    >>> csv_separator(["nom", "Bob;Club B;L-77", "Ana;Club A"])
+    ';'
+    >>> csv_separator(["Ana", "Bo"])
+    ','
+    """
+    sample = [line for line in lines if line.strip()][:CSV_SAMPLE_LINES]
+    splits = {
+        separator: sum(1 for line in sample if _cell_count(line, separator) > 1)
+        for separator in CSV_SEPARATORS
+    }
+    best = max(CSV_SEPARATORS, key=lambda separator: splits[separator])  # first on a tie
+    return best if splits[best] else ","
+
+
+def _csv_read(text: str) -> tuple[list[PlayerLine], list[tuple[int, str, str]]]:
+    """The lines of a CSV of players, and the (line number, message, code) of those that
+    cannot be read."""
     text = text.lstrip("\ufeff")
-    first_line = next((line for line in text.splitlines() if line.strip()), "")
-    delimiter = max((";", "\t", ","), key=first_line.count) if first_line else ","
-    if first_line and not first_line.count(delimiter):
-        delimiter = ","
-    reader = csv.reader(text.splitlines(keepends=True), delimiter=delimiter, strict=True)
+    physical_lines = text.splitlines(keepends=True)
+    delimiter = csv_separator(physical_lines)
+    others = [separator for separator in CSV_SEPARATORS if separator != delimiter]
+    reader = csv.reader(physical_lines, delimiter=delimiter, strict=True)
     lines: list[PlayerLine] = []
-    errors: list[tuple[int, str]] = []
+    errors: list[tuple[int, str, str]] = []
     first_row = True
     try:
         for row in reader:
@@ -294,20 +366,35 @@ def _csv_read(text: str) -> tuple[list[PlayerLine], list[tuple[int, str]]]:
                 continue
             first_row = False
             if any("\n" in cell or "\r" in cell for cell in cells):
-                errors.append((reader.line_num, _("a cell runs over several lines.")))
+                errors.append((reader.line_num, _("a cell runs over several lines."),
+                               "csv-multiline"))
+                continue
+            raw = physical_lines[reader.line_num - 1]  # the record is this one line
+            if len(row) == 1 and (
+                other := next((sep for sep in others if _cell_count(raw, sep) > 1), None)
+            ):
+                errors.append((
+                    reader.line_num,
+                    _("separated by “%(other)s” while the file’s other lines use “%(used)s”: "
+                      "use one separator throughout.")
+                    % {"other": _separator_name(other), "used": _separator_name(delimiter)},
+                    "csv-separator",
+                ))
                 continue
             if len(cells) > CSV_COLUMNS:
                 errors.append((
                     reader.line_num,
                     _("%(count)s columns, expected at most 3: name, club, licence.")
                     % {"count": len(cells)},
+                    "csv-columns",
                 ))
                 continue
             cells += [""] * (CSV_COLUMNS - len(cells))
             lines.append(PlayerLine(reader.line_num, *cells))
             if len(lines) > CSV_MAX_LINES:
                 raise ValidationError(
-                    _("The file has more than %(max)s players.") % {"max": CSV_MAX_LINES}
+                    _("The file has more than %(max)s players.") % {"max": CSV_MAX_LINES},
+                    code="csv-too-many",
                 )
     except csv.Error as error:
         if "end of data" in str(error):
@@ -316,21 +403,36 @@ def _csv_read(text: str) -> tuple[list[PlayerLine], list[tuple[int, str]]]:
             reason = _("text follows a closing quotation mark: put the whole cell in quotes.")
         else:
             reason = _("it cannot be read as CSV (%(error)s).") % {"error": error}
-        errors.append((reader.line_num, reason))
+        errors.append((reader.line_num, reason, "csv-quote"))
     return lines, errors
 
 
-def _line_errors(errors: list[tuple[int, str]]) -> list[str]:
-    return [
-        _("Line %(line)s: %(reason)s") % {"line": line, "reason": message}
-        for line, message in sorted(errors, key=lambda error: error[0])
+def _separator_name(separator: str) -> str:
+    return _("tab") if separator == "\t" else separator
+
+
+def _line_errors(errors: list[tuple[int, str, str]]) -> list[ValidationError]:
+    """The bad lines in order, each with its number: the first ``CSV_MAX_ERRORS``, then how
+    many more there are."""
+    errors = sorted(errors, key=lambda error: error[0])
+    listed = [
+        ValidationError(_("Line %(line)s: %(reason)s"), code=code,
+                        params={"line": line, "reason": message})
+        for line, message, code in errors[:CSV_MAX_ERRORS]
     ]
+    if len(errors) > CSV_MAX_ERRORS:
+        more = len(errors) - CSV_MAX_ERRORS
+        listed.append(ValidationError(
+            _("Bad lines not listed: %(count)s."), code="csv-more-errors", params={"count": more},
+        ))
+    return listed
 
 
 def players_csv_lines(text: str) -> list[PlayerLine]:
     """Read a CSV of players: name, club, licence (club and licence may be left out).
 
-    The separator is guessed from the first line (``;``, tab or ``,``); a first line whose
+    The separator is sniffed on a sample of lines (``csv_separator``: ``;``, tab or ``,``);
+    a line separated by another one is refused; a first line whose
     first cell is a column name (name, nom, ...) is a header; blank lines are skipped. Raises
     ``ValidationError`` listing every line that cannot be read, with its number.
 
@@ -352,10 +454,12 @@ def players_import_csv(*, tournament: Tournament, text: str) -> list[Registratio
     """
     lines, errors = _csv_read(text)
     if not lines and not errors:
-        raise ValidationError(_("The file has no player in it."))
+        raise ValidationError(_("The file has no player in it."), code="csv-empty")
     checks = _PlayerChecks(tournament, lines)
     for line in lines:
-        errors.extend((line.line, message) for message in checks.problems(line).values())
+        errors.extend(
+            (line.line, error.message, error.code) for error in checks.problems(line).values()
+        )
     if errors:
         raise ValidationError(_line_errors(errors))
     return _registrations_create(
@@ -383,6 +487,8 @@ def registration_update(
         player.full_clean()
     except ValidationError as error:
         raise ValidationError(error.message_dict) from error
+    if first_session is not None and first_session > MAX_SESSION_NUMBER:
+        raise ValidationError({"first_session": _session_too_high()})
     if first_session is not None:
         played_before = (
             Seat.objects.filter(
@@ -395,10 +501,11 @@ def registration_update(
             .first()
         )
         if played_before is not None:
-            raise ValidationError(
-                {"first_session": _("%(player)s is already seated in session %(number)s.")
-                 % {"player": player.name, "number": played_before}}
-            )
+            raise ValidationError({"first_session": ValidationError(
+                _("%(player)s is already seated in session %(number)s.")
+                % {"player": player.name, "number": played_before},
+                code="seated-before",
+            )})
     player.save()
     status, registration.first_session = _status_for(first_session)
     if registration.status != Registration.Status.WITHDRAWN:
@@ -418,7 +525,7 @@ def registration_withdraw(*, registration: Registration) -> Registration:
     """Withdraw a player: not seated from the next seating on; their matches still count."""
     registration = Registration.objects.select_for_update().get(pk=registration.pk)
     if registration.status == Registration.Status.WITHDRAWN:
-        raise ValidationError(_("This player has already withdrawn."))
+        raise ValidationError(_("This player has already withdrawn."), code="withdrawn")
     registration.status = Registration.Status.WITHDRAWN
     registration.save(update_fields=["status"])
     freshness.touch(tournament_id=registration.tournament_id)
@@ -430,7 +537,7 @@ def registration_reinstate(*, registration: Registration) -> Registration:
     """Bring a withdrawn player back: seated again from the next seating on."""
     registration = Registration.objects.select_for_update().get(pk=registration.pk)
     if registration.status != Registration.Status.WITHDRAWN:
-        raise ValidationError(_("This player has not withdrawn."))
+        raise ValidationError(_("This player has not withdrawn."), code="not-withdrawn")
     registration.status, _first = _status_for(registration.first_session)
     registration.save(update_fields=["status"])
     freshness.touch(tournament_id=registration.tournament_id)
@@ -468,10 +575,10 @@ def session_open(*, tournament: Tournament) -> Session:
     )
     if unfinished is not None:
         raise ValidationError(
-            _("Session %(number)s is not closed yet: close it before opening the next one.")
-            % {"number": unfinished}
+            _("Session %(number)s is not closed yet: close it before opening the next one."),
+            code="previous-not-closed", params={"number": unfinished},
         )
-    return session_create(tournament=tournament, seed=new_seed())
+    return session_create(tournament=tournament, seed=services.new_seed())
 
 
 @transaction.atomic
@@ -480,11 +587,13 @@ def session_start(*, session: Session) -> Session:
     session = Session.objects.select_for_update().get(pk=session.pk)
     if session.status == Session.Status.DRAFT:
         raise ValidationError(
-            _("Session %(number)s is not seated yet: seat it first.") % {"number": session.number}
+            _("Session %(number)s is not seated yet: seat it first.") % {"number": session.number},
+            code="not-seated",
         )
     if session.status != Session.Status.SEATED:
         raise ValidationError(
-            _("Session %(number)s has already started.") % {"number": session.number}
+            _("Session %(number)s has already started.") % {"number": session.number},
+            code="already-started",
         )
     session.status = Session.Status.PLAYING
     session.save(update_fields=["status"])
@@ -493,13 +602,15 @@ def session_start(*, session: Session) -> Session:
 
 
 @transaction.atomic
-def session_close(*, session: Session) -> Session:
-    """Close a session in play once every match is confirmed: the standings are final."""
+def session_close(*, session: Session, user=None) -> Session:
+    """Close a session in play once every match is confirmed: the standings are final.
+    ``user``: who closes it, for the session's audit log."""
     session = Session.objects.select_for_update().get(pk=session.pk)
     if session.status != Session.Status.PLAYING:
         raise ValidationError(
             _("Only a session in play can be closed; session %(number)s is %(status)s.")
-            % {"number": session.number, "status": session.get_status_display()}
+            % {"number": session.number, "status": session.get_status_display()},
+            code="not-in-play",
         )
     open_tables = list(
         Match.objects.filter(table__session=session)
@@ -512,10 +623,54 @@ def session_close(*, session: Session) -> Session:
             ngettext("Session %(number)s cannot be closed: the match of table %(tables)s is not "
                      "confirmed yet.",
                      "Session %(number)s cannot be closed: the matches of tables %(tables)s are "
-                     "not confirmed yet.", len(open_tables))
-            % {"number": session.number, "tables": ", ".join(map(str, open_tables))}
+                     "not confirmed yet.", len(open_tables)),
+            code="tables-open",
+            params={"number": session.number, "tables": ", ".join(map(str, open_tables))},
         )
     session.status = Session.Status.FINISHED
     session.save(update_fields=["status"])
+    SessionAuditEntry.objects.create(
+        session=session, user=user, action=SessionAuditEntry.Action.CLOSED
+    )
+    freshness.touch(tournament_id=session.tournament_id)
+    return session
+
+
+REOPEN_REASON_MAX_LENGTH = 500
+
+
+@transaction.atomic
+def session_reopen(*, session: Session, user, reason: str) -> Session:
+    """Reopen a closed session, to correct a match: it is in play again (its matches accept
+    corrections, the standings show it in play) until the organiser closes it again as usual.
+    The reason is required and kept in the session's audit log with who reopened it."""
+    session = Session.objects.select_for_update().get(pk=session.pk)
+    reason = reason.strip()
+    if session.status != Session.Status.FINISHED:
+        raise ValidationError(
+            _("Only a closed session can be reopened; session %(number)s is %(status)s.")
+            % {"number": session.number, "status": session.get_status_display()},
+            code="session-not-closed",
+        )
+    if not reason:
+        raise ValidationError(
+            {"reason": ValidationError(
+                _("Say why the session is reopened: it is kept in the audit log."),
+                code="reason-missing",
+            )}
+        )
+    if len(reason) > REOPEN_REASON_MAX_LENGTH:
+        raise ValidationError(
+            {"reason": ValidationError(
+                _("The reason is longer than %(max)s characters.")
+                % {"max": REOPEN_REASON_MAX_LENGTH},
+                code="reason-too-long",
+            )}
+        )
+    session.status = Session.Status.PLAYING
+    session.save(update_fields=["status"])
+    SessionAuditEntry.objects.create(
+        session=session, user=user, action=SessionAuditEntry.Action.REOPENED, reason=reason
+    )
     freshness.touch(tournament_id=session.tournament_id)
     return session

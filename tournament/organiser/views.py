@@ -7,18 +7,17 @@ service's message next to its field (forms) or as a message (buttons), and chang
 from __future__ import annotations
 
 import datetime
-from functools import cached_property
 
 from django.contrib import messages
-from django.contrib.auth.mixins import LoginRequiredMixin
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.generic import FormView, TemplateView, View
+from django.views.generic import FormView, TemplateView
 from django_tables2 import RequestConfig
 
 from tournament.forms import add_service_errors
+from tournament.mixins import ActionView, SessionActionMixin
 from tournament.models import Registration, Session, default_ranking_criteria
 from tournament.organiser import selectors, services
 from tournament.organiser.forms import (
@@ -32,19 +31,18 @@ from tournament.organiser.tables import (
     OrganiserRegistrationTable,
     OrganiserSessionTable,
 )
-from tournament.permissions import OrganiserRequiredMixin
+from tournament.permissions import OrganiserRequiredMixin, PermissionMixin
 
 
-class TournamentCreateView(LoginRequiredMixin, FormView):
+class TournamentCreateView(PermissionMixin, FormView):
     """/tournaments/new/: superusers and organisers of another tournament create one."""
 
     template_name = "tournament/organiser/tournament_form.html"
     form_class = TournamentCreateForm
 
-    def dispatch(self, request, *args, **kwargs):
-        if request.user.is_authenticated and not selectors.can_create_tournament(request.user):
-            raise PermissionDenied
-        return super().dispatch(request, *args, **kwargs)
+    def has_permission(self) -> bool:
+        user = self.request.user
+        return user.is_authenticated and selectors.can_create_tournament(user)
 
     def get_initial(self):
         initial = {"start_date": datetime.date.today(), "is_public": True}
@@ -213,31 +211,6 @@ class RegistrationEditView(RegistrationMixin, FormView):
         return self.render_to_response(self.get_context_data(form=form), status=400)
 
 
-class ActionView(OrganiserRequiredMixin, View):
-    """A button: POST only; calls one service, then says what happened and goes back."""
-
-    http_method_names = ["post"]
-
-    def act(self):
-        raise NotImplementedError
-
-    def success_message(self, result) -> str:
-        raise NotImplementedError
-
-    def next_url(self, result=None) -> str:
-        raise NotImplementedError
-
-    def post(self, request, *args, **kwargs):
-        try:
-            result = self.act()
-        except ValidationError as error:
-            for message in error.messages:
-                messages.error(request, message)
-            return redirect(self.next_url())
-        messages.success(request, self.success_message(result))
-        return redirect(self.next_url(result))
-
-
 class RegistrationWithdrawView(RegistrationMixin, ActionView):
     def act(self):
         return services.registration_withdraw(registration=self.get_registration())
@@ -259,19 +232,6 @@ class RegistrationReinstateView(RegistrationWithdrawView):
         return _("%(player)s is back: seated from the next seating on.") % {
             "player": registration.player.name
         }
-
-
-class SessionActionMixin:
-    @cached_property
-    def session(self) -> Session:
-        """The session of the address, read once (with its tournament, already read)."""
-        return get_object_or_404(self.tournament.sessions, number=self.kwargs["number"])
-
-    def next_url(self, result=None):
-        return reverse(
-            "tournament:session_organise",
-            kwargs={"slug": self.tournament.slug, "number": self.kwargs["number"]},
-        )
 
 
 class SessionOpenView(ActionView):
@@ -302,7 +262,7 @@ class SessionStartView(SessionActionMixin, ActionView):
 
 class SessionCloseView(SessionActionMixin, ActionView):
     def act(self):
-        return services.session_close(session=self.session)
+        return services.session_close(session=self.session, user=self.request.user)
 
     def success_message(self, session):
         return _("Session %(number)s is closed: its results are in the standings.") % {

@@ -14,7 +14,7 @@ from tournament.models import Match, Session, Table, Tournament
 from tournament.names import name_sort_key
 from tournament.printing import selectors
 from tournament.printing.qr import qr_png_data_uri
-from tournament.printing.sheet_form import SheetForm, SheetRules
+from tournament.printing.score_sheet_layout import ScoreSheetLayout, SheetRules
 from tournament.seats import seat_letter
 
 #: The most sheets per table one may ask for (?rounds=).
@@ -28,7 +28,7 @@ class ScoreSheet:
     table: Table
     names: list[str]
     round_number: int | None
-    form: SheetForm
+    layout: ScoreSheetLayout
     #: The match's page, and its QR code as a ``data:`` PNG.
     address: str
     qr: str
@@ -57,7 +57,7 @@ def score_sheets(
         if tables is not None and table.number not in tables:
             continue
         names = [seat.player.name for seat in table.seats.all()]
-        form = SheetForm(players=len(names), rules=sheet_rules)
+        layout = ScoreSheetLayout(players=len(names), rules=sheet_rules)
         match = getattr(table, "match", None)
         if match is not None:
             address = match_address(site_root=site_root, slug=tournament.slug, match_id=match.pk)
@@ -70,7 +70,7 @@ def score_sheets(
                     table=table,
                     names=names,
                     round_number=round_number if rounds > 1 else None,
-                    form=form,
+                    layout=layout,
                     address=address,
                     qr=qr,
                 )
@@ -87,8 +87,8 @@ def score_sheets_context(
         "tournament": session.tournament,
         "session": session,
         "sheets": sheets,
-        # Each form once, in the page's stylesheet; the pages name it by a class.
-        "forms": list({sheet.form.key: sheet.form for sheet in sheets}.values()),
+        # Each layout once, in the page's stylesheet; the pages name it by a class.
+        "layouts": list({sheet.layout.key: sheet.layout for sheet in sheets}.values()),
     }
 
 

@@ -57,16 +57,17 @@ class ScoreSheetOptionsForm(forms.Form):
             if self.session_tables and not self.session_tables & self.refereed:
                 raise forms.ValidationError(
                     _("You referee tables %(yours)s only: this session has none of them."),
-                    params={"yours": _numbers(self.refereed)},
+                    code="none-of-yours", params={"yours": _numbers(self.refereed)},
                 )
             return self.session_tables & self.refereed
         if self.refereed is not None and asked - self.refereed:
             raise forms.ValidationError(
-                _("You referee tables %(yours)s only."), params={"yours": _numbers(self.refereed)}
+                _("You referee tables %(yours)s only."), code="not-yours",
+                params={"yours": _numbers(self.refereed)},
             )
         if asked - self.session_tables:
             raise forms.ValidationError(
-                _("This session has no table %(numbers)s."),
+                _("This session has no table %(numbers)s."), code="no-such-table",
                 params={"numbers": _numbers(asked - self.session_tables)},
             )
         return asked
@@ -95,7 +96,7 @@ class TableCardOptionsForm(forms.Form):
             return every_table
         if asked - every_table:
             raise forms.ValidationError(
-                _("No seated session has a table %(numbers)s."),
+                _("No seated session has a table %(numbers)s."), code="no-such-table",
                 params={"numbers": _numbers(asked - every_table)},
             )
         return asked

@@ -13,8 +13,6 @@ from functools import cached_property
 from urllib.parse import urlsplit
 
 from django.conf import settings
-from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.template.loader import render_to_string
@@ -243,19 +241,18 @@ class MatchSheetPdfView(TournamentMixin, PdfView):
 
     template_name = "printing/match_sheet.html"
 
-    def get(self, request, *args, **kwargs):
-        self.match = get_object_or_404(
+    @cached_property
+    def match(self) -> Match:
+        return get_object_or_404(
             Match.objects.select_related("table__session__tournament"),
             pk=self.kwargs["match_id"],
             table__session__tournament=self.tournament,
         )
-        if self.match.status != Match.Status.CONFIRMED and not is_referee(
-            request.user, self.tournament
-        ):
-            if not request.user.is_authenticated:
-                return redirect_to_login(request.get_full_path())
-            raise PermissionDenied
-        return super().get(request, *args, **kwargs)
+
+    def has_permission(self) -> bool:
+        return self.match.status == Match.Status.CONFIRMED or is_referee(
+            self.request.user, self.tournament
+        )
 
     def kept_name(self) -> str:
         return f"match-sheet:{self.tournament.pk}:{self.match.pk}"

@@ -13,6 +13,7 @@ from django.shortcuts import redirect
 from django.views.generic import TemplateView, View
 from django_tables2 import RequestConfig
 
+from tournament.mixins import poll_seconds
 from tournament.models import RankingCriterion, Session
 from tournament.permissions import TournamentMixin, is_referee
 from tournament.public import selectors
@@ -21,7 +22,6 @@ from tournament.public.tables import PlayerMatchesTable
 from tournament.seating.selectors import seating_by_player, session_attention, session_seating
 from tournament.seating.tables import PlayerSeatTable, SeatingTable
 from tournament.standings.tables import criterion_display
-from tournament.standings.views import poll_seconds
 
 
 class LiveFragmentMixin(KeptPageMixin):

@@ -21,5 +21,6 @@ class SwapForm(forms.Form):
     def clean(self):
         cleaned = super().clean()
         if cleaned.get("player_a") and cleaned.get("player_a") == cleaned.get("player_b"):
-            self.add_error("player_b", _("Choose two different players."))
+            self.add_error("player_b", forms.ValidationError(
+                _("Choose two different players."), code="same-player"))
         return cleaned

@@ -8,7 +8,6 @@ All run inside ``transaction.atomic()``, take keyword arguments only, and raise
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 
 from django.core.exceptions import ValidationError
@@ -30,18 +29,15 @@ def _refuse_unless_seatable(session: Session) -> None:
     if session.status in (Session.Status.PLAYING, Session.Status.FINISHED):
         raise ValidationError(
             _("Session %(number)s has started: its seating can no longer change.")
-            % {"number": session.number}
+            % {"number": session.number},
+            code="started",
         )
     if Match.objects.filter(table__session=session).exclude(status=Match.Status.PENDING).exists():
         raise ValidationError(
             _("A match of session %(number)s has begun: its seating can no longer change.")
-            % {"number": session.number}
+            % {"number": session.number},
+            code="match-begun",
         )
-
-
-def new_seed() -> int:
-    """A fresh random seed for a seating (kept on the session, so it can be drawn again)."""
-    return random.SystemRandom().randrange(1, 2**31 - 1)
 
 
 @transaction.atomic
@@ -65,13 +61,15 @@ def session_seat(*, session: Session, seed: int | None = None) -> Seating:
     if unfinished:
         raise ValidationError(
             _("Close session %(number)s before seating session %(next)s: the seating uses "
-              "its results.") % {"number": unfinished[0], "next": session.number}
+              "its results."),
+            code="earlier-not-closed", params={"number": unfinished[0], "next": session.number},
         )
     registrations = list(registrations_to_seat(session=session))
     if len(registrations) < 2:
         raise ValidationError(
             _("At least two players are needed to seat a session; %(count)s can play in this "
-              "one.") % {"count": len(registrations)}
+              "one.") % {"count": len(registrations)},
+            code="too-few-players",
         )
     ranks = None
     if session.number > 1:
@@ -120,9 +118,9 @@ def session_seat_players(*, session: Session, tables: Sequence[Sequence[Player]]
     session = Session.objects.select_for_update().get(pk=session.pk)
     if session.status != Session.Status.DRAFT:
         raise ValidationError(_("Only a draft session can be seated; this one is %(status)s.")
-                              % {"status": session.get_status_display()})
+                              % {"status": session.get_status_display()}, code="not-draft")
     if session.tables.exists():
-        raise ValidationError(_("This session already has tables."))
+        raise ValidationError(_("This session already has tables."), code="has-tables")
     registered = set(
         Registration.objects.filter(tournament_id=session.tournament_id)
         .exclude(status=Registration.Status.WITHDRAWN)
@@ -131,15 +129,17 @@ def session_seat_players(*, session: Session, tables: Sequence[Sequence[Player]]
     seen: set[int] = set()
     for players in tables:
         if len(players) < 2:
-            raise ValidationError(_("A table needs at least two players."))
+            raise ValidationError(_("A table needs at least two players."), code="table-too-small")
         for player in players:
             if player.pk not in registered:
                 raise ValidationError(
-                    _("%(player)s is not registered in this tournament.") % {"player": player.name}
+                    _("%(player)s is not registered in this tournament.") % {"player": player.name},
+                    code="not-registered",
                 )
             if player.pk in seen:
                 raise ValidationError(
-                    _("%(player)s is seated twice.") % {"player": player.name}
+                    _("%(player)s is seated twice.") % {"player": player.name},
+                    code="seated-twice",
                 )
             seen.add(player.pk)
     created = Table.objects.bulk_create(
@@ -163,11 +163,13 @@ def seating_swap(*, session: Session, player_a: Player, player_b: Player) -> Non
     session = _session_locked(session)
     if session.status == Session.Status.DRAFT:
         raise ValidationError(
-            _("Session %(number)s is not seated yet.") % {"number": session.number}
+            _("Session %(number)s is not seated yet.") % {"number": session.number},
+            code="not-seated",
         )
     _refuse_unless_seatable(session)
     if player_a.pk == player_b.pk:
-        raise ValidationError({"player_b": _("Choose two different players.")})
+        raise ValidationError({"player_b": ValidationError(
+            _("Choose two different players."), code="same-player")})
     seats = {
         seat.player_id: seat
         for seat in Seat.objects.select_for_update()
@@ -177,8 +179,11 @@ def seating_swap(*, session: Session, player_a: Player, player_b: Player) -> Non
     for field, player in (("player_a", player_a), ("player_b", player_b)):
         if player.pk not in seats:
             raise ValidationError(
-                {field: _("%(player)s is not seated in session %(number)s.")
-                 % {"player": player.name, "number": session.number}}
+                {field: ValidationError(
+                    _("%(player)s is not seated in session %(number)s.")
+                    % {"player": player.name, "number": session.number},
+                    code="not-seated-player",
+                )}
             )
     seat_a, seat_b = seats[player_a.pk], seats[player_b.pk]
     swapped = [

@@ -18,4 +18,9 @@ urlpatterns = [
         views.SeatingSwapView.as_view(),
         name="seating_swap",
     ),
+    path(
+        "t/<slug:slug>/organise/sessions/<int:number>/reopen/",
+        views.SessionReopenView.as_view(),
+        name="session_reopen",
+    ),
 ]

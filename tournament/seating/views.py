@@ -10,9 +10,11 @@ from django.utils.translation import gettext as _
 from django.views.generic import TemplateView
 from django_tables2 import RequestConfig
 
-from tournament.forms import add_service_errors
+from tournament import services as tournament_services
+from tournament.forms import SessionReopenForm, add_service_errors
+from tournament.mixins import ActionView, SessionActionMixin
 from tournament.models import Player, Session
-from tournament.organiser.views import ActionView, SessionActionMixin
+from tournament.organiser import services as organiser_services
 from tournament.permissions import OrganiserRequiredMixin
 from tournament.seating import selectors, services
 from tournament.seating.forms import SwapForm
@@ -47,8 +49,11 @@ class SessionOrganiseView(SessionActionMixin, OrganiserRequiredMixin, TemplateVi
             repeats=selectors.session_repeat_pairs(session=session, tables=tables) if tables else [],
             seated_but_withdrawn=selectors.seated_but_withdrawn(session=session),
             can_change_seating=session.status in (Session.Status.DRAFT, Session.Status.SEATED),
+            session_audit=session.audit_entries.select_related("user"),
         )
         context.setdefault("swap_form", SwapForm(seated=swap_choices(tables)))
+        if session.status == Session.Status.FINISHED:
+            context.setdefault("reopen_form", SessionReopenForm())
         return context
 
 
@@ -82,10 +87,35 @@ class SessionSeatView(SessionActionMixin, ActionView):
     """POST …/seat/: draw the seating (again, with a fresh seed, if it is already drawn)."""
 
     def act(self):
-        seed = services.new_seed() if self.session.status != Session.Status.DRAFT else None
+        seed = tournament_services.new_seed() if self.session.status != Session.Status.DRAFT else None
         return services.session_seat(session=self.session, seed=seed)
 
     def success_message(self, seating):
         return _("Seating drawn at %(tables)s tables; pairs meeting again: %(repeats)s.") % {
             "tables": len(seating.tables), "repeats": seating.repeat_pairs
         }
+
+
+class SessionReopenView(SessionOrganiseView):
+    """POST …/reopen/: reopen a closed session with a reason (kept in its audit log), to
+    correct a match; it is then closed again as usual. A refusal shows next to the reason."""
+
+    http_method_names = ["post"]
+
+    def post(self, request, *args, **kwargs):
+        form = SessionReopenForm(request.POST)
+        if form.is_valid():
+            try:
+                organiser_services.session_reopen(
+                    session=self.session, user=request.user, reason=form.cleaned_data["reason"]
+                )
+            except ValidationError as error:
+                add_service_errors(form, error)
+            else:
+                messages.success(
+                    request,
+                    _("Session %(number)s is reopened: correct its matches, then close it again.")
+                    % {"number": self.session.number},
+                )
+                return redirect(self.next_url())
+        return self.render_to_response(self.get_context_data(reopen_form=form), status=400)

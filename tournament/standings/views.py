@@ -3,25 +3,17 @@ CSV, XLSX and ODS."""
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.http import HttpResponse
 from django.utils.translation import gettext as _
 from django.views.generic import TemplateView
 from django_tables2 import RequestConfig
 from django_tables2.export import TableExport
 
+from tournament.mixins import poll_seconds
 from tournament.permissions import TournamentMixin
 from tournament.public.kept_pages import KeptPageMixin
 from tournament.standings.selectors import standings
 from tournament.standings.tables import StandingsTable, standings_csv
-
-POLL_SECONDS = 15
-
-
-def poll_seconds() -> int:
-    """How often the live pages refresh themselves: every 15 seconds
-    (``TRIOMINOS_POLL_SECONDS`` in the settings overrides it, e.g. for the browser tests)."""
-    return getattr(settings, "TRIOMINOS_POLL_SECONDS", POLL_SECONDS)
 
 
 def csv_response(result, *, slug: str) -> HttpResponse:

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import pytest
 from django.core.exceptions import ValidationError
-from django.utils import translation
 
+from tests.pages import has_id, messages
 from tests.tournament.standings.helpers import confirm_all
 from tournament import services as base_services
 from tournament.models import Match, Seat, Session
 from tournament.organiser import services
+from tournament.seating import services as seating_services
 from tournament.seating.selectors import session_seating
 
 pytestmark = pytest.mark.django_db
@@ -28,58 +29,72 @@ def cup(make_tournament, organiser_client, organiser):
     return tournament
 
 
-def messages_of(client, response) -> str:
-    return client.get(response["Location"], HTTP_ACCEPT_LANGUAGE="en").content.decode()
-
-
 def test_the_whole_lifecycle_of_two_sessions(organiser_client, cup):
     client = organiser_client
-    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"  # the messages are in the POST's language
     response = client.post("/t/cup/organise/sessions/open/")
     assert response.status_code == 302 and response["Location"] == "/t/cup/organise/sessions/1/"
+    assert messages(response) == [("success", "")]
     session = cup.sessions.get(number=1)
     assert session.status == "draft" and session.seed > 0
 
-    page = client.get("/t/cup/organise/sessions/1/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
-    assert "Players to seat in this session: 11." in page and "Seat the players" in page
+    page = client.get("/t/cup/organise/sessions/1/")
+    assert page.context["to_seat"] == 11 and page.context["can_change_seating"]
+    assert has_id(page, "draw")
 
     response = client.post("/t/cup/organise/sessions/1/seat/")
-    assert "Seating drawn at 3 tables; pairs meeting again: 0." in messages_of(client, response)
+    assert messages(response) == [("success", "")]
     session.refresh_from_db()
     assert session.status == "seated" and Seat.objects.filter(session=session).count() == 11
+    assert len(session_seating(session=session)) == 3
+    assert client.get("/t/cup/organise/sessions/1/").context["repeats"] == []
 
     # Opening session 2 now is refused: session 1 is not closed.
     response = client.post("/t/cup/organise/sessions/open/")
-    assert "Session 1 is not closed yet" in messages_of(client, response)
+    assert messages(response) == [("error", "previous-not-closed")]
     assert cup.sessions.count() == 1
 
     # Swap the first players of tables 1 and 3.
     tables = session_seating(session=session)
     a, b = tables[0]["players"][0]["player_id"], tables[2]["players"][0]["player_id"]
     response = client.post("/t/cup/organise/sessions/1/swap/", {"player_a": a, "player_b": b})
-    assert "have swapped seats" in messages_of(client, response)
+    assert messages(response) == [("success", "")]
     tables = session_seating(session=session)
     assert tables[0]["players"][0]["player_id"] == b and tables[2]["players"][0]["player_id"] == a
 
     response = client.post("/t/cup/organise/sessions/1/start/")
-    assert "Session 1 has started" in messages_of(client, response)
-    page = client.get("/t/cup/organise/sessions/1/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
-    assert "Close the session" in page and "Draw again" not in page and "Swap" not in page
+    assert messages(response) == [("success", "")]
+    page = client.get("/t/cup/organise/sessions/1/")
+    assert has_id(page, "close") and not has_id(page, "draw") and not has_id(page, "swap")
+    assert not page.context["can_change_seating"]
 
     # Closing is refused while tables are not confirmed.
     Match.objects.filter(table__session=session, table__number=2).update(status="confirmed")
     response = client.post("/t/cup/organise/sessions/1/close/")
-    assert "the matches of tables 1, 3 are not confirmed yet" in messages_of(client, response)
+    assert messages(response) == [("error", "tables-open")]
+    session.refresh_from_db()
+    assert session.status == "playing"
     confirm_all(cup)
     response = client.post("/t/cup/organise/sessions/1/close/")
-    assert "Session 1 is closed" in messages_of(client, response)
+    assert messages(response) == [("success", "")]
+    session.refresh_from_db()
+    assert session.status == "finished"
 
     response = client.post("/t/cup/organise/sessions/open/")
     assert response["Location"] == "/t/cup/organise/sessions/2/"
     client.post("/t/cup/organise/sessions/2/seat/")
-    page = client.get("/t/cup/organise/sessions/2/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
-    assert "Pairs meeting again: 2." in page  # 11 players: unavoidable (see the seating tests)
-    assert "Players of similar standing together" in page
+    page = client.get("/t/cup/organise/sessions/2/")
+    assert len(page.context["repeats"]) == 2  # 11 players: unavoidable (see the seating tests)
+
+
+def test_the_refusals_name_the_tables_still_open(cup):
+    session = services.session_open(tournament=cup)
+    seating_services.session_seat(session=session)
+    services.session_start(session=session)
+    Match.objects.filter(table__session=session, table__number=2).update(status="confirmed")
+    with pytest.raises(ValidationError) as refused:
+        services.session_close(session=session)
+    assert refused.value.code == "tables-open"
+    assert refused.value.params["tables"] == "1, 3"
 
 
 def test_draw_again_takes_a_new_seed(organiser_client, cup):
@@ -102,8 +117,8 @@ def test_a_bad_swap_is_explained_next_to_the_field(organiser_client, cup):
                                      {"player_a": player, "player_b": player},
                                      HTTP_ACCEPT_LANGUAGE="en")
     assert response.status_code == 400
-    assert "Choose two different players." in response.content.decode().split(
-        'id="id_player_b_error"')[1]
+    assert response.context["swap_form"].has_error("player_b", "same-player")
+    assert has_id(response, "id_player_b_error")
 
 
 def test_a_withdrawn_player_still_seated_is_pointed_out(organiser_client, cup):
@@ -111,9 +126,9 @@ def test_a_withdrawn_player_still_seated_is_pointed_out(organiser_client, cup):
     organiser_client.post("/t/cup/organise/sessions/1/seat/")
     registration = cup.registrations.select_related("player").first()
     services.registration_withdraw(registration=registration)
-    page = organiser_client.get("/t/cup/organise/sessions/1/",
-                                HTTP_ACCEPT_LANGUAGE="en").content.decode()
-    assert "no longer playing in this session" in page and registration.player.name in page
+    page = organiser_client.get("/t/cup/organise/sessions/1/")
+    assert [player["name"] for player in page.context["seated_but_withdrawn"]] == [
+        registration.player.name]
     organiser_client.post("/t/cup/organise/sessions/1/seat/")
     assert not Seat.objects.filter(session__number=1, player=registration.player).exists()
 
@@ -124,22 +139,25 @@ def test_the_session_page_queries_do_not_grow(make_tournament, organiser, organi
     tournament = make_tournament(slug=f"open-{players}", players=players, sessions=2)
     base_services.staff_role_grant(tournament=tournament, user=organiser, role="organiser")
     # the tournament, the login (two), the role, the session, its seating, what awaits a
-    # referee (two), the players to seat, the earlier meetings, the players seated but withdrawn
-    with django_assert_num_queries(11):
+    # referee (two), the players to seat, the earlier meetings, the players seated but
+    # withdrawn, the session's audit log (closed, reopened)
+    with django_assert_num_queries(12):
         response = organiser_client.get(f"/t/open-{players}/organise/sessions/2/")
     assert response.content.decode().count('class="table-players"') == players // 4
 
 
+def refusal_code(write) -> str:
+    with pytest.raises(ValidationError) as refused:
+        write()
+    return refused.value.code
+
+
 def test_the_service_refusals(cup):
-    with translation.override("en"):
-        session = services.session_open(tournament=cup)
-        with pytest.raises(ValidationError, match="not seated yet: seat it first"):
-            services.session_start(session=session)
-        with pytest.raises(ValidationError, match="Only a session in play can be closed"):
-            services.session_close(session=session)
-        Session.objects.filter(pk=session.pk).update(status="playing")
-        with pytest.raises(ValidationError, match="has already started"):
-            services.session_start(session=session)
+    session = services.session_open(tournament=cup)
+    assert refusal_code(lambda: services.session_start(session=session)) == "not-seated"
+    assert refusal_code(lambda: services.session_close(session=session)) == "not-in-play"
+    Session.objects.filter(pk=session.pk).update(status="playing")
+    assert refusal_code(lambda: services.session_start(session=session)) == "already-started"
 
 
 def test_the_sessions_pages_are_the_organisers(client, referee_client, cup):
@@ -151,5 +169,6 @@ def test_the_sessions_pages_are_the_organisers(client, referee_client, cup):
 
 
 def test_the_organise_page(organiser_client, cup):
-    page = organiser_client.get("/t/cup/organise/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
-    assert "Open session 1" in page and "11 players registered" in page
+    page = organiser_client.get("/t/cup/organise/")
+    assert page.context["can_open_session"] and page.context["next_session_number"] == 1
+    assert page.context["registration_counts"]["active"] == 11

@@ -1,11 +1,16 @@
-"""``pdfs_made``: the HTML of every PDF WeasyPrint makes during the test (the real one runs), to
+"""``staff_client(tournament, role)``: a client logged in as a new organiser or referee of it.
+
+``pdfs_made``: the HTML of every PDF WeasyPrint makes during the test (the real one runs), to
 tell a PDF made from one kept. (The kept PDFs live in the database cache, in the test's own
 database: each test starts without any.)"""
 
 from __future__ import annotations
 
 import pytest
+from django.test import Client
 
+from tournament import services
+from tournament.models import StaffRole
 from tournament.printing import pdf
 
 
@@ -20,3 +25,17 @@ def pdfs_made(monkeypatch) -> list[str]:
 
     monkeypatch.setattr(pdf, "html_to_pdf", counted)
     return made
+
+
+@pytest.fixture
+def staff_client(make_user):
+    """``staff_client(tournament, role)``: a client logged in as a new organiser or referee."""
+
+    def staff_client(tournament, role=StaffRole.Role.ORGANISER):
+        user = make_user(f"{role}-{tournament.slug}")
+        services.staff_role_grant(tournament=tournament, user=user, role=role)
+        client = Client(HTTP_ACCEPT_LANGUAGE="en")
+        client.force_login(user)
+        return client
+
+    return staff_client

@@ -1,10 +1,18 @@
-"""The sheet of a match as played: every turn's figure, the totals, the winner, the boards."""
+"""The sheet of a match as played: every turn's figure, the totals, the winner, the boards.
+
+A whole match's sheet takes seconds to make: the tests that read it share one, made once for
+the module (``sheet``) from a match built in a transaction rolled back at once.
+"""
 
 from __future__ import annotations
 
 import re
+from types import SimpleNamespace
 
 import pytest
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.test import Client
 
 from tests.tournament.printing.helpers import (
     accented_tournament,
@@ -37,10 +45,28 @@ def confirmed(lyon_referee):
     return filled_match(lyon_referee.staff_roles.get().tournament, lyon_referee)
 
 
-def test_every_turn_with_its_figures_then_the_totals(client, confirmed):
-    replay = match_replay(match=confirmed)
-    pages = assert_pdf(client.get(sheet_url(confirmed), HTTP_ACCEPT_LANGUAGE="en"))
-    text = "\n".join(pages)
+@pytest.fixture(scope="module")
+def sheet(django_db_setup, django_db_blocker):
+    """The sheet of a confirmed whole match, asked for by the public (in English): the
+    response, its pages' text, and the match as replayed."""
+    from tournament import services
+
+    with django_db_blocker.unblock(), transaction.atomic():
+        tournament = accented_tournament()
+        referee = get_user_model().objects.create_user("lyon-referee-sheet", password="x")
+        services.staff_role_grant(tournament=tournament, user=referee, role="referee")
+        match = filled_match(tournament, referee)
+        replay = match_replay(match=match)
+        response = Client().get(sheet_url(match), HTTP_ACCEPT_LANGUAGE="en")
+        status = match.status
+        transaction.set_rollback(True)  # the PDF kept in the database cache goes too
+    return SimpleNamespace(response=response, pages=assert_pdf(response), replay=replay,
+                           status=status)
+
+
+def test_every_turn_with_its_figures_then_the_totals(sheet):
+    replay = sheet.replay
+    text = "\n".join(sheet.pages)
     lines = text.splitlines()
     for round_view in replay.rounds:
         start = lines.index(next(line for line in lines
@@ -67,8 +93,8 @@ def test_the_board_of_each_round_is_drawn(client, confirmed):
     assert html.count('class="tile') == sum(len(r.placements) for r in replay.rounds)
 
 
-def test_accented_names_come_out_right(client, confirmed):
-    text = "\n".join(assert_pdf(client.get(sheet_url(confirmed))))
+def test_accented_names_come_out_right(sheet):
+    text = "\n".join(sheet.pages)
     for name in ("Mads Sørensen", "Chloé Martin", "Łukasz Nowak", "Zoé Garnier"):
         assert name in text
 
@@ -96,13 +122,16 @@ def test_not_for_an_account_without_a_role_before_it_is_confirmed(
 
 
 def test_the_staff_print_it_before_it_is_confirmed(referee_client, finished_not_confirmed):
-    pages = assert_pdf(referee_client.get(sheet_url(finished_not_confirmed)))
-    assert pages
+    """The document's HTML (``?html``): the same access as its PDF, without the seconds."""
+    response = referee_client.get(sheet_url(finished_not_confirmed) + "?html")
+    assert response.status_code == 200
+    assert response.context["match"] == finished_not_confirmed
 
 
-def test_public_once_confirmed(client, confirmed):
-    assert confirmed.status == "confirmed"
-    assert_pdf(client.get(sheet_url(confirmed)))
+def test_public_once_confirmed(sheet):
+    assert sheet.status == "confirmed"
+    # Asked for without logging in (``sheet`` read its pages with assert_pdf).
+    assert sheet.response.status_code == 200 and sheet.pages
 
 
 def test_a_match_of_another_tournament_is_a_404(client, confirmed, make_tournament):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 from django.utils import translation
 
+from tests.pages import by_id, has_id, select, text
 from tests.tournament.matches.helpers import add, fresh, import_record, simulated, truncated
 from tests.tournament.queries import page_queries
 from tournament import engine
@@ -146,38 +147,33 @@ def test_the_line_under_a_match_in_english_and_in_french():
         )
 
 
-def table_cells(page: str) -> dict[int, str]:
-    """The seating's rows by table number."""
-    body = page.split('id="seating"')[1].split("</table>")[0]
-    return {
-        number: body.split(f'id="table-{number}"')[1].split("</tr>")[0] for number in range(1, 5)
-    }
+def attention_of(page: str, table: int) -> list[str]:
+    """The lines under a table's match on the seating (none: an empty list)."""
+    return [text(line) for line in select(page, f"#table-{table} .attention")]
 
 
 def assert_the_lines(page: str, *, decisions: str, illegal: str, confirm: str) -> None:
-    cells = table_cells(page)
-    assert f'<span class="attention">{decisions}</span>' in cells[1]
-    assert f'<span class="attention">{illegal}</span>' in cells[2]
-    assert f'<span class="attention">{confirm}</span>' in cells[3]
-    assert 'class="attention"' not in cells[4]
+    assert attention_of(page, 1) == [decisions]
+    assert attention_of(page, 2) == [illegal]
+    assert attention_of(page, 3) == [confirm]
+    assert attention_of(page, 4) == []
 
 
 def test_the_organiser_page_shows_the_lines_and_the_tables_waiting(
     organiser_client, in_play, django_assert_num_queries
 ):
     # the tournament, the login (two), the role, the session, its seating, what awaits a
-    # referee (two), the players to seat, the earlier meetings, the players seated but withdrawn
-    with django_assert_num_queries(11):
+    # referee (two), the players to seat, the earlier meetings, the players seated but
+    # withdrawn, the session's audit log (closed, reopened)
+    with django_assert_num_queries(12):
         response = organiser_client.get(ORGANISE_URL, HTTP_ACCEPT_LANGUAGE="en")
     page = response.content.decode()
     assert_the_lines(page, decisions="decisions to take: 2", illegal="illegal turns: 1",
                      confirm="to confirm: round 2")
-    summary = page.split('id="waiting-tables"')[1].split("</p>")[0]
-    assert "Tables waiting for a referee:" in summary
-    links = [f'<a href="/t/autumn-cup/matches/{in_play[table].pk}/">{table}</a>'
-             for table in (1, 2, 3)]
-    assert ", ".join(links) in summary
-    assert f"/matches/{in_play[4].pk}/" not in summary
+    links = select(page, "#waiting-tables a")
+    assert [(text(link), link.get("href")) for link in links] == [
+        (str(table), f"/t/autumn-cup/matches/{in_play[table].pk}/") for table in (1, 2, 3)]
+    assert [table["number"] for table in response.context["waiting_tables"]] == [1, 2, 3]
     assert page.index('id="waiting-tables"') < page.index('id="seating"')
 
 
@@ -190,9 +186,9 @@ def test_the_organiser_page_in_french(organiser_client, in_play):
 
 def test_nothing_waiting_no_summary(organiser_client, referee_client, tournament):
     for client, url in ((organiser_client, ORGANISE_URL), (referee_client, SESSION_URL)):
-        page = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
-        assert 'id="seating"' in page
-        assert 'class="attention"' not in page and 'id="waiting-tables"' not in page
+        page = client.get(url).content.decode()
+        assert has_id(page, "seating")
+        assert not select(page, ".attention") and not has_id(page, "waiting-tables")
 
 
 def test_a_referee_sees_the_lines_on_the_public_page_and_they_refresh(
@@ -205,8 +201,8 @@ def test_a_referee_sees_the_lines_on_the_public_page_and_they_refresh(
     page = response.content.decode()
     assert_the_lines(page, decisions="decisions to take: 2", illegal="illegal turns: 1",
                      confirm="to confirm: round 2")
-    assert 'hx-trigger="every 15s"' in page
-    assert 'id="waiting-tables"' not in page  # the summary is the organiser's page's
+    assert by_id(page, "session-live").get("hx-trigger") == "every 15s"
+    assert not has_id(page, "waiting-tables")  # the summary is the organiser's page's
     # the page polling itself gets the lines as they are now
     claims = in_play[1]
     pending = Turn.objects.current().filter(round__match=claims, verdict="mismatch",
@@ -232,7 +228,5 @@ def test_the_public_sees_none_of_it(client, in_play, django_assert_num_queries):
         page = client.get(SESSION_URL, HTTP_ACCEPT_LANGUAGE="en").content.decode()
     fragment = client.get(SESSION_URL, HTTP_HX_REQUEST="true").content.decode()
     for seen in (page, fragment):
-        assert 'id="seating"' in seen and "in play" in page
-        assert 'class="attention"' not in seen and 'id="waiting-tables"' not in seen
-        assert "decisions to take" not in seen and "illegal turns" not in seen
-        assert "to confirm" not in seen
+        assert has_id(seen, "seating")
+        assert not select(seen, ".attention") and not has_id(seen, "waiting-tables")

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests.pages import by_id, has_id, select, text
 from tests.tournament.queries import page_queries
-from tests.tournament.standings.test_standings_page import seven  # noqa: F401 (a fixture)
 from tournament.models import Player, Session
 
 pytestmark = pytest.mark.django_db
@@ -15,66 +15,71 @@ def player_id(name: str) -> int:
     return Player.objects.get(name=name).pk
 
 
-def test_the_session_page_shows_who_sits_where(client, seven, django_assert_max_num_queries):  # noqa: F811
+def test_the_session_page_shows_who_sits_where(client, seven):
     with page_queries(4, at_most=True):
-        response = client.get("/t/seven/sessions/3/", HTTP_ACCEPT_LANGUAGE="en")
-    page = response.content.decode()
+        response = client.get("/t/seven/sessions/3/")
     assert response.status_code == 200
-    assert "Session 3" in page and "in play" in page
+    assert response.context["session"].number == 3 and response.context["is_live"]
     # Find your table: by name, with table and seat.
-    find = page.split('id="seats"')[1].split("</table>")[0]
-    assert find.index(">Ana<") < find.index(">Bo<") < find.index(">Gus<")
-    assert 'href="#table-1"' in find
+    names = [text(cell) for cell in select(response, "#seats tbody tr td:first-child")]
+    assert names == sorted(names) and names[0] == "Ana" and names[-1] == "Gus"
+    assert select(response, '#seats a[href="#table-1"]')
     # The tables, clockwise, with the match's state and a link to it.
-    tables = page.split('id="seating"')[1].split("</table>")[0]
-    assert 'id="table-1"' in tables and 'id="table-2"' in tables
-    first = tables.split('id="table-1"')[1].split('id="table-2"')[0]
-    assert first.index("Gus") < first.index("Flo") < first.index("Di") < first.index("Ana")
-    assert "/t/seven/matches/" in first and "finished" in first
-    assert f'href="/t/seven/players/{player_id("Gus")}/"' in first
-    assert 'hx-trigger="every 15s"' in page  # in play: it refreshes itself
+    assert has_id(response, "table-1") and has_id(response, "table-2")
+    first = [text(name) for name in select(response, "#table-1 .table-players .who a")]
+    assert first == ["Gus", "Flo", "Di", "Ana"]
+    state = select(response, "#table-1 a.match-state")[0]
+    assert "match-state--finished" in state.get("class")
+    assert state.get("href").startswith("/t/seven/matches/")
+    assert select(response, f'#table-1 a[href="/t/seven/players/{player_id("Gus")}/"]')
+    assert by_id(response, "session-live").get("hx-trigger") == "every 15s"  # refreshes itself
 
 
-def test_the_session_page_of_a_finished_session_does_not_poll(client, seven):  # noqa: F811
-    page = client.get("/t/seven/sessions/1/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
-    assert "hx-get" not in page.split("<body")[1].replace("hx-headers", "")
-    assert "420" in page  # the match totals are shown by each player
+def test_the_session_page_of_a_finished_session_does_not_poll(client, seven):
+    response = client.get("/t/seven/sessions/1/")
+    assert not response.context["is_live"]
+    assert not select(response, "body [hx-get]")
+    totals = [text(total) for total in select(response, "#table-1 .total")]
+    assert "420" in totals  # the match totals are shown by each player
 
 
-def test_a_provisional_and_a_draft_session(client, seven):  # noqa: F811
+def test_a_provisional_and_a_draft_session(client, seven):
     Session.objects.filter(tournament=seven, number=3).update(status="seated")
-    page = client.get("/t/seven/sessions/3/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
-    assert "Provisional seating" in page
+    response = client.get("/t/seven/sessions/3/")
+    assert response.context["session"].status == "seated"
+    assert select(response, 'p.notice[role="status"]')  # provisional
     Session.objects.create(tournament=seven, number=4)
-    page = client.get("/t/seven/sessions/4/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
-    assert "not seated yet" in page
+    response = client.get("/t/seven/sessions/4/")
+    assert not has_id(response, "find-your-table") and not has_id(response, "tables")
+    assert select(response, "p.notice")
 
 
-def test_an_unknown_session_is_a_404(client, seven):  # noqa: F811
+def test_an_unknown_session_is_a_404(client, seven):
     assert client.get("/t/seven/sessions/9/").status_code == 404
 
 
-def test_the_session_fragment_for_htmx(client, seven):  # noqa: F811
+def test_the_session_fragment_for_htmx(client, seven):
     page = client.get("/t/seven/sessions/3/", HTTP_HX_REQUEST="true").content.decode()
     assert page.lstrip().startswith('<div id="session-live"') and "<html" not in page
 
 
-def test_the_player_page(client, seven, django_assert_max_num_queries):  # noqa: F811
+def test_the_player_page(client, seven):
     with page_queries(8, at_most=True):
-        response = client.get(f"/t/seven/players/{player_id('Ana')}/", HTTP_ACCEPT_LANGUAGE="en")
-    page = response.content.decode()
+        response = client.get(f"/t/seven/players/{player_id('Ana')}/")
     assert response.status_code == 200
-    assert "<h1>Ana</h1>" in page and "Lyon" in page
-    now = page.split('id="now"')[1].split('id="rank"')[0]
-    assert "Table 1" in now and "seat D" in now and "Session 3 (in play)" in now
-    assert "Gus" in now and "Flo" in now and "Di" in now
-    rank = page.split('id="rank"')[1].split("</div>")[0]
-    assert ">1 <" in rank or "1 <span" in rank
-    assert "/ 7" in rank and "Confirmed matches: 2" in rank and "match points" in rank
-    matches = page.split('id="matches"')[1].split("</table>")[0]
-    assert matches.count("<tr") == 4  # header + sessions 3, 2, 1
-    assert "(0)" in matches  # session 3: not confirmed, in brackets
-    assert "420" in matches and ">3<" in matches
+    context = response.context
+    assert context["player"].name == "Ana" and context["player"].club == "Lyon"
+    now = context["now"]
+    assert (now["table"], now["seat"], now["session"], now["session_status"]) == (
+        1, "D", 3, "playing")
+    assert [other["name"] for other in now["opponents"]] == ["Gus", "Flo", "Di"]
+    assert select(response, '#now a[href$="#table-1"]')
+    assert context["standing"]["rank_label"] == "1" and context["player_count"] == 7
+    assert context["standing"]["matches"] == 2
+    assert text(select(response, "#rank .big")[0]).startswith("1 / 7")
+    rows = select(response, "#matches tbody tr")
+    assert len(rows) == 3  # sessions 3, 2, 1
+    assert sorted(row["session"] for row in context["matches"]) == [1, 2, 3]
 
 
 def test_the_player_page_of_a_tied_player(client, make_tournament):
@@ -88,7 +93,7 @@ def test_the_player_page_of_a_tied_player(client, make_tournament):
     assert "3=" in page and "Not seated in a session now." in page
 
 
-def test_a_player_of_another_tournament_is_a_404(client, seven, make_tournament):  # noqa: F811
+def test_a_player_of_another_tournament_is_a_404(client, seven, make_tournament):
     other = make_tournament(slug="other", players=2, sessions=0)
     stranger = other.registrations.first().player_id
     assert client.get(f"/t/seven/players/{stranger}/").status_code == 404
@@ -96,7 +101,7 @@ def test_a_player_of_another_tournament_is_a_404(client, seven, make_tournament)
 
 @pytest.mark.parametrize("url", ["/t/seven/sessions/3/", "/t/seven/players/{ana}/",
                                  "/t/seven/standings/", "/t/seven/"])
-def test_anonymous_get_works_and_post_is_refused(client, seven, url):  # noqa: F811
+def test_anonymous_get_works_and_post_is_refused(client, seven, url):
     url = url.format(ana=player_id("Ana"))
     assert client.get(url).status_code == 200
     assert client.post(url).status_code in (403, 405)

@@ -158,10 +158,10 @@ class Command(BaseCommand):
             return render_pdf("printing/score_sheets.html", context)
 
         began = time.perf_counter()
-        for form in documents.score_sheets_context(
+        for layout in documents.score_sheets_context(
             session=session, site_root=DEFAULT_SITE_ROOT
-        )["forms"]:
-            form.png()
+        )["layouts"]:
+            layout.png()
         self.stdout.write(f"  the form drawn (once per process and language): "
                           f"{time.perf_counter() - began:.2f} s")
         self.measure(f"blank score sheets, {tables} tables", "score-sheets.pdf", sheets)

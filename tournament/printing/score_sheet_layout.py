@@ -10,7 +10,7 @@ took over a minute as tables and about 20 s as SVG (``python manage.py bench_pri
 
 Everything is measured in millimetres from the top left corner of the page's content box (the
 A4 page inside its margins). The places of the words laid over the form come from here too
-(:meth:`SheetForm.overlay_css`), so the picture and the words cannot drift apart.
+(:meth:`ScoreSheetLayout.overlay_css`), so the picture and the words cannot drift apart.
 
 The grid holds one row per tour of the table: a narrow column of turn numbers, then one group
 of five columns per player in seat order, the order of play: tile, draws (a box per tile
@@ -229,7 +229,7 @@ class SheetRules:
 
 
 @dataclass(frozen=True)
-class SheetForm:
+class ScoreSheetLayout:
     """The form of a blank score sheet for a table of ``players`` (portrait up to 4)."""
 
     players: int
@@ -423,7 +423,7 @@ class SheetForm:
 
     def png(self) -> bytes:
         """The form as a PNG, its words in the active language."""
-        return _form_png(self, get_language() or "")
+        return _layout_png(self, get_language() or "")
 
     def data_uri(self) -> str:
         return "data:image/png;base64," + base64.b64encode(self.png()).decode("ascii")
@@ -585,5 +585,5 @@ class SheetForm:
 
 # Drawn once per form and language in a process (a few hundred kilobytes each).
 @cache
-def _form_png(form: SheetForm, language: str) -> bytes:
-    return form.draw().png()
+def _layout_png(layout: ScoreSheetLayout, language: str) -> bytes:
+    return layout.draw().png()

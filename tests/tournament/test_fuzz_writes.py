@@ -1,0 +1,274 @@
+"""Every write address outside the matches, posted generated values as the role that may write
+there: the answer is never a 5xx, and a refused write writes nothing.
+
+The values are those a keyboard, a copy-paste or a hand-made request give: unicode digits
+(``²`` passes ``str.isdigit()`` but not ``int()``), huge and negative numbers, empty, very long
+strings, NUL characters, several values for one field, a file where text is expected, and
+valid values now and then so that the checks behind the form's are reached too. Each example
+runs in a transaction rolled back at its end: every example starts from the same tournament.
+"""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+from django.contrib.messages import constants, get_messages
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import transaction
+from django.test import Client
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tournament.models import Registration, StaffRole
+from tournament.organiser import services as organiser_services
+
+pytestmark = pytest.mark.django_db
+
+HUGE = "9" * 5000
+
+#: Values that broke, or could break, a form or a service: each is posted to every field.
+NASTY_VALUES = [
+    "", "²", "١-٤", "-1", "1.5", "40000", "9223372036854775808", HUGE, "1-" + HUGE,
+    "\x00", "[]", "2025-02-30", "10000-01-01", "x" * 20_000,
+]
+
+#: More of them, generated.
+NASTY_TEXT = st.one_of(
+    st.sampled_from(NASTY_VALUES),
+    st.integers().map(str),
+    st.text(max_size=30),
+    st.text(min_size=200, max_size=3000),
+)
+
+#: A field's value: one string, or several values under one name (a list), or left out.
+MISSING = object()
+
+
+def field_values(valid: str):
+    return st.one_of(
+        st.just(valid),
+        NASTY_TEXT,
+        st.lists(NASTY_TEXT, min_size=2, max_size=3),
+        st.just(MISSING),
+    )
+
+
+def form_data(valid: dict[str, str]):
+    """Every field of the form: its valid value, a nasty one, several, or none."""
+    return st.fixed_dictionaries({name: field_values(value) for name, value in valid.items()})
+
+
+SETTINGS = {
+    "name": "Spring Open", "start_date": "2025-05-17", "end_date": "", "venue": "Salle",
+    "rules": "goliath-tournament", "target": "", "keep_clubs_apart": "on", "is_public": "on",
+    **{f"criterion_{number}": code for number, code in enumerate(
+        ["match_points", "table_wins", "total_points", "share", "best_match", "opponents"],
+        start=1)},
+}
+PLAYER = {"name": "Zoé Zed", "club": "Club Z", "licence": "L-1", "first_session": "2"}
+
+
+def csv_files():
+    text = st.one_of(
+        st.text(max_size=400),
+        st.lists(
+            st.lists(st.one_of(NASTY_TEXT, st.just("Ana"), st.just("Club")), max_size=5)
+            .map(lambda cells: ",".join(cells)),
+            max_size=20,
+        ).map("\n".join),
+        st.sampled_from(["name;club\nAna;X\nBo,Y\n", "nom\nBob;Club B;L-77\n", "\"open\nx"]),
+    )
+    contents = st.one_of(
+        text.map(lambda value: value.encode("utf-8")),
+        text.map(lambda value: value.encode("utf-16")),
+        st.binary(max_size=400),
+    )
+    return contents.map(lambda data: SimpleUploadedFile("players.csv", data, "text/csv"))
+
+
+# Each address: (role, path with {slug} {registration} {number} {role_id}, its valid values).
+# The buttons (withdraw, seat, start...) take no field: they are sent stray ones.
+BUTTON = {"extra": ""}
+ADDRESSES = {
+    "new tournament": ("organiser", "/tournaments/new/", {**SETTINGS, "slug": "autumn-open"}),
+    "settings": ("organiser", "/t/{slug}/organise/settings/", SETTINGS),
+    "add a player": ("organiser", "/t/{slug}/organise/players/", PLAYER),
+    "import players": ("organiser", "/t/{slug}/organise/players/import/", {"file": "Ana;X\n"}),
+    "edit a registration": ("organiser", "/t/{slug}/organise/players/{registration}/", PLAYER),
+    "withdraw": ("organiser", "/t/{slug}/organise/players/{registration}/withdraw/", BUTTON),
+    "reinstate": ("organiser", "/t/{slug}/organise/players/{registration}/reinstate/", BUTTON),
+    "open a session": ("organiser", "/t/{slug}/organise/sessions/open/", BUTTON),
+    "seat": ("organiser", "/t/{slug}/organise/sessions/{number}/seat/", BUTTON),
+    "swap": ("organiser", "/t/{slug}/organise/sessions/{number}/swap/",
+             {"player_a": "1", "player_b": "2"}),
+    "start": ("organiser", "/t/{slug}/organise/sessions/{number}/start/", BUTTON),
+    "close": ("organiser", "/t/{slug}/organise/sessions/{number}/close/", BUTTON),
+    "reopen": ("organiser", "/t/{slug}/organise/sessions/{number}/reopen/",
+               {"reason": "Table 2 swapped its scores"}),
+    "staff": ("organiser", "/t/{slug}/staff/", {
+        "username": "nina", "password": "Tiles-And-Hexagons-7", "role": "referee",
+        "tables": "1-2"}),
+    "revoke": ("organiser", "/t/{slug}/staff/{role_id}/revoke/", BUTTON),
+    "unlock": ("organiser", "/t/{slug}/staff/unlock/", {"username": "remi-referee"}),
+    "login": ("anonymous", "/login/", {
+        "username": "olga-organiser", "password": "tiles-and-hexagons-9", "next": "/"}),
+}
+
+
+def data_strategy(address: str):
+    valid = ADDRESSES[address][2]
+    if address == "import players":
+        return st.fixed_dictionaries(
+            {"file": st.one_of(csv_files(), NASTY_TEXT, st.just(MISSING))})
+    return form_data(valid)
+
+
+#: Numbers in addresses: the real one, or one the database cannot hold.
+ADDRESS_NUMBERS = st.sampled_from(["real", "0", "99999", "2147483648", "9" * 40])
+
+
+def database_snapshot():
+    from django.apps import apps
+    from django.contrib.auth import get_user_model
+
+    models = list(apps.get_app_config("tournament").get_models())
+    models += [get_user_model()]
+    return {
+        model.__name__: list(model.objects.order_by("pk").values())
+        for model in models
+    }
+
+
+def refused(response) -> bool:
+    """A form's refusal (4xx) or a button's (a redirect with an error message)."""
+    if response.status_code >= 400:
+        return True
+    return any(
+        message.level == constants.ERROR for message in get_messages(response.wsgi_request)
+    )
+
+
+def post_data(data: dict) -> dict:
+    return {name: value for name, value in data.items() if value is not MISSING}
+
+
+@pytest.fixture
+def world(tournament, organiser, referee):
+    """The tournament (session 1 seated), a withdrawn player, a referee's role."""
+    registration = tournament.registrations.order_by("pk").first()
+    organiser_services.registration_withdraw(registration=registration)
+    role = StaffRole.objects.get(user=referee, tournament=tournament)
+    return {
+        "slug": tournament.slug,
+        "registration": registration.pk,
+        "number": 1,
+        "role_id": role.pk,
+    }
+
+
+@pytest.mark.parametrize("address", list(ADDRESSES))
+def test_no_generated_value_gives_a_5xx_nor_a_half_write(address, world, organiser):
+    role, path, _valid = ADDRESSES[address]
+    client = Client(raise_request_exception=False)
+    if role == "organiser":
+        client.force_login(organiser)
+    before = database_snapshot()  # every example is rolled back to it
+
+    @settings(
+        max_examples=25,
+        deadline=None,
+        suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+        derandomize=True,
+    )
+    @given(data=data_strategy(address), number=ADDRESS_NUMBERS)
+    def post(data, number):
+        values = dict(world)
+        if number != "real":
+            values.update(registration=number, number=number, role_id=number)
+        url = path.format(**values)
+        with transaction.atomic():
+            response = client.post(url, post_data(data))
+            assert response.status_code < 500, (url, data, response.status_code)
+            if refused(response):
+                assert database_snapshot() == before, (url, data)
+            transaction.set_rollback(True)
+
+    post()
+
+
+@pytest.mark.parametrize(
+    ("address", "field"),
+    [(address, field) for address, (_r, _p, valid) in ADDRESSES.items() for field in valid],
+)
+def test_every_nasty_value_in_every_field(address, field, world, organiser):
+    """The other fields valid, so that this field's value is what the answer depends on."""
+    role, path, valid = ADDRESSES[address]
+    client = Client(raise_request_exception=False)
+    if role == "organiser":
+        client.force_login(organiser)
+    url = path.format(**world)
+    before = database_snapshot()  # every example is rolled back to it
+
+    def post(value):
+        data = dict(valid, **{field: value})
+        with transaction.atomic():
+            response = client.post(url, data)
+            assert response.status_code < 500, (url, field, str(value)[:80], response.status_code)
+            if refused(response):
+                assert database_snapshot() == before, (url, field, str(value)[:80])
+            transaction.set_rollback(True)
+
+    for value in [*NASTY_VALUES, [NASTY_VALUES[1], HUGE]]:
+        post(value)
+
+    @settings(max_examples=4, deadline=None, derandomize=True,
+              suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+    @given(value=st.one_of(NASTY_TEXT, st.lists(NASTY_TEXT, min_size=2, max_size=3)))
+    def generated(value):
+        post(value)
+
+    generated()
+
+
+def test_the_addresses_cover_every_write_outside_the_matches():
+    """A new write address outside tournament/matches/ fails here until it is fuzzed."""
+    from tests.tournament.test_roles import named_patterns
+
+    known_reads = {
+        "tournament:home", "tournament:detail", "tournament:organise", "tournament:session_organise",
+    }
+    writes = set()
+    for name, pattern in named_patterns():
+        view = getattr(pattern.callback, "view_class", None)
+        if view is None or name in known_reads or "post" not in getattr(
+                view, "http_method_names", []):
+            continue
+        module = view.__module__
+        if module.startswith("tournament.matches") or not module.startswith("tournament"):
+            continue
+        if not any(hasattr(view, method) for method in ("post", "form_valid")):
+            continue
+        writes.add(name)
+    fuzzed = {
+        "tournament:tournament_create", "tournament:tournament_edit",
+        "tournament:organise_players", "tournament:players_import",
+        "tournament:registration_edit", "tournament:registration_withdraw",
+        "tournament:registration_reinstate", "tournament:session_open",
+        "tournament:session_seat", "tournament:seating_swap", "tournament:session_start",
+        "tournament:session_close", "tournament:session_reopen", "tournament:staff",
+        "tournament:staff_revoke", "tournament:staff_unlock",
+    }
+    assert writes == fuzzed, writes ^ fuzzed
+
+
+def test_a_valid_post_of_each_kind_is_accepted(world, organiser):
+    """The base values are valid: the refusals above come from the generated values."""
+    client = Client()
+    client.force_login(organiser)
+    response = client.post("/t/{slug}/organise/players/".format(**world), PLAYER)
+    assert response.status_code == 302
+    assert Registration.objects.filter(player__name="Zoé Zed").exists()
+    settings_data = dict(SETTINGS, start_date=datetime.date(2025, 5, 17).isoformat())
+    assert client.post("/t/{slug}/organise/settings/".format(**world), settings_data
+                       ).status_code == 302
