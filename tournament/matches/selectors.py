@@ -27,6 +27,7 @@ from django.db.models import QuerySet
 from django.utils.safestring import SafeString
 
 from tournament import engine
+from tournament.matches.turn_rows import round_end_racks, turn_record
 from tournament.models import AuditEntry, Match, Round, RoundEnd, Seat, Turn
 
 #: Seat letters, in seat order: the "who" of sheet mode and the column heads of the log.
@@ -95,47 +96,6 @@ def match_rows(*, match: Match) -> MatchRows:
 
 
 # -- the record --------------------------------------------------------------------------------
-
-
-def corners_of(text: str) -> tuple[int, int, int] | None:
-    """Stored corners ``"2-0-1"`` as three ints."""
-    if not text:
-        return None
-    a, b, c = (int(v) for v in text.split("-"))
-    return (a, b, c)
-
-
-def turn_record(turn: Turn) -> engine.TurnRecord:
-    """One Turn row as the engine's TurnRecord.
-
-    A board-mode turn gives its cell and corners; its tile name is left out unless it
-    disagrees with the corners (what was entered is kept, and the engine says so).
-    """
-    place = None
-    corners = corners_of(turn.corners)
-    if turn.cell_x is not None and corners is not None:
-        cell = engine.Cell(turn.cell_x, turn.cell_y, turn.cell_orientation)
-        shown = engine.tile_from_corners(corners)
-        tile = turn.tile if turn.tile and (shown is None or str(shown) != turn.tile) else None
-        place = engine.PlaceRecord(tile=tile, cell=cell, corners=corners)
-    elif turn.tile:
-        place = engine.PlaceRecord(tile=turn.tile)
-    return engine.TurnRecord(
-        player=turn.player,
-        draws=turn.draws,
-        place=place,
-        claimed=turn.points_claimed,
-        bonus=engine.Bonus(turn.bonus_claimed) if turn.bonus_claimed else None,
-        decision=turn.decision or None,
-        reason=turn.decision_reason or None,
-    )
-
-
-def round_end_racks(end: RoundEnd | None) -> tuple[Any, ...] | None:
-    """The racks of a round's end as the record has them (None: not shown)."""
-    if end is None or not end.racks:
-        return None
-    return tuple(rack if isinstance(rack, int) else tuple(rack) for rack in end.racks)
 
 
 def record_from_rows(rows: MatchRows) -> engine.MatchRecord:

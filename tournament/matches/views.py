@@ -183,8 +183,9 @@ class MatchPageMixin(MatchMixin):
         context.update({k: v for k, v in forms.items() if not k.endswith("_form")})
         return context
 
-    def render_match(self, *, status: int = 200, **forms: Any) -> HttpResponse:
-        view = selectors.match_replay(match=self.match)
+    def render_match(self, *, status: int = 200, replay: selectors.MatchReplayView | None = None,
+                     **forms: Any) -> HttpResponse:
+        view = replay if replay is not None else selectors.match_replay(match=self.match)
         context = self.page_context(view, **forms)
         template = self.region_template if self.request.htmx else self.template_name
         return TemplateResponse(self.request, template, context, status=status)
@@ -207,10 +208,11 @@ class MatchWriteView(MatchWriteMixin, MatchPageMixin, View):
 
     http_method_names = ("post",)
 
-    def done(self, message: str = "") -> HttpResponse:
-        self.reload_match()
+    def done(self, message: str, written: services.Written) -> HttpResponse:
+        """The write's answer: the match as the service wrote it (its replay)."""
+        self.match = written.replay.match
         if self.request.htmx:
-            return self.render_match(done_message=message)
+            return self.render_match(replay=written.replay, done_message=message)
         if message:
             messages.success(self.request, message)
         return redirect(self.url(self.redirect_name()))
@@ -252,7 +254,7 @@ class TurnAddView(MatchWriteView):
                     str(e) for errors in form.errors.values() for e in errors))
             return self.refused(turn_form=form)
         try:
-            (turn,) = services.match_turns_add(
+            written = services.match_turns_add(
                 match=self.match, user=request.user, seen_revision=form.cleaned_data["revision"],
                 turns=[form.turn_input()],
             )
@@ -269,7 +271,8 @@ class TurnAddView(MatchWriteView):
                 return self.refused(error_message=" ".join(error.messages))
             add_service_errors(form, error)
             return self.refused(turn_form=form)
-        return self.done(turn_saved_message(turn))
+        (turn,) = written.saved
+        return self.done(turn_saved_message(turn), written)
 
 
 def turn_saved_message(turn) -> str:
@@ -323,14 +326,14 @@ class TurnUndoView(MatchWriteView):
         if not form.is_valid():
             return self.refused(error_message=_("The page is out of date: reload it."))
         try:
-            turn = services.match_turn_undo(
+            written = services.match_turn_undo(
                 match=self.match, user=request.user, seen_revision=form.cleaned_data["revision"])
         except services.StaleMatch:
             return self.stale()
         except ValidationError as error:
             return self.refused(error_message=" ".join(error.messages))
         return self.done(_("Turn %(number)s undone (kept in the audit log).")
-                         % {"number": turn.index + 1})
+                         % {"number": written.saved.index + 1}, written)
 
 
 class TurnDecisionView(MatchWriteView):
@@ -341,7 +344,7 @@ class TurnDecisionView(MatchWriteView):
                 decision_error_turn=kwargs["turn_id"],
                 decision_error_messages=[e for errors in form.errors.values() for e in errors])
         try:
-            services.match_turn_decide(
+            written = services.match_turn_decide(
                 match=self.match, user=request.user, seen_revision=form.cleaned_data["revision"],
                 turn_id=kwargs["turn_id"], decision=form.cleaned_data["decision"],
                 reason=form.cleaned_data.get("reason", ""),
@@ -351,7 +354,7 @@ class TurnDecisionView(MatchWriteView):
         except ValidationError as error:
             return self.refused(decision_error_turn=kwargs["turn_id"],
                                 decision_error_messages=error.messages)
-        return self.done(_("Decision recorded."))
+        return self.done(_("Decision recorded."), written)
 
 
 class RoundEndView(MatchWriteView):
@@ -392,7 +395,7 @@ class RoundEndView(MatchWriteView):
         page = request.POST.get("page") == "round_end"
         if form.is_valid():
             try:
-                services.match_round_end(
+                written = services.match_round_end(
                     match=self.match, user=request.user, seen_revision=form.cleaned_data["revision"],
                     round_index=round_view.index, racks=form.cleaned_data["racks"],
                     settlement_claimed=form.cleaned_data["settlement_claimed"],
@@ -403,7 +406,8 @@ class RoundEndView(MatchWriteView):
             except ValidationError as error:
                 add_service_errors(form, error)
             else:
-                return self.done(_("Round %(number)s settled.") % {"number": round_view.number})
+                return self.done(_("Round %(number)s settled.") % {"number": round_view.number},
+                                 written)
         if page or round_view.closed or request.POST.get("next") == "sheet":
             return TemplateResponse(request, "tournament/matches/round_end.html", {
                 "tournament": self.tournament, "match": self.match, "view": view,
@@ -418,7 +422,7 @@ class RoundConfirmView(MatchWriteView):
         if not form.is_valid():
             return self.refused(error_message=_("The page is out of date: reload it."))
         try:
-            services.match_round_confirm(
+            written = services.match_round_confirm(
                 match=self.match, user=request.user, seen_revision=form.cleaned_data["revision"],
                 round_index=kwargs["number"] - 1,
             )
@@ -426,7 +430,7 @@ class RoundConfirmView(MatchWriteView):
             return self.stale()
         except ValidationError as error:
             return self.refused(error_message=" ".join(error.messages))
-        return self.done(_("Round %(number)s confirmed.") % {"number": kwargs["number"]})
+        return self.done(_("Round %(number)s confirmed.") % {"number": kwargs["number"]}, written)
 
 
 class TurnCorrectView(MatchWriteMixin, View):
@@ -663,7 +667,7 @@ class MatchSheetView(MatchWriteMixin, View):
             message = " ".join(getattr(error, "messages", [str(error)]))
             return self.render(view, formset, form, results=results, status=400,
                                sheet_message=message)
-        messages.success(request, _("%(count)s line(s) saved.") % {"count": len(saved)})
+        messages.success(request, _("%(count)s line(s) saved.") % {"count": len(saved.saved)})
         return redirect(reverse("tournament:match_sheet", kwargs={
             "slug": self.tournament.slug, "match_id": self.match.pk}))
 
@@ -726,7 +730,7 @@ class MatchRecordUploadView(MatchWriteView):
         if not form.is_valid():
             return self.refused(upload_form=form)
         try:
-            services.match_record_import(
+            written = services.match_record_import(
                 match=self.match, user=request.user, seen_revision=form.cleaned_data["revision"],
                 record=form.cleaned_data["record"],
                 names_must_match=not form.cleaned_data["names_in_seat_order"],
@@ -736,7 +740,7 @@ class MatchRecordUploadView(MatchWriteView):
         except ValidationError as error:
             add_service_errors(form, error)
             return self.refused(upload_form=form)
-        return self.done(_("Record imported."))
+        return self.done(_("Record imported."), written)
 
 
 class MatchAuditView(MatchMixin, View):

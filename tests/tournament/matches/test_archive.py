@@ -23,7 +23,7 @@ from tournament.matches import archive
 from tournament.matches import services as match_services
 from tournament.matches.selectors import match_replay
 from tournament.models import Match, StaffRole
-from tournament.organiser.services import session_create
+from tournament.organiser.services import session_create, session_start
 from tournament.seating.services import session_seat_players
 
 pytestmark = pytest.mark.django_db
@@ -61,6 +61,7 @@ def lyon(make_user):
     players = [seat.player for seat in match_at(tournament, 1, 1).table.seats.order_by("order")]
     players += [seat.player for seat in in_play.table.seats.order_by("order")]
     session_seat_players(session=session, tables=[players[::2], players[1::2]])
+    session_start(session=session)
     undone = match_at(tournament, 2, 1)
     add(undone, referee, board_turn(simulated(undone, seed=7)["rounds"][0]["turns"][0]))
     undone = fresh(undone)

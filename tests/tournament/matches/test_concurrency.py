@@ -15,6 +15,7 @@ from django.db import connection, connections
 from tests.tournament.matches.helpers import first_match, fresh
 from tournament import engine
 from tournament.matches import services
+from tournament.matches.services import write
 from tournament.models import AuditEntry, Turn
 
 pytestmark = [
@@ -84,7 +85,7 @@ def test_the_second_save_waits_for_the_first_then_is_refused(tournament, referee
     seen = match.revision
     holding = threading.Event()
     release = threading.Event()
-    real_match_rows = services.match_rows
+    real_match_rows = write.match_rows
 
     def match_rows_pausing_the_first(*, match):
         if threading.current_thread().name == "first":
@@ -92,7 +93,7 @@ def test_the_second_save_waits_for_the_first_then_is_refused(tournament, referee
             release.wait(timeout=30)
         return real_match_rows(match=match)
 
-    monkeypatch.setattr(services, "match_rows", match_rows_pausing_the_first)
+    monkeypatch.setattr(write, "match_rows", match_rows_pausing_the_first)
     results: dict[str, str] = {}
     first = save_in_thread("first", match, referee, seen, opening(0, "5-5-5"), results)
     second = save_in_thread("second", match, referee, seen, opening(1, "4-4-4"), results)

@@ -33,7 +33,7 @@ from tournament import engine, services
 from tournament.matches import selectors as match_selectors
 from tournament.matches import services as match_services
 from tournament.models import Match, StaffRole
-from tournament.organiser.services import player_add, session_create
+from tournament.organiser.services import player_add, session_create, session_start
 from tournament.seating.services import session_seat_players
 
 
@@ -77,6 +77,7 @@ class Command(BaseCommand):
                    for i in range(4)]
         session = session_create(tournament=tournament)
         session_seat_players(session=session, tables=[players])
+        session_start(session=session)
         match = Match.objects.get(table__session=session)
         names = match_selectors.match_rows(match=match).names
         record = engine.simulated_match_record(names=names, seed=seed)
