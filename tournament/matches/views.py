@@ -54,10 +54,13 @@ from tournament.permissions import (
 
 
 class MatchMixin(TournamentMixin):
-    """Loads ``self.match`` (of this tournament) and whether the user may write to it."""
+    """Loads ``self.match`` (of this tournament), whether the user may write to it
+    (``can_write``: a referee of its table or an organiser) and, when its session takes no
+    write (closed, or not started), why (``write_refusal``): the pages then offer no write."""
 
     match: Match
     can_write: bool
+    write_refusal: ValidationError | None
 
     def refuse(self, request):
         refusal = super().refuse(request)
@@ -72,6 +75,7 @@ class MatchMixin(TournamentMixin):
             raise Http404
         self.match = match
         self.can_write = can_referee(request.user, match.table)
+        self.write_refusal = services.session_refusal(match.table.session)
         return None
 
     def url(self, name: str, **kwargs: Any) -> str:
@@ -111,11 +115,14 @@ class MatchPageMixin(MatchMixin):
     def page_context(self, view: selectors.MatchReplayView, **forms: Any) -> dict[str, Any]:
         request = self.request
         revision = view.match.revision
+        can_write = self.can_write and self.write_refusal is None
         context: dict[str, Any] = {
             "tournament": self.tournament,
             "match": view.match,
             "view": view,
-            "can_write": self.can_write,
+            "can_write": can_write,
+            "write_refusal": (" ".join(self.write_refusal.messages)
+                              if self.can_write and self.write_refusal is not None else ""),
             "revision": revision,
             "session": view.match.table.session,
             "table": view.match.table,
@@ -138,12 +145,12 @@ class MatchPageMixin(MatchMixin):
         ]
 
         last = view.last_round
-        to_confirm = last if self.can_write and last is not None and last.closed and not last.confirmed else None
+        to_confirm = last if can_write and last is not None and last.closed and not last.confirmed else None
         context["round_to_confirm"] = to_confirm
         log_options = {
-            "can_write": self.can_write,
+            "can_write": can_write,
             "revision": revision,
-            "csrf_token": get_token(request) if self.can_write else "",
+            "csrf_token": get_token(request) if can_write else "",
             "urls": {
                 "decide": self.url("match_turn_decide", turn_id=0).replace("/0/", "/{id}/"),
                 "correct": self.url("match_turn_correct", turn_id=0).replace("/0/", "/{id}/"),
@@ -159,7 +166,7 @@ class MatchPageMixin(MatchMixin):
             for round_view in view.rounds
         ]
         context["board_round"] = live_round_view or view.last_round
-        if self.can_write and live is not None and live.counted:
+        if can_write and live is not None and live.counted:
             if live.round_over:
                 context["round_end_form"] = forms.get("round_end_form") or RoundEndForm(
                     view=view, expected=list(live.hand_counts),
@@ -177,7 +184,7 @@ class MatchPageMixin(MatchMixin):
                 context["tiles"] = live.tile_grid()
                 context["legal_cells_json"] = json.dumps(live.legal_cells, separators=(",", ":"))
             context["can_undo"] = live_round_view is not None and bool(live_round_view.turns)
-        if self.can_write and not view.rounds:
+        if can_write and not view.rounds:
             context["upload_form"] = forms.get("upload_form") or RecordUploadForm(
                 initial={"revision": revision})
         context.update({k: v for k, v in forms.items() if not k.endswith("_form")})
@@ -216,6 +223,11 @@ class MatchWriteView(MatchWriteMixin, MatchPageMixin, View):
         if message:
             messages.success(self.request, message)
         return redirect(self.url(self.redirect_name()))
+
+    def posted_stale(self) -> bool:
+        """The revision posted is a number and not the match's: another save came first."""
+        seen = posted_revision(self.request)
+        return seen is not None and seen != self.match.revision
 
     def redirect_name(self) -> str:
         return "match_sheet" if self.request.POST.get("next") == "sheet" else "match"
@@ -291,8 +303,8 @@ class TurnPreviewView(MatchWriteMixin, MatchPageMixin, View):
     http_method_names = ("post",)
 
     def post(self, request, *args, **kwargs):
-        seen = request.POST.get("revision", "")
-        if seen.isdigit() and int(seen) != self.match.revision:
+        seen = posted_revision(request)
+        if seen is not None and seen != self.match.revision:
             response = self.render_match(
                 status=409, conflict_message=services.stale_match_message())
             response["HX-Retarget"] = "#match"
@@ -389,6 +401,8 @@ class RoundEndView(MatchWriteView):
         })
 
     def post(self, request, *args, **kwargs):
+        if self.posted_stale():  # the form was made for the match as it was: not this one
+            return self.stale()
         view = selectors.match_replay(match=self.match)
         round_view = self.round_view(view)
         form = self.form(view, round_view, request.POST)
@@ -545,6 +559,15 @@ class TurnInsertView(TurnCorrectView):
             turn=form.turn_input(), reason=form.cleaned_data["reason"],
         )
         return _("Turn inserted; the match was replayed.")
+
+
+def posted_revision(request) -> int | None:
+    """The revision posted, when it is a number in ASCII digits (None otherwise: the form
+    then says what is wrong)."""
+    seen = request.POST.get("revision", "")
+    if seen.isascii() and seen.isdigit() and len(seen) < 12:
+        return int(seen)
+    return None
 
 
 def posted_at_revision(request, revision: int):

@@ -21,7 +21,7 @@ from tests.tournament.matches.helpers import (
 )
 from tournament import engine
 from tournament.matches import services
-from tournament.models import Match, Turn
+from tournament.models import Match, RoundEnd, Turn
 
 pytestmark = pytest.mark.django_db
 
@@ -601,3 +601,23 @@ def test_the_audit_page_shows_an_insertion(referee, referee_client, tournament):
     assert "inséré</b> B · " in row and "pas de tuile, 3 pioche(s), annonce -25" in row
     assert "1 tour(s) suivant(s) descendu(s) d’un rang, chacun en nouvelle version" in row
     assert "oublié sur la feuille" in row
+
+
+def test_a_stale_racks_form_is_told_someone_else_saved(referee, referee_client, tournament):
+    """Two tablets on a round just over: the first enters the racks; the second's racks,
+    posted from the page as it was, answer 409 with the match as it is, nothing written."""
+    match = first_match(tournament)
+    record = simulated(match, seed=3)
+    import_record(match, referee, truncated(record, rounds=0, turns=len(record["rounds"][0]["turns"])))
+    seen = fresh(match).revision
+    data = {"revision": seen}
+    for seat, rack in enumerate(record["rounds"][0]["racks"]):
+        data[f"rack_{seat}"] = " ".join(rack)
+    first = referee_client.post(url(match, "match_round_end", number=1), data, **HTMX)
+    assert first.status_code == 200
+    ends = RoundEnd.objects.filter(round__match=match).count()
+    second = referee_client.post(url(match, "match_round_end", number=1), data, **HTMX)
+    assert second.status_code == 409
+    assert second.context["conflict_message"] == services.stale_match_message()
+    assert second.context["revision"] == seen + 1
+    assert RoundEnd.objects.filter(round__match=match).count() == ends == 1
