@@ -32,6 +32,16 @@ BONUS_CODES = {
 _CORNERS_RE = re.compile(r"^\s*(\d)\s*-?\s*(\d)\s*-?\s*(\d)\s*$")
 
 
+def small_number(text: str, *, high: int) -> int | None:
+    """``text`` as a number from 0 to ``high`` written in ASCII digits; None otherwise (``²``
+    or ``٣`` are digits to ``str.isdigit()``, not numbers a scorekeeper types)."""
+    text = text.strip()
+    if not (text.isascii() and text.isdigit()) or len(text) > len(str(high)):
+        return None
+    value = int(text)
+    return value if value <= high else None
+
+
 def tile_error(given: str) -> ValidationError:
     return ValidationError(
         _("“%(given)s” is not a tile: three values from 0 to 5, like 345 or 3-4-5."),
@@ -437,8 +447,9 @@ class SheetLineForm(PlacementFieldsMixin, forms.Form):
         letters = SEAT_LETTERS[: self.seat_count]
         if len(text) == 1 and text in letters:
             return letters.index(text)
-        if text.isdigit() and 1 <= int(text) <= self.seat_count:
-            return int(text) - 1
+        number = small_number(text, high=self.seat_count)
+        if number is not None and number >= 1:
+            return number - 1
         raise ValidationError(
             _("Who played: a seat letter (%(letters)s) or number (1 to %(count)s)."),
             params={"letters": ", ".join(letters), "count": self.seat_count},
@@ -448,9 +459,10 @@ class SheetLineForm(PlacementFieldsMixin, forms.Form):
         text = self.cleaned_data["draws"].strip()
         if not text:
             return None
-        if not text.isdigit() or int(text) > 3:
+        number = small_number(text, high=3)
+        if number is None:
             raise ValidationError(_("Draws: a number from 0 to 3."))
-        return int(text)
+        return number
 
     def clean_bonus(self) -> str:
         text = self.cleaned_data["bonus"].strip().lower()
@@ -469,6 +481,8 @@ class SheetLineForm(PlacementFieldsMixin, forms.Form):
         if not text:
             return None
         try:
+            if not text.isascii() or len(text) > 6:
+                raise ValueError(text)
             value = int(text)
         except ValueError:
             raise ValidationError(_("Points: a whole number, like 14 or -25.")) from None

@@ -41,6 +41,7 @@ from tournament.matches.forms import (
     clean_cell,
     clean_corners,
     clean_tile,
+    small_number,
 )
 from tournament.matches.tables import AuditTable, TurnLogTable
 from tournament.models import Match
@@ -323,12 +324,11 @@ def preview_from_data(view: selectors.MatchReplayView, data) -> selectors.TurnPr
         corners = clean_corners(data.get("corners", ""))
     except ValidationError as error:
         return selectors.TurnPreview(error=" ".join(error.messages))
-    draws = data.get("draws", "0")
-    player = data.get("player", "")
+    draws = small_number(data.get("draws", "0"), high=3)
+    player = small_number(data.get("player", ""), high=len(view.seats) - 1)
     return selectors.turn_preview(
         view=view, tile=tile, cell=cell, corners=corners,
-        draws=int(draws) if draws.isdigit() and int(draws) <= 3 else 0,
-        player=int(player) if player.isdigit() else None,
+        draws=draws if draws is not None else 0, player=player,
     )
 
 
@@ -581,6 +581,8 @@ def posted_at_revision(request, revision: int):
 # -- sheet mode --------------------------------------------------------------------------------
 
 SHEET_LINES = 12
+#: The most lines sheet mode shows ("more lines" stops there).
+SHEET_MAX_LINES = 200
 
 
 class MatchSheetView(MatchWriteMixin, View):
@@ -636,9 +638,12 @@ class MatchSheetView(MatchWriteMixin, View):
         form = SheetForm(request.POST)
         saving = "save" in request.POST
         if "more" in request.POST:
+            lines = small_number(request.POST.get("line-TOTAL_FORMS", ""), high=SHEET_MAX_LINES)
+            if lines is None:  # the management form says what is wrong
+                formset.is_valid()
+                return self.render(view, formset, form, status=400)
             data = request.POST.copy()
-            total = int(data.get("line-TOTAL_FORMS", SHEET_LINES)) + SHEET_LINES
-            data["line-TOTAL_FORMS"] = str(min(total, 200))
+            data["line-TOTAL_FORMS"] = str(min(lines + SHEET_LINES, SHEET_MAX_LINES))
             formset = SheetFormSet(data, seat_count=seat_count, prefix="line")
             formset.is_valid()
             return self.render(view, formset, form)

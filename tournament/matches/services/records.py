@@ -63,6 +63,12 @@ def match_record_import(
         raise _record_error(
             _("This file is not a readable match record: %(detail)s")
             % {"detail": engine.record_error_message(error)}, "unreadable") from None
+    except (TypeError, ValueError, OverflowError, RecursionError):
+        # a value of the wrong type (an object for a bonus, a list for a coordinate) or a
+        # number too long to read, which the engine's reader does not catch itself
+        raise _record_error(
+            _("This file is not a readable match record: a value has the wrong type or is "
+              "too large."), "unreadable") from None
     with match_write(match=match, user=user, seen_revision=seen_revision) as write:
         rows = write.rows
         tournament = write.match.table.session.tournament
