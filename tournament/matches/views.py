@@ -225,6 +225,16 @@ class MatchWriteView(MatchWriteMixin, MatchPageMixin, View):
             messages.success(self.request, message)
         return redirect(self.url(self.redirect_name()))
 
+    def already_saved(self) -> HttpResponse:
+        """The same submission was saved before (its tablet sent it again): the match as it
+        is, said so; nothing written."""
+        self.reload_match()
+        message = services.already_saved_message()
+        if self.request.htmx:
+            return self.render_match(done_message=message)
+        messages.success(self.request, message)
+        return redirect(self.url(self.redirect_name()))
+
     def posted_stale(self) -> bool:
         """The revision posted is a number and not the match's: another save came first."""
         seen = posted_revision(self.request)
@@ -269,8 +279,11 @@ class TurnAddView(MatchWriteView):
         try:
             written = services.match_turns_add(
                 match=self.match, user=request.user, seen_revision=form.cleaned_data["revision"],
+                submission_key=submission_key(self.request),
                 turns=[form.turn_input()],
             )
+        except services.AlreadySaved:
+            return self.already_saved()
         except services.StaleMatch:
             return self.stale()
         except services.TurnsRefused as refused:
@@ -339,7 +352,10 @@ class TurnUndoView(MatchWriteView):
             return self.refused(error_message=_("The page is out of date: reload it."))
         try:
             written = services.match_turn_undo(
-                match=self.match, user=request.user, seen_revision=form.cleaned_data["revision"])
+                match=self.match, user=request.user, seen_revision=form.cleaned_data["revision"],
+                submission_key=submission_key(self.request))
+        except services.AlreadySaved:
+            return self.already_saved()
         except services.StaleMatch:
             return self.stale()
         except ValidationError as error:
@@ -358,9 +374,12 @@ class TurnDecisionView(MatchWriteView):
         try:
             written = services.match_turn_decide(
                 match=self.match, user=request.user, seen_revision=form.cleaned_data["revision"],
+                submission_key=submission_key(self.request),
                 turn_id=kwargs["turn_id"], decision=form.cleaned_data["decision"],
                 reason=form.cleaned_data.get("reason", ""),
             )
+        except services.AlreadySaved:
+            return self.already_saved()
         except services.StaleMatch:
             return self.stale()
         except ValidationError as error:
@@ -411,10 +430,13 @@ class RoundEndView(MatchWriteView):
             try:
                 written = services.match_round_end(
                     match=self.match, user=request.user, seen_revision=form.cleaned_data["revision"],
+                    submission_key=submission_key(self.request),
                     round_index=round_view.index, racks=form.cleaned_data["racks"],
                     settlement_claimed=form.cleaned_data["settlement_claimed"],
                     reason=form.cleaned_data.get("reason", ""),
                 )
+            except services.AlreadySaved:
+                return self.already_saved()
             except services.StaleMatch:
                 return self.stale()
             except ValidationError as error:
@@ -438,8 +460,11 @@ class RoundConfirmView(MatchWriteView):
         try:
             written = services.match_round_confirm(
                 match=self.match, user=request.user, seen_revision=form.cleaned_data["revision"],
+                submission_key=submission_key(self.request),
                 round_index=kwargs["number"] - 1,
             )
+        except services.AlreadySaved:
+            return self.already_saved()
         except services.StaleMatch:
             return self.stale()
         except ValidationError as error:
@@ -486,7 +511,8 @@ class TurnCorrectView(MatchWriteMixin, View):
         """The service's call; the message shown on the match page afterwards."""
         services.match_turn_correct(
             match=self.match, user=self.request.user,
-            seen_revision=form.cleaned_data["revision"], turn_id=self.kwargs["turn_id"],
+            seen_revision=form.cleaned_data["revision"],
+            submission_key=submission_key(self.request), turn_id=self.kwargs["turn_id"],
             turn=form.turn_input(), reason=form.cleaned_data["reason"],
         )
         return _("Turn corrected; the match was replayed.")
@@ -514,6 +540,9 @@ class TurnCorrectView(MatchWriteMixin, View):
         if form.is_valid():
             try:
                 done = self.save(form)
+            except services.AlreadySaved:
+                messages.success(request, services.already_saved_message())
+                return redirect(self.url("match"))
             except services.StaleMatch as stale:
                 self.match = selectors.match_with_tournament(self.match.pk).get()
                 view = selectors.match_replay(match=self.match)
@@ -555,10 +584,20 @@ class TurnInsertView(TurnCorrectView):
     def save(self, form) -> str:
         services.match_turn_insert(
             match=self.match, user=self.request.user,
-            seen_revision=form.cleaned_data["revision"], before_turn_id=self.kwargs["turn_id"],
+            seen_revision=form.cleaned_data["revision"],
+            submission_key=submission_key(self.request), before_turn_id=self.kwargs["turn_id"],
             turn=form.turn_input(), reason=form.cleaned_data["reason"],
         )
         return _("Turn inserted; the match was replayed.")
+
+
+def submission_key(request) -> str:
+    """The key the tablet made for this submission (hidden input ``submission_key``): letters,
+    digits and dashes, 64 at most; anything else counts as no key."""
+    key = request.POST.get("submission_key", "")
+    if 8 <= len(key) <= 64 and key.isascii() and all(c.isalnum() or c in "-_" for c in key):
+        return key
+    return ""
 
 
 def posted_revision(request) -> int | None:
@@ -679,8 +718,13 @@ class MatchSheetView(MatchWriteMixin, View):
         try:
             saved = services.match_turns_add(
                 match=self.match, user=request.user, seen_revision=form.cleaned_data["revision"],
+                submission_key=submission_key(self.request),
                 turns=turns, mismatches_seen=form.cleaned_data["mismatches_seen"],
             )
+        except services.AlreadySaved:
+            messages.success(request, services.already_saved_message())
+            return redirect(reverse("tournament:match_sheet", kwargs={
+                "slug": self.tournament.slug, "match_id": self.match.pk}))
         except services.StaleMatch as stale:
             self.match = selectors.match_with_tournament(self.match.pk).get()
             form = SheetForm(posted_at_revision(request, self.match.revision))
@@ -760,9 +804,12 @@ class MatchRecordUploadView(MatchWriteView):
         try:
             written = services.match_record_import(
                 match=self.match, user=request.user, seen_revision=form.cleaned_data["revision"],
+                submission_key=submission_key(self.request),
                 record=form.cleaned_data["record"],
                 names_must_match=not form.cleaned_data["names_in_seat_order"],
             )
+        except services.AlreadySaved:
+            return self.already_saved()
         except services.StaleMatch:
             return self.stale()
         except ValidationError as error:

@@ -33,8 +33,10 @@ from tournament.matches.services.turns import (
     turn_snapshot,
 )
 from tournament.matches.services.write import (
+    AlreadySaved,
     StaleMatch,
     Written,
+    already_saved_message,
     match_results_cache,
     match_write,
     session_refusal,
@@ -42,6 +44,7 @@ from tournament.matches.services.write import (
 )
 
 __all__ = [
+    "AlreadySaved",
     "MismatchesNotSeen",
     "RackInput",
     "Refusal",
@@ -63,6 +66,7 @@ __all__ = [
     "match_turns_add",
     "match_write",
     "session_refusal",
+    "already_saved_message",
     "stale_match_message",
     "turn_snapshot",
 ]

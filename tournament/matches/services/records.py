@@ -43,6 +43,7 @@ def match_record_import(
     match: Match,
     user,
     seen_revision: int,
+    submission_key: str = "",
     record: str | bytes | dict[str, Any],
     names_must_match: bool = True,
 ) -> Written[MatchReplayView]:
@@ -69,7 +70,8 @@ def match_record_import(
         raise _record_error(
             _("This file is not a readable match record: a value has the wrong type or is "
               "too large."), "unreadable") from None
-    with match_write(match=match, user=user, seen_revision=seen_revision) as write:
+    with match_write(match=match, user=user, seen_revision=seen_revision,
+                     submission_key=submission_key) as write:
         rows = write.rows
         tournament = write.match.table.session.tournament
         if any(rows.turns.get(r.pk) for r in rows.rounds) or rows.ends:

@@ -56,6 +56,7 @@ def match_round_end(
     match: Match,
     user,
     seen_revision: int,
+    submission_key: str = "",
     round_index: int,
     racks: Sequence[RackInput],
     settlement_claimed: Sequence[int] | None = None,
@@ -64,7 +65,8 @@ def match_round_end(
     """Enter the racks shown at the end of a round (and the settlement claimed); the engine
     settles it. Entering them again is a correction: a new version, a reason required, and
     the round must be confirmed again. Errors are keyed ``rack_<seat>``."""
-    with match_write(match=match, user=user, seen_revision=seen_revision) as write:
+    with match_write(match=match, user=user, seen_revision=seen_revision,
+                     submission_key=submission_key) as write:
         rows = write.rows
         round_ = next((r for r in rows.rounds if r.index == round_index), None)
         if round_ is None or not rows.turns.get(round_.pk):
@@ -119,13 +121,14 @@ def _turn_numbers(turns: Sequence[TurnLine]) -> str:
     return ", ".join(str(turn.number) for turn in turns)
 
 
-def match_round_confirm(*, match: Match, user, seen_revision: int,
-                        round_index: int) -> Written[Round]:
+def match_round_confirm(*, match: Match, user, seen_revision: int, round_index: int,
+                        submission_key: str = "") -> Written[Round]:
     """The referee confirms a closed round. It cannot be confirmed while a decision is
     pending or an illegal turn remains, nor once a correction has left it unfinished. Once
     the match is over and every round confirmed, the match is confirmed (what the standings
     count)."""
-    with match_write(match=match, user=user, seen_revision=seen_revision) as write:
+    with match_write(match=match, user=user, seen_revision=seen_revision,
+                     submission_key=submission_key) as write:
         round_ = next((r for r in write.rows.rounds if r.index == round_index), None)
         already = round_ is not None and round_.confirmed_at is not None
         if round_ is not None and not already:

@@ -215,6 +215,7 @@ def match_turns_add(
     match: Match,
     user,
     seen_revision: int,
+    submission_key: str = "",
     turns: Sequence[TurnInput],
     mismatches_seen: bool = True,
 ) -> Written[list[Turn]]:
@@ -227,7 +228,8 @@ def match_turns_add(
     """
     if not turns:
         raise ValidationError(_("There is no turn to save."), code="no_turn")
-    with match_write(match=match, user=user, seen_revision=seen_revision) as write:
+    with match_write(match=match, user=user, seen_revision=seen_revision,
+                     submission_key=submission_key) as write:
         rows = write.rows
         round_ = _live_round(write)
         existing = rows.round_turns(round_)
@@ -313,9 +315,11 @@ def _legal(replay: MatchReplayView, round_: Round, position: int) -> engine.Turn
     return report
 
 
-def match_turn_undo(*, match: Match, user, seen_revision: int) -> Written[Turn]:
+def match_turn_undo(*, match: Match, user, seen_revision: int,
+                    submission_key: str = "") -> Written[Turn]:
     """Undo the last turn of the round in play: it is superseded by nothing (kept, audited)."""
-    with match_write(match=match, user=user, seen_revision=seen_revision) as write:
+    with match_write(match=match, user=user, seen_revision=seen_revision,
+                     submission_key=submission_key) as write:
         rows = write.rows
         round_ = next((r for r in reversed(rows.rounds) if rows.turns.get(r.pk)), None)
         if round_ is None:
@@ -351,6 +355,7 @@ def match_turn_correct(
     match: Match,
     user,
     seen_revision: int,
+    submission_key: str = "",
     turn_id: int,
     turn: TurnInput | None,
     reason: str,
@@ -361,7 +366,8 @@ def match_turn_correct(
     confirmed, must be confirmed again. Saves the new version (None when struck out).
     """
     reason = _reason_required(reason, _("Say why the turn is corrected."))
-    with match_write(match=match, user=user, seen_revision=seen_revision) as write:
+    with match_write(match=match, user=user, seen_revision=seen_revision,
+                     submission_key=submission_key) as write:
         round_, turns, position = _current_turn(write.rows, turn_id)
         old = turns[position]
         new: Turn | None = None
@@ -398,6 +404,7 @@ def match_turn_insert(
     match: Match,
     user,
     seen_revision: int,
+    submission_key: str = "",
     before_turn_id: int,
     turn: TurnInput,
     reason: str,
@@ -416,7 +423,8 @@ def match_turn_insert(
     required, and the round, if confirmed, must be confirmed again. Saves the inserted turn.
     """
     reason = _reason_required(reason, _("Say why the turn is inserted."))
-    with match_write(match=match, user=user, seen_revision=seen_revision) as write:
+    with match_write(match=match, user=user, seen_revision=seen_revision,
+                     submission_key=submission_key) as write:
         rows = write.rows
         round_, turns, position = _current_turn(rows, before_turn_id)
         (player,) = _players([turn], due=_player_after(turns[:position], len(rows.seats)),
@@ -462,7 +470,8 @@ def match_turn_insert(
 
 
 def match_turn_decide(
-    *, match: Match, user, seen_revision: int, turn_id: int, decision: str, reason: str = ""
+    *, match: Match, user, seen_revision: int, turn_id: int, decision: str, reason: str = "",
+    submission_key: str = "",
 ) -> Written[Turn]:
     """The referee's decision on a claim that differs from the engine: ``engine`` (the
     engine's figure stands) or ``claim`` (the claim stands; a reason is required). Recorded
@@ -473,7 +482,8 @@ def match_turn_decide(
             _("Choose the engine's figure or the claim."), code="invalid_decision")})
     if decision == Turn.Decision.CLAIM:
         _reason_required(reason, _("Say why the claim stands against the engine."))
-    with match_write(match=match, user=user, seen_revision=seen_revision) as write:
+    with match_write(match=match, user=user, seen_revision=seen_revision,
+                     submission_key=submission_key) as write:
         round_, turns, position = _current_turn(write.rows, turn_id)
         old = turns[position]
         if old.verdict != Verdict.MISMATCH:

@@ -7,6 +7,8 @@ Inside one transaction:
    :class:`StaleMatch` is raised (nothing written). The UPDATE also holds the match's row
    lock until the transaction ends, so writes to one match are serial. The tournament's data
    version is raised (``freshness.touch``);
+   A submission whose key (made by the tablet) was saved before raises
+   :class:`AlreadySaved` instead, and writes nothing;
 2. the session must be in play: a closed session's matches, and those of a session seated
    but not started, refuse every write (:class:`SessionNotOpen`);
 3. the current rows are loaded once (:attr:`MatchWrite.rows`); the service changes them in
@@ -42,9 +44,24 @@ from tournament.matches.selectors import (
     match_rows,
     match_with_tournament,
 )
-from tournament.models import AuditEntry, Match, Round, Session, Turn
+from tournament.models import AuditEntry, Match, MatchSubmission, Round, Session, Turn
 
 T = TypeVar("T")
+
+
+class AlreadySaved(Exception):
+    """This submission (the key its tablet made) was saved before: nothing is written again;
+    the tablet is shown the match as it is."""
+
+    def __init__(self, *, match_id: int, key: str) -> None:
+        super().__init__(f"match {match_id}: submission {key} already saved")
+        self.match_id = match_id
+        self.key = key
+
+
+def already_saved_message() -> str:
+    """What a scorekeeper reads when their submission had been saved already."""
+    return _("Already saved: this entry had reached the server. Here is the match as it is.")
 
 
 class StaleMatch(Exception):
@@ -151,13 +168,23 @@ class MatchWrite:
         return True
 
 
-def _claim_revision(*, match: Match, seen_revision: int) -> Match:
+def _saved_before(match_id: int, key: str) -> bool:
+    return bool(key) and MatchSubmission.objects.filter(match_id=match_id, key=key).exists()
+
+
+def _claim_revision(*, match: Match, seen_revision: int, submission_key: str = "") -> Match:
     """Move the match from ``seen_revision`` to the next, or raise StaleMatch (or the
-    session's refusal, which comes first). Returns the match re-read after the update (its
-    table, session and tournament loaded)."""
+    session's refusal, which comes first). A submission whose key was saved before raises
+    AlreadySaved, even when its revision is stale (the same submission sent twice at once:
+    the second waits for the first, then finds its key). The key is kept with the write.
+    Returns the match re-read after the update (its table, session and tournament loaded)."""
+    if _saved_before(match.pk, submission_key):
+        raise AlreadySaved(match_id=match.pk, key=submission_key)
     updated = Match.objects.filter(pk=match.pk, revision=seen_revision).update(
         revision=F("revision") + 1
     )
+    if updated != 1 and _saved_before(match.pk, submission_key):
+        raise AlreadySaved(match_id=match.pk, key=submission_key)
     match = match_with_tournament(match.pk).get()
     refusal = session_refusal(match.table.session)
     if refusal is not None:
@@ -165,15 +192,21 @@ def _claim_revision(*, match: Match, seen_revision: int) -> Match:
     if updated != 1:
         raise StaleMatch(match_id=match.pk, seen=seen_revision)
     freshness.touch(tournament_id=match.table.session.tournament_id)
+    if submission_key:
+        MatchSubmission.objects.create(match=match, key=submission_key)
     return match
 
 
 @contextmanager
-def match_write(*, match: Match, user, seen_revision: int) -> Iterator[MatchWrite]:
+def match_write(*, match: Match, user, seen_revision: int,
+                submission_key: str = "") -> Iterator[MatchWrite]:
     """The one path of a write to a match (the module's docstring): claim, load, let the
-    caller change and replay, then store the results and the audit entries."""
+    caller change and replay, then store the results and the audit entries. A
+    ``submission_key`` (made by the tablet) is kept with the write: sent again, it raises
+    :class:`AlreadySaved` and writes nothing."""
     with transaction.atomic():
-        match = _claim_revision(match=match, seen_revision=seen_revision)
+        match = _claim_revision(match=match, seen_revision=seen_revision,
+                                submission_key=submission_key)
         write = MatchWrite(match=match, user=user, rows=match_rows(match=match))
         yield write
         replay = write.replayed
