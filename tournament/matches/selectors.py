@@ -19,6 +19,7 @@ the record only (the printed sheet, the download).
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -535,31 +536,9 @@ def match_replay(*, match: Match, rows: MatchRows | None = None) -> MatchReplayV
     live: LiveRound | None = None
     finished = replay.finished
     if open_last:
-        round_ = recorded[-1]
-        turn_problems = tuple(p for t in replay.turns for p in t.problems)
-        counted = not finished  # a round begun after the end is replayed, not counted
-        running = tuple(t + s for t, s in zip(totals, replay.round_scores)) if counted else tuple(totals)
-        view = _round_view(
-            round_, rows, names, replay.turns, turn_problems,
-            end_kind=replay.round_end, out_player=replay.out_player, settlement=None,
-            scores=replay.round_scores, totals_after=running, counted=counted,
-        )
-        if not counted:
-            view.problems.insert(
-                0,
-                ProblemView(
-                    code="round-after-match-end",
-                    message=engine.problem_message(
-                        "round-after-match-end",
-                        {"number": round_.index + 1, "target": replay.rules.target},
-                    ),
-                    round=round_.index,
-                    turn=None,
-                ),
-            )
+        view, live = _open_round(recorded[-1], rows, names, replay)
         rounds.append(view)
-        totals = list(running)
-        live = LiveRound(index=round_.index, replay=replay, started=True, counted=counted)
+        totals = list(view.totals_after)
     elif not finished:
         replay.begin_round()
         index = len(recorded)
@@ -576,6 +555,74 @@ def match_replay(*, match: Match, rows: MatchRows | None = None) -> MatchReplayV
         winners=replay.winners if finished else (),
         live=live,
         target=replay.rules.target,
+    )
+
+
+def _open_round(round_: Round, rows: MatchRows, names: list[str],
+                replay: engine.MatchReplay) -> tuple[RoundView, LiveRound]:
+    """The round in play of ``replay`` (``round_``, its turns played, not ended): its
+    RoundView and the LiveRound of the entry screen."""
+    turn_problems = tuple(p for t in replay.turns for p in t.problems)
+    counted = not replay.finished  # a round begun after the end is replayed, not counted
+    totals = replay.totals
+    running = tuple(t + s for t, s in zip(totals, replay.round_scores)) if counted else totals
+    view = _round_view(
+        round_, rows, names, replay.turns, turn_problems,
+        end_kind=replay.round_end, out_player=replay.out_player, settlement=None,
+        scores=replay.round_scores, totals_after=running, counted=counted,
+    )
+    if not counted:
+        view.problems.insert(
+            0,
+            ProblemView(
+                code="round-after-match-end",
+                message=engine.problem_message(
+                    "round-after-match-end",
+                    {"number": round_.index + 1, "target": replay.rules.target},
+                ),
+                round=round_.index,
+                turn=None,
+            ),
+        )
+    return view, LiveRound(index=round_.index, replay=replay, started=True, counted=counted)
+
+
+def match_replay_appended(*, before: MatchReplayView, round_: Round,
+                          added: list[Turn]) -> MatchReplayView | None:
+    """``before`` with the turns ``added`` appended to ``round_``, the round in play: the
+    engine plays them on from ``before``'s round in play (the rounds before are not replayed
+    again). ``before`` is used up. None when ``round_`` is not ``before``'s round in play (the
+    caller replays the whole match)."""
+    live = before.live
+    if live is None or not live.counted or live.index != round_.index or not added:
+        return None
+    rows = before.rows
+    if rows.turns.get(round_.pk, [])[-len(added):] != added:
+        return None
+    replay = live.replay
+    records = tuple(turn_record(row) for row in added)
+    for record in records:
+        replay.play(record)
+    names = rows.names
+    view, new_live = _open_round(round_, rows, names, replay)
+    earlier = before.rounds[:-1] if before.live_round_view is not None else before.rounds
+    record = before.record
+    if before.live_round_view is not None:
+        last = record.rounds[-1]
+        rounds_record = (*record.rounds[:-1], dataclasses.replace(last, turns=last.turns + records))
+    else:
+        rounds_record = (*record.rounds, engine.RoundRecord(turns=records))
+    return MatchReplayView(
+        match=rows.match,
+        rows=rows,
+        record=dataclasses.replace(record, rounds=rounds_record),
+        seats=before.seats,
+        rounds=[*earlier, view],
+        totals=view.totals_after,
+        finished=False,
+        winners=(),
+        live=new_live,
+        target=before.target,
     )
 
 

@@ -113,7 +113,11 @@ class MatchPageMixin(MatchMixin):
     template_name = "tournament/matches/match.html"
     region_template = "tournament/matches/_match.html"
 
-    def page_context(self, view: selectors.MatchReplayView, **forms: Any) -> dict[str, Any]:
+    def page_context(self, view: selectors.MatchReplayView, *, unchanged_before: int = 0,
+                     **forms: Any) -> dict[str, Any]:
+        """The page's context; the confirmed rounds before ``unchanged_before`` (rounds a write
+        left as they were, which carry no form) are sent as placeholders that htmx fills with
+        the ones the tablet shows (``hx-preserve``)."""
         request = self.request
         revision = view.match.revision
         can_write = self.can_write and self.write_refusal is None
@@ -161,6 +165,8 @@ class MatchPageMixin(MatchMixin):
             "error_messages": forms.get("decision_error_messages"),
         }
         context["log_rounds"] = [
+            {"round": round_view, "preserved": True}
+            if round_view.index < unchanged_before and round_view.confirmed else
             {"round": round_view,
              "table": _log_table(request, round_view, f"r{round_view.number}-", **log_options),
              "confirm_elsewhere": round_view is to_confirm}
@@ -192,10 +198,12 @@ class MatchPageMixin(MatchMixin):
         return context
 
     def render_match(self, *, status: int = 200, replay: selectors.MatchReplayView | None = None,
-                     **forms: Any) -> HttpResponse:
+                     unchanged_before: int = 0, **forms: Any) -> HttpResponse:
         view = replay if replay is not None else selectors.match_replay(match=self.match)
-        context = self.page_context(view, **forms)
-        template = self.region_template if self.request.htmx else self.template_name
+        htmx = bool(self.request.htmx)
+        context = self.page_context(view, unchanged_before=unchanged_before if htmx else 0,
+                                    **forms)
+        template = self.region_template if htmx else self.template_name
         return TemplateResponse(self.request, template, context, status=status)
 
     def reload_match(self) -> None:
@@ -220,7 +228,8 @@ class MatchWriteView(MatchWriteMixin, MatchPageMixin, View):
         """The write's answer: the match as the service wrote it (its replay)."""
         self.match = written.replay.match
         if self.request.htmx:
-            return self.render_match(replay=written.replay, done_message=message)
+            return self.render_match(replay=written.replay, done_message=message,
+                                     unchanged_before=written.round_index)
         if message:
             messages.success(self.request, message)
         return redirect(self.url(self.redirect_name()))
@@ -280,7 +289,7 @@ class TurnAddView(MatchWriteView):
             written = services.match_turns_add(
                 match=self.match, user=request.user, seen_revision=form.cleaned_data["revision"],
                 submission_key=submission_key(self.request),
-                turns=[form.turn_input()],
+                turns=[form.turn_input()], before=view,
             )
         except services.AlreadySaved:
             return self.already_saved()
@@ -720,6 +729,7 @@ class MatchSheetView(MatchWriteMixin, View):
                 match=self.match, user=request.user, seen_revision=form.cleaned_data["revision"],
                 submission_key=submission_key(self.request),
                 turns=turns, mismatches_seen=form.cleaned_data["mismatches_seen"],
+                before=view,
             )
         except services.AlreadySaved:
             messages.success(request, services.already_saved_message())

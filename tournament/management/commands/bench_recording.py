@@ -16,7 +16,8 @@ with the slowest; wall-clock and CPU time. The match has ``--seed``'s number of 
 
 Then the tablet's POST, early and late in a match (``--late``, 300 by default): a match of
 the same kind (four players, the target raised so that it lasts that long) is filled by the
-record import up to the turn before, then the turn is posted to the entry screen's address as
+record import up to the turn before (its rounds confirmed, as a referee confirms each round
+at its end), then the turn is posted to the entry screen's address as
 the tablet posts it (htmx), ``--repeat`` times (each one undone before the next, not timed):
 the CPU time of the whole request (``time.process_time``), early and late, their ratio, and
 the size of the answer.
@@ -151,8 +152,14 @@ class Command(BaseCommand):
             names = match_selectors.match_rows(match=match).names
             record = engine.simulated_match_record(names=names, seed=seed, target=4000)
             head, turn = _cut(record, before=number)
-            match_services.match_record_import(match=match, user=user, seen_revision=0,
-                                               record=head)
+            replay = match_services.match_record_import(match=match, user=user, seen_revision=0,
+                                                        record=head).replay
+            for round_view in replay.rounds:  # the referee confirms each round as it ends
+                if round_view.closed:
+                    match.refresh_from_db(fields=["revision"])
+                    match_services.match_round_confirm(
+                        match=match, user=user, seen_revision=match.revision,
+                        round_index=round_view.index)
             url = reverse("tournament:match_turn_add",
                           kwargs={"slug": tournament.slug, "match_id": match.pk})
             data = _posted(turn)

@@ -113,7 +113,7 @@ def match_round_end(
              "after": _round_end_snapshot(end)},
             reason,
         )
-    return Written(saved=end, replay=replay)
+    return Written(saved=end, replay=replay, round_index=round_.index)
 
 
 def _turn_numbers(turns: Sequence[TurnLine]) -> str:
@@ -169,4 +169,4 @@ def match_round_confirm(*, match: Match, user, seen_revision: int, round_index: 
             f"round {round_.index + 1} confirmed",
             {"round": round_.index, "scores": list(round_view.scores)},
         )
-    return Written(saved=round_, replay=replay)
+    return Written(saved=round_, replay=replay, round_index=round_.index)

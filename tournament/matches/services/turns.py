@@ -218,18 +218,22 @@ def match_turns_add(
     submission_key: str = "",
     turns: Sequence[TurnInput],
     mismatches_seen: bool = True,
+    before: MatchReplayView | None = None,
 ) -> Written[list[Turn]]:
     """Add turns to the round in play (a new round when the last one was closed).
 
     All or nothing: when the engine finds any of them illegal, :class:`TurnsRefused` says
     which and why. Claims that differ from the engine are saved with both figures, their
     decision pending; in sheet mode (``mismatches_seen`` False) they are refused with
-    :class:`MismatchesNotSeen` until the referee says they saw them.
+    :class:`MismatchesNotSeen` until the referee says they saw them. ``before``: the caller's
+    replay of the match as the client saw it (the form was checked against it): when still
+    current, its rows are not loaded again and the new turns are played on from its round in
+    play, the settled rounds not replayed.
     """
     if not turns:
         raise ValidationError(_("There is no turn to save."), code="no_turn")
     with match_write(match=match, user=user, seen_revision=seen_revision,
-                     submission_key=submission_key) as write:
+                     submission_key=submission_key, before=before) as write:
         rows = write.rows
         round_ = _live_round(write)
         existing = rows.round_turns(round_)
@@ -245,7 +249,7 @@ def match_turns_add(
             for i, (data, player) in enumerate(zip(turns, players))
         ]
         existing.extend(new_rows)
-        replay = write.replay()
+        replay = write.replay_appended(round_, new_rows)
         round_view = _round_view(replay, round_)
         if not round_view.counted:
             if was_new:
@@ -275,7 +279,7 @@ def match_turns_add(
                 },
             )
         # the new rows are inserted with their figures when the results are stored
-    return Written(saved=new_rows, replay=replay)
+    return Written(saved=new_rows, replay=replay, round_index=round_.index)
 
 
 def _current_turn(rows: MatchRows, turn_id: int) -> tuple[Round, list[Turn], int]:
@@ -340,7 +344,7 @@ def match_turn_undo(*, match: Match, user, seen_revision: int,
             {"round": round_.index, "index": last.index, "before": turn_snapshot(last),
              "after": None},
         )
-    return Written(saved=last, replay=replay)
+    return Written(saved=last, replay=replay, round_index=round_.index)
 
 
 def _reason_required(reason: str, message: str) -> str:
@@ -396,7 +400,7 @@ def match_turn_correct(
             },
             reason,
         )
-    return Written(saved=new, replay=replay)
+    return Written(saved=new, replay=replay, round_index=round_.index)
 
 
 def match_turn_insert(
@@ -466,7 +470,7 @@ def match_turn_insert(
             },
             reason,
         )
-    return Written(saved=new, replay=replay)
+    return Written(saved=new, replay=replay, round_index=round_.index)
 
 
 def match_turn_decide(
@@ -503,4 +507,4 @@ def match_turn_decide(
              "after": turn_snapshot(new)},
             reason,
         )
-    return Written(saved=new, replay=replay)
+    return Written(saved=new, replay=replay, round_index=round_.index)

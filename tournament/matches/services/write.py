@@ -41,6 +41,7 @@ from tournament.matches.selectors import (
     MatchReplayView,
     MatchRows,
     match_replay,
+    match_replay_appended,
     match_rows,
     match_with_tournament,
 )
@@ -105,11 +106,13 @@ def session_refusal(session: Session) -> ValidationError | None:
 
 @dataclass(frozen=True)
 class Written(Generic[T]):
-    """What a write returns: what it saved (a turn, the turns, an end of round...) and the
-    match replayed as written, for the view to render."""
+    """What a write returns: what it saved (a turn, the turns, an end of round...), the
+    match replayed as written, for the view to render, and the first round the write
+    changed (the rounds before it are as they were: the view need not send them again)."""
 
     saved: T
     replay: MatchReplayView
+    round_index: int = 0
 
 
 @dataclass
@@ -120,6 +123,8 @@ class MatchWrite:
     match: Match
     user: Any
     rows: MatchRows
+    #: The caller's replay of these rows before the change, when they were still current.
+    before: MatchReplayView | None = None
     _replay: MatchReplayView | None = None
     _audit: list[dict[str, Any]] = field(default_factory=list)
 
@@ -134,6 +139,18 @@ class MatchWrite:
         if self._replay is not None:
             raise RuntimeError("a write replays the match once, after its change")
         self._replay = match_replay(match=self.match, rows=self.rows)
+        return self._replay
+
+    def replay_appended(self, round_: Round, added: list[Turn]) -> MatchReplayView:
+        """:meth:`replay` for turns appended to the round in play: with the caller's replay
+        from before the change, the engine plays them on from there (the settled rounds are
+        not replayed again); otherwise the whole match is replayed."""
+        if self._replay is not None:
+            raise RuntimeError("a write replays the match once, after its change")
+        if self.before is not None:
+            self._replay = match_replay_appended(before=self.before, round_=round_, added=added)
+        if self._replay is None:
+            self._replay = match_replay(match=self.match, rows=self.rows)
         return self._replay
 
     @property
@@ -198,16 +215,24 @@ def _claim_revision(*, match: Match, seen_revision: int, submission_key: str = "
 
 
 @contextmanager
-def match_write(*, match: Match, user, seen_revision: int,
-                submission_key: str = "") -> Iterator[MatchWrite]:
+def match_write(*, match: Match, user, seen_revision: int, submission_key: str = "",
+                before: MatchReplayView | None = None) -> Iterator[MatchWrite]:
     """The one path of a write to a match (the module's docstring): claim, load, let the
     caller change and replay, then store the results and the audit entries. A
     ``submission_key`` (made by the tablet) is kept with the write: sent again, it raises
-    :class:`AlreadySaved` and writes nothing."""
+    :class:`AlreadySaved` and writes nothing. ``before``: the caller's replay of the match
+    (made before the transaction); its rows are used instead of loading them again when they
+    were read at ``seen_revision``, which the claim proves still current (every write moves
+    the revision in the transaction that changes the rows)."""
     with transaction.atomic():
         match = _claim_revision(match=match, seen_revision=seen_revision,
                                 submission_key=submission_key)
-        write = MatchWrite(match=match, user=user, rows=match_rows(match=match))
+        if before is not None and before.match.revision == seen_revision:
+            rows = before.rows
+            rows.match = match
+        else:
+            before, rows = None, match_rows(match=match)
+        write = MatchWrite(match=match, user=user, rows=rows, before=before)
         yield write
         replay = write.replayed
         closed = match_results_cache(replay=replay)

@@ -135,6 +135,12 @@
   function replaceMatch(html) {
     var current = document.getElementById("match");
     if (!current) { return; }
+    if (window.htmx && window.htmx.swap) {  // keeps the rounds sent as placeholders (hx-preserve)
+      window.htmx.swap(current, html, {swapStyle: "outerHTML"});
+      var swapped = document.getElementById("match");
+      document.dispatchEvent(new CustomEvent("htmx:afterSwap", {detail: {target: swapped}}));
+      return;
+    }
     var holder = document.createElement("div");
     holder.innerHTML = html;
     var fresh = holder.querySelector("#match");
