@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import django_tables2 as tables2
@@ -21,8 +22,9 @@ class TurnLogTable(PythonBodyTable):
     The body is built in Python (``PythonBodyTable``: a template per cell is too slow for a
     whole match, about 0.3 s for 150 turns against a few milliseconds). With
     ``can_write``, a claim that differs gets its two decision buttons and every turn a link
-    to correct it and one to insert a forgotten turn before it; ``urls`` gives the addresses
-    (``decide``, ``correct`` and ``insert``, with ``{id}``).
+    to correct it and one to insert a forgotten turn before it; ``turn_url(name, turn_id)``
+    gives their addresses (``match_turn_decide``, ``match_turn_correct``,
+    ``match_turn_insert``), by ``reverse()`` for each turn.
     """
 
     number = tables2.Column(verbose_name="#", accessor="number", orderable=False)
@@ -42,14 +44,14 @@ class TurnLogTable(PythonBodyTable):
         empty_text = _("No turn yet.")
 
     def __init__(self, *args: Any, can_write: bool = False, revision: int = 0,
-                 csrf_token: str = "", urls: dict[str, str] | None = None,
+                 csrf_token: str = "", turn_url: Callable[[str, int], str] | None = None,
                  error_turn: int | None = None, error_messages: list[str] | None = None,
                  **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.can_write = can_write
         self.revision = revision
         self.csrf_token = csrf_token
-        self.urls = urls or {}
+        self.turn_url = turn_url
         self.error_turn = error_turn
         self.error_messages = error_messages or []
         self.verdict_words = {
@@ -63,8 +65,8 @@ class TurnLogTable(PythonBodyTable):
 
     def body_row_attrs(self, record: TurnLine) -> str:
         pending = " decision-pending" if record.decision_pending else ""
-        return (f'class="verdict-{record.verdict}{pending}" id="turn-{record.row.pk}" '
-                f'data-verdict="{record.verdict}"')
+        return format_html('class="verdict-{}{}" id="turn-{}" data-verdict="{}"',
+                           record.verdict, pending, record.row.pk, record.verdict)
 
     def cell_number(self, record: TurnLine) -> str:
         return str(record.number)
@@ -124,19 +126,18 @@ class TurnLogTable(PythonBodyTable):
             else:
                 parts.append(format_html('<span class="decision decision--pending">{}</span>',
                                          gettext("to decide")))
-        if self.can_write and "correct" in self.urls:
+        if self.can_write and self.turn_url is not None:
             parts.append(format_html('<a class="correct-link" href="{}">{}</a>',
-                                     self.urls["correct"].format(id=record.row.pk),
+                                     self.turn_url("match_turn_correct", record.row.pk),
                                      self.correct_word))
-        if self.can_write and "insert" in self.urls:
             parts.append(format_html('<a class="correct-link insert-link" href="{}">{}</a>',
-                                     self.urls["insert"].format(id=record.row.pk),
+                                     self.turn_url("match_turn_insert", record.row.pk),
                                      self.insert_words))
         return format_html('<div class="decision-cell">{}</div>',
                            format_html_join("", "{}", ((part,) for part in parts)))
 
     def _decision_forms(self, record: TurnLine) -> Any:
-        url = self.urls["decide"].format(id=record.row.pk)
+        url = self.turn_url("match_turn_decide", record.row.pk)
         hidden = format_html(
             '<input type="hidden" name="csrfmiddlewaretoken" value="{}">'
             '<input type="hidden" name="revision" value="{}">', self.csrf_token, self.revision)

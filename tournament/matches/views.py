@@ -83,6 +83,10 @@ class MatchMixin(TournamentMixin):
         return reverse(f"tournament:{name}", kwargs={
             "slug": self.tournament.slug, "match_id": self.match.pk, **kwargs})
 
+    def turn_url(self, name: str, turn_id: int) -> str:
+        """The address ``name`` (``match_turn_decide``, ``_correct``, ``_insert``) of a turn."""
+        return self.url(name, turn_id=turn_id)
+
 
 class MatchWriteMixin(MatchMixin):
     """Writes: a referee of this table (or an organiser); anonymous users go to the login."""
@@ -156,11 +160,7 @@ class MatchPageMixin(MatchMixin):
             "can_write": can_write,
             "revision": revision,
             "csrf_token": get_token(request) if can_write else "",
-            "urls": {
-                "decide": self.url("match_turn_decide", turn_id=0).replace("/0/", "/{id}/"),
-                "correct": self.url("match_turn_correct", turn_id=0).replace("/0/", "/{id}/"),
-                "insert": self.url("match_turn_insert", turn_id=0).replace("/0/", "/{id}/"),
-            },
+            "turn_url": self.turn_url,
             "error_turn": forms.get("decision_error_turn"),
             "error_messages": forms.get("decision_error_messages"),
         }

@@ -621,3 +621,30 @@ def test_a_stale_racks_form_is_told_someone_else_saved(referee, referee_client, 
     assert second.context["conflict_message"] == services.stale_match_message()
     assert second.context["revision"] == seen + 1
     assert RoundEnd.objects.filter(round__match=match).count() == ends == 1
+
+
+def test_a_tournament_whose_slug_is_0_links_every_turn_right(make_tournament, make_user):
+    """The turn log's links are made for each turn by reverse(): a slug that looks like a turn
+    id changes nothing."""
+    from tournament.models import StaffRole
+    from tournament.services import staff_role_grant
+
+    zero = make_tournament(slug="0", started=True)
+    user = make_user("zero-referee")
+    staff_role_grant(tournament=zero, user=user, role=StaffRole.Role.REFEREE)
+    client = Client()
+    client.force_login(user)
+    match = first_match(zero)
+    add(match, user, opening())
+    (turn,) = add(match, user, services.TurnInput(cell=engine.Cell(0, 0, "D"), corners=(5, 5, 4),
+                                                  points_claimed=20))  # differs: to decide
+    page = client.get(url(match)).content.decode()
+    for name in ("match_turn_correct", "match_turn_insert", "match_turn_decide"):
+        link = url(match, name, turn_id=turn.pk)
+        assert link.startswith("/t/0/") and link in page
+    for name in ("match_turn_correct", "match_turn_insert"):
+        assert client.get(url(match, name, turn_id=turn.pk)).status_code == 200
+    response = client.post(url(match, "match_turn_decide", turn_id=turn.pk),
+                           {"revision": fresh(match).revision, "decision": "engine"}, **HTMX)
+    assert response.status_code == 200
+    assert Turn.objects.current().get(round__match=match, index=1).decision == "engine"
