@@ -14,7 +14,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from tournament import engine
-from tournament.matches.selectors import SEAT_LETTERS, LiveRound, MatchReplayView
+from tournament.matches.selectors import SEAT_LETTERS, LiveRound, ReplayedMatch
 from tournament.matches.services import TurnInput, turn_snapshot
 from tournament.models import Turn
 
@@ -142,12 +142,12 @@ class TurnForm(PlacementFieldsMixin, RevisionForm):
                                         "class": "claim-input"}),
     )
 
-    def __init__(self, *args: Any, view: MatchReplayView, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, replay: ReplayedMatch, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.view = view
-        self.live: LiveRound | None = view.live
+        self.replay = replay
+        self.live: LiveRound | None = replay.live
         self.fields["player"].choices = [("", "—")] + [
-            (str(seat.order), f"{seat.letter} · {seat.name}") for seat in view.seats
+            (str(seat.order), f"{seat.letter} · {seat.name}") for seat in replay.seats
         ]
         self.fields["player"].widget = forms.RadioSelect(choices=self.fields["player"].choices[1:])
         if self.live is not None:
@@ -243,10 +243,10 @@ class CorrectionForm(PlacementFieldsMixin, RevisionForm):
     reason = forms.CharField(label=_("Why the correction"), max_length=500,
                              widget=forms.Textarea(attrs={"rows": 2}))
 
-    def __init__(self, *args: Any, view: MatchReplayView, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, replay: ReplayedMatch, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["player"].choices = [
-            (str(seat.order), f"{seat.letter} · {seat.name}") for seat in view.seats
+            (str(seat.order), f"{seat.letter} · {seat.name}") for seat in replay.seats
         ]
         self.fields["bonus_claimed"].choices = [("", "—")] + [
             (name, label) for name, label in engine.BONUS_LABELS.items()
@@ -292,8 +292,8 @@ class InsertionForm(CorrectionForm):
     reason = forms.CharField(label=_("Why the turn is inserted"), max_length=500,
                              widget=forms.Textarea(attrs={"rows": 2}))
 
-    def __init__(self, *args: Any, view: MatchReplayView, **kwargs: Any) -> None:
-        super().__init__(*args, view=view, **kwargs)
+    def __init__(self, *args: Any, replay: ReplayedMatch, **kwargs: Any) -> None:
+        super().__init__(*args, replay=replay, **kwargs)
         del self.fields["not_played"]
         player = self.fields["player"]
         player.required = False
@@ -308,12 +308,12 @@ class RoundEndForm(RevisionForm):
 
     reason = forms.CharField(label=_("Why the racks change"), required=False, max_length=500)
 
-    def __init__(self, *args: Any, view: MatchReplayView, expected: list[int] | None = None,
+    def __init__(self, *args: Any, replay: ReplayedMatch, expected: list[int] | None = None,
                  correcting: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.seats = view.seats
+        self.seats = replay.seats
         self.correcting = correcting
-        for seat in view.seats:
+        for seat in replay.seats:
             i = seat.order
             count = expected[i] if expected is not None else None
             self.fields[f"rack_{i}"] = forms.CharField(
@@ -379,10 +379,10 @@ class RoundEndForm(RevisionForm):
         return data
 
     @staticmethod
-    def initial_for(view: MatchReplayView, racks: list[Any] | None,
+    def initial_for(replay: ReplayedMatch, racks: list[Any] | None,
                     settlement: list[int] | None) -> dict[str, Any]:
         initial: dict[str, Any] = {}
-        for seat in view.seats:
+        for seat in replay.seats:
             i = seat.order
             if racks:
                 rack = racks[i]
@@ -525,7 +525,7 @@ SheetFormSet = forms.formset_factory(SheetLineForm, formset=BaseSheetFormSet, ex
                                      max_num=200, absolute_max=200)
 
 
-class SheetForm(RevisionForm):
+class SheetModeForm(RevisionForm):
     mismatches_seen = forms.BooleanField(
         label=_("I have looked at the claims that differ from the engine"), required=False,
         widget=forms.CheckboxInput(attrs={"autofocus": True}),

@@ -8,7 +8,7 @@ them into everything the pages, the record download and the printed sheet show:
   the one place a record is made from rows, used by the replay, ``record.json``, the PDFs and
   every write (services add their candidate change to the rows first);
 - :func:`match_replay` replays that record through the engine and returns a
-  :class:`MatchReplayView`: every round with its turns (what was entered next to the engine's
+  :class:`ReplayedMatch`: every round with its turns (what was entered next to the engine's
   figures, verdict, problems in the user's language and the referee's decision), its end
   (racks, settlement, flags), its board, the totals and the winners, and the round in play
   for the entry screen.
@@ -137,7 +137,7 @@ def match_record(*, match: Match) -> engine.MatchRecord:
 
 
 @dataclass(frozen=True)
-class SeatView:
+class SeatedPlayer:
     order: int
     letter: str
     name: str
@@ -145,15 +145,15 @@ class SeatView:
 
 
 @dataclass(frozen=True)
-class ProblemView:
+class TranslatedProblem:
     code: str
     message: str  # in the user's language
     round: int
     turn: int | None
 
 
-def _problem_view(problem: engine.Problem) -> ProblemView:
-    return ProblemView(
+def _problem_view(problem: engine.Problem) -> TranslatedProblem:
+    return TranslatedProblem(
         code=problem.code,
         message=engine.problem_message(problem.template, problem.params),
         round=problem.round,
@@ -170,7 +170,7 @@ class TurnLine:
     row: Turn
     report: engine.TurnReport
     player_name: str
-    problems: tuple[ProblemView, ...]
+    problems: tuple[TranslatedProblem, ...]
     position: int
 
     @property
@@ -269,7 +269,7 @@ class TurnLine:
 
 
 @dataclass
-class RoundView:
+class ReplayedRound:
     """One round: its turns, how it ended, the settlement, its board."""
 
     row: Round
@@ -286,7 +286,7 @@ class RoundView:
     #: Match totals per seat after this round (the round in play: so far).
     totals_after: tuple[int, ...]
     #: Round-level problems (racks, settlement, false block, a round after the match ended).
-    problems: list[ProblemView]
+    problems: list[TranslatedProblem]
     counted: bool
     placements: list[engine.Placement] = field(default_factory=list)
     #: The table is no longer fully known (a placement was entered without its cell).
@@ -457,7 +457,7 @@ class LiveRound:
 
 
 @dataclass
-class MatchReplayView:
+class ReplayedMatch:
     """A match replayed by the engine from its current rows.
 
     ``rounds`` lists every round recorded (the round in play last, if any); ``live`` is the
@@ -469,8 +469,8 @@ class MatchReplayView:
     match: Match
     rows: MatchRows
     record: engine.MatchRecord
-    seats: list[SeatView]
-    rounds: list[RoundView]
+    seats: list[SeatedPlayer]
+    rounds: list[ReplayedRound]
     totals: tuple[int, ...]
     finished: bool
     winners: tuple[int, ...]
@@ -482,12 +482,12 @@ class MatchReplayView:
         return [self.seats[i].name for i in self.winners]
 
     @property
-    def last_round(self) -> RoundView | None:
+    def last_round(self) -> ReplayedRound | None:
         return self.rounds[-1] if self.rounds else None
 
     @property
-    def live_round_view(self) -> RoundView | None:
-        """The RoundView of the round in play, when it has turns."""
+    def live_round_view(self) -> ReplayedRound | None:
+        """The ReplayedRound of the round in play, when it has turns."""
         if self.live is None or not self.rounds:
             return None
         last = self.rounds[-1]
@@ -502,7 +502,7 @@ class MatchReplayView:
         return sum(len(round_.turns) for round_ in self.rounds)
 
 
-def match_replay(*, match: Match, rows: MatchRows | None = None) -> MatchReplayView:
+def match_replay(*, match: Match, rows: MatchRows | None = None) -> ReplayedMatch:
     """Replay ``match`` from its current rows (loaded unless given) through the engine.
 
     The printed sheet, the match page and the services read matches through this function.
@@ -515,12 +515,12 @@ def match_replay(*, match: Match, rows: MatchRows | None = None) -> MatchReplayV
     replay = engine.replay_record(record, leave_last_round_open=open_last)
     names = rows.names
     seats = [
-        SeatView(order=seat.order, letter=SEAT_LETTERS[i], name=seat.player.name,
+        SeatedPlayer(order=seat.order, letter=SEAT_LETTERS[i], name=seat.player.name,
                  player_id=seat.player_id)
         for i, seat in enumerate(rows.seats)
     ]
 
-    rounds: list[RoundView] = []
+    rounds: list[ReplayedRound] = []
     totals = [0] * len(names)
     for report, round_ in zip(replay.rounds, recorded):
         if report.counted:
@@ -544,7 +544,7 @@ def match_replay(*, match: Match, rows: MatchRows | None = None) -> MatchReplayV
         index = len(recorded)
         started = len(rows.rounds) > index
         live = LiveRound(index=index, replay=replay, started=started, counted=True)
-    return MatchReplayView(
+    return ReplayedMatch(
         match=rows.match,
         rows=rows,
         record=record,
@@ -559,9 +559,9 @@ def match_replay(*, match: Match, rows: MatchRows | None = None) -> MatchReplayV
 
 
 def _open_round(round_: Round, rows: MatchRows, names: list[str],
-                replay: engine.MatchReplay) -> tuple[RoundView, LiveRound]:
+                replay: engine.MatchReplay) -> tuple[ReplayedRound, LiveRound]:
     """The round in play of ``replay`` (``round_``, its turns played, not ended): its
-    RoundView and the LiveRound of the entry screen."""
+    ReplayedRound and the LiveRound of the entry screen."""
     turn_problems = tuple(p for t in replay.turns for p in t.problems)
     counted = not replay.finished  # a round begun after the end is replayed, not counted
     totals = replay.totals
@@ -574,7 +574,7 @@ def _open_round(round_: Round, rows: MatchRows, names: list[str],
     if not counted:
         view.problems.insert(
             0,
-            ProblemView(
+            TranslatedProblem(
                 code="round-after-match-end",
                 message=engine.problem_message(
                     "round-after-match-end",
@@ -587,8 +587,8 @@ def _open_round(round_: Round, rows: MatchRows, names: list[str],
     return view, LiveRound(index=round_.index, replay=replay, started=True, counted=counted)
 
 
-def match_replay_appended(*, before: MatchReplayView, round_: Round,
-                          added: list[Turn]) -> MatchReplayView | None:
+def match_replay_appended(*, before: ReplayedMatch, round_: Round,
+                          added: list[Turn]) -> ReplayedMatch | None:
     """``before`` with the turns ``added`` appended to ``round_``, the round in play: the
     engine plays them on from ``before``'s round in play (the rounds before are not replayed
     again). ``before`` is used up. None when ``round_`` is not ``before``'s round in play (the
@@ -612,7 +612,7 @@ def match_replay_appended(*, before: MatchReplayView, round_: Round,
         rounds_record = (*record.rounds[:-1], dataclasses.replace(last, turns=last.turns + records))
     else:
         rounds_record = (*record.rounds, engine.RoundRecord(turns=records))
-    return MatchReplayView(
+    return ReplayedMatch(
         match=rows.match,
         rows=rows,
         record=dataclasses.replace(record, rounds=rounds_record),
@@ -626,7 +626,7 @@ def match_replay_appended(*, before: MatchReplayView, round_: Round,
     )
 
 
-def match_replay_before(*, rows: MatchRows, round_: Round, position: int) -> MatchReplayView:
+def match_replay_before(*, rows: MatchRows, round_: Round, position: int) -> ReplayedMatch:
     """The match replayed as it stood before turn ``position`` (from 0) of ``round_`` was
     played: its ``live`` round is that round at that point (``live.player_to_enter`` is who
     was due to play then; None before the round's opening)."""
@@ -646,7 +646,7 @@ def _round_view(
     scores: tuple[int, ...],
     totals_after: tuple[int, ...],
     counted: bool,
-) -> RoundView:
+) -> ReplayedRound:
     turn_rows = rows.turns.get(round_.pk, [])
     lines = []
     for position, (row, report) in enumerate(zip(turn_rows, reports)):
@@ -661,7 +661,7 @@ def _round_view(
         )
     placements = [report.placement for report in reports if report.placement is not None]
     sheet_mode = any(row.tile and row.cell_x is None for row in turn_rows)
-    return RoundView(
+    return ReplayedRound(
         row=round_,
         index=round_.index,
         turns=lines,
@@ -713,7 +713,7 @@ class TurnPreview:
 
 def turn_preview(
     *,
-    view: MatchReplayView,
+    replay: ReplayedMatch,
     tile: str,
     cell: engine.Cell | None,
     corners: tuple[int, int, int] | None = None,
@@ -721,7 +721,7 @@ def turn_preview(
     player: int | None = None,
 ) -> TurnPreview:
     """The engine's word on ``tile`` at ``cell`` in the round in play; nothing is saved."""
-    live = view.live
+    live = replay.live
     preview = TurnPreview(tile=tile, cell=cell)
     if live is None or live.board is None or not tile or cell is None:
         return preview

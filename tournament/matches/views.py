@@ -35,8 +35,8 @@ from tournament.matches.forms import (
     RecordUploadForm,
     RevisionForm,
     RoundEndForm,
-    SheetForm,
     SheetFormSet,
+    SheetModeForm,
     TurnForm,
     clean_cell,
     clean_corners,
@@ -105,7 +105,7 @@ class MatchWriteMixin(MatchMixin):
 # -- the match page ----------------------------------------------------------------------------
 
 
-def _log_table(request, round_view: selectors.RoundView, prefix: str, **options: Any) -> TurnLogTable:
+def _log_table(request, round_view: selectors.ReplayedRound, prefix: str, **options: Any) -> TurnLogTable:
     table = TurnLogTable(round_view.turns, prefix=prefix, orderable=False, **options)
     RequestConfig(request, paginate=False).configure(table)
     return table
@@ -117,43 +117,43 @@ class MatchPageMixin(MatchMixin):
     template_name = "tournament/matches/match.html"
     region_template = "tournament/matches/_match.html"
 
-    def page_context(self, view: selectors.MatchReplayView, *, unchanged_before: int = 0,
+    def page_context(self, replay: selectors.ReplayedMatch, *, unchanged_before: int = 0,
                      **forms: Any) -> dict[str, Any]:
         """The page's context; the confirmed rounds before ``unchanged_before`` (rounds a write
         left as they were, which carry no form) are sent as placeholders that htmx fills with
         the ones the tablet shows (``hx-preserve``)."""
         request = self.request
-        revision = view.match.revision
+        revision = replay.match.revision
         can_write = self.can_write and self.write_refusal is None
         context: dict[str, Any] = {
             "tournament": self.tournament,
-            "match": view.match,
-            "view": view,
+            "match": replay.match,
+            "replay": replay,
             "can_write": can_write,
             "write_refusal": (" ".join(self.write_refusal.messages)
                               if self.can_write and self.write_refusal is not None else ""),
             "revision": revision,
-            "session": view.match.table.session,
-            "table": view.match.table,
+            "session": replay.match.table.session,
+            "table": replay.match.table,
         }
-        live = view.live
-        live_round_view = view.live_round_view
+        live = replay.live
+        live_round_view = replay.live_round_view
         context["live"] = live
         context["can_audit"] = is_referee(request.user, self.tournament)
         context["user_is_organiser"] = is_organiser(request.user, self.tournament)
         context["seat_rows"] = [
             {
                 "seat": seat,
-                "total": view.totals[seat.order] if view.totals else 0,
+                "total": replay.totals[seat.order] if replay.totals else 0,
                 "hand": live.hand_counts[seat.order] if live is not None else None,
                 "next": live is not None and live.next_player == seat.order,
-                "winner": seat.order in view.winners,
+                "winner": seat.order in replay.winners,
                 "out": live is not None and live.out_player == seat.order,
             }
-            for seat in view.seats
+            for seat in replay.seats
         ]
 
-        last = view.last_round
+        last = replay.last_round
         to_confirm = last if can_write and last is not None and last.closed and not last.confirmed else None
         context["round_to_confirm"] = to_confirm
         log_options = {
@@ -170,38 +170,38 @@ class MatchPageMixin(MatchMixin):
             {"round": round_view,
              "table": _log_table(request, round_view, f"r{round_view.number}-", **log_options),
              "confirm_elsewhere": round_view is to_confirm}
-            for round_view in view.rounds
+            for round_view in replay.rounds
         ]
-        context["board_round"] = live_round_view or view.last_round
+        context["board_round"] = live_round_view or replay.last_round
         if can_write and live is not None and live.counted:
             if live.round_over:
                 context["round_end_form"] = forms.get("round_end_form") or RoundEndForm(
-                    view=view, expected=list(live.hand_counts),
+                    replay=replay, expected=list(live.hand_counts),
                     initial={"revision": revision},
                 )
                 context["round_end_url"] = self.url("match_round_end", number=live.number)
             else:
                 turn_form = forms.get("turn_form") or TurnForm(
-                    view=view, initial={"revision": revision, "draws": "0"}
+                    replay=replay, initial={"revision": revision, "draws": "0"}
                 )
                 context["turn_form"] = turn_form
                 if turn_form.is_bound:
-                    context["preview"] = preview_from_data(view, turn_form.data)
+                    context["preview"] = preview_from_data(replay, turn_form.data)
                 context["pass_draws"] = live.pass_draws
                 context["tiles"] = live.tile_grid()
                 context["legal_cells_json"] = json.dumps(live.legal_cells, separators=(",", ":"))
             context["can_undo"] = live_round_view is not None and bool(live_round_view.turns)
-        if can_write and not view.rounds:
+        if can_write and not replay.rounds:
             context["upload_form"] = forms.get("upload_form") or RecordUploadForm(
                 initial={"revision": revision})
         context.update({k: v for k, v in forms.items() if not k.endswith("_form")})
         return context
 
-    def render_match(self, *, status: int = 200, replay: selectors.MatchReplayView | None = None,
+    def render_match(self, *, status: int = 200, replay: selectors.ReplayedMatch | None = None,
                      unchanged_before: int = 0, **forms: Any) -> HttpResponse:
-        view = replay if replay is not None else selectors.match_replay(match=self.match)
+        replay = replay if replay is not None else selectors.match_replay(match=self.match)
         htmx = bool(self.request.htmx)
-        context = self.page_context(view, unchanged_before=unchanged_before if htmx else 0,
+        context = self.page_context(replay, unchanged_before=unchanged_before if htmx else 0,
                                     **forms)
         template = self.region_template if htmx else self.template_name
         return TemplateResponse(self.request, template, context, status=status)
@@ -277,9 +277,9 @@ class TurnAddView(MatchWriteView):
     """Board mode: save a turn (a placement, or draws without one)."""
 
     def post(self, request, *args, **kwargs):
-        view = selectors.match_replay(match=self.match)
+        replay = selectors.match_replay(match=self.match)
         passing = "pass" in request.POST
-        form = PassForm(request.POST) if passing else TurnForm(request.POST, view=view)
+        form = PassForm(request.POST) if passing else TurnForm(request.POST, replay=replay)
         if not form.is_valid():
             if passing:
                 return self.refused(error_message=" ".join(
@@ -289,7 +289,7 @@ class TurnAddView(MatchWriteView):
             written = services.match_turns_add(
                 match=self.match, user=request.user, seen_revision=form.cleaned_data["revision"],
                 submission_key=submission_key(self.request),
-                turns=[form.turn_input()], before=view,
+                turns=[form.turn_input()], before=replay,
             )
         except services.AlreadySaved:
             return self.already_saved()
@@ -333,12 +333,12 @@ class TurnPreviewView(MatchWriteMixin, MatchPageMixin, View):
             response["HX-Retarget"] = "#match"
             response["HX-Reswap"] = "outerHTML"
             return response
-        view = selectors.match_replay(match=self.match)
+        replay = selectors.match_replay(match=self.match)
         return TemplateResponse(request, "tournament/matches/_turn_preview.html",
-                                {"preview": preview_from_data(view, request.POST)})
+                                {"preview": preview_from_data(replay, request.POST)})
 
 
-def preview_from_data(view: selectors.MatchReplayView, data) -> selectors.TurnPreview:
+def preview_from_data(replay: selectors.ReplayedMatch, data) -> selectors.TurnPreview:
     """Read the tile, cell, orientation, draws and player posted, and ask the engine."""
     try:
         tile = clean_tile(data.get("tile", ""))
@@ -347,9 +347,9 @@ def preview_from_data(view: selectors.MatchReplayView, data) -> selectors.TurnPr
     except ValidationError as error:
         return selectors.TurnPreview(error=" ".join(error.messages))
     draws = small_number(data.get("draws", "0"), high=3)
-    player = small_number(data.get("player", ""), high=len(view.seats) - 1)
+    player = small_number(data.get("player", ""), high=len(replay.seats) - 1)
     return selectors.turn_preview(
-        view=view, tile=tile, cell=cell, corners=corners,
+        replay=replay, tile=tile, cell=cell, corners=corners,
         draws=draws if draws is not None else 0, player=player,
     )
 
@@ -402,38 +402,38 @@ class RoundEndView(MatchWriteView):
 
     http_method_names = ("get", "post")
 
-    def round_view(self, view: selectors.MatchReplayView) -> selectors.RoundView:
+    def round_view(self, replay: selectors.ReplayedMatch) -> selectors.ReplayedRound:
         number = self.kwargs["number"]
-        round_view = next((r for r in view.rounds if r.number == number), None)
+        round_view = next((r for r in replay.rounds if r.number == number), None)
         if round_view is None or not round_view.turns:
             raise Http404
         return round_view
 
-    def form(self, view, round_view, data=None) -> RoundEndForm:
+    def form(self, replay, round_view, data=None) -> RoundEndForm:
         expected = None
-        if view.live is not None and view.live.index == round_view.index:
-            expected = list(view.live.hand_counts)
+        if replay.live is not None and replay.live.index == round_view.index:
+            expected = list(replay.live.hand_counts)
         return RoundEndForm(
-            data, view=view, expected=expected, correcting=round_view.closed,
-            initial={"revision": view.match.revision,
-                     **RoundEndForm.initial_for(view, round_view.racks, round_view.settlement_claimed)},
+            data, replay=replay, expected=expected, correcting=round_view.closed,
+            initial={"revision": replay.match.revision,
+                     **RoundEndForm.initial_for(replay, round_view.racks, round_view.settlement_claimed)},
         )
 
     def get(self, request, *args, **kwargs):
-        view = selectors.match_replay(match=self.match)
-        round_view = self.round_view(view)
+        replay = selectors.match_replay(match=self.match)
+        round_view = self.round_view(replay)
         return TemplateResponse(request, "tournament/matches/round_end.html", {
-            "tournament": self.tournament, "match": self.match, "view": view,
-            "round": round_view, "form": self.form(view, round_view),
+            "tournament": self.tournament, "match": self.match, "replay": replay,
+            "round": round_view, "form": self.form(replay, round_view),
             "next": request.GET.get("next", ""),
         })
 
     def post(self, request, *args, **kwargs):
         if self.posted_stale():  # the form was made for the match as it was: not this one
             return self.stale()
-        view = selectors.match_replay(match=self.match)
-        round_view = self.round_view(view)
-        form = self.form(view, round_view, request.POST)
+        replay = selectors.match_replay(match=self.match)
+        round_view = self.round_view(replay)
+        form = self.form(replay, round_view, request.POST)
         page = request.POST.get("page") == "round_end"
         if form.is_valid():
             try:
@@ -455,7 +455,7 @@ class RoundEndView(MatchWriteView):
                                  written)
         if page or round_view.closed or request.POST.get("next") == "sheet":
             return TemplateResponse(request, "tournament/matches/round_end.html", {
-                "tournament": self.tournament, "match": self.match, "view": view,
+                "tournament": self.tournament, "match": self.match, "replay": replay,
                 "round": round_view, "form": form, "next": request.POST.get("next", ""),
             }, status=400)
         return self.refused(round_end_form=form)
@@ -491,20 +491,20 @@ class TurnCorrectView(MatchWriteMixin, View):
     form_class: type[CorrectionForm] = CorrectionForm
 
     def find(
-        self, view: selectors.MatchReplayView
-    ) -> tuple[selectors.RoundView, selectors.TurnLine] | None:
+        self, replay: selectors.ReplayedMatch
+    ) -> tuple[selectors.ReplayedRound, selectors.TurnLine] | None:
         """The turn's round and its line; None once it is no longer current (corrected or
         undone from another tablet since the page was shown)."""
-        for round_view in view.rounds:
+        for round_view in replay.rounds:
             for line in round_view.turns:
                 if line.row.pk == self.kwargs["turn_id"]:
                     return round_view, line
         return None
 
-    def render(self, view, found, form, status=200):
+    def render(self, replay, found, form, status=200):
         round_view, line = found
         return TemplateResponse(self.request, self.template_name, {
-            "tournament": self.tournament, "match": self.match, "view": view,
+            "tournament": self.tournament, "match": self.match, "replay": replay,
             "round": round_view, "position": line.number, "line": line, "form": form,
             **self.extra_context(line),
         }, status=status)
@@ -512,7 +512,7 @@ class TurnCorrectView(MatchWriteMixin, View):
     def extra_context(self, line: selectors.TurnLine) -> dict[str, Any]:
         return {"versions": selectors.turn_versions(turn=line.row)}
 
-    def initial(self, view, found) -> dict[str, Any]:
+    def initial(self, replay, found) -> dict[str, Any]:
         """The form's values on the page: the turn as entered."""
         return self.form_class.initial_for(found[1].row)
 
@@ -532,20 +532,20 @@ class TurnCorrectView(MatchWriteMixin, View):
         return redirect(self.url("match"))
 
     def get(self, request, *args, **kwargs):
-        view = selectors.match_replay(match=self.match)
-        found = self.find(view)
+        replay = selectors.match_replay(match=self.match)
+        found = self.find(replay)
         if found is None:
             raise Http404
-        form = self.form_class(view=view, initial={
-            "revision": self.match.revision, **self.initial(view, found)})
-        return self.render(view, found, form)
+        form = self.form_class(replay=replay, initial={
+            "revision": self.match.revision, **self.initial(replay, found)})
+        return self.render(replay, found, form)
 
     def post(self, request, *args, **kwargs):
-        view = selectors.match_replay(match=self.match)
-        found = self.find(view)
+        replay = selectors.match_replay(match=self.match)
+        found = self.find(replay)
         if found is None:
             return self.turn_gone()
-        form = self.form_class(request.POST, view=view)
+        form = self.form_class(request.POST, replay=replay)
         if form.is_valid():
             try:
                 done = self.save(form)
@@ -554,13 +554,13 @@ class TurnCorrectView(MatchWriteMixin, View):
                 return redirect(self.url("match"))
             except services.StaleMatch as stale:
                 self.match = selectors.match_with_tournament(self.match.pk).get()
-                view = selectors.match_replay(match=self.match)
-                found = self.find(view)
+                replay = selectors.match_replay(match=self.match)
+                found = self.find(replay)
                 if found is None:
                     return self.turn_gone()
-                form = self.form_class(posted_at_revision(request, self.match.revision), view=view)
+                form = self.form_class(posted_at_revision(request, self.match.revision), replay=replay)
                 form.add_error(None, stale.message)
-                return self.render(view, found, form, status=409)
+                return self.render(replay, found, form, status=409)
             except services.TurnsRefused as refused:
                 form.add_error("cell" if form.cleaned_data.get("cell") else "tile",
                                " ".join(refused.messages))
@@ -569,7 +569,7 @@ class TurnCorrectView(MatchWriteMixin, View):
             else:
                 messages.success(request, done)
                 return redirect(self.url("match"))
-        return self.render(view, found, form, status=400)
+        return self.render(replay, found, form, status=400)
 
 
 class TurnInsertView(TurnCorrectView):
@@ -582,10 +582,10 @@ class TurnInsertView(TurnCorrectView):
     def extra_context(self, line: selectors.TurnLine) -> dict[str, Any]:
         return {}
 
-    def initial(self, view, found) -> dict[str, Any]:
+    def initial(self, replay, found) -> dict[str, Any]:
         """A turn drawing nothing and placing nothing, by the player due at that point."""
         round_view, line = found
-        before = selectors.match_replay_before(rows=view.rows, round_=round_view.row,
+        before = selectors.match_replay_before(rows=replay.rows, round_=round_view.row,
                                                position=line.position)
         player = before.live.player_to_enter if before.live is not None else None
         return {"player": player, "draws": 0}
@@ -640,20 +640,20 @@ class MatchSheetView(MatchWriteMixin, View):
     http_method_names = ("get", "post")
     template_name = "tournament/matches/sheet.html"
 
-    def render(self, view, formset, form, *, results=None, status=200, **extra):
-        live = view.live
+    def render(self, replay, formset, form, *, results=None, status=200, **extra):
+        live = replay.live
         context = {
-            "tournament": self.tournament, "match": self.match, "view": view, "live": live,
+            "tournament": self.tournament, "match": self.match, "replay": replay, "live": live,
             "formset": formset, "form": form,
-            "revision": view.match.revision,
-            "live_round": view.live_round_view,
-            "seat_totals": list(zip(view.seats, view.totals)),
+            "revision": replay.match.revision,
+            "live_round": replay.live_round_view,
+            "seat_totals": list(zip(replay.seats, replay.totals)),
             "round_end_url": (reverse("tournament:match_round_end", kwargs={
                 "slug": self.tournament.slug, "match_id": self.match.pk, "number": live.number})
                 if live is not None else ""),
             **extra,
         }
-        base = len(view.live_round_view.turns) if view.live_round_view is not None else 0
+        base = len(replay.live_round_view.turns) if replay.live_round_view is not None else 0
         results = results or {}
         focus = next((line for line in formset.forms if line.errors), None)
         if focus is not None:
@@ -668,51 +668,51 @@ class MatchSheetView(MatchWriteMixin, View):
         ]
         if live is not None and live.round_over and live.counted:
             context["round_end_form"] = RoundEndForm(
-                view=view, expected=list(live.hand_counts), initial={"revision": view.match.revision})
-        last = view.last_round
+                replay=replay, expected=list(live.hand_counts), initial={"revision": replay.match.revision})
+        last = replay.last_round
         if last is not None and last.closed and not last.confirmed:
             context["confirm_round"] = last
         return TemplateResponse(self.request, self.template_name, context, status=status)
 
     def get(self, request, *args, **kwargs):
-        view = selectors.match_replay(match=self.match)
-        formset = SheetFormSet(initial=[{}] * SHEET_LINES, seat_count=len(view.seats), prefix="line")
-        return self.render(view, formset, SheetForm(initial={"revision": view.match.revision}))
+        replay = selectors.match_replay(match=self.match)
+        formset = SheetFormSet(initial=[{}] * SHEET_LINES, seat_count=len(replay.seats), prefix="line")
+        return self.render(replay, formset, SheetModeForm(initial={"revision": replay.match.revision}))
 
     def post(self, request, *args, **kwargs):
-        view = selectors.match_replay(match=self.match)
-        seat_count = len(view.seats)
+        replay = selectors.match_replay(match=self.match)
+        seat_count = len(replay.seats)
         formset = SheetFormSet(request.POST, seat_count=seat_count, prefix="line")
-        form = SheetForm(request.POST)
+        form = SheetModeForm(request.POST)
         saving = "save" in request.POST
         if "more" in request.POST:
             lines = small_number(request.POST.get("line-TOTAL_FORMS", ""), high=SHEET_MAX_LINES)
             if lines is None:  # the management form says what is wrong
                 formset.is_valid()
-                return self.render(view, formset, form, status=400)
+                return self.render(replay, formset, form, status=400)
             data = request.POST.copy()
             data["line-TOTAL_FORMS"] = str(min(lines + SHEET_LINES, SHEET_MAX_LINES))
             formset = SheetFormSet(data, seat_count=seat_count, prefix="line")
             formset.is_valid()
-            return self.render(view, formset, form)
+            return self.render(replay, formset, form)
         if not (formset.is_valid() and form.is_valid()):
-            return self.render(view, formset, form, status=400)
+            return self.render(replay, formset, form, status=400)
         lines = [(i, line) for i, line in enumerate(formset.forms) if not line.is_blank]
         if not lines:
-            return self.render(view, formset, form, status=400,
+            return self.render(replay, formset, form, status=400,
                                sheet_message=_("Type at least one line."))
-        turns, ok = self.turn_inputs(view, lines)
+        turns, ok = self.turn_inputs(replay, lines)
         if not ok:
-            return self.render(view, formset, form, status=400)
+            return self.render(replay, formset, form, status=400)
         try:
-            reports, players = services.candidate_reports(view=view, turns=turns)
+            reports, players = services.candidate_reports(replay=replay, turns=turns)
         except ValidationError as error:
-            return self.render(view, formset, form, status=400,
+            return self.render(replay, formset, form, status=400,
                                sheet_message=" ".join(error.messages))
         results = {
             index: {
                 "report": report,
-                "player": view.seats[player].letter,
+                "player": replay.seats[player].letter,
                 "messages": selectors.problem_messages(report),
                 "explain": selectors.explain_report(report),
             }
@@ -721,7 +721,7 @@ class MatchSheetView(MatchWriteMixin, View):
         refused = any(r.verdict.value == "illegal" for r in reports)
         mismatches = [r for r in reports if r.verdict.value == "mismatch"]
         if not saving or refused:
-            return self.render(view, formset, form, results=results,
+            return self.render(replay, formset, form, results=results,
                                status=400 if refused else 200, checked=not refused,
                                mismatch_count=len(mismatches))
         try:
@@ -729,7 +729,7 @@ class MatchSheetView(MatchWriteMixin, View):
                 match=self.match, user=request.user, seen_revision=form.cleaned_data["revision"],
                 submission_key=submission_key(self.request),
                 turns=turns, mismatches_seen=form.cleaned_data["mismatches_seen"],
-                before=view,
+                before=replay,
             )
         except services.AlreadySaved:
             messages.success(request, services.already_saved_message())
@@ -737,27 +737,27 @@ class MatchSheetView(MatchWriteMixin, View):
                 "slug": self.tournament.slug, "match_id": self.match.pk}))
         except services.StaleMatch as stale:
             self.match = selectors.match_with_tournament(self.match.pk).get()
-            form = SheetForm(posted_at_revision(request, self.match.revision))
+            form = SheetModeForm(posted_at_revision(request, self.match.revision))
             return self.render(selectors.match_replay(match=self.match), formset, form,
                                results=results, status=409, sheet_message=stale.message)
         except services.MismatchesNotSeen:
             form.add_error("mismatches_seen", _("Tick this box once you have looked at the "
                                                 "claims that differ (decide now or later)."))
-            return self.render(view, formset, form, results=results, status=400, checked=True,
+            return self.render(replay, formset, form, results=results, status=400, checked=True,
                                mismatch_count=len(mismatches))
         except (services.TurnsRefused, ValidationError) as error:
             message = " ".join(getattr(error, "messages", [str(error)]))
-            return self.render(view, formset, form, results=results, status=400,
+            return self.render(replay, formset, form, results=results, status=400,
                                sheet_message=message)
         messages.success(request, _("%(count)s line(s) saved.") % {"count": len(saved.saved)})
         return redirect(reverse("tournament:match_sheet", kwargs={
             "slug": self.tournament.slug, "match_id": self.match.pk}))
 
     @staticmethod
-    def turn_inputs(view, lines) -> tuple[list[services.TurnInput], bool]:
+    def turn_inputs(replay, lines) -> tuple[list[services.TurnInput], bool]:
         """Each line's turn, its player defaulting to the one after the line above."""
-        live = view.live
-        seat_count = len(view.seats)
+        live = replay.live
+        seat_count = len(replay.seats)
         next_player = live.player_to_enter if live is not None else None
         turns = []
         ok = True
@@ -844,12 +844,12 @@ class MatchAuditView(MatchMixin, View):
         return None
 
     def get(self, request, *args, **kwargs):
-        view = selectors.match_replay(match=self.match)
-        names = [seat.name for seat in view.seats]
+        replay = selectors.match_replay(match=self.match)
+        names = [seat.name for seat in replay.seats]
         table = AuditTable(
             selectors.match_audit_entries(match=self.match), names=names, orderable=False)
         RequestConfig(request, paginate=False).configure(table)
         return TemplateResponse(request, "tournament/matches/audit.html", {
-            "tournament": self.tournament, "match": self.match, "view": view,
+            "tournament": self.tournament, "match": self.match, "replay": replay,
             "audit_table": table,
         })

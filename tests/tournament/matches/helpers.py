@@ -84,7 +84,7 @@ def import_record(match: Match, user, record: Json, **options: Any):
     ).replay
 
 
-def replay(match: Match) -> selectors.MatchReplayView:
+def replay(match: Match) -> selectors.ReplayedMatch:
     return selectors.match_replay(match=fresh(match))
 
 

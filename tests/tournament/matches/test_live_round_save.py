@@ -17,7 +17,7 @@ pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
-def _figures(view: selectors.MatchReplayView) -> tuple:
+def _figures(view: selectors.ReplayedMatch) -> tuple:
     """What the pages show of a replay: every turn's figures and verdict, every round's end
     and scores, the totals, the round in play."""
     live = view.live

@@ -12,7 +12,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from tournament import engine
-from tournament.matches.selectors import MatchReplayView
+from tournament.matches.selectors import ReplayedMatch
 from tournament.matches.services.rounds import match_round_confirm
 from tournament.matches.services.write import Written, match_write
 from tournament.matches.turn_rows import turn_row
@@ -46,7 +46,7 @@ def match_record_import(
     submission_key: str = "",
     record: str | bytes | dict[str, Any],
     names_must_match: bool = True,
-) -> Written[MatchReplayView]:
+) -> Written[ReplayedMatch]:
     """Fill an empty match from a match record (docs/record-format.md, with decisions).
 
     The engine reads it first: an unreadable record is refused with its message and nothing
@@ -152,7 +152,7 @@ def match_record_import(
 
 
 @transaction.atomic
-def match_record_import_and_confirm(*, match: Match, user, record: dict[str, Any]) -> MatchReplayView:
+def match_record_import_and_confirm(*, match: Match, user, record: dict[str, Any]) -> ReplayedMatch:
     """Fill an empty match from a record (``match_record_import``) and, when the match is over,
     confirm each of its rounds (``match_round_confirm``), as its referee would: how the demo,
     the benchmarks and the tests fill a match. Returns the match as written."""

@@ -13,7 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournament import engine
-from tournament.matches.selectors import MatchReplayView, MatchRows, ProblemView, RoundView
+from tournament.matches.selectors import MatchRows, ReplayedMatch, ReplayedRound, TranslatedProblem
 from tournament.matches.services.write import MatchWrite, Written, match_write
 from tournament.matches.turn_rows import turn_record, turn_row
 from tournament.models import AuditEntry, Match, Round, Turn, Verdict
@@ -26,7 +26,7 @@ class Refusal:
     """A candidate turn the engine refuses: its position among the candidates, and why."""
 
     line: int
-    problems: tuple[ProblemView, ...]
+    problems: tuple[TranslatedProblem, ...]
 
 
 class TurnsRefused(Exception):
@@ -113,7 +113,7 @@ def _refusals(reports: Sequence[engine.TurnReport]) -> list[Refusal]:
         Refusal(
             line=position,
             problems=tuple(
-                ProblemView(code=p.code, message=engine.problem_message(p.template, p.params),
+                TranslatedProblem(code=p.code, message=engine.problem_message(p.template, p.params),
                             round=p.round, turn=p.turn)
                 for p in report.problems
             ),
@@ -123,7 +123,7 @@ def _refusals(reports: Sequence[engine.TurnReport]) -> list[Refusal]:
     ]
 
 
-def _round_view(replay: MatchReplayView, round_: Round) -> RoundView:
+def _round_view(replay: ReplayedMatch, round_: Round) -> ReplayedRound:
     return next(r for r in replay.rounds if r.row.pk == round_.pk)
 
 
@@ -153,11 +153,11 @@ def _players(turns: Sequence[TurnInput], *, due: int | None, seat_count: int) ->
     return players
 
 
-def candidate_players(*, view: MatchReplayView, turns: Sequence[TurnInput]) -> list[int]:
-    """The player of each of ``turns`` entered after the turns of ``view``. Raises
+def candidate_players(*, replay: ReplayedMatch, turns: Sequence[TurnInput]) -> list[int]:
+    """The player of each of ``turns`` entered after the turns of ``replay``. Raises
     ValidationError when no turn can be entered (the match is over) or the player is
     unknown."""
-    live = view.live
+    live = replay.live
     if live is None:
         raise ValidationError(_("The match is over: no turn or round can be added."),
                               code="match_over")
@@ -165,22 +165,22 @@ def candidate_players(*, view: MatchReplayView, turns: Sequence[TurnInput]) -> l
         raise ValidationError(
             _("The match ended before round %(number)s: no turn can be added to it.")
             % {"number": live.number}, code="round_after_end")
-    return _players(turns, due=live.player_to_enter, seat_count=len(view.seats))
+    return _players(turns, due=live.player_to_enter, seat_count=len(replay.seats))
 
 
 def candidate_reports(
-    *, view: MatchReplayView, turns: Sequence[TurnInput]
+    *, replay: ReplayedMatch, turns: Sequence[TurnInput]
 ) -> tuple[list[engine.TurnReport], list[int]]:
-    """What the engine says of ``turns`` entered after the turns of ``view``, without saving
+    """What the engine says of ``turns`` entered after the turns of ``replay``, without saving
     (sheet mode's check): the report of each and its player (:func:`candidate_players`)."""
-    players = candidate_players(view=view, turns=turns)
+    players = candidate_players(replay=replay, turns=turns)
     records = tuple(
         turn_record(data.row(player=player, index=position, user=None))
         for position, (data, player) in enumerate(zip(turns, players))
     )
-    record = view.record
+    record = replay.record
     live_rounds = list(record.rounds)
-    if view.live_round_view is not None:
+    if replay.live_round_view is not None:
         last = live_rounds[-1]
         live_rounds[-1] = dataclasses.replace(last, turns=last.turns + records)
         first = len(last.turns)
@@ -188,8 +188,8 @@ def candidate_reports(
         live_rounds.append(engine.RoundRecord(turns=records))
         first = 0
     candidate = dataclasses.replace(record, rounds=tuple(live_rounds))
-    replay = engine.replay_record(candidate, leave_last_round_open=True)
-    return list(replay.turns[first:]), players
+    checked = engine.replay_record(candidate, leave_last_round_open=True)
+    return list(checked.turns[first:]), players
 
 
 # -- entering turns ----------------------------------------------------------------------------
@@ -218,7 +218,7 @@ def match_turns_add(
     submission_key: str = "",
     turns: Sequence[TurnInput],
     mismatches_seen: bool = True,
-    before: MatchReplayView | None = None,
+    before: ReplayedMatch | None = None,
 ) -> Written[list[Turn]]:
     """Add turns to the round in play (a new round when the last one was closed).
 
@@ -309,7 +309,7 @@ def _new_version(old: Turn, *, user, reason: str, **changes: Any) -> Turn:
     return Turn(round_id=old.round_id, created_by=user, change_reason=reason, **values)
 
 
-def _legal(replay: MatchReplayView, round_: Round, position: int) -> engine.TurnReport:
+def _legal(replay: ReplayedMatch, round_: Round, position: int) -> engine.TurnReport:
     """The engine's report on the turn at ``position`` of ``round_``, the turn a correction or
     an insertion writes; :class:`TurnsRefused` when it is illegal."""
     report = _round_view(replay, round_).turns[position].report

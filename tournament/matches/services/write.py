@@ -38,8 +38,8 @@ from django.utils.translation import gettext as _
 
 from tournament import engine, freshness
 from tournament.matches.selectors import (
-    MatchReplayView,
     MatchRows,
+    ReplayedMatch,
     match_replay,
     match_replay_appended,
     match_rows,
@@ -111,7 +111,7 @@ class Written(Generic[T]):
     changed (the rounds before it are as they were: the view need not send them again)."""
 
     saved: T
-    replay: MatchReplayView
+    replay: ReplayedMatch
     round_index: int = 0
 
 
@@ -124,8 +124,8 @@ class MatchWrite:
     user: Any
     rows: MatchRows
     #: The caller's replay of these rows before the change, when they were still current.
-    before: MatchReplayView | None = None
-    _replay: MatchReplayView | None = None
+    before: ReplayedMatch | None = None
+    _replay: ReplayedMatch | None = None
     _audit: list[dict[str, Any]] = field(default_factory=list)
 
     @property
@@ -134,14 +134,14 @@ class MatchWrite:
         user = self.user
         return user if user is not None and user.is_authenticated else None
 
-    def replay(self) -> MatchReplayView:
+    def replay(self) -> ReplayedMatch:
         """The rows as they now stand, replayed by the engine: once per write."""
         if self._replay is not None:
             raise RuntimeError("a write replays the match once, after its change")
         self._replay = match_replay(match=self.match, rows=self.rows)
         return self._replay
 
-    def replay_appended(self, round_: Round, added: list[Turn]) -> MatchReplayView:
+    def replay_appended(self, round_: Round, added: list[Turn]) -> ReplayedMatch:
         """:meth:`replay` for turns appended to the round in play: with the caller's replay
         from before the change, the engine plays them on from there (the settled rounds are
         not replayed again); otherwise the whole match is replayed."""
@@ -154,7 +154,7 @@ class MatchWrite:
         return self._replay
 
     @property
-    def replayed(self) -> MatchReplayView:
+    def replayed(self) -> ReplayedMatch:
         if self._replay is None:
             raise RuntimeError("the write has not replayed the match yet")
         return self._replay
@@ -216,7 +216,7 @@ def _claim_revision(*, match: Match, seen_revision: int, submission_key: str = "
 
 @contextmanager
 def match_write(*, match: Match, user, seen_revision: int, submission_key: str = "",
-                before: MatchReplayView | None = None) -> Iterator[MatchWrite]:
+                before: ReplayedMatch | None = None) -> Iterator[MatchWrite]:
     """The one path of a write to a match (the module's docstring): claim, load, let the
     caller change and replay, then store the results and the audit entries. A
     ``submission_key`` (made by the tablet) is kept with the write: sent again, it raises
@@ -261,7 +261,7 @@ def _audit_entry(match: Match, user, action: str, summary: str, details: dict[st
 _TURN_FIGURES = ("points", "tile_value", "bonus", "bonus_points", "penalty", "verdict", "problems")
 
 
-def match_results_cache(*, replay: MatchReplayView) -> bool:
+def match_results_cache(*, replay: ReplayedMatch) -> bool:
     """Store a replay's results on the rows: every current turn's engine figures, verdict and
     problems; each round's end and scores; the match's totals, winners, status and
     finished_at. Only changed rows are written; turn rows not in the database yet (a service's
