@@ -29,7 +29,7 @@ from django.utils.safestring import SafeString
 
 from tournament import engine
 from tournament.matches.turn_rows import round_end_racks, turn_record
-from tournament.models import AuditEntry, Match, Round, RoundEnd, Seat, Turn
+from tournament.models import AuditEntry, Match, Round, RoundEnd, Seat, Turn, Verdict
 
 #: Seat letters, in seat order: the "who" of sheet mode and the column heads of the log.
 SEAT_LETTERS = "ABCDEF"
@@ -256,7 +256,7 @@ class TurnLine:
     @property
     def decision_pending(self) -> bool:
         """A claim that differs from the engine, and no decision yet."""
-        return self.verdict == "mismatch" and not self.row.decision
+        return self.verdict == Verdict.MISMATCH and not self.row.decision
 
     @property
     def points_counted(self) -> int:
@@ -265,7 +265,7 @@ class TurnLine:
 
     @property
     def is_illegal(self) -> bool:
-        return self.verdict == "illegal"
+        return self.verdict == Verdict.ILLEGAL
 
 
 @dataclass
@@ -335,7 +335,7 @@ class ReplayedRound:
         return (
             self.closed
             and not self.confirmed
-            and self.end_kind != "unfinished"
+            and self.end_kind != Round.EndKind.UNFINISHED
             and not self.pending_decisions
             and not self.illegal_turns
         )
@@ -740,7 +740,7 @@ def turn_preview(
     probe = corners or (options[0] if options else engine.parse_tile(tile).rotations()[0])
     report = live.replay.preview(engine.TurnRecord(
         player=player or 0, draws=draws, place=engine.PlaceRecord(cell=cell, corners=probe)))
-    if report.verdict.value == "illegal":
+    if report.verdict == Verdict.ILLEGAL:
         preview.refusals = problem_messages(report)
         preview.no_fit = not options
     else:

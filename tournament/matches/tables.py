@@ -12,8 +12,12 @@ from django.utils.translation import gettext_lazy as _
 
 from tournament import engine
 from tournament.matches.selectors import SEAT_LETTERS, TurnLine
-from tournament.models import AuditEntry
+from tournament.models import AuditEntry, Turn, Verdict
 from tournament.standings.tables import PythonBodyTable
+
+#: The sign shown before each verdict's label in the turn log.
+VERDICT_SIGNS = {Verdict.OK: "✓", Verdict.MISMATCH: "≠", Verdict.ILLEGAL: "✗",
+                 Verdict.UNVERIFIED: "?"}
 
 
 class TurnLogTable(PythonBodyTable):
@@ -54,11 +58,9 @@ class TurnLogTable(PythonBodyTable):
         self.turn_url = turn_url
         self.error_turn = error_turn
         self.error_messages = error_messages or []
+        # the verdicts' labels are the model's (one label map), with their sign
         self.verdict_words = {
-            "ok": "✓ " + gettext("correct"),
-            "mismatch": "≠ " + gettext("claim differs"),
-            "illegal": "✗ " + gettext("illegal"),
-            "unverified": "? " + gettext("not verifiable"),
+            verdict.value: f"{VERDICT_SIGNS[verdict]} {verdict.label}" for verdict in Verdict
         }
         self.correct_word = pgettext("verb: correct a turn", "correct")
         self.insert_words = gettext("insert a turn before")
@@ -100,7 +102,7 @@ class TurnLogTable(PythonBodyTable):
         html = format_html('<strong class="engine-points">{}</strong>', record.points)
         if record.bonus:
             html = format_html('{} <span class="bonus-found">{}</span>', html, record.bonus_label)
-        if record.decision == "claim":
+        if record.decision == Turn.Decision.CLAIM:
             html = format_html('{} <small class="counted">({})</small>', html, record.points_counted)
         return html
 
@@ -114,10 +116,10 @@ class TurnLogTable(PythonBodyTable):
 
     def cell_decision(self, record: TurnLine) -> Any:
         parts = []
-        if record.decision == "claim":
+        if record.decision == Turn.Decision.CLAIM:
             parts.append(format_html('<span class="decision decision--claim">{}</span> <small>{}</small>',
                                      gettext("claim kept"), record.decision_reason))
-        elif record.decision == "engine":
+        elif record.decision == Turn.Decision.ENGINE:
             parts.append(format_html('<span class="decision decision--engine">{}</span>',
                                      gettext("engine's figure")))
         elif record.decision_pending:
@@ -185,9 +187,9 @@ def describe_turn(snapshot: dict[str, Any] | None, names: list[str]) -> str:
                      % {"bonus": engine.bonus_label(snapshot["bonus_claimed"])})
     if snapshot.get("points_claimed") is not None:
         parts.append(gettext("announced %(points)s") % {"points": snapshot["points_claimed"]})
-    if snapshot.get("decision") == "claim":
+    if snapshot.get("decision") == Turn.Decision.CLAIM:
         parts.append(gettext("the claim stands"))
-    elif snapshot.get("decision") == "engine":
+    elif snapshot.get("decision") == Turn.Decision.ENGINE:
         parts.append(gettext("the engine's figure stands"))
     return f"{SEAT_LETTERS[player] if 0 <= player < len(SEAT_LETTERS) else '?'} · {who}: " + ", ".join(parts)
 

@@ -44,7 +44,7 @@ from tournament.matches.forms import (
     small_number,
 )
 from tournament.matches.tables import AuditTable, TurnLogTable
-from tournament.models import Match
+from tournament.models import Match, Verdict
 from tournament.permissions import (
     RefereeRequiredMixin,
     TournamentMixin,
@@ -311,7 +311,7 @@ class TurnAddView(MatchWriteView):
 
 
 def turn_saved_message(turn) -> str:
-    if turn.verdict == "mismatch":
+    if turn.verdict == Verdict.MISMATCH:
         return _("Saved, with a claim that differs from the engine: decide below.")
     return _("Turn saved.")
 
@@ -718,8 +718,8 @@ class MatchSheetView(MatchWriteMixin, View):
             }
             for (index, _line), report, player in zip(lines, reports, players)
         }
-        refused = any(r.verdict.value == "illegal" for r in reports)
-        mismatches = [r for r in reports if r.verdict.value == "mismatch"]
+        refused = any(r.verdict == Verdict.ILLEGAL for r in reports)
+        mismatches = [r for r in reports if r.verdict == Verdict.MISMATCH]
         if not saving or refused:
             return self.render(replay, formset, form, results=results,
                                status=400 if refused else 200, checked=not refused,
