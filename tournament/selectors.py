@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, Prefetch, Q, QuerySet
 
-from tournament.models import Registration, Session, StaffRole, Tournament
+from tournament.models import Registration, Seat, Session, StaffRole, Table, Tournament
 
 
 def tournaments_visible_to(user) -> QuerySet[Tournament]:
@@ -46,3 +46,34 @@ def tournament_registrations(*, tournament: Tournament) -> list[Registration]:
 
 def tournament_staff(*, tournament: Tournament) -> QuerySet[StaffRole]:
     return tournament.staff_roles.select_related("user").order_by("role", "user__username")
+
+
+def staff_tables(*, user) -> list[dict]:
+    """The tables the user may enter, in the sessions seated or in play of the tournaments
+    where they are staff: the sessions in play first, then by tournament and session; each
+    ``{"tournament", "session", "tables"}``, each table with its match and its players in
+    seat order (three queries)."""
+    roles = {role.tournament_id: role for role in StaffRole.objects.filter(user=user)}
+    if not roles:
+        return []
+    tables = (
+        Table.objects.filter(
+            session__tournament_id__in=roles,
+            session__status__in=[Session.Status.PLAYING, Session.Status.SEATED],
+            match__isnull=False,
+        )
+        .select_related("session__tournament", "match")
+        .prefetch_related(Prefetch("seats", Seat.objects.select_related("player").order_by("order")))
+        .order_by("session__tournament__name", "session__number", "number")
+    )
+    groups: dict[int, dict] = {}
+    for table in tables:
+        allowed = roles[table.session.tournament_id].table_numbers()
+        if allowed is not None and table.number not in allowed:
+            continue
+        group = groups.setdefault(table.session_id, {
+            "tournament": table.session.tournament, "session": table.session, "tables": []})
+        group["tables"].append(table)
+    playing_first = sorted(
+        groups.values(), key=lambda group: group["session"].status != Session.Status.PLAYING)
+    return playing_first

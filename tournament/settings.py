@@ -141,7 +141,7 @@ LOGGING = {
 }
 
 LOGIN_URL = "login"
-LOGIN_REDIRECT_URL = "tournament:home"
+LOGIN_REDIRECT_URL = "tournament:my_tables"
 LOGOUT_REDIRECT_URL = "tournament:home"
 
 # Languages: French by default, English; chosen from the browser (Accept-Language) or the

@@ -9,6 +9,7 @@ from tournament import views
 
 tournament_patterns = [
     path("", views.HomeView.as_view(), name="home"),
+    path("my-tables/", views.MyTablesView.as_view(), name="my_tables"),
     path("t/<slug:slug>/", views.TournamentDetailView.as_view(), name="detail"),
     path("t/<slug:slug>/staff/", views.StaffView.as_view(), name="staff"),
     path(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.contrib import messages
+from django.contrib.auth.mixins import LoginRequiredMixin
 from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404, redirect
 from django.utils.translation import gettext as _
@@ -27,6 +28,17 @@ class HomeView(TemplateView):
         RequestConfig(self.request, paginate=False).configure(table)
         context["tournament_table"] = table
         return context
+
+
+class MyTablesView(LoginRequiredMixin, TemplateView):
+    """/my-tables/: where a referee lands after logging in: the tables they may enter, the
+    sessions in play first."""
+
+    template_name = "tournament/my_tables.html"
+
+    def get_context_data(self, **kwargs):
+        return super().get_context_data(groups=selectors.staff_tables(user=self.request.user),
+                                        **kwargs)
 
 
 class TournamentDetailView(TournamentMixin, TemplateView):

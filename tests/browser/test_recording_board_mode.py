@@ -60,7 +60,7 @@ def test_a_whole_round_in_board_mode_by_tapping(page, log_in, two_player_match):
     wrong_claim_turn = next(i for i, t in enumerate(round_["turns"])
                             if i >= 2 and "place" in t and not t.get("draws"))
     log_in("remi-referee", next_url=f"/t/duo/matches/{match.pk}/")
-    expect(page.get_by_role("heading", level=1)).to_contain_text("Session 1 · Table 1")
+    expect(page.get_by_role("heading", level=1)).to_contain_text("Session 1, table 1")
 
     actions_per_turn: list[tuple[str, int]] = []
     saw_bridge = saw_refusal = False

@@ -48,7 +48,7 @@ def test_a_paper_sheet_typed_by_keyboard_only(page, log_in, tournament, referee)
     expect(page.get_by_role("button", name="Enregistrer les lignes")).to_be_focused()
     keyboard.press("Enter")
 
-    expect(page.locator(".messages")).to_contain_text("5 ligne(s) enregistrée(s).")
+    expect(page.locator(".messages")).to_contain_text("Lignes enregistrées\u00a0: 5.")
     turns = list(Turn.objects.current().filter(round__match=match).order_by("index"))
     assert [(t.player, t.tile, t.draws, t.points, t.verdict) for t in turns] == [
         (2, "4-4-4", 0, 22, "ok"),
@@ -65,7 +65,7 @@ def test_a_paper_sheet_typed_by_keyboard_only(page, log_in, tournament, referee)
     keyboard.press("Tab")
     keyboard.type("3-4-9")
     keyboard.press("Enter")
-    expect(page.locator("#id_line-0-who_errors")).to_contain_text("Qui a joué : une lettre de place")
-    expect(page.locator("#id_line-0-tile_errors")).to_contain_text("« 3-4-9 » n’est pas une tuile")
+    expect(page.locator("#id_line-0-who_errors")).to_contain_text("Qui a joué\u00a0: une lettre de place")
+    expect(page.locator("#id_line-0-tile_errors")).to_contain_text("«\u00a03-4-9\u00a0» n’est pas une tuile")
     assert Turn.objects.current().filter(round__match=match).count() == 5
     assert Round.objects.get(match=match).confirmed_at is None

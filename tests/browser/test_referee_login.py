@@ -47,14 +47,14 @@ def test_the_organiser_adds_a_referee_and_sees_errors_next_to_the_fields(page, l
     page.get_by_label("Nom d’utilisateur").fill("paula")
     page.get_by_label("Tables").fill("1-x")
     page.get_by_role("button", name="Enregistrer").click()
-    expect(page.locator("#id_tables_errors")).to_contain_text("« 1-x » n’est ni un numéro de table")
+    expect(page.locator("#id_tables_error")).to_contain_text("«\u00a01-x\u00a0» n’est ni un numéro de table")
 
     page.get_by_label("Tables").fill("1")
     page.get_by_role("button", name="Enregistrer").click()
-    expect(page.locator("#id_tables_errors")).to_have_count(0)
-    expect(page.locator("#id_password_errors")).to_contain_text("Aucun compte ne s’appelle « paula »")
+    expect(page.locator("#id_tables_error")).to_have_count(0)
+    expect(page.locator("#id_password_error")).to_contain_text("Aucun compte ne s’appelle «\u00a0paula\u00a0»")
 
     page.get_by_label("Mot de passe").fill("Paula-Pass-2025")
     page.get_by_role("button", name="Enregistrer").click()
-    expect(page.locator(".message--success")).to_contain_text("paula est désormais arbitre")
+    expect(page.locator(".message--success")).to_contain_text("Rôle de paula dans ce tournoi\u00a0: arbitre.")
     expect(page.locator("#staff")).to_contain_text("paula")

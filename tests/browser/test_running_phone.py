@@ -13,6 +13,7 @@ from tournament.models import Match, Player, Seat, Session
 from tournament.organiser import services as organiser_services
 from tournament.organiser.services import session_create
 from tournament.seating.services import session_seat
+from tournament.seats import seat_letter
 from tournament.standings.selectors import standings_rows
 
 PHONE = {"width": 390, "height": 844}
@@ -63,7 +64,7 @@ def test_a_player_finds_their_table_and_rank_on_a_phone(phone, in_play):
 
     expect(phone.get_by_role("heading", level=1)).to_have_text("Player 07 cup")
     now = phone.locator("#now")
-    expect(now).to_contain_text(f"Table {seat.table.number}, place {seat.order + 1}")
+    expect(now).to_contain_text(f"Table {seat.table.number}, place {seat_letter(seat.order)}")
     expect(now).to_contain_text("Session 2 (en cours)")
     expect(phone.locator("#rank .big")).to_contain_text(f"{standing['rank_label']} / 13")
     expect(phone.locator("#matches")).to_contain_text("confirmée")
@@ -83,10 +84,28 @@ def test_find_your_table_on_the_session_page(phone, in_play):
     seat = Seat.objects.select_related("table").get(player__name="Player 11 cup",
                                                     session__number=2)
     expect(row.locator("td").nth(2)).to_have_text(str(seat.table.number))
-    expect(row.locator("td").nth(3)).to_have_text(str(seat.order + 1))
+    expect(row.locator("td").nth(3)).to_have_text(seat_letter(seat.order))
     row.get_by_role("link", name=str(seat.table.number)).tap()
     expect(phone.locator(f"#table-{seat.table.number}")).to_be_in_viewport()
     assert fits_the_screen(phone)
+
+
+def test_find_your_table_filters_as_one_types(phone, in_play):
+    phone.goto("/t/cup/sessions/2/")
+    rows = phone.locator("#seats tbody tr")
+    expect(rows.filter(visible=True)).to_have_count(13)
+    names = rows.locator("td:first-child").all_inner_texts()
+    assert names == sorted(names)
+    search = phone.get_by_role("searchbox", name="Votre nom")
+    search.press_sequentially("player 1")  # case and accents aside
+    expect(rows.filter(visible=True)).to_have_count(4)  # Player 10 to 13
+    expect(phone.locator("#find-player-count")).to_have_text("Joueurs trouvés : 4")
+    search.press_sequentially("1")
+    expect(rows.filter(visible=True)).to_have_count(1)
+    expect(rows.filter(visible=True)).to_contain_text("Player 11 cup")
+    search.fill("")
+    search.dispatch_event("input")
+    expect(rows.filter(visible=True)).to_have_count(13)
 
 
 def test_the_pages_follow_the_session_without_reloading(phone, in_play, settings):

@@ -40,25 +40,25 @@ def test_an_organiser_runs_a_tournament_from_import_to_final_standings(page, log
 
     # A file with bad lines imports nothing and says which lines, and why.
     upload(page, BAD_CSV)
-    errors = page.locator("#id_file_errors")
-    expect(errors).to_contain_text("Ligne 3 : le nom manque.")
-    expect(errors).to_contain_text("Ligne 4 : Ana Lopez est déjà à la ligne 2.")
+    errors = page.locator("#id_file_error")
+    expect(errors).to_contain_text("Ligne 3\u00a0: le nom manque.")
+    expect(errors).to_contain_text("Ligne 4\u00a0: Ana Lopez est déjà à la ligne 2.")
     assert not tournament.registrations.exists()
     upload(page, GOOD_CSV)
-    expect(message(page)).to_contain_text("Joueurs importés : 10.")
+    expect(message(page)).to_contain_text("Joueurs importés\u00a0: 10.")
     expect(page.locator("#organiser-players tbody tr")).to_have_count(10)
 
     # One player withdraws before the start.
-    page.get_by_role("button", name="Déclarer forfait : Joueuse 10").click()
-    expect(message(page)).to_contain_text("Joueuse 10 déclare forfait")
+    page.get_by_role("button", name="Déclarer le forfait de Joueuse 10").click()
+    expect(message(page)).to_contain_text("Forfait enregistré pour Joueuse 10")
 
     # Session 1: open, seat (9 players: three tables of 3), swap two players, start.
     page.locator(".sub-nav").get_by_role("link", name="Sessions").click()
     page.get_by_role("button", name="Ouvrir la session 1").click()
     expect(page.get_by_role("heading", level=1)).to_contain_text("Session 1")
-    expect(page.locator("#draw")).to_contain_text("Joueurs à placer dans cette session : 9.")
+    expect(page.locator("#draw")).to_contain_text("Joueurs à placer dans cette session\u00a0: 9.")
     page.get_by_role("button", name="Placer les joueurs").click()
-    expect(message(page)).to_contain_text("Placement tiré sur 3 tables")
+    expect(message(page)).to_contain_text("Placement tiré (tables\u00a0: 3")
     expect(page.locator("#repeats")).to_contain_text("Aucune paire ne se rencontre à nouveau.")
     session_one = tournament.sessions.get(number=1)
     first = Seat.objects.get(session=session_one, table__number=1, order=0).player
@@ -76,7 +76,7 @@ def test_an_organiser_runs_a_tournament_from_import_to_final_standings(page, log
     page.locator("#id_name").fill("Lou Tardif")
     page.locator("#id_club").fill("Club D")
     page.get_by_role("button", name="Ajouter", exact=True).click()
-    expect(message(page)).to_contain_text("Lou Tardif est inscrit.")
+    expect(message(page)).to_contain_text("Inscription enregistrée\u00a0: Lou Tardif.")
     late = Registration.objects.get(player__name="Lou Tardif")
     assert late.status == "late" and late.first_session == 2
 
@@ -84,7 +84,7 @@ def test_an_organiser_runs_a_tournament_from_import_to_final_standings(page, log
     page.locator(".sub-nav").get_by_role("link", name="Sessions").click()
     page.get_by_role("link", name="Continuer la session 1").click()
     page.get_by_role("button", name="Clôturer la session").click()
-    expect(page.locator(".message--error")).to_contain_text("1, 2, 3 n’est pas encore confirmée")
+    expect(page.locator(".message--error")).to_contain_text("les parties des tables 1, 2, 3 ne sont pas encore confirmées")
     confirm_all(tournament, seed=1)
     page.get_by_role("button", name="Clôturer la session").click()
     expect(message(page)).to_contain_text("La session 1 est clôturée")
@@ -93,7 +93,7 @@ def test_an_organiser_runs_a_tournament_from_import_to_final_standings(page, log
     page.get_by_role("link", name="Retour aux sessions").click()
     page.get_by_role("button", name="Ouvrir la session 2").click()
     page.get_by_role("button", name="Placer les joueurs").click()
-    expect(message(page)).to_contain_text("Placement tiré sur 3 tables")
+    expect(message(page)).to_contain_text("Placement tiré (tables\u00a0: 3")
     # 4 + 3 + 3 after three tables of 3: the late arrival completes the table of 4, so no
     # pair needs to meet again.
     expect(page.locator("#repeats")).to_contain_text("Aucune paire ne se rencontre à nouveau.")

@@ -56,8 +56,9 @@ def unescape(text: str) -> str:
     return ast.literal_eval(f'"{text}"')
 
 
-def po_entries(path: Path) -> list[tuple[str, str, str, bool]]:
-    """(context, msgid, msgstr, fuzzy) of a .po file, header excluded."""
+def po_entries(path: Path) -> list[tuple[str, str, str, list[str], bool]]:
+    """(context, msgid, msgid_plural, msgstr forms, fuzzy) of a .po file, header excluded;
+    an entry without plural has one form."""
     entries = []
     for block in path.read_text(encoding="utf-8").split("\n\n"):
         fields: dict[str, str] = {}
@@ -66,16 +67,17 @@ def po_entries(path: Path) -> list[tuple[str, str, str, bool]]:
         for line in block.splitlines():
             if line.startswith("#,") and "fuzzy" in line:
                 fuzzy = True
-            match = re.match(r'^(msgctxt|msgid|msgstr) "(.*)"$', line)
+            match = re.match(r'^(msgctxt|msgid|msgid_plural|msgstr(?:\[\d\])?) "(.*)"$', line)
             if match:
                 key = match.group(1)
                 fields[key] = match.group(2)
             elif line.startswith('"') and key:
                 fields[key] += line[1:-1]
         if fields.get("msgid"):
+            forms = [unescape(value) for name, value in fields.items() if name.startswith("msgstr")]
             entries.append(
                 (fields.get("msgctxt", ""), unescape(fields["msgid"]),
-                 unescape(fields.get("msgstr", "")), fuzzy)
+                 unescape(fields.get("msgid_plural", "")), forms, fuzzy)
             )
     return entries
 
@@ -83,16 +85,43 @@ def po_entries(path: Path) -> list[tuple[str, str, str, bool]]:
 def test_the_french_catalogue_is_complete_and_compiled():
     entries = po_entries(LOCALE / "fr" / "LC_MESSAGES" / "django.po")
     assert len(entries) > 100
-    untranslated = [msgid for _ctx, msgid, msgstr, fuzzy in entries if not msgstr or fuzzy]
+    untranslated = [msgid for _ctx, msgid, _plural, forms, fuzzy in entries
+                    if not all(forms) or fuzzy]
     assert not untranslated, f"translate these in locale/fr: {untranslated}"
     with open(LOCALE / "fr" / "LC_MESSAGES" / "django.mo", "rb") as compiled:
         catalogue = gettext.GNUTranslations(compiled)
-    stale = [
-        msgid for ctx, msgid, msgstr, _fuzzy in entries
-        if (catalogue.pgettext(ctx, msgid) if ctx else catalogue.gettext(msgid)) != msgstr
-    ]
+
+    def compiled_forms(ctx: str, msgid: str, plural: str) -> list[str]:
+        if plural:  # French: 0 and 1 take the first form
+            return [catalogue.ngettext(msgid, plural, 1), catalogue.ngettext(msgid, plural, 2)]
+        return [catalogue.pgettext(ctx, msgid) if ctx else catalogue.gettext(msgid)]
+
+    stale = [msgid for ctx, msgid, plural, forms, _fuzzy in entries
+             if compiled_forms(ctx, msgid, plural) != forms]
     assert not stale, f"run: python manage.py compilemessages (stale: {stale[:5]})"
 
 
 def test_the_english_catalogue_is_compiled():
     assert (LOCALE / "en" / "LC_MESSAGES" / "django.mo").is_file()
+
+
+def test_the_french_catalogue_follows_french_typography():
+    """A no-break space before : and », after «, a narrow one before ; ? ! (a line never
+    starts with them on a phone), and plurals as plural forms, never "(s)"."""
+    entries = po_entries(LOCALE / "fr" / "LC_MESSAGES" / "django.po")
+    text = [form for _ctx, _msgid, _plural, forms, _fuzzy in entries for form in forms]
+    assert [form for form in text if re.search(r"(^|[^\u00a0]):(\s|$)", form)] == []
+    assert [form for form in text if re.search(r"(^|[^\u202f])[;?!](\s|$)", form)] == []
+    assert [form for form in text if re.search(r"«[^\u00a0]|[^\u00a0]»", form)] == []
+    assert [form for form in text if "(s)" in form or "(e)" in form] == []
+
+
+def test_counts_take_the_plural_form_of_their_number(organiser_client, tournament):
+    from tournament.models import Registration
+    Registration.objects.filter(tournament=tournament).exclude(
+        pk=Registration.objects.filter(tournament=tournament).first().pk
+    ).update(status=Registration.Status.WITHDRAWN)
+    page = organiser_client.get("/t/spring-open/organise/").content.decode()
+    assert "1 inscription active, 0 arrivée tardive, 7 forfaits." in page
+    page = organiser_client.get("/t/spring-open/organise/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "1 player registered, 0 late arrivals, 7 withdrawals." in page

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tournament.models import StaffRole
@@ -84,3 +86,12 @@ def test_an_expired_form_is_explained(tournament, referee, staff_password):
                            HTTP_ACCEPT_LANGUAGE="fr")
     assert response.status_code == 403
     assert "Page expirée" in response.content.decode()
+
+
+def test_every_page_names_an_icon_that_is_served(client, tournament):
+    """A favicon, read from the page's own link (a 404 for it before)."""
+    page = client.get("/t/spring-open/").content.decode()
+    icon = re.search(r'<link rel="icon" href="([^"]+)"', page).group(1)
+    response = client.get(icon)
+    assert response.status_code == 200
+    assert b"<svg" in b"".join(response.streaming_content)

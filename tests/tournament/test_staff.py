@@ -17,7 +17,7 @@ STAFF_URL = "/t/spring-open/staff/"
 
 def field_errors(page: str, field: str) -> list[str]:
     """The error messages shown next to a form field."""
-    block = re.search(rf'<ul class="field-errors" id="id_{field}_errors"[^>]*>(.*?)</ul>', page, re.S)
+    block = re.search(rf'<ul class="field-errors" id="id_{field}_error"[^>]*>(.*?)</ul>', page, re.S)
     return re.findall(r"<li>(.*?)</li>", block.group(1), re.S) if block else []
 
 
@@ -50,13 +50,13 @@ def test_give_a_role_to_an_existing_account_and_change_it(organiser_client, outs
     ("data", "field", "english", "french"),
     [
         ({"username": "paula", "role": "referee"}, "password",
-         "No account is called “paula” yet", "Aucun compte ne s’appelle « paula »"),
+         "No account is called “paula” yet", "Aucun compte ne s’appelle «\u00a0paula\u00a0»"),
         ({"username": "paula", "password": "123", "role": "referee"}, "password",
          "This password is too short", "Ce mot de passe est trop court"),
         ({"username": "oscar-outsider", "password": "Other-Pass-2025", "role": "referee"},
          "password", "already exists", "existe déjà"),
         ({"username": "oscar-outsider", "role": "referee", "tables": "1-x"}, "tables",
-         "“1-x” is not a table number or a range", "« 1-x » n’est ni un numéro de table"),
+         "“1-x” is not a table number or a range", "«\u00a01-x\u00a0» n’est ni un numéro de table"),
         ({"username": "oscar-outsider", "role": "organiser", "tables": "1"}, "tables",
          "An organiser has every table", "Un organisateur a toutes les tables"),
         ({"username": "oscar-outsider", "role": "boss"}, "role",

@@ -5,7 +5,9 @@ least one turn, ``session-01/table-03-match-42.json``, holding the match's recor
 ``record.json`` downloads it (the engine's ``MatchRecord.to_json()``, in UTF-8), and
 ``index.csv`` at the root, a line per entry: session, table, match, status, the players in
 seat order, the match totals and the winners (UTF-8, a header line). The index is data, like
-the records: its header and statuses are the same words whatever the reader's language.
+the records: its header and statuses are the same words whatever the reader's language. A cell
+a spreadsheet would run as a formula (a player named ``=1+2``) starts with an apostrophe
+(:func:`tournament.spreadsheet.spreadsheet_cell`).
 
 Each match is read as its page reads it (:func:`~tournament.matches.selectors.match_rows`,
 four queries, then :func:`~tournament.matches.selectors.match_replay`): the queries grow with
@@ -22,6 +24,7 @@ from django.db.models import Exists, OuterRef, QuerySet
 
 from tournament.matches import selectors
 from tournament.models import Match, Tournament, Turn
+from tournament.spreadsheet import spreadsheet_cell
 
 INDEX_NAME = "index.csv"
 INDEX_HEADER = ("session", "table", "match", "status", "players", "totals", "winners")
@@ -59,7 +62,7 @@ def tournament_records_zip(*, tournament: Tournament) -> bytes:
             view = selectors.match_replay(match=match)
             archive.writestr(entry_name(match), view.record.to_json())
             names = [seat.name for seat in view.seats]
-            lines.writerow((
+            lines.writerow([spreadsheet_cell(cell) for cell in (
                 match.table.session.number,
                 match.table.number,
                 match.pk,
@@ -67,6 +70,6 @@ def tournament_records_zip(*, tournament: Tournament) -> bytes:
                 INDEX_JOIN.join(names),
                 INDEX_JOIN.join(str(total) for total in view.totals),
                 INDEX_JOIN.join(view.winner_names),
-            ))
+            )])
         archive.writestr(INDEX_NAME, index.getvalue().encode())
     return buffer.getvalue()

@@ -30,10 +30,7 @@ from django.utils.safestring import SafeString
 from tournament import engine
 from tournament.matches.turn_rows import round_end_racks, turn_record
 from tournament.models import AuditEntry, Match, Round, RoundEnd, Seat, Turn, Verdict
-
-#: Seat letters, in seat order: the "who" of sheet mode and the column heads of the log.
-SEAT_LETTERS = "ABCDEF"
-
+from tournament.seats import SEAT_LETTERS  # noqa: F401  (the match pages import it from here)
 
 # -- the rows ----------------------------------------------------------------------------------
 

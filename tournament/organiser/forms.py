@@ -17,12 +17,21 @@ def _model_field(model, name: str, **kwargs):
     return model._meta.get_field(name).formfield(**kwargs)
 
 
+class DateInput(forms.DateInput):
+    """A browser's date picker: its value is an ISO date whatever the page's language."""
+
+    input_type = "date"
+
+    def __init__(self, attrs=None):
+        super().__init__(attrs, format="%Y-%m-%d")
+
+
 class TournamentForm(forms.Form):
     """A tournament's settings; ``ranking_criteria`` in cleaned_data, in order."""
 
     name = _model_field(Tournament, "name")
-    start_date = _model_field(Tournament, "start_date", widget=forms.DateInput(attrs={"type": "date"}))
-    end_date = _model_field(Tournament, "end_date", widget=forms.DateInput(attrs={"type": "date"}))
+    start_date = _model_field(Tournament, "start_date", widget=DateInput())
+    end_date = _model_field(Tournament, "end_date", widget=DateInput())
     venue = _model_field(Tournament, "venue")
     rules = _model_field(Tournament, "rules")
     target = _model_field(Tournament, "target", min_value=1)
@@ -71,7 +80,13 @@ class TournamentForm(forms.Form):
 
 
 class TournamentCreateForm(TournamentForm):
-    slug = _model_field(Tournament, "slug")
+    slug = _model_field(
+        Tournament,
+        "slug",
+        label=_("Short name in the web address"),
+        help_text=_("Lower-case letters, digits and hyphens, for example spring-open-2027. It "
+                    "appears in the address of every page of the tournament and in its QR codes."),
+    )
 
     field_order = ["name", "slug"]
 

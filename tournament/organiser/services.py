@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from tournament import services
 from tournament.models import Match, Player, Registration, Seat, Session, Tournament
@@ -480,8 +481,10 @@ def session_close(*, session: Session) -> Session:
     )
     if open_tables:
         raise ValidationError(
-            _("Session %(number)s cannot be closed: the match of table(s) %(tables)s is not "
-              "confirmed yet.")
+            ngettext("Session %(number)s cannot be closed: the match of table %(tables)s is not "
+                     "confirmed yet.",
+                     "Session %(number)s cannot be closed: the matches of tables %(tables)s are "
+                     "not confirmed yet.", len(open_tables))
             % {"number": session.number, "tables": ", ".join(map(str, open_tables))}
         )
     session.status = Session.Status.FINISHED

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import string
 from dataclasses import dataclass
 from urllib.parse import urljoin
 
@@ -18,6 +17,7 @@ from tournament.names import name_sort_key
 from tournament.printing import selectors
 from tournament.printing.qr import qr_png_data_uri
 from tournament.printing.sheet_form import SheetForm, SheetRules
+from tournament.seats import seat_letter
 
 #: The most sheets per table one may ask for (?rounds=).
 MAX_ROUNDS = 12
@@ -34,11 +34,6 @@ class ScoreSheet:
     #: The match's page, and its QR code as a ``data:`` PNG.
     address: str
     qr: str
-
-
-def seat_letter(order: int) -> str:
-    """Seats are lettered A, B, C... clockwise, the order of play."""
-    return string.ascii_uppercase[order]
 
 
 def match_address(*, site_root: str, slug: str, match_id: int) -> str:
@@ -265,19 +260,16 @@ def standings_context(*, tournament) -> dict:
     """The context of ``printing/standings.html``: the standings page's table, printable.
 
     The rows come from ``tournament.standings.selectors.standings`` (the one standings
-    computation); the columns, their order and headers from the page's django-tables2
-    table, and each score is shown as the page shows it (``criterion_display``).
+    computation); the columns, their short headers, the legend and the page's orientation
+    from ``tournament.standings.tables.print_layout``, and each score is shown as the page
+    shows it (``criterion_display``).
     """
     from tournament.standings.selectors import standings
-    from tournament.standings.tables import (
-        LEADING_COLUMNS,
-        StandingsTable,
-        criterion_display,
-    )
+    from tournament.standings.tables import LEADING_COLUMNS, criterion_display, print_layout
 
     result = standings(tournament=tournament)
-    table = StandingsTable.for_criteria(result.rows, result.criteria, orderable=False)
-    columns = [(column.name, column.header) for column in table.columns]
+    layout = print_layout(result.criteria)
+    columns = layout.columns
     leading = set(LEADING_COLUMNS)
     rows = [
         {
@@ -299,6 +291,8 @@ def standings_context(*, tournament) -> dict:
         "tournament": tournament,
         "standings": result,
         "columns": columns,
+        "legend": layout.legend,
+        "wide": layout.wide,
         "rows": rows,
         "player_count": len(rows),
     }

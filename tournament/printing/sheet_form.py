@@ -48,13 +48,15 @@ HEADER = 22.0
 HEADER_RULE = 23.0
 NAMES_TOP = 25.5
 NAMES_ROW = 9.5
-TURN_COLUMN = 7.0
+TURN_COLUMN = 6.0
 #: Shares of a player's group: tile, draws, bonus, points, running total.
-PLAYER_COLUMNS = (0.22, 0.25, 0.19, 0.15, 0.19)
+PLAYER_COLUMNS = (0.18, 0.25, 0.22, 0.17, 0.18)
 LABEL_ROW = 7.0
 CARRIED_ROW = 6.0
 ROW = 6.8
 BOX = 2.1
+#: The hexagon box takes a number (1 to 3), not a tick.
+HEXAGON_BOX = 4.0
 BOX_GAP = 0.45
 #: The extra space before the last draw box (the penalty for a turn without a placement).
 PENALTY_BOX_GAP = 0.45
@@ -185,6 +187,17 @@ def wrap(runs: list[tuple[str, bool]], *, width: float, size: float
     return lines
 
 
+def boxes_in(left: float, right: float, widths: tuple[float, ...]) -> list[float]:
+    """The x of boxes of ``widths`` side by side, centred between ``left`` and ``right``."""
+    span = sum(widths) + (len(widths) - 1) * BOX_GAP
+    x = (left + right - span) / 2
+    xs = []
+    for width in widths:
+        xs.append(x)
+        x += width + BOX_GAP
+    return xs
+
+
 def box_xs(left: float, right: float, count: int, *, extra_gap: float = 0.0) -> list[float]:
     """The x of ``count`` tick boxes centred between ``left`` and ``right``; ``extra_gap``
     sets the last one apart."""
@@ -261,7 +274,7 @@ class SheetForm:
              % {"penalty": rules.draw_penalty, "draws": rules.max_draws,
                 "failed": rules.failed_draws_penalty}, False),
             (pgettext("score sheet legend", "Bonus:"), True),
-            (_("tick P for a bridge (+%(bridge)s), C for two sides (+%(two_sides)s); for "
+            (_("tick B for a bridge (+%(bridge)s), T for two sides (+%(two_sides)s); for "
                "hexagons write in H how many the tile closed: 1 (+%(one)s), 2 (+%(two)s), "
                "3 (+%(three)s).")
              % {"bridge": rules.bridge_bonus, "two_sides": rules.two_sides_bonus,
@@ -344,6 +357,13 @@ class SheetForm:
             x += share * self.group_width
             edges.append(x)
         return edges
+
+    def bonus_boxes(self, player: int) -> list[tuple[float, float]]:
+        """(left, width) of a player's bonus boxes: bridge, two sides (ticks), hexagons (a
+        number, so wider)."""
+        edges = self.column_edges(player)
+        widths = (BOX, BOX, HEXAGON_BOX)
+        return list(zip(boxes_in(edges[2], edges[3], widths), widths))
 
     def signature_box(self, index: int) -> tuple[float, float]:
         """(left, width) of the signature box ``index`` (the players', then the referee's)."""
@@ -471,13 +491,17 @@ class SheetForm:
             marks = [f"−{rules.draw_penalty}"] * rules.max_draws + [f"−{rules.failed_draws_penalty}"]
             for x, mark in zip(draw_xs, marks):
                 picture.text(x + BOX / 2, marks_y, mark, size=1.45)
-            bonus_xs = box_xs(edges[2], edges[3], 3)
-            for x, mark in zip(bonus_xs, (_("P"), _("C"), _("H"))):
-                picture.text(x + BOX / 2, marks_y, mark, size=1.6, bold=True, colour=INK)
+            bonus_boxes = self.bonus_boxes(player)
+            bonus_marks = (pgettext("score sheet box: a bridge", "B"),
+                           pgettext("score sheet box: two sides", "T"),
+                           pgettext("score sheet box: hexagons", "H"))
+            for (x, box), mark in zip(bonus_boxes, bonus_marks):
+                picture.text(x + box / 2, marks_y, mark, size=1.6, bold=True, colour=INK)
+            boxes = [(x, BOX) for x in draw_xs] + bonus_boxes
             for row in range(self.rows):
                 y = body_top + row * ROW + (ROW - BOX) / 2
-                for x in draw_xs + bonus_xs:
-                    picture.rect(x, y, BOX, BOX, fill=PAPER, outline=MUTED, line=0.15)
+                for x, box in boxes:
+                    picture.rect(x, y, box, BOX, fill=PAPER, outline=MUTED, line=0.15)
         for row in range(self.rows):
             picture.text(TURN_COLUMN / 2, body_top + (row + 0.5) * ROW, str(row + 1), size=2.1)
         for row in range(1, self.rows):

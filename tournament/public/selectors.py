@@ -9,6 +9,7 @@ from django.http import Http404
 from django.urls import reverse
 
 from tournament.models import Match, Registration, Seat, Session, Tournament
+from tournament.seats import seat_letter
 from tournament.standings.ranking import match_points
 from tournament.standings.selectors import Standings, standings
 
@@ -90,7 +91,7 @@ def player_page(*, tournament: Tournament, player_id: int) -> dict[str, Any]:
         others = [
             {
                 "name": name,
-                "seat": order + 1,
+                "seat": seat_letter(order),
                 "url": f"{player_url}{other_id}/",
                 "total": totals[order] if order < len(totals) else None,
             }
@@ -100,7 +101,7 @@ def player_page(*, tournament: Tournament, player_id: int) -> dict[str, Any]:
         entry = {
             "session": seat.session.number,
             "table": seat.table.number,
-            "seat": seat.order + 1,
+            "seat": seat_letter(seat.order),
             "opponents": others,
             "total": totals[seat.order] if seat.order < len(totals) else None,
             "match_points": float(points[seat.order]) if points else None,

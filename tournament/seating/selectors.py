@@ -20,6 +20,7 @@ from django.urls import reverse
 from tournament.models import Match, Registration, Round, RoundEnd, Seat, Session, Turn, Verdict
 from tournament.names import name_sort_key
 from tournament.seating.algorithm import meetings, pair
+from tournament.seats import seat_letter
 
 
 def registrations_to_seat(*, session: Session) -> QuerySet[Registration]:
@@ -75,7 +76,7 @@ def session_seating(*, session: Session) -> list[dict[str, Any]]:
         tables[-1]["players"].append(
             {
                 "order": order,
-                "seat": order + 1,
+                "seat": seat_letter(order),
                 "player_id": player_id,
                 "name": name,
                 "club": club,

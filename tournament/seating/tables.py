@@ -64,7 +64,7 @@ class SeatingTable(PythonBodyTable):
             winner = ' class="winner"' if player["winner"] else ""
             items.append(
                 f'<li{winner}>'
-                f'<span class="seat-number" title="{seat_title}">{player["seat"]:d}</span>'
+                f'<span class="seat-number" title="{seat_title}">{escape(player["seat"])}</span>'
                 f'<span class="who"><a href="{escape(player["url"])}">{escape(player["name"])}</a>'
                 f'{club}</span><span class="total">{total}</span></li>'
             )

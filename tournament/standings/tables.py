@@ -1,41 +1,79 @@
-"""The standings as a django-tables2 table: from ``standings_rows()``'s dicts, sortable, CSV."""
+"""The standings as a django-tables2 table (from ``standings_rows()``'s dicts, sortable) and
+their exports: CSV written straight from the rows (:func:`standings_csv`), XLSX and ODS through
+django-tables2's export (tablib), each cell from :func:`export_value`."""
 
 from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass
 
 import django_tables2 as tables2
 from django.utils import formats
 from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.text import capfirst
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 from django_tables2.utils import AttributeDict, computed_values
 
+from tournament.models import RankingCriterion
+from tournament.spreadsheet import spreadsheet_cell
 from tournament.standings.ranking import CRITERIA
 
+#: The printed standings' headers of the criteria: short, so that six columns of figures fit;
+#: the legend above the table spells each one out.
+PRINT_HEADERS = {
+    "match_points": pgettext_lazy("short for: match points", "MP"),
+    "table_wins": pgettext_lazy("short for: table wins", "Wins"),
+    "total_points": pgettext_lazy("short for: total points", "Total"),
+    "share": pgettext_lazy("short for: average share of the table's points", "Share"),
+    "best_match": pgettext_lazy("short for: best match", "Best"),
+    "opponents": pgettext_lazy("short for: opponents' strength", "Opp."),
+}
+#: The printed standings turn landscape beyond this many criteria.
+PRINT_PORTRAIT_CRITERIA = 3
+
+#: Decimals that show any match points exactly (multiples of 1/40 at tables of 2 to 6).
+POINTS_DECIMALS = 3
+
 LEADING_COLUMNS = ("rank", "name", "club", "matches")
+#: Columns of the exports only, after the criteria (not shown on the page: a tag there).
+TRAILING_COLUMNS = ("status",)
 
 
 def points_display(value: float, *, separator: str | None = None) -> str:
-    """Points (in quarters, or finer at tables of 5 and 6) without trailing zeros, with the
-    page's decimal separator (7,5 in French).
+    """Points exactly as counted, without trailing zeros, with the page's decimal separator
+    (7,5 in French).
+
+    Match points, and opponents' strength which sums them, are exact multiples of 1/40 point
+    at tables of 2 to 6 players (two tied second at a table of 5: 1.875 each): three decimals
+    show every one of them exactly, never rounded.
 
     >>> points_display(7.5, separator=",")
     '7,5'
     >>> points_display(3.0, separator=",")
     '3'
+    >>> points_display(1.875, separator=","), points_display(1.875, separator=".")
+    ('1,875', '1.875')
+    >>> points_display(0.025 * 7, separator=".")
+    '0.175'
     """
     separator = separator or formats.get_format("DECIMAL_SEPARATOR")
-    text = f"{value:.2f}".rstrip("0").rstrip(".")
+    text = f"{value:.{POINTS_DECIMALS}f}".rstrip("0").rstrip(".")
     return text.replace(".", separator)
 
 
 def criterion_display(code: str, row: dict, *, separator: str | None = None) -> str:
-    """A row's score on one criterion, as the pages show it (plain text)."""
+    """A row's score on one criterion, as the pages show it (plain text; a share's "%" is
+    held to its figure by a no-break space, so that a narrow column never parts them)."""
     value = row[code]
     if code in ("match_points", "opponents"):
         return points_display(value, separator=separator)
     if code == "share":
         separator = separator or formats.get_format("DECIMAL_SEPARATOR")
-        return f"{value * 100:.1f} %".replace(".", separator)
+        # Translators: a percentage; French puts a narrow no-break space before the sign.
+        return gettext("%(percent)s%%") % {"percent": f"{value * 100:.1f}".replace(".", separator)}
     return str(value)
 
 
@@ -99,6 +137,7 @@ class StandingsTable(PythonBodyTable):
     share = tables2.Column(verbose_name=_("share"), attrs={"td": {"class": "number"}})
     best_match = tables2.Column(verbose_name=_("best match"), attrs={"td": {"class": "number"}})
     opponents = tables2.Column(verbose_name=_("opponents"), attrs={"td": {"class": "number"}})
+    status = tables2.Column(verbose_name=_("status"), accessor="withdrawn", visible=False)
 
     class Meta(PythonBodyTable.Meta):
         attrs = {"class": "data-table standings", "id": "standings"}
@@ -111,7 +150,7 @@ class StandingsTable(PythonBodyTable):
         """The table with the chosen criteria's columns only, in their order."""
         return cls(
             rows,
-            sequence=(*LEADING_COLUMNS, *criteria),
+            sequence=(*LEADING_COLUMNS, *criteria, *TRAILING_COLUMNS),
             exclude=[code for code in CRITERIA if code not in criteria],
             **kwargs,
         )
@@ -141,18 +180,100 @@ class StandingsTable(PythonBodyTable):
     def cell_share(self, record):
         return criterion_display("share", record, separator=self._separator)
 
-    # The CSV: plain values, a dot for decimals.
+    # The XLSX and ODS exports (django-tables2's TableExport reads these): typed cells.
+    def as_values(self, exclude_columns=None):
+        """django-tables2's rows of values, headers capitalised as in the CSV."""
+        values = super().as_values(exclude_columns=exclude_columns)
+        yield [capfirst(str(header)) for header in next(values)]
+        yield from values
+
     def value_rank(self, record):
-        return record["rank_label"]
+        return export_value("rank", record)
 
-    def value_name(self, value):
-        return value
+    def value_name(self, record):
+        return export_value("name", record)
 
-    def value_match_points(self, value):
-        return f"{value:g}"
+    def value_club(self, record):
+        return export_value("club", record)
 
-    def value_opponents(self, value):
-        return f"{value:g}"
+    def value_status(self, record):
+        return export_value("status", record)
 
-    def value_share(self, value):
+    def value_match_points(self, record):
+        return export_value("match_points", record)
+
+    def value_opponents(self, record):
+        return export_value("opponents", record)
+
+    def value_share(self, record):
+        return export_value("share", record)
+
+
+def export_columns(criteria) -> list[tuple[str, str]]:
+    """The exports' columns, names and headers: the page's columns for ``criteria``, then the
+    status (headers in the active language, as on the page)."""
+    names = (*LEADING_COLUMNS, *criteria, *TRAILING_COLUMNS)
+    return [(name, capfirst(str(StandingsTable.base_columns[name].verbose_name))) for name in names]
+
+
+def export_value(name: str, row: dict):
+    """A row's cell in the exports: numbers as numbers (match points and opponents' strength
+    exact, the share from 0 to 1 to four decimals), the rank as shown ("3=" for a tie, else a
+    number), the status "withdrawn" or nothing, and text that a spreadsheet would run as a
+    formula neutralised (:func:`tournament.spreadsheet.spreadsheet_cell`)."""
+    if name == "rank":
+        label = row["rank_label"]
+        return int(label) if label.isdecimal() else label
+    if name == "status":
+        return str(_("withdrawn")) if row["withdrawn"] else ""
+    if name == "share":
+        return round(row["share"], 4)
+    return spreadsheet_cell(row[name])
+
+
+def csv_cell(name: str, value):
+    """An export's cell (:func:`export_value`) as CSV text: a dot for decimals, match points
+    and opponents' strength exact, the share to four decimals."""
+    if name in ("match_points", "opponents"):
+        return points_display(value, separator=".")
+    if name == "share":
         return f"{value:.4f}"
+    return value
+
+
+def standings_csv(*, rows, criteria) -> str:
+    """The standings as CSV text, written straight from the rows (best first): a header line,
+    then a line per player (:func:`csv_cell`)."""
+    columns = export_columns(criteria)
+    text = io.StringIO()
+    writer = csv.writer(text)
+    writer.writerow([header for _name, header in columns])
+    names = [name for name, _header in columns]
+    for row in rows:
+        writer.writerow([csv_cell(name, export_value(name, row)) for name in names])
+    return text.getvalue()
+
+
+@dataclass(frozen=True)
+class PrintLayout:
+    """How the printed standings lay out ``criteria``: ``columns`` (name, header), the
+    ``legend`` (short header, the criterion's name) in the criteria's order, and ``wide``
+    (A4 landscape: more than ``PRINT_PORTRAIT_CRITERIA`` criteria)."""
+
+    columns: list[tuple[str, str]]
+    legend: list[tuple[str, str]]
+    wide: bool
+
+
+def print_layout(criteria) -> PrintLayout:
+    """The printed standings' columns: the page's leading columns, then each criterion under
+    its short header (``PRINT_HEADERS``), explained by the legend."""
+    labels = dict(RankingCriterion.choices)
+    leading = [(name, str(StandingsTable.base_columns[name].verbose_name))
+               for name in LEADING_COLUMNS]
+    legend = [(str(PRINT_HEADERS[code]), str(labels[code])) for code in criteria]
+    return PrintLayout(
+        columns=leading + [(code, short) for code, (short, _label) in zip(criteria, legend)],
+        legend=legend,
+        wide=len(criteria) > PRINT_PORTRAIT_CRITERIA,
+    )

@@ -1,18 +1,18 @@
-"""The public standings page: live (htmx polling while a session is in play), sortable, CSV."""
+"""The public standings page: live (htmx polling while a session is in play), sortable,
+CSV, XLSX and ODS."""
 
 from __future__ import annotations
 
-import csv
-
 from django.conf import settings
 from django.http import HttpResponse
-from django.utils.text import capfirst
+from django.utils.translation import gettext as _
 from django.views.generic import TemplateView
 from django_tables2 import RequestConfig
+from django_tables2.export import TableExport
 
 from tournament.permissions import TournamentMixin
 from tournament.standings.selectors import standings
-from tournament.standings.tables import StandingsTable
+from tournament.standings.tables import StandingsTable, standings_csv
 
 POLL_SECONDS = 15
 
@@ -23,20 +23,20 @@ def poll_seconds() -> int:
     return getattr(settings, "TRIOMINOS_POLL_SECONDS", POLL_SECONDS)
 
 
-def csv_response(table, *, filename: str) -> HttpResponse:
-    """A django-tables2 table as a CSV download (UTF-8 with a BOM, for spreadsheets)."""
+def csv_response(result, *, slug: str) -> HttpResponse:
+    """The standings as a CSV download (UTF-8 with a BOM, for spreadsheets), written straight
+    from the rows: no table is built for it."""
     response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    response.write("\ufeff")
-    writer = csv.writer(response)
-    rows = iter(table.as_values())
-    writer.writerow([capfirst(str(header)) for header in next(rows)])
-    writer.writerows(rows)
+    response["Content-Disposition"] = f'attachment; filename="{slug}-standings.csv"'
+    response.write("\ufeff" + standings_csv(rows=result.rows, criteria=result.criteria))
     return response
 
 
 class PublicStandingsView(TournamentMixin, TemplateView):
-    """/t/<slug>/standings/: everyone reads it; ``?_export=csv`` downloads it.
+    """/t/<slug>/standings/: everyone reads it; ``?_export=csv`` downloads it written from the
+    rows, ``?_export=xlsx`` or ``ods`` through django-tables2's ``TableExport`` (tablib), whose
+    numbers a spreadsheet reads in its own language (a French one too, where a CSV's commas are
+    not the separator).
 
     An htmx request (the page polling itself) gets only the live fragment.
     """
@@ -47,10 +47,15 @@ class PublicStandingsView(TournamentMixin, TemplateView):
 
     def get(self, request, *args, **kwargs):
         result = standings(tournament=self.tournament)
+        export_format = request.GET.get("_export")
+        if export_format == "csv":
+            return csv_response(result, slug=self.tournament.slug)
         table = StandingsTable.for_criteria(result.rows, result.criteria)
         RequestConfig(request, paginate=False).configure(table)
-        if request.GET.get("_export") == "csv":
-            return csv_response(table, filename=f"{self.tournament.slug}-standings.csv")
+        if export_format in (TableExport.XLSX, TableExport.ODS):
+            return TableExport(
+                export_format, table, dataset_kwargs={"title": str(_("Standings"))}
+            ).response(filename=f"{self.tournament.slug}-standings.{export_format}")
         context = self.get_context_data(
             standings=result, standings_table=table, poll_seconds=poll_seconds()
         )

@@ -5,6 +5,7 @@ them; for the tournament's staff only."""
 from __future__ import annotations
 
 import csv
+import datetime
 import io
 import zipfile
 
@@ -23,7 +24,7 @@ from tournament.matches import archive
 from tournament.matches import services as match_services
 from tournament.matches.selectors import match_replay
 from tournament.models import Match, StaffRole
-from tournament.organiser.services import session_create, session_start
+from tournament.organiser.services import player_add, session_create, session_start
 from tournament.seating.services import session_seat_players
 
 pytestmark = pytest.mark.django_db
@@ -189,3 +190,23 @@ def test_the_tournament_page_and_the_sessions_page_link_to_it_for_organisers(mak
     english = organiser.get(detail, HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "All match records (ZIP)" in english
     assert link not in Client().get(detail).content.decode()
+
+
+FORMULA_NAMES = ["=1+2", "+3", "@SUM(1+1)", '=HYPERLINK("http://example.org","clic")']
+
+
+def test_the_index_writes_formulas_as_text(make_user):
+    """A spreadsheet opening index.csv runs no player's name: a cell beginning with =, +, -
+    or @ starts with an apostrophe; numbers stay numbers."""
+    tournament = services.tournament_create(name="Formules", slug="formules",
+                                            start_date=datetime.date(2025, 5, 17))
+    players = [player_add(tournament=tournament, name=name).player for name in FORMULA_NAMES]
+    session_seat_players(session=session_create(tournament=tournament), tables=[players])
+    referee = make_user("formula-referee")
+    services.staff_role_grant(tournament=tournament, user=referee, role=StaffRole.Role.REFEREE)
+    match = match_at(tournament, 1, 1)
+    import_record(match, referee, record_truncated(simulated(match, seed=5), turns=6))
+    client = staff(tournament, make_user, "formula-organiser", StaffRole.Role.ORGANISER)
+    rows = index_rows(open_archive(client.get(zip_url(tournament))))
+    assert rows[1][:5] == ["1", "1", str(match.pk), "playing", "'" + " / ".join(FORMULA_NAMES)]
+    assert rows[1][5] == " / ".join(str(total) for total in match_replay(match=match).totals)

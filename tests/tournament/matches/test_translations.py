@@ -47,7 +47,7 @@ def test_the_french_reason_of_a_refusal(tournament, referee):
     with translation.override("fr"), pytest.raises(services.TurnsRefused) as refused:
         add(match, referee, services.TurnInput(cell=engine.Cell(0, 0, "D"), corners=(4, 5, 5)))
     message = refused.value.refusals[0].problems[0].message
-    assert "ne peut pas poser 4-5-5 en D(0,0) : son coin en (1,0) montre 4, la table y montre 5" in message
+    assert "ne peut pas poser 4-5-5 en D(0,0)\u00a0: son coin en (1,0) montre 4, la table y montre 5" in message
 
 
 def test_a_reading_error_in_french_with_what_was_found_translated():
@@ -55,6 +55,6 @@ def test_a_reading_error_in_french_with_what_was_found_translated():
         engine.load_record(b'{"players": ["Ana", "Bo"], "rounds": [{"turns": [{"player": [0]}]}]}')
     with translation.override("fr"):
         assert (engine.record_error_message(error.value)
-                == "rounds[0].turns[0].player : il faut un entier, pas la liste [0]")
+                == "rounds[0].turns[0].player\u00a0: il faut un entier, pas la liste [0]")
     with translation.override("en"):
         assert engine.record_error_message(error.value) == str(error.value)

@@ -45,7 +45,7 @@ def test_the_public_reads_the_match_without_the_entry_screen(client, tournament,
     match = first_match(tournament)
     import_record(match, referee, truncated(simulated(match, seed=5), rounds=0, turns=8))
     page = client.get(url(match)).content.decode()
-    assert "Session 1 · Table 1" in page and "Manche 1" in page
+    assert "Session 1, table 1" in page and "Manche 1" in page
     for name in seated_names(match):
         assert name in page
     assert 'id="turn-form"' not in page and "Annuler le dernier tour" not in page
@@ -56,7 +56,7 @@ def test_the_public_reads_the_match_without_the_entry_screen(client, tournament,
 def test_a_referee_of_the_table_gets_the_entry_screen(referee_client, tournament):
     match = first_match(tournament)
     page = referee_client.get(url(match)).content.decode()
-    assert 'id="turn-form"' in page and "Qui ouvre ?" in page
+    assert 'id="turn-form"' in page and "Qui ouvre\u202f?" in page
     assert page.count('class="tile-button') == 56
     assert "Mode feuille" in page and "Journal" in page
 
@@ -139,7 +139,7 @@ def test_an_illegal_placement_is_answered_400_with_the_engines_reason(referee, r
     assert response.status_code == 400
     page = response.content.decode()
     assert 'id="id_cell_errors"' in page
-    assert "ne peut pas poser 4-5-5 en D(0,0) : son coin en (1,0) montre 4" in page
+    assert "ne peut pas poser 4-5-5 en D(0,0)\u00a0: son coin en (1,0) montre 4" in page
     assert Turn.objects.current().filter(round__match=match).count() == 1
     assert fresh(match).revision == 1
 
@@ -147,7 +147,7 @@ def test_an_illegal_placement_is_answered_400_with_the_engines_reason(referee, r
 @pytest.mark.parametrize(
     ("data", "field", "words"),
     [
-        ({"tile": "349", "cell": "D(0,0)", "claimed": "5"}, "tile", "« 349 » n’est pas une tuile"),
+        ({"tile": "349", "cell": "D(0,0)", "claimed": "5"}, "tile", "«\u00a0349\u00a0» n’est pas une tuile"),
         ({"tile": "", "cell": "", "claimed": ""}, "tile", "Choisissez la tuile jouée"),
         ({"tile": "455", "cell": "", "claimed": "14"}, "cell", "Touchez la case"),
         ({"tile": "455", "cell": "D(0,0)", "claimed": "quatorze"}, "claimed", "nombre"),
@@ -192,7 +192,7 @@ def test_the_preview_shows_the_engines_figure_and_bonus(referee, referee_client,
     assert 'data-points="9"' in page and "14 − 5 (pioches) = 9" in page
     refused = referee_client.post(url(match, "match_turn_preview"), {
         "tile": "012", "cell": "D(0,0)", "draws": "0"}, **HTMX).content.decode()
-    assert "0-1-2 ne va pas en D(0,0) : la tuile retourne au joueur." in refused
+    assert "0-1-2 ne va pas en D(0,0)\u00a0: la tuile retourne au joueur." in refused
     assert Turn.objects.current().filter(round__match=match).count() == 1
 
 
@@ -213,7 +213,7 @@ def test_decisions_and_undo_from_the_log(referee, referee_client, tournament):
     add(match, referee, opening(), services.TurnInput(cell=engine.Cell(0, 0, "D"),
                                                       corners=(5, 5, 4), points_claimed=20))
     page = referee_client.get(url(match)).content.decode()
-    assert "Moteur : 14" in page and "Annonce : 20…" in page
+    assert "Moteur\u00a0: 14" in page and "Annonce\u00a0: 20…" in page
     turn = Turn.objects.current().get(round__match=match, index=1)
     response = referee_client.post(url(match, "match_turn_decide", turn_id=turn.pk),
                                    {"revision": 1, "decision": "claim", "reason": ""}, **HTMX)
@@ -238,7 +238,7 @@ def test_a_correction_page_saves_a_new_version(referee, referee_client, tourname
     data = {"revision": 1, "player": "0", "draws": "0", "tile": "4-4-4", "cell": "U(0,0)",
             "corners": "4-4-4", "bonus_claimed": "", "claimed": "22", "reason": ""}
     response = referee_client.post(url(match, "match_turn_correct", turn_id=turn.pk), data)
-    assert response.status_code == 400 and "id_reason_errors" in response.content.decode()
+    assert response.status_code == 400 and "id_reason_error" in response.content.decode()
     response = referee_client.post(url(match, "match_turn_correct", turn_id=turn.pk),
                                    {**data, "reason": "mal lu"})
     assert response.status_code == 302
@@ -258,12 +258,12 @@ def test_the_round_end_and_confirmation_from_the_page(referee, referee_client, t
             "rack_2": "012 3x4", "total_2": "", "rack_3": "", "total_3": "90"}
     response = referee_client.post(url(match, "match_round_end", number=1), data, **HTMX)
     assert response.status_code == 400
-    assert "« 3x4 » n’est pas une tuile" in response.content.decode()
+    assert "«\u00a03x4\u00a0» n’est pas une tuile" in response.content.decode()
     data["rack_2"], data["total_2"] = "", "100"
     response = referee_client.post(url(match, "match_round_end", number=1), data, **HTMX)
     page = response.content.decode()
     assert response.status_code == 200 and "Confirmer la manche 1" in page
-    assert "Manche 2" in page and "Qui ouvre ?" in page
+    assert "Manche 2" in page and "Qui ouvre\u202f?" in page
     response = referee_client.post(url(match, "match_round_confirm", number=1),
                                    {"revision": 12}, **HTMX)
     assert response.status_code == 200 and "Manche 1 confirmée." in response.content.decode()
@@ -290,8 +290,8 @@ def test_an_uploaded_record_fills_the_match_and_a_bad_one_changes_nothing(refere
                                    {"revision": 0, "record": bad}, **HTMX)
     assert response.status_code == 400
     page = response.content.decode()
-    assert "Ce fichier n’est pas un relevé de partie lisible : players[0]" in page
-    assert 'id="id_record_errors"' in page
+    assert "Ce fichier n’est pas un relevé de partie lisible\u00a0: players[0]" in page
+    assert 'id="id_record_error"' in page
     assert fresh(match).revision == 0 and not Turn.objects.filter(round__match=match).exists()
 
     good = SimpleUploadedFile("match.json", json.dumps(simulated(match, seed=3)).encode())
@@ -304,12 +304,12 @@ BAD_TURNS = [{"draws": 3}, {"player": 0, "draws": "two"}]  # no player; draws a 
 
 
 @pytest.mark.parametrize(("language", "turn", "message"), [
-    ("fr", BAD_TURNS[0], "Ce fichier n’est pas un relevé de partie lisible : "
-                         "rounds[0].turns[0].player : champ manquant"),
+    ("fr", BAD_TURNS[0], "Ce fichier n’est pas un relevé de partie lisible\u00a0: "
+                         "rounds[0].turns[0].player\u00a0: champ manquant"),
     ("en", BAD_TURNS[0], "This file is not a readable match record: "
                          "rounds[0].turns[0].player: missing"),
-    ("fr", BAD_TURNS[1], "Ce fichier n’est pas un relevé de partie lisible : "
-                         'rounds[0].turns[0].draws : il faut un entier, pas le texte "two"'),
+    ("fr", BAD_TURNS[1], "Ce fichier n’est pas un relevé de partie lisible\u00a0: "
+                         'rounds[0].turns[0].draws\u00a0: il faut un entier, pas le texte "two"'),
     ("en", BAD_TURNS[1], "This file is not a readable match record: "
                          'rounds[0].turns[0].draws: expected an integer, got a string "two"'),
 ], ids=["fr-missing", "en-missing", "fr-wrong-type", "en-wrong-type"])
@@ -503,7 +503,7 @@ def test_the_insertion_page_proposes_the_player_due_and_saves(referee, referee_c
     response = referee_client.post(url(match, "match_turn_insert", turn_id=second.pk), data,
                                    follow=True)
     assert response.redirect_chain == [(url(match), 302)]
-    assert "Tour inséré ; la partie a été rejouée." in response.content.decode()
+    assert "Tour inséré\u202f; la partie a été rejouée." in response.content.decode()
     turns = Turn.objects.current().filter(round__match=match).order_by("index")
     assert [(t.index, t.player, t.verdict) for t in turns] == [
         (0, 0, "ok"), (1, 1, "ok"), (2, 1, "illegal")]  # B's pass is now out of turn
@@ -514,7 +514,7 @@ def test_the_insertion_page_proposes_the_player_due_and_saves(referee, referee_c
     ("data", "field", "words"),
     [
         ({"reason": ""}, "reason", "Ce champ est obligatoire"),
-        ({"tile": "349"}, "tile", "« 349 » n’est pas une tuile"),
+        ({"tile": "349"}, "tile", "«\u00a0349\u00a0» n’est pas une tuile"),
         ({"tile": "5-5-5", "cell": "D(0,0)", "corners": "5-5-5"}, "cell",
          "a joué 5-5-5, qui est déjà sur la table"),
         ({"player": "3"}, "tile", "a joué hors de son tour"),
@@ -531,7 +531,7 @@ def test_a_bad_insertion_is_refused_next_to_its_field(referee, referee_client, t
     response = referee_client.post(url(match, "match_turn_insert", turn_id=second.pk), posted)
     assert response.status_code == 400
     page = html.unescape(response.content.decode())
-    errors = page.split(f'id="id_{field}_errors"', 1)[1].split("</ul>", 1)[0]
+    errors = page.split(f'id="id_{field}_error"', 1)[1].split("</ul>", 1)[0]
     assert words in errors
     assert Turn.objects.filter(round__match=match).count() == 2 and fresh(match).revision == 1
 
@@ -547,8 +547,8 @@ def test_the_insertion_page_before_an_opening_asks_for_the_player(referee, refer
     response = referee_client.post(url(match, "match_turn_insert", turn_id=first.pk), {
         "revision": 1, "player": "", "draws": "3", "claimed": "-25", "reason": "oublié"})
     assert response.status_code == 400
-    errors = response.content.decode().split('id="id_player_errors"', 1)[1]
-    assert "Qui ouvre la manche ?" in errors.split("</ul>", 1)[0]
+    errors = response.content.decode().split('id="id_player_error"', 1)[1]
+    assert "Qui ouvre la manche\u202f?" in errors.split("</ul>", 1)[0]
 
 
 def test_an_insertion_from_a_stale_page_keeps_what_was_typed(referee, referee_client, tournament):
@@ -598,8 +598,8 @@ def test_the_audit_page_shows_an_insertion(referee, referee_client, tournament):
     page = referee_client.get(url(match, "match_audit")).content.decode()
     row = page.split("tour inséré", 1)[1].split("</tr>", 1)[0]
     assert "manche 1, tour 2" in row
-    assert "inséré</b> B · " in row and "pas de tuile, 3 pioche(s), annonce -25" in row
-    assert "1 tour(s) suivant(s) descendu(s) d’un rang, chacun en nouvelle version" in row
+    assert "inséré</b> B · " in row and "pas de tuile, pioches\u00a0: 3, annonce -25" in row
+    assert "tours suivants descendus d’un rang, chacun en nouvelle version\u00a0: 1" in row
     assert "oublié sur la feuille" in row
 
 

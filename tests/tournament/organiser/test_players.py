@@ -184,9 +184,9 @@ def test_a_bad_import_shows_every_line_next_to_the_file_in_french(organiser_clie
     response = organiser_client.post("/t/spring-open/organise/players/import/", {"file": upload})
     page = response.content.decode()
     assert response.status_code == 400
-    errors = page.split('id="id_file_errors"')[1].split("</ul>")[0]
-    assert "Ligne 2 : le nom manque." in errors
-    assert "Ligne 3 : Player 01 spring-open (Club B) est déjà inscrit" in errors
+    errors = page.split('id="id_file_error"')[1].split("</ul>")[0]
+    assert "Ligne 2\u00a0: le nom manque." in errors
+    assert "Ligne 3\u00a0: Player 01 spring-open (Club B) figure déjà parmi les inscriptions" in errors
     assert tournament.registrations.count() == 8
 
 
@@ -206,12 +206,12 @@ def test_add_a_player_through_the_page(organiser_client, tournament):
     response = organiser_client.post("/t/spring-open/organise/players/",
                                      {"name": "", "club": "Club D"}, HTTP_ACCEPT_LANGUAGE="en")
     assert response.status_code == 400
-    assert "This field is required." in response.content.decode().split('id="id_name_errors"')[1]
+    assert "This field is required." in response.content.decode().split('id="id_name_error"')[1]
     response = organiser_client.post("/t/spring-open/organise/players/",
                                      {"name": "Lou Tard", "club": "club d"},
                                      HTTP_ACCEPT_LANGUAGE="en")
     assert response.status_code == 400
-    assert "is already registered" in response.content.decode().split('id="id_name_errors"')[1]
+    assert "is already registered" in response.content.decode().split('id="id_name_error"')[1]
 
 
 def test_withdraw_through_the_page(organiser_client, tournament):

@@ -69,7 +69,7 @@ def test_the_whole_lifecycle_of_two_sessions(organiser_client, cup):
     # Closing is refused while tables are not confirmed.
     Match.objects.filter(table__session=session, table__number=2).update(status="confirmed")
     response = client.post("/t/cup/organise/sessions/1/close/")
-    assert "the match of table(s) 1, 3 is not confirmed yet" in messages_of(client, response)
+    assert "the matches of tables 1, 3 are not confirmed yet" in messages_of(client, response)
     confirm_all(cup)
     response = client.post("/t/cup/organise/sessions/1/close/")
     assert "Session 1 is closed" in messages_of(client, response)
@@ -103,7 +103,7 @@ def test_a_bad_swap_is_explained_next_to_the_field(organiser_client, cup):
                                      HTTP_ACCEPT_LANGUAGE="en")
     assert response.status_code == 400
     assert "Choose two different players." in response.content.decode().split(
-        'id="id_player_b_errors"')[1]
+        'id="id_player_b_error"')[1]
 
 
 def test_a_withdrawn_player_still_seated_is_pointed_out(organiser_client, cup):
@@ -152,4 +152,4 @@ def test_the_sessions_pages_are_the_organisers(client, referee_client, cup):
 
 def test_the_organise_page(organiser_client, cup):
     page = organiser_client.get("/t/cup/organise/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
-    assert "Open session 1" in page and "11 registered" in page
+    assert "Open session 1" in page and "11 players registered" in page

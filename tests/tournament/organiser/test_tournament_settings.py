@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import datetime
+import re
+
 import pytest
 from django.test import Client
 
@@ -54,15 +57,15 @@ def test_bad_settings_are_explained_next_to_their_fields(organiser_client, tourn
     response = organiser_client.post("/tournaments/new/", form, HTTP_ACCEPT_LANGUAGE="en")
     page = response.content.decode()
     assert response.status_code == 400
-    assert "already chosen above" in page.split('id="id_criterion_2_errors"')[1]
-    assert "cannot end before it starts" in page.split('id="id_end_date_errors"')[1]
-    assert 'id="id_target_errors"' in page
+    assert "already chosen above" in page.split('id="id_criterion_2_error"')[1]
+    assert "cannot end before it starts" in page.split('id="id_end_date_error"')[1]
+    assert 'id="id_target_error"' in page
     form = {**FORM, "slug": "spring-open"}
     page = organiser_client.post("/tournaments/new/", form, HTTP_ACCEPT_LANGUAGE="en").content.decode()
-    assert "already exists" in page.split('id="id_slug_errors"')[1]
+    assert "already exists" in page.split('id="id_slug_error"')[1]
     form = {**FORM, "criterion_1": "", "criterion_2": "", "criterion_3": ""}
     page = organiser_client.post("/tournaments/new/", form, HTTP_ACCEPT_LANGUAGE="en").content.decode()
-    assert 'id="id_criterion_1_errors"' in page
+    assert 'id="id_criterion_1_error"' in page
     assert not Tournament.objects.filter(slug="coupe-automne").exists()
 
 
@@ -85,11 +88,41 @@ def test_the_rule_set_is_fixed_once_a_session_has_started(organiser_client, tour
                                      HTTP_ACCEPT_LANGUAGE="en")
     page = response.content.decode()
     assert response.status_code == 400
-    assert "the rule set can no longer change" in page.split('id="id_rules_errors"')[1]
-    assert "the target can no longer change" in page.split('id="id_target_errors"')[1]
+    assert "the rule set can no longer change" in page.split('id="id_rules_error"')[1]
+    assert "the target can no longer change" in page.split('id="id_target_error"')[1]
     tournament.refresh_from_db()
     assert tournament.rules == "goliath-tournament"
 
 
 def test_a_referee_cannot_edit_the_settings(referee_client, tournament):
     assert referee_client.post("/t/spring-open/organise/settings/", FORM).status_code == 403
+
+
+@pytest.mark.parametrize("language", ["fr", "en"])
+def test_date_inputs_hold_iso_dates_in_every_language(organiser_client, tournament, language):
+    """A date input shows only an ISO value: "17/05/2025" would show an empty field."""
+    response = organiser_client.get("/t/spring-open/organise/settings/",
+                                    HTTP_ACCEPT_LANGUAGE=language)
+    start = response.context["form"]["start_date"]
+    assert start.field.widget.input_type == "date"
+    assert start.field.widget.format_value(start.value()) == "2025-05-17"
+    new = organiser_client.get("/tournaments/new/", HTTP_ACCEPT_LANGUAGE=language)
+    start = new.context["form"]["start_date"]
+    assert start.field.widget.format_value(start.value()) == datetime.date.today().isoformat()
+
+
+def test_help_texts_and_errors_have_the_ids_their_fields_point_at(organiser_client, tournament):
+    """Every id an input names in aria-describedby exists on the page."""
+    form = {**FORM, "slug": "spring-open"}
+    page = organiser_client.post("/tournaments/new/", form).content.decode()
+    described = re.findall(r'aria-describedby="([^"]+)"', page)
+    ids = set(re.findall(r'\sid="([^"]+)"', page))
+    assert "id_slug_helptext id_slug_error" in described
+    assert {name for value in described for name in value.split()} <= ids
+
+
+def test_the_slug_is_named_as_part_of_the_web_address(organiser_client):
+    """Not "Adresse", which reads like the venue's postal address."""
+    form = organiser_client.get("/tournaments/new/", HTTP_ACCEPT_LANGUAGE="fr").context["form"]
+    assert form["slug"].label == "Nom court dans l’adresse web"
+    assert "/t/" not in str(form["slug"].help_text)

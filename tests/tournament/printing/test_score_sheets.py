@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 
 import pytest
 from django.test import Client, override_settings
@@ -97,7 +98,7 @@ def test_french_by_default(staff_client, tournament):
     client = staff_client(tournament)
     client.defaults.pop("HTTP_ACCEPT_LANGUAGE")
     pages = assert_pdf(client.get(sheets_url(tournament.slug)))
-    assert "objectif 400 points" in pages[0] and "· Table 1 page 1 / 2" in pages[0]
+    assert "objectif 400 points" in pages[0] and "Session 1, table 1 page 1 / 2" in pages[0]
 
 
 def test_a_session_without_tables_prints_a_page_that_says_so(staff_client, tournament):
@@ -149,7 +150,7 @@ def test_printed_from_the_laptop_itself_the_qr_codes_hold_the_network_address(
 
 
 def table_numbers_printed(pages: list[str]) -> list[int]:
-    return [int(page.split("Session 1 · Table ")[1].split()[0]) for page in pages]
+    return [int(re.search(r"Session 1(?: · Table|, table) (\d+)", page).group(1)) for page in pages]
 
 
 def test_chosen_tables_only(staff_client, make_tournament):
@@ -197,3 +198,15 @@ def test_the_organisers_session_page_offers_chosen_tables(staff_client, tourname
     form = form[: form.index("</form>")]
     assert f'/t/{tournament.slug}/sessions/1/sheets.pdf' in html and 'name="tables"' in form
     assert 'name="rounds"' in form
+
+
+def test_the_footers_stay_on_one_line_under_a_long_name(staff_client, make_tournament):
+    """The three footers share the page's width: the table's label never breaks."""
+    tournament = make_tournament(slug="long", name="Championnat régional de Triominos du "
+                                 "Pays de la Loire, édition de printemps", players=48)
+    tournament.venue = "Salle polyvalente Jean-Baptiste-Poquelin, Saint-Herblain"
+    tournament.save()
+    pages = assert_pdf(staff_client(tournament).get(sheets_url("long")))
+    for number, page in enumerate(pages, start=1):
+        lines = page.splitlines()
+        assert any(f"Session 1 · Table {number}" in line for line in lines), lines[-3:]

@@ -49,3 +49,25 @@ def test_the_names_go_over_their_columns(rules):
     for player in range(3):
         assert f".sheet-player--{player} {{ left: {form.group_left(player) + 6.6:.2f}mm;" in css
     assert ".sheet-player--3" not in css
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_the_hexagon_box_takes_a_number_and_the_points_column_a_score(players):
+    """The hexagon box is written in (1 to 3), not ticked; points hold "−25" or "112"."""
+    form = SheetForm(players=players, rules=SheetRules.of(rule_set("goliath-family")))
+    for player in range(players):
+        edges = form.column_edges(player)
+        (bridge, bridge_width), (sides, sides_width), (hexagon, hexagon_width) = (
+            form.bonus_boxes(player))
+        assert hexagon_width >= 4.0 > bridge_width == sides_width
+        assert edges[2] < bridge < sides < hexagon and hexagon + hexagon_width < edges[3]
+        assert edges[4] - edges[3] >= 7.5  # the points column, in mm
+
+
+def test_the_english_sheet_names_its_boxes_in_english(rules):
+    with translation.override("en"):
+        legend = " ".join(text for text, _bold in SheetForm(players=4, rules=rules).legend_runs())
+    assert "tick B for a bridge" in legend and "T for two sides" in legend
+    with translation.override("fr"):
+        legend = " ".join(text for text, _bold in SheetForm(players=4, rules=rules).legend_runs())
+    assert "cocher P pour un pont" in legend and "C pour deux côtés" in legend

@@ -1,15 +1,26 @@
-"""The standings, printable: every player in rank order, from the standings' own selector."""
+"""The standings, printable: every player in rank order, from the standings' own selector;
+every allowed choice of criteria laid out legibly, figures exactly as computed."""
 
 from __future__ import annotations
 
+import io
+
 import pytest
+from pypdf import PdfReader
+from weasyprint import HTML
+from weasyprint.formatting_structure import boxes
 
 from tests.tournament.printing.helpers import (
     accented_tournament,
     assert_pdf,
     filled_match,
 )
+from tests.tournament.standings.helpers import result, seat
 from tournament import services
+from tournament.models import Registration
+from tournament.organiser.services import player_add, registration_withdraw
+from tournament.printing.pdf import DEFAULT_SITE_ROOT, StaticFilesFetcher
+from tournament.standings.ranking import CRITERIA
 from tournament.standings.selectors import standings_rows
 
 pytestmark = pytest.mark.django_db
@@ -65,3 +76,112 @@ def test_kept_while_the_standings_do_not_change_made_anew_when_they_do(client, m
     leader = standings_rows(tournament=tournament)[0]
     assert leader["matches"] == 1 and f"1 {leader['name']}" in text
     assert "?html" not in url and "<html" in client.get(url + "?html").content.decode()
+
+
+#: The widest printed standings: long names and clubs, four-figure totals, two players tied
+#: second at a table of 5 (1.875 match points each), a withdrawal. A share's "%" is held to its
+#: figure by a no-break space.
+WIDE_TABLE = [
+    ("Marie-Christine Delacroix", "Triominos Club de Villeurbanne", 1412),
+    ("Jean-Baptiste Vandenberghe", "Cercle des joueurs de Saint-Étienne", 1187),
+    ("Anne-Sophie Lemaire-Dupont", "Association ludique du Grand Lyon", 1187),
+    ("Łukasz Nowak", "Dansk Triomino Klub København", 604),
+    ("Núria Puig i Ferrer", "Club de Triominos de Barcelona", 0),
+]
+WIDE_LINES = {
+    "fr": [
+        "RANG JOUEUR CLUB PARTIES PP VICT. TOTAL PART MEILL. ADV.",
+        "1 Marie-Christine Delacroix Triominos Club de Villeurbanne 1 3 1 1412 32,2\u202f% 1412 4,5",
+        "2= Anne-Sophie Lemaire-Dupont Association ludique du Grand Lyon 1 1,875 0 1187 27,0\u202f% 1187 5,625",
+        "2= Jean-Baptiste Vandenberghe Cercle des joueurs de Saint-Étienne 1 1,875 0 1187 27,0\u202f% 1187 5,625",
+        "4 Łukasz Nowak FORFAIT Dansk Triomino Klub København 1 0,75 0 604 13,8\u202f% 604 6,75",
+        "5 Núria Puig i Ferrer Club de Triominos de Barcelona 1 0 0 0 0,0\u202f% 0 7,5",
+    ],
+    "en": [
+        "RANK PLAYER CLUB MATCHES MP WINS TOTAL SHARE BEST OPP.",
+        "1 Marie-Christine Delacroix Triominos Club de Villeurbanne 1 3 1 1412 32.2% 1412 4.5",
+        "2= Anne-Sophie Lemaire-Dupont Association ludique du Grand Lyon 1 1.875 0 1187 27.0% 1187 5.625",
+        "2= Jean-Baptiste Vandenberghe Cercle des joueurs de Saint-Étienne 1 1.875 0 1187 27.0% 1187 5.625",
+        "4 Łukasz Nowak WITHDRAWN Dansk Triomino Klub København 1 0.75 0 604 13.8% 604 6.75",
+        "5 Núria Puig i Ferrer Club de Triominos de Barcelona 1 0 0 0 0.0% 0 7.5",
+    ],
+}
+LEGEND = {
+    "fr": ["PP (points de partie)", "Vict. (victoires à la table)", "Total (total des points)",
+           "Part (part moyenne des points de la table)", "Meill. (meilleure partie)",
+           "Adv. (force des adversaires)"],
+    "en": ["MP (match points)", "Wins (table wins)", "Total (total points)",
+           "Share (average share of the table's points)", "Best (best match)",
+           "Opp. (opponents' strength)"],
+}
+
+
+def wide_tournament(make_tournament, criteria):
+    tournament = make_tournament(slug="wide", players=0, sessions=0)
+    tournament.ranking_criteria = list(criteria)
+    tournament.save()
+    players = [player_add(tournament=tournament, name=name, club=club).player
+               for name, club, _total in WIDE_TABLE]
+    result(seat(tournament, [players]), 1, [total for _name, _club, total in WIDE_TABLE])
+    registration_withdraw(registration=Registration.objects.get(
+        tournament=tournament, player=players[3]))
+    return tournament
+
+
+def cells_overflowing(html: str) -> list[str]:
+    """WeasyPrint's own layout of the standings' HTML: every header and figure cell on one
+    line, and no text past its cell's edges or the page's. Returns what does not hold."""
+    fetcher = StaticFilesFetcher(fail_on_errors=True)
+    document = HTML(string=html, base_url=DEFAULT_SITE_ROOT, url_fetcher=fetcher).render()
+    wrong = []
+    for page in document.pages:
+        page_box = page._page_box
+        page_right = page_box.content_box_x() + page_box.width
+        for box in page_box.descendants():
+            if not isinstance(box, boxes.TableCellBox):
+                continue
+            classes = box.element.get("class", "")
+            texts = [text for text in box.descendants() if isinstance(text, boxes.TextBox)]
+            words = " ".join(text.text for text in texts)
+            lines = [line for line in box.descendants() if isinstance(line, boxes.LineBox)]
+            if (box.element_tag == "th" or "number" in classes) and len(lines) > 1:
+                wrong.append(f"{words!r} on {len(lines)} lines")
+            left, right = box.content_box_x(), box.content_box_x() + box.width
+            for text in texts:
+                if text.position_x < left - 0.01 or text.position_x + text.width > right + 0.01:
+                    wrong.append(f"{text.text!r} out of its cell")
+                if text.position_x + text.width > page_right + 0.01:
+                    wrong.append(f"{text.text!r} past the page's edge")
+    return wrong
+
+
+@pytest.mark.parametrize("language", ["fr", "en"])
+def test_six_criteria_are_laid_out_legibly(client, make_tournament, language):
+    """The widest choice of criteria (all six): A4 landscape, short headers explained by a
+    legend, every row on one line of text and every figure as computed, exactly."""
+    wide_tournament(make_tournament, CRITERIA)
+    response = client.get("/t/wide/standings.pdf", HTTP_ACCEPT_LANGUAGE=language)
+    text = "\n".join(assert_pdf(response))
+    page = PdfReader(io.BytesIO(response.content)).pages[0]
+    assert page.mediabox.width > page.mediabox.height  # landscape
+    lines = text.splitlines()
+    for expected in WIDE_LINES[language]:
+        assert expected in lines, expected
+    legend = " ".join(text.split())
+    for entry in LEGEND[language]:
+        assert entry in legend, entry
+    html = client.get("/t/wide/standings.pdf?html", HTTP_ACCEPT_LANGUAGE=language)
+    assert cells_overflowing(html.content.decode()) == []
+
+
+@pytest.mark.parametrize("criteria", [
+    ["match_points"], ["match_points", "total_points", "share"],
+    ["opponents", "share", "best_match"], ["share", "table_wins", "best_match", "opponents"],
+])
+def test_every_choice_of_criteria_fits_portrait_up_to_three(client, make_tournament, criteria):
+    wide_tournament(make_tournament, criteria)
+    response = client.get("/t/wide/standings.pdf", HTTP_ACCEPT_LANGUAGE="en")
+    page = PdfReader(io.BytesIO(response.content)).pages[0]
+    assert (page.mediabox.width > page.mediabox.height) == (len(criteria) > 3)
+    html = client.get("/t/wide/standings.pdf?html", HTTP_ACCEPT_LANGUAGE="en")
+    assert cells_overflowing(html.content.decode()) == []

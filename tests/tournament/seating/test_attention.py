@@ -141,7 +141,7 @@ def test_the_line_under_a_match_in_english_and_in_french():
         )
     with translation.override("fr"):
         assert attention_line(waiting) == (
-            "décisions à prendre : 2 · tours illégaux : 1 · à confirmer : manche 2, manche 3"
+            "décisions à prendre\u00a0: 2 · tours illégaux\u00a0: 1 · à confirmer\u00a0: manche 2, manche 3"
         )
 
 
@@ -182,9 +182,9 @@ def test_the_organiser_page_shows_the_lines_and_the_tables_waiting(
 
 def test_the_organiser_page_in_french(organiser_client, in_play):
     page = organiser_client.get(ORGANISE_URL, HTTP_ACCEPT_LANGUAGE="fr").content.decode()
-    assert "Tables en attente d’un arbitre :" in page
-    assert_the_lines(page, decisions="décisions à prendre : 2", illegal="tours illégaux : 1",
-                     confirm="à confirmer : manche 2")
+    assert "Tables en attente d’un arbitre\u00a0:" in page
+    assert_the_lines(page, decisions="décisions à prendre\u00a0: 2", illegal="tours illégaux\u00a0: 1",
+                     confirm="à confirmer\u00a0: manche 2")
 
 
 def test_nothing_waiting_no_summary(organiser_client, referee_client, tournament):
@@ -222,8 +222,8 @@ def test_a_referee_sees_the_lines_on_the_public_page_and_they_refresh(
 
 def test_the_public_page_in_french_for_a_referee(referee_client, in_play):
     page = referee_client.get(SESSION_URL, HTTP_ACCEPT_LANGUAGE="fr").content.decode()
-    assert_the_lines(page, decisions="décisions à prendre : 2", illegal="tours illégaux : 1",
-                     confirm="à confirmer : manche 2")
+    assert_the_lines(page, decisions="décisions à prendre\u00a0: 2", illegal="tours illégaux\u00a0: 1",
+                     confirm="à confirmer\u00a0: manche 2")
 
 
 def test_the_public_sees_none_of_it(client, in_play, django_assert_num_queries):

@@ -125,8 +125,8 @@ def test_the_standings_as_csv(client, seven):
     assert 'filename="seven-standings.csv"' in response["Content-Disposition"]
     rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
     assert rows[0] == ["Rank", "Player", "Club", "Matches", "Match points", "Total points",
-                       "Share"]
-    assert rows[1] == ["1", "Ana", "Lyon", "2", "4", "620", "0.2801"]
+                       "Share", "Status"]
+    assert rows[1] == ["1", "Ana", "Lyon", "2", "4", "620", "0.2801", ""]
     assert rows[2][:5] == ["2", "Bo", "Lyon", "2", "3.75"]
 
 

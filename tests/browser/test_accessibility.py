@@ -1,0 +1,110 @@
+"""axe-core (WCAG 2.1 AA and best practices) over every kind of page but the match entry,
+correction and insertion pages: public, referee and organiser pages, at a desktop and a phone
+size, in French. A serious or critical violation fails, and so does a tap target under 24 px
+(WCAG 2.2's target size); so does a page asking for a file that is not there (a 404 for its
+icon, a style sheet or a script).
+
+The live pages are also checked after a refresh: focus stays where the user was and a change
+is said in the status region.
+"""
+
+from __future__ import annotations
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import expect
+
+from tests.tournament.standings.helpers import result
+from tournament.models import Match, Player, Registration, Session
+
+SIZES = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
+AXE_OPTIONS = {
+    "runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa",
+                                          "best-practice"]},
+    "resultTypes": ["violations"],
+}
+
+
+@pytest.fixture(scope="module")
+def axe():
+    return Axe()
+
+
+@pytest.fixture
+def in_play(tournament):
+    """Session 1 in play, table 2's match confirmed."""
+    session = tournament.sessions.get(number=1)
+    Session.objects.filter(pk=session.pk).update(status=Session.Status.PLAYING)
+    session.refresh_from_db()
+    result(session, 2, [412, 230, 151, 88])
+    return tournament
+
+
+def pages_of(role: str, tournament) -> list[str]:
+    player = Player.objects.filter(registrations__tournament=tournament).first()
+    registration = Registration.objects.filter(tournament=tournament).first()
+    match = Match.objects.get(table__session__tournament=tournament, table__number=2)
+    public = [
+        "/", "/login/", "/t/spring-open/", "/t/spring-open/standings/",
+        "/t/spring-open/sessions/1/", f"/t/spring-open/players/{player.pk}/",
+        f"/t/spring-open/matches/{match.pk}/", "/t/no-such-tournament/",
+    ]
+    if role == "public":
+        return public
+    referee = ["/my-tables/", "/t/spring-open/sessions/1/", f"/t/spring-open/matches/{match.pk}/audit/"]
+    if role == "referee":
+        return referee
+    return [
+        *referee, "/t/spring-open/organise/", "/t/spring-open/organise/settings/",
+        "/t/spring-open/organise/players/", f"/t/spring-open/organise/players/{registration.pk}/",
+        "/t/spring-open/organise/sessions/1/", "/t/spring-open/staff/", "/tournaments/new/",
+    ]
+
+
+def serious(results) -> list[str]:
+    return [
+        f"{violation['id']} ({violation['impact']}): "
+        + "; ".join(", ".join(node["target"]) for node in violation["nodes"][:5])
+        for violation in results.response["violations"]
+        if violation["impact"] in ("serious", "critical") or violation["id"] == "target-size"
+    ]
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("role", ["public", "referee", "organiser"])
+def test_no_serious_violation_on_any_page(axe, in_play, referee, organiser, log_in, page,
+                                          role, size):
+    if role != "public":
+        log_in({"referee": "remi-referee", "organiser": "olga-organiser"}[role])
+    page.set_viewport_size(SIZES[size])
+    missing: list[str] = []
+    page.on("response", lambda response: missing.append(response.url)
+            if response.status == 404 and "/t/no-such-tournament/" not in response.url else None)
+    found = {}
+    for url in pages_of(role, in_play):
+        page.goto(url)
+        page.wait_for_load_state("networkidle")
+        problems = serious(axe.run(page, options=AXE_OPTIONS))
+        if problems:
+            found[url] = problems
+    assert found == {}
+    assert missing == []
+
+
+def test_a_refresh_keeps_the_focus_and_says_what_changed(page, in_play, settings):
+    settings.TRIOMINOS_POLL_SECONDS = 1
+    session = in_play.sessions.get(number=1)
+    page.goto("/t/spring-open/sessions/1/")
+    link = page.locator("#session-live a.match-state").first
+    link.focus()
+    expect(link).to_be_focused()
+    status = page.locator("#live-status")
+    expect(status).to_have_text("")
+    result(session, 1, [400, 300, 200, 100])
+    expect(page.locator("#table-1")).to_contain_text("confirmée", timeout=5_000)
+    expect(status).to_contain_text("Mis à jour à")
+    focused = page.evaluate("document.activeElement.closest('#session-live') !== null "
+                            "&& document.activeElement.matches('a.match-state')")
+    assert focused is True
+    page.wait_for_timeout(1_500)  # another refresh, nothing changed: focus still there
+    assert page.evaluate("document.activeElement.matches('a.match-state')") is True

@@ -1,0 +1,148 @@
+"""The standings as shown and as downloaded: match points exact wherever they are shown, in
+both languages; the CSV written from the rows; XLSX and ODS through django-tables2's export;
+withdrawn players marked; text a spreadsheet would run as a formula neutralised."""
+
+from __future__ import annotations
+
+import csv
+import doctest
+import io
+from fractions import Fraction
+
+import openpyxl
+import pytest
+import tablib
+from django_tables2.export import TableExport
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests.tournament.standings.helpers import table_of_five
+from tournament import spreadsheet
+from tournament.models import Player
+from tournament.standings import tables
+from tournament.standings.ranking import (
+    MatchResult,
+    StandingPlayer,
+    match_points,
+    standings_compute,
+)
+from tournament.standings.selectors import standings_rows
+
+pytestmark = pytest.mark.django_db
+
+CRITERIA = ["match_points", "opponents", "share"]
+HEADER = ["Rank", "Player", "Club", "Matches", "Match points", "Opponents", "Share", "Status"]
+HYPERLINK = '=HYPERLINK("http://example.org")'
+
+
+@pytest.fixture
+def five(make_tournament):
+    return table_of_five(make_tournament, criteria=CRITERIA)
+
+
+def player_url(name: str) -> str:
+    return f"/t/five/players/{Player.objects.get(name=name).pk}/"
+
+
+def test_the_doctests():
+    for module in (tables, spreadsheet):
+        result = doctest.testmod(module)
+        assert result.attempted and not result.failed, module
+
+
+@pytest.mark.parametrize(("language", "exact", "opponents", "rounded"), [
+    ("fr", "1,875", "5,625", "1,88"), ("en", "1.875", "5.625", "1.88")])
+def test_the_standings_page_shows_match_points_exactly(client, five, language, exact, opponents,
+                                                       rounded):
+    page = client.get("/t/five/standings/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert page.count(f'<td class="number">{exact}</td>') == 2  # Bo and Cy
+    assert page.count(f'<td class="number">{opponents}</td>') == 2
+    assert rounded not in page
+
+
+@pytest.mark.parametrize(("language", "exact", "opponents"), [
+    ("fr", "1,875", "5,625"), ("en", "1.875", "5.625")])
+def test_the_player_page_shows_match_points_exactly(client, five, language, exact, opponents):
+    response = client.get(player_url("Bo"), HTTP_ACCEPT_LANGUAGE=language)
+    assert [text for _label, text in response.context["criteria_scores"]][:2] == [exact, opponents]
+    assert f'<td class="number">{exact}</td>' in response.content.decode()  # the match's line
+
+
+def test_the_csv_is_the_rows_exactly_with_withdrawals_marked(client, five):
+    response = client.get("/t/five/standings/?_export=csv", HTTP_ACCEPT_LANGUAGE="en")
+    assert response["Content-Type"] == "text/csv; charset=utf-8"
+    assert response["Content-Disposition"] == 'attachment; filename="five-standings.csv"'
+    assert response.content.startswith("\ufeff".encode())
+    lines = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
+    assert lines[0] == HEADER
+    assert lines[1:] == [
+        ["1", "Ana", "Lyon", "1", "3", "4.5", "0.3077", ""],
+        ["2=", "Bo", "'" + HYPERLINK, "1", "1.875", "5.625", "0.2308", ""],
+        ["2=", "Cy", "", "1", "1.875", "5.625", "0.2308", ""],
+        ["4", "Di", "'@Paris", "1", "0.75", "6.75", "0.1538", "withdrawn"],
+        ["5", "'=1+2", "'+33", "1", "0", "7.5", "0.0769", ""],
+    ]
+    assert [line[1] for line in lines[1:]] == [
+        spreadsheet.spreadsheet_cell(row["name"]) for row in standings_rows(tournament=five)]
+
+
+def test_the_csv_in_french_keeps_the_data_s_decimal_point(client, five):
+    lines = list(csv.reader(io.StringIO(
+        client.get("/t/five/standings/?_export=csv").content.decode("utf-8-sig"))))
+    assert lines[0][0] == "Rang" and lines[4][4:] == ["0.75", "6.75", "0.1538", "forfait"]
+
+
+def test_the_xlsx_export_has_numbers_a_french_spreadsheet_reads(client, five):
+    response = client.get("/t/five/standings/?_export=xlsx", HTTP_ACCEPT_LANGUAGE="en")
+    assert response["Content-Type"] == TableExport.FORMATS["xlsx"]
+    assert response["Content-Disposition"] == 'attachment; filename="five-standings.xlsx"'
+    sheet = openpyxl.load_workbook(io.BytesIO(response.content)).active
+    assert sheet.title == "Standings"
+    values = [[cell.value for cell in row] for row in sheet.iter_rows()]
+    assert values[0] == HEADER
+    assert values[1][:7] == [1, "Ana", "Lyon", 1, 3, 4.5, 0.3077]
+    assert values[2][:7] == ["2=", "Bo", "'" + HYPERLINK, 1, 1.875, 5.625, 0.2308]
+    assert values[4][1:3] == ["Di", "'@Paris"] and values[4][7] == "withdrawn"
+    assert values[5][1:3] == ["'=1+2", "'+33"]
+    # Text stays text: no cell of the sheet is a formula.
+    assert "f" not in {cell.data_type for row in sheet.iter_rows() for cell in row}
+
+
+def test_the_ods_export(client, five):
+    response = client.get("/t/five/standings/?_export=ods")
+    assert response["Content-Type"] == TableExport.FORMATS["ods"]
+    assert response["Content-Disposition"] == 'attachment; filename="five-standings.ods"'
+    data = tablib.Dataset().load(response.content, format="ods")
+    assert data.headers[0] == "Rang" and data.headers[-1] == "Statut"
+    assert list(data[1][:7]) == ["2=", "Bo", "'" + HYPERLINK, 1, 1.875, 5.625, 0.2308]
+    assert data[3][1] == "Di" and data[3][7] == "forfait"
+    assert data[4][1:3] == ("'=1+2", "'+33")
+
+
+def test_the_standings_page_links_every_download(client, five):
+    page = client.get("/t/five/standings/").content.decode()
+    for export_format in ("csv", "xlsx", "ods"):
+        assert f'href="?_export={export_format}"' in page
+
+
+@given(st.lists(st.lists(st.integers(min_value=-50, max_value=500), min_size=2, max_size=6),
+                min_size=1, max_size=12))
+@settings(max_examples=150, deadline=None)
+def test_match_points_shown_are_the_exact_fractions(tables_totals):
+    """Whatever the tables (2 to 6 players) and totals, the match points and opponents'
+    strength shown are the exact sums of the fractions ``match_points`` gives."""
+    players = [StandingPlayer(number, f"P{number}") for number in range(6)]
+    results = [MatchResult(tuple(range(len(totals))), tuple(totals)) for totals in tables_totals]
+    exact = dict.fromkeys(range(6), Fraction(0))
+    for totals in tables_totals:
+        for seat, points in enumerate(match_points(totals)):
+            exact[seat] += points
+    opponents = dict.fromkeys(range(6), Fraction(0))
+    for totals in tables_totals:
+        for seat in range(len(totals)):
+            opponents[seat] += sum(exact[other] for other in range(len(totals)) if other != seat)
+    for row in standings_compute(players=players, results=results,
+                                 criteria=["match_points", "opponents"]):
+        player = row["player_id"]
+        assert Fraction(tables.points_display(row["match_points"], separator=".")) == exact[player]
+        assert Fraction(tables.points_display(row["opponents"], separator=".")) == opponents[player]

@@ -1,0 +1,101 @@
+/* The public pages' enhancements (the pages work without them):
+   - a live part of a page (class "live") that htmx refreshes keeps the keyboard focus where the
+     user had it, and a change is said once in the page's status region (#live-status);
+   - "Find your table": the search box filters the players' list as one types. */
+(function () {
+  "use strict";
+
+  function fold(text) {
+    return text.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase().trim();
+  }
+
+  /* -- a refreshed live part keeps the focus and says what changed ------------------------ */
+
+  // What finds the focused element again in the new content: its id, else its address (a
+  // link's text may change with the refresh: a match's state) and its rank among the elements
+  // of the same kind that share it.
+  function sameKind(root, tag, href) {
+    return Array.prototype.filter.call(root.querySelectorAll(tag), function (other) {
+      return other.getAttribute("href") === href;
+    });
+  }
+
+  function focusKey(root, element) {
+    if (element.id) return { id: element.id };
+    var href = element.getAttribute("href");
+    return { tag: element.tagName, href: href, rank: sameKind(root, element.tagName, href).indexOf(element) };
+  }
+
+  function findByKey(root, key) {
+    if (key.id) return document.getElementById(key.id);
+    var same = sameKind(root, key.tag, key.href);
+    return same[Math.min(key.rank, same.length - 1)] || null;
+  }
+
+  var pending = null;
+
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var target = event.detail.target;
+    if (!target.classList || !target.classList.contains("live")) return;
+    var active = document.activeElement;
+    pending = {
+      id: target.id,
+      text: target.textContent.replace(/\s+/g, " "),
+      focus: active && active !== document.body && target.contains(active) ? focusKey(target, active) : null,
+      scrollY: window.scrollY,
+    };
+  });
+
+  document.addEventListener("htmx:afterSettle", function () {
+    if (!pending) return;
+    var done = pending;
+    pending = null;
+    var live = document.getElementById(done.id);
+    if (!live) return;
+    if (done.focus) {
+      var again = findByKey(live, done.focus) || live;
+      if (again === live) live.setAttribute("tabindex", "-1");
+      again.focus({ preventScroll: true });
+      window.scrollTo(window.scrollX, done.scrollY);
+    }
+    var status = document.getElementById("live-status");
+    if (status && live.textContent.replace(/\s+/g, " ") !== done.text) {
+      var time = new Date().toLocaleTimeString(document.documentElement.lang, { hour: "2-digit", minute: "2-digit" });
+      status.textContent = status.dataset.message.replace("{time}", time);
+    }
+  });
+
+  /* -- find your table: filter as one types --------------------------------------------- */
+
+  function setUpFinder(box) {
+    var table = document.getElementById(box.getAttribute("aria-controls"));
+    var count = document.getElementById(box.dataset.count);
+    if (!table) return;
+    var rows = Array.prototype.slice.call(table.querySelectorAll("tbody tr"));
+    var names = rows.map(function (row) {
+      var cell = row.querySelector("td");
+      return fold(cell ? cell.textContent : "");
+    });
+    function filter() {
+      var wanted = fold(box.value), shown = 0;
+      rows.forEach(function (row, i) {
+        var match = !wanted || names[i].indexOf(wanted) !== -1;
+        row.hidden = !match;
+        if (match) shown += 1;
+      });
+      if (count) {
+        count.textContent = wanted ? count.dataset.message.replace("{count}", shown) : "";
+      }
+    }
+    box.closest("[hidden]") && box.closest("[hidden]").removeAttribute("hidden");
+    box.addEventListener("input", filter);
+    box.form && box.form.addEventListener("submit", function (event) { event.preventDefault(); });
+    filter();
+  }
+
+  function ready() {
+    document.querySelectorAll("input[data-finder]").forEach(setUpFinder);
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready);
+  else ready();
+})();
