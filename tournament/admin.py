@@ -6,6 +6,7 @@ from django.contrib import admin
 from tournament.models import (
     AuditEntry,
     Match,
+    MatchSubmission,
     Player,
     Registration,
     Round,
@@ -148,3 +149,11 @@ class AuditEntryAdmin(ReadOnlyHistoryAdmin):
     list_display = ["at", "match", "user", "action", "summary"]
     list_filter = ["action"]
     search_fields = ["summary", "reason"]
+
+
+@admin.register(MatchSubmission)
+class MatchSubmissionAdmin(ReadOnlyHistoryAdmin):
+    """The keys of the submissions saved (a submission sent again is answered "already
+    saved"): kept by the services, shown here."""
+
+    list_display = ["at", "match", "key"]

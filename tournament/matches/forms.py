@@ -66,8 +66,10 @@ def clean_cell(text: str) -> engine.Cell | None:
     if not text:
         return None
     try:
+        if len(text) > 30:  # no cell of a table is written that long
+            raise engine.InvalidCell(text)
         return engine.parse_cell(text)
-    except engine.InvalidCell:
+    except (engine.InvalidCell, ValueError):
         raise ValidationError(
             _("“%(given)s” is not a cell: write it like U(0,0) or D(-1,2)."),
             params={"given": text},

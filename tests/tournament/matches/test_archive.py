@@ -201,7 +201,9 @@ def test_the_index_writes_formulas_as_text(make_user):
     tournament = services.tournament_create(name="Formules", slug="formules",
                                             start_date=datetime.date(2025, 5, 17))
     players = [player_add(tournament=tournament, name=name).player for name in FORMULA_NAMES]
-    session_seat_players(session=session_create(tournament=tournament), tables=[players])
+    session = session_create(tournament=tournament)
+    session_seat_players(session=session, tables=[players])
+    session_start(session=session)
     referee = make_user("formula-referee")
     services.staff_role_grant(tournament=tournament, user=referee, role=StaffRole.Role.REFEREE)
     match = match_at(tournament, 1, 1)

@@ -322,3 +322,15 @@ def test_a_cell_out_of_range_in_a_correction_is_a_field_error(played, referee_cl
     assert response.status_code == 400
     assert response.context["form"].has_error("cell")
     assert _written(match) == before
+
+
+@pytest.mark.parametrize("name", ["match_turn_add", "match_turn_preview"])
+def test_a_5000_digit_cell_on_the_entry_screen_is_refused(played, referee_client, name):
+    match = fresh(played)
+    before = _written(match)
+    response = referee_client.post(_url(match, name), _fuzzed(
+        _board_turn(match), "cell", "U(" + "9" * 5000 + ",0)"), HTTP_HX_REQUEST="true")
+    assert response.status_code in (200, 400)  # the preview answers what it can show
+    if name == "match_turn_add":
+        assert response.status_code == 400 and response.context["turn_form"].has_error("cell")
+    assert _written(match) == before

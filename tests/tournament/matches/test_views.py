@@ -20,7 +20,7 @@ from tests.tournament.matches.helpers import (
     truncated,
 )
 from tournament import engine
-from tournament.matches import services
+from tournament.matches import services, views
 from tournament.models import Match, RoundEnd, Turn
 
 pytestmark = pytest.mark.django_db
@@ -113,7 +113,9 @@ def test_a_turn_saved_with_htmx_answers_the_match_region(referee_client, tournam
     assert response.status_code == 200
     page = response.content.decode()
     assert page.startswith('\n<div id="match"') or '<div id="match"' in page[:200]
-    assert "<html" not in page and "Tour enregistré." in page
+    assert "<html" not in page
+    assert response.context["done_message"] == views.turn_saved_message(
+        Turn.objects.current().get(round__match=match))
     (turn,) = Turn.objects.current().filter(round__match=match)
     assert (turn.tile, turn.cell, turn.corners, turn.points, turn.verdict) == (
         "5-5-5", "U(0,0)", "5-5-5", 25, "ok")
@@ -174,9 +176,9 @@ def test_a_stale_save_is_answered_409_with_the_current_state(referee, referee_cl
         "revision": 0, "player": "1", "tile": "4-4-4", "cell": "U(0,0)", "draws": "0",
         "claimed": "22"}, **HTMX)
     assert response.status_code == 409
-    page = response.content.decode()
-    assert "Quelqu’un d’autre a enregistré" in page
-    assert 'name="revision" value="1"' in page  # the current state, ready for a new entry
+    assert response.context["conflict_message"] == services.stale_match_message()
+    assert response.context["revision"] == 1  # the current state, ready for a new entry
+    assert response.context["turn_form"].initial["revision"] == 1
     assert [t.tile for t in Turn.objects.current().filter(round__match=match)] == ["5-5-5"]
 
 
@@ -406,8 +408,8 @@ def test_a_preview_from_a_stale_page_answers_the_match_as_it_is(referee, referee
         "revision": "0", "tile": "444", "cell": "U(0,0)", "draws": "0"}, **HTMX)
     assert response.status_code == 409
     assert response["HX-Retarget"] == "#match" and response["HX-Reswap"] == "outerHTML"
-    page = response.content.decode()
-    assert "Quelqu’un d’autre a enregistré" in page and 'name="revision" value="1"' in page
+    assert response.context["conflict_message"] == services.stale_match_message()
+    assert response.context["revision"] == 1
 
 
 def test_after_a_stale_sheet_save_the_lines_typed_are_kept_and_can_be_saved(referee,
@@ -419,10 +421,10 @@ def test_after_a_stale_sheet_save_the_lines_typed_are_kept_and_can_be_saved(refe
              "line-0-tile": "4-5-5", "line-0-points": "14", "save": "1"}
     response = referee_client.post(url(match, "match_sheet"), lines)
     assert response.status_code == 409
-    page = response.content.decode()
-    assert "Quelqu’un d’autre a enregistré" in page
-    assert 'value="4-5-5"' in page  # what was typed is still there
-    assert 'name="revision" value="1"' in page  # to be checked and saved against the match now
+    assert response.context["sheet_message"] == services.stale_match_message()
+    # what was typed is still there, to be checked and saved against the match now
+    assert response.context["formset"].forms[0]["tile"].value() == "4-5-5"
+    assert response.context["form"]["revision"].value() == "1"
     assert Turn.objects.current().filter(round__match=match).count() == 1
     check = {**lines, "revision": "1", "check": "1"}
     del check["save"]
@@ -444,10 +446,10 @@ def test_after_a_stale_correction_the_correction_typed_is_kept_and_can_be_saved(
             "corners": "4-4-4", "bonus_claimed": "", "claimed": "22", "reason": "mal lu"}
     response = referee_client.post(url(match, "match_turn_correct", turn_id=turn.pk), data)
     assert response.status_code == 409
-    page = response.content.decode()
-    assert "Quelqu’un d’autre a enregistré" in page
-    assert 'value="4-4-4"' in page and "mal lu" in page
-    assert 'name="revision" value="2"' in page
+    form = response.context["form"]
+    assert form.non_field_errors() == [services.stale_match_message()]
+    assert form["tile"].value() == "4-4-4" and form["reason"].value() == "mal lu"
+    assert form["revision"].value() == "2"
     assert Turn.objects.current().get(round__match=match, index=0).tile == "5-5-5"
     response = referee_client.post(url(match, "match_turn_correct", turn_id=turn.pk),
                                    {**data, "revision": 2})

@@ -57,7 +57,7 @@
       match.insertBefore(note, match.firstChild);
     }
     note.setAttribute("data-count", String(queue.length));
-    note.textContent = text("waiting", "Waiting to send: {count} turn(s).")
+    note.textContent = text("waiting", "Turns waiting to send: {count}.")
       .replace("{count}", String(queue.length));
     var offline = match.querySelector(".offline");
     if (offline) { offline.remove(); }
@@ -188,7 +188,7 @@
             note.className = "message message--error";
             note.id = "send-queue-dropped";
             note.setAttribute("role", "alert");
-            note.textContent = text("dropped", "{count} turn(s) entered after it were not sent: enter them again.")
+            note.textContent = text("dropped", "Turns entered after it and not sent: {count}. Enter them again.")
               .replace("{count}", String(rest.length));
             var match = document.getElementById("match");
             if (match) { match.insertBefore(note, match.firstChild); }
