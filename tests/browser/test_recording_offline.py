@@ -27,7 +27,7 @@ def test_two_turns_entered_offline_are_saved_once_each_in_order(browser, live_se
         expect(page.locator("#send-queue")).to_have_attribute("data-count", "1")
         page.locator(".pass-button").click()
         expect(page.locator("#send-queue")).to_have_attribute("data-count", "2")
-        expect(page.locator("#send-queue")).to_contain_text("En attente d’envoi")
+        expect(page.locator("#send-queue")).to_contain_text("en attente d’envoi")
         assert Turn.objects.filter(round__match=match).count() == 1  # nothing reached it
         queued = page.evaluate("() => JSON.parse(localStorage.getItem('triominos.send-queue'))")
         assert len(queued) == 2
