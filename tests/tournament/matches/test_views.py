@@ -214,20 +214,25 @@ def test_decisions_and_undo_from_the_log(referee, referee_client, tournament):
     match = first_match(tournament)
     add(match, referee, opening(), services.TurnInput(cell=engine.Cell(0, 0, "D"),
                                                       corners=(5, 5, 4), points_claimed=20))
-    page = referee_client.get(url(match)).content.decode()
-    assert "Moteur\u00a0: 14" in page and "Annonce\u00a0: 20…" in page
     turn = Turn.objects.current().get(round__match=match, index=1)
-    response = referee_client.post(url(match, "match_turn_decide", turn_id=turn.pk),
-                                   {"revision": 1, "decision": "claim", "reason": ""}, **HTMX)
+    page = referee_client.get(url(match)).content.decode()
+    decide = url(match, "match_turn_decide", turn_id=turn.pk)
+    assert f'id="turn-{turn.pk}"' in page and page.count(f'hx-post="{decide}"') == 2
+    response = referee_client.post(decide, {"revision": 1, "decision": "claim", "reason": ""},
+                                   **HTMX)
     assert response.status_code == 400
-    assert "Dites pourquoi l’annonce l’emporte" in response.content.decode()
-    response = referee_client.post(url(match, "match_turn_decide", turn_id=turn.pk),
-                                   {"revision": 1, "decision": "claim",
-                                    "reason": "accord des joueurs"}, **HTMX)
-    assert response.status_code == 200 and "annonce retenue" in response.content.decode()
+    assert response.context["decision_error_turn"] == turn.pk
+    assert response.context["decision_error_messages"]
+    response = referee_client.post(decide, {"revision": 1, "decision": "claim",
+                                            "reason": "accord des joueurs"}, **HTMX)
+    assert response.status_code == 200
+    kept = Turn.objects.current().get(round__match=match, index=1)
+    assert (kept.decision, kept.decision_reason) == ("claim", "accord des joueurs")
+    assert f'id="turn-{kept.pk}"' in response.content.decode()
     assert fresh(match).totals == [25, 20, 0, 0]
     response = referee_client.post(url(match, "match_turn_undo"), {"revision": 2}, **HTMX)
-    assert response.status_code == 200 and "Tour 2 annulé" in response.content.decode()
+    assert response.status_code == 200 and response.context["revision"] == 3
+    assert not Turn.objects.current().filter(round__match=match, index=1).exists()
     assert fresh(match).totals == [25, 0, 0, 0]
 
 
