@@ -51,13 +51,13 @@ def lay_board(size: int, *, seed: int, sets: int = 1) -> tuple[Board, list[Tile]
         rng.shuffle(tiles)
         board = Board()
         first = tiles.pop()
-        board._put(Placement(ORIGIN, rng.choice(first.rotations())), first)
+        board.push(Placement(ORIGIN, rng.choice(first.rotations())), first)
         while len(board) < size:
             options = list(_placements(board, tiles))
             if not options:
                 break
             placement, tile = rng.choice(options)
-            board._put(placement, tile)
+            board.push(placement, tile)
             tiles.remove(tile)
         if len(board) == size:
             if sets > 1:

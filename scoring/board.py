@@ -148,7 +148,8 @@ class Placement(NamedTuple):
         if not sep:
             raise InvalidCell(f"{text!r} is not a placement like 'U(0,0):2-0-1'")
         parts = corners_text.split("-")
-        if len(parts) != 3 or not all(p.strip().isdigit() for p in parts):
+        digits = [p.strip() for p in parts]
+        if len(digits) != 3 or not all(d.isascii() and d.isdigit() and len(d) < 10 for d in digits):
             raise InvalidCell(f"{text!r}: corners must be three values like 2-0-1")
         a, b, c = (int(p) for p in parts)
         return cls(Cell.parse(cell_text), (a, b, c))
@@ -170,18 +171,29 @@ def _tile_or_raise(placement: Placement) -> Tile:
 
 # For each tile, every (demanded corner values, corners) pair: the corner values a cell
 # demands are None where no tile touches the corner yet. A rack is indexed by these keys so
-# that an open cell is one look-up.
-_DEMAND_KEYS: Final[dict[Tile, tuple[tuple[tuple[int | None, ...], Corners], ...]]] = {
-    tile: tuple(
-        (
-            tuple(v if mask >> i & 1 else None for i, v in enumerate(rotation)),
-            rotation,
+# that an open cell is one look-up. Made on first use: checking a record never needs it, and
+# it is a measurable part of the command's start-up.
+_DemandKeys = dict[Tile, tuple[tuple[tuple[int | None, ...], Corners], ...]]
+_DEMAND_KEYS: _DemandKeys = {}
+
+
+def _demand_keys() -> _DemandKeys:
+    if not _DEMAND_KEYS:
+        _DEMAND_KEYS.update(
+            (
+                tile,
+                tuple(
+                    (
+                        tuple(v if mask >> i & 1 else None for i, v in enumerate(rotation)),
+                        rotation,
+                    )
+                    for rotation in tile.rotations()
+                    for mask in range(8)
+                ),
+            )
+            for tile in ALL_TILES
         )
-        for rotation in tile.rotations()
-        for mask in range(8)
-    )
-    for tile in ALL_TILES
-}
+    return _DEMAND_KEYS
 
 
 class Board:
@@ -286,13 +298,21 @@ class Board:
         ``mirror-tile``, ``tile-already-played``, ``occupied``, ``no-shared-side`` or
         ``corner-mismatch``.
         """
-        return self._score(placement[0], placement[1])[0]
+        return self.score(placement)[0]
 
-    def _score(self, cell: Cell, corners: Corners) -> tuple[Score, Tile]:
-        """:meth:`check`, also returning the tile: the replay's hot path."""
+    def score(self, placement: Placement) -> tuple[Score, Tile]:
+        """:meth:`check`, also returning the tile the corners show: the pair that
+        :meth:`push` takes, so that a replay checks a placement once and puts it once.
+
+        >>> board = Board()
+        >>> score, tile = board.score(Placement(Cell(0, 0, "U"), (5, 5, 5)))
+        >>> score.total, tile
+        (25, Tile('5-5-5'))
+        """
+        cell, corners = placement
         tile = _BY_CORNERS.get(corners)
         if tile is None:
-            tile = _tile_or_raise(Placement(cell, corners))
+            tile = _tile_or_raise(placement)
         tiles = self._tiles
         if tile in tiles:
             raise IllegalPlacement(
@@ -357,6 +377,8 @@ class Board:
         if hexagons:
             return Score(value, _HEXAGONS[hexagons - 1], rules.hexagon_bonuses[hexagons - 1]), tile
         if shared >= 2:
+            if rules.two_sides_bonus is None:
+                return Score(value), tile
             return Score(value, Bonus.TWO_SIDES, rules.two_sides_bonus), tile
         for neighbour, opposite in zip(neighbours, points):
             if neighbour in cells:
@@ -377,25 +399,46 @@ class Board:
 
     def place(self, placement: Placement) -> Score:
         """Put a tile on the table and return its score; raises :class:`IllegalPlacement`."""
-        score, tile = self._score(placement[0], placement[1])
-        self._put(placement, tile)
+        score, tile = self.score(placement)
+        self.push(placement, tile)
         return score
 
-    def _put(self, placement: Placement, tile: Tile) -> None:
-        """Put a placement already checked on the table."""
+    def push(self, placement: Placement, tile: Tile | None = None) -> None:
+        """Put a placement on the table **without checking it** (as python-chess's
+        ``Board.push`` beside ``is_legal``): for a caller that checked it already with
+        :meth:`score` (which gives ``tile``) or :meth:`check`, or that lays a table known to
+        be legal. An illegal placement pushed leaves the table inconsistent; :meth:`place`
+        checks and pushes in one call.
+
+        >>> board = Board()
+        >>> board.push(Placement(Cell(0, 0, "U"), (5, 5, 5)))
+        >>> len(board), board.value_at((0, 0))
+        (1, 5)
+        """
+        if tile is None:
+            tile = placement.tile
         cell, corners = placement
         points, neighbours = _GEOMETRY.get(cell) or geometry(cell)
         cells = self._cells
         cells[cell] = placement
         self._tiles[tile] = cell
-        values, touch, frontier = self._values, self._touch, self._frontier
-        for point, value in zip(points, corners):
-            values[point] = value
-            touch[point] = touch.get(point, 0) + 1
+        values, frontier = self._values, self._frontier
+        touch = self._touch
+        count = touch.get
+        p0, p1, p2 = points
+        values[p0], values[p1], values[p2] = corners
+        touch[p0] = count(p0, 0) + 1
+        touch[p1] = count(p1, 0) + 1
+        touch[p2] = count(p2, 0) + 1
         frontier.pop(cell, None)
-        for neighbour in neighbours:
-            if neighbour not in cells:
-                frontier[neighbour] = frontier.get(neighbour, 0) + 1
+        shared = frontier.get
+        n0, n1, n2 = neighbours
+        if n0 not in cells:
+            frontier[n0] = shared(n0, 0) + 1
+        if n1 not in cells:
+            frontier[n1] = shared(n1, 0) + 1
+        if n2 not in cells:
+            frontier[n2] = shared(n2, 0) + 1
         self._history.append((placement, tile))
 
     def undo(self) -> Placement:
@@ -455,11 +498,12 @@ class Board:
         ['D(0,-1):3-5-5', 'D(-1,0):5-3-5', 'D(0,0):5-5-3']
         """
         played = self._tiles
+        demand_keys = _demand_keys()
         index: dict[tuple[int | None, ...], list[Corners]] = {}
         for tile in dict.fromkeys(rack):
             if tile in played:
                 continue
-            for key, corners in _DEMAND_KEYS[tile]:
+            for key, corners in demand_keys[tile]:
                 found = index.get(key)
                 if found is None:
                     index[key] = [corners]

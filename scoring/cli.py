@@ -1,16 +1,21 @@
 """``python -m scoring``: check a match record, simulate a match, run the benchmark.
 
-- ``check FILE|-``: print the check report (JSON); exit 0 when the record has no problem, 1
-  when it has problems, 2 when it is not a readable record (one line on standard error,
-  nothing on standard output).
+- ``check FILE|- [FILE ...]``: print the check report (JSON); exit 0 when the record has no
+  problem, 1 when it has problems, 2 when it is not a readable record (one line on standard
+  error, nothing on standard output). With several files, in one process: one line of JSON
+  per file, ``{"file": ..., "status": 0|1, "report": {...}}`` or ``{"file": ..., "status": 2,
+  "error": "..."}`` (the error on standard error too), and the highest status.
 - ``simulate --players 4 --seed 7 [--rules R] [--target N] [--sheet] [--mistakes P]``: print
   a whole simulated match record.
 - ``bench [--matches 200]``: print the engine's speed.
+- ``bench-command [--runs 15] [--against DIR] [--bytecode-cache]``: the CPU time of whole
+  ``check`` commands, start-up included (scoring/bench_command.py).
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import sys
 from collections.abc import Sequence
@@ -18,7 +23,7 @@ from typing import Any, NoReturn, TextIO
 
 from scoring.errors import RecordError
 from scoring.record import load_record
-from scoring.replay import check_record
+from scoring.replay import MatchReport, check_record
 from scoring.rules import RULE_SETS
 
 __all__ = ["main", "EXIT_OK", "EXIT_PROBLEMS", "EXIT_UNREADABLE"]
@@ -36,7 +41,11 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _write_json(data: Any, stream: TextIO) -> None:
-    text = json.dumps(data, ensure_ascii=False, indent=1) + "\n"
+    _write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", stream)
+
+
+def _write_text(text: str, stream: TextIO) -> None:
+    """Write UTF-8 text, whatever the stream's own encoding."""
     buffer = getattr(stream, "buffer", None)
     if buffer is not None:
         stream.flush()
@@ -50,8 +59,9 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
-def _check(args: argparse.Namespace) -> int:
-    name: str = args.file
+def _check_one(name: str) -> tuple[int, MatchReport | str]:
+    """Read and check one file: its status, and its report or the line that says why it
+    cannot be read (also written on standard error)."""
     try:
         if name == "-":
             data = sys.stdin.buffer.read()
@@ -59,17 +69,52 @@ def _check(args: argparse.Namespace) -> int:
             with open(name, "rb") as handle:
                 data = handle.read()
     except OSError as error:
-        print(f"scoring check: {name}: cannot read: {error.strerror}", file=sys.stderr)
-        return EXIT_UNREADABLE
+        message = f"cannot read: {error.strerror}"
+        print(f"scoring check: {name}: {message}", file=sys.stderr)
+        return EXIT_UNREADABLE, message
     try:
         record = load_record(data)
     except RecordError as error:
         where = "standard input" if name == "-" else name
-        print(f"scoring check: {where}: {_one_line(str(error))}", file=sys.stderr)
-        return EXIT_UNREADABLE
+        message = _one_line(str(error))
+        print(f"scoring check: {where}: {message}", file=sys.stderr)
+        return EXIT_UNREADABLE, message
     report = check_record(record)
-    _write_json(report.to_json(), sys.stdout)
-    return EXIT_OK if report.valid else EXIT_PROBLEMS
+    return (EXIT_OK if report.valid else EXIT_PROBLEMS), report
+
+
+def _check(args: argparse.Namespace) -> int:
+    names: list[str] = args.files
+    # A record, its replay and its report make no reference cycles, so reference counting
+    # frees them all; the cyclic collector would only walk the growing report again and
+    # again (about 15 % of a 5,000-turn check). Restored after: main() may run inside a
+    # longer process, as in the tests.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _check_files(names)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _check_files(names: list[str]) -> int:
+    if len(names) == 1:
+        status, result = _check_one(names[0])
+        if isinstance(result, MatchReport):
+            _write_text(result.to_text(), sys.stdout)
+        return status
+    worst = EXIT_OK
+    for name in names:
+        status, result = _check_one(name)
+        line: dict[str, Any] = {"file": name, "status": status}
+        if isinstance(result, MatchReport):
+            line["report"] = result.to_json()
+        else:
+            line["error"] = result
+        _write_text(json.dumps(line, ensure_ascii=False) + "\n", sys.stdout)
+        worst = max(worst, status)
+    return worst
 
 
 def _simulate(args: argparse.Namespace) -> int:
@@ -104,17 +149,36 @@ def _bench(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _bench_command(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from scoring.bench_command import run_command_bench
+
+    run_command_bench(
+        runs=args.runs,
+        against=None if args.against is None else Path(args.against),
+        bytecode_cache=args.bytecode_cache,
+        out=sys.stdout,
+    )
+    return EXIT_OK
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="python -m scoring", description="The Triominos rules engine.")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     check = commands.add_parser(
         "check",
-        help="replay a match record and check every claim",
-        description="Replay a match record and print the check report (JSON). Exit status: "
-        "0 no problem, 1 problems, 2 not a readable record.",
+        help="replay match records and check every claim",
+        description="Replay a match record and print the check report (JSON, one turn per "
+        "line). Exit status: 0 no problem, 1 problems, 2 not a readable record (one line on "
+        "standard error). With several files, checked in one process: one line of JSON per "
+        'file, {"file": FILE, "status": 0 or 1, "report": {...}} or {"file": FILE, "status": '
+        '2, "error": "..."}, in the order given; the exit status is the highest one.',
     )
-    check.add_argument("file", metavar="FILE", help="the record (JSON), or - for standard input")
+    check.add_argument(
+        "files", metavar="FILE", nargs="+", help="a record (JSON), or - for standard input"
+    )
     check.set_defaults(run=_check)
 
     simulate = commands.add_parser(
@@ -151,6 +215,24 @@ def _parser() -> argparse.ArgumentParser:
     bench.add_argument("--boards", type=int, default=10, help="boards of each size (10)")
     bench.add_argument("--runs", type=int, default=200, help="runs per rack (200)")
     bench.set_defaults(run=_bench)
+
+    command = commands.add_parser(
+        "bench-command",
+        help="measure whole check commands, start-up included",
+        description="The CPU time of python -m scoring check processes on a 150-round "
+        "record and a 110-turn match, simulated first; with --against, the same for another "
+        "checkout of the project, and the ratios.",
+    )
+    command.add_argument("--runs", type=int, default=15, help="runs of each command (15)")
+    command.add_argument(
+        "--against", metavar="DIR", default=None, help="root of another checkout to compare"
+    )
+    command.add_argument(
+        "--bytecode-cache",
+        action="store_true",
+        help="keep compiled modules between runs (in a temporary directory)",
+    )
+    command.set_defaults(run=_bench_command)
     return parser
 
 

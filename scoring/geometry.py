@@ -39,7 +39,9 @@ class Point(NamedTuple):
         return f"Point({self.x}, {self.y})"
 
 
-_CELL_RE: Final = re.compile(r"^\s*([UD])\s*\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\)\s*$")
+_CELL_RE: Final = re.compile(
+    r"^\s*([UD])\s*\(\s*(-?\d{1,9})\s*,\s*(-?\d{1,9})\s*\)\s*$", re.ASCII
+)
 
 
 class Cell(NamedTuple):

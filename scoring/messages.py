@@ -56,6 +56,9 @@ MESSAGES: Final[Mapping[str, str]] = {
     "bonus-mismatch/no-opening-bonus": N_(
         "{player} claimed opening for {tile}: these rules give no opening bonus"
     ),
+    "bonus-mismatch/not-in-rules": N_(
+        "{player} claimed {claimed_bonus} for {tile}: these rules give no such bonus"
+    ),
     "bonus-mismatch/opening": N_(
         "{player} claimed {claimed_bonus} for {tile}, the first tile of the round earns opening"
     ),
@@ -105,6 +108,9 @@ MESSAGES: Final[Mapping[str, str]] = {
     "round-after-match-end": N_(
         "round {number} was recorded after the match had ended (target {target} reached)"
     ),
+    "round-after-match-end/rounds": N_(
+        "round {number} was recorded after the match had ended (its {rounds} rounds played)"
+    ),
     "false-block": N_(
         "the round ended blocked, but {player}'s {tile} could still go at {cell}"
     ),
@@ -122,6 +128,7 @@ RECORD_ERRORS: Final[Mapping[str, str]] = {
     "unknown-rules": N_("{path}: unknown rule set {name} (known: {known})"),
     "player-count": N_("{path}: {rules} is played by {minimum} to {maximum} players, got {count}"),
     "missing": N_("{path}: missing"),
+    "unknown-option": N_("{path}: unknown option (known: {known})"),
     "missing/corners": N_("{path}: missing (a cell needs its corners)"),
     "empty-place": N_("{path}: needs cell and corners, or tile"),
     "not-a-player": N_("{path}: {player} is not a player index (0 to {last})"),
@@ -131,10 +138,15 @@ RECORD_ERRORS: Final[Mapping[str, str]] = {
         "{path}: expected one number per player ({players}), got {count}"
     ),
     "expected/integer-minimum": N_("{path}: expected an integer >= {minimum}, got {value}"),
+    "expected/integer-range": N_(
+        "{path}: expected an integer from {minimum} to {maximum}, got {got}"
+    ),
+    "not-unicode": N_("{path}: not Unicode text (an unpaired surrogate escape such as \\ud800)"),
     "expected/integer": N_("{path}: expected an integer, got {got}"),
     "expected/list": N_("{path}: expected a list, got {got}"),
     "expected/object": N_("{path}: expected an object, got {got}"),
     "expected/text": N_("{path}: expected a text, got {got}"),
+    "expected/boolean": N_("{path}: expected true or false, got {got}"),
     "expected/one-of": N_("{path}: expected one of: {choices}, got {got}"),
     "expected/cell": N_('{path}: expected a cell [x, y, "U" or "D"], got {got}'),
     "expected/corners": N_("{path}: expected three corner values [a, b, c], got {got}"),

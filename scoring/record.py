@@ -29,6 +29,8 @@ __all__ = [
     "RoundRecord",
     "MatchRecord",
     "Rack",
+    "INTEGER_LIMIT",
+    "OPTIONS",
     "load_record",
     "parse_record",
 ]
@@ -42,10 +44,14 @@ Rack = tuple[str, ...] | int
 _Item = TypeVar("_Item")
 
 _BONUSES: Final = {bonus.value: bonus for bonus in Bonus}
+_new: Final = tuple.__new__
 
 Decision = Literal["engine", "claim"]
 _DECISIONS: Final = ("engine", "claim")
-_ORIENTATIONS: Final = {"U": "U", "D": "D"}
+_ORIENTATIONS: Final = ("U", "D")
+#: The largest integer a record may hold, either sign: no real match comes near it, and a
+#: bound keeps every sum and every message short (docs/record-format.md, "Integers").
+INTEGER_LIMIT: Final = 10**9
 
 
 class PlaceRecord(NamedTuple):
@@ -152,17 +158,43 @@ class MatchRecord:
     rounds: tuple[RoundRecord, ...] = ()
     rules_name: str = DEFAULT_RULES.name
     target: int | None = None
+    #: The ``options`` of the record: False for no opening bonus.
+    opening_bonus: bool = True
+    #: The ``options`` of the record: the match is over after this many rounds.
+    round_limit: int | None = None
 
     @property
     def rules(self) -> RuleSet:
-        """The rule set, with the record's target applied."""
-        return rule_set(self.rules_name, target=self.target)
+        """The rule set, with the record's target and options applied."""
+        return rule_set(
+            self.rules_name,
+            target=self.target,
+            opening_bonus=self.opening_bonus,
+            round_limit=self.round_limit,
+        )
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """The record's ``options`` object: the options that differ from the rule set's.
+
+        >>> MatchRecord(players=("Ana", "Bo"), round_limit=5).options
+        {'rounds': 5}
+        """
+        options: dict[str, Any] = {}
+        if not self.opening_bonus:
+            options["opening_bonus"] = False
+        if self.round_limit is not None:
+            options["rounds"] = self.round_limit
+        return options
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON object of record-format.md."""
         data: dict[str, Any] = {"format": FORMAT, "rules": self.rules_name}
         if self.target is not None:
             data["target"] = self.target
+        options = self.options
+        if options:
+            data["options"] = options
         data["players"] = list(self.players)
         data["rounds"] = [round_.to_dict() for round_ in self.rounds]
         return data
@@ -190,7 +222,26 @@ def load_record(text: str | bytes) -> MatchRecord:
         ) from None
     except RecursionError:
         raise RecordError("too-deep") from None
+    except ValueError:
+        # An integer too long for Python to convert (more than 4300 digits): read again,
+        # keeping such integers as markers, so that the field that holds one is named.
+        data = json.loads(text, parse_int=_parse_int)
     return parse_record(data)
+
+
+class _LongInteger:
+    """An integer of the JSON text too long to convert; the reader refuses it by its path."""
+
+    __slots__ = ("digits",)
+
+    def __init__(self, digits: int) -> None:
+        self.digits = digits
+
+
+def _parse_int(text: str) -> int | _LongInteger:
+    if len(text) > 100:
+        return _LongInteger(len(text))
+    return int(text)
 
 
 #: A JSON value's type as the message names it: with the value shown, and without (too long).
@@ -208,7 +259,12 @@ def _got(value: object) -> Phrase | str:
     """What was found instead: its JSON type, with the value when it is short."""
     if value is None:
         return Phrase("got/null")
-    shown = json.dumps(value, ensure_ascii=False)
+    if type(value) is _LongInteger:
+        return Phrase("got/integer/long")
+    try:
+        shown = json.dumps(value, ensure_ascii=False)
+    except (ValueError, TypeError, RecursionError):  # nested too deeply, or not JSON at all
+        shown = "-" * 41
     templates = _GOT.get(type(value))
     if templates is None:  # not a JSON value (parse_record called from Python): its type's name
         name = type(value).__name__
@@ -224,10 +280,30 @@ def _fail(path: str, template: str, value: object, **params: object) -> RecordEr
 
 
 def _int(value: object, path: str, *, minimum: int | None = None) -> int:
-    if type(value) is not int:
+    long = type(value) is _LongInteger
+    if type(value) is not int and not long:
         raise _fail(path, "expected/integer", value)
+    if long or not -INTEGER_LIMIT <= value <= INTEGER_LIMIT:  # type: ignore[operator]
+        raise _fail(
+            path,
+            "expected/integer-range",
+            value,
+            minimum=-INTEGER_LIMIT if minimum is None else minimum,
+            maximum=INTEGER_LIMIT,
+        )
     if minimum is not None and value < minimum:
         raise RecordError("expected/integer-minimum", path=path, minimum=minimum, value=value)
+    return value
+
+
+def _text(value: str, path: str) -> str:
+    """A text read from the record: refused when it holds an unpaired surrogate (a ``\\ud800``
+    escape alone), which no output could encode."""
+    if not value.isascii():
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise RecordError("not-unicode", path=path) from None
     return value
 
 
@@ -259,20 +335,26 @@ def _cell(value: object, path: str) -> Cell:
         or value[2] not in _ORIENTATIONS
     ):
         raise _fail(path, "expected/cell", value)
-    return Cell(value[0], value[1], _ORIENTATIONS[value[2]])  # type: ignore[arg-type]
+    _int(value[0], f"{path}[0]")
+    _int(value[1], f"{path}[1]")
+    return Cell(value[0], value[1], value[2])
 
 
 def _corners(value: object, path: str) -> tuple[int, int, int]:
     if type(value) is not list or len(value) != 3 or any(type(v) is not int for v in value):
         raise _fail(path, "expected/corners", value)
+    for i, corner in enumerate(value):
+        _int(corner, f"{path}[{i}]")
     return (value[0], value[1], value[2])
 
 
 def _place(value: object, path: str) -> PlaceRecord:
     data = _object(value, path)
     tile = data.get("tile")
-    if tile is not None and type(tile) is not str:
-        raise _fail(f"{path}.tile", "expected/tile-name", tile)
+    if tile is not None:
+        if type(tile) is not str:
+            raise _fail(f"{path}.tile", "expected/tile-name", tile)
+        _text(tile, f"{path}.tile")
     cell = data.get("cell")
     corners = data.get("corners")
     if cell is not None and corners is None:
@@ -307,14 +389,16 @@ def _turn(value: object, r: int, t: int, players: int) -> TurnRecord:
     draws = get("draws")
     if draws is None:
         draws = 0
-    elif type(draws) is not int or draws < 0:
+    elif type(draws) is not int or not 0 <= draws <= INTEGER_LIMIT:
         _int(draws, f"{_turn_path(r, t)}.draws", minimum=0)
     claimed = get("claimed")
-    if claimed is not None and type(claimed) is not int:
-        raise _fail(f"{_turn_path(r, t)}.claimed", "expected/integer", claimed)
+    if claimed is not None and (
+        type(claimed) is not int or not -INTEGER_LIMIT <= claimed <= INTEGER_LIMIT
+    ):
+        _int(claimed, f"{_turn_path(r, t)}.claimed")
     bonus = get("bonus")
     if bonus is not None:
-        if bonus not in _BONUSES:
+        if type(bonus) is not str or bonus not in _BONUSES:
             raise _fail(
                 f"{_turn_path(r, t)}.bonus", "expected/one-of", bonus, choices=", ".join(_BONUSES)
             )
@@ -331,15 +415,20 @@ def _turn(value: object, r: int, t: int, players: int) -> TurnRecord:
                 and type(cell[0]) is int
                 and type(cell[1]) is int
                 and cell[2] in _ORIENTATIONS
+                and -INTEGER_LIMIT <= cell[0] <= INTEGER_LIMIT
+                and -INTEGER_LIMIT <= cell[1] <= INTEGER_LIMIT
                 and type(corners) is list
                 and len(corners) == 3
                 and type(corners[0]) is int
                 and type(corners[1]) is int
                 and type(corners[2]) is int
+                and -INTEGER_LIMIT <= corners[0] <= INTEGER_LIMIT
+                and -INTEGER_LIMIT <= corners[1] <= INTEGER_LIMIT
+                and -INTEGER_LIMIT <= corners[2] <= INTEGER_LIMIT
             ):
-                place = PlaceRecord(
-                    None, Cell(cell[0], cell[1], cell[2]), (corners[0], corners[1], corners[2])
-                )
+                # PlaceRecord(None, Cell(*cell), tuple(corners)) without the Python-level
+                # __new__ of NamedTuple: one per turn
+                place = _new(PlaceRecord, (None, _new(Cell, cell), (*corners,)))
             else:
                 place = _place(place, f"{_turn_path(r, t)}.place")
         else:
@@ -352,11 +441,13 @@ def _turn(value: object, r: int, t: int, players: int) -> TurnRecord:
             raise _fail(
                 f"{path}.decision", "expected/one-of", decision, choices=", ".join(_DECISIONS)
             )
-        if reason is not None and type(reason) is not str:
-            raise _fail(f"{path}.reason", "expected/text", reason)
+        if reason is not None:
+            if type(reason) is not str:
+                raise _fail(f"{path}.reason", "expected/text", reason)
+            _text(reason, f"{path}.reason")
         if decision == "claim" and (claimed is None or not reason):
             raise RecordError("claim-without-reason", path=path)
-    return TurnRecord(player, draws, place, claimed, bonus, decision, reason)
+    return _new(TurnRecord, (player, draws, place, claimed, bonus, decision, reason))
 
 
 def _rack(value: object, path: str) -> Rack:
@@ -366,6 +457,7 @@ def _rack(value: object, path: str) -> Rack:
     for j, name in enumerate(names):
         if type(name) is not str:
             raise _fail(f"{path}[{j}]", "expected/tile-name", name)
+        _text(name, f"{path}[{j}]")
     return tuple(names)
 
 
@@ -414,6 +506,7 @@ def parse_record(data: object) -> MatchRecord:
     target = data.get("target")
     if target is not None:
         target = _int(target, "target", minimum=1)
+    opening_bonus, round_limit = _options(data.get("options"))
     try:
         rules = rule_set(rules_name, target=target)
     except UnknownRuleSet:
@@ -424,6 +517,7 @@ def parse_record(data: object) -> MatchRecord:
     for i, name in enumerate(players):
         if type(name) is not str or not name.strip():
             raise _fail(f"players[{i}]", "expected/player-name", name)
+        _text(name, f"players[{i}]")
     if not rules.min_players <= len(players) <= rules.max_players:
         raise RecordError(
             "player-count", path="players", rules=rules.name, minimum=rules.min_players,
@@ -436,5 +530,30 @@ def parse_record(data: object) -> MatchRecord:
         rounds=tuple(_round(r, i, count) for i, r in enumerate(rounds)),
         rules_name=rules_name,
         target=target,
+        opening_bonus=opening_bonus,
+        round_limit=round_limit,
     )
+
+
+#: The options a record may set on top of its rule set (docs/rules.md).
+OPTIONS: Final = ("opening_bonus", "rounds")
+
+
+def _options(value: object) -> tuple[bool, int | None]:
+    """The record's ``options``: whether the opening bonus counts, and the rounds limit."""
+    if value is None:
+        return True, None
+    options = _object(value, "options")
+    for key in options:
+        if key not in OPTIONS:
+            raise RecordError(
+                "unknown-option", path=f"options.{key}", known=", ".join(OPTIONS)
+            )
+    opening_bonus = options.get("opening_bonus", True)
+    if type(opening_bonus) is not bool:
+        raise _fail("options.opening_bonus", "expected/boolean", opening_bonus)
+    rounds = options.get("rounds")
+    if rounds is not None:
+        rounds = _int(rounds, "options.rounds", minimum=1)
+    return opening_bonus, rounds
 

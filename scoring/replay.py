@@ -21,6 +21,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -31,7 +32,6 @@ from scoring.errors import IllegalPlacement, UnknownTile
 from scoring.messages import render
 from scoring.record import MatchRecord, PlaceRecord, Rack, TurnRecord
 from scoring.rules import DEFAULT_RULES, RuleSet
-from scoring.tiles import _BY_CORNERS as _TILE_BY_CORNERS
 from scoring.tiles import Tile, tile_from_corners
 
 __all__ = [
@@ -267,6 +267,88 @@ class MatchReport:
             "problems": [problem.to_json() for problem in self.problems],
         }
 
+    def to_text(self) -> str:
+        """:meth:`to_json` as JSON text, one turn and one problem per line, written directly
+        (``json.dumps`` with ``indent`` falls back to its pure-Python encoder, which cost more
+        than the whole replay). ``json.loads(report.to_text()) == report.to_json()``.
+
+        >>> print(MatchReport(rounds=(), totals=(0, 0), finished=False, winners=(),
+        ...                   problems=()).to_text(), end="")
+        {"valid": true,
+         "rounds": [],
+         "totals": [0, 0],
+         "finished": false,
+         "winners": [],
+         "problems": []}
+        """
+        parts = [f'{{"valid": {_JSON_BOOL[not self.problems]},\n "rounds": [']
+        append = parts.append
+        for r, round_ in enumerate(self.rounds):
+            append(',\n  {"turns": [' if r else '\n  {"turns": [')
+            lines = []
+            for turn in round_.turns:
+                score = turn.score
+                bonus = score.bonus
+                claimed = turn.claimed
+                decision = turn.decision
+                lines.append(
+                    f'{{"player": {turn.player}, '
+                    f'"points": {score.tile_value + score.bonus_points - score.penalty}, '
+                    f'"tile": {score.tile_value}, '
+                    f'"bonus": {"null" if bonus is None else _QUOTED[bonus]}, '
+                    f'"bonus_points": {score.bonus_points}, "draws": {turn.draws}, '
+                    f'"penalty": {score.penalty}, '
+                    f'"claimed": {"null" if claimed is None else claimed}, '
+                    f'"verdict": "{turn.verdict.value}"'
+                    + ("}" if decision is None else f', "decision": "{decision}"}}')
+                )
+            if lines:
+                append("\n    " + ",\n    ".join(lines) + "\n   ],\n")
+            else:
+                append("],\n")
+            settlement = round_.settlement
+            append(
+                f'   "end": {{"kind": "{round_.end}", '
+                f'"player": {_json_int(round_.out_player)}, '
+                f'"settlement": {_json_ints(settlement)}}},\n'
+                f'   "scores": {_json_ints(round_.scores)}}}'
+            )
+        append("\n ],\n" if self.rounds else "],\n")
+        append(
+            f' "totals": {_json_ints(self.totals)},\n'
+            f' "finished": {_JSON_BOOL[self.finished]},\n'
+            f' "winners": {_json_ints(self.winners)},\n'
+            ' "problems": ['
+        )
+        if self.problems:
+            append(
+                "\n  "
+                + ",\n  ".join(
+                    f'{{"round": {p.round}, "turn": {_json_int(p.turn)}, "code": "{p.code}", '
+                    f'"message": {json.dumps(p.message, ensure_ascii=False)}}}'
+                    for p in self.problems
+                )
+                + "\n ]}\n"
+            )
+        else:
+            append("]}\n")
+        return "".join(parts)
+
+
+_new: Final = tuple.__new__
+_JSON_BOOL: Final = {True: "true", False: "false"}
+_QUOTED: Final = {bonus: f'"{bonus.value}"' for bonus in Bonus}
+
+
+def _json_int(value: int | None) -> str:
+    return "null" if value is None else str(value)
+
+
+def _json_ints(values: Sequence[int] | None) -> str:
+    if values is None:
+        return "null"
+    return "[" + ", ".join(map(str, values)) + "]"
+
 
 def settle(
     totals: Sequence[int], *, end: EndKind, out_player: int | None, rules: RuleSet
@@ -277,6 +359,12 @@ def settle(
     (0, 59, 0)
     >>> settle([18, 27, 18], end="blocked", out_player=None, rules=DEFAULT_RULES)
     (27, 0, 27)
+
+    Under the Travel Tour sheet, the others of a blocked round lose their own rack's total:
+
+    >>> from scoring.rules import rule_set
+    >>> settle([18, 27, 18], end="blocked", out_player=None, rules=rule_set("travel-tour"))
+    (27, -27, 27)
     """
     if end == "out" and out_player is not None:
         others = sum(totals) - totals[out_player]
@@ -286,7 +374,10 @@ def settle(
     if end == "blocked":
         lowest = min(totals)
         whole = sum(totals)
-        return tuple(whole - 2 * total if total == lowest else 0 for total in totals)
+        lose = rules.blocked_others_lose_rack
+        return tuple(
+            whole - 2 * total if total == lowest else -total if lose else 0 for total in totals
+        )
     return None
 
 
@@ -353,6 +444,17 @@ class MatchReplay:
     def finished(self) -> bool:
         """Whether the match is over: the target was reached and that round ended."""
         return self._finished
+
+    @property
+    def ended_by(self) -> Literal["target", "rounds"] | None:
+        """What ended the match: its target, or its number of rounds (None while it goes on).
+
+        >>> MatchReplay(["Ana", "Bo"]).ended_by is None
+        True
+        """
+        if not self._finished:
+            return None
+        return "target" if self._target_reached else "rounds"
 
     @property
     def winners(self) -> tuple[int, ...]:
@@ -457,11 +559,19 @@ class MatchReplay:
             board=Board(rules=self.rules),
         )
         if self._finished:
-            state.late_problem = Problem.make(
-                index, None, "round-after-match-end", number=index + 1, target=self.rules.target
-            )
+            if self.ended_by == "target":
+                state.late_problem = Problem.make(
+                    index, None, "round-after-match-end", number=index + 1,
+                    target=self.rules.target,
+                )
+            else:
+                state.late_problem = Problem.make(
+                    index, None, "round-after-match-end/rounds", number=index + 1,
+                    rounds=self.rules.round_limit or 0,
+                )
         self._round = state
-        self._target_reached = False
+        if not self._finished:
+            self._target_reached = False
 
     def preview(self, turn: TurnRecord) -> TurnReport:
         """What :meth:`play` would report for ``turn``; nothing changes."""
@@ -533,14 +643,15 @@ class MatchReplay:
                 # Board mode: the position is known, the board finds the bonus. The common
                 # case (a valid tile, no name beside its corners) costs one look-up here.
                 if (
-                    place.tile is None and corners in _TILE_BY_CORNERS
+                    place.tile is None and tile_from_corners(corners) is not None
                 ) or self._tile_shown(state, place, corners, name, problems):
+                    candidate = _new(Placement, (place.cell, corners))
                     try:
-                        base, tile = board._score(place.cell, corners)
+                        base, tile = board.score(candidate)
                     except IllegalPlacement as error:
                         problems.append(self._placement_problem(r, t, name, error))
                     else:
-                        placement = Placement(place.cell, corners)
+                        placement = candidate
                         if turn.bonus is not None and turn.bonus != base.bonus:
                             problems.append(
                                 self._bonus_problem(r, t, name, turn.bonus, base, placement)
@@ -579,9 +690,12 @@ class MatchReplay:
             verdict = Verdict.ILLEGAL
         else:
             verdict = Verdict.MISMATCH
-        return TurnReport(
-            r, t, player, score, drawn, claimed, verdict, tuple(problems) if problems else (),
-            tile, placement,
+        # TurnReport(...) spelled as tuple.__new__, which skips the Python-level __new__ of a
+        # NamedTuple: the replay makes one per turn
+        return _new(
+            TurnReport,
+            (r, t, player, score, drawn, claimed, verdict, tuple(problems) if problems else (),
+             tile, placement, None),
         )
 
     @staticmethod
@@ -612,7 +726,7 @@ class MatchReplay:
         if bonus is Bonus.BRIDGE:
             return rules.bridge_bonus
         if bonus is Bonus.TWO_SIDES:
-            return rules.two_sides_bonus
+            return rules.two_sides_bonus or 0
         return rules.hexagon_bonuses[
             (Bonus.HEXAGON, Bonus.DOUBLE_HEXAGON, Bonus.TRIPLE_HEXAGON).index(bonus)
         ]
@@ -748,6 +862,8 @@ class MatchReplay:
             needed = min_tiles_for_bonus(claimed)
             if opening:
                 problems.append(Problem.make(r, t, "bonus-mismatch/opening", **params))
+            elif claimed is Bonus.TWO_SIDES and rules.two_sides_bonus is None:
+                problems.append(Problem.make(r, t, "bonus-mismatch/not-in-rules", **params))
             elif on_table < needed:
                 problems.append(
                     Problem.make(
@@ -781,7 +897,7 @@ class MatchReplay:
                 if report.placement is None:
                     state.board = None  # a placement without its position: sheet mode
                 else:
-                    board._put(report.placement, tile)
+                    board.push(report.placement, tile)
             state.idle_turns = 0
         else:
             state.idle_turns += 1
@@ -801,6 +917,7 @@ class MatchReplay:
             state.counted
             and not self._target_reached
             and self._totals[player] + points[player] >= self.rules.target
+            and not self.rules.target_at_round_end_only
         ):
             self._target_reached = True
 

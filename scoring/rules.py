@@ -47,7 +47,9 @@ class RuleSet:
     max_draws: int = 3
     #: Taken off, on top of the draws, after max_draws draws without a placement.
     failed_draws_penalty: int = 10
-    two_sides_bonus: int = 40
+    #: Bonus for a tile sharing two or three sides with the table; None when the edition
+    #: gives none (such a tile then scores its value alone).
+    two_sides_bonus: int | None = 40
     bridge_bonus: int = 40
     #: Bonuses for completing one, two or three hexagons with one tile.
     hexagon_bonuses: tuple[int, int, int] = (50, 60, 70)
@@ -59,6 +61,12 @@ class RuleSet:
     tile_count: int = 56
     #: Some editions end a match after a fixed number of rounds instead of at a target.
     round_limit: int | None = None
+    #: In a blocked round, each player other than the lowest loses their own rack's total
+    #: (the Travel Tour sheet); otherwise they lose nothing.
+    blocked_others_lose_rack: bool = False
+    #: The target is looked at only once a round is settled (the Travel Tour sheet);
+    #: otherwise touching it at any moment ends the match once that round is played out.
+    target_at_round_end_only: bool = False
 
     def hand_size(self, players: int) -> int:
         """Tiles dealt to each player; raises ValueError for a player count out of range."""
@@ -104,6 +112,12 @@ _RULE_SETS = {
             max_players=4,
             hand_sizes=_sizes(p2=9, p3=7, p4=7),
             voluntary_draw=False,
+            # The Travel Tour sheet, read literally (docs/rules.md): bridge, hexagon and
+            # double hexagon only, three hexagons at once worth the double's +60.
+            two_sides_bonus=None,
+            hexagon_bonuses=(50, 60, 60),
+            blocked_others_lose_rack=True,
+            target_at_round_end_only=True,
         ),
     )
 }

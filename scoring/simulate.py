@@ -46,6 +46,8 @@ def simulate_match(
     seed: int = 0,
     rules: str = "goliath-tournament",
     target: int | None = None,
+    opening_bonus: bool = True,
+    rounds: int | None = None,
     names: Sequence[str] | None = None,
     mistakes: float = 0.0,
     sheet: bool = False,
@@ -53,12 +55,13 @@ def simulate_match(
 ) -> dict[str, Any]:
     """A whole match record (a JSON-ready dict), the same for the same arguments.
 
-    ``mistakes`` is the probability that a claim (a turn's, or a settlement's) is wrong;
+    ``opening_bonus`` and ``rounds`` are the record's options (docs/rules.md). ``mistakes``
+    is the probability that a claim (a turn's, or a settlement's) is wrong;
     ``sheet`` records tiles and bonus claims only, as a paper score sheet does. ``on_turn``,
     if given, is called after every turn with the table, the racks and the pool (to watch a
     game; they must not be changed).
     """
-    ruleset = rule_set(rules, target=target)
+    ruleset = rule_set(rules, target=target, opening_bonus=opening_bonus, round_limit=rounds)
     if names is None:
         names = [NAMES[i] if i < len(NAMES) else f"Player {i + 1}" for i in range(players)]
     if len(names) != players:
@@ -67,12 +70,19 @@ def simulate_match(
     if not 0.0 <= mistakes <= 1.0:
         raise ValueError(f"mistakes: a probability from 0 to 1, got {mistakes}")
     game = _Match(ruleset, players, random.Random(seed), mistakes, sheet, on_turn)
-    rounds = game.play()
+    played = game.play()
     record: dict[str, Any] = {"format": FORMAT, "rules": ruleset.name}
     if ruleset.target != RULE_SETS[ruleset.name].target:
         record["target"] = ruleset.target
+    options: dict[str, Any] = {}
+    if not opening_bonus:
+        options["opening_bonus"] = False
+    if rounds is not None:
+        options["rounds"] = rounds
+    if options:
+        record["options"] = options
     record["players"] = list(names)
-    record["rounds"] = rounds
+    record["rounds"] = played
     return record
 
 
@@ -152,7 +162,7 @@ class _Match:
         if self.on_turn is not None:
             self.on_turn(board, racks, pool)
         points[player] += score.total
-        reached = self._reached(points)
+        reached = not rules.target_at_round_end_only and self._reached(points)
 
         idle = 0
         end, out = "unfinished", None
@@ -184,7 +194,8 @@ class _Match:
             if self.on_turn is not None:
                 self.on_turn(board, racks, pool)
             points[player] += score.total
-            reached = reached or self._reached(points)
+            if not rules.target_at_round_end_only:
+                reached = reached or self._reached(points)
             if choice is not None and not rack:
                 end, out = "out", player
             elif not pool and idle >= n:

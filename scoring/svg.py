@@ -3,19 +3,32 @@
 Each tile is a triangle with its three values near its corners; the last tile can be
 highlighted; open cells can be drawn as dashed triangles carrying ``data-cell``, ``data-x``,
 ``data-y`` and ``data-o`` attributes, so that a page can make them clickable.
+
+Words are the caller's (this module knows no language): ``title`` names the drawing, and
+``cell_label`` names each open cell from its neighbours on the table (each a tile and the
+direction in which the cell lies from it, one of :data:`DIRECTIONS`). With ``cell_label`` the
+drawing is a group of named cells (``role="group"``, each open cell ``role="button"`` with
+its ``aria-label``) instead of one image, so that a page can make the cells operable.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from html import escape
 from typing import Final
 
 from scoring.board import Board, Placement
 from scoring.geometry import Cell, geometry
 
-__all__ = ["board_svg"]
+__all__ = ["DIRECTIONS", "CellLabel", "board_svg", "cell_neighbours"]
+
+#: Where an open cell lies from a tile it touches: the six directions of a triangle's sides,
+#: counter-clockwise from the right (as seen on the drawing, up being up).
+DIRECTIONS: Final = ("upper right", "above", "upper left", "lower left", "below", "lower right")
+
+#: Names an open cell from its neighbours: ``(tile, direction)`` pairs, e.g. ``("3-4-5", "below")``.
+CellLabel = Callable[[Cell, tuple[tuple[str, str], ...]], str]
 
 _SQRT3_2: Final = math.sqrt(3) / 2
 #: Where a value is drawn: this fraction of the way from its corner to the tile's centre.
@@ -32,6 +45,34 @@ def _fmt(value: float) -> str:
     return "0" if text == "-0" else text
 
 
+def _centre(cell: Cell) -> tuple[float, float]:
+    corners = [_xy(p, 1.0) for p in geometry(cell).points]
+    return (sum(x for x, _ in corners) / 3, sum(y for _, y in corners) / 3)
+
+
+def cell_neighbours(
+    cell: Cell, placements: Iterable[Placement]
+) -> tuple[tuple[str, str], ...]:
+    """The tiles touching ``cell`` by a side, each with the direction in which ``cell`` lies
+    from it (one of :data:`DIRECTIONS`), in the order of the cell's sides.
+
+    >>> from scoring import Placement, Cell
+    >>> cell_neighbours(Cell(0, 0, "D"), [Placement(Cell(0, 0, "U"), (5, 4, 3))])
+    (('3-4-5', 'upper right'),)
+    """
+    tiles = {p.cell: p for p in placements}
+    found = []
+    for neighbour in geometry(cell).neighbours:
+        placement = tiles.get(neighbour)
+        if placement is None:
+            continue
+        (cx, cy), (nx, ny) = _centre(cell), _centre(neighbour)
+        angle = math.degrees(math.atan2(-(cy - ny), cx - nx)) % 360
+        direction = DIRECTIONS[int(((angle - 30) % 360 + 30) // 60) % 6]
+        found.append(("-".join(str(v) for v in sorted(placement.corners)), direction))
+    return tuple(found)
+
+
 def board_svg(
     board: Board | Iterable[Placement],
     *,
@@ -39,6 +80,7 @@ def board_svg(
     open_cells: Iterable[Cell] = (),
     side: float = 60.0,
     title: str | None = None,
+    cell_label: CellLabel | None = None,
 ) -> str:
     """The table as an SVG document (a string).
 
@@ -68,20 +110,26 @@ def board_svg(
     else:
         left, top, width, height = -side, -side, 2 * side, 2 * side
     font = side * 0.22
-    label = escape(title) if title else f"Triominos table, {len(placements)} tiles"
+    label = escape(title, quote=True) if title else f"Triominos table, {len(placements)} tiles"
+    role = "group" if cell_label is not None else "img"
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{_fmt(left)} {_fmt(top)} '
         f'{_fmt(width)} {_fmt(height)}" width="{_fmt(width)}" height="{_fmt(height)}" '
-        f'role="img" aria-label="{label}" font-family="DejaVu Sans, Arial, sans-serif">',
+        f'role="{role}" aria-label="{label}" font-family="DejaVu Sans, Arial, sans-serif">',
         f"<title>{label}</title>",
     ]
     for cell in opens:
         corners = [_xy(p, side) for p in geometry(cell).points]
+        if cell_label is not None:
+            name = escape(cell_label(cell, cell_neighbours(cell, placements)), quote=True)
+            named = f' role="button" aria-label="{name}"'
+        else:
+            name, named = str(cell), ""
         parts.append(
             f'<polygon class="open" data-cell="{cell}" data-x="{cell.x}" data-y="{cell.y}" '
-            f'data-o="{cell.o}" points="{_points(corners)}" fill="#ffffff" fill-opacity="0" '
+            f'data-o="{cell.o}"{named} points="{_points(corners)}" fill="#ffffff" fill-opacity="0" '
             f'stroke="#7a8b99" stroke-width="{_fmt(side * 0.025)}" '
-            f'stroke-dasharray="{_fmt(side * 0.08)} {_fmt(side * 0.06)}"><title>{cell}</title>'
+            f'stroke-dasharray="{_fmt(side * 0.08)} {_fmt(side * 0.06)}"><title>{name}</title>'
             "</polygon>"
         )
     for placement in placements:
@@ -93,7 +141,7 @@ def board_svg(
         tile = "-".join(str(v) for v in sorted(placement.corners))
         parts.append(
             f'<g class="tile{" last" if lit else ""}" data-cell="{cell}" data-tile="{tile}">'
-            f"<title>{tile} {cell}</title>"
+            f"<title>{tile}</title>"
             f'<polygon points="{_points(corners)}" fill="{"#ffe08a" if lit else "#fdf8ec"}" '
             f'stroke="{"#c0392b" if lit else "#3b3b3b"}" '
             f'stroke-width="{_fmt(side * (0.06 if lit else 0.03))}" stroke-linejoin="round"/>'

@@ -22,7 +22,7 @@ __all__ = ["Tile", "ALL_TILES", "Corners", "tile_from_corners"]
 Corners = tuple[int, int, int]
 
 _VALUES: Final = range(6)
-_NAME_RE: Final = re.compile(r"^\s*(\d)\s*[-\s,/]?\s*(\d)\s*[-\s,/]?\s*(\d)\s*$")
+_NAME_RE: Final = re.compile(r"^\s*(\d)\s*[-\s,/]?\s*(\d)\s*[-\s,/]?\s*(\d)\s*$", re.ASCII)
 
 
 class Tile:

@@ -93,7 +93,8 @@ def demo_match_record(match: Match, seed: int) -> dict[str, Any]:
     tournament = match.table.session.tournament
     names = list(match.table.seats.order_by("order").values_list("player__name", flat=True))
     return engine.simulated_match_record(
-        names=names, seed=seed, rules=tournament.rules, target=tournament.target
+        names=names, seed=seed, rules=tournament.rules, target=tournament.target,
+        opening_bonus=tournament.opening_bonus, rounds=tournament.match_rounds,
     )
 
 

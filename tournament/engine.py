@@ -44,7 +44,7 @@ from scoring import (
 from scoring import rules as engine_rules
 from scoring.messages import MESSAGES, RECORD_ERRORS, Phrase
 from scoring.simulate import simulate_match
-from scoring.svg import board_svg
+from scoring.svg import board_svg, cell_neighbours
 
 # Public names: the rule sets, the demo's simulator, and what recording a match uses (the
 # engine's record and replay types, re-exported so that tournament/matches/ imports them here).
@@ -69,6 +69,8 @@ __all__ = [
     "TurnReport",
     "UnknownTile",
     "bonus_label",
+    "cell_neighbours",
+    "cell_words",
     "draw_board",
     "legal_cells",
     "load_record",
@@ -79,6 +81,10 @@ __all__ = [
     "problem_message",
     "record_error_message",
     "replay_record",
+    "options_label",
+    "record_options",
+    "record_options_mismatch",
+    "round_after_end_message",
     "rule_set",
     "rule_set_choices",
     "rule_set_names",
@@ -107,19 +113,85 @@ def rule_set_choices() -> list[tuple[str, Any]]:
     return [(name, RULE_SET_LABELS.get(name, name)) for name in rule_set_names()]
 
 
-def rule_set(name: str, *, target: int | None = None) -> engine_rules.RuleSet:
-    """The engine's RuleSet called ``name``, with ``target`` overriding its target score."""
-    return engine_rules.rule_set(name, target=target)
+def rule_set(
+    name: str,
+    *,
+    target: int | None = None,
+    opening_bonus: bool = True,
+    round_limit: int | None = None,
+) -> engine_rules.RuleSet:
+    """The engine's RuleSet called ``name``, with ``target`` overriding its target score and
+    the match options applied (no opening bonus; a match over after ``round_limit`` rounds)."""
+    return engine_rules.rule_set(
+        name, target=target, opening_bonus=opening_bonus, round_limit=round_limit
+    )
+
+
+# -- the match options (docs/rules.md, "Options a tournament may set") ------------------------
+
+
+def record_options(*, tournament: Any) -> dict[str, Any]:
+    """A tournament's match options as the keyword arguments of ``MatchRecord``."""
+    return {"opening_bonus": tournament.opening_bonus, "round_limit": tournament.match_rounds}
+
+
+def options_label(*, opening_bonus: bool, rounds: int | None) -> str:
+    """The match options in words, as the match page and the printed sheets say them:
+    ``5 manches · sans bonus d'ouverture``; '' when there are none."""
+    parts = []
+    if rounds is not None:
+        # one message each (the catalogues hold no plural forms): "1 manche", "5 manches"
+        parts.append(gettext("1 round") if rounds == 1
+                     else gettext("%(count)s rounds") % {"count": rounds})
+    if not opening_bonus:
+        parts.append(gettext("no opening bonus"))
+    return " · ".join(parts)
+
+
+def record_options_mismatch(*, record: MatchRecord, tournament: Any) -> str | None:
+    """Why a record cannot fill a match of ``tournament`` because of its options (in the
+    user's language), or None when they are the tournament's."""
+    if record.options == MatchRecord(players=(), **record_options(tournament=tournament)).options:
+        return None
+    none = gettext("no option")
+    return gettext(
+        "The record's match options (%(record)s) are not this tournament's (%(tournament)s)."
+    ) % {
+        "record": options_label(opening_bonus=record.opening_bonus, rounds=record.round_limit)
+        or none,
+        "tournament": tournament.match_options_label or none,
+    }
+
+
+def round_after_end_message(*, replay: MatchReplay, number: int) -> str:
+    """The problem of round ``number`` begun after the match ended (by its target or by its
+    number of rounds), in the user's language."""
+    rules = replay.rules
+    if replay.ended_by == "rounds":
+        return problem_message(
+            "round-after-match-end/rounds", {"number": number, "rounds": rules.round_limit}
+        )
+    return problem_message("round-after-match-end", {"number": number, "target": rules.target})
 
 
 def simulated_match_record(
-    *, names: list[str], seed: int, rules: str = DEFAULT_RULE_SET, target: int | None = None
+    *,
+    names: list[str],
+    seed: int,
+    rules: str = DEFAULT_RULE_SET,
+    target: int | None = None,
+    opening_bonus: bool = True,
+    rounds: int | None = None,
 ) -> dict[str, Any]:
-    """A whole legal match between ``names`` (in seat order), from the engine's simulator.
+    """A whole legal match between ``names`` (in seat order), from the engine's simulator,
+    with the match options given.
 
     Every claim in it is right; the record follows docs/record-format.md.
     """
-    return simulate_match(players=len(names), names=names, seed=seed, rules=rules, target=target)
+    return simulate_match(
+        players=len(names), names=names, seed=seed, rules=rules, target=target,
+        opening_bonus=opening_bonus, rounds=rounds,
+    )
 
 
 # -- recording a match (tournament/matches/) ---------------------------------------------------
@@ -260,6 +332,28 @@ def legal_cells(board: Board, tiles: Iterable[Tile]) -> dict[str, list[str]]:
     return cells
 
 
+_NEXT_TO = {
+    "above": _("Free place above %(tile)s"),
+    "below": _("Free place below %(tile)s"),
+    "upper left": _("Free place above and left of %(tile)s"),
+    "upper right": _("Free place above and right of %(tile)s"),
+    "lower left": _("Free place below and left of %(tile)s"),
+    "lower right": _("Free place below and right of %(tile)s"),
+}
+
+
+def cell_words(cell: Cell, neighbours: tuple[tuple[str, str], ...]) -> str:
+    """An open cell in words, from the tiles it touches: where a referee sees it."""
+    if not neighbours:
+        return gettext("The middle of the table")
+    if len(neighbours) == 1:
+        tile, direction = neighbours[0]
+        return str(_NEXT_TO[direction]) % {"tile": tile}
+    tiles = [tile for tile, _direction in neighbours]
+    return gettext("Free place between %(tiles)s and %(last)s") % {
+        "tiles": ", ".join(tiles[:-1]), "last": tiles[-1]}
+
+
 def draw_board(
     placements: Iterable[Placement],
     *,
@@ -267,9 +361,14 @@ def draw_board(
     open_cells: Iterable[Cell] = (),
     side: float = 56.0,
     title: str | None = None,
+    pickable: bool = False,
 ) -> SafeString:
-    """The table as inline SVG (the engine's drawing, safe to put in a template)."""
-    return mark_safe(  # the engine escapes the title and writes numbers only
-        board_svg(list(placements), highlight=highlight, open_cells=open_cells, side=side,
-                  title=title)
+    """The table as inline SVG (the engine's drawing, safe to put in a template), named in
+    the user's language; ``pickable``: its open cells named too, as buttons."""
+    placements = list(placements)
+    if title is None:
+        title = gettext("The table, tiles placed: %(count)d") % {"count": len(placements)}
+    return mark_safe(  # the engine escapes the words and writes numbers only
+        board_svg(placements, highlight=highlight, open_cells=open_cells, side=side,
+                  title=title, cell_label=cell_words if pickable else None)
     )

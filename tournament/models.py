@@ -10,6 +10,7 @@ that the pages and the standings never replay matches to show them.
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.validators import MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
@@ -63,6 +64,19 @@ class Tournament(models.Model):
         blank=True,
         help_text=_("Leave blank for the rule set's target (400)."),
     )
+    opening_bonus = models.BooleanField(
+        _("opening bonus"),
+        default=True,
+        help_text=_("Untick for no opening bonus: the opener scores the tile's value alone."),
+    )
+    match_rounds = models.PositiveIntegerField(
+        _("rounds per match"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1)],
+        help_text=_("Leave blank to play every match to the target; a number ends each match "
+                    "after that many rounds (whichever comes first with the target)."),
+    )
     ranking_criteria = models.JSONField(
         _("ranking criteria"),
         default=default_ranking_criteria,
@@ -96,6 +110,10 @@ class Tournament(models.Model):
                 condition=Q(target__isnull=True) | Q(target__gte=1),
                 name="tournament_target_positive",
             ),
+            models.CheckConstraint(
+                condition=Q(match_rounds__isnull=True) | Q(match_rounds__gte=1),
+                name="tournament_match_rounds_positive",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -106,8 +124,16 @@ class Tournament(models.Model):
 
     @property
     def rule_set(self):
-        """The engine's RuleSet for this tournament, the target override applied."""
-        return engine.rule_set(self.rules, target=self.target)
+        """The engine's RuleSet for this tournament, the target and the options applied."""
+        return engine.rule_set(
+            self.rules, target=self.target, opening_bonus=self.opening_bonus,
+            round_limit=self.match_rounds,
+        )
+
+    @property
+    def match_options_label(self) -> str:
+        """The match options in words ("5 rounds · no opening bonus"), '' when none."""
+        return engine.options_label(opening_bonus=self.opening_bonus, rounds=self.match_rounds)
 
     @property
     def effective_target(self) -> int:

@@ -17,6 +17,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from tournament import freshness
 from tournament.models import StaffRole, Tournament
 from tournament.permissions import staff_roles_forget
 
@@ -31,6 +32,8 @@ def tournament_create(
     venue: str = "",
     rules: str | None = None,
     target: int | None = None,
+    match_rounds: int | None = None,
+    opening_bonus: bool = True,
     is_public: bool = True,
     keep_clubs_apart: bool = False,
     organiser=None,
@@ -43,6 +46,8 @@ def tournament_create(
         end_date=end_date,
         venue=venue,
         target=target,
+        match_rounds=match_rounds,
+        opening_bonus=opening_bonus,
         is_public=is_public,
         keep_clubs_apart=keep_clubs_apart,
     )
@@ -73,6 +78,7 @@ def staff_role_grant(
     staff_role.full_clean()
     staff_role.save()
     staff_roles_forget(user)
+    freshness.touch(tournament_id=tournament.pk)  # the staff see more than the public
     return staff_role
 
 
@@ -122,6 +128,7 @@ def staff_role_revoke(*, staff_role: StaffRole) -> None:
     if staff_role.role == StaffRole.Role.ORGANISER:
         _refuse_removing_last_organiser(staff_role)
     staff_role.delete()
+    freshness.touch(tournament_id=staff_role.tournament_id)
 
 
 def _refuse_removing_last_organiser(staff_role: StaffRole) -> None:

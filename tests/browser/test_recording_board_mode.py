@@ -4,7 +4,8 @@ The round is a real one (the engine's simulator, two players, seed 383: 21 turns
 turn without a placement, draws before placing); the referee enters one claim wrong, sees it
 flagged, decides it, settles the round and confirms it. Every action is counted: a tap, or a
 group of keystrokes ended by Enter. An ordinary turn (no draw, the tile fits its cell one way)
-takes three: the tile, the cell, the points typed then Enter.
+takes three: the tile, the cell, the points typed then Enter; a turn without a placement,
+which costs points, two: the button and its confirmation.
 """
 
 from __future__ import annotations
@@ -68,7 +69,10 @@ def test_a_whole_round_in_board_mode_by_tapping(page, log_in, two_player_match):
         counter = ActionCounter()
         place = turn.get("place")
         if place is None:
+            # the button names what the turn costs, as the engine counts it
+            expect(page.locator(".pass-button small")).to_have_text(f"({turn['claimed']})".replace("-", "−"))
             counter.tap(page.locator(".pass-button"))
+            counter.tap(page.locator("#pass-confirm button[type=submit]"))  # it costs points
             kind = "no placement"
         else:
             corners = place["corners"]
@@ -93,7 +97,8 @@ def test_a_whole_round_in_board_mode_by_tapping(page, log_in, two_player_match):
                 kind = "with a wrong cell tapped first"
             if index > 0:
                 counter.tap(page.locator(f'#board polygon.open[data-cell="{cell}"]'))
-            expect(page.locator(".preview-head")).to_contain_text(f"{tile} → {cell}")
+            expect(page.locator(".preview-head")).to_have_attribute("data-cell", cell)
+            expect(page.locator(".preview-head .tile-name")).to_have_text(tile)
             expect(page.locator(".preview-score")).to_be_visible()
             radios = page.locator('#turn-preview input[type="radio"][name="corners"]')
             if radios.count() > 1:
@@ -147,4 +152,4 @@ def test_a_whole_round_in_board_mode_by_tapping(page, log_in, two_player_match):
     print("turn kinds:", dict(counts))
     print(f"ordinary turns: {len(ordinary)}, actions each: {sorted(set(ordinary))}")
     assert ordinary and set(ordinary) == {3}
-    assert all(n == 1 for kind, n in actions_per_turn if kind == "no placement")
+    assert all(n == 2 for kind, n in actions_per_turn if kind == "no placement")

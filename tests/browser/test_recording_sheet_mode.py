@@ -69,3 +69,41 @@ def test_a_paper_sheet_typed_by_keyboard_only(page, log_in, tournament, referee)
     expect(page.locator("#id_line-0-tile_errors")).to_contain_text("«\u00a03-4-9\u00a0» n’est pas une tuile")
     assert Turn.objects.current().filter(round__match=match).count() == 5
     assert Round.objects.get(match=match).confirmed_at is None
+
+
+def test_more_lines_by_keyboard_keeps_the_cursor_at_the_next_line(page, log_in, tournament,
+                                                                   referee):
+    match = first_match(tournament)
+    log_in("remi-referee", next_url=f"/t/spring-open/matches/{match.pk}/sheet/")
+    lines = page.locator("tr.sheet-line")
+    expect(lines).to_have_count(28)
+    keyboard = page.keyboard
+    for who, tile, draws, bonus, points in LINES[:2]:
+        for value in (who, tile, draws, bonus, points):
+            if value:
+                keyboard.type(value)
+            keyboard.press("Tab")
+    page.get_by_role("button", name="Vérifier").focus()
+    keyboard.press("Tab")
+    expect(page.get_by_role("button", name="Plus de lignes")).to_be_focused()
+    keyboard.press("Enter")
+    expect(lines).to_have_count(56)
+    expect(page.locator("#id_line-2-who")).to_be_focused()
+    expect(page.locator("#id_line-1-tile")).to_have_value("3-4-4")
+
+
+def test_the_checkbox_of_the_claims_that_differ_is_one_box(page, log_in, tournament, referee):
+    match = first_match(tournament)
+    log_in("remi-referee", next_url=f"/t/spring-open/matches/{match.pk}/sheet/")
+    keyboard = page.keyboard
+    for who, tile, draws, bonus, points in LINES:
+        for value in (who, tile, draws, bonus, points):
+            if value:
+                keyboard.type(value)
+            keyboard.press("Tab")
+    keyboard.press("Enter")
+    box = page.locator("#id_mismatches_seen")
+    expect(box).to_be_focused()
+    style = box.evaluate("""e => { const s = getComputedStyle(e);
+        return [s.borderTopWidth, s.paddingTop, e.getBoundingClientRect().width]; }""")
+    assert style[0] == "0px" and style[1] == "0px" and style[2] < 30

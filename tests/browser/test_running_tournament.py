@@ -49,7 +49,8 @@ def test_an_organiser_runs_a_tournament_from_import_to_final_standings(page, log
     expect(page.locator("#organiser-players tbody tr")).to_have_count(10)
 
     # One player withdraws before the start.
-    page.get_by_role("button", name="Déclarer le forfait de Joueuse 10").click()
+    page.get_by_label("Déclarer le forfait de Joueuse 10").click()  # asked twice: it costs a seat
+    page.get_by_role("button", name="Oui, déclarer le forfait de Joueuse 10").click()
     expect(message(page)).to_contain_text("Forfait enregistré pour Joueuse 10")
 
     # Session 1: open, seat (9 players: three tables of 3), swap two players, start.
@@ -68,7 +69,8 @@ def test_an_organiser_runs_a_tournament_from_import_to_final_standings(page, log
     page.get_by_role("button", name="Échanger", exact=True).click()
     expect(message(page)).to_contain_text("ont échangé leurs places")
     assert Seat.objects.get(session=session_one, table__number=3, order=0).player == first
-    page.get_by_role("button", name="Commencer la session").click()
+    page.locator("#start summary").click()  # it cannot be undone: asked twice
+    page.get_by_role("button", name="Oui, commencer la session").click()
     expect(message(page)).to_contain_text("La session 1 a commencé")
 
     # A late arrival, while session 1 is played: seated from session 2.
@@ -100,7 +102,8 @@ def test_an_organiser_runs_a_tournament_from_import_to_final_standings(page, log
     seated = set(Seat.objects.filter(session__number=2, session__tournament=tournament)
                  .values_list("player__name", flat=True))
     assert "Lou Tardif" in seated and "Joueuse 10" not in seated and len(seated) == 10
-    page.get_by_role("button", name="Commencer la session").click()
+    page.locator("#start summary").click()  # it cannot be undone: asked twice
+    page.get_by_role("button", name="Oui, commencer la session").click()
     confirm_all(tournament, seed=2)
     page.get_by_role("button", name="Clôturer la session").click()
     expect(message(page)).to_contain_text("La session 2 est clôturée")

@@ -195,6 +195,17 @@ def test_the_benchmark_prints_its_figures() -> None:
     assert text.count("two sets") == 2
 
 
+def test_the_command_benchmark_compares_two_checkouts() -> None:
+    from scoring.bench_command import run_command_bench
+
+    out = io.StringIO()
+    run_command_bench(runs=1, against=ROOT, bytecode_cache=True, out=out)
+    text = out.getvalue()
+    assert "long record: 150 rounds, 5134 turns" in text
+    assert "short record: " in text and ", 110 turns" in text
+    assert text.count("us per turn") == 4 and text.count("x as fast per turn") == 2
+
+
 def test_a_seeded_simulation_does_not_depend_on_hash_randomisation() -> None:
     outputs = {
         subprocess.run([sys.executable, "-m", "scoring", "simulate", "--seed", "3"], cwd=ROOT,
@@ -213,3 +224,41 @@ def test_a_record_without_format_is_read_as_the_current_version(tmp_path: Path) 
     assert result.returncode in (0, 1), result.stderr
     assert result.stderr == ""
     assert json.loads(result.stdout)["totals"]
+
+
+def test_the_report_text_is_the_report_json_one_turn_per_line() -> None:
+    from scoring import check_record, parse_record
+    from scoring.simulate import simulate_match
+    for seed, mistakes, sheet in [(1, 0.0, False), (2, 0.3, False), (3, 0.3, True)]:
+        data = simulate_match(players=3, seed=seed, mistakes=mistakes, sheet=sheet)
+        report = check_record(parse_record(data))
+        text = report.to_text()
+        assert json.loads(text) == report.to_json()
+        turns = sum(len(r.turns) for r in report.rounds)
+        assert text.count('{"player": ') == turns
+        assert all(line.count('"player"') <= 1 for line in text.splitlines())
+
+
+def test_several_files_in_one_process(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    good, wrong, bad = tmp_path / "good.json", tmp_path / "wrong.json", tmp_path / "bad.json"
+    good.write_bytes(dump(GOOD))
+    wrong.write_bytes(dump(WRONG_CLAIM))
+    bad.write_bytes(b'{"players": ["Ana", "Bo"], "rounds": [{"turns": [{"player": 0, '
+                    b'"bonus": ["opening"]}]}]}')
+    assert main(["check", str(good), str(wrong)]) == 1
+    out, err = capsys.readouterr()
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert [(line["file"], line["status"]) for line in lines] == [(str(good), 0), (str(wrong), 1)]
+    assert lines[1]["report"]["problems"][0]["code"] == "claim-mismatch"
+    assert err == ""
+    # the same report as when the file is checked alone
+    assert main(["check", str(wrong)]) == 1
+    assert json.loads(capsys.readouterr()[0]) == lines[1]["report"]
+
+    assert main(["check", str(good), str(bad), str(tmp_path / "missing.json")]) == 2
+    out, err = capsys.readouterr()
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert [line["status"] for line in lines] == [0, 2, 2]
+    assert "rounds[0].turns[0].bonus" in lines[1]["error"]
+    assert "cannot read" in lines[2]["error"]
+    assert err.count("\n") == 2 and str(bad) in err

@@ -83,6 +83,25 @@ CASES: list[tuple[bytes, str, str]] = [
      "rounds[0].turns[0].claimed: expected an integer, got an object"),
     (dump({**GOOD, "rules": 2**200}), "expected/rule-set-name",
      "rules: expected a rule set name, got an integer"),
+    (dump(with_turn(draws=10**12)), "expected/integer-range",
+     "rounds[0].turns[0].draws: expected an integer from 0 to 1000000000, "
+     "got an integer 1000000000000"),
+    (b'{"players": ["Ana", "Bo"], "rounds": [{"turns": [{"player": 0, "claimed": '
+     + b"9" * 5000 + b"}]}]}", "expected/integer-range",
+     "rounds[0].turns[0].claimed: expected an integer from -1000000000 to 1000000000, "
+     "got an integer"),
+    (dump({**GOOD, "options": {"rounds": 5, "time_limit": 30}}), "unknown-option",
+     "options.time_limit: unknown option (known: opening_bonus, rounds)"),
+    (dump({**GOOD, "options": {"opening_bonus": "no"}}), "expected/boolean",
+     'options.opening_bonus: expected true or false, got a string "no"'),
+    (dump({**GOOD, "options": {"rounds": 0}}), "expected/integer-minimum",
+     "options.rounds: expected an integer >= 1, got 0"),
+    (dump({**GOOD, "options": {"rounds": True}}), "expected/integer",
+     "options.rounds: expected an integer, got a boolean true"),
+    (dump({**GOOD, "options": ["rounds", 5]}), "expected/object",
+     'options: expected an object, got a list ["rounds", 5]'),
+    (b'{"players": ["Ana", "\\udc00"], "rounds": []}', "not-unicode",
+     "players[1]: not Unicode text (an unpaired surrogate escape such as \\ud800)"),
 ]
 
 

@@ -73,3 +73,26 @@ def test_a_pure_function_of_placements() -> None:
     assert empty.findall("svg:g", NS) == []
     assert empty.find("svg:title", NS).text == "Table 3 <empty>"  # type: ignore[union-attr]
     assert "http" not in board_svg(BOARD).replace('xmlns="http://www.w3.org/2000/svg"', "")
+
+
+def test_open_cells_named_in_the_callers_words() -> None:
+    """With ``cell_label``, the drawing is a group of named cells; the words are the caller's."""
+    board = board_of("U(0,0):5-5-5")
+    seen = []
+
+    def label(cell: Cell, neighbours: tuple[tuple[str, str], ...]) -> str:
+        seen.append((str(cell), neighbours))
+        return "près de " + " et ".join(f"{tile} ({where})" for tile, where in neighbours)
+
+    root = parse(board_svg(board, open_cells=board.open_cells(), title="Table « 3 »",
+                           cell_label=label))
+    assert root.get("role") == "group" and root.get("aria-label") == "Table « 3 »"
+    cells = root.findall("svg:polygon[@class='open']", NS)
+    assert {p.get("role") for p in cells} == {"button"}
+    names = sorted(p.get("aria-label", "") for p in cells)
+    assert len(set(names)) == len(cells) == 3
+    assert all(name.startswith("près de 5-5-5 (") for name in names)
+    assert sorted(where for _cell, ((_tile, where),) in seen) == ["below", "upper left", "upper right"]
+    plain = parse(board_svg(board, open_cells=board.open_cells()))
+    assert plain.get("role") == "img"
+    assert {p.get("role") for p in plain.findall("svg:polygon[@class='open']", NS)} == {None}

@@ -306,7 +306,7 @@ class InsertionForm(CorrectionForm):
 
 class RoundEndForm(RevisionForm):
     """The racks shown at the end of a round, per seat: the tiles, or their total when the
-    tiles were not noted; and the settlement claimed (optional, all or none)."""
+    tiles were not noted; and the settlement claimed (optional; a blank is 0)."""
 
     reason = forms.CharField(label=_("Why the racks change"), required=False, max_length=500)
 
@@ -368,12 +368,8 @@ class RoundEndForm(RevisionForm):
                 except engine.UnknownTile:
                     self.add_error(f"rack_{i}", tile_error(token))
             racks.append(names)
+        # the settlement claimed: the players left blank get 0 (the losers of a round out)
         settlement = [data.get(f"settlement_{seat.order}") for seat in self.seats]
-        if any(v is not None for v in settlement) and any(v is None for v in settlement):
-            for seat, value in zip(self.seats, settlement):
-                if value is None:
-                    self.add_error(f"settlement_{seat.order}",
-                                   _("Give the settlement claimed for every player, or for none."))
         data["racks"] = racks
         data["settlement_claimed"] = (
             None if all(v is None for v in settlement) else [v or 0 for v in settlement]

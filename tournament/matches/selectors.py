@@ -20,6 +20,7 @@ the record only (the printed sheet, the download).
 from __future__ import annotations
 
 import dataclasses
+import json
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -122,6 +123,7 @@ def record_from_rows(rows: MatchRows) -> engine.MatchRecord:
         rounds=tuple(rounds),
         rules_name=tournament.rules,
         target=tournament.target,
+        **engine.record_options(tournament=tournament),
     )
 
 
@@ -452,6 +454,11 @@ class LiveRound:
         options.setdefault("side", 84)
         return engine.draw_board(board.placements, **options)
 
+    @property
+    def board_svg_pickable(self) -> SafeString:
+        """The table for the entry screen: its open cells named, to be chosen."""
+        return self.board_svg(pickable=True)
+
 
 @dataclass
 class ReplayedMatch:
@@ -573,10 +580,7 @@ def _open_round(round_: Round, rows: MatchRows, names: list[str],
             0,
             TranslatedProblem(
                 code="round-after-match-end",
-                message=engine.problem_message(
-                    "round-after-match-end",
-                    {"number": round_.index + 1, "target": replay.rules.target},
-                ),
+                message=engine.round_after_end_message(replay=replay, number=round_.index + 1),
                 round=round_.index,
                 turn=None,
             ),
@@ -628,6 +632,30 @@ def match_replay_before(*, rows: MatchRows, round_: Round, position: int) -> Rep
     played: its ``live`` round is that round at that point (``live.player_to_enter`` is who
     was due to play then; None before the round's opening)."""
     return match_replay(match=rows.match, rows=rows.before(round_, position))
+
+
+@dataclass
+class BoardBefore:
+    """The table as it stood before a turn, for the correction and insertion pages: its
+    drawing (open cells clickable) and, for each tile not yet played then, the cells where it
+    fits and the corners of each way it fits there (``{"3-4-5": {"D(1,0)": ["5-3-4"]}}``)."""
+
+    svg: SafeString
+    fits_json: str
+
+
+def board_before(*, replay: ReplayedMatch, round_view: ReplayedRound,
+                 line: TurnLine) -> BoardBefore | None:
+    """The table before ``line`` was played; None where it is not known (sheet mode)."""
+    live = match_replay_before(rows=replay.rows, round_=round_view.row, position=line.position).live
+    if live is None or live.board is None:
+        return None
+    played = live.replay.tiles_played
+    fits: dict[str, dict[str, list[str]]] = {}
+    for placement in live.board.legal_placements(t for t in engine.ALL_TILES if t not in played):
+        cells = fits.setdefault(str(placement.tile), {})
+        cells.setdefault(str(placement.cell), []).append("-".join(map(str, placement.corners)))
+    return BoardBefore(svg=live.board_svg(side=60, pickable=True), fits_json=json.dumps(fits, separators=(",", ":")))
 
 
 def _round_view(
@@ -696,6 +724,8 @@ class TurnPreview:
 
     tile: str = ""
     cell: engine.Cell | None = None
+    #: The cell in words, from the tiles it touches (for screen readers).
+    cell_words: str = ""
     #: The legal ways the tile fits the cell: ``{"corners": "5-3-4", "svg": ...}``.
     options: list[dict[str, Any]] = field(default_factory=list)
     corners: str = ""
@@ -723,10 +753,10 @@ def turn_preview(
     if live is None or live.board is None or not tile or cell is None:
         return preview
     options = live.orientations(tile, cell)
+    preview.cell_words = engine.cell_words(cell, engine.cell_neighbours(cell, live.board.placements))
     preview.options = [
         {"corners": "-".join(map(str, c)),
-         "svg": engine.draw_board([engine.Placement(cell, c)], side=34,
-                                  title=f"{tile} {cell} {'-'.join(map(str, c))}")}
+         "svg": engine.draw_board([engine.Placement(cell, c)], side=34, title="-".join(map(str, c)))}
         for c in options
     ]
     if corners not in options:

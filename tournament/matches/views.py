@@ -52,6 +52,8 @@ from tournament.permissions import (
     is_organiser,
     is_referee,
 )
+from tournament.public.kept_pages import KeptPageMixin
+from tournament.standings.views import poll_seconds
 
 
 class MatchMixin(TournamentMixin):
@@ -139,6 +141,8 @@ class MatchPageMixin(MatchMixin):
         live = replay.live
         live_round_view = replay.live_round_view
         context["live"] = live
+        if not self.can_write and replay.match.status != Match.Status.CONFIRMED:
+            context["follow_seconds"] = poll_seconds()
         context["can_audit"] = is_referee(request.user, self.tournament)
         context["user_is_organiser"] = is_organiser(request.user, self.tournament)
         context["seat_rows"] = [
@@ -210,12 +214,14 @@ class MatchPageMixin(MatchMixin):
         self.match = selectors.match_with_tournament(self.match.pk).get()
 
 
-class MatchView(MatchPageMixin, View):
-    """The match: the public sheet, and for a referee of the table the entry screen."""
+class MatchView(MatchPageMixin, KeptPageMixin, View):
+    """The match: the public sheet, and for a referee of the table the entry screen.
 
-    http_method_names = ("get", "head")
+    Until the match is confirmed, the public's page follows it (``follow_seconds``: its
+    ``#match`` region polls itself), answered from a kept copy (``KeptPageMixin``).
+    """
 
-    def get(self, request, *args, **kwargs):
+    def page(self, request, *args, **kwargs):
         return self.render_match()
 
 
@@ -506,6 +512,7 @@ class TurnCorrectView(MatchWriteMixin, View):
         return TemplateResponse(self.request, self.template_name, {
             "tournament": self.tournament, "match": self.match, "replay": replay,
             "round": round_view, "position": line.number, "line": line, "form": form,
+            "board": selectors.board_before(replay=replay, round_view=round_view, line=line),
             **self.extra_context(line),
         }, status=status)
 
@@ -628,7 +635,7 @@ def posted_at_revision(request, revision: int):
 
 # -- sheet mode --------------------------------------------------------------------------------
 
-SHEET_LINES = 12
+SHEET_LINES = 28  # a round of four players takes 26 to 28 turns
 #: The most lines sheet mode shows ("more lines" stops there).
 SHEET_MAX_LINES = 200
 
@@ -640,7 +647,7 @@ class MatchSheetView(MatchWriteMixin, View):
     http_method_names = ("get", "post")
     template_name = "tournament/matches/sheet.html"
 
-    def render(self, replay, formset, form, *, results=None, status=200, **extra):
+    def render(self, replay, formset, form, *, results=None, status=200, focus_line=0, **extra):
         live = replay.live
         context = {
             "tournament": self.tournament, "match": self.match, "replay": replay, "live": live,
@@ -661,7 +668,7 @@ class MatchSheetView(MatchWriteMixin, View):
             if name in focus.fields:
                 focus.fields[name].widget.attrs["autofocus"] = True
         elif not results and formset.forms:
-            formset.forms[0].fields["who"].widget.attrs["autofocus"] = True
+            formset.forms[min(focus_line, len(formset.forms) - 1)].fields["who"].widget.attrs["autofocus"] = True
         context["sheet_rows"] = [
             {"form": line, "result": results.get(i), "number": base + i + 1}
             for i, line in enumerate(formset.forms)
@@ -694,7 +701,8 @@ class MatchSheetView(MatchWriteMixin, View):
             data["line-TOTAL_FORMS"] = str(min(lines + SHEET_LINES, SHEET_MAX_LINES))
             formset = SheetFormSet(data, seat_count=seat_count, prefix="line")
             formset.is_valid()
-            return self.render(replay, formset, form)
+            typed = [i for i, line in enumerate(formset.forms) if not line.is_blank]
+            return self.render(replay, formset, form, focus_line=typed[-1] + 1 if typed else 0)
         if not (formset.is_valid() and form.is_valid()):
             return self.render(replay, formset, form, status=400)
         lines = [(i, line) for i, line in enumerate(formset.forms) if not line.is_blank]

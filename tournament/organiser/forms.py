@@ -35,6 +35,8 @@ class TournamentForm(forms.Form):
     venue = _model_field(Tournament, "venue")
     rules = _model_field(Tournament, "rules")
     target = _model_field(Tournament, "target", min_value=1)
+    match_rounds = _model_field(Tournament, "match_rounds", min_value=1)
+    opening_bonus = _model_field(Tournament, "opening_bonus")
     keep_clubs_apart = _model_field(Tournament, "keep_clubs_apart")
     is_public = _model_field(Tournament, "is_public")
 
@@ -55,7 +57,7 @@ class TournamentForm(forms.Form):
         initial = {
             name: getattr(tournament, name)
             for name in ("name", "start_date", "end_date", "venue", "rules", "target",
-                         "keep_clubs_apart", "is_public")
+                         "match_rounds", "opening_bonus", "keep_clubs_apart", "is_public")
         }
         initial.update(zip(CRITERIA_FIELDS, tournament.ranking_criteria, strict=False))
         return initial

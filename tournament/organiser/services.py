@@ -25,7 +25,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from tournament import services
+from tournament import freshness, services
 from tournament.models import Match, Player, Registration, Seat, Session, Tournament
 from tournament.seating.services import new_seed
 
@@ -49,6 +49,8 @@ def tournament_set_up(
     venue: str = "",
     rules: str,
     target: int | None = None,
+    match_rounds: int | None = None,
+    opening_bonus: bool = True,
     ranking_criteria: Sequence[str],
     keep_clubs_apart: bool = False,
     is_public: bool = True,
@@ -56,7 +58,8 @@ def tournament_set_up(
     """Create a tournament with its settings; ``organiser`` becomes its organiser."""
     tournament = services.tournament_create(
         name=name, slug=slug, start_date=start_date, end_date=end_date, venue=venue,
-        rules=rules, target=target, is_public=is_public, keep_clubs_apart=keep_clubs_apart,
+        rules=rules, target=target, match_rounds=match_rounds, opening_bonus=opening_bonus,
+        is_public=is_public, keep_clubs_apart=keep_clubs_apart,
     )
     tournament.ranking_criteria = list(ranking_criteria)
     tournament.full_clean()
@@ -78,9 +81,12 @@ def tournament_update(
     ranking_criteria: Sequence[str],
     keep_clubs_apart: bool,
     is_public: bool,
+    match_rounds: int | None = None,
+    opening_bonus: bool = True,
 ) -> Tournament:
-    """Change the settings. The rule set and the target are fixed once a session has started;
-    the ranking criteria may change at any time (the standings follow)."""
+    """Change the settings. The rule set, the target and the match options (rounds per
+    match, opening bonus) are fixed once a session has started; the ranking criteria may
+    change at any time (the standings follow)."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     started = tournament.sessions.filter(
         status__in=[Session.Status.PLAYING, Session.Status.FINISHED]
@@ -91,6 +97,14 @@ def tournament_update(
             errors["rules"] = _("A session has started: the rule set can no longer change.")
         if target != tournament.target:
             errors["target"] = _("A session has started: the target can no longer change.")
+        if match_rounds != tournament.match_rounds:
+            errors["match_rounds"] = _(
+                "A session has started: the rounds per match can no longer change."
+            )
+        if opening_bonus != tournament.opening_bonus:
+            errors["opening_bonus"] = _(
+                "A session has started: the opening bonus can no longer change."
+            )
         if errors:
             raise ValidationError(errors)
     tournament.name = name
@@ -99,11 +113,14 @@ def tournament_update(
     tournament.venue = venue
     tournament.rules = rules
     tournament.target = target
+    tournament.match_rounds = match_rounds
+    tournament.opening_bonus = opening_bonus
     tournament.ranking_criteria = list(ranking_criteria)
     tournament.keep_clubs_apart = keep_clubs_apart
     tournament.is_public = is_public
     tournament.full_clean()
     tournament.save()
+    freshness.touch(tournament_id=tournament.pk)
     return tournament
 
 
@@ -216,11 +233,13 @@ def _registrations_create(
             new_players.append(player)
         players.append(player)
     Player.objects.bulk_create(new_players)
-    return Registration.objects.bulk_create(
+    registrations = Registration.objects.bulk_create(
         Registration(tournament=tournament, player=player, status=status,
                      first_session=first_session)
         for player in players
     )
+    freshness.touch(tournament_id=tournament.pk)
+    return registrations
 
 
 @transaction.atomic
@@ -386,6 +405,11 @@ def registration_update(
         registration.status = status
     registration.full_clean()
     registration.save()
+    # The player's name shows in every tournament they are registered in.
+    for tournament_id in Registration.objects.filter(player=player).values_list(
+        "tournament_id", flat=True
+    ):
+        freshness.touch(tournament_id=tournament_id)
     return registration
 
 
@@ -397,6 +421,7 @@ def registration_withdraw(*, registration: Registration) -> Registration:
         raise ValidationError(_("This player has already withdrawn."))
     registration.status = Registration.Status.WITHDRAWN
     registration.save(update_fields=["status"])
+    freshness.touch(tournament_id=registration.tournament_id)
     return registration
 
 
@@ -408,6 +433,7 @@ def registration_reinstate(*, registration: Registration) -> Registration:
         raise ValidationError(_("This player has not withdrawn."))
     registration.status, _first = _status_for(registration.first_session)
     registration.save(update_fields=["status"])
+    freshness.touch(tournament_id=registration.tournament_id)
     return registration
 
 
@@ -426,6 +452,7 @@ def session_create(*, tournament: Tournament, seed: int = 0) -> Session:
     session = Session(tournament=tournament, number=(last or 0) + 1, seed=seed)
     session.full_clean()
     session.save()
+    freshness.touch(tournament_id=tournament.pk)
     return session
 
 
@@ -461,6 +488,7 @@ def session_start(*, session: Session) -> Session:
         )
     session.status = Session.Status.PLAYING
     session.save(update_fields=["status"])
+    freshness.touch(tournament_id=session.tournament_id)
     return session
 
 
@@ -489,4 +517,5 @@ def session_close(*, session: Session) -> Session:
         )
     session.status = Session.Status.FINISHED
     session.save(update_fields=["status"])
+    freshness.touch(tournament_id=session.tournament_id)
     return session

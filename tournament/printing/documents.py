@@ -5,8 +5,6 @@ A view parses the request and calls one of these; the benchmark command calls th
 
 from __future__ import annotations
 
-import hashlib
-import json
 from dataclasses import dataclass
 from urllib.parse import urljoin
 
@@ -296,40 +294,3 @@ def standings_context(*, tournament) -> dict:
         "rows": rows,
         "player_count": len(rows),
     }
-
-
-def content_digest(shown: list) -> str:
-    """A digest of the values a document shows: equal digests, equal documents (the PDF's
-    key in the cache, with the language)."""
-    text = json.dumps(shown, default=str, ensure_ascii=False)
-    return hashlib.sha256(text.encode()).hexdigest()
-
-
-def standings_fingerprint(context: dict) -> str:
-    """A digest of everything :func:`standings_context` puts on the page (the tournament's
-    name and criteria, the facts above the table, every row's cells, the tables still in
-    play)."""
-    standings = context["standings"]
-    tournament = context["tournament"]
-    return content_digest([
-        tournament.name,
-        [str(label) for label in tournament.ranking_criteria_labels()],
-        [(name, str(header)) for name, header in context["columns"]],
-        context["rows"],
-        context["player_count"],
-        standings.confirmed_matches,
-        [(table.session, table.table) for table in standings.tables_in_play],
-    ])
-
-
-def seating_fingerprint(context: dict) -> str:
-    """A digest of everything :func:`seating_context` puts on the page (the tournament's name
-    and venue, the session's number, every player's line)."""
-    tournament = context["tournament"]
-    return content_digest([
-        tournament.name,
-        tournament.venue,
-        context["session"].number,
-        [(group.letter, [(line.name, line.club, line.table, line.seat) for line in group.lines])
-         for group in context["groups"]],
-    ])

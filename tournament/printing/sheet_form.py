@@ -217,7 +217,7 @@ class SheetRules:
     draw_penalty: int
     failed_draws_penalty: int
     bridge_bonus: int
-    two_sides_bonus: int
+    two_sides_bonus: int | None
     hexagon_bonuses: tuple[int, int, int]
     going_out_bonus: int
     opening_bonus: int
@@ -274,13 +274,20 @@ class SheetForm:
              % {"penalty": rules.draw_penalty, "draws": rules.max_draws,
                 "failed": rules.failed_draws_penalty}, False),
             (pgettext("score sheet legend", "Bonus:"), True),
-            (_("tick B for a bridge (+%(bridge)s), T for two sides (+%(two_sides)s); for "
-               "hexagons write in H how many the tile closed: 1 (+%(one)s), 2 (+%(two)s), "
-               "3 (+%(three)s).")
-             % {"bridge": rules.bridge_bonus, "two_sides": rules.two_sides_bonus,
-                "one": rules.hexagon_bonuses[0], "two": rules.hexagon_bonuses[1],
-                "three": rules.hexagon_bonuses[2]}, False),
         ]
+        numbers = {"bridge": rules.bridge_bonus, "two_sides": rules.two_sides_bonus,
+                   "one": rules.hexagon_bonuses[0], "two": rules.hexagon_bonuses[1],
+                   "three": rules.hexagon_bonuses[2]}
+        if rules.two_sides_bonus is None:  # the Travel Tour sheet: no two-sides bonus
+            runs.append(
+                (_("tick B for a bridge (+%(bridge)s); two sides earn nothing; for hexagons "
+                   "write in H how many the tile closed: 1 (+%(one)s), 2 (+%(two)s), "
+                   "3 (+%(three)s).") % numbers, False))
+        else:
+            runs.append(
+                (_("tick B for a bridge (+%(bridge)s), T for two sides (+%(two_sides)s); for "
+                   "hexagons write in H how many the tile closed: 1 (+%(one)s), 2 (+%(two)s), "
+                   "3 (+%(three)s).") % numbers, False))
         if rules.opening_bonus:
             runs += [
                 (pgettext("score sheet legend", "Opening:"), True),

@@ -8,19 +8,24 @@ Who may print what:
 
 from __future__ import annotations
 
+import hashlib
 from functools import cached_property
 from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.contrib.auth.views import redirect_to_login
-from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
+from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
+from django.utils import timezone
+from django.utils.cache import get_conditional_response
+from django.utils.http import http_date
 from django.utils.translation import get_language
 from django.views.generic import View
 
+from tournament.kept import Made, etag, kept
 from tournament.models import Match, Session
 from tournament.permissions import (
     RefereeRequiredMixin,
@@ -28,9 +33,10 @@ from tournament.permissions import (
     is_referee,
     refereed_tables,
 )
-from tournament.printing import documents, selectors
+from tournament.printing import documents, pdf, selectors
 from tournament.printing.forms import ScoreSheetOptionsForm, TableCardOptionsForm
 from tournament.printing.pdf import render_pdf
+from tournament.templatetags.dates import long_datetime
 
 LOCAL_HOSTS = frozenset({"localhost", "127.0.0.1", "::1"})
 
@@ -53,18 +59,26 @@ def public_site_root(request) -> str:
     return root.geturl()
 
 
-#: How long a PDF made is kept (it is also dropped as soon as what it shows changes: its key
-#: names its content).
-PDF_KEPT_SECONDS = 24 * 3600
+#: Stands for the time a kept document is printed at, in its HTML (``printed_at``): the
+#: HTML without it says what the document shows, whenever it is printed.
+PRINTED_AT_MARKER = "printed-at-time-marker"
+#: How long a reader waits for the first copy of a document another worker is making.
+PDF_WAIT_SECONDS = 60.0
 
 
 class PdfView(View):
     """Renders ``template_name`` with :meth:`document_context` as a PDF; ``?html`` shows the
     HTML instead (a preview in the browser, with the same stylesheet).
 
-    A document asked for again and again (a confirmed match's sheet, the standings once a
-    session ends: every phone of the room) is kept in the cache when :meth:`cache_key` names
-    its content; the key changes with what the document shows, so a kept PDF is never stale.
+    A document asked for again and again (a confirmed match's sheet, the seating as a session
+    starts, the standings as it ends: every phone of the room) names itself in
+    :meth:`kept_name` and is kept once made (:func:`tournament.kept.kept`, shared by every
+    worker): until the tournament's next write, the kept PDF is sent as it is; after a write,
+    the document's HTML is made again (milliseconds) and, when it says the same, the kept PDF
+    stays; when it differs, one worker makes the new PDF (seconds) while the others send the
+    one before, which prints the time it was made (``printed_at``; ``Last-Modified`` too).
+    Nothing in the key or the document comes from the request but the language: the kept
+    documents print no address (their stylesheet is read from disk whatever the site's root).
     """
 
     http_method_names = ("get", "head")
@@ -76,32 +90,61 @@ class PdfView(View):
 
     @cached_property
     def context(self) -> dict | HttpResponse:
-        """:meth:`document_context`, made once a request (``cache_key`` may read it)."""
+        """:meth:`document_context`, made once a request."""
         return self.document_context()
 
-    def cache_key(self) -> str | None:
-        """A key that changes whenever the document's content does, or None: made each time.
-        The language and the address the PDF's links start from are added to it."""
+    def kept_name(self) -> str | None:
+        """What this document is (e.g. ``standings:<tournament>``), to keep it under; None:
+        made at each request. The language is added to it."""
         return None
 
     def filename(self) -> str:
         raise NotImplementedError
 
     def get(self, request, *args, **kwargs):
-        if "html" not in request.GET and (key := self.cache_key()) is not None:
-            site_root = request.build_absolute_uri("/")
-            pdf = cache.get_or_set(
-                f"printing:{key}:{get_language()}:{site_root}",
-                lambda: render_pdf(self.template_name, self.context, request=request),
-                timeout=PDF_KEPT_SECONDS,
-            )
-            return self.pdf_response(pdf)
+        if "html" not in request.GET and (name := self.kept_name()) is not None:
+            return self.kept_response(request, f"printing:{name}:{get_language()}")
         context = self.context
         if isinstance(context, HttpResponse):
             return context
+        context = {**context, "printed_at": self.printed_at()}
         if "html" in request.GET:
             return TemplateResponse(request, self.template_name, context)
         return self.pdf_response(render_pdf(self.template_name, context, request=request))
+
+    def kept_response(self, request, key: str) -> HttpResponse:
+        version = self.tournament.data_version
+        copy_etag = etag(key, version)
+        not_modified = get_conditional_response(request, etag=copy_etag)
+        if not_modified is not None:
+            not_modified["ETag"] = copy_etag
+            return not_modified
+        html: list[str] = []
+
+        def shown() -> str:
+            html.append(render_to_string(
+                self.template_name, {**self.context, "printed_at": PRINTED_AT_MARKER},
+                request=request,
+            ))
+            return hashlib.sha256(html[0].encode()).hexdigest()
+
+        def make() -> bytes:
+            printed = html[0].replace(PRINTED_AT_MARKER, self.printed_at())
+            return pdf.html_to_pdf(printed, site_root=pdf.DEFAULT_SITE_ROOT)
+
+        made: Made = kept(
+            key=key, version=version, make=make, digest=shown, wait_seconds=PDF_WAIT_SECONDS
+        )
+        response = self.pdf_response(made.content)
+        response["Last-Modified"] = http_date(made.made_at.timestamp())
+        if made.version >= version:
+            response["ETag"] = copy_etag
+        return response
+
+    @staticmethod
+    def printed_at() -> str:
+        """Now, as the documents print it (the venue's time zone, ``long_datetime``)."""
+        return long_datetime(timezone.now())
 
     def pdf_response(self, pdf: bytes) -> HttpResponse:
         response = HttpResponse(pdf, content_type="application/pdf")
@@ -176,7 +219,7 @@ class TableCardsPdfView(RefereeRequiredMixin, PdfView):
 
 class SeatingPdfView(TournamentMixin, SessionMixin, PdfView):
     """The seating of a session in large type, by player name, to pin on the wall; kept while
-    it does not change (``cache_key``: everyone looks for their table as a session starts)."""
+    it does not change (``kept_name``: everyone looks for their table as a session starts)."""
 
     template_name = "printing/seating.html"
 
@@ -184,18 +227,18 @@ class SeatingPdfView(TournamentMixin, SessionMixin, PdfView):
         self.session = self.get_session()
         return documents.seating_context(session=self.session)
 
-    def cache_key(self) -> str:
-        return f"seating:{self.tournament.pk}:{documents.seating_fingerprint(self.context)}"
+    def kept_name(self) -> str:
+        return f"seating:{self.tournament.pk}:{self.kwargs['number']}"
 
     def filename(self) -> str:
-        return f"{self.tournament.slug}-session-{self.session.number}-seating.pdf"
+        return f"{self.tournament.slug}-session-{self.kwargs['number']}-seating.pdf"
 
 
 class MatchSheetPdfView(TournamentMixin, PdfView):
     """The sheet of a match as played: public once the match is confirmed, staff before.
 
-    A match's PDF takes seconds to make (a whole match is some 200 turns and 5 boards); it is
-    kept under the match's revision, which every write to the match changes.
+    A match's PDF takes seconds to make (a whole match is some 200 turns and 5 boards): it is
+    kept (``kept_name``), and made again only when what it shows changes.
     """
 
     template_name = "printing/match_sheet.html"
@@ -214,8 +257,8 @@ class MatchSheetPdfView(TournamentMixin, PdfView):
             raise PermissionDenied
         return super().get(request, *args, **kwargs)
 
-    def cache_key(self) -> str:
-        return f"match-sheet:{self.match.pk}:{self.match.revision}:{self.match.status}"
+    def kept_name(self) -> str:
+        return f"match-sheet:{self.tournament.pk}:{self.match.pk}"
 
     def document_context(self):
         return documents.match_sheet_context(match=self.match)
@@ -229,17 +272,15 @@ class MatchSheetPdfView(TournamentMixin, PdfView):
 
 
 class StandingsPdfView(TournamentMixin, PdfView):
-    """The standings, printable; kept while they do not change (``cache_key``)."""
+    """The standings, printable; kept while they do not change (``kept_name``)."""
 
     template_name = "printing/standings.html"
 
     def document_context(self):
         return documents.standings_context(tournament=self.tournament)
 
-    def cache_key(self) -> str:
-        """The standings as printed (every row's cells, the tables in play, the tournament's
-        name and criteria), hashed: reading them takes milliseconds, the PDF seconds."""
-        return f"standings:{self.tournament.pk}:{documents.standings_fingerprint(self.context)}"
+    def kept_name(self) -> str:
+        return f"standings:{self.tournament.pk}"
 
     def filename(self) -> str:
         return f"{self.tournament.slug}-standings.pdf"

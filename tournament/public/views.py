@@ -16,6 +16,7 @@ from django_tables2 import RequestConfig
 from tournament.models import RankingCriterion, Session
 from tournament.permissions import TournamentMixin, is_referee
 from tournament.public import selectors
+from tournament.public.kept_pages import KeptPageMixin
 from tournament.public.tables import PlayerMatchesTable
 from tournament.seating.selectors import seating_by_player, session_attention, session_seating
 from tournament.seating.tables import PlayerSeatTable, SeatingTable
@@ -23,11 +24,11 @@ from tournament.standings.tables import criterion_display
 from tournament.standings.views import poll_seconds
 
 
-class LiveFragmentMixin:
-    """Render ``fragment_template_name`` alone for htmx requests."""
+class LiveFragmentMixin(KeptPageMixin):
+    """Render ``fragment_template_name`` alone for htmx requests; the public's copies kept
+    until the next write (``KeptPageMixin``)."""
 
     fragment_template_name = ""
-    http_method_names = ["get", "head"]
 
     def render_live(self, context):
         if self.request.htmx:
@@ -35,13 +36,13 @@ class LiveFragmentMixin:
         return self.render_to_response(context)
 
 
-class PublicSessionView(LiveFragmentMixin, TournamentMixin, TemplateView):
+class PublicSessionView(TournamentMixin, LiveFragmentMixin, TemplateView):
     """/t/<slug>/sessions/<n>/: who sits where, each table's match and its state."""
 
     template_name = "tournament/public/session.html"
     fragment_template_name = "tournament/public/_session_tables.html"
 
-    def get(self, request, *args, **kwargs):
+    def page(self, request, *args, **kwargs):
         session = selectors.tournament_session(tournament=self.tournament, number=kwargs["number"])
         tables = session_seating(session=session)
         staff = is_referee(request.user, self.tournament)  # the context's user_is_staff
@@ -62,13 +63,13 @@ class PublicSessionView(LiveFragmentMixin, TournamentMixin, TemplateView):
         return self.render_live(context)
 
 
-class PublicPlayerView(LiveFragmentMixin, TournamentMixin, TemplateView):
+class PublicPlayerView(TournamentMixin, LiveFragmentMixin, TemplateView):
     """/t/<slug>/players/<id>/: their table now, their rank, their matches."""
 
     template_name = "tournament/public/player.html"
     fragment_template_name = "tournament/public/_player_live.html"
 
-    def get(self, request, *args, **kwargs):
+    def page(self, request, *args, **kwargs):
         page = selectors.player_page(tournament=self.tournament, player_id=kwargs["player_id"])
         matches_table = PlayerMatchesTable(page["matches"])
         RequestConfig(request, paginate=False).configure(matches_table)

@@ -15,6 +15,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from tournament import freshness
 from tournament.models import Match, Player, Registration, Seat, Session, Table
 from tournament.seating.algorithm import Seating, SeatingPlayer, seating_draw
 from tournament.seating.selectors import earlier_meetings, registrations_to_seat
@@ -152,6 +153,7 @@ def session_seat_players(*, session: Session, tables: Sequence[Sequence[Player]]
     Match.objects.bulk_create(Match(table=table) for table in created)
     session.status = Session.Status.SEATED
     session.save(update_fields=["status"])
+    freshness.touch(tournament_id=session.tournament_id)
     return created
 
 
@@ -185,3 +187,4 @@ def seating_swap(*, session: Session, player_a: Player, player_b: Player) -> Non
     ]
     Seat.objects.filter(pk__in=[seat_a.pk, seat_b.pk]).delete()
     Seat.objects.bulk_create(swapped)
+    freshness.touch(tournament_id=session.tournament_id)

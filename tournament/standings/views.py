@@ -11,6 +11,7 @@ from django_tables2 import RequestConfig
 from django_tables2.export import TableExport
 
 from tournament.permissions import TournamentMixin
+from tournament.public.kept_pages import KeptPageMixin
 from tournament.standings.selectors import standings
 from tournament.standings.tables import StandingsTable, standings_csv
 
@@ -32,20 +33,20 @@ def csv_response(result, *, slug: str) -> HttpResponse:
     return response
 
 
-class PublicStandingsView(TournamentMixin, TemplateView):
+class PublicStandingsView(TournamentMixin, KeptPageMixin, TemplateView):
     """/t/<slug>/standings/: everyone reads it; ``?_export=csv`` downloads it written from the
     rows, ``?_export=xlsx`` or ``ods`` through django-tables2's ``TableExport`` (tablib), whose
     numbers a spreadsheet reads in its own language (a French one too, where a CSV's commas are
     not the separator).
 
-    An htmx request (the page polling itself) gets only the live fragment.
+    An htmx request (the page polling itself) gets only the live fragment. The public's page
+    and fragment are kept until the next write (``KeptPageMixin``).
     """
 
     template_name = "tournament/standings/standings.html"
     fragment_template_name = "tournament/standings/_live.html"
-    http_method_names = ["get", "head"]
 
-    def get(self, request, *args, **kwargs):
+    def page(self, request, *args, **kwargs):
         result = standings(tournament=self.tournament)
         export_format = request.GET.get("_export")
         if export_format == "csv":

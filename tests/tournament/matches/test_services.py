@@ -469,6 +469,16 @@ def test_a_save_based_on_a_stale_view_is_refused_and_changes_nothing(tournament,
         (b'{"format": "triominos-match/2", "players": [], "rounds": []}', "format"),
         ((b'{"format": "triominos-match/1", "players": ["A", "B", "C", "D"], '
          b'"rounds": [{"turns": [{"player": 7}]}]}'), "rounds[0].turns[0].player"),
+        # damaged records that once crashed the reader: each refused by its field
+        ((b'{"players": ["A", "B", "C", "D"], "rounds": [{"turns": [{"player": 0, '
+          b'"place": {"cell": [0, 0, ["U"]], "corners": [5, 5, 5]}}]}]}'),
+         "rounds[0].turns[0].place.cell"),
+        ((b'{"players": ["A", "B", "C", "D"], "rounds": [{"turns": [{"player": 0, '
+          b'"place": {"tile": "5-5-5"}, "bonus": {"a": 1}}]}]}'), "rounds[0].turns[0].bonus"),
+        (b'{"players": ["A", "B", "C", "D"], "target": ' + b"9" * 5000 + b', "rounds": []}',
+         "target"),
+        ((b'{"players": ["A", "B", "C", "D"], "rounds": [{"turns": [], "racks": [1, 2, 3, '
+          + b"9" * 5000 + b"]}]}"), "rounds[0].racks[3]"),
     ],
 )
 def test_an_unreadable_record_is_refused_and_nothing_is_saved(tournament, referee, content,

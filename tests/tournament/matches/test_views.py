@@ -19,9 +19,10 @@ from tests.tournament.matches.helpers import (
     simulated,
     truncated,
 )
+from tests.tournament.queries import page_queries
 from tournament import engine
 from tournament.matches import services, views
-from tournament.models import Match, RoundEnd, Turn
+from tournament.models import Match, Round, RoundEnd, Turn
 
 pytestmark = pytest.mark.django_db
 
@@ -97,8 +98,8 @@ def test_the_match_page_takes_a_fixed_number_of_queries(
     # current ends: whatever the match's size
     with django_assert_num_queries(9):
         assert referee_client.get(url(match)).status_code == 200
-    # the public: tournament, match, seats, rounds, turns, ends
-    with django_assert_num_queries(6):
+    # the public: tournament, match, seats, rounds, turns, ends (then kept: tests/.../queries)
+    with page_queries(6):
         assert client.get(url(match)).status_code == 200
 
 
@@ -189,7 +190,7 @@ def test_the_preview_shows_the_engines_figure_and_bonus(referee, referee_client,
         "tile": "455", "cell": "D(0,0)", "draws": "1"}, **HTMX)
     page = response.content.decode()
     assert response.status_code == 200
-    assert '<span class="tile-name">4-5-5</span> → <span class="cell-name">D(0,0)</span>' in page
+    assert '<span class="tile-name">4-5-5</span>' in page and 'data-cell="D(0,0)"' in page
     assert 'name="corners" value="5-5-4"' in page
     assert 'data-points="9"' in page and "14 − 5 (pioches) = 9" in page
     refused = referee_client.post(url(match, "match_turn_preview"), {
@@ -331,6 +332,21 @@ def test_an_unreadable_record_is_explained_in_the_users_language(referee_client,
                                    HTTP_ACCEPT_LANGUAGE=language, **HTMX)
     assert response.status_code == 400
     assert message in html.unescape(response.content.decode())
+
+
+def test_a_damaged_record_is_refused_with_its_field_not_a_server_error(referee_client,
+                                                                        tournament):
+    match = first_match(tournament)
+    players = json.dumps(seated_names(match))
+    text = ('{"format": "triominos-match/1", "players": ' + players + ', "rounds": [{"turns": '
+            '[{"player": 0, "place": {"tile": "5-5-5"}, "bonus": ["opening"], "claimed": 1'
+            + "0" * 5000 + "}]}]}")
+    bad = SimpleUploadedFile("match.json", text.encode())
+    response = referee_client.post(url(match, "match_record_upload"),
+                                   {"revision": 0, "record": bad}, **HTMX)
+    assert response.status_code == 400
+    assert "rounds[0].turns[0].claimed" in html.unescape(response.content.decode())
+    assert not Round.objects.filter(match=match).exists()
 
 
 def test_the_audit_page_lists_every_write(referee, referee_client, tournament):

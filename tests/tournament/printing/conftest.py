@@ -1,23 +1,12 @@
-"""The printing tests start with an empty cache: a PDF kept by an earlier test (the cache
-outlives a test's database) must not stand in for one of these.
-
-``pdfs_made``: the HTML of every PDF WeasyPrint makes during the test (the real one runs), to
-tell a PDF made from one kept.
-"""
+"""``pdfs_made``: the HTML of every PDF WeasyPrint makes during the test (the real one runs), to
+tell a PDF made from one kept. (The kept PDFs live in the database cache, in the test's own
+database: each test starts without any.)"""
 
 from __future__ import annotations
 
 import pytest
-from django.core.cache import cache
 
 from tournament.printing import pdf
-
-
-@pytest.fixture(autouse=True)
-def empty_cache():
-    cache.clear()
-    yield
-    cache.clear()
 
 
 @pytest.fixture

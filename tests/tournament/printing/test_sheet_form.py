@@ -71,3 +71,14 @@ def test_the_english_sheet_names_its_boxes_in_english(rules):
     with translation.override("fr"):
         legend = " ".join(text for text, _bold in SheetForm(players=4, rules=rules).legend_runs())
     assert "cocher P pour un pont" in legend and "C pour deux côtés" in legend
+
+
+def test_the_travel_tour_legend_prints_its_own_bonuses():
+    travel = SheetForm(players=4, rules=SheetRules.of(rule_set("travel-tour")))
+    tournament = SheetForm(players=4, rules=SheetRules.of(rule_set("goliath-tournament")))
+    with translation.override("en"):
+        travel_text = " ".join(text for text, _bold in travel.legend_runs())
+        tournament_text = " ".join(text for text, _bold in tournament.legend_runs())
+    assert "None" not in travel_text and "(+40)" in travel_text
+    assert "3 (+60)" in travel_text and "3 (+70)" in tournament_text
+    assert travel_text != tournament_text

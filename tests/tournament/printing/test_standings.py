@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 
 import pytest
+from django.core.cache import cache
 from pypdf import PdfReader
 from weasyprint import HTML
 from weasyprint.formatting_structure import boxes
@@ -14,11 +15,12 @@ from tests.tournament.printing.helpers import (
     accented_tournament,
     assert_pdf,
     filled_match,
+    pdf_pages,
 )
 from tests.tournament.standings.helpers import result, seat
 from tournament import services
-from tournament.models import Registration
-from tournament.organiser.services import player_add, registration_withdraw
+from tournament.models import Registration, Tournament
+from tournament.organiser.services import player_add, registration_withdraw, tournament_update
 from tournament.printing.pdf import DEFAULT_SITE_ROOT, StaticFilesFetcher
 from tournament.standings.ranking import CRITERIA
 from tournament.standings.selectors import standings_rows
@@ -78,6 +80,73 @@ def test_kept_while_the_standings_do_not_change_made_anew_when_they_do(client, m
     assert "?html" not in url and "<html" in client.get(url + "?html").content.decode()
 
 
+def settings_of(tournament, **changes):
+    tournament = Tournament.objects.get(pk=tournament.pk)
+    values = {
+        "tournament": tournament, "name": tournament.name, "start_date": tournament.start_date,
+        "end_date": tournament.end_date, "venue": tournament.venue, "rules": tournament.rules,
+        "target": tournament.target, "ranking_criteria": tournament.ranking_criteria,
+        "keep_clubs_apart": tournament.keep_clubs_apart, "is_public": tournament.is_public,
+    }
+    return {**values, **changes}
+
+
+def test_a_kept_pdf_changes_with_anything_it_prints_such_as_the_venue(client, pdfs_made):
+    tournament = accented_tournament()
+    url = f"/t/{tournament.slug}/standings.pdf"
+    assert "Salle Pierre-Sémard" in "\n".join(assert_pdf(client.get(url)))
+    tournament_update(**settings_of(tournament, venue="Gymnase Jean-Macé"))
+    text = "\n".join(assert_pdf(client.get(url)))
+    assert "Gymnase Jean-Macé" in text and "Salle Pierre-Sémard" not in text
+    assert len(pdfs_made) == 2
+
+
+def test_a_write_that_changes_nothing_printed_keeps_the_pdf(client, make_user, pdfs_made):
+    tournament = accented_tournament()
+    url = f"/t/{tournament.slug}/standings.pdf"
+    first = client.get(url)
+    version = Tournament.objects.get(pk=tournament.pk).data_version
+    services.staff_role_grant(tournament=tournament, user=make_user("remi"), role="referee")
+    assert Tournament.objects.get(pk=tournament.pk).data_version > version
+    again = client.get(url)
+    assert again.content == first.content and len(pdfs_made) == 1
+    assert again["Last-Modified"] == first["Last-Modified"]  # when its content was made
+    assert client.get(url, HTTP_IF_NONE_MATCH=again["ETag"]).status_code == 304
+
+
+def test_the_hosts_port_makes_no_new_pdf(client, pdfs_made):
+    """The address a client writes in its Host header is no part of the key: asking with every
+    port in turn does not make the PDF again and again."""
+    tournament = accented_tournament()
+    url = f"/t/{tournament.slug}/standings.pdf"
+    contents = {client.get(url, HTTP_HOST=f"localhost:{port}").content for port in (1, 2, 8000)}
+    assert len(contents) == 1 and len(pdfs_made) == 1
+
+
+def test_while_another_worker_makes_the_new_pdf_the_one_before_is_sent(client, make_user,
+                                                                        pdfs_made):
+    """Never the same document made twice at once: the one before, which prints when it was
+    made, answers meanwhile; the new one once it is made."""
+    tournament = accented_tournament()
+    url = f"/t/{tournament.slug}/standings.pdf"
+    before = client.get(url, HTTP_ACCEPT_LANGUAGE="en")
+    key = f"printing:standings:{tournament.pk}:en"
+    assert cache.add(f"{key}:making", 0, 60)  # another worker is making it
+    filled_match(tournament, make_referee(tournament, make_user))
+    meanwhile = client.get(url, HTTP_ACCEPT_LANGUAGE="en")
+    assert meanwhile.content == before.content and len(pdfs_made) == 1
+    assert "ETag" not in meanwhile  # not the current version: the next request asks again
+    cache.delete(f"{key}:making")
+    after = client.get(url, HTTP_ACCEPT_LANGUAGE="en")
+    assert after.content != before.content and len(pdfs_made) == 2
+    leader = standings_rows(tournament=tournament)[0]
+    assert f"1 {leader['name']}" in "\n".join(pdf_pages(after.content))
+
+
+def make_referee(tournament, make_user):
+    referee = make_user("remi")
+    services.staff_role_grant(tournament=tournament, user=referee, role="referee")
+    return referee
 #: The widest printed standings: long names and clubs, four-figure totals, two players tied
 #: second at a table of 5 (1.875 match points each), a withdrawal. A share's "%" is held to its
 #: figure by a no-break space.

@@ -12,6 +12,7 @@ import pytest
 from django.utils import translation
 
 from tests.tournament.matches.helpers import add, fresh, import_record, simulated, truncated
+from tests.tournament.queries import page_queries
 from tournament import engine
 from tournament.matches import selectors as match_selectors
 from tournament.matches import services as match_services
@@ -227,7 +228,7 @@ def test_the_public_page_in_french_for_a_referee(referee_client, in_play):
 
 
 def test_the_public_sees_none_of_it(client, in_play, django_assert_num_queries):
-    with django_assert_num_queries(4):  # as before: nothing read for the staff's lines
+    with page_queries(4):  # as before: nothing read for the staff's lines
         page = client.get(SESSION_URL, HTTP_ACCEPT_LANGUAGE="en").content.decode()
     fragment = client.get(SESSION_URL, HTTP_HX_REQUEST="true").content.decode()
     for seen in (page, fragment):

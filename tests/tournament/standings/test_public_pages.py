@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.tournament.queries import page_queries
 from tests.tournament.standings.test_standings_page import seven  # noqa: F401 (a fixture)
 from tournament.models import Player, Session
 
@@ -15,7 +16,7 @@ def player_id(name: str) -> int:
 
 
 def test_the_session_page_shows_who_sits_where(client, seven, django_assert_max_num_queries):  # noqa: F811
-    with django_assert_max_num_queries(4):
+    with page_queries(4, at_most=True):
         response = client.get("/t/seven/sessions/3/", HTTP_ACCEPT_LANGUAGE="en")
     page = response.content.decode()
     assert response.status_code == 200
@@ -59,7 +60,7 @@ def test_the_session_fragment_for_htmx(client, seven):  # noqa: F811
 
 
 def test_the_player_page(client, seven, django_assert_max_num_queries):  # noqa: F811
-    with django_assert_max_num_queries(8):
+    with page_queries(8, at_most=True):
         response = client.get(f"/t/seven/players/{player_id('Ana')}/", HTTP_ACCEPT_LANGUAGE="en")
     page = response.content.decode()
     assert response.status_code == 200

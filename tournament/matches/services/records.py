@@ -89,6 +89,8 @@ def match_record_import(
                   "%(tournament)s.")
                 % {"record": parsed.rules.target, "tournament": tournament.effective_target},
                 "other_target")
+        if (options_error := engine.record_options_mismatch(record=parsed, tournament=tournament)):
+            raise _record_error(options_error, "record-options")
         names = rows.names
         if len(parsed.players) != len(names):
             raise _record_error(

@@ -24,6 +24,115 @@
     return digits.split("").sort().join("-");
   }
 
+  // The open cells of a board drawn with named cells (role=button) made operable by keyboard:
+  // one tab stop, the arrow keys move to the nearest candidate cell in that direction (the
+  // cells the tile fits once a tile is chosen), Enter or Space chooses; each cell's name says
+  // its state (fits, does not fit, chosen) in the page's language (data-word-* on the board).
+  function boardCells(board, onPick) {
+    var cells = Array.prototype.slice.call(board.querySelectorAll("polygon.open"));
+    var words = { fits: board.dataset.wordFits || "", nofit: board.dataset.wordNofit || "",
+                  chosen: board.dataset.wordChosen || "" };
+    cells.forEach(function (cell) {
+      if (!cell.dataset.label) { cell.dataset.label = cell.getAttribute("aria-label") || cell.getAttribute("data-cell"); }
+      if (!cell.getAttribute("role")) { cell.setAttribute("role", "button"); }
+    });
+    function has(cell, name) { return cell.classList.contains(name); }
+    function candidates() {
+      var fitting = cells.filter(function (c) { return has(c, "fits"); });
+      return fitting.length ? fitting : cells.filter(function (c) { return !has(c, "nofit"); });
+    }
+    function centre(cell) {
+      var box = cell.getBoundingClientRect();
+      return { x: box.left + box.width / 2, y: box.top + box.height / 2 };
+    }
+    function refresh() {
+      cells.forEach(function (cell) {
+        var state = has(cell, "picked") ? words.chosen : has(cell, "fits") ? words.fits : has(cell, "nofit") ? words.nofit : "";
+        cell.setAttribute("aria-label", state ? cell.dataset.label + ", " + state : cell.dataset.label);
+        cell.setAttribute("aria-pressed", has(cell, "picked") ? "true" : "false");
+        cell.setAttribute("tabindex", "-1");
+      });
+      var stop = cells.filter(function (c) { return has(c, "picked"); })[0] || candidates()[0];
+      if (stop) { stop.setAttribute("tabindex", "0"); }
+    }
+    function neighbour(from, key) {
+      var step = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[key];
+      var here = centre(from);
+      var best = null;
+      var bestScore = Infinity;
+      candidates().forEach(function (cell) {
+        var there = centre(cell);
+        var dx = there.x - here.x;
+        var dy = there.y - here.y;
+        var along = dx * step[0] + dy * step[1];
+        if (cell === from || along <= 1) { return; }
+        var score = along + 2 * (Math.abs(dx * step[1]) + Math.abs(dy * step[0]));
+        if (score < bestScore) { best = cell; bestScore = score; }
+      });
+      return best;
+    }
+    board.addEventListener("keydown", function (event) {
+      var cell = event.target.closest && event.target.closest("polygon.open");
+      if (!cell) { return; }
+      if (event.key === "Enter" || event.key === " ") {
+        event.preventDefault();
+        onPick(cell.getAttribute("data-cell"));
+      } else if (/^Arrow/.test(event.key)) {
+        event.preventDefault();
+        var next = neighbour(cell, event.key);
+        if (next) {
+          cell.setAttribute("tabindex", "-1");
+          next.setAttribute("tabindex", "0");
+          next.focus({ preventScroll: true });
+          keepInView(next);
+        }
+      }
+    });
+    board.addEventListener("click", function (event) {
+      var cell = event.target.closest("polygon.open");
+      if (cell) { onPick(cell.getAttribute("data-cell")); }
+    });
+    refresh();
+    return {
+      refresh: refresh,
+      focus: function () {
+        var stop = board.querySelector('polygon.open[tabindex="0"]');
+        if (stop) { stop.focus({ preventScroll: true }); keepInView(stop); }
+        return !!stop;
+      },
+    };
+  }
+
+  // The tile grid as one tab stop: the arrow keys move through the tiles not yet played
+  // (up and down by the grid's columns), Home and End to the first and last.
+  function tileGridKeys(grid) {
+    var all = Array.prototype.slice.call(grid.querySelectorAll(".tile-button"));
+    function enabled() { return all.filter(function (b) { return !b.disabled; }); }
+    function setStop(target) {
+      all.forEach(function (b) { b.tabIndex = -1; });
+      if (target) { target.tabIndex = 0; }
+    }
+    setStop(grid.querySelector('.tile-button[aria-pressed="true"]') || enabled()[0]);
+    grid.addEventListener("keydown", function (event) {
+      var button = event.target.closest(".tile-button");
+      if (!button) { return; }
+      var columns = getComputedStyle(grid).gridTemplateColumns.split(" ").length || 10;
+      var steps = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -columns, ArrowDown: columns };
+      var target = null;
+      if (event.key === "Home") { target = enabled()[0]; }
+      else if (event.key === "End") { target = enabled().slice(-1)[0]; }
+      else if (steps[event.key]) {
+        for (var i = all.indexOf(button) + steps[event.key]; i >= 0 && i < all.length; i += steps[event.key]) {
+          if (!all[i].disabled) { target = all[i]; break; }
+        }
+      }
+      if (!target && !(event.key in steps) && event.key !== "Home" && event.key !== "End") { return; }
+      event.preventDefault();
+      if (target) { setStop(target); target.focus(); }
+    });
+    return { setStop: setStop };
+  }
+
   function initEntry(root) {
     var form = root.querySelector("#turn-form");
     if (!form) { return; }
@@ -36,6 +145,10 @@
     var asComputed = form.querySelector(".as-computed");
     var preview = form.querySelector("#turn-preview");
     var openCells = board ? Array.prototype.slice.call(board.querySelectorAll("polygon.open")) : [];
+    var grid = form.querySelector(".tile-grid");
+    var tiles = grid ? tileGridKeys(grid) : null;
+    var picker = board && openCells.length ? boardCells(board, function (cell) { pickCell(cell); }) : null;
+    cellField.tabIndex = -1;  // the board takes the cell; the list is for pages without script
 
     function markCells(tile) {
       var fits = legal[tile] || [];
@@ -45,6 +158,7 @@
         polygon.classList.toggle("nofit", tile !== null && fits.indexOf(cell) < 0);
         polygon.classList.toggle("picked", cell === cellField.value);
       });
+      if (picker) { picker.refresh(); }
     }
 
     function askPreview() {
@@ -52,10 +166,19 @@
       htmx.ajax("POST", form.dataset.previewUrl, { source: form, target: preview, swap: "innerHTML" });
     }
 
-    function selectTile(name) {
+    // The points are typed while the engine's preview is on its way: the field takes the
+    // keys at once (a save sent meanwhile waits in htmx's queue for the preview).
+    function readyForPoints() {
+      if (!claim) { return; }
+      claim.focus({ preventScroll: true });
+      keepInView(claim);
+    }
+
+    // byKeyboard: the focus goes on to the board, the next step of the turn
+    function selectTile(name, byKeyboard) {
       var button = form.querySelector('.tile-button[data-tile="' + name + '"]');
-      form.querySelectorAll(".tile-button[aria-pressed]").forEach(function (b) { b.removeAttribute("aria-pressed"); });
-      if (button) { button.setAttribute("aria-pressed", "true"); }
+      form.querySelectorAll('.tile-button[aria-pressed="true"]').forEach(function (b) { b.setAttribute("aria-pressed", "false"); });
+      if (button) { button.setAttribute("aria-pressed", "true"); if (tiles) { tiles.setStop(button); } }
       tileInput.value = name;
       if (openCells.length === 1) {  // the opening: the one place there is
         pickCell(openCells[0].getAttribute("data-cell"));
@@ -63,6 +186,7 @@
       }
       markCells(name);
       askPreview();
+      if (byKeyboard && picker && (legal[name] || []).length) { picker.focus(); }
     }
 
     function pickCell(cell) {
@@ -75,20 +199,21 @@
       cellField.value = cell;
       markCells(tileInput.value || null);
       askPreview();
+      if (tileInput.value) { readyForPoints(); }
     }
 
     form.addEventListener("click", function (event) {
       var button = event.target.closest(".tile-button");
-      if (button && !button.disabled) { selectTile(button.getAttribute("data-tile")); return; }
+      if (button && !button.disabled) { selectTile(button.getAttribute("data-tile"), event.detail === 0); return; }
       if (event.target.closest(".as-computed")) {
         var score = preview.querySelector("[data-points]");
         if (score) { claim.value = score.getAttribute("data-points"); claim.focus({ preventScroll: true }); claim.select(); }
       }
     });
-    if (board) {
-      board.addEventListener("click", function (event) {
-        var polygon = event.target.closest("polygon.open");
-        if (polygon) { pickCell(polygon.getAttribute("data-cell")); }
+    var passConfirm = root.querySelector("#pass-confirm");
+    if (passConfirm) {
+      passConfirm.addEventListener("toggle", function () {
+        if (passConfirm.open) { passConfirm.querySelector("button[type=submit]").focus(); }
       });
     }
     tileInput.addEventListener("keydown", function (event) {
@@ -98,7 +223,7 @@
       var name = tileName(tileInput.value);
       if (name) {
         var button = form.querySelector('.tile-button[data-tile="' + name + '"]');
-        if (button && !button.disabled) { selectTile(name); }
+        if (button && !button.disabled) { selectTile(name, true); }
       }
     });
     form.addEventListener("change", function (event) {
@@ -107,6 +232,7 @@
       }
     });
     preview.addEventListener("htmx:afterSwap", function () {
+      fitBoard();
       var score = preview.querySelector("[data-points]");
       if (asComputed) { asComputed.disabled = !score; }
       if (score && claim && !preview.querySelector('input[name="corners"][type="radio"]:not(:checked)')) {
@@ -115,8 +241,165 @@
     });
     if (asComputed) { asComputed.disabled = !preview.querySelector("[data-points]"); }
     if (tileInput.value) { markCells(tileInput.value); } else { markCells(null); }
-    var invalid = form.querySelector(".field--invalid input, .field--invalid select");
-    (invalid || tileInput).focus({ preventScroll: true });
+    var invalid = Array.prototype.filter.call(
+      form.querySelectorAll(".field--invalid input:not([type=hidden]), .field--invalid select"), visible)[0];
+    if (!invalid && form.querySelector(".cell-field.field--invalid") && picker && picker.focus()) { return; }
+    var start = invalid || tileInput;
+    start.focus({ preventScroll: true });
+    keepInView(start);
+  }
+
+  function visible(element) {
+    var box = element.getBoundingClientRect();
+    return box.width > 1 && box.height > 1 && box.right > 0 && box.bottom > 0 && element.offsetParent !== null;
+  }
+
+  function keepInView(element) {
+    var box = element.getBoundingClientRect();
+    if (box.top < 0 || box.bottom > window.innerHeight) {
+      element.scrollIntoView({ block: "center", inline: "nearest" });
+    }
+  }
+
+  // The outcome of a write, said where the referee is looking: a persistent live region
+  // pinned to the bottom of the screen (outside #match, so that it survives the swaps), and
+  // the first field refused brought into view with the focus on it.
+  function announce(root) {
+    var region = document.getElementById("entry-status");
+    var toast = document.getElementById("entry-toast");
+    if (!region || !toast) { return; }
+    var top = root.querySelector("#conflict") || root.querySelector("#match > .message--error") || root.querySelector("#done");
+    var fieldError = root.querySelector(".field-errors, .form-errors");
+    var text = top ? top.textContent.trim() : (fieldError ? fieldError.textContent.trim() : "");
+    window.clearTimeout(announce.timer);
+    region.textContent = text;
+    var failed = !!(fieldError || (top && top.id !== "done"));
+    toast.classList.toggle("entry-toast--error", failed);
+    toast.classList.toggle("entry-toast--shown", !!text);
+    if (text && !failed) {
+      announce.timer = window.setTimeout(function () { toast.classList.remove("entry-toast--shown"); }, 6000);
+    }
+    if (fieldError) {
+      var holder = fieldError.closest(".field, tr, .keep-claim, form") || fieldError;
+      var field = Array.prototype.filter.call(holder.querySelectorAll("input:not([type=hidden]), select, textarea"), visible)[0];
+      if (field) { field.focus({ preventScroll: true }); keepInView(field); } else { keepInView(fieldError); }
+    }
+  }
+
+  // A refused or stale write (400, 409) answers with the match and its message: with DEBUG
+  // on, django-htmx's debug script would otherwise replace the whole document with it.
+  function guardDebugSwap() {
+    document.body.addEventListener("htmx:beforeOnLoad", function (event) {
+      var xhr = event.detail.xhr;
+      if (xhr && (xhr.status === 400 || xhr.status === 409) && event.target.closest && event.target.closest("#match")) {
+        event.stopPropagation();
+      }
+    });
+  }
+
+  // The correction and insertion pages: the table before the turn. The tile typed lights the
+  // cells it fits; a tap (or Enter) on one fills the cell, and the ways the tile fits there
+  // are offered, drawn; one tap fills the corners. Typing the cell and corners still works.
+  function initCorrection(root) {
+    var board = root.querySelector("#board[data-fits]");
+    var form = root.querySelector("form.turn-edit");
+    if (!board || !form) { return; }
+    var fits = {};
+    try { fits = JSON.parse(board.dataset.fits || "{}"); } catch (e) { fits = {}; }
+    var tileInput = form.querySelector("#id_tile");
+    var cellInput = form.querySelector("#id_cell");
+    var cornersInput = form.querySelector("#id_corners");
+    var choice = root.querySelector("#orientation-choice");
+    var options = choice.querySelector(".orientation-options");
+    var cells = Array.prototype.slice.call(board.querySelectorAll("polygon.open"));
+    var picker = boardCells(board, function (cell) {
+      cellInput.value = cell;
+      update();
+      var first = options.querySelector("input");
+      if (first) { first.focus({ preventScroll: true }); keepInView(first); }
+    });
+
+    function mini(cell, corners) {  // the tile drawn as the board draws it, turned this way
+      var polygon = board.querySelector('polygon.open[data-cell="' + cell + '"]');
+      var points = polygon.getAttribute("points").split(" ").map(function (p) { return p.split(",").map(Number); });
+      var xs = points.map(function (p) { return p[0]; });
+      var ys = points.map(function (p) { return p[1]; });
+      var left = Math.min.apply(null, xs);
+      var top = Math.min.apply(null, ys);
+      var width = Math.max.apply(null, xs) - left;
+      var height = Math.max.apply(null, ys) - top;
+      var cx = (xs[0] + xs[1] + xs[2]) / 3;
+      var cy = (ys[0] + ys[1] + ys[2]) / 3;
+      var pad = width * 0.06;
+      var svg = '<svg xmlns="http://www.w3.org/2000/svg" aria-hidden="true" viewBox="' + (left - pad) + " " + (top - pad) + " " +
+        (width + 2 * pad) + " " + (height + 2 * pad) + '"><polygon points="' + polygon.getAttribute("points") +
+        '" fill="#fdf8ec" stroke="#3b3b3b" stroke-width="' + width * 0.03 + '"/>';
+      corners.split("-").forEach(function (value, i) {
+        var x = points[i][0] + (cx - points[i][0]) * 0.42;
+        var y = points[i][1] + (cy - points[i][1]) * 0.42;
+        svg += '<text x="' + x + '" y="' + y + '" font-size="' + width * 0.22 + '" text-anchor="middle" dominant-baseline="central">' + value + "</text>";
+      });
+      return svg + "</svg>";
+    }
+
+    function update() {
+      var tile = tileName(tileInput.value);
+      var here = tile ? (fits[tile] || {}) : null;
+      cells.forEach(function (polygon) {
+        var cell = polygon.getAttribute("data-cell");
+        polygon.classList.toggle("fits", !!here && cell in here);
+        polygon.classList.toggle("nofit", !!here && !(cell in here));
+        polygon.classList.toggle("picked", cell === cellInput.value.replace(/\s+/g, "").toUpperCase());
+      });
+      picker.refresh();
+      var ways = here ? (here[cellInput.value.replace(/\s+/g, "").toUpperCase()] || []) : [];
+      options.innerHTML = "";
+      ways.forEach(function (corners) {
+        var label = document.createElement("label");
+        label.className = "orientation";
+        var radio = document.createElement("input");
+        radio.type = "radio";
+        radio.name = "orientation-choice";
+        radio.value = corners;
+        radio.checked = corners === cornersInput.value.replace(/\s+/g, "");
+        radio.setAttribute("aria-label", corners);
+        label.appendChild(radio);
+        label.insertAdjacentHTML("beforeend", mini(cellInput.value.replace(/\s+/g, "").toUpperCase(), corners));
+        options.appendChild(label);
+      });
+      if (ways.length === 1) { cornersInput.value = ways[0]; options.querySelector("input").checked = true; }
+      choice.hidden = !ways.length;
+    }
+
+    options.addEventListener("change", function (event) {
+      if (event.target.name === "orientation-choice") { cornersInput.value = event.target.value; }
+    });
+    tileInput.addEventListener("input", update);
+    cellInput.addEventListener("input", update);
+    cornersInput.addEventListener("input", update);
+    update();
+  }
+
+  // A tablet shows the whole turn without scrolling: the board takes the height left over
+  // by the entry panel (beside it in landscape, under it in portrait). Phones scroll.
+  function fitBoard() {
+    var board = document.getElementById("board");
+    var form = document.getElementById("turn-form");
+    if (!board || !form) { return; }
+    if (window.innerWidth < 600 || window.innerHeight < 600) {
+      board.classList.remove("board--fitted");
+      board.style.height = "";
+      return;
+    }
+    var save = form.querySelector(".save-turn") || form;
+    board.classList.add("board--fitted");
+    board.style.height = "10rem";
+    var boardBox = board.getBoundingClientRect();
+    var top = boardBox.top + window.scrollY;
+    var stacked = save.getBoundingClientRect().left < boardBox.right;  // the panel under the board
+    var below = stacked ? save.getBoundingClientRect().bottom - boardBox.bottom : 0;
+    var room = window.innerHeight - top - below - 12;
+    board.style.height = Math.max(room, 160) + "px";
   }
 
   function scrollLogs(root) {
@@ -126,16 +409,35 @@
   }
 
   function init(root) {
+    fitBoard();
     initEntry(root);
+    initCorrection(root);
     scrollLogs(root);
   }
 
   document.addEventListener("DOMContentLoaded", function () {
     configureHtmx();
+    guardDebugSwap();
+    var close = document.querySelector(".entry-toast__close");
+    if (close) {
+      close.addEventListener("click", function () { close.parentNode.classList.remove("entry-toast--shown"); });
+    }
     init(document);
   });
+  // after the settling, in which htmx puts back the attributes the server sent
+  document.addEventListener("htmx:afterSettle", function (event) {
+    if (event.detail.target && event.detail.target.id === "match") { fitBoard(); }
+  });
   document.addEventListener("htmx:afterSwap", function (event) {
-    if (event.detail.target && event.detail.target.id === "match") { init(document); }
+    if (event.detail.target && event.detail.target.id === "match") {
+      init(document);
+      var match = document.getElementById("match");
+      if (match) { announce(match); }
+    }
+  });
+  window.addEventListener("resize", function () {
+    window.clearTimeout(fitBoard.timer);
+    fitBoard.timer = window.setTimeout(fitBoard, 100);
   });
   document.addEventListener("htmx:sendError", function () {
     var match = document.getElementById("match");
@@ -145,5 +447,6 @@
     note.setAttribute("role", "alert");
     note.textContent = match.getAttribute("data-offline-message") || "Network error: nothing was saved.";
     match.insertBefore(note, match.firstChild);
+    announce(match);
   });
 })();

@@ -1,0 +1,210 @@
+"""The public pages kept once made (tournament/public/kept_pages.py): a poll with nothing new is
+a 304 after one read, a page is made once per change whatever the number of readers, and each
+change shows at once on every kept page and fragment."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.signals import template_rendered
+from django.test.utils import CaptureQueriesContext
+
+from tests.tournament.matches.helpers import add, board_turn, first_match, fresh, simulated
+from tournament.matches import services as match_services
+from tournament.models import Match, Player, Tournament
+from tournament.organiser import services as organiser_services
+from tournament.public.kept_pages import CSRF_MARKER
+from tournament.seating.services import seating_swap
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def addresses(tournament) -> dict[str, str]:
+    match = first_match(tournament)
+    player = match.table.seats.order_by("order").first().player
+    return {
+        "standings": f"/t/{tournament.slug}/standings/",
+        "session": f"/t/{tournament.slug}/sessions/1/",
+        "player": f"/t/{tournament.slug}/players/{player.pk}/",
+        "match": f"/t/{tournament.slug}/matches/{match.pk}/",
+    }
+
+
+@pytest.fixture
+def outsider_client(outsider):
+    """A reader logged in without a role: sees what the public sees, made for them alone."""
+    client = Client()
+    client.force_login(outsider)
+    return client
+
+
+def test_a_poll_with_nothing_new_is_a_304_after_one_read(client, tournament):
+    for name, url in addresses(tournament).items():
+        for headers in ({}, HTMX):
+            first = client.get(url, **headers)
+            assert first.status_code == 200 and first["ETag"], name
+            assert "no-cache" in first["Cache-Control"] and "HX-Request" in first["Vary"]
+            with CaptureQueriesContext(connection) as queries:
+                again = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"], **headers)
+            assert again.status_code == 304, name
+            assert again["ETag"] == first["ETag"]
+            # the tournament's row (and the match's, to know it is of this tournament)
+            assert len(queries) == (2 if name == "match" else 1), queries.captured_queries
+
+
+def test_the_page_and_its_fragment_are_two_copies(client, tournament):
+    url = addresses(tournament)["standings"]
+    page, fragment = client.get(url), client.get(url, **HTMX)
+    assert page["ETag"] != fragment["ETag"]
+    assert b"<html" in page.content and b"<html" not in fragment.content
+
+
+def test_each_change_shows_at_once_on_every_kept_page(client, outsider_client, tournament,
+                                                      referee):
+    """After each write, every kept fragment is the one made afresh for a logged-in reader
+    (never kept): the same bytes, and not those of before the write."""
+    urls = addresses(tournament)
+    match = first_match(tournament)
+    session = match.table.session
+    seats = list(match.table.seats.order_by("order").select_related("player"))
+    other = Player.objects.exclude(pk__in=[seat.player_id for seat in seats]).first()
+    record = simulated(match, seed=5)
+    table_two = Match.objects.get(table__session=session, table__number=2)
+    changes = {
+        "a swap": lambda: seating_swap(session=session, player_a=seats[0].player,
+                                       player_b=other),
+        "the session started": lambda: organiser_services.session_start(session=session),
+        "a turn": lambda: add(match, referee, board_turn(record["rounds"][0]["turns"][0])),
+        "a match confirmed": lambda: confirm_whole_match(
+            table_two, referee, simulated(table_two, seed=6)),
+    }
+    before = {name: client.get(url, **HTMX).content for name, url in urls.items()}
+    for change, write in changes.items():
+        write()
+        for name, url in urls.items():
+            kept = client.get(url, **HTMX)
+            made = outsider_client.get(url, **HTMX)
+            assert kept.status_code == made.status_code == 200
+            assert kept.content == made.content, (change, name)
+        seen = {name: client.get(url, **HTMX).content for name, url in urls.items()}
+        changed = {name for name in urls if seen[name] != before[name]}
+        assert changed, change
+        before = seen
+    standings = client.get(urls["standings"], **HTMX).content.decode()
+    assert f'/t/{tournament.slug}/matches/{table_two.pk}/"' not in standings  # now counted
+    assert f'/t/{tournament.slug}/matches/{match.pk}/"' in standings  # still in play
+
+
+def confirm_whole_match(match, referee, record):
+    view = match_services.match_record_import_and_confirm(
+        match=fresh(match), user=referee, record=record
+    )
+    assert view.finished
+
+
+def test_a_page_is_made_once_per_change_whatever_the_number_of_readers(tournament):
+    made: list[str] = []
+
+    def rendered(sender, template, context, **kwargs):
+        made.append(template.name)
+
+    urls = addresses(tournament)
+    template_rendered.connect(rendered)
+    try:
+        for _phone in range(6):
+            for url in urls.values():
+                assert Client().get(url, **HTMX).status_code == 200
+        first = list(made)
+        organiser_services.tournament_update(**settings_of(tournament, venue="Salle B"))
+        for _phone in range(6):
+            for url in urls.values():
+                Client().get(url, **HTMX)
+    finally:
+        template_rendered.disconnect(rendered)
+    fragments = {
+        "tournament/standings/_live.html", "tournament/public/_session_tables.html",
+        "tournament/public/_player_live.html", "tournament/matches/_match.html",
+    }
+    assert {name for name in first if name in fragments} == fragments
+    for fragment in fragments:
+        assert first.count(fragment) == 1, fragment
+        assert made.count(fragment) == 2, fragment
+
+
+def settings_of(tournament, **changes):
+    tournament = Tournament.objects.get(pk=tournament.pk)
+    values = {
+        "tournament": tournament, "name": tournament.name, "start_date": tournament.start_date,
+        "end_date": tournament.end_date, "venue": tournament.venue, "rules": tournament.rules,
+        "target": tournament.target, "ranking_criteria": tournament.ranking_criteria,
+        "keep_clubs_apart": tournament.keep_clubs_apart, "is_public": tournament.is_public,
+    }
+    return {**values, **changes}
+
+
+def test_the_settings_show_at_once_on_a_kept_page(client, tournament):
+    url = addresses(tournament)["standings"]
+    assert b"Spring Open" in client.get(url).content
+    organiser_services.tournament_update(**settings_of(tournament, name="Printemps 2025"))
+    page = client.get(url).content
+    assert b"Printemps 2025" in page and b"Spring Open" not in page
+
+
+def test_each_reader_gets_their_own_csrf_token_from_a_kept_page(tournament):
+    url = addresses(tournament)["standings"]
+    first = Client().get(url)
+    reader = Client(enforce_csrf_checks=True)
+    page = reader.get(url)
+    assert page["ETag"] == first["ETag"]  # the kept copy
+    html = page.content.decode()
+    assert CSRF_MARKER not in html
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html).group(1)
+    assert f'"X-CSRFToken": "{token}"' in html
+    switched = reader.post("/i18n/setlang/", {"language": "en", "next": url,
+                                              "csrfmiddlewaretoken": token})
+    assert switched.status_code == 302  # the token matches this reader's cookie
+
+
+@pytest.mark.parametrize("address", [
+    "/t/spring-open/standings/?anything=1",
+    "/t/spring-open/sessions/01/",
+    "/t/spring-open/sessions/001/",
+])
+def test_an_address_a_client_makes_up_is_made_for_it_alone_never_kept(client, tournament,
+                                                                      address):
+    response = client.get(address)
+    assert response.status_code == 200
+    assert "ETag" not in response
+    with CaptureQueriesContext(connection) as queries:
+        client.get(address)
+    assert not any("tournament_cache" in query["sql"] for query in queries.captured_queries)
+
+
+def test_a_logged_in_reader_gets_the_page_made_for_them(outsider_client, tournament):
+    response = outsider_client.get(addresses(tournament)["standings"])
+    assert response.status_code == 200 and "ETag" not in response
+    assert b"oscar-outsider" in response.content
+
+
+def test_a_private_tournament_is_still_a_404(client, make_tournament):
+    make_tournament(slug="secret-open", is_public=False)
+    assert client.get("/t/secret-open/standings/").status_code == 404
+    assert client.get("/t/secret-open/standings/", **HTMX).status_code == 404
+
+
+def test_the_public_match_page_follows_the_match_until_it_is_confirmed(client, tournament,
+                                                                       referee, referee_client):
+    match = first_match(tournament)
+    url = addresses(tournament)["match"]
+    page = client.get(url)
+    assert f'hx-get="{url}"' in page.content.decode() and "every 15s" in page.content.decode()
+    referee_page = referee_client.get(url).content.decode()
+    assert f'hx-get="{url}" hx-trigger' not in referee_page  # the entry screen does not poll
+    organiser_services.session_start(session=match.table.session)
+    confirm_whole_match(match, referee, simulated(match, seed=5))
+    assert f'hx-get="{url}" hx-trigger' not in client.get(url).content.decode()

@@ -1,0 +1,105 @@
+"""Every write that changes what a page shows raises its tournament's data version, in its own
+transaction (tournament/freshness.py): the kept pages and PDFs are keyed on it."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.exceptions import ValidationError
+
+from tournament import services
+from tournament.models import Player, Registration, StaffRole, Tournament
+from tournament.organiser import services as organiser
+from tournament.seating import services as seating
+
+pytestmark = pytest.mark.django_db
+
+
+def version(tournament) -> int:
+    return Tournament.objects.get(pk=tournament.pk).data_version
+
+
+def settings_of(tournament, **changes):
+    tournament = Tournament.objects.get(pk=tournament.pk)
+    values = {
+        "tournament": tournament, "name": tournament.name, "start_date": tournament.start_date,
+        "end_date": tournament.end_date, "venue": tournament.venue, "rules": tournament.rules,
+        "target": tournament.target, "ranking_criteria": tournament.ranking_criteria,
+        "keep_clubs_apart": tournament.keep_clubs_apart, "is_public": tournament.is_public,
+    }
+    return {**values, **changes}
+
+
+def registration(tournament) -> Registration:
+    return Registration.objects.filter(tournament=tournament).select_related("player").first()
+
+
+def two_seated(tournament) -> tuple[Player, Player]:
+    session = tournament.sessions.get(number=1)
+    seats = session.seats.order_by("table__number", "order")
+    return seats.first().player, seats.last().player
+
+
+WRITES = {
+    "settings": lambda t, user: organiser.tournament_update(**settings_of(t, venue="Hall 2")),
+    "a player added": lambda t, user: organiser.player_add(tournament=t, name="Zoé"),
+    "players imported": lambda t, user: organiser.players_import_csv(
+        tournament=t, text="Yann,Club Y\nXavier,Club X\n"),
+    "a player corrected": lambda t, user: organiser.registration_update(
+        registration=registration(t), name="Renamed", club="Club A"),
+    "a withdrawal": lambda t, user: organiser.registration_withdraw(registration=registration(t)),
+    "a session opened": lambda t, user: organiser.session_create(tournament=t),
+    "a session started": lambda t, user: organiser.session_start(session=t.sessions.get()),
+    "a seating drawn again": lambda t, user: seating.session_seat(session=t.sessions.get()),
+    "a swap": lambda t, user: seating.seating_swap(
+        session=t.sessions.get(), player_a=two_seated(t)[0], player_b=two_seated(t)[1]),
+    "a referee named": lambda t, user: services.staff_role_grant(
+        tournament=t, user=user, role=StaffRole.Role.REFEREE),
+}
+
+
+@pytest.mark.parametrize("write", WRITES)
+def test_each_write_raises_the_version(tournament, make_user, write):
+    user = make_user("rita")
+    before = version(tournament)
+    WRITES[write](tournament, user)
+    assert version(tournament) > before
+
+
+def test_a_withdrawn_player_brought_back_and_a_role_revoked(tournament, make_user):
+    entry = registration(tournament)
+    organiser.registration_withdraw(registration=entry)
+    before = version(tournament)
+    organiser.registration_reinstate(registration=entry)
+    assert version(tournament) > before
+    role = services.staff_role_grant(tournament=tournament, user=make_user("rita"),
+                                     role=StaffRole.Role.REFEREE)
+    before = version(tournament)
+    services.staff_role_revoke(staff_role=role)
+    assert version(tournament) > before
+
+
+def test_a_session_closed(tournament):
+    from tests.tournament.standings.helpers import confirm_all
+
+    session = tournament.sessions.get()
+    organiser.session_start(session=session)
+    confirm_all(tournament)
+    before = version(tournament)
+    organiser.session_close(session=session)
+    assert version(tournament) > before
+
+
+def test_a_player_renamed_raises_every_tournament_they_play_in(tournament, make_tournament):
+    other = make_tournament(slug="autumn-open", sessions=0)
+    player = registration(tournament).player
+    Registration.objects.create(tournament=other, player=player)
+    before = version(other)
+    organiser.registration_update(registration=registration(tournament), name="Renamed")
+    assert version(other) > before
+
+
+def test_a_refused_write_raises_nothing(tournament):
+    before = version(tournament)
+    with pytest.raises(ValidationError):
+        organiser.session_close(session=tournament.sessions.get())
+    assert version(tournament) == before

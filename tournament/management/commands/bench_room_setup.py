@@ -1,0 +1,114 @@
+"""``python manage.py bench_room_setup``: a room in play for the load benchmark (bench/).
+
+In the database of ``DATABASE_URL`` (use one of its own: ``createdb triominos_bench``), builds
+the tournament ``bench-room``: ``--tables`` x 4 players, ``--sessions-before`` sessions closed
+with made-up results (so that the standings rank real totals), then one more session seated
+and started through the services; one referee account per table (``bench-ref-NN``, limited to
+its table) with a session logged in; and writes, for the load generator, each table's match, its referee and the
+turns of a simulated round (the engine's own simulation) as the entry form posts them.
+It refuses to run when the tournament exists, unless ``--force`` (which deletes it first).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from django.conf import settings
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
+from django.contrib.sessions.backends.db import SessionStore
+from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
+
+from tournament import engine, services
+from tournament.management.commands.running_bench import build_tournament
+from tournament.matches.selectors import match_rows
+from tournament.models import Match, Tournament
+from tournament.organiser.services import session_create, session_start
+from tournament.seating.services import session_seat
+
+SLUG = "bench-room"
+PASSWORD = "bench-room-password"
+
+
+def turn_form(turn: dict) -> dict:
+    """A record's turn as the board mode's form posts it."""
+    place = turn.get("place")
+    if place is None:
+        return {"pass": "1", "draws": str(turn.get("draws", 0))}
+    x, y, orientation = place["cell"]
+    corners = place["corners"]
+    return {
+        "player": str(turn["player"]),
+        "tile": "".join(str(value) for value in sorted(corners)),
+        "cell": f"{orientation}({x},{y})",
+        "corners": "-".join(str(value) for value in corners),
+        "draws": str(turn.get("draws", 0)),
+        "claimed": str(turn.get("claimed", "")),
+    }
+
+
+def logged_in(user) -> str:
+    """A session of ``user``, logged in as the login page does: the tablets are logged in
+    before the session starts, so the load does not include 50 password hashings."""
+    session = SessionStore()
+    session[SESSION_KEY] = str(user.pk)
+    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    session.create()
+    return session.session_key
+
+
+class Command(BaseCommand):
+    help = "Build a room in play (tables, referees, turns to enter) for the load benchmark."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--tables", type=int, default=50, help="Tables of four (50).")
+        parser.add_argument("--sessions-before", type=int, default=3,
+                            help="Sessions closed before the one in play (3).")
+        parser.add_argument("--out", default="bench/room.json",
+                            help="Where the load generator reads the room (bench/room.json).")
+        parser.add_argument("--force", action="store_true",
+                            help="Delete the tournament bench-room first if it exists.")
+
+    def handle(self, *args, tables, sessions_before, out, force, **options):
+        existing = Tournament.objects.filter(slug=SLUG).first()
+        if existing is not None:
+            if not force:
+                raise CommandError(f"the tournament {SLUG} exists: --force deletes it first")
+            existing.delete()
+        with transaction.atomic():
+            built = build_tournament(players=4 * tables, sessions=sessions_before, seed=1)
+            Tournament.objects.filter(pk=built.pk).update(slug=SLUG, name="Bench room")
+            tournament = Tournament.objects.get(pk=built.pk)
+            session = session_create(tournament=tournament, seed=sessions_before + 1)
+            session_seat(session=session)
+            session_start(session=session)
+            room = {"slug": SLUG, "session": session.number, "tables": []}
+            User = get_user_model()
+            for match in (
+                Match.objects.filter(table__session=session)
+                .select_related("table__session__tournament").order_by("table__number")
+            ):
+                number = match.table.number
+                username = f"bench-ref-{number:02d}"
+                user = User.objects.filter(username=username).first() or User(username=username)
+                user.set_password(PASSWORD)
+                user.save()
+                services.staff_role_grant(tournament=tournament, user=user, role="referee",
+                                          tables=str(number))
+                record = engine.simulated_match_record(
+                    names=match_rows(match=match).names, seed=number, rules=tournament.rules)
+                room["tables"].append({
+                    "number": number,
+                    "match": f"/t/{SLUG}/matches/{match.pk}/",
+                    "referee": username,
+                    "password": PASSWORD,
+                    "session_cookie": [settings.SESSION_COOKIE_NAME, logged_in(user)],
+                    "turns": [turn_form(turn) for turn in record["rounds"][0]["turns"]],
+                })
+            room["players"] = list(tournament.registrations.values_list("player_id", flat=True))
+        Path(out).parent.mkdir(parents=True, exist_ok=True)
+        Path(out).write_text(json.dumps(room, indent=1))
+        self.stdout.write(f"{SLUG}: {tables} tables in play, session {session.number}; "
+                          f"{len(room['players'])} players; the room written to {out}")

@@ -1,0 +1,108 @@
+"""The public pages as the room's phones read them: kept once made, 304 when nothing changed.
+
+Every phone of the room polls the standings, its table's match or its player page every few
+seconds. For a reader who is not logged in (the public: the page is the same for all of them),
+a page and its polled fragment are answered from a copy kept in the shared cache
+(:func:`tournament.kept.kept`), made once per change of the tournament's data version
+(:mod:`tournament.freshness`), whatever the number of phones; the answer carries an ETag
+named by that version, so that a poll with nothing new is answered 304 after one indexed
+read (the tournament's row, which the view loads anyway).
+
+The key names what the page is, never what a client chooses freely: the tournament, the view
+and its arguments as the site writes them (a request for ``/players/007/`` or with any query
+string is answered as before, made for it alone), the language (one of ``LANGUAGES``) and
+whether it is the page or its live fragment. The CSRF token, the one part of a page that
+differs from one reader to the next (the language switcher and htmx's headers carry it), is
+kept as a marker and replaced by the reader's own token on the way out.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import HttpResponse
+from django.middleware.csrf import get_token
+from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
+from django.utils.http import http_date
+from django.utils.translation import get_language
+
+from tournament.kept import etag, kept
+
+#: Stands for the reader's CSRF token in a kept page (letters, digits and dashes: the
+#: templates' escaping leaves it as it is).
+CSRF_MARKER = "kept-page-csrf-token-marker"
+#: How long a reader waits for the first copy of a page another worker is making.
+PAGE_WAIT_SECONDS = 5.0
+
+
+class NotKept(Exception):
+    """The page answered something other than a plain 200 (a 404, a redirect): not kept."""
+
+    def __init__(self, response) -> None:
+        super().__init__()
+        self.response = response
+
+
+class KeptPageMixin:
+    """For a view of a tournament (``TournamentMixin`` first) whose :meth:`page` renders a
+    ``TemplateResponse``: the public's copies kept, and 304 to a poll with nothing new."""
+
+    http_method_names = ["get", "head"]
+
+    def page(self, request, *args, **kwargs):
+        raise NotImplementedError
+
+    def page_key(self, request) -> str | None:
+        """The copy's key for this request, or None when it is made for this reader alone
+        (logged in, a query string, an address not written as the site writes it, messages
+        waiting to be shown)."""
+        match = request.resolver_match
+        if (
+            request.user.is_authenticated
+            or request.GET
+            or match is None
+            or request.path != reverse(f"{match.namespace}:{match.url_name}", kwargs=match.kwargs)
+            or len(messages.get_messages(request))
+        ):
+            return None
+        part = "fragment" if request.htmx else "page"
+        return f"page:{self.tournament.pk}:{request.path}:{get_language()}:{part}"
+
+    def get(self, request, *args, **kwargs):
+        key = self.page_key(request)
+        if key is None:
+            response = self.page(request, *args, **kwargs)
+            patch_vary_headers(response, ("HX-Request",))
+            return response
+        version = self.tournament.data_version
+        not_modified = get_conditional_response(request, etag=etag(key, version))
+        if not_modified is not None:
+            return self.headed(not_modified, key=key, version=version)
+
+        def make() -> tuple[bytes, str]:
+            response = self.page(request, *args, **kwargs)
+            if not isinstance(response, TemplateResponse) or response.status_code != 200:
+                raise NotKept(response)
+            response.context_data["csrf_token"] = CSRF_MARKER
+            response.render()
+            return response.content, response["Content-Type"]
+
+        try:
+            made = kept(key=key, version=version, make=make, wait_seconds=PAGE_WAIT_SECONDS)
+        except NotKept as refused:
+            return refused.response
+        content, content_type = made.content
+        marker = CSRF_MARKER.encode()
+        if marker in content:
+            content = content.replace(marker, get_token(request).encode())
+        response = HttpResponse(content, content_type=content_type)
+        response["Last-Modified"] = http_date(made.made_at.timestamp())
+        return self.headed(response, key=key, version=made.version)
+
+    @staticmethod
+    def headed(response, *, key: str, version: int):
+        response["ETag"] = etag(key, version)
+        patch_cache_control(response, no_cache=True)
+        patch_vary_headers(response, ("HX-Request",))
+        return response
