@@ -11,6 +11,14 @@ from tests.tournament.matches.helpers import first_match, start_session
 from tournament.models import MatchSubmission, Turn
 
 
+def draw_three_and_pass(page) -> None:
+    """The draw-and-pass button, then its confirmation (a turn that costs 25 is asked twice)."""
+    confirm = page.locator("#pass-confirm")
+    if confirm.get_attribute("open") is None:
+        page.locator("#pass-confirm .pass-button").click()
+    confirm.locator("button[type=submit]").click()
+
+
 def test_two_turns_entered_offline_are_saved_once_each_in_order(browser, live_server, tournament,
                                                                 referee, staff_password):
     match = first_match(tournament)
@@ -23,9 +31,9 @@ def test_two_turns_entered_offline_are_saved_once_each_in_order(browser, live_se
         expect(page.locator("#done")).to_have_text("Tour enregistré.")
 
         context.set_offline(True)
-        page.locator(".pass-button").click()
+        draw_three_and_pass(page)
         expect(page.locator("#send-queue")).to_have_attribute("data-count", "1")
-        page.locator(".pass-button").click()
+        draw_three_and_pass(page)
         expect(page.locator("#send-queue")).to_have_attribute("data-count", "2")
         expect(page.locator("#send-queue")).to_contain_text("en attente d’envoi")
         assert Turn.objects.filter(round__match=match).count() == 1  # nothing reached it
