@@ -10,7 +10,8 @@ of the runs and the median. With ``--against DIR`` (the root of another checkout
 project, e.g. an earlier commit), the same records are checked by that engine too, runs
 alternating between the two, and the ratios are printed: both engines are measured in the
 same minute on the same machine. The start-up of a bare ``python -c pass`` is printed too:
-no engine can check faster than that.
+no engine can check faster than that. Last, the cost of each turn beyond the fixed cost of
+starting: the long record's time less the short one's, over the turns it has more.
 
 The processes inherit the environment: with ``PYTHONDONTWRITEBYTECODE`` set, Python compiles
 every module at every start; ``--bytecode-cache`` runs them with a cache of compiled modules
@@ -128,3 +129,14 @@ def run_command_bench(
             if against is not None:
                 ratio = min(times[("--against", name)]) / min(times[("this engine", name)])
                 print(f"  this engine is {ratio:.2f}x as fast per turn", file=out)
+        (_, long_turns, _), (_, short_turns, _) = files["long"], files["short"]
+        print("each turn beyond the short record's (the long record's time less the short's):",
+              file=out)
+        marginal = {}
+        for label in engines:
+            spent = min(times[(label, "long")]) - min(times[(label, "short")])
+            marginal[label] = spent / (long_turns - short_turns)
+            print(f"  {label}: {marginal[label] * 1e6:.1f} us a turn", file=out)
+        if against is not None:
+            ratio = marginal["--against"] / marginal["this engine"]
+            print(f"  this engine is {ratio:.2f}x as fast a turn", file=out)

@@ -109,6 +109,16 @@ class Score(NamedTuple):
         return f"{text} = {self.total}"
 
 
+_new: Final = tuple.__new__
+#: The score of a tile without bonus, by its value (0 to 15): shared, as a score is immutable.
+_PLAIN: Final[tuple[Score, ...]] = tuple(Score(value) for value in range(16))
+
+
+def _bonus_score(value: int, bonus: Bonus, points: int) -> Score:
+    """``Score(value, bonus, points)`` without the Python-level ``__new__`` of NamedTuple."""
+    return _new(Score, (value, bonus, points, 0))  # type: ignore[no-any-return]
+
+
 class Placement(NamedTuple):
     """A tile in a cell: the cell and the corner values clockwise from the apex.
 
@@ -344,8 +354,8 @@ class Board:
             if tile.is_triple:
                 bonus_points = rules.opening_points(zero_triple=value == 0)
                 if bonus_points:
-                    return Score(value, Bonus.OPENING, bonus_points), tile
-            return Score(value), tile
+                    return _bonus_score(value, Bonus.OPENING, bonus_points), tile
+            return _PLAIN[value], tile
         shared = self._frontier.get(cell, 0)
         if not shared:
             raise IllegalPlacement(
@@ -375,17 +385,18 @@ class Board:
         ring = _ONE_SHORT_OF_A_HEXAGON
         hexagons = (touch(p0) == ring) + (touch(p1) == ring) + (touch(p2) == ring)
         if hexagons:
-            return Score(value, _HEXAGONS[hexagons - 1], rules.hexagon_bonuses[hexagons - 1]), tile
+            bonus_points = rules.hexagon_bonuses[hexagons - 1]
+            return _bonus_score(value, _HEXAGONS[hexagons - 1], bonus_points), tile
         if shared >= 2:
             if rules.two_sides_bonus is None:
-                return Score(value), tile
-            return Score(value, Bonus.TWO_SIDES, rules.two_sides_bonus), tile
-        for neighbour, opposite in zip(neighbours, points):
-            if neighbour in cells:
-                if touch(opposite):
-                    return Score(value, Bonus.BRIDGE, rules.bridge_bonus), tile
-                break
-        return Score(value), tile
+                return _PLAIN[value], tile
+            return _bonus_score(value, Bonus.TWO_SIDES, rules.two_sides_bonus), tile
+        # One side shared: a bridge when the corner opposite that side touches the table.
+        n0, n1, _ = neighbours
+        opposite = p0 if n0 in cells else p1 if n1 in cells else p2
+        if touch(opposite):
+            return _bonus_score(value, Bonus.BRIDGE, rules.bridge_bonus), tile
+        return _PLAIN[value], tile
 
     def is_legal(self, placement: Placement) -> bool:
         """Whether :meth:`check` accepts the placement."""

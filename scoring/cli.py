@@ -14,30 +14,25 @@
 
 from __future__ import annotations
 
-import argparse
 import gc
 import json
 import sys
 from collections.abc import Sequence
-from typing import Any, NoReturn, TextIO
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 from scoring.errors import RecordError
 from scoring.record import load_record
 from scoring.replay import MatchReport, check_record
 from scoring.rules import RULE_SETS
 
+if TYPE_CHECKING:
+    import argparse
+
 __all__ = ["main", "EXIT_OK", "EXIT_PROBLEMS", "EXIT_UNREADABLE"]
 
 EXIT_OK = 0
 EXIT_PROBLEMS = 1
 EXIT_UNREADABLE = 2
-
-
-class _Parser(argparse.ArgumentParser):
-    """An argument parser whose errors are one line on standard error, exit status 2."""
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(EXIT_UNREADABLE, f"{self.prog}: error: {message}\n")
 
 
 def _write_json(data: Any, stream: TextIO) -> None:
@@ -84,7 +79,10 @@ def _check_one(name: str) -> tuple[int, MatchReport | str]:
 
 
 def _check(args: argparse.Namespace) -> int:
-    names: list[str] = args.files
+    return _check_many(args.files)
+
+
+def _check_many(names: list[str]) -> int:
     # A record, its replay and its report make no reference cycles, so reference counting
     # frees them all; the cyclic collector would only walk the growing report again and
     # again (about 15 % of a 5,000-turn check). Restored after: main() may run inside a
@@ -164,6 +162,14 @@ def _bench_command(args: argparse.Namespace) -> int:
 
 
 def _parser() -> argparse.ArgumentParser:
+    import argparse  # not needed by a plain check (see main())
+
+    class _Parser(argparse.ArgumentParser):
+        """An argument parser whose errors are one line on standard error, exit status 2."""
+
+        def error(self, message: str) -> NoReturn:
+            self.exit(EXIT_UNREADABLE, f"{self.prog}: error: {message}\n")
+
     parser = _Parser(prog="python -m scoring", description="The Triominos rules engine.")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
@@ -238,7 +244,17 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
-    args = _parser().parse_args(argv)
+    arguments = sys.argv[1:] if argv is None else list(argv)
+    if (
+        len(arguments) > 1
+        and arguments[0] == "check"
+        and not any(name.startswith("-") and name != "-" for name in arguments[1:])
+    ):
+        # check FILE..., the command run most, read without the argument parser: importing
+        # argparse and building the parser is 2 to 3 ms of a check. Anything else (an
+        # option, --help, a mistake) goes through the parser.
+        return _check_many(arguments[1:])
+    args = _parser().parse_args(arguments)
     status: int = args.run(args)
     return status
 

@@ -39,8 +39,9 @@ class Point(NamedTuple):
         return f"Point({self.x}, {self.y})"
 
 
-_CELL_RE: Final = re.compile(
-    r"^\s*([UD])\s*\(\s*(-?\d{1,9})\s*,\s*(-?\d{1,9})\s*\)\s*$", re.ASCII
+#: Compiled by ``re`` on first use (its cache): a check never reads a cell as text.
+_CELL_PATTERN: Final = (
+    r"^\s*([UD])\s*\(\s*(-?\d{1,9})\s*,\s*(-?\d{1,9})\s*\)\s*$"
 )
 
 
@@ -69,7 +70,7 @@ class Cell(NamedTuple):
     @classmethod
     def parse(cls, text: str) -> Cell:
         """Read ``"U(0,0)"``; raises :class:`InvalidCell`."""
-        match = _CELL_RE.match(text) if isinstance(text, str) else None
+        match = re.match(_CELL_PATTERN, text, re.ASCII) if isinstance(text, str) else None
         if match is None:
             raise InvalidCell(f"{text!r} is not a cell like 'U(0,0)' or 'D(-1,2)'")
         o, x, y = match.groups()

@@ -485,7 +485,7 @@ def _round(value: object, index: int, players: int) -> RoundRecord:
             settlement, f"{path}.settlement_claimed", players, "one-number-per-player", _int
         )
     return RoundRecord(
-        turns=tuple(_turn(turn, index, i, players) for i, turn in enumerate(turns)),
+        turns=tuple([_turn(turn, index, i, players) for i, turn in enumerate(turns)]),
         racks=racks,
         settlement_claimed=settlement,
     )

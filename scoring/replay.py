@@ -81,6 +81,11 @@ class Verdict(StrEnum):
 
 #: The score of a turn that changed nothing.
 _NOTHING: Final = Score(0)
+#: The verdicts, looked up once (an enum member's attribute access is a descriptor call).
+_OK: Final = Verdict.OK
+_MISMATCH: Final = Verdict.MISMATCH
+_ILLEGAL: Final = Verdict.ILLEGAL
+_UNVERIFIED: Final = Verdict.UNVERIFIED
 
 
 class ReplayStateError(RuntimeError):
@@ -286,20 +291,17 @@ class MatchReport:
         for r, round_ in enumerate(self.rounds):
             append(',\n  {"turns": [' if r else '\n  {"turns": [')
             lines = []
-            for turn in round_.turns:
-                score = turn.score
-                bonus = score.bonus
-                claimed = turn.claimed
-                decision = turn.decision
+            for _, _, player, score, draws, claimed, verdict, _, _, _, decision in round_.turns:
+                tile_value, bonus, bonus_points, penalty = score
                 lines.append(
-                    f'{{"player": {turn.player}, '
-                    f'"points": {score.tile_value + score.bonus_points - score.penalty}, '
-                    f'"tile": {score.tile_value}, '
-                    f'"bonus": {"null" if bonus is None else _QUOTED[bonus]}, '
-                    f'"bonus_points": {score.bonus_points}, "draws": {turn.draws}, '
-                    f'"penalty": {score.penalty}, '
+                    f'{{"player": {player}, '
+                    f'"points": {tile_value + bonus_points - penalty}, '
+                    f'"tile": {tile_value}, '
+                    f'"bonus": {_QUOTED[bonus]}, '
+                    f'"bonus_points": {bonus_points}, "draws": {draws}, '
+                    f'"penalty": {penalty}, '
                     f'"claimed": {"null" if claimed is None else claimed}, '
-                    f'"verdict": "{turn.verdict.value}"'
+                    f'"verdict": "{verdict}"'
                     + ("}" if decision is None else f', "decision": "{decision}"}}')
                 )
             if lines:
@@ -337,7 +339,10 @@ class MatchReport:
 
 _new: Final = tuple.__new__
 _JSON_BOOL: Final = {True: "true", False: "false"}
-_QUOTED: Final = {bonus: f'"{bonus.value}"' for bonus in Bonus}
+#: A bonus as JSON: null, or its name quoted.
+_QUOTED: Final[dict[Bonus | None, str]] = {
+    None: "null", **{bonus: f'"{bonus.value}"' for bonus in Bonus}
+}
 
 
 def _json_int(value: int | None) -> str:
@@ -381,25 +386,41 @@ def settle(
     return None
 
 
-@dataclass(slots=True)
 class _Round:
-    """The mutable state of the round in progress."""
+    """The mutable state of the round in progress (a plain class: a dataclass costs about
+    half a millisecond of every process's start-up, and this one needs nothing of it)."""
 
-    index: int
-    counted: bool
-    pool: int
-    hands: list[int]
-    points: list[int]
-    board: Board | None
-    #: The tiles placed in the round (on the table, whether its positions are known or not).
-    played: set[Tile] = field(default_factory=set)
-    last_player: int | None = None
-    idle_turns: int = 0
-    end: EndKind = "unfinished"
-    out_player: int | None = None
-    turns: list[TurnReport] = field(default_factory=list)
-    problems: list[Problem] = field(default_factory=list)
-    late_problem: Problem | None = None
+    __slots__ = (
+        "index", "counted", "pool", "hands", "points", "board", "played", "last_player",
+        "idle_turns", "end", "out_player", "turns", "problems", "late_problem",
+    )
+
+    def __init__(
+        self,
+        *,
+        index: int,
+        counted: bool,
+        pool: int,
+        hands: list[int],
+        points: list[int],
+        board: Board | None,
+    ) -> None:
+        self.index = index
+        self.counted = counted
+        self.pool = pool
+        self.hands = hands
+        self.points = points
+        self.board = board
+        #: The tiles placed in the round (on the table, whether their positions are known
+        #: or not).
+        self.played: set[Tile] = set()
+        self.last_player: int | None = None
+        self.idle_turns = 0
+        self.end: EndKind = "unfinished"
+        self.out_player: int | None = None
+        self.turns: list[TurnReport] = []
+        self.problems: list[Problem] = []
+        self.late_problem: Problem | None = None
 
 
 class MatchReplay:
@@ -432,6 +453,9 @@ class MatchReplay:
         self._finished = False
         self._target_reached = False
         self._rounds_counted = 0
+        #: The target as looked at during a round: never, under rules that look at it only
+        #: once a round is settled.
+        self._target_live: float = float("inf") if rules.target_at_round_end_only else rules.target
 
     # -- the match --------------------------------------------------------------------------
 
@@ -575,16 +599,50 @@ class MatchReplay:
 
     def preview(self, turn: TurnRecord) -> TurnReport:
         """What :meth:`play` would report for ``turn``; nothing changes."""
-        return self._report(self._state(), turn)
+        return self._evaluate(self._state(), turn)
 
     def play(self, turn: TurnRecord) -> TurnReport:
         """Replay one turn and return its report."""
         state = self._round
         if state is None:
             state = self._state()  # raises
-        report = self._report(state, turn)
+        report = self._evaluate(state, turn)
         if state.end == "unfinished":
-            self._apply(state, report)
+            # Apply the turn to the round (written here, not in a method of its own: this
+            # runs once per turn of every check).
+            _, _, player, score, drawn, claimed, _, _, tile, placement, decision = report
+            hands = state.hands
+            if tile is not None:
+                hands[player] += drawn - 1
+                state.played.add(tile)
+                board = state.board
+                if board is not None:
+                    if placement is None:
+                        state.board = None  # a placement without its position: sheet mode
+                    else:
+                        board.push(placement, tile)
+                state.idle_turns = 0
+            else:
+                hands[player] += drawn
+                state.idle_turns += 1
+            state.pool -= drawn
+            # report.points_counted, spelled out
+            counted = claimed if claimed is not None and decision == "claim" else (
+                score[0] + score[2] - score[3]
+            )
+            points = state.points[player] = state.points[player] + counted
+            state.last_player = player
+            if tile is not None and not hands[player]:
+                state.end = "out"
+                state.out_player = player
+            elif not state.pool and state.idle_turns >= len(hands):
+                state.end = "blocked"
+            if (
+                not self._target_reached
+                and state.counted
+                and self._totals[player] + points >= self._target_live
+            ):
+                self._target_reached = True
         state.turns.append(report)
         if report.problems:
             state.problems.extend(report.problems)
@@ -592,17 +650,12 @@ class MatchReplay:
 
     # -- evaluating a turn ------------------------------------------------------------------
 
-    def _report(self, state: _Round, turn: TurnRecord) -> TurnReport:
-        """The turn's report, with the referee's decision on it if the record has one."""
-        report = self._evaluate(state, turn)
-        if turn.decision is None:
-            return report
-        return report._replace(decision=turn.decision)
-
     def _evaluate(self, state: _Round, turn: TurnRecord) -> TurnReport:
+        """The turn's report, with the referee's decision on it if the record has one."""
         rules = self.rules
         players = self.players
-        r, t, player = state.index, len(state.turns), turn.player
+        player, drawn, place, claimed, claimed_bonus, decision, _ = turn
+        r, t = state.index, len(state.turns)
         if not 0 <= player < len(players):
             raise ValueError(f"turn {t}: player {player} is not a player index")
         name = players[player]
@@ -612,7 +665,9 @@ class MatchReplay:
             else:
                 out = players[state.out_player]
                 problem = Problem.make(r, t, "turn-after-end", player=name, out_player=out)
-            return TurnReport(r, t, player, _NOTHING, 0, turn.claimed, Verdict.ILLEGAL, (problem,))
+            return TurnReport(
+                r, t, player, _NOTHING, 0, claimed, _ILLEGAL, (problem,), decision=decision
+            )
 
         problems: list[Problem] = []
         last = state.last_player
@@ -621,7 +676,6 @@ class MatchReplay:
             problems.append(Problem.make(r, t, "out-of-turn", player=name, expected=expected))
 
         pool = state.pool
-        drawn = turn.draws
         allowed = rules.max_draws if rules.max_draws < pool else pool
         if drawn > allowed:
             problems.append(
@@ -635,26 +689,23 @@ class MatchReplay:
         tile: Tile | None = None
         placement: Placement | None = None
         unverified = False
-        place = turn.place
         if place is not None:
             board = state.board
-            corners = place.corners
-            if board is not None and place.cell is not None and corners is not None:
-                # Board mode: the position is known, the board finds the bonus. The common
-                # case (a valid tile, no name beside its corners) costs one look-up here.
-                if (
-                    place.tile is None and tile_from_corners(corners) is not None
-                ) or self._tile_shown(state, place, corners, name, problems):
-                    candidate = _new(Placement, (place.cell, corners))
+            named, cell, corners = place
+            if board is not None and cell is not None and corners is not None:
+                # Board mode: the position is known, the board finds the bonus, and refuses
+                # corners that show no tile (a tile named beside them is checked first).
+                if named is None or self._tile_shown(state, place, corners, name, problems):
+                    candidate = _new(Placement, (cell, corners))
                     try:
                         base, tile = board.score(candidate)
                     except IllegalPlacement as error:
                         problems.append(self._placement_problem(r, t, name, error))
                     else:
                         placement = candidate
-                        if turn.bonus is not None and turn.bonus != base.bonus:
+                        if claimed_bonus is not None and claimed_bonus != base.bonus:
                             problems.append(
-                                self._bonus_problem(r, t, name, turn.bonus, base, placement)
+                                self._bonus_problem(r, t, name, claimed_bonus, base, placement)
                             )
             else:
                 base, tile, unverified = self._evaluate_on_sheet(
@@ -664,7 +715,7 @@ class MatchReplay:
         if base is None:
             if drawn == rules.max_draws:
                 penalty += rules.failed_draws_penalty
-            score = Score(0, None, 0, penalty)
+            score = _new(Score, (0, None, 0, penalty))
             if place is None and drawn < rules.max_draws and pool > drawn:
                 problems.append(
                     Problem.make(
@@ -678,24 +729,27 @@ class MatchReplay:
                     )
                 )
         elif penalty:
-            score = Score(base[0], base[1], base[2], penalty)
+            score = _new(Score, (base[0], base[1], base[2], penalty))
         else:
             score = base
-        claimed = turn.claimed
-        if claimed is not None and claimed != score.total and (base is not None or place is None):
+        if (
+            claimed is not None
+            and claimed != score[0] + score[2] - score[3]  # score.total, spelled out
+            and (base is not None or place is None)
+        ):
             problems.append(self._claim_problem(r, t, name, claimed, score, tile, placement))
         if not problems:
-            verdict = Verdict.UNVERIFIED if unverified else Verdict.OK
+            verdict = _UNVERIFIED if unverified else _OK
         elif any(p.code in _RULE_CODES for p in problems):
-            verdict = Verdict.ILLEGAL
+            verdict = _ILLEGAL
         else:
-            verdict = Verdict.MISMATCH
+            verdict = _MISMATCH
         # TurnReport(...) spelled as tuple.__new__, which skips the Python-level __new__ of a
         # NamedTuple: the replay makes one per turn
         return _new(
             TurnReport,
             (r, t, player, score, drawn, claimed, verdict, tuple(problems) if problems else (),
-             tile, placement, None),
+             tile, placement, decision),
         )
 
     @staticmethod
@@ -797,7 +851,9 @@ class MatchReplay:
 
     @staticmethod
     def _placement_problem(r: int, t: int, name: str, error: IllegalPlacement) -> Problem:
-        """A placement the board refused (its corners were checked before: they show a tile)."""
+        """A placement the board refused."""
+        if error.code in ("mirror-tile", "unknown-tile"):  # corners that show no tile
+            return _corner_problem(r, t, name, error.params["corners"])  # type: ignore[arg-type]
         params: dict[str, str | int] = {
             key: value if isinstance(value, int) else str(value)
             for key, value in error.params.items()
@@ -881,45 +937,6 @@ class MatchReplay:
         return Score(tile.value, bonus, self._bonus_points(bonus, tile)), tile, unverified
 
     # -- applying a turn --------------------------------------------------------------------
-
-    def _apply(self, state: _Round, report: TurnReport) -> None:
-        player = report.player
-        drawn = report.draws
-        state.pool -= drawn
-        hands = state.hands
-        hands[player] += drawn
-        tile = report.tile
-        if tile is not None:
-            hands[player] -= 1
-            state.played.add(tile)
-            board = state.board
-            if board is not None:
-                if report.placement is None:
-                    state.board = None  # a placement without its position: sheet mode
-                else:
-                    board.push(report.placement, tile)
-            state.idle_turns = 0
-        else:
-            state.idle_turns += 1
-        points = state.points
-        # report.points_counted, spelled out on the hot path
-        if report.decision == "claim" and report.claimed is not None:
-            points[player] += report.claimed
-        else:
-            points[player] += report.score.total
-        state.last_player = player
-        if tile is not None and hands[player] == 0:
-            state.end = "out"
-            state.out_player = player
-        elif state.pool == 0 and state.idle_turns >= len(hands):
-            state.end = "blocked"
-        if (
-            state.counted
-            and not self._target_reached
-            and self._totals[player] + points[player] >= self.rules.target
-            and not self.rules.target_at_round_end_only
-        ):
-            self._target_reached = True
 
     def _check_target(self, round_points: Sequence[int]) -> None:
         target = self.rules.target
@@ -1135,9 +1152,10 @@ def check_record(record: MatchRecord) -> MatchReport:
     (True, (22, 0), [])
     """
     replay = MatchReplay(record.players, rules=record.rules)
+    play = replay.play
     for round_ in record.rounds:
         replay.begin_round()
         for turn in round_.turns:
-            replay.play(turn)
+            play(turn)
         replay.end_round(round_.racks, round_.settlement_claimed)
     return replay.report()

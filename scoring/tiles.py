@@ -22,7 +22,8 @@ __all__ = ["Tile", "ALL_TILES", "Corners", "tile_from_corners"]
 Corners = tuple[int, int, int]
 
 _VALUES: Final = range(6)
-_NAME_RE: Final = re.compile(r"^\s*(\d)\s*[-\s,/]?\s*(\d)\s*[-\s,/]?\s*(\d)\s*$", re.ASCII)
+#: Compiled by ``re`` on first use (its cache): the usual spelling is found without it.
+_NAME_PATTERN: Final = r"^\s*(\d)\s*[-\s,/]?\s*(\d)\s*[-\s,/]?\s*(\d)\s*$"
 
 
 class Tile:
@@ -77,7 +78,10 @@ class Tile:
         """
         if not isinstance(name, str):
             raise UnknownTile(f"unknown-tile: {name!r}: a tile name is a string like '0-1-2'")
-        match = _NAME_RE.match(name)
+        tile = _BY_NAME.get(name)  # the usual spelling, "0-1-2": one look-up
+        if tile is not None:
+            return tile
+        match = re.match(_NAME_PATTERN, name, re.ASCII)
         if match is None:
             raise UnknownTile(f"unknown-tile: {name!r}: a tile name is like '0-1-2'")
         values = [int(v) for v in match.groups()]
@@ -158,6 +162,7 @@ def _all_tiles() -> Iterator[Tile]:
 #: The 56 tiles, in ascending order of their names.
 ALL_TILES: Final[tuple[Tile, ...]] = tuple(_all_tiles())
 _BY_SORTED: Final[dict[tuple[int, int, int], Tile]] = {t._key(): t for t in ALL_TILES}
+_BY_NAME: Final[dict[str, Tile]] = {t._name: t for t in ALL_TILES}
 _BY_CORNERS: Final[dict[tuple[int, ...], Tile]] = {
     rotation: t for t in ALL_TILES for rotation in t.rotations()
 }

@@ -204,6 +204,7 @@ def test_the_command_benchmark_compares_two_checkouts() -> None:
     assert "long record: 150 rounds, 5134 turns" in text
     assert "short record: " in text and ", 110 turns" in text
     assert text.count("us per turn") == 4 and text.count("x as fast per turn") == 2
+    assert text.count(" us a turn") == 2 and text.count("x as fast a turn") == 1
 
 
 def test_a_seeded_simulation_does_not_depend_on_hash_randomisation() -> None:
@@ -262,3 +263,44 @@ def test_several_files_in_one_process(tmp_path: Path, capsys: pytest.CaptureFixt
     assert "rounds[0].turns[0].bonus" in lines[1]["error"]
     assert "cannot read" in lines[2]["error"]
     assert err.count("\n") == 2 and str(bad) in err
+
+
+def test_a_check_process_prints_its_whole_report_and_status(tmp_path: Path) -> None:
+    # The process ends with os._exit once its output is flushed: nothing may be lost, on
+    # standard output or standard error, whatever the status.
+    from scoring.simulate import simulate_match
+
+    data = simulate_match(players=4, seed=4, mistakes=0.2)
+    path = tmp_path / "match.json"
+    path.write_bytes(dump(data))
+    expected = scoring.check_record(scoring.parse_record(data))
+    result = subprocess.run([sys.executable, "-m", "scoring", "check", str(path)], cwd=ROOT,
+                            capture_output=True, check=False, timeout=120)
+    assert result.returncode == 1
+    assert result.stdout.decode("utf-8") == expected.to_text()
+    missing = subprocess.run(
+        [sys.executable, "-m", "scoring", "check", str(path), str(tmp_path / "none.json")],
+        cwd=ROOT, capture_output=True, text=True, check=False, timeout=120,
+    )
+    assert missing.returncode == 2
+    assert missing.stderr.count("\n") == 1 and "none.json" in missing.stderr
+    assert [json.loads(line)["status"] for line in missing.stdout.splitlines()] == [1, 2]
+
+
+@pytest.mark.parametrize(
+    ("args", "parser_used"),
+    [(["check", "GOOD"], False), (["check", "GOOD", "-"], False), (["check", "--", "GOOD"], True)],
+)
+def test_a_plain_check_does_not_build_the_argument_parser(
+    tmp_path: Path, args: list[str], parser_used: bool
+) -> None:
+    path = tmp_path / "good.json"
+    path.write_bytes(dump(GOOD))
+    argv = [str(path) if arg == "GOOD" else arg for arg in args]
+    code = (
+        "import sys; from scoring.cli import main; "
+        f"status = main({argv!r}); print(status, 'argparse' in sys.modules, file=sys.stderr)"
+    )
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, input=dump(GOOD),
+                            capture_output=True, check=False, timeout=120)
+    assert result.stderr.decode().split() == ["0", str(parser_used)]

@@ -62,13 +62,20 @@ def test_three_sessions_from_import_to_final_standings(make_tournament, referee)
     assert sum(row["total_points"] for row in rows) == sum(sum(m.totals) for m in matches)
     assert sum(row["match_points"] for row in rows) == pytest.approx(1.5 * 30)
     expected = Counter()
+    best = Counter()
     for match in matches:
         seated = list(match.table.seats.order_by("order").values_list("player_id", flat=True))
         for player_id, points in zip(seated, match_points(match.totals), strict=True):
             expected[player_id] += points
+        for player_id, total in zip(seated, match.totals, strict=True):
+            best[player_id] = max(best[player_id], total)
     assert {row["player_id"]: row["match_points"] for row in rows} == {
         player_id: float(points) for player_id, points in expected.items()}
+    # A player's best match is their highest total in one match. (Not always 400 or more: under
+    # the tournament rules a player who touches the target and falls back below it before the
+    # round ends still ends the match.)
+    assert {row["player_id"]: row["best_match"] for row in rows} == dict(best)
     # Best first, by match points, then total points, then share.
     keys = [(row["match_points"], row["total_points"], row["share"]) for row in rows]
     assert keys == sorted(keys, reverse=True)
-    assert rows[0]["rank"] == 1 and rows[0]["best_match"] >= 400
+    assert rows[0]["rank"] == 1
