@@ -23,7 +23,7 @@ from django.utils import translation
 
 from tournament import services
 from tournament.models import StaffRole
-from tournament.organiser.services import player_add, session_create
+from tournament.organiser.services import player_add, session_create, session_start
 from tournament.seating.services import session_seat_players
 
 STAFF_PASSWORD = "tiles-and-hexagons-9"
@@ -64,6 +64,7 @@ def make_tournament(db):
         sessions: int = 1,
         table_size: int = 4,
         is_public: bool = True,
+        started: bool = False,
     ):
         tournament = services.tournament_create(
             name=name or slug.replace("-", " ").title(),
@@ -85,6 +86,8 @@ def make_tournament(db):
             rotated = registered[session_index:] + registered[:session_index]
             tables = [rotated[i : i + table_size] for i in range(0, len(rotated), table_size)]
             session_seat_players(session=session, tables=tables)
+            if started:
+                session_start(session=session)
         return tournament
 
     return make_tournament

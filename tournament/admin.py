@@ -6,6 +6,7 @@ from django.contrib import admin
 from tournament.models import (
     AuditEntry,
     Match,
+    MatchSubmission,
     Player,
     Registration,
     Round,
@@ -155,3 +156,11 @@ class AuditEntryAdmin(ReadOnlyHistoryAdmin):
 class SessionAuditEntryAdmin(ReadOnlyHistoryAdmin):
     list_display = ["at", "session", "user", "action", "reason"]
     list_filter = ["action"]
+
+
+@admin.register(MatchSubmission)
+class MatchSubmissionAdmin(ReadOnlyHistoryAdmin):
+    """The keys of the submissions saved (a submission sent again is answered "already
+    saved"): kept by the services, shown here."""
+
+    list_display = ["at", "match", "key"]

@@ -729,3 +729,25 @@ class AuditEntry(models.Model):
 
     def delete(self, *args, **kwargs):
         raise AuditEntryRefused("an audit entry cannot be deleted")
+
+
+class MatchSubmission(models.Model):
+    """The key a tablet made for one submission to a match, kept once the write was saved:
+    the same submission sent again (after a network error, from the tablet's queue) is
+    answered "already saved" instead of being saved twice."""
+
+    match = models.ForeignKey(
+        Match, models.CASCADE, related_name="submissions", verbose_name=_("match")
+    )
+    key = models.CharField(_("key"), max_length=64)
+    at = models.DateTimeField(_("at"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("submission")
+        verbose_name_plural = _("submissions")
+        constraints = [
+            models.UniqueConstraint(fields=["match", "key"], name="match_submission_unique_key"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match_id}: {self.key}"

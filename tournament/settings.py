@@ -131,7 +131,7 @@ DATABASES = {
 # The public pages and the PDFs kept once made (tournament/kept.py) live in the database:
 # every gunicorn worker, and a second app server on the same database, share them, and
 # nothing else needs to run at the venue. The table is made by the migrations
-# (0004_cache_table).
+# (0005_cache_table).
 CACHES = {
     "default": {
         "BACKEND": "django.core.cache.backends.db.DatabaseCache",

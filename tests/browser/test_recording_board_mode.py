@@ -29,7 +29,7 @@ def two_player_match(make_tournament, make_user):
     from tournament import services
     from tournament.models import StaffRole
 
-    tournament = make_tournament(slug="duo", players=2, table_size=2)
+    tournament = make_tournament(slug="duo", players=2, table_size=2, started=True)
     user = make_user("remi-referee")
     services.staff_role_grant(tournament=tournament, user=user, role=StaffRole.Role.REFEREE)
     return first_match(tournament)

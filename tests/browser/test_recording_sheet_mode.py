@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from tests.tournament.matches.helpers import first_match
+from tests.tournament.matches.helpers import first_match, start_session
 from tournament.models import Match, Round, Turn
 
 # (who, tile, draws, bonus, points): a short round of four players, sheet mode
@@ -25,6 +25,7 @@ LINES = [
 
 def test_a_paper_sheet_typed_by_keyboard_only(page, log_in, tournament, referee):
     match = first_match(tournament)
+    start_session(match)
     log_in("remi-referee", next_url=f"/t/spring-open/matches/{match.pk}/sheet/")
     expect(page.get_by_role("heading", level=1)).to_contain_text("mode feuille")
     expect(page.locator("#id_line-0-who")).to_be_focused()

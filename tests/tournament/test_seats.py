@@ -21,7 +21,7 @@ def test_every_page_names_a_players_seat_alike(client, tournament):
     find = {row.record["name"]: row.record["seat"] for row in session_page.context["seats_table"].rows}
     player_page = client.get(f"/t/spring-open/players/{player.pk}/")
     match_page = client.get(f"/t/spring-open/matches/{match.pk}/")
-    on_match_page = {s.name: s.letter for s in match_page.context["view"].seats}
+    on_match_page = {s.name: s.letter for s in match_page.context["replay"].seats}
     printed = {line.name: line.seat for group in seating_context(session=seat.table.session)["groups"]
                for line in group.lines}
 

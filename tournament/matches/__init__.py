@@ -3,8 +3,8 @@ corrections that lose nothing (issue 4).
 
 What other parts of the tool use:
 
-- ``selectors.match_replay(match=...)`` -> ``MatchReplayView``: the match replayed by the
-  engine from its current rows: ``seats`` (letter, name), ``rounds`` (each a ``RoundView``:
+- ``selectors.match_replay(match=...)`` -> ``ReplayedMatch``: the match replayed by the
+  engine from its current rows: ``seats`` (letter, name), ``rounds`` (each a ``ReplayedRound``:
   ``turns`` as ``TurnLine`` with what was entered — ``player_name``, ``tile``, ``cell``,
   ``draws``, ``claimed``, ``bonus_claimed`` — next to the engine's ``points``, ``bonus``,
   ``bonus_points``, ``penalty``, ``verdict``, ``problems`` (translated), the referee's

@@ -14,7 +14,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from tournament import engine
-from tournament.matches.selectors import SEAT_LETTERS, LiveRound, MatchReplayView
+from tournament.matches.selectors import SEAT_LETTERS, LiveRound, ReplayedMatch
 from tournament.matches.services import TurnInput, turn_snapshot
 from tournament.models import Turn
 
@@ -30,6 +30,16 @@ BONUS_CODES = {
     "hhh": "triple-hexagon",
 }
 _CORNERS_RE = re.compile(r"^\s*(\d)\s*-?\s*(\d)\s*-?\s*(\d)\s*$")
+
+
+def small_number(text: str, *, high: int) -> int | None:
+    """``text`` as a number from 0 to ``high`` written in ASCII digits; None otherwise (``²``
+    or ``٣`` are digits to ``str.isdigit()``, not numbers a scorekeeper types)."""
+    text = text.strip()
+    if not (text.isascii() and text.isdigit()) or len(text) > len(str(high)):
+        return None
+    value = int(text)
+    return value if value <= high else None
 
 
 def tile_error(given: str) -> ValidationError:
@@ -56,8 +66,10 @@ def clean_cell(text: str) -> engine.Cell | None:
     if not text:
         return None
     try:
+        if len(text) > 30:  # no cell of a table is written that long
+            raise engine.InvalidCell(text)
         return engine.parse_cell(text)
-    except engine.InvalidCell:
+    except (engine.InvalidCell, ValueError):
         raise ValidationError(
             _("“%(given)s” is not a cell: write it like U(0,0) or D(-1,2)."),
             params={"given": text},
@@ -132,12 +144,12 @@ class TurnForm(PlacementFieldsMixin, RevisionForm):
                                         "class": "claim-input"}),
     )
 
-    def __init__(self, *args: Any, view: MatchReplayView, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, replay: ReplayedMatch, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.view = view
-        self.live: LiveRound | None = view.live
+        self.replay = replay
+        self.live: LiveRound | None = replay.live
         self.fields["player"].choices = [("", "—")] + [
-            (str(seat.order), f"{seat.letter} · {seat.name}") for seat in view.seats
+            (str(seat.order), f"{seat.letter} · {seat.name}") for seat in replay.seats
         ]
         self.fields["player"].widget = forms.RadioSelect(choices=self.fields["player"].choices[1:])
         if self.live is not None:
@@ -233,10 +245,10 @@ class CorrectionForm(PlacementFieldsMixin, RevisionForm):
     reason = forms.CharField(label=_("Why the correction"), max_length=500,
                              widget=forms.Textarea(attrs={"rows": 2}))
 
-    def __init__(self, *args: Any, view: MatchReplayView, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, replay: ReplayedMatch, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["player"].choices = [
-            (str(seat.order), f"{seat.letter} · {seat.name}") for seat in view.seats
+            (str(seat.order), f"{seat.letter} · {seat.name}") for seat in replay.seats
         ]
         self.fields["bonus_claimed"].choices = [("", "—")] + [
             (name, label) for name, label in engine.BONUS_LABELS.items()
@@ -282,8 +294,8 @@ class InsertionForm(CorrectionForm):
     reason = forms.CharField(label=_("Why the turn is inserted"), max_length=500,
                              widget=forms.Textarea(attrs={"rows": 2}))
 
-    def __init__(self, *args: Any, view: MatchReplayView, **kwargs: Any) -> None:
-        super().__init__(*args, view=view, **kwargs)
+    def __init__(self, *args: Any, replay: ReplayedMatch, **kwargs: Any) -> None:
+        super().__init__(*args, replay=replay, **kwargs)
         del self.fields["not_played"]
         player = self.fields["player"]
         player.required = False
@@ -298,12 +310,12 @@ class RoundEndForm(RevisionForm):
 
     reason = forms.CharField(label=_("Why the racks change"), required=False, max_length=500)
 
-    def __init__(self, *args: Any, view: MatchReplayView, expected: list[int] | None = None,
+    def __init__(self, *args: Any, replay: ReplayedMatch, expected: list[int] | None = None,
                  correcting: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.seats = view.seats
+        self.seats = replay.seats
         self.correcting = correcting
-        for seat in view.seats:
+        for seat in replay.seats:
             i = seat.order
             count = expected[i] if expected is not None else None
             self.fields[f"rack_{i}"] = forms.CharField(
@@ -365,10 +377,10 @@ class RoundEndForm(RevisionForm):
         return data
 
     @staticmethod
-    def initial_for(view: MatchReplayView, racks: list[Any] | None,
+    def initial_for(replay: ReplayedMatch, racks: list[Any] | None,
                     settlement: list[int] | None) -> dict[str, Any]:
         initial: dict[str, Any] = {}
-        for seat in view.seats:
+        for seat in replay.seats:
             i = seat.order
             if racks:
                 rack = racks[i]
@@ -433,8 +445,9 @@ class SheetLineForm(PlacementFieldsMixin, forms.Form):
         letters = SEAT_LETTERS[: self.seat_count]
         if len(text) == 1 and text in letters:
             return letters.index(text)
-        if text.isdigit() and 1 <= int(text) <= self.seat_count:
-            return int(text) - 1
+        number = small_number(text, high=self.seat_count)
+        if number is not None and number >= 1:
+            return number - 1
         raise ValidationError(
             _("Who played: a seat letter (%(letters)s) or number (1 to %(count)s)."),
             params={"letters": ", ".join(letters), "count": self.seat_count},
@@ -444,9 +457,10 @@ class SheetLineForm(PlacementFieldsMixin, forms.Form):
         text = self.cleaned_data["draws"].strip()
         if not text:
             return None
-        if not text.isdigit() or int(text) > 3:
+        number = small_number(text, high=3)
+        if number is None:
             raise ValidationError(_("Draws: a number from 0 to 3."))
-        return int(text)
+        return number
 
     def clean_bonus(self) -> str:
         text = self.cleaned_data["bonus"].strip().lower()
@@ -465,6 +479,8 @@ class SheetLineForm(PlacementFieldsMixin, forms.Form):
         if not text:
             return None
         try:
+            if not text.isascii() or len(text) > 6:
+                raise ValueError(text)
             value = int(text)
         except ValueError:
             raise ValidationError(_("Points: a whole number, like 14 or -25.")) from None
@@ -507,7 +523,7 @@ SheetFormSet = forms.formset_factory(SheetLineForm, formset=BaseSheetFormSet, ex
                                      max_num=200, absolute_max=200)
 
 
-class SheetForm(RevisionForm):
+class SheetModeForm(RevisionForm):
     mismatches_seen = forms.BooleanField(
         label=_("I have looked at the claims that differ from the engine"), required=False,
         widget=forms.CheckboxInput(attrs={"autofocus": True}),

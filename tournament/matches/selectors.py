@@ -8,7 +8,7 @@ them into everything the pages, the record download and the printed sheet show:
   the one place a record is made from rows, used by the replay, ``record.json``, the PDFs and
   every write (services add their candidate change to the rows first);
 - :func:`match_replay` replays that record through the engine and returns a
-  :class:`MatchReplayView`: every round with its turns (what was entered next to the engine's
+  :class:`ReplayedMatch`: every round with its turns (what was entered next to the engine's
   figures, verdict, problems in the user's language and the referee's decision), its end
   (racks, settlement, flags), its board, the totals and the winners, and the round in play
   for the entry screen.
@@ -19,6 +19,7 @@ the record only (the printed sheet, the download).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -28,7 +29,8 @@ from django.db.models import QuerySet
 from django.utils.safestring import SafeString
 
 from tournament import engine
-from tournament.models import AuditEntry, Match, Round, RoundEnd, Seat, Turn
+from tournament.matches.turn_rows import round_end_racks, turn_record
+from tournament.models import AuditEntry, Match, Round, RoundEnd, Seat, Turn, Verdict
 from tournament.seats import SEAT_LETTERS  # noqa: F401  (the match pages import it from here)
 
 # -- the rows ----------------------------------------------------------------------------------
@@ -95,47 +97,6 @@ def match_rows(*, match: Match) -> MatchRows:
 # -- the record --------------------------------------------------------------------------------
 
 
-def corners_of(text: str) -> tuple[int, int, int] | None:
-    """Stored corners ``"2-0-1"`` as three ints."""
-    if not text:
-        return None
-    a, b, c = (int(v) for v in text.split("-"))
-    return (a, b, c)
-
-
-def turn_record(turn: Turn) -> engine.TurnRecord:
-    """One Turn row as the engine's TurnRecord.
-
-    A board-mode turn gives its cell and corners; its tile name is left out unless it
-    disagrees with the corners (what was entered is kept, and the engine says so).
-    """
-    place = None
-    corners = corners_of(turn.corners)
-    if turn.cell_x is not None and corners is not None:
-        cell = engine.Cell(turn.cell_x, turn.cell_y, turn.cell_orientation)
-        shown = engine.tile_from_corners(corners)
-        tile = turn.tile if turn.tile and (shown is None or str(shown) != turn.tile) else None
-        place = engine.PlaceRecord(tile=tile, cell=cell, corners=corners)
-    elif turn.tile:
-        place = engine.PlaceRecord(tile=turn.tile)
-    return engine.TurnRecord(
-        player=turn.player,
-        draws=turn.draws,
-        place=place,
-        claimed=turn.points_claimed,
-        bonus=engine.Bonus(turn.bonus_claimed) if turn.bonus_claimed else None,
-        decision=turn.decision or None,
-        reason=turn.decision_reason or None,
-    )
-
-
-def round_end_racks(end: RoundEnd | None) -> tuple[Any, ...] | None:
-    """The racks of a round's end as the record has them (None: not shown)."""
-    if end is None or not end.racks:
-        return None
-    return tuple(rack if isinstance(rack, int) else tuple(rack) for rack in end.racks)
-
-
 def record_from_rows(rows: MatchRows) -> engine.MatchRecord:
     """The match record (docs/record-format.md, with the referee's decisions) of these rows.
 
@@ -175,7 +136,7 @@ def match_record(*, match: Match) -> engine.MatchRecord:
 
 
 @dataclass(frozen=True)
-class SeatView:
+class SeatedPlayer:
     order: int
     letter: str
     name: str
@@ -183,15 +144,15 @@ class SeatView:
 
 
 @dataclass(frozen=True)
-class ProblemView:
+class TranslatedProblem:
     code: str
     message: str  # in the user's language
     round: int
     turn: int | None
 
 
-def _problem_view(problem: engine.Problem) -> ProblemView:
-    return ProblemView(
+def _problem_view(problem: engine.Problem) -> TranslatedProblem:
+    return TranslatedProblem(
         code=problem.code,
         message=engine.problem_message(problem.template, problem.params),
         round=problem.round,
@@ -208,7 +169,7 @@ class TurnLine:
     row: Turn
     report: engine.TurnReport
     player_name: str
-    problems: tuple[ProblemView, ...]
+    problems: tuple[TranslatedProblem, ...]
     position: int
 
     @property
@@ -294,7 +255,7 @@ class TurnLine:
     @property
     def decision_pending(self) -> bool:
         """A claim that differs from the engine, and no decision yet."""
-        return self.verdict == "mismatch" and not self.row.decision
+        return self.verdict == Verdict.MISMATCH and not self.row.decision
 
     @property
     def points_counted(self) -> int:
@@ -303,11 +264,11 @@ class TurnLine:
 
     @property
     def is_illegal(self) -> bool:
-        return self.verdict == "illegal"
+        return self.verdict == Verdict.ILLEGAL
 
 
 @dataclass
-class RoundView:
+class ReplayedRound:
     """One round: its turns, how it ended, the settlement, its board."""
 
     row: Round
@@ -324,7 +285,7 @@ class RoundView:
     #: Match totals per seat after this round (the round in play: so far).
     totals_after: tuple[int, ...]
     #: Round-level problems (racks, settlement, false block, a round after the match ended).
-    problems: list[ProblemView]
+    problems: list[TranslatedProblem]
     counted: bool
     placements: list[engine.Placement] = field(default_factory=list)
     #: The table is no longer fully known (a placement was entered without its cell).
@@ -373,7 +334,7 @@ class RoundView:
         return (
             self.closed
             and not self.confirmed
-            and self.end_kind != "unfinished"
+            and self.end_kind != Round.EndKind.UNFINISHED
             and not self.pending_decisions
             and not self.illegal_turns
         )
@@ -500,7 +461,7 @@ class LiveRound:
 
 
 @dataclass
-class MatchReplayView:
+class ReplayedMatch:
     """A match replayed by the engine from its current rows.
 
     ``rounds`` lists every round recorded (the round in play last, if any); ``live`` is the
@@ -512,8 +473,8 @@ class MatchReplayView:
     match: Match
     rows: MatchRows
     record: engine.MatchRecord
-    seats: list[SeatView]
-    rounds: list[RoundView]
+    seats: list[SeatedPlayer]
+    rounds: list[ReplayedRound]
     totals: tuple[int, ...]
     finished: bool
     winners: tuple[int, ...]
@@ -525,12 +486,12 @@ class MatchReplayView:
         return [self.seats[i].name for i in self.winners]
 
     @property
-    def last_round(self) -> RoundView | None:
+    def last_round(self) -> ReplayedRound | None:
         return self.rounds[-1] if self.rounds else None
 
     @property
-    def live_round_view(self) -> RoundView | None:
-        """The RoundView of the round in play, when it has turns."""
+    def live_round_view(self) -> ReplayedRound | None:
+        """The ReplayedRound of the round in play, when it has turns."""
         if self.live is None or not self.rounds:
             return None
         last = self.rounds[-1]
@@ -545,7 +506,7 @@ class MatchReplayView:
         return sum(len(round_.turns) for round_ in self.rounds)
 
 
-def match_replay(*, match: Match, rows: MatchRows | None = None) -> MatchReplayView:
+def match_replay(*, match: Match, rows: MatchRows | None = None) -> ReplayedMatch:
     """Replay ``match`` from its current rows (loaded unless given) through the engine.
 
     The printed sheet, the match page and the services read matches through this function.
@@ -558,12 +519,12 @@ def match_replay(*, match: Match, rows: MatchRows | None = None) -> MatchReplayV
     replay = engine.replay_record(record, leave_last_round_open=open_last)
     names = rows.names
     seats = [
-        SeatView(order=seat.order, letter=SEAT_LETTERS[i], name=seat.player.name,
+        SeatedPlayer(order=seat.order, letter=SEAT_LETTERS[i], name=seat.player.name,
                  player_id=seat.player_id)
         for i, seat in enumerate(rows.seats)
     ]
 
-    rounds: list[RoundView] = []
+    rounds: list[ReplayedRound] = []
     totals = [0] * len(names)
     for report, round_ in zip(replay.rounds, recorded):
         if report.counted:
@@ -579,34 +540,15 @@ def match_replay(*, match: Match, rows: MatchRows | None = None) -> MatchReplayV
     live: LiveRound | None = None
     finished = replay.finished
     if open_last:
-        round_ = recorded[-1]
-        turn_problems = tuple(p for t in replay.turns for p in t.problems)
-        counted = not finished  # a round begun after the end is replayed, not counted
-        running = tuple(t + s for t, s in zip(totals, replay.round_scores)) if counted else tuple(totals)
-        view = _round_view(
-            round_, rows, names, replay.turns, turn_problems,
-            end_kind=replay.round_end, out_player=replay.out_player, settlement=None,
-            scores=replay.round_scores, totals_after=running, counted=counted,
-        )
-        if not counted:
-            view.problems.insert(
-                0,
-                ProblemView(
-                    code="round-after-match-end",
-                    message=engine.round_after_end_message(replay=replay, number=round_.index + 1),
-                    round=round_.index,
-                    turn=None,
-                ),
-            )
+        view, live = _open_round(recorded[-1], rows, names, replay)
         rounds.append(view)
-        totals = list(running)
-        live = LiveRound(index=round_.index, replay=replay, started=True, counted=counted)
+        totals = list(view.totals_after)
     elif not finished:
         replay.begin_round()
         index = len(recorded)
         started = len(rows.rounds) > index
         live = LiveRound(index=index, replay=replay, started=started, counted=True)
-    return MatchReplayView(
+    return ReplayedMatch(
         match=rows.match,
         rows=rows,
         record=record,
@@ -620,7 +562,72 @@ def match_replay(*, match: Match, rows: MatchRows | None = None) -> MatchReplayV
     )
 
 
-def match_replay_before(*, rows: MatchRows, round_: Round, position: int) -> MatchReplayView:
+def _open_round(round_: Round, rows: MatchRows, names: list[str],
+                replay: engine.MatchReplay) -> tuple[ReplayedRound, LiveRound]:
+    """The round in play of ``replay`` (``round_``, its turns played, not ended): its
+    ReplayedRound and the LiveRound of the entry screen."""
+    turn_problems = tuple(p for t in replay.turns for p in t.problems)
+    counted = not replay.finished  # a round begun after the end is replayed, not counted
+    totals = replay.totals
+    running = tuple(t + s for t, s in zip(totals, replay.round_scores)) if counted else totals
+    view = _round_view(
+        round_, rows, names, replay.turns, turn_problems,
+        end_kind=replay.round_end, out_player=replay.out_player, settlement=None,
+        scores=replay.round_scores, totals_after=running, counted=counted,
+    )
+    if not counted:
+        view.problems.insert(
+            0,
+            TranslatedProblem(
+                code="round-after-match-end",
+                message=engine.round_after_end_message(replay=replay, number=round_.index + 1),
+                round=round_.index,
+                turn=None,
+            ),
+        )
+    return view, LiveRound(index=round_.index, replay=replay, started=True, counted=counted)
+
+
+def match_replay_appended(*, before: ReplayedMatch, round_: Round,
+                          added: list[Turn]) -> ReplayedMatch | None:
+    """``before`` with the turns ``added`` appended to ``round_``, the round in play: the
+    engine plays them on from ``before``'s round in play (the rounds before are not replayed
+    again). ``before`` is used up. None when ``round_`` is not ``before``'s round in play (the
+    caller replays the whole match)."""
+    live = before.live
+    if live is None or not live.counted or live.index != round_.index or not added:
+        return None
+    rows = before.rows
+    if rows.turns.get(round_.pk, [])[-len(added):] != added:
+        return None
+    replay = live.replay
+    records = tuple(turn_record(row) for row in added)
+    for record in records:
+        replay.play(record)
+    names = rows.names
+    view, new_live = _open_round(round_, rows, names, replay)
+    earlier = before.rounds[:-1] if before.live_round_view is not None else before.rounds
+    record = before.record
+    if before.live_round_view is not None:
+        last = record.rounds[-1]
+        rounds_record = (*record.rounds[:-1], dataclasses.replace(last, turns=last.turns + records))
+    else:
+        rounds_record = (*record.rounds, engine.RoundRecord(turns=records))
+    return ReplayedMatch(
+        match=rows.match,
+        rows=rows,
+        record=dataclasses.replace(record, rounds=rounds_record),
+        seats=before.seats,
+        rounds=[*earlier, view],
+        totals=view.totals_after,
+        finished=False,
+        winners=(),
+        live=new_live,
+        target=before.target,
+    )
+
+
+def match_replay_before(*, rows: MatchRows, round_: Round, position: int) -> ReplayedMatch:
     """The match replayed as it stood before turn ``position`` (from 0) of ``round_`` was
     played: its ``live`` round is that round at that point (``live.player_to_enter`` is who
     was due to play then; None before the round's opening)."""
@@ -637,9 +644,10 @@ class BoardBefore:
     fits_json: str
 
 
-def board_before(*, view: MatchReplayView, round_view: RoundView, line: TurnLine) -> BoardBefore | None:
+def board_before(*, replay: ReplayedMatch, round_view: ReplayedRound,
+                 line: TurnLine) -> BoardBefore | None:
     """The table before ``line`` was played; None where it is not known (sheet mode)."""
-    live = match_replay_before(rows=view.rows, round_=round_view.row, position=line.position).live
+    live = match_replay_before(rows=replay.rows, round_=round_view.row, position=line.position).live
     if live is None or live.board is None:
         return None
     played = live.replay.tiles_played
@@ -663,7 +671,7 @@ def _round_view(
     scores: tuple[int, ...],
     totals_after: tuple[int, ...],
     counted: bool,
-) -> RoundView:
+) -> ReplayedRound:
     turn_rows = rows.turns.get(round_.pk, [])
     lines = []
     for position, (row, report) in enumerate(zip(turn_rows, reports)):
@@ -678,7 +686,7 @@ def _round_view(
         )
     placements = [report.placement for report in reports if report.placement is not None]
     sheet_mode = any(row.tile and row.cell_x is None for row in turn_rows)
-    return RoundView(
+    return ReplayedRound(
         row=round_,
         index=round_.index,
         turns=lines,
@@ -732,7 +740,7 @@ class TurnPreview:
 
 def turn_preview(
     *,
-    view: MatchReplayView,
+    replay: ReplayedMatch,
     tile: str,
     cell: engine.Cell | None,
     corners: tuple[int, int, int] | None = None,
@@ -740,7 +748,7 @@ def turn_preview(
     player: int | None = None,
 ) -> TurnPreview:
     """The engine's word on ``tile`` at ``cell`` in the round in play; nothing is saved."""
-    live = view.live
+    live = replay.live
     preview = TurnPreview(tile=tile, cell=cell)
     if live is None or live.board is None or not tile or cell is None:
         return preview
@@ -759,7 +767,7 @@ def turn_preview(
     probe = corners or (options[0] if options else engine.parse_tile(tile).rotations()[0])
     report = live.replay.preview(engine.TurnRecord(
         player=player or 0, draws=draws, place=engine.PlaceRecord(cell=cell, corners=probe)))
-    if report.verdict.value == "illegal":
+    if report.verdict == Verdict.ILLEGAL:
         preview.refusals = problem_messages(report)
         preview.no_fit = not options
     else:

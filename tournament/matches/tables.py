@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import django_tables2 as tables2
@@ -11,8 +12,12 @@ from django.utils.translation import gettext_lazy as _
 
 from tournament import engine
 from tournament.matches.selectors import SEAT_LETTERS, TurnLine
-from tournament.models import AuditEntry
+from tournament.models import AuditEntry, Turn, Verdict
 from tournament.standings.tables import PythonBodyTable
+
+#: The sign shown before each verdict's label in the turn log.
+VERDICT_SIGNS = {Verdict.OK: "✓", Verdict.MISMATCH: "≠", Verdict.ILLEGAL: "✗",
+                 Verdict.UNVERIFIED: "?"}
 
 
 class TurnLogTable(PythonBodyTable):
@@ -21,8 +26,9 @@ class TurnLogTable(PythonBodyTable):
     The body is built in Python (``PythonBodyTable``: a template per cell is too slow for a
     whole match, about 0.3 s for 150 turns against a few milliseconds). With
     ``can_write``, a claim that differs gets its two decision buttons and every turn a link
-    to correct it and one to insert a forgotten turn before it; ``urls`` gives the addresses
-    (``decide``, ``correct`` and ``insert``, with ``{id}``).
+    to correct it and one to insert a forgotten turn before it; ``turn_url(name, turn_id)``
+    gives their addresses (``match_turn_decide``, ``match_turn_correct``,
+    ``match_turn_insert``), by ``reverse()`` for each turn.
     """
 
     number = tables2.Column(verbose_name="#", accessor="number", orderable=False)
@@ -42,29 +48,27 @@ class TurnLogTable(PythonBodyTable):
         empty_text = _("No turn yet.")
 
     def __init__(self, *args: Any, can_write: bool = False, revision: int = 0,
-                 csrf_token: str = "", urls: dict[str, str] | None = None,
+                 csrf_token: str = "", turn_url: Callable[[str, int], str] | None = None,
                  error_turn: int | None = None, error_messages: list[str] | None = None,
                  **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.can_write = can_write
         self.revision = revision
         self.csrf_token = csrf_token
-        self.urls = urls or {}
+        self.turn_url = turn_url
         self.error_turn = error_turn
         self.error_messages = error_messages or []
+        # the verdicts' labels are the model's (one label map), with their sign
         self.verdict_words = {
-            "ok": "✓ " + gettext("correct"),
-            "mismatch": "≠ " + gettext("claim differs"),
-            "illegal": "✗ " + gettext("illegal"),
-            "unverified": "? " + gettext("not verifiable"),
+            verdict.value: f"{VERDICT_SIGNS[verdict]} {verdict.label}" for verdict in Verdict
         }
         self.correct_word = pgettext("verb: correct a turn", "correct")
         self.insert_words = gettext("insert a turn before")
 
     def body_row_attrs(self, record: TurnLine) -> str:
         pending = " decision-pending" if record.decision_pending else ""
-        return (f'class="verdict-{record.verdict}{pending}" id="turn-{record.row.pk}" '
-                f'data-verdict="{record.verdict}"')
+        return format_html('class="verdict-{}{}" id="turn-{}" data-verdict="{}"',
+                           record.verdict, pending, record.row.pk, record.verdict)
 
     def cell_number(self, record: TurnLine) -> str:
         return str(record.number)
@@ -98,7 +102,7 @@ class TurnLogTable(PythonBodyTable):
         html = format_html('<strong class="engine-points">{}</strong>', record.points)
         if record.bonus:
             html = format_html('{} <span class="bonus-found">{}</span>', html, record.bonus_label)
-        if record.decision == "claim":
+        if record.decision == Turn.Decision.CLAIM:
             html = format_html('{} <small class="counted">({})</small>', html, record.points_counted)
         return html
 
@@ -112,10 +116,10 @@ class TurnLogTable(PythonBodyTable):
 
     def cell_decision(self, record: TurnLine) -> Any:
         parts = []
-        if record.decision == "claim":
+        if record.decision == Turn.Decision.CLAIM:
             parts.append(format_html('<span class="decision decision--claim">{}</span> <small>{}</small>',
                                      gettext("claim kept"), record.decision_reason))
-        elif record.decision == "engine":
+        elif record.decision == Turn.Decision.ENGINE:
             parts.append(format_html('<span class="decision decision--engine">{}</span>',
                                      gettext("engine's figure")))
         elif record.decision_pending:
@@ -124,19 +128,18 @@ class TurnLogTable(PythonBodyTable):
             else:
                 parts.append(format_html('<span class="decision decision--pending">{}</span>',
                                          gettext("to decide")))
-        if self.can_write and "correct" in self.urls:
+        if self.can_write and self.turn_url is not None:
             parts.append(format_html('<a class="correct-link" href="{}">{}</a>',
-                                     self.urls["correct"].format(id=record.row.pk),
+                                     self.turn_url("match_turn_correct", record.row.pk),
                                      self.correct_word))
-        if self.can_write and "insert" in self.urls:
             parts.append(format_html('<a class="correct-link insert-link" href="{}">{}</a>',
-                                     self.urls["insert"].format(id=record.row.pk),
+                                     self.turn_url("match_turn_insert", record.row.pk),
                                      self.insert_words))
         return format_html('<div class="decision-cell">{}</div>',
                            format_html_join("", "{}", ((part,) for part in parts)))
 
     def _decision_forms(self, record: TurnLine) -> Any:
-        url = self.urls["decide"].format(id=record.row.pk)
+        url = self.turn_url("match_turn_decide", record.row.pk)
         hidden = format_html(
             '<input type="hidden" name="csrfmiddlewaretoken" value="{}">'
             '<input type="hidden" name="revision" value="{}">', self.csrf_token, self.revision)
@@ -184,9 +187,9 @@ def describe_turn(snapshot: dict[str, Any] | None, names: list[str]) -> str:
                      % {"bonus": engine.bonus_label(snapshot["bonus_claimed"])})
     if snapshot.get("points_claimed") is not None:
         parts.append(gettext("announced %(points)s") % {"points": snapshot["points_claimed"]})
-    if snapshot.get("decision") == "claim":
+    if snapshot.get("decision") == Turn.Decision.CLAIM:
         parts.append(gettext("the claim stands"))
-    elif snapshot.get("decision") == "engine":
+    elif snapshot.get("decision") == Turn.Decision.ENGINE:
         parts.append(gettext("the engine's figure stands"))
     return f"{SEAT_LETTERS[player] if 0 <= player < len(SEAT_LETTERS) else '?'} · {who}: " + ", ".join(parts)
 

@@ -35,15 +35,16 @@ from tournament.matches.forms import (
     RecordUploadForm,
     RevisionForm,
     RoundEndForm,
-    SheetForm,
     SheetFormSet,
+    SheetModeForm,
     TurnForm,
     clean_cell,
     clean_corners,
     clean_tile,
+    small_number,
 )
 from tournament.matches.tables import AuditTable, TurnLogTable
-from tournament.models import Match
+from tournament.models import Match, Verdict
 from tournament.permissions import (
     RefereeRequiredMixin,
     TournamentMixin,
@@ -56,10 +57,13 @@ from tournament.standings.views import poll_seconds
 
 
 class MatchMixin(TournamentMixin):
-    """Loads ``self.match`` (of this tournament) and whether the user may write to it."""
+    """Loads ``self.match`` (of this tournament), whether the user may write to it
+    (``can_write``: a referee of its table or an organiser) and, when its session takes no
+    write (closed, or not started), why (``write_refusal``): the pages then offer no write."""
 
     match: Match
     can_write: bool
+    write_refusal: ValidationError | None
 
     def refuse(self, request):
         refusal = super().refuse(request)
@@ -74,11 +78,16 @@ class MatchMixin(TournamentMixin):
             raise Http404
         self.match = match
         self.can_write = can_referee(request.user, match.table)
+        self.write_refusal = services.session_refusal(match.table.session)
         return None
 
     def url(self, name: str, **kwargs: Any) -> str:
         return reverse(f"tournament:{name}", kwargs={
             "slug": self.tournament.slug, "match_id": self.match.pk, **kwargs})
+
+    def turn_url(self, name: str, turn_id: int) -> str:
+        """The address ``name`` (``match_turn_decide``, ``_correct``, ``_insert``) of a turn."""
+        return self.url(name, turn_id=turn_id)
 
 
 class MatchWriteMixin(MatchMixin):
@@ -98,7 +107,7 @@ class MatchWriteMixin(MatchMixin):
 # -- the match page ----------------------------------------------------------------------------
 
 
-def _log_table(request, round_view: selectors.RoundView, prefix: str, **options: Any) -> TurnLogTable:
+def _log_table(request, round_view: selectors.ReplayedRound, prefix: str, **options: Any) -> TurnLogTable:
     table = TurnLogTable(round_view.turns, prefix=prefix, orderable=False, **options)
     RequestConfig(request, paginate=False).configure(table)
     return table
@@ -110,87 +119,95 @@ class MatchPageMixin(MatchMixin):
     template_name = "tournament/matches/match.html"
     region_template = "tournament/matches/_match.html"
 
-    def page_context(self, view: selectors.MatchReplayView, **forms: Any) -> dict[str, Any]:
+    def page_context(self, replay: selectors.ReplayedMatch, *, unchanged_before: int = 0,
+                     **forms: Any) -> dict[str, Any]:
+        """The page's context; the confirmed rounds before ``unchanged_before`` (rounds a write
+        left as they were, which carry no form) are sent as placeholders that htmx fills with
+        the ones the tablet shows (``hx-preserve``)."""
         request = self.request
-        revision = view.match.revision
+        revision = replay.match.revision
+        can_write = self.can_write and self.write_refusal is None
         context: dict[str, Any] = {
             "tournament": self.tournament,
-            "match": view.match,
-            "view": view,
-            "can_write": self.can_write,
+            "match": replay.match,
+            "replay": replay,
+            "can_write": can_write,
+            "write_refusal": (" ".join(self.write_refusal.messages)
+                              if self.can_write and self.write_refusal is not None else ""),
             "revision": revision,
-            "session": view.match.table.session,
-            "table": view.match.table,
+            "session": replay.match.table.session,
+            "table": replay.match.table,
         }
-        live = view.live
-        live_round_view = view.live_round_view
+        live = replay.live
+        live_round_view = replay.live_round_view
         context["live"] = live
-        if not self.can_write and view.match.status != Match.Status.CONFIRMED:
+        if not self.can_write and replay.match.status != Match.Status.CONFIRMED:
             context["follow_seconds"] = poll_seconds()
         context["can_audit"] = is_referee(request.user, self.tournament)
         context["user_is_organiser"] = is_organiser(request.user, self.tournament)
         context["seat_rows"] = [
             {
                 "seat": seat,
-                "total": view.totals[seat.order] if view.totals else 0,
+                "total": replay.totals[seat.order] if replay.totals else 0,
                 "hand": live.hand_counts[seat.order] if live is not None else None,
                 "next": live is not None and live.next_player == seat.order,
-                "winner": seat.order in view.winners,
+                "winner": seat.order in replay.winners,
                 "out": live is not None and live.out_player == seat.order,
             }
-            for seat in view.seats
+            for seat in replay.seats
         ]
 
-        last = view.last_round
-        to_confirm = last if self.can_write and last is not None and last.closed and not last.confirmed else None
+        last = replay.last_round
+        to_confirm = last if can_write and last is not None and last.closed and not last.confirmed else None
         context["round_to_confirm"] = to_confirm
         log_options = {
-            "can_write": self.can_write,
+            "can_write": can_write,
             "revision": revision,
-            "csrf_token": get_token(request) if self.can_write else "",
-            "urls": {
-                "decide": self.url("match_turn_decide", turn_id=0).replace("/0/", "/{id}/"),
-                "correct": self.url("match_turn_correct", turn_id=0).replace("/0/", "/{id}/"),
-                "insert": self.url("match_turn_insert", turn_id=0).replace("/0/", "/{id}/"),
-            },
+            "csrf_token": get_token(request) if can_write else "",
+            "turn_url": self.turn_url,
             "error_turn": forms.get("decision_error_turn"),
             "error_messages": forms.get("decision_error_messages"),
         }
         context["log_rounds"] = [
+            {"round": round_view, "preserved": True}
+            if round_view.index < unchanged_before and round_view.confirmed else
             {"round": round_view,
              "table": _log_table(request, round_view, f"r{round_view.number}-", **log_options),
              "confirm_elsewhere": round_view is to_confirm}
-            for round_view in view.rounds
+            for round_view in replay.rounds
         ]
-        context["board_round"] = live_round_view or view.last_round
-        if self.can_write and live is not None and live.counted:
+        context["board_round"] = live_round_view or replay.last_round
+        if can_write and live is not None and live.counted:
             if live.round_over:
                 context["round_end_form"] = forms.get("round_end_form") or RoundEndForm(
-                    view=view, expected=list(live.hand_counts),
+                    replay=replay, expected=list(live.hand_counts),
                     initial={"revision": revision},
                 )
                 context["round_end_url"] = self.url("match_round_end", number=live.number)
             else:
                 turn_form = forms.get("turn_form") or TurnForm(
-                    view=view, initial={"revision": revision, "draws": "0"}
+                    replay=replay, initial={"revision": revision, "draws": "0"}
                 )
                 context["turn_form"] = turn_form
                 if turn_form.is_bound:
-                    context["preview"] = preview_from_data(view, turn_form.data)
+                    context["preview"] = preview_from_data(replay, turn_form.data)
                 context["pass_draws"] = live.pass_draws
                 context["tiles"] = live.tile_grid()
                 context["legal_cells_json"] = json.dumps(live.legal_cells, separators=(",", ":"))
             context["can_undo"] = live_round_view is not None and bool(live_round_view.turns)
-        if self.can_write and not view.rounds:
+        if can_write and not replay.rounds:
             context["upload_form"] = forms.get("upload_form") or RecordUploadForm(
                 initial={"revision": revision})
         context.update({k: v for k, v in forms.items() if not k.endswith("_form")})
         return context
 
-    def render_match(self, *, status: int = 200, **forms: Any) -> HttpResponse:
-        view = selectors.match_replay(match=self.match)
-        context = self.page_context(view, **forms)
-        template = self.region_template if self.request.htmx else self.template_name
+    def render_match(self, *, status: int = 200, replay: selectors.ReplayedMatch | None = None,
+                     unchanged_before: int = 0, **forms: Any) -> HttpResponse:
+        replay = replay if replay is not None else selectors.match_replay(match=self.match)
+        htmx = bool(self.request.htmx)
+        context = self.page_context(replay, unchanged_before=unchanged_before if htmx else 0,
+                                    **forms)
+        template = self.region_template if htmx else self.template_name
         return TemplateResponse(self.request, template, context, status=status)
 
     def reload_match(self) -> None:
@@ -213,13 +230,30 @@ class MatchWriteView(MatchWriteMixin, MatchPageMixin, View):
 
     http_method_names = ("post",)
 
-    def done(self, message: str = "") -> HttpResponse:
-        self.reload_match()
+    def done(self, message: str, written: services.Written) -> HttpResponse:
+        """The write's answer: the match as the service wrote it (its replay)."""
+        self.match = written.replay.match
         if self.request.htmx:
-            return self.render_match(done_message=message)
+            return self.render_match(replay=written.replay, done_message=message,
+                                     unchanged_before=written.round_index)
         if message:
             messages.success(self.request, message)
         return redirect(self.url(self.redirect_name()))
+
+    def already_saved(self) -> HttpResponse:
+        """The same submission was saved before (its tablet sent it again): the match as it
+        is, said so; nothing written."""
+        self.reload_match()
+        message = services.already_saved_message()
+        if self.request.htmx:
+            return self.render_match(done_message=message)
+        messages.success(self.request, message)
+        return redirect(self.url(self.redirect_name()))
+
+    def posted_stale(self) -> bool:
+        """The revision posted is a number and not the match's: another save came first."""
+        seen = posted_revision(self.request)
+        return seen is not None and seen != self.match.revision
 
     def redirect_name(self) -> str:
         return "match_sheet" if self.request.POST.get("next") == "sheet" else "match"
@@ -249,19 +283,22 @@ class TurnAddView(MatchWriteView):
     """Board mode: save a turn (a placement, or draws without one)."""
 
     def post(self, request, *args, **kwargs):
-        view = selectors.match_replay(match=self.match)
+        replay = selectors.match_replay(match=self.match)
         passing = "pass" in request.POST
-        form = PassForm(request.POST) if passing else TurnForm(request.POST, view=view)
+        form = PassForm(request.POST) if passing else TurnForm(request.POST, replay=replay)
         if not form.is_valid():
             if passing:
                 return self.refused(error_message=" ".join(
                     str(e) for errors in form.errors.values() for e in errors))
             return self.refused(turn_form=form)
         try:
-            (turn,) = services.match_turns_add(
+            written = services.match_turns_add(
                 match=self.match, user=request.user, seen_revision=form.cleaned_data["revision"],
-                turns=[form.turn_input()],
+                submission_key=submission_key(self.request),
+                turns=[form.turn_input()], before=replay,
             )
+        except services.AlreadySaved:
+            return self.already_saved()
         except services.StaleMatch:
             return self.stale()
         except services.TurnsRefused as refused:
@@ -275,11 +312,12 @@ class TurnAddView(MatchWriteView):
                 return self.refused(error_message=" ".join(error.messages))
             add_service_errors(form, error)
             return self.refused(turn_form=form)
-        return self.done(turn_saved_message(turn))
+        (turn,) = written.saved
+        return self.done(turn_saved_message(turn), written)
 
 
 def turn_saved_message(turn) -> str:
-    if turn.verdict == "mismatch":
+    if turn.verdict == Verdict.MISMATCH:
         return _("Saved, with a claim that differs from the engine: decide below.")
     return _("Turn saved.")
 
@@ -294,19 +332,19 @@ class TurnPreviewView(MatchWriteMixin, MatchPageMixin, View):
     http_method_names = ("post",)
 
     def post(self, request, *args, **kwargs):
-        seen = request.POST.get("revision", "")
-        if seen.isdigit() and int(seen) != self.match.revision:
+        seen = posted_revision(request)
+        if seen is not None and seen != self.match.revision:
             response = self.render_match(
                 status=409, conflict_message=services.stale_match_message())
             response["HX-Retarget"] = "#match"
             response["HX-Reswap"] = "outerHTML"
             return response
-        view = selectors.match_replay(match=self.match)
+        replay = selectors.match_replay(match=self.match)
         return TemplateResponse(request, "tournament/matches/_turn_preview.html",
-                                {"preview": preview_from_data(view, request.POST)})
+                                {"preview": preview_from_data(replay, request.POST)})
 
 
-def preview_from_data(view: selectors.MatchReplayView, data) -> selectors.TurnPreview:
+def preview_from_data(replay: selectors.ReplayedMatch, data) -> selectors.TurnPreview:
     """Read the tile, cell, orientation, draws and player posted, and ask the engine."""
     try:
         tile = clean_tile(data.get("tile", ""))
@@ -314,12 +352,11 @@ def preview_from_data(view: selectors.MatchReplayView, data) -> selectors.TurnPr
         corners = clean_corners(data.get("corners", ""))
     except ValidationError as error:
         return selectors.TurnPreview(error=" ".join(error.messages))
-    draws = data.get("draws", "0")
-    player = data.get("player", "")
+    draws = small_number(data.get("draws", "0"), high=3)
+    player = small_number(data.get("player", ""), high=len(replay.seats) - 1)
     return selectors.turn_preview(
-        view=view, tile=tile, cell=cell, corners=corners,
-        draws=int(draws) if draws.isdigit() and int(draws) <= 3 else 0,
-        player=int(player) if player.isdigit() else None,
+        replay=replay, tile=tile, cell=cell, corners=corners,
+        draws=draws if draws is not None else 0, player=player,
     )
 
 
@@ -329,14 +366,17 @@ class TurnUndoView(MatchWriteView):
         if not form.is_valid():
             return self.refused(error_message=_("The page is out of date: reload it."))
         try:
-            turn = services.match_turn_undo(
-                match=self.match, user=request.user, seen_revision=form.cleaned_data["revision"])
+            written = services.match_turn_undo(
+                match=self.match, user=request.user, seen_revision=form.cleaned_data["revision"],
+                submission_key=submission_key(self.request))
+        except services.AlreadySaved:
+            return self.already_saved()
         except services.StaleMatch:
             return self.stale()
         except ValidationError as error:
             return self.refused(error_message=" ".join(error.messages))
         return self.done(_("Turn %(number)s undone (kept in the audit log).")
-                         % {"number": turn.index + 1})
+                         % {"number": written.saved.index + 1}, written)
 
 
 class TurnDecisionView(MatchWriteView):
@@ -347,17 +387,20 @@ class TurnDecisionView(MatchWriteView):
                 decision_error_turn=kwargs["turn_id"],
                 decision_error_messages=[e for errors in form.errors.values() for e in errors])
         try:
-            services.match_turn_decide(
+            written = services.match_turn_decide(
                 match=self.match, user=request.user, seen_revision=form.cleaned_data["revision"],
+                submission_key=submission_key(self.request),
                 turn_id=kwargs["turn_id"], decision=form.cleaned_data["decision"],
                 reason=form.cleaned_data.get("reason", ""),
             )
+        except services.AlreadySaved:
+            return self.already_saved()
         except services.StaleMatch:
             return self.stale()
         except ValidationError as error:
             return self.refused(decision_error_turn=kwargs["turn_id"],
                                 decision_error_messages=error.messages)
-        return self.done(_("Decision recorded."))
+        return self.done(_("Decision recorded."), written)
 
 
 class RoundEndView(MatchWriteView):
@@ -365,54 +408,60 @@ class RoundEndView(MatchWriteView):
 
     http_method_names = ("get", "post")
 
-    def round_view(self, view: selectors.MatchReplayView) -> selectors.RoundView:
+    def round_view(self, replay: selectors.ReplayedMatch) -> selectors.ReplayedRound:
         number = self.kwargs["number"]
-        round_view = next((r for r in view.rounds if r.number == number), None)
+        round_view = next((r for r in replay.rounds if r.number == number), None)
         if round_view is None or not round_view.turns:
             raise Http404
         return round_view
 
-    def form(self, view, round_view, data=None) -> RoundEndForm:
+    def form(self, replay, round_view, data=None) -> RoundEndForm:
         expected = None
-        if view.live is not None and view.live.index == round_view.index:
-            expected = list(view.live.hand_counts)
+        if replay.live is not None and replay.live.index == round_view.index:
+            expected = list(replay.live.hand_counts)
         return RoundEndForm(
-            data, view=view, expected=expected, correcting=round_view.closed,
-            initial={"revision": view.match.revision,
-                     **RoundEndForm.initial_for(view, round_view.racks, round_view.settlement_claimed)},
+            data, replay=replay, expected=expected, correcting=round_view.closed,
+            initial={"revision": replay.match.revision,
+                     **RoundEndForm.initial_for(replay, round_view.racks, round_view.settlement_claimed)},
         )
 
     def get(self, request, *args, **kwargs):
-        view = selectors.match_replay(match=self.match)
-        round_view = self.round_view(view)
+        replay = selectors.match_replay(match=self.match)
+        round_view = self.round_view(replay)
         return TemplateResponse(request, "tournament/matches/round_end.html", {
-            "tournament": self.tournament, "match": self.match, "view": view,
-            "round": round_view, "form": self.form(view, round_view),
+            "tournament": self.tournament, "match": self.match, "replay": replay,
+            "round": round_view, "form": self.form(replay, round_view),
             "next": request.GET.get("next", ""),
         })
 
     def post(self, request, *args, **kwargs):
-        view = selectors.match_replay(match=self.match)
-        round_view = self.round_view(view)
-        form = self.form(view, round_view, request.POST)
+        if self.posted_stale():  # the form was made for the match as it was: not this one
+            return self.stale()
+        replay = selectors.match_replay(match=self.match)
+        round_view = self.round_view(replay)
+        form = self.form(replay, round_view, request.POST)
         page = request.POST.get("page") == "round_end"
         if form.is_valid():
             try:
-                services.match_round_end(
+                written = services.match_round_end(
                     match=self.match, user=request.user, seen_revision=form.cleaned_data["revision"],
+                    submission_key=submission_key(self.request),
                     round_index=round_view.index, racks=form.cleaned_data["racks"],
                     settlement_claimed=form.cleaned_data["settlement_claimed"],
                     reason=form.cleaned_data.get("reason", ""),
                 )
+            except services.AlreadySaved:
+                return self.already_saved()
             except services.StaleMatch:
                 return self.stale()
             except ValidationError as error:
                 add_service_errors(form, error)
             else:
-                return self.done(_("Round %(number)s settled.") % {"number": round_view.number})
+                return self.done(_("Round %(number)s settled.") % {"number": round_view.number},
+                                 written)
         if page or round_view.closed or request.POST.get("next") == "sheet":
             return TemplateResponse(request, "tournament/matches/round_end.html", {
-                "tournament": self.tournament, "match": self.match, "view": view,
+                "tournament": self.tournament, "match": self.match, "replay": replay,
                 "round": round_view, "form": form, "next": request.POST.get("next", ""),
             }, status=400)
         return self.refused(round_end_form=form)
@@ -424,15 +473,18 @@ class RoundConfirmView(MatchWriteView):
         if not form.is_valid():
             return self.refused(error_message=_("The page is out of date: reload it."))
         try:
-            services.match_round_confirm(
+            written = services.match_round_confirm(
                 match=self.match, user=request.user, seen_revision=form.cleaned_data["revision"],
+                submission_key=submission_key(self.request),
                 round_index=kwargs["number"] - 1,
             )
+        except services.AlreadySaved:
+            return self.already_saved()
         except services.StaleMatch:
             return self.stale()
         except ValidationError as error:
             return self.refused(error_message=" ".join(error.messages))
-        return self.done(_("Round %(number)s confirmed.") % {"number": kwargs["number"]})
+        return self.done(_("Round %(number)s confirmed.") % {"number": kwargs["number"]}, written)
 
 
 class TurnCorrectView(MatchWriteMixin, View):
@@ -445,29 +497,29 @@ class TurnCorrectView(MatchWriteMixin, View):
     form_class: type[CorrectionForm] = CorrectionForm
 
     def find(
-        self, view: selectors.MatchReplayView
-    ) -> tuple[selectors.RoundView, selectors.TurnLine] | None:
+        self, replay: selectors.ReplayedMatch
+    ) -> tuple[selectors.ReplayedRound, selectors.TurnLine] | None:
         """The turn's round and its line; None once it is no longer current (corrected or
         undone from another tablet since the page was shown)."""
-        for round_view in view.rounds:
+        for round_view in replay.rounds:
             for line in round_view.turns:
                 if line.row.pk == self.kwargs["turn_id"]:
                     return round_view, line
         return None
 
-    def render(self, view, found, form, status=200):
+    def render(self, replay, found, form, status=200):
         round_view, line = found
         return TemplateResponse(self.request, self.template_name, {
-            "tournament": self.tournament, "match": self.match, "view": view,
+            "tournament": self.tournament, "match": self.match, "replay": replay,
             "round": round_view, "position": line.number, "line": line, "form": form,
-            "board": selectors.board_before(view=view, round_view=round_view, line=line),
+            "board": selectors.board_before(replay=replay, round_view=round_view, line=line),
             **self.extra_context(line),
         }, status=status)
 
     def extra_context(self, line: selectors.TurnLine) -> dict[str, Any]:
         return {"versions": selectors.turn_versions(turn=line.row)}
 
-    def initial(self, view, found) -> dict[str, Any]:
+    def initial(self, replay, found) -> dict[str, Any]:
         """The form's values on the page: the turn as entered."""
         return self.form_class.initial_for(found[1].row)
 
@@ -475,7 +527,8 @@ class TurnCorrectView(MatchWriteMixin, View):
         """The service's call; the message shown on the match page afterwards."""
         services.match_turn_correct(
             match=self.match, user=self.request.user,
-            seen_revision=form.cleaned_data["revision"], turn_id=self.kwargs["turn_id"],
+            seen_revision=form.cleaned_data["revision"],
+            submission_key=submission_key(self.request), turn_id=self.kwargs["turn_id"],
             turn=form.turn_input(), reason=form.cleaned_data["reason"],
         )
         return _("Turn corrected; the match was replayed.")
@@ -486,32 +539,35 @@ class TurnCorrectView(MatchWriteMixin, View):
         return redirect(self.url("match"))
 
     def get(self, request, *args, **kwargs):
-        view = selectors.match_replay(match=self.match)
-        found = self.find(view)
+        replay = selectors.match_replay(match=self.match)
+        found = self.find(replay)
         if found is None:
             raise Http404
-        form = self.form_class(view=view, initial={
-            "revision": self.match.revision, **self.initial(view, found)})
-        return self.render(view, found, form)
+        form = self.form_class(replay=replay, initial={
+            "revision": self.match.revision, **self.initial(replay, found)})
+        return self.render(replay, found, form)
 
     def post(self, request, *args, **kwargs):
-        view = selectors.match_replay(match=self.match)
-        found = self.find(view)
+        replay = selectors.match_replay(match=self.match)
+        found = self.find(replay)
         if found is None:
             return self.turn_gone()
-        form = self.form_class(request.POST, view=view)
+        form = self.form_class(request.POST, replay=replay)
         if form.is_valid():
             try:
                 done = self.save(form)
+            except services.AlreadySaved:
+                messages.success(request, services.already_saved_message())
+                return redirect(self.url("match"))
             except services.StaleMatch as stale:
                 self.match = selectors.match_with_tournament(self.match.pk).get()
-                view = selectors.match_replay(match=self.match)
-                found = self.find(view)
+                replay = selectors.match_replay(match=self.match)
+                found = self.find(replay)
                 if found is None:
                     return self.turn_gone()
-                form = self.form_class(posted_at_revision(request, self.match.revision), view=view)
+                form = self.form_class(posted_at_revision(request, self.match.revision), replay=replay)
                 form.add_error(None, stale.message)
-                return self.render(view, found, form, status=409)
+                return self.render(replay, found, form, status=409)
             except services.TurnsRefused as refused:
                 form.add_error("cell" if form.cleaned_data.get("cell") else "tile",
                                " ".join(refused.messages))
@@ -520,7 +576,7 @@ class TurnCorrectView(MatchWriteMixin, View):
             else:
                 messages.success(request, done)
                 return redirect(self.url("match"))
-        return self.render(view, found, form, status=400)
+        return self.render(replay, found, form, status=400)
 
 
 class TurnInsertView(TurnCorrectView):
@@ -533,10 +589,10 @@ class TurnInsertView(TurnCorrectView):
     def extra_context(self, line: selectors.TurnLine) -> dict[str, Any]:
         return {}
 
-    def initial(self, view, found) -> dict[str, Any]:
+    def initial(self, replay, found) -> dict[str, Any]:
         """A turn drawing nothing and placing nothing, by the player due at that point."""
         round_view, line = found
-        before = selectors.match_replay_before(rows=view.rows, round_=round_view.row,
+        before = selectors.match_replay_before(rows=replay.rows, round_=round_view.row,
                                                position=line.position)
         player = before.live.player_to_enter if before.live is not None else None
         return {"player": player, "draws": 0}
@@ -544,10 +600,29 @@ class TurnInsertView(TurnCorrectView):
     def save(self, form) -> str:
         services.match_turn_insert(
             match=self.match, user=self.request.user,
-            seen_revision=form.cleaned_data["revision"], before_turn_id=self.kwargs["turn_id"],
+            seen_revision=form.cleaned_data["revision"],
+            submission_key=submission_key(self.request), before_turn_id=self.kwargs["turn_id"],
             turn=form.turn_input(), reason=form.cleaned_data["reason"],
         )
         return _("Turn inserted; the match was replayed.")
+
+
+def submission_key(request) -> str:
+    """The key the tablet made for this submission (hidden input ``submission_key``): letters,
+    digits and dashes, 64 at most; anything else counts as no key."""
+    key = request.POST.get("submission_key", "")
+    if 8 <= len(key) <= 64 and key.isascii() and all(c.isalnum() or c in "-_" for c in key):
+        return key
+    return ""
+
+
+def posted_revision(request) -> int | None:
+    """The revision posted, when it is a number in ASCII digits (None otherwise: the form
+    then says what is wrong)."""
+    seen = request.POST.get("revision", "")
+    if seen.isascii() and seen.isdigit() and len(seen) < 12:
+        return int(seen)
+    return None
 
 
 def posted_at_revision(request, revision: int):
@@ -561,6 +636,8 @@ def posted_at_revision(request, revision: int):
 # -- sheet mode --------------------------------------------------------------------------------
 
 SHEET_LINES = 28  # a round of four players takes 26 to 28 turns
+#: The most lines sheet mode shows ("more lines" stops there).
+SHEET_MAX_LINES = 200
 
 
 class MatchSheetView(MatchWriteMixin, View):
@@ -570,20 +647,20 @@ class MatchSheetView(MatchWriteMixin, View):
     http_method_names = ("get", "post")
     template_name = "tournament/matches/sheet.html"
 
-    def render(self, view, formset, form, *, results=None, status=200, focus_line=0, **extra):
-        live = view.live
+    def render(self, replay, formset, form, *, results=None, status=200, focus_line=0, **extra):
+        live = replay.live
         context = {
-            "tournament": self.tournament, "match": self.match, "view": view, "live": live,
+            "tournament": self.tournament, "match": self.match, "replay": replay, "live": live,
             "formset": formset, "form": form,
-            "revision": view.match.revision,
-            "live_round": view.live_round_view,
-            "seat_totals": list(zip(view.seats, view.totals)),
+            "revision": replay.match.revision,
+            "live_round": replay.live_round_view,
+            "seat_totals": list(zip(replay.seats, replay.totals)),
             "round_end_url": (reverse("tournament:match_round_end", kwargs={
                 "slug": self.tournament.slug, "match_id": self.match.pk, "number": live.number})
                 if live is not None else ""),
             **extra,
         }
-        base = len(view.live_round_view.turns) if view.live_round_view is not None else 0
+        base = len(replay.live_round_view.turns) if replay.live_round_view is not None else 0
         results = results or {}
         focus = next((line for line in formset.forms if line.errors), None)
         if focus is not None:
@@ -598,88 +675,97 @@ class MatchSheetView(MatchWriteMixin, View):
         ]
         if live is not None and live.round_over and live.counted:
             context["round_end_form"] = RoundEndForm(
-                view=view, expected=list(live.hand_counts), initial={"revision": view.match.revision})
-        last = view.last_round
+                replay=replay, expected=list(live.hand_counts), initial={"revision": replay.match.revision})
+        last = replay.last_round
         if last is not None and last.closed and not last.confirmed:
             context["confirm_round"] = last
         return TemplateResponse(self.request, self.template_name, context, status=status)
 
     def get(self, request, *args, **kwargs):
-        view = selectors.match_replay(match=self.match)
-        formset = SheetFormSet(initial=[{}] * SHEET_LINES, seat_count=len(view.seats), prefix="line")
-        return self.render(view, formset, SheetForm(initial={"revision": view.match.revision}))
+        replay = selectors.match_replay(match=self.match)
+        formset = SheetFormSet(initial=[{}] * SHEET_LINES, seat_count=len(replay.seats), prefix="line")
+        return self.render(replay, formset, SheetModeForm(initial={"revision": replay.match.revision}))
 
     def post(self, request, *args, **kwargs):
-        view = selectors.match_replay(match=self.match)
-        seat_count = len(view.seats)
+        replay = selectors.match_replay(match=self.match)
+        seat_count = len(replay.seats)
         formset = SheetFormSet(request.POST, seat_count=seat_count, prefix="line")
-        form = SheetForm(request.POST)
+        form = SheetModeForm(request.POST)
         saving = "save" in request.POST
         if "more" in request.POST:
+            lines = small_number(request.POST.get("line-TOTAL_FORMS", ""), high=SHEET_MAX_LINES)
+            if lines is None:  # the management form says what is wrong
+                formset.is_valid()
+                return self.render(replay, formset, form, status=400)
             data = request.POST.copy()
-            total = int(data.get("line-TOTAL_FORMS", SHEET_LINES)) + SHEET_LINES
-            data["line-TOTAL_FORMS"] = str(min(total, 200))
+            data["line-TOTAL_FORMS"] = str(min(lines + SHEET_LINES, SHEET_MAX_LINES))
             formset = SheetFormSet(data, seat_count=seat_count, prefix="line")
             formset.is_valid()
             typed = [i for i, line in enumerate(formset.forms) if not line.is_blank]
-            return self.render(view, formset, form, focus_line=typed[-1] + 1 if typed else 0)
+            return self.render(replay, formset, form, focus_line=typed[-1] + 1 if typed else 0)
         if not (formset.is_valid() and form.is_valid()):
-            return self.render(view, formset, form, status=400)
+            return self.render(replay, formset, form, status=400)
         lines = [(i, line) for i, line in enumerate(formset.forms) if not line.is_blank]
         if not lines:
-            return self.render(view, formset, form, status=400,
+            return self.render(replay, formset, form, status=400,
                                sheet_message=_("Type at least one line."))
-        turns, ok = self.turn_inputs(view, lines)
+        turns, ok = self.turn_inputs(replay, lines)
         if not ok:
-            return self.render(view, formset, form, status=400)
+            return self.render(replay, formset, form, status=400)
         try:
-            reports, players = services.candidate_reports(view=view, turns=turns)
+            reports, players = services.candidate_reports(replay=replay, turns=turns)
         except ValidationError as error:
-            return self.render(view, formset, form, status=400,
+            return self.render(replay, formset, form, status=400,
                                sheet_message=" ".join(error.messages))
         results = {
             index: {
                 "report": report,
-                "player": view.seats[player].letter,
+                "player": replay.seats[player].letter,
                 "messages": selectors.problem_messages(report),
                 "explain": selectors.explain_report(report),
             }
             for (index, _line), report, player in zip(lines, reports, players)
         }
-        refused = any(r.verdict.value == "illegal" for r in reports)
-        mismatches = [r for r in reports if r.verdict.value == "mismatch"]
+        refused = any(r.verdict == Verdict.ILLEGAL for r in reports)
+        mismatches = [r for r in reports if r.verdict == Verdict.MISMATCH]
         if not saving or refused:
-            return self.render(view, formset, form, results=results,
+            return self.render(replay, formset, form, results=results,
                                status=400 if refused else 200, checked=not refused,
                                mismatch_count=len(mismatches))
         try:
             saved = services.match_turns_add(
                 match=self.match, user=request.user, seen_revision=form.cleaned_data["revision"],
+                submission_key=submission_key(self.request),
                 turns=turns, mismatches_seen=form.cleaned_data["mismatches_seen"],
+                before=replay,
             )
+        except services.AlreadySaved:
+            messages.success(request, services.already_saved_message())
+            return redirect(reverse("tournament:match_sheet", kwargs={
+                "slug": self.tournament.slug, "match_id": self.match.pk}))
         except services.StaleMatch as stale:
             self.match = selectors.match_with_tournament(self.match.pk).get()
-            form = SheetForm(posted_at_revision(request, self.match.revision))
+            form = SheetModeForm(posted_at_revision(request, self.match.revision))
             return self.render(selectors.match_replay(match=self.match), formset, form,
                                results=results, status=409, sheet_message=stale.message)
         except services.MismatchesNotSeen:
             form.add_error("mismatches_seen", _("Tick this box once you have looked at the "
                                                 "claims that differ (decide now or later)."))
-            return self.render(view, formset, form, results=results, status=400, checked=True,
+            return self.render(replay, formset, form, results=results, status=400, checked=True,
                                mismatch_count=len(mismatches))
         except (services.TurnsRefused, ValidationError) as error:
             message = " ".join(getattr(error, "messages", [str(error)]))
-            return self.render(view, formset, form, results=results, status=400,
+            return self.render(replay, formset, form, results=results, status=400,
                                sheet_message=message)
-        messages.success(request, _("%(count)s line(s) saved.") % {"count": len(saved)})
+        messages.success(request, _("%(count)s line(s) saved.") % {"count": len(saved.saved)})
         return redirect(reverse("tournament:match_sheet", kwargs={
             "slug": self.tournament.slug, "match_id": self.match.pk}))
 
     @staticmethod
-    def turn_inputs(view, lines) -> tuple[list[services.TurnInput], bool]:
+    def turn_inputs(replay, lines) -> tuple[list[services.TurnInput], bool]:
         """Each line's turn, its player defaulting to the one after the line above."""
-        live = view.live
-        seat_count = len(view.seats)
+        live = replay.live
+        seat_count = len(replay.seats)
         next_player = live.player_to_enter if live is not None else None
         turns = []
         ok = True
@@ -734,17 +820,20 @@ class MatchRecordUploadView(MatchWriteView):
         if not form.is_valid():
             return self.refused(upload_form=form)
         try:
-            services.match_record_import(
+            written = services.match_record_import(
                 match=self.match, user=request.user, seen_revision=form.cleaned_data["revision"],
+                submission_key=submission_key(self.request),
                 record=form.cleaned_data["record"],
                 names_must_match=not form.cleaned_data["names_in_seat_order"],
             )
+        except services.AlreadySaved:
+            return self.already_saved()
         except services.StaleMatch:
             return self.stale()
         except ValidationError as error:
             add_service_errors(form, error)
             return self.refused(upload_form=form)
-        return self.done(_("Record imported."))
+        return self.done(_("Record imported."), written)
 
 
 class MatchAuditView(MatchMixin, View):
@@ -763,12 +852,12 @@ class MatchAuditView(MatchMixin, View):
         return None
 
     def get(self, request, *args, **kwargs):
-        view = selectors.match_replay(match=self.match)
-        names = [seat.name for seat in view.seats]
+        replay = selectors.match_replay(match=self.match)
+        names = [seat.name for seat in replay.seats]
         table = AuditTable(
             selectors.match_audit_entries(match=self.match), names=names, orderable=False)
         RequestConfig(request, paginate=False).configure(table)
         return TemplateResponse(request, "tournament/matches/audit.html", {
-            "tournament": self.tournament, "match": self.match, "view": view,
+            "tournament": self.tournament, "match": self.match, "replay": replay,
             "audit_table": table,
         })

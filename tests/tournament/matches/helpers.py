@@ -4,6 +4,7 @@
 - ``seated_names(match)``: the players' names in seat order.
 - ``simulated(match, seed)``: a whole legal match record for those players (the engine's
   simulator), every claim right.
+- ``start_session(match)``: the match's session started when it is only seated.
 - ``fresh(match)``: the match re-read (its revision moves with every save).
 - ``add(match, user, *turns, **options)``: ``match_turns_add`` from the match's current revision.
 - ``board_turn(turn_json)``: a record turn (board mode) as the services' TurnInput.
@@ -18,7 +19,8 @@ from typing import Any
 
 from tournament import engine
 from tournament.matches import selectors, services
-from tournament.models import Match
+from tournament.models import Match, Session
+from tournament.organiser.services import session_start
 
 Json = dict[str, Any]
 
@@ -30,6 +32,14 @@ def first_match(tournament) -> Match:
         .order_by("table__number")
         .first()
     )
+
+
+def start_session(match: Match) -> None:
+    """Start the match's session when it is only seated (a seated session refuses entry)."""
+    session = match.table.session
+    session.refresh_from_db()
+    if session.status == Session.Status.SEATED:
+        session_start(session=session)
 
 
 def fresh(match: Match) -> Match:
@@ -64,17 +74,17 @@ def add(match: Match, user, *turns: services.TurnInput, **options: Any):
     match = fresh(match)
     return services.match_turns_add(
         match=match, user=user, seen_revision=match.revision, turns=list(turns), **options
-    )
+    ).saved
 
 
 def import_record(match: Match, user, record: Json, **options: Any):
     match = fresh(match)
     return services.match_record_import(
         match=match, user=user, seen_revision=match.revision, record=record, **options
-    )
+    ).replay
 
 
-def replay(match: Match) -> selectors.MatchReplayView:
+def replay(match: Match) -> selectors.ReplayedMatch:
     return selectors.match_replay(match=fresh(match))
 
 

@@ -24,7 +24,7 @@ from tournament.matches import archive
 from tournament.matches import services as match_services
 from tournament.matches.selectors import match_replay
 from tournament.models import Match, StaffRole
-from tournament.organiser.services import player_add, session_create
+from tournament.organiser.services import player_add, session_create, session_start
 from tournament.seating.services import session_seat_players
 
 pytestmark = pytest.mark.django_db
@@ -62,6 +62,7 @@ def lyon(make_user):
     players = [seat.player for seat in match_at(tournament, 1, 1).table.seats.order_by("order")]
     players += [seat.player for seat in in_play.table.seats.order_by("order")]
     session_seat_players(session=session, tables=[players[::2], players[1::2]])
+    session_start(session=session)
     undone = match_at(tournament, 2, 1)
     add(undone, referee, board_turn(simulated(undone, seed=7)["rounds"][0]["turns"][0]))
     undone = fresh(undone)
@@ -205,7 +206,9 @@ def test_the_index_writes_formulas_as_text(make_user):
     tournament = services.tournament_create(name="Formules", slug="formules",
                                             start_date=datetime.date(2025, 5, 17))
     players = [player_add(tournament=tournament, name=name).player for name in FORMULA_NAMES]
-    session_seat_players(session=session_create(tournament=tournament), tables=[players])
+    session = session_create(tournament=tournament)
+    session_seat_players(session=session, tables=[players])
+    session_start(session=session)
     referee = make_user("formula-referee")
     services.staff_role_grant(tournament=tournament, user=referee, role=StaffRole.Role.REFEREE)
     match = match_at(tournament, 1, 1)

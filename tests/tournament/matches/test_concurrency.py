@@ -15,6 +15,7 @@ from django.db import connection, connections
 from tests.tournament.matches.helpers import first_match, fresh
 from tournament import engine
 from tournament.matches import services
+from tournament.matches.services import write
 from tournament.models import AuditEntry, Turn
 
 pytestmark = [
@@ -84,7 +85,7 @@ def test_the_second_save_waits_for_the_first_then_is_refused(tournament, referee
     seen = match.revision
     holding = threading.Event()
     release = threading.Event()
-    real_match_rows = services.match_rows
+    real_match_rows = write.match_rows
 
     def match_rows_pausing_the_first(*, match):
         if threading.current_thread().name == "first":
@@ -92,7 +93,7 @@ def test_the_second_save_waits_for_the_first_then_is_refused(tournament, referee
             release.wait(timeout=30)
         return real_match_rows(match=match)
 
-    monkeypatch.setattr(services, "match_rows", match_rows_pausing_the_first)
+    monkeypatch.setattr(write, "match_rows", match_rows_pausing_the_first)
     results: dict[str, str] = {}
     first = save_in_thread("first", match, referee, seen, opening(0, "5-5-5"), results)
     second = save_in_thread("second", match, referee, seen, opening(1, "4-4-4"), results)
@@ -107,5 +108,54 @@ def test_the_second_save_waits_for_the_first_then_is_refused(tournament, referee
     assert results == {"first": "saved", "second": "stale"}
     (turn,) = Turn.objects.current().filter(round__match=match)
     assert turn.tile == "5-5-5" and turn.player == 0
+    assert Turn.objects.filter(round__match=match).count() == 1
+    assert fresh(match).revision == seen + 1
+
+
+def test_the_same_submission_sent_twice_at_once_is_saved_once(tournament, referee, monkeypatch):
+    """A tablet resends a turn whose first sending is still being saved: the second waits for
+    the first, then finds its key and answers "already saved" (not stale, not a second turn).
+    """
+    match = fresh(first_match(tournament))
+    seen = match.revision
+    holding = threading.Event()
+    release = threading.Event()
+    real_match_rows = write.match_rows
+
+    def match_rows_pausing_the_first(*, match):
+        if threading.current_thread().name == "first":
+            holding.set()
+            release.wait(timeout=30)
+        return real_match_rows(match=match)
+
+    monkeypatch.setattr(write, "match_rows", match_rows_pausing_the_first)
+    results: dict[str, str] = {}
+
+    def send(name: str) -> threading.Thread:
+        def run():
+            try:
+                services.match_turns_add(match=match, user=referee, seen_revision=seen,
+                                         turns=[opening(0, "5-5-5")],
+                                         submission_key="tablet-key-0001")
+                results[name] = "saved"
+            except services.AlreadySaved:
+                results[name] = "already saved"
+            except Exception as error:  # noqa: BLE001 - reported by the test
+                results[name] = repr(error)
+            finally:
+                connections.close_all()
+
+        return threading.Thread(target=run, name=name)
+
+    first, second = send("first"), send("second")
+    first.start()
+    assert holding.wait(timeout=30)
+    second.start()
+    second.join(timeout=1.0)
+    assert second.is_alive(), "the second sending must wait for the first one's transaction"
+    release.set()
+    first.join(timeout=30)
+    second.join(timeout=30)
+    assert results == {"first": "saved", "second": "already saved"}
     assert Turn.objects.filter(round__match=match).count() == 1
     assert fresh(match).revision == seen + 1

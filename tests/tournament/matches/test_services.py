@@ -93,7 +93,7 @@ def test_a_claim_that_differs_is_kept_with_both_figures_and_decided_either_way(
     kept = services.match_turn_decide(
         match=fresh(match), user=referee, seen_revision=fresh(match).revision, turn_id=turn.pk,
         decision="claim", reason="The table agreed on 20 before the referee came.",
-    )
+    ).saved
     assert kept.decision == "claim" and kept.verdict == "mismatch"
     assert fresh(match).totals == [25, 20, 0, 0]
     turn.refresh_from_db()
@@ -102,7 +102,7 @@ def test_a_claim_that_differs_is_kept_with_both_figures_and_decided_either_way(
     engine_stands = services.match_turn_decide(
         match=fresh(match), user=referee, seen_revision=fresh(match).revision, turn_id=kept.pk,
         decision="engine",
-    )
+    ).saved
     assert engine_stands.decision == "engine"
     assert fresh(match).totals == [25, 14, 0, 0]
     assert Turn.objects.filter(round__match=match, index=1).count() == 3  # every version kept
@@ -289,7 +289,7 @@ def test_undo_the_last_turn_keeps_it_and_the_next_turn_takes_its_place(tournamen
     add(match, referee, opening(points_claimed=25))
     (wrong,) = add(match, referee, services.TurnInput(cell=Cell(0, 0, "D"), corners=(5, 5, 4)))
     undone = services.match_turn_undo(match=fresh(match), user=referee,
-                                      seen_revision=fresh(match).revision)
+                                      seen_revision=fresh(match).revision).saved
     assert undone == wrong
     wrong.refresh_from_db()
     assert wrong.superseded_at is not None and wrong.superseded_by is None
@@ -321,7 +321,7 @@ def test_a_correction_in_round_1_changes_the_final_totals_and_loses_nothing(tour
         match=fresh(match), user=referee, seen_revision=fresh(match).revision, turn_id=old.pk,
         turn=board_turn(first_round["turns"][position], draws=1),
         reason="The sheet shows a draw before the tile.",
-    )
+    ).saved
     assert new.draws == 1 and new.penalty == 5 and new.change_reason.startswith("The sheet")
     after = fresh(match).totals
     expected = list(before)
@@ -379,9 +379,8 @@ def test_a_correction_that_makes_later_turns_illegal_flags_them(tournament, refe
 
 
 def test_each_write_replays_the_match_no_more_than_it_needs(tournament, referee, monkeypatch):
-    """A save replays the match as it is (who plays next) and with its turns (the verdicts,
-    then the figures stored); a correction, a decision, an undo or a confirmation replays it
-    once, with the change."""
+    """Every write replays the match once, with its change (match_write): a save, a
+    correction, a decision, an undo."""
     replays = []
     real_replay_record = engine.replay_record
 
@@ -391,7 +390,7 @@ def test_each_write_replays_the_match_no_more_than_it_needs(tournament, referee,
 
     monkeypatch.setattr(engine, "replay_record", counted)
     add(match := first_match(tournament), referee, opening(points_claimed=25))
-    assert len(replays) == 2
+    assert len(replays) == 1
     (turn,) = add(match, referee, services.TurnInput(cell=Cell(0, 0, "D"), corners=(5, 5, 4),
                                                      points_claimed=20))
     replays.clear()
@@ -541,7 +540,7 @@ def insert(match, user, before: Turn, turn: services.TurnInput, reason: str = "f
     return services.match_turn_insert(
         match=match, user=user, seen_revision=options.pop("seen_revision", match.revision),
         before_turn_id=before.pk, turn=turn, reason=reason,
-    )
+    ).saved
 
 
 def without_turn(record, *, turns: int, missing: int):

@@ -21,8 +21,8 @@ from tests.tournament.matches.helpers import (
 )
 from tests.tournament.queries import page_queries
 from tournament import engine
-from tournament.matches import services
-from tournament.models import Match, Round, Turn
+from tournament.matches import services, views
+from tournament.models import Match, Round, RoundEnd, Turn
 
 pytestmark = pytest.mark.django_db
 
@@ -114,7 +114,9 @@ def test_a_turn_saved_with_htmx_answers_the_match_region(referee_client, tournam
     assert response.status_code == 200
     page = response.content.decode()
     assert page.startswith('\n<div id="match"') or '<div id="match"' in page[:200]
-    assert "<html" not in page and "Tour enregistré." in page
+    assert "<html" not in page
+    assert response.context["done_message"] == views.turn_saved_message(
+        Turn.objects.current().get(round__match=match))
     (turn,) = Turn.objects.current().filter(round__match=match)
     assert (turn.tile, turn.cell, turn.corners, turn.points, turn.verdict) == (
         "5-5-5", "U(0,0)", "5-5-5", 25, "ok")
@@ -175,9 +177,9 @@ def test_a_stale_save_is_answered_409_with_the_current_state(referee, referee_cl
         "revision": 0, "player": "1", "tile": "4-4-4", "cell": "U(0,0)", "draws": "0",
         "claimed": "22"}, **HTMX)
     assert response.status_code == 409
-    page = response.content.decode()
-    assert "Quelqu’un d’autre a enregistré" in page
-    assert 'name="revision" value="1"' in page  # the current state, ready for a new entry
+    assert response.context["conflict_message"] == services.stale_match_message()
+    assert response.context["revision"] == 1  # the current state, ready for a new entry
+    assert response.context["turn_form"].initial["revision"] == 1
     assert [t.tile for t in Turn.objects.current().filter(round__match=match)] == ["5-5-5"]
 
 
@@ -213,20 +215,25 @@ def test_decisions_and_undo_from_the_log(referee, referee_client, tournament):
     match = first_match(tournament)
     add(match, referee, opening(), services.TurnInput(cell=engine.Cell(0, 0, "D"),
                                                       corners=(5, 5, 4), points_claimed=20))
-    page = referee_client.get(url(match)).content.decode()
-    assert "Moteur\u00a0: 14" in page and "Annonce\u00a0: 20…" in page
     turn = Turn.objects.current().get(round__match=match, index=1)
-    response = referee_client.post(url(match, "match_turn_decide", turn_id=turn.pk),
-                                   {"revision": 1, "decision": "claim", "reason": ""}, **HTMX)
+    page = referee_client.get(url(match)).content.decode()
+    decide = url(match, "match_turn_decide", turn_id=turn.pk)
+    assert f'id="turn-{turn.pk}"' in page and page.count(f'hx-post="{decide}"') == 2
+    response = referee_client.post(decide, {"revision": 1, "decision": "claim", "reason": ""},
+                                   **HTMX)
     assert response.status_code == 400
-    assert "Dites pourquoi l’annonce l’emporte" in response.content.decode()
-    response = referee_client.post(url(match, "match_turn_decide", turn_id=turn.pk),
-                                   {"revision": 1, "decision": "claim",
-                                    "reason": "accord des joueurs"}, **HTMX)
-    assert response.status_code == 200 and "annonce retenue" in response.content.decode()
+    assert response.context["decision_error_turn"] == turn.pk
+    assert response.context["decision_error_messages"]
+    response = referee_client.post(decide, {"revision": 1, "decision": "claim",
+                                            "reason": "accord des joueurs"}, **HTMX)
+    assert response.status_code == 200
+    kept = Turn.objects.current().get(round__match=match, index=1)
+    assert (kept.decision, kept.decision_reason) == ("claim", "accord des joueurs")
+    assert f'id="turn-{kept.pk}"' in response.content.decode()
     assert fresh(match).totals == [25, 20, 0, 0]
     response = referee_client.post(url(match, "match_turn_undo"), {"revision": 2}, **HTMX)
-    assert response.status_code == 200 and "Tour 2 annulé" in response.content.decode()
+    assert response.status_code == 200 and response.context["revision"] == 3
+    assert not Turn.objects.current().filter(round__match=match, index=1).exists()
     assert fresh(match).totals == [25, 0, 0, 0]
 
 
@@ -422,8 +429,8 @@ def test_a_preview_from_a_stale_page_answers_the_match_as_it_is(referee, referee
         "revision": "0", "tile": "444", "cell": "U(0,0)", "draws": "0"}, **HTMX)
     assert response.status_code == 409
     assert response["HX-Retarget"] == "#match" and response["HX-Reswap"] == "outerHTML"
-    page = response.content.decode()
-    assert "Quelqu’un d’autre a enregistré" in page and 'name="revision" value="1"' in page
+    assert response.context["conflict_message"] == services.stale_match_message()
+    assert response.context["revision"] == 1
 
 
 def test_after_a_stale_sheet_save_the_lines_typed_are_kept_and_can_be_saved(referee,
@@ -435,10 +442,10 @@ def test_after_a_stale_sheet_save_the_lines_typed_are_kept_and_can_be_saved(refe
              "line-0-tile": "4-5-5", "line-0-points": "14", "save": "1"}
     response = referee_client.post(url(match, "match_sheet"), lines)
     assert response.status_code == 409
-    page = response.content.decode()
-    assert "Quelqu’un d’autre a enregistré" in page
-    assert 'value="4-5-5"' in page  # what was typed is still there
-    assert 'name="revision" value="1"' in page  # to be checked and saved against the match now
+    assert response.context["sheet_message"] == services.stale_match_message()
+    # what was typed is still there, to be checked and saved against the match now
+    assert response.context["formset"].forms[0]["tile"].value() == "4-5-5"
+    assert response.context["form"]["revision"].value() == "1"
     assert Turn.objects.current().filter(round__match=match).count() == 1
     check = {**lines, "revision": "1", "check": "1"}
     del check["save"]
@@ -460,10 +467,10 @@ def test_after_a_stale_correction_the_correction_typed_is_kept_and_can_be_saved(
             "corners": "4-4-4", "bonus_claimed": "", "claimed": "22", "reason": "mal lu"}
     response = referee_client.post(url(match, "match_turn_correct", turn_id=turn.pk), data)
     assert response.status_code == 409
-    page = response.content.decode()
-    assert "Quelqu’un d’autre a enregistré" in page
-    assert 'value="4-4-4"' in page and "mal lu" in page
-    assert 'name="revision" value="2"' in page
+    form = response.context["form"]
+    assert form.non_field_errors() == [services.stale_match_message()]
+    assert form["tile"].value() == "4-4-4" and form["reason"].value() == "mal lu"
+    assert form["revision"].value() == "2"
     assert Turn.objects.current().get(round__match=match, index=0).tile == "5-5-5"
     response = referee_client.post(url(match, "match_turn_correct", turn_id=turn.pk),
                                    {**data, "revision": 2})
@@ -617,3 +624,50 @@ def test_the_audit_page_shows_an_insertion(referee, referee_client, tournament):
     assert "inséré</b> B · " in row and "pas de tuile, pioches\u00a0: 3, annonce -25" in row
     assert "tours suivants descendus d’un rang, chacun en nouvelle version\u00a0: 1" in row
     assert "oublié sur la feuille" in row
+
+
+def test_a_stale_racks_form_is_told_someone_else_saved(referee, referee_client, tournament):
+    """Two tablets on a round just over: the first enters the racks; the second's racks,
+    posted from the page as it was, answer 409 with the match as it is, nothing written."""
+    match = first_match(tournament)
+    record = simulated(match, seed=3)
+    import_record(match, referee, truncated(record, rounds=0, turns=len(record["rounds"][0]["turns"])))
+    seen = fresh(match).revision
+    data = {"revision": seen}
+    for seat, rack in enumerate(record["rounds"][0]["racks"]):
+        data[f"rack_{seat}"] = " ".join(rack)
+    first = referee_client.post(url(match, "match_round_end", number=1), data, **HTMX)
+    assert first.status_code == 200
+    ends = RoundEnd.objects.filter(round__match=match).count()
+    second = referee_client.post(url(match, "match_round_end", number=1), data, **HTMX)
+    assert second.status_code == 409
+    assert second.context["conflict_message"] == services.stale_match_message()
+    assert second.context["revision"] == seen + 1
+    assert RoundEnd.objects.filter(round__match=match).count() == ends == 1
+
+
+def test_a_tournament_whose_slug_is_0_links_every_turn_right(make_tournament, make_user):
+    """The turn log's links are made for each turn by reverse(): a slug that looks like a turn
+    id changes nothing."""
+    from tournament.models import StaffRole
+    from tournament.services import staff_role_grant
+
+    zero = make_tournament(slug="0", started=True)
+    user = make_user("zero-referee")
+    staff_role_grant(tournament=zero, user=user, role=StaffRole.Role.REFEREE)
+    client = Client()
+    client.force_login(user)
+    match = first_match(zero)
+    add(match, user, opening())
+    (turn,) = add(match, user, services.TurnInput(cell=engine.Cell(0, 0, "D"), corners=(5, 5, 4),
+                                                  points_claimed=20))  # differs: to decide
+    page = client.get(url(match)).content.decode()
+    for name in ("match_turn_correct", "match_turn_insert", "match_turn_decide"):
+        link = url(match, name, turn_id=turn.pk)
+        assert link.startswith("/t/0/") and link in page
+    for name in ("match_turn_correct", "match_turn_insert"):
+        assert client.get(url(match, name, turn_id=turn.pk)).status_code == 200
+    response = client.post(url(match, "match_turn_decide", turn_id=turn.pk),
+                           {"revision": fresh(match).revision, "decision": "engine"}, **HTMX)
+    assert response.status_code == 200
+    assert Turn.objects.current().get(round__match=match, index=1).decision == "engine"

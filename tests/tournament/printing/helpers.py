@@ -15,6 +15,7 @@ import io
 
 from pypdf import PdfReader
 
+from tests.tournament.matches.helpers import start_session
 from tournament import engine, services
 from tournament.matches import selectors as match_selectors
 from tournament.matches import services as match_services
@@ -63,9 +64,11 @@ def first_match(tournament) -> Match:
 
 
 def filled_match(tournament, user, *, seed: int = 3, confirm: bool = True) -> Match:
-    """Table 1's match of session 1, a whole simulated match imported; its rounds confirmed
-    (the match is then confirmed) unless ``confirm`` is False."""
+    """Table 1's match of session 1 (the session started if it was only seated), a whole
+    simulated match imported; its rounds confirmed (the match is then confirmed) unless
+    ``confirm`` is False."""
     match = first_match(tournament)
+    start_session(match)
     names = match_selectors.match_rows(match=match).names
     record = engine.simulated_match_record(names=names, seed=seed, rules=tournament.rules)
     if confirm:
@@ -73,7 +76,7 @@ def filled_match(tournament, user, *, seed: int = 3, confirm: bool = True) -> Ma
     else:
         view = match_services.match_record_import(
             match=match, user=user, seen_revision=match.revision, record=record
-        )
+        ).replay
     assert view.finished
     match.refresh_from_db()
     return match

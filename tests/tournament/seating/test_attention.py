@@ -121,7 +121,7 @@ def test_the_selector_agrees_with_the_match_pages_replay(tournament, in_play):
 def test_the_selector_reads_in_two_queries_whatever_the_sessions_size(
     make_tournament, referee, players, django_assert_num_queries
 ):
-    tournament = make_tournament(slug=f"open-{players}", players=players)
+    tournament = make_tournament(slug=f"open-{players}", players=players, started=True)
     matches = matches_of(tournament)
     for match in matches.values():  # a round entered at every table, none confirmed
         import_record(match, referee, truncated(simulated(match, seed=3), rounds=1))

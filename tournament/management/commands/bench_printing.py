@@ -39,7 +39,7 @@ from tournament.management.commands.running_bench import (
 from tournament.matches import selectors as match_selectors
 from tournament.matches import services as match_services
 from tournament.models import Match, Session, Tournament
-from tournament.organiser.services import player_add, session_create
+from tournament.organiser.services import player_add, session_create, session_start
 from tournament.printing import documents
 from tournament.printing.pdf import DEFAULT_SITE_ROOT, render_pdf
 from tournament.seating.services import session_seat_players
@@ -80,6 +80,7 @@ def build_seated(*, slug: str, players: int, table_size: int = 4) -> tuple[Tourn
     session = session_create(tournament=tournament)
     tables = [registered[i : i + table_size] for i in range(0, len(registered), table_size)]
     session_seat_players(session=session, tables=tables)
+    session_start(session=session)
     session.refresh_from_db()
     return tournament, session
 

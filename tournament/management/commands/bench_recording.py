@@ -13,6 +13,14 @@ and times:
 
 Each figure is the median of every turn of the last round (or of ``--repeat`` page loads),
 with the slowest; wall-clock and CPU time. The match has ``--seed``'s number of turns.
+
+Then the tablet's POST, early and late in a match (``--late``, 300 by default): a match of
+the same kind (four players, the target raised so that it lasts that long) is filled by the
+record import up to the turn before (its rounds confirmed, as a referee confirms each round
+at its end), then the turn is posted to the entry screen's address as
+the tablet posts it (htmx), ``--repeat`` times (each one undone before the next, not timed):
+the CPU time of the whole request (``time.process_time``), early and late, their ratio, and
+the size of the answer.
 """
 
 from __future__ import annotations
@@ -33,7 +41,7 @@ from tournament import engine, services
 from tournament.matches import selectors as match_selectors
 from tournament.matches import services as match_services
 from tournament.models import Match, StaffRole
-from tournament.organiser.services import player_add, session_create
+from tournament.organiser.services import player_add, session_create, session_start
 from tournament.seating.services import session_seat_players
 
 
@@ -56,12 +64,14 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--seed", type=int, default=3, help="simulated match (default 3)")
         parser.add_argument("--repeat", type=int, default=20, help="page loads timed (20)")
+        parser.add_argument("--late", type=int, default=300, help="the late turn posted (300)")
 
-    def handle(self, *args, seed: int, repeat: int, **options):
+    def handle(self, *args, seed: int, repeat: int, late: int, **options):
         old_config = setup_databases(verbosity=0, interactive=False)
         try:
             with translation.override("fr"):
                 self.bench(seed=seed, repeat=repeat)
+                self.bench_post(seed=seed, repeat=repeat, late=late)
         finally:
             teardown_databases(old_config, verbosity=0)
 
@@ -77,6 +87,7 @@ class Command(BaseCommand):
                    for i in range(4)]
         session = session_create(tournament=tournament)
         session_seat_players(session=session, tables=[players])
+        session_start(session=session)
         match = Match.objects.get(table__session=session)
         names = match_selectors.match_rows(match=match).names
         record = engine.simulated_match_record(names=names, seed=seed)
@@ -118,3 +129,86 @@ class Command(BaseCommand):
         pages = [_timed(lambda: client.get(url)) for _ in range(repeat)]
         size = len(client.get(url).content)
         out.write(_line(f"the referee's match page ({size // 1024} kB)", pages))
+
+    def bench_post(self, *, seed: int, repeat: int, late: int) -> None:
+        """The tablet's POST of a turn at turn 5 and at turn ``late`` of the same match."""
+        import datetime
+
+        user = get_user_model().objects.get(username="bench-referee")
+        tournament = services.tournament_create(
+            name="Bench late", slug="bench-late", start_date=datetime.date(2025, 5, 17),
+            target=4000)
+        services.staff_role_grant(tournament=tournament, user=user, role=StaffRole.Role.REFEREE)
+        client = Client(HTTP_HOST="localhost")
+        client.force_login(user)
+        figures = {}
+        for label, number in (("early", 5), ("late", late)):
+            players = [player_add(tournament=tournament, name=f"{label} {i}").player
+                       for i in range(4)]
+            session = session_create(tournament=tournament)
+            session_seat_players(session=session, tables=[players])
+            session_start(session=session)
+            match = Match.objects.get(table__session=session)
+            names = match_selectors.match_rows(match=match).names
+            record = engine.simulated_match_record(names=names, seed=seed, target=4000)
+            head, turn = _cut(record, before=number)
+            replay = match_services.match_record_import(match=match, user=user, seen_revision=0,
+                                                        record=head).replay
+            for round_view in replay.rounds:  # the referee confirms each round as it ends
+                if round_view.closed:
+                    match.refresh_from_db(fields=["revision"])
+                    match_services.match_round_confirm(
+                        match=match, user=user, seen_revision=match.revision,
+                        round_index=round_view.index)
+            url = reverse("tournament:match_turn_add",
+                          kwargs={"slug": tournament.slug, "match_id": match.pk})
+            data = _posted(turn)
+            cpus, sizes = [], []
+            for _ in range(repeat):
+                match = match_selectors.match_with_tournament(match.pk).get()
+                data["revision"] = str(match.revision)
+                cpu = time.process_time()
+                response = client.post(url, data, HTTP_HX_REQUEST="true")
+                cpus.append(time.process_time() - cpu)
+                assert response.status_code == 200, response.status_code
+                sizes.append(len(response.content))
+                match.refresh_from_db()
+                match_services.match_turn_undo(match=match, user=user,
+                                               seen_revision=match.revision)
+            figures[label] = (statistics.median(cpus) * 1000, max(sizes))
+            self.stdout.write(
+                f"POST a turn at turn {number}: CPU median {figures[label][0]:.1f} ms, "
+                f"answer {figures[label][1] / 1024:.1f} KiB ({repeat} samples)")
+        ratio = figures["late"][0] / figures["early"][0]
+        self.stdout.write(f"turn {late} / turn 5 CPU ratio: {ratio:.2f}")
+
+
+def _cut(record: dict, *, before: int) -> tuple[dict, dict]:
+    """The record up to the turn numbered ``before`` (from 1, over the whole match) left out,
+    the last round kept open; and that turn."""
+    rounds = []
+    seen = 0
+    for round_ in record["rounds"]:
+        turns = round_["turns"]
+        if seen + len(turns) >= before:
+            kept = turns[: before - 1 - seen]
+            rounds.append({"turns": kept})
+            return {**record, "rounds": rounds}, turns[before - 1 - seen]
+        rounds.append(round_)
+        seen += len(turns)
+    raise ValueError(f"the simulated match has only {seen} turns")
+
+
+def _posted(turn: dict) -> dict[str, str]:
+    """The entry screen's POST of a record turn (board mode)."""
+    place = turn.get("place")
+    if not place:
+        return {"pass": "1", "draws": str(turn.get("draws", 0)), "player": str(turn["player"])}
+    x, y, o = place["cell"]
+    corners = place["corners"]
+    data = {"tile": "".join(map(str, sorted(corners))), "cell": f"{o}({x},{y})",
+            "corners": "-".join(map(str, corners)), "draws": str(turn.get("draws", 0)),
+            "player": str(turn["player"])}
+    if turn.get("claimed") is not None:
+        data["claimed"] = str(turn["claimed"])
+    return data

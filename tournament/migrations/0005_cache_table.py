@@ -25,7 +25,7 @@ def drop_cache_table(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournament', '0003_tournament_data_version'),
+        ('tournament', '0004_match_options'),
     ]
 
     operations = [

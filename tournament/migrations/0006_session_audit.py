@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournament', '0003_tournament_data_version'),
+        ('tournament', '0005_cache_table'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -1,0 +1,111 @@
+"""A save costs the round in play, not the match: the rows the page read are reused when still
+current, the new turn is played on from the round in play (the settled rounds are not replayed),
+and the tablet is sent only the rounds the save changed."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from tests.tournament.matches.helpers import board_turn, first_match, fresh, simulated
+from tournament import engine
+from tournament.matches import selectors, services
+from tournament.models import Turn
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def _figures(view: selectors.ReplayedMatch) -> tuple:
+    """What the pages show of a replay: every turn's figures and verdict, every round's end
+    and scores, the totals, the round in play."""
+    live = view.live
+    return (
+        [(r.index, r.end_kind, r.scores, r.totals_after, r.counted,
+          [(t.row.pk, t.points, t.verdict, t.bonus, [p.code for p in t.problems]) for t in r.turns])
+         for r in view.rounds],
+        view.totals, view.finished,
+        (live.index, live.next_player, live.hand_counts, live.pool_size, live.round_over)
+        if live else None,
+    )
+
+
+def _confirmed_through(match, referee, record, rounds: int):
+    head = {**record, "rounds": record["rounds"][:rounds]}
+    replay = services.match_record_import(match=fresh(match), user=referee,
+                                          seen_revision=fresh(match).revision,
+                                          record=head).replay
+    for round_view in replay.rounds:
+        services.match_round_confirm(match=fresh(match), user=referee,
+                                     seen_revision=fresh(match).revision,
+                                     round_index=round_view.index)
+
+
+def test_a_round_entered_on_from_the_pages_replay_is_the_whole_replay(tournament, referee,
+                                                                     monkeypatch):
+    match = first_match(tournament)
+    record = simulated(match, seed=3)
+    _confirmed_through(match, referee, record, rounds=2)
+    replays = []
+    real_replay_record = engine.replay_record
+
+    def counted(record, **options):
+        replays.append(len(record.rounds))
+        return real_replay_record(record, **options)
+
+    for turn in record["rounds"][2]["turns"]:
+        before = selectors.match_replay(match=fresh(match))  # as the entry screen reads it
+        monkeypatch.setattr(engine, "replay_record", counted)
+        written = services.match_turns_add(
+            match=fresh(match), user=referee, seen_revision=before.match.revision,
+            turns=[board_turn(turn)], before=before)
+        monkeypatch.setattr(engine, "replay_record", real_replay_record)
+        assert replays == []  # the settled rounds were not replayed
+        assert _figures(written.replay) == _figures(selectors.match_replay(match=fresh(match)))
+        assert written.replay.match.revision == fresh(match).revision
+    stored = Turn.objects.current().filter(round__match=match, round__index=2).order_by("index")
+    assert [t.points for t in stored] == [t.get("claimed") for t in record["rounds"][2]["turns"]]
+
+
+def test_a_replay_from_an_older_revision_is_not_reused(tournament, referee):
+    match = first_match(tournament)
+    record = simulated(match, seed=3)
+    _confirmed_through(match, referee, record, rounds=1)
+    turns = record["rounds"][1]["turns"]
+    before = selectors.match_replay(match=fresh(match))
+    services.match_turns_add(match=fresh(match), user=referee,
+                             seen_revision=fresh(match).revision,
+                             turns=[board_turn(turns[0])])
+    # the client saw the new revision, the page's replay is older: the rows are read again
+    written = services.match_turns_add(
+        match=fresh(match), user=referee, seen_revision=fresh(match).revision,
+        turns=[board_turn(turns[1])], before=before)
+    assert [t.player for t in written.replay.rounds[-1].turns] == [turns[0]["player"],
+                                                                   turns[1]["player"]]
+    assert _figures(written.replay) == _figures(selectors.match_replay(match=fresh(match)))
+
+
+def test_the_tablet_is_sent_only_the_rounds_the_save_changed(tournament, referee, referee_client):
+    match = first_match(tournament)
+    record = simulated(match, seed=3)
+    _confirmed_through(match, referee, record, rounds=2)
+    turn = record["rounds"][2]["turns"][0]
+    x, y, o = turn["place"]["cell"]
+    url = reverse("tournament:match_turn_add", kwargs={
+        "slug": tournament.slug, "match_id": match.pk})
+    response = referee_client.post(url, {
+        "revision": fresh(match).revision, "player": turn["player"],
+        "tile": "".join(map(str, turn["place"]["corners"])), "cell": f"{o}({x},{y})",
+        "corners": "-".join(map(str, turn["place"]["corners"])), "draws": "0",
+        "claimed": turn["claimed"]}, **HTMX)
+    assert response.status_code == 200
+    log = response.context["log_rounds"]
+    assert [item.get("preserved", False) for item in log] == [True, True, False]
+    page = response.content.decode()
+    assert page.count("hx-preserve") == 2 and 'id="round-1"' in page
+    # the whole page (a GET) still has every round's log
+    full = referee_client.get(reverse("tournament:match", kwargs={
+        "slug": tournament.slug, "match_id": match.pk}))
+    assert not any(item.get("preserved") for item in full.context["log_rounds"])
+    assert "hx-preserve" not in full.content.decode()

@@ -1,0 +1,72 @@
+"""Writes to a match, every one through one path (:mod:`.write`: claim the revision, load the
+rows once, replay once, write, store the results, audit; the replay made is returned for the
+view to render), grouped by what they write:
+
+- :mod:`.turns`: adding turns (board and sheet mode), undoing, correcting, inserting,
+  deciding on a claim;
+- :mod:`.rounds`: the racks at the end of a round, the round's confirmation;
+- :mod:`.records`: filling an empty match from a record.
+
+Each returns a :class:`Written`: ``saved`` (what it wrote) and ``replay`` (the match as
+written). A closed session, or one seated but not started, refuses every write
+(``ValidationError`` with the code ``session_closed`` or ``session_not_started``); a save
+based on an older revision raises :class:`StaleMatch`.
+"""
+
+from tournament.matches.services.records import (
+    match_record_import,
+    match_record_import_and_confirm,
+)
+from tournament.matches.services.rounds import RackInput, match_round_confirm, match_round_end
+from tournament.matches.services.turns import (
+    MismatchesNotSeen,
+    Refusal,
+    TurnInput,
+    TurnsRefused,
+    candidate_players,
+    candidate_reports,
+    match_turn_correct,
+    match_turn_decide,
+    match_turn_insert,
+    match_turn_undo,
+    match_turns_add,
+    turn_snapshot,
+)
+from tournament.matches.services.write import (
+    AlreadySaved,
+    StaleMatch,
+    Written,
+    already_saved_message,
+    match_results_cache,
+    match_write,
+    session_refusal,
+    stale_match_message,
+)
+
+__all__ = [
+    "AlreadySaved",
+    "MismatchesNotSeen",
+    "RackInput",
+    "Refusal",
+    "StaleMatch",
+    "TurnInput",
+    "TurnsRefused",
+    "Written",
+    "candidate_players",
+    "candidate_reports",
+    "match_record_import",
+    "match_record_import_and_confirm",
+    "match_results_cache",
+    "match_round_confirm",
+    "match_round_end",
+    "match_turn_correct",
+    "match_turn_decide",
+    "match_turn_insert",
+    "match_turn_undo",
+    "match_turns_add",
+    "match_write",
+    "session_refusal",
+    "already_saved_message",
+    "stale_match_message",
+    "turn_snapshot",
+]

@@ -1,0 +1,172 @@
+"""Writes of rounds: the racks shown at the end of a round (and their correction), the
+referee's confirmation. Each goes through
+:func:`~tournament.matches.services.write.match_write`."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tournament import engine
+from tournament.matches.selectors import TurnLine
+from tournament.matches.services.write import Written, match_write
+from tournament.models import AuditEntry, Match, Round, RoundEnd
+
+#: A rack as entered: tile names, or the total value left when the tiles were not noted.
+RackInput = list[str] | int
+
+
+def _round_end_snapshot(end: RoundEnd | None) -> dict[str, Any] | None:
+    if end is None:
+        return None
+    return {"racks": end.racks, "settlement_claimed": end.settlement_claimed}
+
+
+def _stored_racks(racks: Sequence[RackInput]) -> list[Any]:
+    """The racks as a RoundEnd stores them; ValidationError keyed ``rack_<seat>``."""
+    stored: list[Any] = []
+    errors: dict[str, list[ValidationError]] = {}
+    for seat, rack in enumerate(racks):
+        if isinstance(rack, int):
+            if rack < 0:
+                errors[f"rack_{seat}"] = [ValidationError(
+                    _("A rack's total cannot be negative."), code="negative_rack")]
+            stored.append(rack)
+            continue
+        names = []
+        for name in rack:
+            try:
+                names.append(str(engine.parse_tile(name)))
+            except engine.UnknownTile:
+                errors.setdefault(f"rack_{seat}", []).append(ValidationError(
+                    _("“%(given)s” is not a tile: three values from 0 to 5, like 3-4-5.")
+                    % {"given": name[:20]}, code="unknown_tile"))
+        stored.append(names)
+    if errors:
+        raise ValidationError(errors)
+    return stored
+
+
+def match_round_end(
+    *,
+    match: Match,
+    user,
+    seen_revision: int,
+    submission_key: str = "",
+    round_index: int,
+    racks: Sequence[RackInput],
+    settlement_claimed: Sequence[int] | None = None,
+    reason: str = "",
+) -> Written[RoundEnd]:
+    """Enter the racks shown at the end of a round (and the settlement claimed); the engine
+    settles it. Entering them again is a correction: a new version, a reason required, and
+    the round must be confirmed again. Errors are keyed ``rack_<seat>``."""
+    with match_write(match=match, user=user, seen_revision=seen_revision,
+                     submission_key=submission_key) as write:
+        rows = write.rows
+        round_ = next((r for r in rows.rounds if r.index == round_index), None)
+        if round_ is None or not rows.turns.get(round_.pk):
+            raise ValidationError(
+                _("Round %(number)s has no turn yet.") % {"number": round_index + 1},
+                code="round_empty")
+        if len(racks) != len(rows.seats):
+            raise ValidationError(_("One rack per player is expected."), code="rack_count")
+        stored = _stored_racks(racks)
+        if settlement_claimed is not None and len(settlement_claimed) != len(rows.seats):
+            raise ValidationError(_("One settlement figure per player is expected."),
+                                  code="settlement_count")
+        previous = rows.ends.get(round_.pk)
+        reason = reason.strip()
+        if previous is not None and not reason:
+            raise ValidationError({"reason": ValidationError(
+                _("The racks were already entered: say why they change."),
+                code="reason_required")})
+        end = RoundEnd(
+            round=round_,
+            racks=stored,
+            settlement_claimed=list(settlement_claimed) if settlement_claimed is not None else None,
+            created_by=write.author,
+            change_reason=reason,
+        )
+        rows.ends[round_.pk] = end
+        replay = write.replay()
+        round_view = next(r for r in replay.rounds if r.row.pk == round_.pk)
+        if round_view.end_kind == Round.EndKind.UNFINISHED:
+            raise ValidationError(
+                _("Round %(number)s is not over: no player has gone out and the table is not "
+                  "blocked.") % {"number": round_index + 1},
+                code="round_not_over")
+        if previous is not None:
+            write.supersede(previous, end)
+        else:
+            end.save()
+        write.unconfirm(round_)
+        write.audit(
+            AuditEntry.Action.ROUND_END_CORRECTED if previous is not None
+            else AuditEntry.Action.ROUND_ENDED,
+            f"round {round_.index + 1}: racks entered",
+            {"round": round_.index, "before": _round_end_snapshot(previous),
+             "after": _round_end_snapshot(end)},
+            reason,
+        )
+    return Written(saved=end, replay=replay, round_index=round_.index)
+
+
+def _turn_numbers(turns: Sequence[TurnLine]) -> str:
+    """The numbers of ``turns`` in their round, counted from 1: "3, 7"."""
+    return ", ".join(str(turn.number) for turn in turns)
+
+
+def match_round_confirm(*, match: Match, user, seen_revision: int, round_index: int,
+                        submission_key: str = "") -> Written[Round]:
+    """The referee confirms a closed round. It cannot be confirmed while a decision is
+    pending or an illegal turn remains, nor once a correction has left it unfinished. Once
+    the match is over and every round confirmed, the match is confirmed (what the standings
+    count)."""
+    with match_write(match=match, user=user, seen_revision=seen_revision,
+                     submission_key=submission_key) as write:
+        round_ = next((r for r in write.rows.rounds if r.index == round_index), None)
+        already = round_ is not None and round_.confirmed_at is not None
+        if round_ is not None and not already:
+            # set before the replay, which then shows the round confirmed; undone with the
+            # rest when the confirmation is refused
+            round_.confirmed_at = timezone.now()
+            round_.confirmed_by = write.author
+        replay = write.replay()
+        round_view = next((r for r in replay.rounds if r.index == round_index), None)
+        number = {"number": round_index + 1}
+        if round_view is None or not round_view.closed:
+            raise ValidationError(
+                _("Round %(number)s cannot be confirmed before its racks are entered.") % number,
+                code="round_not_closed")
+        if already:
+            raise ValidationError(_("Round %(number)s is already confirmed.") % number,
+                                  code="already_confirmed")
+        if round_view.end_kind == Round.EndKind.UNFINISHED:  # racks entered, then a turn corrected
+            raise ValidationError(
+                _("Round %(number)s cannot be confirmed: as its turns now stand, nobody went out "
+                  "and the table is not blocked. Correct its turns, or enter the missing ones.")
+                % number, code="round_unfinished")
+        if round_view.pending_decisions:
+            raise ValidationError(
+                _("Round %(number)s cannot be confirmed: decide first on the claims that differ "
+                  "from the engine (turns %(turns)s).")
+                % {**number, "turns": _turn_numbers(round_view.pending_decisions)},
+                code="decisions_pending")
+        if round_view.illegal_turns:
+            raise ValidationError(
+                _("Round %(number)s cannot be confirmed: correct its illegal turns first "
+                  "(turns %(turns)s).")
+                % {**number, "turns": _turn_numbers(round_view.illegal_turns)},
+                code="illegal_turns")
+        round_.save(update_fields=["confirmed_at", "confirmed_by"])
+        write.audit(
+            AuditEntry.Action.ROUND_CONFIRMED,
+            f"round {round_.index + 1} confirmed",
+            {"round": round_.index, "scores": list(round_view.scores)},
+        )
+    return Written(saved=round_, replay=replay, round_index=round_.index)

@@ -1,0 +1,320 @@
+"""The one path every write to a match takes (:func:`match_write`).
+
+Inside one transaction:
+
+1. the revision is claimed: an atomic conditional UPDATE of ``Match.revision`` from the
+   revision the client saw; when another save came first nothing matches and
+   :class:`StaleMatch` is raised (nothing written). The UPDATE also holds the match's row
+   lock until the transaction ends, so writes to one match are serial. The tournament's data
+   version is raised (``freshness.touch``);
+   A submission whose key (made by the tablet) was saved before raises
+   :class:`AlreadySaved` instead, and writes nothing;
+2. the session must be in play: a closed session's matches, and those of a session seated
+   but not started, refuse every write (:class:`SessionNotOpen`);
+3. the current rows are loaded once (:attr:`MatchWrite.rows`); the service changes them in
+   memory, then asks for the replay once (:meth:`MatchWrite.replay`), checks it, and writes
+   its new rows (an old version is superseded, never changed or deleted);
+4. on leaving, the replay's figures are stored on every current row and on the match
+   (:func:`match_results_cache`), then the audit entries the service gave
+   (:meth:`MatchWrite.audit`) are written, with the match's closing when it has just closed.
+
+The replay made is the match as written: the service returns it (:class:`Written`) and the
+view renders it. Permissions are the views' business (``can_referee``); services trust their
+caller.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tournament import engine, freshness
+from tournament.matches.selectors import (
+    MatchRows,
+    ReplayedMatch,
+    match_replay,
+    match_replay_appended,
+    match_rows,
+    match_with_tournament,
+)
+from tournament.models import AuditEntry, Match, MatchSubmission, Round, Session, Turn
+
+T = TypeVar("T")
+
+
+class AlreadySaved(Exception):
+    """This submission (the key its tablet made) was saved before: nothing is written again;
+    the tablet is shown the match as it is."""
+
+    def __init__(self, *, match_id: int, key: str) -> None:
+        super().__init__(f"match {match_id}: submission {key} already saved")
+        self.match_id = match_id
+        self.key = key
+
+
+def already_saved_message() -> str:
+    """What a scorekeeper reads when their submission had been saved already."""
+    return _("Already saved: this entry had reached the server. Here is the match as it is.")
+
+
+class StaleMatch(Exception):
+    """The match changed since the client saw it: another save came first."""
+
+    def __init__(self, *, match_id: int, seen: int) -> None:
+        super().__init__(f"match {match_id}: revision {seen} is no longer current")
+        self.match_id = match_id
+        self.seen = seen
+
+    @property
+    def message(self) -> str:
+        return stale_match_message()
+
+
+def stale_match_message() -> str:
+    """What a scorekeeper reads when their save came after another one."""
+    return _(
+        "Someone else saved a change to this match while you were entering yours: nothing "
+        "of yours was saved. Here is the match as it is now; enter your change again."
+    )
+
+
+def session_refusal(session: Session) -> ValidationError | None:
+    """Why no write is allowed in the matches of ``session`` (None: they are allowed)."""
+    if session.status == Session.Status.FINISHED:
+        return ValidationError(
+            _("Session %(number)s is closed: its results can no longer be changed.")
+            % {"number": session.number},
+            code="session_closed",
+        )
+    if session.status != Session.Status.PLAYING:
+        return ValidationError(
+            _("Session %(number)s has not started yet: an organiser of the tournament starts "
+              "it once the seating is final; then the matches can be entered.")
+            % {"number": session.number},
+            code="session_not_started",
+        )
+    return None
+
+
+@dataclass(frozen=True)
+class Written(Generic[T]):
+    """What a write returns: what it saved (a turn, the turns, an end of round...), the
+    match replayed as written, for the view to render, and the first round the write
+    changed (the rounds before it are as they were: the view need not send them again)."""
+
+    saved: T
+    replay: ReplayedMatch
+    round_index: int = 0
+
+
+@dataclass
+class MatchWrite:
+    """One write in progress (see the module's docstring): ``match`` re-read after its
+    revision was claimed, ``rows`` its current rows, which the service changes in memory."""
+
+    match: Match
+    user: Any
+    rows: MatchRows
+    #: The caller's replay of these rows before the change, when they were still current.
+    before: ReplayedMatch | None = None
+    _replay: ReplayedMatch | None = None
+    _audit: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def author(self):
+        """The user for ``created_by`` fields (None for an anonymous caller)."""
+        user = self.user
+        return user if user is not None and user.is_authenticated else None
+
+    def replay(self) -> ReplayedMatch:
+        """The rows as they now stand, replayed by the engine: once per write."""
+        if self._replay is not None:
+            raise RuntimeError("a write replays the match once, after its change")
+        self._replay = match_replay(match=self.match, rows=self.rows)
+        return self._replay
+
+    def replay_appended(self, round_: Round, added: list[Turn]) -> ReplayedMatch:
+        """:meth:`replay` for turns appended to the round in play: with the caller's replay
+        from before the change, the engine plays them on from there (the settled rounds are
+        not replayed again); otherwise the whole match is replayed."""
+        if self._replay is not None:
+            raise RuntimeError("a write replays the match once, after its change")
+        if self.before is not None:
+            self._replay = match_replay_appended(before=self.before, round_=round_, added=added)
+        if self._replay is None:
+            self._replay = match_replay(match=self.match, rows=self.rows)
+        return self._replay
+
+    @property
+    def replayed(self) -> ReplayedMatch:
+        if self._replay is None:
+            raise RuntimeError("the write has not replayed the match yet")
+        return self._replay
+
+    def audit(self, action: str, summary: str, details: dict[str, Any], reason: str = "") -> None:
+        """An audit entry, written once the results are stored."""
+        self._audit.append({"action": action, "summary": summary, "details": details,
+                            "reason": reason})
+
+    def supersede(self, old, new, *, now=None) -> None:
+        """Mark the row ``old`` (a Turn or a RoundEnd) superseded by ``new`` (saved here), or by
+        nothing (an undo), without losing it."""
+        now = now or timezone.now()
+        old.superseded_at = now
+        old.save(update_fields=["superseded_at"])
+        if new is not None:
+            new.save()
+            old.superseded_by = new
+            old.save(update_fields=["superseded_by"])
+
+    def unconfirm(self, round_: Round) -> bool:
+        """A change to a confirmed round un-confirms it (the referee confirms it again)."""
+        if round_.confirmed_at is None:
+            return False
+        round_.confirmed_at = None
+        round_.confirmed_by = None
+        round_.save(update_fields=["confirmed_at", "confirmed_by"])
+        return True
+
+
+def _saved_before(match_id: int, key: str) -> bool:
+    return bool(key) and MatchSubmission.objects.filter(match_id=match_id, key=key).exists()
+
+
+def _claim_revision(*, match: Match, seen_revision: int, submission_key: str = "") -> Match:
+    """Move the match from ``seen_revision`` to the next, or raise StaleMatch (or the
+    session's refusal, which comes first). A submission whose key was saved before raises
+    AlreadySaved, even when its revision is stale (the same submission sent twice at once:
+    the second waits for the first, then finds its key). The key is kept with the write.
+    Returns the match re-read after the update (its table, session and tournament loaded)."""
+    if _saved_before(match.pk, submission_key):
+        raise AlreadySaved(match_id=match.pk, key=submission_key)
+    updated = Match.objects.filter(pk=match.pk, revision=seen_revision).update(
+        revision=F("revision") + 1
+    )
+    if updated != 1 and _saved_before(match.pk, submission_key):
+        raise AlreadySaved(match_id=match.pk, key=submission_key)
+    match = match_with_tournament(match.pk).get()
+    refusal = session_refusal(match.table.session)
+    if refusal is not None:
+        raise refusal
+    if updated != 1:
+        raise StaleMatch(match_id=match.pk, seen=seen_revision)
+    freshness.touch(tournament_id=match.table.session.tournament_id)
+    if submission_key:
+        MatchSubmission.objects.create(match=match, key=submission_key)
+    return match
+
+
+@contextmanager
+def match_write(*, match: Match, user, seen_revision: int, submission_key: str = "",
+                before: ReplayedMatch | None = None) -> Iterator[MatchWrite]:
+    """The one path of a write to a match (the module's docstring): claim, load, let the
+    caller change and replay, then store the results and the audit entries. A
+    ``submission_key`` (made by the tablet) is kept with the write: sent again, it raises
+    :class:`AlreadySaved` and writes nothing. ``before``: the caller's replay of the match
+    (made before the transaction); its rows are used instead of loading them again when they
+    were read at ``seen_revision``, which the claim proves still current (every write moves
+    the revision in the transaction that changes the rows)."""
+    with transaction.atomic():
+        match = _claim_revision(match=match, seen_revision=seen_revision,
+                                submission_key=submission_key)
+        if before is not None and before.match.revision == seen_revision:
+            rows = before.rows
+            rows.match = match
+        else:
+            before, rows = None, match_rows(match=match)
+        write = MatchWrite(match=match, user=user, rows=rows, before=before)
+        yield write
+        replay = write.replayed
+        closed = match_results_cache(replay=replay)
+        for entry in write._audit:
+            _audit_entry(match, user, **entry)
+        if closed:
+            _audit_entry(
+                match, user, AuditEntry.Action.MATCH_CLOSED,
+                "match over: winners " + ", ".join(replay.winner_names),
+                {"totals": list(replay.totals), "winners": list(replay.winners)},
+            )
+
+
+def _audit_entry(match: Match, user, action: str, summary: str, details: dict[str, Any],
+                 reason: str = "") -> AuditEntry:
+    return AuditEntry.objects.create(
+        match=match,
+        user=user if user is not None and user.is_authenticated else None,
+        action=action,
+        summary=summary,
+        details=details,
+        reason=reason,
+    )
+
+
+_TURN_FIGURES = ("points", "tile_value", "bonus", "bonus_points", "penalty", "verdict", "problems")
+
+
+def match_results_cache(*, replay: ReplayedMatch) -> bool:
+    """Store a replay's results on the rows: every current turn's engine figures, verdict and
+    problems; each round's end and scores; the match's totals, winners, status and
+    finished_at. Only changed rows are written; turn rows not in the database yet (a service's
+    new rows) are inserted with their figures. Returns True when the match has just closed
+    (it was not finished before and is now).
+    """
+    changed_turns: list[Turn] = []
+    changed_rounds: list[Round] = []
+    for round_view in replay.rounds:
+        for line in round_view.turns:
+            row = line.row
+            values = {
+                "points": line.points,
+                "tile_value": line.tile_value,
+                "bonus": line.bonus,
+                "bonus_points": line.bonus_points,
+                "penalty": line.penalty,
+                "verdict": line.verdict,
+                "problems": [engine.problem_json(p) for p in line.report.problems],
+            }
+            if row.pk is None or any(getattr(row, name) != value for name, value in values.items()):
+                for name, value in values.items():
+                    setattr(row, name, value)
+                changed_turns.append(row)
+        row = round_view.row
+        scores = list(round_view.scores)
+        if row.end_kind != round_view.end_kind or row.scores != scores:
+            row.end_kind = round_view.end_kind
+            row.scores = scores
+            changed_rounds.append(row)
+    new_turns = [row for row in changed_turns if row.pk is None]
+    changed_turns = [row for row in changed_turns if row.pk is not None]
+    if new_turns:
+        Turn.objects.bulk_create(new_turns)
+    if changed_turns:
+        Turn.objects.bulk_update(changed_turns, _TURN_FIGURES)
+    if changed_rounds:
+        Round.objects.bulk_update(changed_rounds, ["end_kind", "scores"])
+
+    match = replay.match
+    was_finished = match.status in (Match.Status.FINISHED, Match.Status.CONFIRMED)
+    if replay.finished:
+        status = Match.Status.CONFIRMED if replay.all_rounds_confirmed else Match.Status.FINISHED
+    elif replay.turn_count:
+        status = Match.Status.PLAYING
+    else:
+        status = Match.Status.PENDING
+    finished_at = match.finished_at if replay.finished else None
+    if replay.finished and finished_at is None:
+        finished_at = timezone.now()
+    match.status = status
+    match.totals = list(replay.totals)
+    match.winners = list(replay.winners)
+    match.finished_at = finished_at
+    match.save(update_fields=["status", "totals", "winners", "finished_at"])
+    return replay.finished and not was_finished
