@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 import django_tables2 as tables2
+from django.template.loader import get_template
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext, pgettext
 from django.utils.translation import gettext_lazy as _
@@ -24,8 +25,9 @@ class TurnLogTable(PythonBodyTable):
     """One round's turns: what was entered next to the engine's figure and verdict.
 
     The body is built in Python (``PythonBodyTable``: a template per cell is too slow for a
-    whole match, about 0.3 s for 150 turns against a few milliseconds). With
-    ``can_write``, a claim that differs gets its two decision buttons and every turn a link
+    whole match, about 0.3 s for 150 turns against a few milliseconds), escaped by
+    ``format_html``. With ``can_write``, a claim that differs gets its two decision forms
+    (rendered from ``_decision_forms.html``: few rows have them) and every turn a link
     to correct it and one to insert a forgotten turn before it; ``turn_url(name, turn_id)``
     gives their addresses (``match_turn_decide``, ``match_turn_correct``,
     ``match_turn_insert``), by ``reverse()`` for each turn.
@@ -42,6 +44,9 @@ class TurnLogTable(PythonBodyTable):
     verdict = tables2.Column(verbose_name=_("Verdict"), accessor="verdict", orderable=False)
     decision = tables2.Column(verbose_name=_("Decision"), accessor="decision",
                               orderable=False, empty_values=())
+
+    #: The decision forms of a pending claim, rendered per row that has one.
+    decision_template = "tournament/matches/_decision_forms.html"
 
     class Meta(PythonBodyTable.Meta):
         attrs = {"class": "data-table turn-log"}
@@ -139,30 +144,15 @@ class TurnLogTable(PythonBodyTable):
                            format_html_join("", "{}", ((part,) for part in parts)))
 
     def _decision_forms(self, record: TurnLine) -> Any:
-        url = self.turn_url("match_turn_decide", record.row.pk)
-        hidden = format_html(
-            '<input type="hidden" name="csrfmiddlewaretoken" value="{}">'
-            '<input type="hidden" name="revision" value="{}">', self.csrf_token, self.revision)
-        htmx = format_html('method="post" action="{}" hx-post="{}" hx-target="#match" '
-                           'hx-swap="outerHTML"', url, url)
-        failed = self.error_turn == record.row.pk
-        errors = format_html_join("", "<li>{}</li>", ((m,) for m in self.error_messages)) if failed else ""
-        return format_html(
-            '<form class="inline-form decide-engine" {}>{}'
-            '<button type="submit" name="decision" value="engine" class="button button--small">{}</button></form>'
-            '<details class="keep-claim"{}><summary class="button button--small button--quiet">{}</summary>'
-            '<form class="inline-form" {}>{}<input type="hidden" name="decision" value="claim">'
-            '<label>{} <input type="text" name="reason" maxlength="500" autocomplete="off"></label>'
-            '<button type="submit" class="button button--small">{}</button></form>{}</details>',
-            htmx, hidden,
-            gettext("Engine: %(points)s") % {"points": record.points},
-            " open" if failed else "",
-            gettext("Claim: %(points)s…") % {"points": record.claimed},
-            htmx, hidden,
-            gettext("Why does the claim stand?"),
-            gettext("Keep the claim"),
-            format_html('<ul class="field-errors" role="alert">{}</ul>', errors) if failed else "",
-        )
+        """The two decision forms of a claim that differs (few per page: one template each)."""
+        return get_template(self.decision_template).render({
+            "line": record,
+            "decide_url": self.turn_url("match_turn_decide", record.row.pk),
+            "csrf_token": self.csrf_token,
+            "revision": self.revision,
+            "failed": self.error_turn == record.row.pk,
+            "error_messages": self.error_messages,
+        })
 
 
 def describe_turn(snapshot: dict[str, Any] | None, names: list[str]) -> str:

@@ -216,9 +216,13 @@ def test_decisions_and_undo_from_the_log(referee, referee_client, tournament):
     add(match, referee, opening(), services.TurnInput(cell=engine.Cell(0, 0, "D"),
                                                       corners=(5, 5, 4), points_claimed=20))
     turn = Turn.objects.current().get(round__match=match, index=1)
-    page = referee_client.get(url(match)).content.decode()
+    response = referee_client.get(url(match))
+    page = response.content.decode()
     decide = url(match, "match_turn_decide", turn_id=turn.pk)
     assert f'id="turn-{turn.pk}"' in page and page.count(f'hx-post="{decide}"') == 2
+    # the forms come from their template, each with the page's CSRF token
+    assert "tournament/matches/_decision_forms.html" in [t.name for t in response.templates]
+    assert page.count('name="csrfmiddlewaretoken"') >= 2
     response = referee_client.post(decide, {"revision": 1, "decision": "claim", "reason": ""},
                                    **HTMX)
     assert response.status_code == 400
