@@ -3,6 +3,7 @@ template of scoring/messages.py is in the French catalogue, with the same placeh
 
 from __future__ import annotations
 
+import re
 import string
 
 import pytest
@@ -58,3 +59,96 @@ def test_a_reading_error_in_french_with_what_was_found_translated():
                 == "rounds[0].turns[0].player\u00a0: il faut un entier, pas la liste [0]")
     with translation.override("en"):
         assert engine.record_error_message(error.value) == str(error.value)
+
+
+# -- the match pages' words --------------------------------------------------------------------
+
+
+def page_url(match, name="match", **kwargs):
+    from django.urls import reverse
+    return reverse(f"tournament:{name}", kwargs={
+        "slug": match.table.session.tournament.slug, "match_id": match.pk, **kwargs})
+
+
+def two_turns(match, referee):
+    """5-5-5 in the middle, then 4-5-5 above and right of it (a claim that differs)."""
+    add(match, referee,
+        services.TurnInput(player=0, cell=engine.Cell(0, 0, "U"), corners=(5, 5, 5),
+                           points_claimed=25),
+        services.TurnInput(cell=engine.Cell(0, 0, "D"), corners=(5, 5, 4), points_claimed=20,
+                           draws=3))
+
+
+def get(client, address, language):
+    return client.get(address, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+
+
+def test_the_audit_heading_takes_a_no_break_space_before_its_colon(referee, referee_client,
+                                                                   tournament):
+    match = first_match(tournament)
+    two_turns(match, referee)
+    page = get(referee_client, page_url(match, "match_audit"), "fr")
+    assert f"<h1>Journal\u00a0: {match}</h1>" in page
+    assert f"<h1>Audit log: {match}</h1>" in get(referee_client, page_url(match, "match_audit"), "en")
+
+
+def test_cells_are_named_in_words_not_codes_on_the_match_pages(referee, referee_client, tournament):
+    match = first_match(tournament)
+    two_turns(match, referee)
+    second = services_turn(match, index=1)
+    for address in (page_url(match), page_url(match, "match_audit")):
+        page = get(referee_client, address, "fr")
+        assert "au centre de la table" in page and "en haut à droite de 5-5-5" in page
+        assert shown_cell_codes(page) == []
+        page = get(referee_client, address, "en")
+        assert "in the middle of the table" in page and "above and right of 5-5-5" in page
+    page = get(referee_client, page_url(match, "match_turn_correct", turn_id=second.pk), "fr")
+    now = current_turn(page)
+    assert "4-5-5 en haut à droite de 5-5-5" in now and shown_cell_codes(now) == []
+    assert 'value="D(0,0)"' in page  # typed entry keeps its codes
+
+
+def shown_cell_codes(page: str) -> list[str]:
+    """Cell codes in the text shown (not in attributes, nor in the options of a select the
+    referee types or picks a cell with, nor in the engine's problem messages)."""
+    page = re.sub(r"<select.*?</select>", "", page, flags=re.S)
+    page = re.sub(r'<div class="problem-message">.*?</div>', "", page, flags=re.S)
+    return re.findall(r">[^<]*?([UD]\(-?\d+,-?\d+\))", page)
+
+
+def current_turn(page: str) -> str:
+    """The text of the correction page's line on the turn as it is now."""
+    found = re.search(r'<p class="current-turn">(.*?)</p>', page, re.S)
+    assert found, "the page shows the turn as it is now"
+    return found.group(1)
+
+
+def services_turn(match, *, index):
+    from tournament.models import Turn
+    return Turn.objects.current().get(round__match=match, index=index)
+
+
+def test_the_correction_page_says_the_engines_figure_in_words(referee, referee_client, tournament):
+    match = first_match(tournament)
+    two_turns(match, referee)
+    second = services_turn(match, index=1)
+    address = page_url(match, "match_turn_correct", turn_id=second.pk)
+    now = current_turn(get(referee_client, address, "fr"))
+    assert "le moteur compte -1 point ·" in now and "moteur -1" not in now
+    assert "the engine counts -1 points" in current_turn(get(referee_client, address, "en"))
+
+
+def test_the_english_sheet_help_gives_english_initials(referee_client, tournament):
+    match = first_match(tournament)
+    page = get(referee_client, page_url(match, "match_sheet"), "en")
+    assert "b bridge" in page and "p bridge" not in page
+    assert "p pont" in get(referee_client, page_url(match, "match_sheet"), "fr")
+
+
+def test_counts_in_the_audit_log_take_their_plural_form(referee, referee_client, tournament):
+    match = first_match(tournament)
+    two_turns(match, referee)
+    page = get(referee_client, page_url(match, "match_audit"), "fr")
+    assert "3 pioches" in page and "(s)" not in page
+    page = get(referee_client, page_url(match, "match_audit"), "en")
+    assert "3 draws" in page and "(s)" not in page
