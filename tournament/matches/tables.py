@@ -218,7 +218,9 @@ def describe_turn(snapshot: dict[str, Any] | None, names: list[str], place: str 
         parts.append(gettext("the claim stands"))
     elif snapshot.get("decision") == Turn.Decision.ENGINE:
         parts.append(gettext("the engine's figure stands"))
-    return f"{SEAT_LETTERS[player] if 0 <= player < len(SEAT_LETTERS) else '?'} · {who}: " + ", ".join(parts)
+    return gettext("%(seat)s · %(name)s: %(turn)s") % {
+        "seat": SEAT_LETTERS[player] if 0 <= player < len(SEAT_LETTERS) else "?", "name": who,
+        "turn": ", ".join(parts)}
 
 
 def describe_round_end(snapshot: dict[str, Any] | None, names: list[str]) -> str:
@@ -230,8 +232,10 @@ def describe_round_end(snapshot: dict[str, Any] | None, names: list[str]) -> str
         if isinstance(rack, int):
             shown.append(gettext("%(name)s: total %(total)s") % {"name": name, "total": rack})
         else:
-            shown.append(f"{name}: {' '.join(rack) or '—'}")
-    text = "; ".join(shown) or gettext("racks not shown")
+            shown.append(gettext("%(name)s: %(rack)s") % {"name": name,
+                                                          "rack": " ".join(rack) or "—"})
+    text = pgettext("between the racks of a round's end", "; ").join(shown) or gettext(
+        "racks not shown")
     if snapshot.get("settlement_claimed") is not None:
         text += " · " + gettext("settlement claimed: %(values)s") % {
             "values": ", ".join(map(str, snapshot["settlement_claimed"]))}

@@ -10,7 +10,7 @@ import pytest
 from django.utils import translation
 
 from scoring.messages import MESSAGES, RECORD_ERRORS
-from tests.tournament.matches.helpers import add, first_match
+from tests.tournament.matches.helpers import add, first_match, seated_names
 from tournament import engine
 from tournament.matches import services
 
@@ -152,3 +152,25 @@ def test_counts_in_the_audit_log_take_their_plural_form(referee, referee_client,
     assert "3 pioches" in page and "(s)" not in page
     page = get(referee_client, page_url(match, "match_audit"), "en")
     assert "3 draws" in page and "(s)" not in page
+
+
+def test_a_tile_that_fits_nowhere_is_refused_without_the_cells_code(referee, referee_client,
+                                                                    tournament):
+    match = first_match(tournament)
+    two_turns(match, referee)
+    data = {"tile": "012", "cell": "U(1,0)", "draws": "0"}
+    refused = referee_client.post(page_url(match, "match_turn_preview"), data,
+                                  HTTP_HX_REQUEST="true", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "0-1-2 ne va pas dans la case choisie\u00a0: la tuile retourne au joueur." in refused
+    refused = referee_client.post(page_url(match, "match_turn_preview"), data,
+                                  HTTP_HX_REQUEST="true", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "0-1-2 does not fit the cell chosen: the tile goes back to the player." in refused
+
+
+def test_the_audit_log_puts_french_spaces_in_its_lines(referee, referee_client, tournament):
+    match = first_match(tournament)
+    two_turns(match, referee)
+    page = get(referee_client, page_url(match, "match_audit"), "fr")
+    names = seated_names(match)
+    assert f"A · {names[0]}\u00a0: 5-5-5 au centre de la table" in page
+    assert f"A · {names[0]}: " in get(referee_client, page_url(match, "match_audit"), "en")

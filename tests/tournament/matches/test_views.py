@@ -195,7 +195,7 @@ def test_the_preview_shows_the_engines_figure_and_bonus(referee, referee_client,
     assert 'data-points="9"' in page and "14 − 5 (pioches) = 9" in page
     refused = referee_client.post(url(match, "match_turn_preview"), {
         "tile": "012", "cell": "D(0,0)", "draws": "0"}, **HTMX).content.decode()
-    assert "0-1-2 ne va pas en D(0,0)\u00a0: la tuile retourne au joueur." in refused
+    assert 'class="preview-refused"' in refused
     assert Turn.objects.current().filter(round__match=match).count() == 1
 
 
