@@ -156,9 +156,13 @@ class TurnForm(PlacementFieldsMixin, RevisionForm):
         ]
         self.fields["player"].widget = forms.RadioSelect(choices=self.fields["player"].choices[1:])
         if self.live is not None:
-            self.fields["cell"].widget = forms.Select(
-                choices=[("", "—")] + [(str(c), str(c)) for c in self._open_cells()]
-            )
+            # named in words as on the board (a referee does not read U(0,0)); the value
+            # keeps the cell's notation
+            placements = self.live.board.placements if self.live.board is not None else []
+            self.fields["cell"].widget = forms.Select(choices=[("", "—")] + [
+                (str(c), engine.cell_words(c, engine.cell_neighbours(c, placements)))
+                for c in self._open_cells()
+            ])
 
     def _open_cells(self) -> list[engine.Cell]:
         board = self.live.board if self.live is not None else None

@@ -108,10 +108,21 @@ def test_cells_are_named_in_words_not_codes_on_the_match_pages(referee, referee_
     assert 'value="D(0,0)"' in page  # typed entry keeps its codes
 
 
+def test_the_entry_pages_cell_list_names_the_free_places_in_words(referee, referee_client,
+                                                                  tournament):
+    match = first_match(tournament)
+    add(match, referee, services.TurnInput(player=0, cell=engine.Cell(0, 0, "U"),
+                                           corners=(5, 5, 5), points_claimed=25))
+    page = get(referee_client, page_url(match), "fr")
+    assert '<option value="D(0,0)">Place libre en haut à droite de 5-5-5</option>' in page
+    page = get(referee_client, page_url(match), "en")
+    assert '<option value="D(0,0)">Free place above and right of 5-5-5</option>' in page
+    assert shown_cell_codes(page) == []
+
+
 def shown_cell_codes(page: str) -> list[str]:
-    """Cell codes in the text shown (not in attributes, nor in the options of a select the
-    referee types or picks a cell with, nor in the engine's problem messages)."""
-    page = re.sub(r"<select.*?</select>", "", page, flags=re.S)
+    """Cell codes in the text shown (not in attributes such as an option's value, nor in
+    the engine's problem messages)."""
     page = re.sub(r'<div class="problem-message">.*?</div>', "", page, flags=re.S)
     return re.findall(r">[^<]*?([UD]\(-?\d+,-?\d+\))", page)
 
