@@ -185,3 +185,12 @@ def test_the_audit_log_puts_french_spaces_in_its_lines(referee, referee_client, 
     names = seated_names(match)
     assert f"A · {names[0]}\u00a0: 5-5-5 au centre de la table" in page
     assert f"A · {names[0]}: " in get(referee_client, page_url(match, "match_audit"), "en")
+
+
+def test_the_match_pages_name_a_table_as_the_glossary_does(referee_client, tournament):
+    match = first_match(tournament)
+    number, session = match.table.number, match.table.session.number
+    for name in ("match", "match_sheet"):
+        page = get(referee_client, page_url(match, name), "en")
+        assert f"Session {session}, table {number}" in page
+        assert f"Session {session} · Table {number}" not in page
