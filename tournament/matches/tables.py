@@ -37,6 +37,19 @@ def placed_words(lines: Iterable[TurnLine]) -> dict[int, str]:
     return words
 
 
+def place_before(round_view: ReplayedRound, index: int, cell_text: str) -> str:
+    """Where a tile put at ``cell_text`` (a cell's notation) as the turn at ``index`` of
+    ``round_view`` went, in words, from the tiles on the table before that turn now ('' for
+    a cell that cannot be read)."""
+    try:
+        cell = engine.parse_cell(cell_text)
+    except engine.InvalidCell:
+        return ""
+    placements = [line.report.placement for line in round_view.turns
+                  if line.index < index and line.report.placement is not None]
+    return engine.cell_words(cell, engine.cell_neighbours(cell, placements), placed=True)
+
+
 def snapshot_place(rounds: Sequence[ReplayedRound], details: dict[str, Any],
                    snapshot: dict[str, Any] | None) -> str:
     """Where an audit entry's turn went, in words, from the tiles that are on the table
@@ -47,13 +60,7 @@ def snapshot_place(rounds: Sequence[ReplayedRound], details: dict[str, Any],
     found = [round_ for round_ in rounds if round_.index == number]
     if not found or not isinstance(index, int):
         return ""
-    try:
-        cell = engine.parse_cell(snapshot["cell"])
-    except engine.InvalidCell:
-        return ""
-    placements = [line.report.placement for line in found[0].turns
-                  if line.index < index and line.report.placement is not None]
-    return engine.cell_words(cell, engine.cell_neighbours(cell, placements), placed=True)
+    return place_before(found[0], index, snapshot["cell"])
 
 
 class TurnLogTable(PythonBodyTable):

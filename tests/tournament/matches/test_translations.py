@@ -194,3 +194,20 @@ def test_the_match_pages_name_a_table_as_the_glossary_does(referee_client, tourn
         page = get(referee_client, page_url(match, name), "en")
         assert f"Session {session}, table {number}" in page
         assert f"Session {session} · Table {number}" not in page
+
+
+def test_the_versions_of_a_corrected_turn_name_their_place_in_words(referee, referee_client,
+                                                                    tournament):
+    from tests.tournament.matches.helpers import fresh
+    match = first_match(tournament)
+    two_turns(match, referee)
+    second = services_turn(match, index=1)
+    services.match_turn_correct(
+        match=fresh(match), user=referee, seen_revision=fresh(match).revision, turn_id=second.pk,
+        turn=services.TurnInput(player=1, cell=engine.Cell(0, 0, "D"), corners=(5, 5, 4),
+                                points_claimed=14), reason="mal lu")
+    corrected = services_turn(match, index=1)
+    page = get(referee_client, page_url(match, "match_turn_correct", turn_id=corrected.pk), "fr")
+    versions = re.search(r'<ol class="versions">(.*?)</ol>', page, re.S).group(1)
+    assert "4-5-5 en haut à droite de 5-5-5" in versions
+    assert shown_cell_codes(versions) == []
