@@ -170,7 +170,8 @@ class MatchPageMixin(MatchMixin):
         }
         context["log_rounds"] = [
             {"round": round_view, "preserved": True}
-            if round_view.index < unchanged_before and round_view.confirmed else
+            if round_view.stored or (round_view.index < unchanged_before and round_view.confirmed)
+            else
             {"round": round_view,
              "table": _log_table(request, round_view, f"r{round_view.number}-", **log_options),
              "confirm_elsewhere": round_view is to_confirm}
@@ -283,7 +284,9 @@ class TurnAddView(MatchWriteView):
     """Board mode: save a turn (a placement, or draws without one)."""
 
     def post(self, request, *args, **kwargs):
-        replay = selectors.match_replay(match=self.match)
+        # The form's check and the save change the round in play only: the settled rounds
+        # are taken from their stored scores, not replayed.
+        replay = selectors.match_replay(match=self.match, settled_stored=True)
         passing = "pass" in request.POST
         form = PassForm(request.POST) if passing else TurnForm(request.POST, replay=replay)
         if not form.is_valid():
