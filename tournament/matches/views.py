@@ -14,8 +14,7 @@ import json
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.http import Http404, HttpResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import redirect
@@ -66,9 +65,8 @@ class MatchMixin(TournamentMixin):
     write_refusal: ValidationError | None
 
     def refuse(self, request):
-        refusal = super().refuse(request)
-        if refusal is not None:
-            return refusal
+        # The match is loaded first, for has_permission(); a private tournament is still a
+        # 404 to whoever may not see it (TournamentMixin), whichever match is asked for.
         match = (
             selectors.match_with_tournament(self.kwargs["match_id"])
             .filter(table__session__tournament=self.tournament)
@@ -79,7 +77,7 @@ class MatchMixin(TournamentMixin):
         self.match = match
         self.can_write = can_referee(request.user, match.table)
         self.write_refusal = services.session_refusal(match.table.session)
-        return None
+        return super().refuse(request)
 
     def url(self, name: str, **kwargs: Any) -> str:
         return reverse(f"tournament:{name}", kwargs={
@@ -93,15 +91,8 @@ class MatchMixin(TournamentMixin):
 class MatchWriteMixin(MatchMixin):
     """Writes: a referee of this table (or an organiser); anonymous users go to the login."""
 
-    def refuse(self, request):
-        refusal = super().refuse(request)
-        if refusal is not None:
-            return refusal
-        if not self.can_write:
-            if not request.user.is_authenticated:
-                return redirect_to_login(request.get_full_path())
-            raise PermissionDenied
-        return None
+    def has_permission(self) -> bool:
+        return self.can_write
 
 
 # -- the match page ----------------------------------------------------------------------------
@@ -844,15 +835,8 @@ class MatchAuditView(MatchMixin, View):
 
     http_method_names = ("get", "head")
 
-    def refuse(self, request):
-        refusal = super().refuse(request)
-        if refusal is not None:
-            return refusal
-        if not is_referee(request.user, self.tournament):
-            if not request.user.is_authenticated:
-                return redirect_to_login(request.get_full_path())
-            raise PermissionDenied
-        return None
+    def has_permission(self) -> bool:
+        return is_referee(self.request.user, self.tournament)
 
     def get(self, request, *args, **kwargs):
         replay = selectors.match_replay(match=self.match)

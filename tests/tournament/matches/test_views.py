@@ -22,7 +22,8 @@ from tests.tournament.matches.helpers import (
 from tests.tournament.queries import page_queries
 from tournament import engine
 from tournament.matches import services, views
-from tournament.models import Match, Round, RoundEnd, Turn
+from tournament.models import Match, Round, RoundEnd, StaffRole, Turn
+from tournament.services import staff_role_grant
 
 pytestmark = pytest.mark.django_db
 
@@ -77,6 +78,24 @@ def test_writes_send_the_anonymous_to_the_login_page(client, tournament):
     response = client.post(url(match, "match_turn_undo"), {"revision": 0})
     assert response.status_code == 302 and response["Location"].startswith("/login/")
     assert client.get(url(match, "match_audit")).status_code == 302
+
+
+@pytest.mark.parametrize("name", ["match", "match_turn_add", "match_audit", "match_sheet"])
+def test_a_private_tournaments_match_is_not_found_by_whoever_may_not_see_it(
+        name, make_tournament, make_user):
+    tournament = make_tournament(slug="closed-doors", is_public=False, started=True)
+    match = first_match(tournament)
+    outsider = Client()
+    outsider.force_login(make_user("oscar-outsider"))
+    for client in (Client(), outsider):  # neither a login page nor a 403
+        assert client.get(url(match, name)).status_code == 404
+        assert client.post(url(match, name), {"revision": 0}).status_code == 404
+    staff = make_user("tina-private-referee")
+    staff_role_grant(tournament=tournament, user=staff, role=StaffRole.Role.REFEREE, tables="2")
+    client = Client()
+    client.force_login(staff)  # sees the tournament, but does not referee table 1
+    expected = 200 if name in ("match", "match_audit") else 403
+    assert client.get(url(match, name)).status_code == expected
 
 
 def test_a_match_of_another_tournament_is_not_found(client, tournament, make_tournament):
@@ -650,7 +669,6 @@ def test_a_tournament_whose_slug_is_0_links_every_turn_right(make_tournament, ma
     """The turn log's links are made for each turn by reverse(): a slug that looks like a turn
     id changes nothing."""
     from tournament.models import StaffRole
-    from tournament.services import staff_role_grant
 
     zero = make_tournament(slug="0", started=True)
     user = make_user("zero-referee")
