@@ -299,7 +299,8 @@ class TurnAddView(MatchWriteView):
             message = " ".join(refused.messages)
             if passing:
                 return self.refused(error_message=message)
-            form.add_error("cell" if form.cleaned_data.get("cell") else None, message)
+            form.add_error("cell" if form.cleaned_data.get("cell") else None,
+                           refused.validation_error())
             return self.refused(turn_form=form)
         except ValidationError as error:
             if passing:
@@ -564,7 +565,7 @@ class TurnCorrectView(MatchWriteMixin, View):
                 return self.render(replay, found, form, status=409)
             except services.TurnsRefused as refused:
                 form.add_error("cell" if form.cleaned_data.get("cell") else "tile",
-                               " ".join(refused.messages))
+                               refused.validation_error())
             except ValidationError as error:
                 add_service_errors(form, error)
             else:

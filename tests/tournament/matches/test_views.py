@@ -10,6 +10,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
 
+from tests.pages import attribute, by_id, has_id, select, text
 from tests.tournament.matches.helpers import (
     add,
     first_match,
@@ -35,6 +36,11 @@ def url(match, name="match", **kwargs):
         "slug": match.table.session.tournament.slug, "match_id": match.pk, **kwargs})
 
 
+def error_codes(response, field: str, form: str = "form") -> list[str]:
+    """The codes of the errors the page's form ``form`` shows next to ``field``."""
+    return [error.code for error in response.context[form].errors.as_data().get(field, [])]
+
+
 def opening(**changes):
     return services.TurnInput(player=0, cell=engine.Cell(0, 0, "U"), corners=(5, 5, 5),
                               points_claimed=25, **changes)
@@ -46,21 +52,25 @@ def opening(**changes):
 def test_the_public_reads_the_match_without_the_entry_screen(client, tournament, referee):
     match = first_match(tournament)
     import_record(match, referee, truncated(simulated(match, seed=5), rounds=0, turns=8))
-    page = client.get(url(match)).content.decode()
-    assert "Session 1, table 1" in page and "Manche 1" in page
+    response = client.get(url(match))
+    page = response.content.decode()
+    assert response.context["match"] == match and has_id(page, "round-1")
     for name in seated_names(match):
         assert name in page
-    assert 'id="turn-form"' not in page and "Annuler le dernier tour" not in page
-    assert "<svg" in page and 'class="tile' in page
-    assert "✓ correct" in page
+    assert not has_id(page, "turn-form") and not response.context.get("can_undo")
+    assert select(page, "#board svg") and 'class="tile' in page
+    verdicts = [attribute(row, "data-verdict") for row in select(page, "#round-1 tr[data-verdict]")]
+    assert verdicts == ["ok"] * 8
 
 
 def test_a_referee_of_the_table_gets_the_entry_screen(referee_client, tournament):
     match = first_match(tournament)
-    page = referee_client.get(url(match)).content.decode()
-    assert 'id="turn-form"' in page and "Qui ouvre\u202f?" in page
+    response = referee_client.get(url(match))
+    page = response.content.decode()
+    assert has_id(page, "turn-form") and response.context["live"].is_opening
+    assert "player" in response.context["turn_form"].fields
     assert page.count('class="tile-button') == 56
-    assert "Mode feuille" in page and "Journal" in page
+    assert f'href="{url(match, "match_sheet")}"' in page
 
 
 def test_a_referee_of_another_table_reads_only(tournament, referee_of_table_2):
@@ -159,33 +169,31 @@ def test_an_illegal_placement_is_answered_400_with_the_engines_reason(referee, r
         "revision": 1, "tile": "4-5-5", "cell": "D(0,0)", "corners": "4-5-5", "draws": "0",
         "claimed": "14"}, **HTMX)
     assert response.status_code == 400
-    page = response.content.decode()
-    assert 'id="id_cell_errors"' in page
-    assert "ne peut pas poser 4-5-5 en D(0,0)\u00a0: son coin en (1,0) montre 4" in page
+    assert has_id(response, "id_cell_errors")
+    assert error_codes(response, "cell", "turn_form") == ["corner-mismatch"]
     assert Turn.objects.current().filter(round__match=match).count() == 1
     assert fresh(match).revision == 1
 
 
 @pytest.mark.parametrize(
-    ("data", "field", "words"),
+    ("data", "field", "code"),
     [
-        ({"tile": "349", "cell": "D(0,0)", "claimed": "5"}, "tile", "«\u00a0349\u00a0» n’est pas une tuile"),
-        ({"tile": "", "cell": "", "claimed": ""}, "tile", "Choisissez la tuile jouée"),
-        ({"tile": "455", "cell": "", "claimed": "14"}, "cell", "Touchez la case"),
-        ({"tile": "455", "cell": "D(0,0)", "claimed": "quatorze"}, "claimed", "nombre"),
-        ({"tile": "455", "cell": "D(0,0)", "claimed": ""}, "claimed", "Saisissez les points annoncés"),
+        ({"tile": "349", "cell": "D(0,0)", "claimed": "5"}, "tile", "unknown-tile"),
+        ({"tile": "", "cell": "", "claimed": ""}, "tile", "tile_missing"),
+        ({"tile": "455", "cell": "", "claimed": "14"}, "cell", "cell_missing"),
+        ({"tile": "455", "cell": "D(0,0)", "claimed": "quatorze"}, "claimed", "invalid"),
+        ({"tile": "455", "cell": "D(0,0)", "claimed": ""}, "claimed", "claim_missing"),
     ],
 )
-def test_bad_input_is_refused_next_to_its_field_in_french(referee, referee_client, tournament,
-                                                          data, field, words):
+def test_bad_input_is_refused_next_to_its_field(referee, referee_client, tournament,
+                                                data, field, code):
     match = first_match(tournament)
     add(match, referee, opening())
     response = referee_client.post(url(match, "match_turn_add"),
                                    {"revision": 1, "draws": "0", **data}, **HTMX)
     assert response.status_code == 400
-    page = response.content.decode()
-    errors = page.split(f'id="id_{field}_errors"', 1)[1].split("</ul>", 1)[0]
-    assert words in errors
+    assert error_codes(response, field, "turn_form") == [code]
+    assert text(by_id(response, f"id_{field}_errors"))  # shown next to its field
     assert Turn.objects.current().filter(round__match=match).count() == 1
 
 
@@ -211,18 +219,21 @@ def test_the_preview_shows_the_engines_figure_and_bonus(referee, referee_client,
     assert response.status_code == 200
     assert '<span class="tile-name">4-5-5</span>' in page and 'data-cell="D(0,0)"' in page
     assert 'name="corners" value="5-5-4"' in page
-    assert 'data-points="9"' in page and "14 − 5 (pioches) = 9" in page
+    assert 'data-points="9"' in page
+    preview = response.context["preview"]
+    assert (preview.points, preview.no_fit) == (9, False) and preview.explain
     refused = referee_client.post(url(match, "match_turn_preview"), {
-        "tile": "012", "cell": "D(0,0)", "draws": "0"}, **HTMX).content.decode()
-    assert "0-1-2 ne va pas en D(0,0)\u00a0: la tuile retourne au joueur." in refused
+        "tile": "012", "cell": "D(0,0)", "draws": "0"}, **HTMX)
+    assert refused.context["preview"].no_fit and refused.context["preview"].points is None
     assert Turn.objects.current().filter(round__match=match).count() == 1
 
 
 def test_draws_without_placing_is_one_button(referee, referee_client, tournament):
     match = first_match(tournament)
     add(match, referee, opening())
-    page = referee_client.get(url(match)).content.decode()
-    assert "Pioche 3, ne pose pas" in page
+    response = referee_client.get(url(match))
+    assert response.context["pass_draws"] == 3
+    assert select(response, '#pass-confirm button[name="pass"]')
     response = referee_client.post(url(match, "match_turn_add"),
                                    {"revision": 1, "pass": "1", "draws": "3"}, **HTMX)
     assert response.status_code == 200
@@ -260,12 +271,13 @@ def test_a_correction_page_saves_a_new_version(referee, referee_client, tourname
     match = first_match(tournament)
     add(match, referee, opening())
     turn = Turn.objects.current().get(round__match=match)
-    page = referee_client.get(url(match, "match_turn_correct", turn_id=turn.pk)).content.decode()
-    assert "Corriger la manche 1, tour 1" in page and 'value="U(0,0)"' in page
+    response = referee_client.get(url(match, "match_turn_correct", turn_id=turn.pk))
+    assert (response.context["round"].number, response.context["position"]) == (1, 1)
+    assert response.context["form"].initial["cell"] == "U(0,0)"
     data = {"revision": 1, "player": "0", "draws": "0", "tile": "4-4-4", "cell": "U(0,0)",
             "corners": "4-4-4", "bonus_claimed": "", "claimed": "22", "reason": ""}
     response = referee_client.post(url(match, "match_turn_correct", turn_id=turn.pk), data)
-    assert response.status_code == 400 and "id_reason_error" in response.content.decode()
+    assert response.status_code == 400 and error_codes(response, "reason") == ["required"]
     response = referee_client.post(url(match, "match_turn_correct", turn_id=turn.pk),
                                    {**data, "reason": "mal lu"})
     assert response.status_code == 302
@@ -279,21 +291,22 @@ def test_the_round_end_and_confirmation_from_the_page(referee, referee_client, t
     for _ in range(9):
         add(match, referee, services.TurnInput(draws=3))
     add(match, referee, services.TurnInput(draws=1))
-    page = referee_client.get(url(match)).content.decode()
-    assert 'id="round-end-form"' in page and "la table est bloquée" in page
+    response = referee_client.get(url(match))
+    assert has_id(response, "round-end-form") and response.context["live"].replay.round_end == "blocked"
     data = {"revision": 11, "rack_0": "", "total_0": "90", "rack_1": "", "total_1": "120",
             "rack_2": "012 3x4", "total_2": "", "rack_3": "", "total_3": "90"}
     response = referee_client.post(url(match, "match_round_end", number=1), data, **HTMX)
     assert response.status_code == 400
-    assert "«\u00a03x4\u00a0» n’est pas une tuile" in response.content.decode()
+    assert error_codes(response, "rack_2", "round_end_form") == ["unknown-tile"]
     data["rack_2"], data["total_2"] = "", "100"
     response = referee_client.post(url(match, "match_round_end", number=1), data, **HTMX)
-    page = response.content.decode()
-    assert response.status_code == 200 and "Confirmer la manche 1" in page
-    assert "Manche 2" in page and "Qui ouvre\u202f?" in page
+    assert response.status_code == 200 and has_id(response, "confirm-round")
+    assert response.context["round_to_confirm"].number == 1
+    assert response.context["live"].number == 2 and response.context["live"].is_opening
     response = referee_client.post(url(match, "match_round_confirm", number=1),
                                    {"revision": 12}, **HTMX)
-    assert response.status_code == 200 and "Manche 1 confirmée." in response.content.decode()
+    assert response.status_code == 200 and response.context["done_message"]
+    assert Round.objects.get(match=match, index=0).confirmed_at is not None
 
 
 # -- the record ------------------------------------------------------------------------------

@@ -41,6 +41,12 @@ class TurnsRefused(Exception):
     def messages(self) -> list[str]:
         return [p.message for r in self.refusals for p in r.problems]
 
+    def validation_error(self) -> ValidationError:
+        """The refusals for a form: one error per problem, its code the engine's
+        (``occupied``, ``out-of-turn``...)."""
+        return ValidationError([ValidationError(p.message, code=p.code)
+                                for r in self.refusals for p in r.problems])
+
 
 class MismatchesNotSeen(Exception):
     """Sheet mode: claims differ from the engine and the referee has not said they saw them."""
