@@ -255,7 +255,7 @@ class MatchWriteView(MatchWriteMixin, MatchPageMixin, View):
         message = services.stale_match_message()
         if self.request.htmx or self.redirect_name() == "match":
             return self.render_match(status=409, conflict_message=message)
-        messages.error(self.request, message)
+        messages.error(self.request, message, extra_tags="stale")
         return redirect(self.url(self.redirect_name()))
 
     def refused(self, *, status: int = 400, **forms: Any) -> HttpResponse:
@@ -304,7 +304,8 @@ class TurnAddView(MatchWriteView):
             return self.refused(turn_form=form)
         except ValidationError as error:
             if passing:
-                return self.refused(error_message=" ".join(error.messages))
+                return self.refused(error_message=" ".join(error.messages),
+                                    error_code=getattr(error, "code", None))
             add_service_errors(form, error)
             return self.refused(turn_form=form)
         (turn,) = written.saved
@@ -530,7 +531,7 @@ class TurnCorrectView(MatchWriteMixin, View):
 
     def turn_gone(self) -> HttpResponse:
         """The turn changed under the scorekeeper: the match page, with the stale-save message."""
-        messages.error(self.request, services.stale_match_message())
+        messages.error(self.request, services.stale_match_message(), extra_tags="stale")
         return redirect(self.url("match"))
 
     def get(self, request, *args, **kwargs):
@@ -561,7 +562,7 @@ class TurnCorrectView(MatchWriteMixin, View):
                 if found is None:
                     return self.turn_gone()
                 form = self.form_class(posted_at_revision(request, self.match.revision), replay=replay)
-                form.add_error(None, stale.message)
+                form.add_error(None, ValidationError(stale.message, code="stale"))
                 return self.render(replay, found, form, status=409)
             except services.TurnsRefused as refused:
                 form.add_error("cell" if form.cleaned_data.get("cell") else "tile",

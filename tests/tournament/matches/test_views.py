@@ -36,6 +36,11 @@ def url(match, name="match", **kwargs):
         "slug": match.table.session.tournament.slug, "match_id": match.pk, **kwargs})
 
 
+def message_tags(response) -> list[str]:
+    """The codes (extra tags) of the messages the page shows."""
+    return [message.extra_tags for message in response.context["messages"]]
+
+
 def error_codes(response, field: str, form: str = "form") -> list[str]:
     """The codes of the errors the page's form ``form`` shows next to ``field``."""
     return [error.code for error in response.context[form].errors.as_data().get(field, [])]
@@ -329,9 +334,8 @@ def test_an_uploaded_record_fills_the_match_and_a_bad_one_changes_nothing(refere
     response = referee_client.post(url(match, "match_record_upload"),
                                    {"revision": 0, "record": bad}, **HTMX)
     assert response.status_code == 400
-    page = response.content.decode()
-    assert "Ce fichier n’est pas un relevé de partie lisible\u00a0: players[0]" in page
-    assert 'id="id_record_error"' in page
+    assert error_codes(response, "record", "upload_form") == ["unreadable"]
+    assert "players[0]" in text(by_id(response, "id_record_error"))  # where, in the file
     assert fresh(match).revision == 0 and not Turn.objects.filter(round__match=match).exists()
 
     good = SimpleUploadedFile("match.json", json.dumps(simulated(match, seed=3)).encode())
@@ -389,9 +393,11 @@ def test_the_audit_page_lists_every_write(referee, referee_client, tournament):
                                 turn=services.TurnInput(player=0, cell=engine.Cell(0, 0, "U"),
                                                         corners=(4, 4, 4), points_claimed=22),
                                 reason="mal lu sur la feuille")
-    page = referee_client.get(url(match, "match_audit")).content.decode()
-    assert "tour ajouté" in page and "tour corrigé" in page
-    assert "5-5-5 en U(0,0)" in page and "4-4-4 en U(0,0)" in page
+    response = referee_client.get(url(match, "match_audit"))
+    entries = [row.record for row in response.context["audit_table"].rows]
+    assert sorted(entry.action for entry in entries) == ["turn-added", "turn-corrected"]
+    page = response.content.decode()
+    assert "5-5-5" in page and "4-4-4" in page and "U(0,0)" in page
     assert "mal lu sur la feuille" in page and "remi-referee" in page
 
 
@@ -413,14 +419,16 @@ def test_the_last_turn_and_racks_close_the_match_on_the_page(referee, referee_cl
     for seat, rack in enumerate(rounds[-1]["racks"]):
         data[f"rack_{seat}"] = " ".join(rack)
     response = referee_client.post(url(match, "match_round_end", number=last + 1), data, **HTMX)
-    page = response.content.decode()
     assert response.status_code == 200
-    assert "Partie terminée" in page and 'id="turn-form"' not in page and "vainqueur" in page
+    replay = response.context["replay"]
+    assert replay.finished and replay.winners and response.context["live"] is None
+    assert not has_id(response, "turn-form")
+    assert [row["winner"] for row in response.context["seat_rows"]] == [
+        seat.order in replay.winners for seat in replay.seats]
     assert fresh(match).status == "finished"
     response = referee_client.post(url(match, "match_turn_add"), {
         "revision": revision + 2, "pass": "1", "draws": "3"}, **HTMX)
-    assert response.status_code == 400
-    assert "La partie est terminée" in response.content.decode()
+    assert response.status_code == 400 and response.context["error_code"] == "match_over"
 
 
 def test_sheet_mode_from_the_racks_to_the_next_round(referee, referee_client, tournament):
@@ -439,8 +447,9 @@ def test_sheet_mode_from_the_racks_to_the_next_round(referee, referee_client, to
     data["total_3"] = "90"
     response = referee_client.post(url(match, "match_round_end", number=1), data)
     assert response.status_code == 302 and response["Location"] == url(match, "match_sheet")
-    page = referee_client.get(url(match, "match_sheet")).content.decode()
-    assert "Confirmer la manche 1" in page and "Manche 2" in page and 'id="sheet-form"' in page
+    response = referee_client.get(url(match, "match_sheet"))
+    assert response.context["confirm_round"].number == 1 and response.context["live"].number == 2
+    assert has_id(response, "sheet-form")
     response = referee_client.post(url(match, "match_round_confirm", number=1),
                                    {"revision": 12, "next": "sheet"})
     assert response.status_code == 302 and response["Location"] == url(match, "match_sheet")
@@ -524,7 +533,7 @@ def test_a_correction_of_a_turn_corrected_meanwhile_gets_the_conflict_message(re
     response = referee_client.post(url(match, "match_turn_correct", turn_id=turn.pk), data,
                                    follow=True)
     assert response.redirect_chain == [(url(match), 302)]
-    assert "Quelqu’un d’autre a enregistré" in response.content.decode()
+    assert message_tags(response) == ["stale"]
     assert not Turn.objects.current().filter(round__match=match).exists()
     assert Turn.objects.filter(round__match=match).count() == 1
 
@@ -540,25 +549,26 @@ def test_the_turn_log_links_to_insert_a_turn_for_its_referee_only(referee, refer
     page = referee_client.get(url(match)).content.decode()
     for turn in turns:
         assert f'href="{url(match, "match_turn_insert", turn_id=turn.pk)}"' in page
-    assert page.count("insérer un tour avant") == 2
+    assert len(select(page, "a.insert-link")) == 2
     public = client.get(url(match)).content.decode()
-    assert "/insert/" not in public and "insérer un tour avant" not in public
+    assert "/insert/" not in public and not select(public, "a.insert-link")
 
 
 def test_the_insertion_page_proposes_the_player_due_and_saves(referee, referee_client, tournament):
     match = first_match(tournament)
     add(match, referee, opening(), services.TurnInput(draws=3))
     second = Turn.objects.current().get(round__match=match, index=1)
-    page = referee_client.get(url(match, "match_turn_insert", turn_id=second.pk)).content.decode()
-    assert "Insérer un tour avant le tour 2 de la manche 1" in page
-    assert '<option value="1" selected>' in page  # B, due after A's opening
-    assert 'name="not_played"' not in page and 'name="reason"' in page
+    response = referee_client.get(url(match, "match_turn_insert", turn_id=second.pk))
+    assert (response.context["round"].number, response.context["position"]) == (1, 2)
+    assert response.context["form"]["player"].value() == 1  # B, due after A's opening
+    assert [attribute(o, "value") for o in select(response, 'select[name="player"] option[selected]')] == ["1"]
+    assert not select(response, '[name="not_played"]') and select(response, '[name="reason"]')
     data = {"revision": 1, "player": "1", "draws": "3", "tile": "", "cell": "", "corners": "",
             "bonus_claimed": "", "claimed": "-25", "reason": "oublié sur la feuille"}
     response = referee_client.post(url(match, "match_turn_insert", turn_id=second.pk), data,
                                    follow=True)
     assert response.redirect_chain == [(url(match), 302)]
-    assert "Tour inséré\u202f; la partie a été rejouée." in response.content.decode()
+    assert message_tags(response) == [""]  # a success
     turns = Turn.objects.current().filter(round__match=match).order_by("index")
     assert [(t.index, t.player, t.verdict) for t in turns] == [
         (0, 0, "ok"), (1, 1, "ok"), (2, 1, "illegal")]  # B's pass is now out of turn
@@ -566,18 +576,17 @@ def test_the_insertion_page_proposes_the_player_due_and_saves(referee, referee_c
 
 
 @pytest.mark.parametrize(
-    ("data", "field", "words"),
+    ("data", "field", "code"),
     [
-        ({"reason": ""}, "reason", "Ce champ est obligatoire"),
-        ({"tile": "349"}, "tile", "«\u00a0349\u00a0» n’est pas une tuile"),
-        ({"tile": "5-5-5", "cell": "D(0,0)", "corners": "5-5-5"}, "cell",
-         "a joué 5-5-5, qui est déjà sur la table"),
-        ({"player": "3"}, "tile", "a joué hors de son tour"),
+        ({"reason": ""}, "reason", "required"),
+        ({"tile": "349"}, "tile", "unknown-tile"),
+        ({"tile": "5-5-5", "cell": "D(0,0)", "corners": "5-5-5"}, "cell", "tile-already-played"),
+        ({"player": "3"}, "tile", "out-of-turn"),
     ],
     ids=["reason", "tile", "engine", "out-of-turn"],
 )
 def test_a_bad_insertion_is_refused_next_to_its_field(referee, referee_client, tournament,
-                                                      data, field, words):
+                                                      data, field, code):
     match = first_match(tournament)
     add(match, referee, opening(), services.TurnInput(draws=3))
     second = Turn.objects.current().get(round__match=match, index=1)
@@ -585,9 +594,8 @@ def test_a_bad_insertion_is_refused_next_to_its_field(referee, referee_client, t
               "bonus_claimed": "", "claimed": "", "reason": "oublié", **data}
     response = referee_client.post(url(match, "match_turn_insert", turn_id=second.pk), posted)
     assert response.status_code == 400
-    page = html.unescape(response.content.decode())
-    errors = page.split(f'id="id_{field}_error"', 1)[1].split("</ul>", 1)[0]
-    assert words in errors
+    assert code in error_codes(response, field)
+    assert text(by_id(response, f"id_{field}_error"))  # shown next to its field
     assert Turn.objects.filter(round__match=match).count() == 2 and fresh(match).revision == 1
 
 
@@ -596,14 +604,14 @@ def test_the_insertion_page_before_an_opening_asks_for_the_player(referee, refer
     match = first_match(tournament)
     add(match, referee, opening())
     first = Turn.objects.current().get(round__match=match)
-    page = referee_client.get(url(match, "match_turn_insert", turn_id=first.pk)).content.decode()
-    players = page.split('name="player"', 1)[1].split("</select>", 1)[0]
-    assert players.count("selected") == 1 and '<option value="" selected>—' in players
+    page = referee_client.get(url(match, "match_turn_insert", turn_id=first.pk))
+    selected = select(page, 'select[name="player"] option[selected]')
+    assert [attribute(option, "value") for option in selected] == [""]
     response = referee_client.post(url(match, "match_turn_insert", turn_id=first.pk), {
         "revision": 1, "player": "", "draws": "3", "claimed": "-25", "reason": "oublié"})
     assert response.status_code == 400
-    errors = response.content.decode().split('id="id_player_error"', 1)[1]
-    assert "Qui ouvre la manche\u202f?" in errors.split("</ul>", 1)[0]
+    assert error_codes(response, "player") == ["player_required"]
+    assert text(by_id(response, "id_player_error"))
 
 
 def test_an_insertion_from_a_stale_page_keeps_what_was_typed(referee, referee_client, tournament):
@@ -614,16 +622,16 @@ def test_an_insertion_from_a_stale_page_keeps_what_was_typed(referee, referee_cl
     data = {"revision": 1, "player": "1", "draws": "3", "claimed": "-25", "reason": "oublié"}
     response = referee_client.post(url(match, "match_turn_insert", turn_id=second.pk), data)
     assert response.status_code == 409
-    page = response.content.decode()
-    assert "Quelqu’un d’autre a enregistré" in page and "oublié" in page
-    assert 'name="revision" value="2"' in page
+    assert error_codes(response, "__all__") == ["stale"]
+    assert response.context["form"]["reason"].value() == "oublié"  # what was typed, kept
+    assert attribute(select(response, 'input[name="revision"]')[0], "value") == "2"
     # the turn it was to go before undone meanwhile: the match page, with the message
     services.match_turn_undo(match=fresh(match), user=referee, seen_revision=2)
     services.match_turn_undo(match=fresh(match), user=referee, seen_revision=3)
     response = referee_client.post(url(match, "match_turn_insert", turn_id=second.pk),
                                    {**data, "revision": 4}, follow=True)
     assert response.redirect_chain == [(url(match), 302)]
-    assert "Quelqu’un d’autre a enregistré" in response.content.decode()
+    assert message_tags(response) == ["stale"]
     assert referee_client.get(url(match, "match_turn_insert", turn_id=second.pk)).status_code == 404
 
 
@@ -650,12 +658,15 @@ def test_the_audit_page_shows_an_insertion(referee, referee_client, tournament):
                                before_turn_id=second.pk,
                                turn=services.TurnInput(draws=3, points_claimed=-25),
                                reason="oublié sur la feuille")
-    page = referee_client.get(url(match, "match_audit")).content.decode()
-    row = page.split("tour inséré", 1)[1].split("</tr>", 1)[0]
-    assert "manche 1, tour 2" in row
-    assert "inséré</b> B · " in row and "pas de tuile, pioches\u00a0: 3, annonce -25" in row
-    assert "tours suivants descendus d’un rang, chacun en nouvelle version\u00a0: 1" in row
-    assert "oublié sur la feuille" in row
+    response = referee_client.get(url(match, "match_audit"))
+    (entry,) = [row.record for row in response.context["audit_table"].rows
+                if row.record.action == "turn-inserted"]
+    assert entry.reason == "oublié sur la feuille"
+    assert (entry.details["round"], entry.details["position"]) == (0, 1)  # round 1, turn 2
+    assert (entry.details["after"]["player"], entry.details["after"]["draws"],
+            entry.details["after"]["points_claimed"]) == (1, 3, -25)
+    assert len(entry.details["moved"]) == 1  # the turn after it, moved down, a new version
+    assert "oublié sur la feuille" in response.content.decode()
 
 
 def test_a_stale_racks_form_is_told_someone_else_saved(referee, referee_client, tournament):
