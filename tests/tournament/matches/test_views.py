@@ -344,32 +344,6 @@ def test_an_uploaded_record_fills_the_match_and_a_bad_one_changes_nothing(refere
     assert fresh(match).status == Match.Status.FINISHED
 
 
-BAD_TURNS = [{"draws": 3}, {"player": 0, "draws": "two"}]  # no player; draws a string
-
-
-@pytest.mark.parametrize(("language", "turn", "message"), [
-    ("fr", BAD_TURNS[0], "Ce fichier n’est pas un relevé de partie lisible\u00a0: "
-                         "rounds[0].turns[0].player\u00a0: champ manquant"),
-    ("en", BAD_TURNS[0], "This file is not a readable match record: "
-                         "rounds[0].turns[0].player: missing"),
-    ("fr", BAD_TURNS[1], "Ce fichier n’est pas un relevé de partie lisible\u00a0: "
-                         'rounds[0].turns[0].draws\u00a0: il faut un entier, pas le texte "two"'),
-    ("en", BAD_TURNS[1], "This file is not a readable match record: "
-                         'rounds[0].turns[0].draws: expected an integer, got a string "two"'),
-], ids=["fr-missing", "en-missing", "fr-wrong-type", "en-wrong-type"])
-def test_an_unreadable_record_is_explained_in_the_users_language(referee_client, tournament,
-                                                                 language, turn, message):
-    match = first_match(tournament)
-    record = {"format": "triominos-match/1", "players": seated_names(match),
-              "rounds": [{"turns": [turn]}]}
-    bad = SimpleUploadedFile("match.json", json.dumps(record).encode())
-    response = referee_client.post(url(match, "match_record_upload"),
-                                   {"revision": 0, "record": bad},
-                                   HTTP_ACCEPT_LANGUAGE=language, **HTMX)
-    assert response.status_code == 400
-    assert message in html.unescape(response.content.decode())
-
-
 def test_a_damaged_record_is_refused_with_its_field_not_a_server_error(referee_client,
                                                                         tournament):
     match = first_match(tournament)
