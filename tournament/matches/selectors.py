@@ -19,6 +19,7 @@ the record only (the printed sheet, the download).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -581,13 +582,7 @@ def match_replay(*, match: Match, rows: MatchRows | None = None,
     replay = None
     if settled:
         try:
-            replay = engine.MatchReplay.resume(
-                record.players,
-                totals=[sum(scores) for scores in zip(*(round_.scores for round_ in settled))],
-                round_index=len(settled),
-                rounds_counted=sum(round_.end_kind != "unfinished" for round_ in settled),
-                rules=record.rules,
-            )
+            replay = _resumed(record, settled)
         except ValueError:  # the stored figures say the match is over: replay it all
             settled, replay = [], None
     if rows.unloaded and not rows.unloaded.keys() <= {round_.pk for round_ in settled}:
@@ -645,6 +640,41 @@ def match_replay(*, match: Match, rows: MatchRows | None = None,
         live=live,
         target=replay.rules.target,
     )
+
+
+def _resumed(record: engine.MatchRecord, settled: list[Round]) -> engine.MatchReplay:
+    """The engine's replay of ``record`` started after the ``settled`` rounds, from their
+    stored scores (ValueError when those say the match is over)."""
+    return engine.MatchReplay.resume(
+        record.players,
+        totals=[sum(scores) for scores in zip(*(round_.scores for round_ in settled))],
+        round_index=len(settled),
+        rounds_counted=sum(round_.end_kind != "unfinished" for round_ in settled),
+        rules=record.rules,
+    )
+
+
+def replay_with_candidates(*, replay: ReplayedMatch,
+                           turns: tuple[engine.TurnRecord, ...]) -> tuple[engine.MatchReplay, int]:
+    """The engine's replay of ``replay``'s rows with ``turns`` appended to the round in play
+    (to a new round when none has turns), that round left open; and the position of the
+    first of ``turns`` among that round's turns. Nothing is saved; the rounds ``replay`` took
+    from their stored scores are not replayed (nor needed)."""
+    record = _record(replay.rows)
+    rounds = list(record.rounds)
+    if replay.live_round_view is not None:
+        last = rounds[-1]
+        rounds[-1] = dataclasses.replace(last, turns=last.turns + turns)
+        first = len(last.turns)
+    else:
+        rounds.append(engine.RoundRecord(turns=turns))
+        first = 0
+    candidate = dataclasses.replace(record, rounds=tuple(rounds))
+    settled = [round_view.row for round_view in replay.rounds if round_view.stored]
+    checked = engine.replay_record(
+        candidate, leave_last_round_open=True,
+        replay=_resumed(candidate, settled) if settled else None, first_round=len(settled))
+    return checked, first
 
 
 def _stored_round_view(round_: Round, rows: MatchRows, *,

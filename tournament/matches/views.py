@@ -335,7 +335,8 @@ class TurnPreviewView(MatchWriteMixin, MatchPageMixin, View):
             response["HX-Retarget"] = "#match"
             response["HX-Reswap"] = "outerHTML"
             return response
-        replay = selectors.match_replay(match=self.match)
+        # the round in play only: the settled rounds are taken from their stored scores
+        replay = selectors.match_replay(match=self.match, settled_stored=True)
         return TemplateResponse(request, "tournament/matches/_turn_preview.html",
                                 {"preview": preview_from_data(replay, request.POST)})
 
@@ -683,7 +684,9 @@ class MatchSheetView(MatchWriteMixin, View):
         return self.render(replay, formset, SheetModeForm(initial={"revision": replay.match.revision}))
 
     def post(self, request, *args, **kwargs):
-        replay = selectors.match_replay(match=self.match)
+        # The check and the save change the round in play only: the settled rounds are taken
+        # from their stored scores, not replayed.
+        replay = selectors.match_replay(match=self.match, settled_stored=True)
         seat_count = len(replay.seats)
         formset = SheetFormSet(request.POST, seat_count=seat_count, prefix="line")
         form = SheetModeForm(request.POST)

@@ -207,3 +207,25 @@ def test_a_turn_posted_after_settled_rounds_stores_what_a_whole_replay_gives(
     assert [(t.points, t.verdict) for t in stored] == [
         (line.points, line.verdict) for line in full.rounds[2].turns]
     assert len(stored) == 4
+
+
+def test_sheet_modes_check_after_settled_rounds_is_the_whole_replays(tournament, referee,
+                                                                      monkeypatch):
+    match = first_match(tournament)
+    record = simulated(match, seed=3)
+    _confirmed_through(match, referee, record, rounds=2)
+    turns = [board_turn(turn) for turn in record["rounds"][2]["turns"][:5]]
+    full = services.candidate_reports(replay=selectors.match_replay(match=fresh(match)),
+                                      turns=turns)
+    first_rounds = []
+    real_replay_record = engine.replay_record
+
+    def counted(record, **options):
+        first_rounds.append(options.get("first_round", 0))
+        return real_replay_record(record, **options)
+
+    monkeypatch.setattr(engine, "replay_record", counted)
+    partial = selectors.match_replay(match=fresh(match), settled_stored=True)
+    assert services.candidate_reports(replay=partial, turns=turns) == full
+    assert first_rounds == [2, 2]  # the page's replay, then the check: from round 3
+    assert [report.verdict for report in full[0]] == ["ok"] * 5

@@ -3,7 +3,6 @@ on a claim. Each goes through :func:`~tournament.matches.services.write.match_wr
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -13,7 +12,13 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournament import engine
-from tournament.matches.selectors import MatchRows, ReplayedMatch, ReplayedRound, TranslatedProblem
+from tournament.matches.selectors import (
+    MatchRows,
+    ReplayedMatch,
+    ReplayedRound,
+    TranslatedProblem,
+    replay_with_candidates,
+)
 from tournament.matches.services.write import MatchWrite, Written, match_write
 from tournament.matches.turn_rows import turn_record, turn_row
 from tournament.models import AuditEntry, Match, Round, Turn, Verdict
@@ -184,17 +189,7 @@ def candidate_reports(
         turn_record(data.row(player=player, index=position, user=None))
         for position, (data, player) in enumerate(zip(turns, players))
     )
-    record = replay.record
-    live_rounds = list(record.rounds)
-    if replay.live_round_view is not None:
-        last = live_rounds[-1]
-        live_rounds[-1] = dataclasses.replace(last, turns=last.turns + records)
-        first = len(last.turns)
-    else:
-        live_rounds.append(engine.RoundRecord(turns=records))
-        first = 0
-    candidate = dataclasses.replace(record, rounds=tuple(live_rounds))
-    checked = engine.replay_record(candidate, leave_last_round_open=True)
+    checked, first = replay_with_candidates(replay=replay, turns=records)
     return list(checked.turns[first:]), players
 
 
