@@ -558,13 +558,15 @@ class ReplayedMatch:
     @property
     def turn_count(self) -> int:
         """The turns of the match (those of stored rounds included)."""
-        unloaded = self.rows.unloaded
-        return sum(unloaded.get(round_.row.pk, 0) if round_.stored else len(round_.turns)
-                   for round_ in self.rounds)
+        rows = self.rows
+        return sum(
+            len(rows.turns[round_.row.pk]) if round_.row.pk in rows.turns
+            else rows.unloaded.get(round_.row.pk, 0) if round_.stored else len(round_.turns)
+            for round_ in self.rounds)
 
 
 def match_replay(*, match: Match, rows: MatchRows | None = None,
-                 settled_stored: bool = False) -> ReplayedMatch:
+                 settled_stored: bool = False, settled_before: int | None = None) -> ReplayedMatch:
     """Replay ``match`` from its current rows (loaded unless given) through the engine.
 
     The printed sheet, the match page and the services read matches through this function.
@@ -574,11 +576,16 @@ def match_replay(*, match: Match, rows: MatchRows | None = None,
     are not replayed: the engine starts from their stored scores (``MatchReplay.resume``)
     and their ReplayedRound is :attr:`ReplayedRound.stored`, without turn lines. The
     whole match is replayed when nothing is settled or the figures say it is over.
+    ``settled_before``: as ``settled_stored``, for the rounds before that index only (a write
+    to that round replays it and every round after it).
     """
     if rows is None:
         rows = match_rows(match=match, settled_stored=settled_stored)
     record = _record(rows)
-    settled = settled_rounds(rows) if settled_stored or rows.unloaded else []
+    settled = (settled_rounds(rows)
+               if settled_stored or settled_before is not None or rows.unloaded else [])
+    if settled_before is not None:
+        settled = [round_ for round_ in settled if round_.index < settled_before]
     replay = None
     if settled:
         try:

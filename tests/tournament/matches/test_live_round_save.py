@@ -229,3 +229,40 @@ def test_sheet_modes_check_after_settled_rounds_is_the_whole_replays(tournament,
     assert services.candidate_reports(replay=partial, turns=turns) == full
     assert first_rounds == [2, 2]  # the page's replay, then the check: from round 3
     assert [report.verdict for report in full[0]] == ["ok"] * 5
+
+
+def test_every_write_after_settled_rounds_gives_what_a_whole_replay_gives(tournament, referee):
+    match = first_match(tournament)
+    record = simulated(match, seed=3)
+    _confirmed_through(match, referee, record, rounds=2)
+    third = record["rounds"][2]
+    services.match_turns_add(match=fresh(match), user=referee,
+                             seen_revision=fresh(match).revision,
+                             turns=[board_turn(turn) for turn in third["turns"]])
+
+    def check(written, stored: list[bool]):
+        assert [r.stored for r in written.replay.rounds] == stored
+        whole = selectors.match_replay(match=fresh(match))
+        assert _stored_figures(written.replay, stored) == _stored_figures(whole, stored)
+        assert written.replay.turn_count == whole.turn_count
+        assert fresh(match).totals == list(whole.totals)
+
+    check(services.match_turn_undo(match=fresh(match), user=referee,
+                                   seen_revision=fresh(match).revision), [True, True, False])
+    services.match_turns_add(match=fresh(match), user=referee, seen_revision=fresh(match).revision,
+                             turns=[board_turn(third["turns"][-1])])
+    racks = third["racks"]
+    check(services.match_round_end(match=fresh(match), user=referee,
+                                   seen_revision=fresh(match).revision, round_index=2,
+                                   racks=racks), [True, True, False])
+    check(services.match_round_confirm(match=fresh(match), user=referee,
+                                       seen_revision=fresh(match).revision, round_index=2),
+          [True, True, False])
+    # a correction in the first round un-confirms it: the whole match is replayed
+    row = Turn.objects.current().get(round__match=match, round__index=0, index=0)
+    check(services.match_turn_correct(
+        match=fresh(match), user=referee, seen_revision=fresh(match).revision, turn_id=row.pk,
+        turn=services.TurnInput(player=row.player, tile=row.tile, cell=engine.Cell.parse(row.cell),
+                                corners=tuple(int(v) for v in row.corners.split("-")),
+                                points_claimed=row.points_claimed + 1),
+        reason="mal lu"), [False, False, False])

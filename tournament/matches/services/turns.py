@@ -337,7 +337,7 @@ def match_turn_undo(*, match: Match, user, seen_revision: int,
             )
         turns = rows.turns[round_.pk]
         last = turns.pop()
-        replay = write.replay()
+        replay = write.replay(from_round=round_.index)
         write.supersede(last, None)
         write.audit(
             AuditEntry.Action.TURN_UNDONE,
@@ -385,7 +385,7 @@ def match_turn_correct(
             turns[position] = new
         else:
             del turns[position]
-        replay = write.replay()
+        replay = write.replay(from_round=round_.index)
         if new is not None:
             _legal(replay, round_, position)
         write.supersede(old, new)
@@ -453,7 +453,7 @@ def match_turn_insert(
         new.created_at = now
         new.change_reason = reason
         turns[position:end] = [new] + [copy for _old, copy in moves]
-        replay = write.replay()
+        replay = write.replay(from_round=round_.index)
         report = _legal(replay, round_, position)
         for old, copy in reversed(moves):
             write.supersede(old, copy, now=now)
@@ -498,7 +498,7 @@ def match_turn_decide(
         new = _new_version(old, user=write.author, reason=reason, decision=decision,
                            decision_reason=reason if decision == Turn.Decision.CLAIM else "")
         turns[position] = new
-        replay = write.replay()
+        replay = write.replay(from_round=round_.index)
         write.supersede(old, new)
         write.unconfirm(round_)
         write.audit(
