@@ -349,16 +349,30 @@ _NEXT_TO = {
 }
 
 
-def cell_words(cell: Cell, neighbours: tuple[tuple[str, str], ...]) -> str:
-    """An open cell in words, from the tiles it touches: where a referee sees it."""
+_PLACED_NEXT_TO = {
+    "above": _("above %(tile)s"),
+    "below": _("below %(tile)s"),
+    "upper left": _("above and left of %(tile)s"),
+    "upper right": _("above and right of %(tile)s"),
+    "lower left": _("below and left of %(tile)s"),
+    "lower right": _("below and right of %(tile)s"),
+}
+
+
+def cell_words(cell: Cell, neighbours: tuple[tuple[str, str], ...], *, placed: bool = False) -> str:
+    """An open cell in words, from the tiles it touches: where a referee sees it.
+
+    ``placed``: the words for where a tile went (``below and right of 3-4-5``, to follow a
+    tile's name), from the tiles that were on the table before it."""
     if not neighbours:
-        return gettext("The middle of the table")
+        return gettext("in the middle of the table") if placed else gettext("The middle of the table")
     if len(neighbours) == 1:
         tile, direction = neighbours[0]
-        return str(_NEXT_TO[direction]) % {"tile": tile}
+        return str((_PLACED_NEXT_TO if placed else _NEXT_TO)[direction]) % {"tile": tile}
     tiles = [tile for tile, _direction in neighbours]
-    return gettext("Free place between %(tiles)s and %(last)s") % {
-        "tiles": ", ".join(tiles[:-1]), "last": tiles[-1]}
+    template = (gettext("between %(tiles)s and %(last)s") if placed
+                else gettext("Free place between %(tiles)s and %(last)s"))
+    return template % {"tiles": ", ".join(tiles[:-1]), "last": tiles[-1]}
 
 
 def draw_board(

@@ -48,7 +48,7 @@ def test_a_paper_sheet_typed_by_keyboard_only(page, log_in, tournament, referee)
     expect(page.get_by_role("button", name="Enregistrer les lignes")).to_be_focused()
     keyboard.press("Enter")
 
-    expect(page.locator(".messages")).to_contain_text("Lignes enregistrées\u00a0: 5.")
+    expect(page.locator(".messages")).to_contain_text("5 lignes enregistrées.")
     turns = list(Turn.objects.current().filter(round__match=match).order_by("index"))
     assert [(t.player, t.tile, t.draws, t.points, t.verdict) for t in turns] == [
         (2, "4-4-4", 0, 22, "ok"),

@@ -12,6 +12,7 @@ from typing import Any
 from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from tournament import engine
 from tournament.matches.selectors import SEAT_LETTERS, LiveRound, ReplayedMatch
@@ -20,9 +21,11 @@ from tournament.models import Turn
 
 DRAW_CHOICES = [(str(n), str(n)) for n in range(4)]
 
-#: Sheet mode's short bonus codes (o: opening, p: pont, 2: two sides, h/hh/hhh: hexagons).
+#: Sheet mode's short bonus codes (o: opening, b: bridge, p: pont in French, 2: two sides,
+#: h/hh/hhh: hexagons): each language's help gives its own initials, both are accepted.
 BONUS_CODES = {
     "o": "opening",
+    "b": "bridge",
     "p": "bridge",
     "2": "two-sides",
     "h": "hexagon",
@@ -153,9 +156,13 @@ class TurnForm(PlacementFieldsMixin, RevisionForm):
         ]
         self.fields["player"].widget = forms.RadioSelect(choices=self.fields["player"].choices[1:])
         if self.live is not None:
-            self.fields["cell"].widget = forms.Select(
-                choices=[("", "—")] + [(str(c), str(c)) for c in self._open_cells()]
-            )
+            # named in words as on the board (a referee does not read U(0,0)); the value
+            # keeps the cell's notation
+            placements = self.live.board.placements if self.live.board is not None else []
+            self.fields["cell"].widget = forms.Select(choices=[("", "—")] + [
+                (str(c), engine.cell_words(c, engine.cell_neighbours(c, placements)))
+                for c in self._open_cells()
+            ])
 
     def _open_cells(self) -> list[engine.Cell]:
         board = self.live.board if self.live is not None else None
@@ -330,7 +337,8 @@ class RoundEndForm(RevisionForm):
                 max_length=200,
                 widget=forms.TextInput(attrs={"autocomplete": "off", "placeholder": "012 345",
                                               "class": "rack-input"}),
-                help_text=(_("%(count)s tile(s) expected") % {"count": count}
+                help_text=(ngettext("%(count)s tile expected", "%(count)s tiles expected", count)
+                           % {"count": count}
                            if count is not None else ""),
             )
             self.fields[f"total_{i}"] = forms.IntegerField(
@@ -477,7 +485,7 @@ class SheetLineForm(PlacementFieldsMixin, forms.Form):
         if text in engine.BONUS_LABELS:
             return text
         raise ValidationError(
-            _("Bonus: o (opening), p (bridge), 2 (two sides), h, hh or hhh (hexagons).")
+            _("Bonus: o (opening), b (bridge), 2 (two sides), h, hh or hhh (hexagons).")
         )
 
     def clean_points(self) -> int | None:

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import django_tables2 as tables2
+from django.template.loader import get_template
 from django.utils.html import format_html, format_html_join
-from django.utils.translation import gettext, pgettext
+from django.utils.translation import gettext, ngettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
 from tournament import engine
-from tournament.matches.selectors import SEAT_LETTERS, TurnLine
+from tournament.matches.selectors import SEAT_LETTERS, ReplayedRound, TurnLine
 from tournament.models import AuditEntry, Turn, Verdict
 from tournament.standings.tables import PythonBodyTable
 
@@ -20,12 +21,55 @@ VERDICT_SIGNS = {Verdict.OK: "✓", Verdict.MISMATCH: "≠", Verdict.ILLEGAL: "�
                  Verdict.UNVERIFIED: "?"}
 
 
+def placed_words(lines: Iterable[TurnLine]) -> dict[int, str]:
+    """Where each line's tile went, in words (``below and right of 3-4-5``), from the tiles
+    on the table before it; by turn row id. A turn with no tile on the table (none placed,
+    refused, or entered from a sheet without its place) has no entry."""
+    placements: list[engine.Placement] = []
+    words = {}
+    for line in lines:
+        placement = line.report.placement
+        if placement is None:
+            continue
+        words[line.row.pk] = engine.cell_words(
+            placement.cell, engine.cell_neighbours(placement.cell, placements), placed=True)
+        placements.append(placement)
+    return words
+
+
+def place_before(round_view: ReplayedRound, index: int, cell_text: str) -> str:
+    """Where a tile put at ``cell_text`` (a cell's notation) as the turn at ``index`` of
+    ``round_view`` went, in words, from the tiles on the table before that turn now ('' for
+    a cell that cannot be read)."""
+    try:
+        cell = engine.parse_cell(cell_text)
+    except engine.InvalidCell:
+        return ""
+    placements = [line.report.placement for line in round_view.turns
+                  if line.index < index and line.report.placement is not None]
+    return engine.cell_words(cell, engine.cell_neighbours(cell, placements), placed=True)
+
+
+def snapshot_place(rounds: Sequence[ReplayedRound], details: dict[str, Any],
+                   snapshot: dict[str, Any] | None) -> str:
+    """Where an audit entry's turn went, in words, from the tiles that are on the table
+    before that turn now ('' when its round or cell is not known any more)."""
+    if not snapshot or not snapshot.get("cell"):
+        return ""
+    number, index = details.get("round"), details.get("index")
+    found = [round_ for round_ in rounds if round_.index == number]
+    if not found or not isinstance(index, int):
+        return ""
+    return place_before(found[0], index, snapshot["cell"])
+
+
 class TurnLogTable(PythonBodyTable):
     """One round's turns: what was entered next to the engine's figure and verdict.
 
     The body is built in Python (``PythonBodyTable``: a template per cell is too slow for a
-    whole match, about 0.3 s for 150 turns against a few milliseconds). With
-    ``can_write``, a claim that differs gets its two decision buttons and every turn a link
+    whole match, about 0.3 s for 150 turns against a few milliseconds), escaped by
+    ``format_html``. With ``can_write``, a claim that differs gets its two decision forms
+    (rendered from ``_decision_forms.html``: few rows have them) and every turn a link
     to correct it and one to insert a forgotten turn before it; ``turn_url(name, turn_id)``
     gives their addresses (``match_turn_decide``, ``match_turn_correct``,
     ``match_turn_insert``), by ``reverse()`` for each turn.
@@ -42,6 +86,9 @@ class TurnLogTable(PythonBodyTable):
     verdict = tables2.Column(verbose_name=_("Verdict"), accessor="verdict", orderable=False)
     decision = tables2.Column(verbose_name=_("Decision"), accessor="decision",
                               orderable=False, empty_values=())
+
+    #: The decision forms of a pending claim, rendered per row that has one.
+    decision_template = "tournament/matches/_decision_forms.html"
 
     class Meta(PythonBodyTable.Meta):
         attrs = {"class": "data-table turn-log"}
@@ -62,6 +109,7 @@ class TurnLogTable(PythonBodyTable):
         self.verdict_words = {
             verdict.value: f"{VERDICT_SIGNS[verdict]} {verdict.label}" for verdict in Verdict
         }
+        self.places = placed_words(self.data)
         self.correct_word = pgettext("verb: correct a turn", "correct")
         self.insert_words = gettext("insert a turn before")
 
@@ -82,9 +130,9 @@ class TurnLogTable(PythonBodyTable):
     def cell_tile(self, record: TurnLine) -> Any:
         if not record.tile:
             return format_html('<span class="muted">{}</span>', "—")
-        if record.cell:
+        if record.row.pk in self.places:
             return format_html('<span class="tile-name">{}</span> <small class="cell-name">{}</small>',
-                               record.tile, record.cell)
+                               record.tile, self.places[record.row.pk])
         return format_html('<span class="tile-name">{}</span>', record.tile)
 
     def cell_draws(self, record: TurnLine) -> str:
@@ -139,49 +187,35 @@ class TurnLogTable(PythonBodyTable):
                            format_html_join("", "{}", ((part,) for part in parts)))
 
     def _decision_forms(self, record: TurnLine) -> Any:
-        url = self.turn_url("match_turn_decide", record.row.pk)
-        hidden = format_html(
-            '<input type="hidden" name="csrfmiddlewaretoken" value="{}">'
-            '<input type="hidden" name="revision" value="{}">', self.csrf_token, self.revision)
-        htmx = format_html('method="post" action="{}" hx-post="{}" hx-target="#match" '
-                           'hx-swap="outerHTML"', url, url)
-        failed = self.error_turn == record.row.pk
-        errors = format_html_join("", "<li>{}</li>", ((m,) for m in self.error_messages)) if failed else ""
-        return format_html(
-            '<form class="inline-form decide-engine" {}>{}'
-            '<button type="submit" name="decision" value="engine" class="button button--small">{}</button></form>'
-            '<details class="keep-claim"{}><summary class="button button--small button--quiet">{}</summary>'
-            '<form class="inline-form" {}>{}<input type="hidden" name="decision" value="claim">'
-            '<label>{} <input type="text" name="reason" maxlength="500" autocomplete="off"></label>'
-            '<button type="submit" class="button button--small">{}</button></form>{}</details>',
-            htmx, hidden,
-            gettext("Engine: %(points)s") % {"points": record.points},
-            " open" if failed else "",
-            gettext("Claim: %(points)s…") % {"points": record.claimed},
-            htmx, hidden,
-            gettext("Why does the claim stand?"),
-            gettext("Keep the claim"),
-            format_html('<ul class="field-errors" role="alert">{}</ul>', errors) if failed else "",
-        )
+        """The two decision forms of a claim that differs (few per page: one template each)."""
+        return get_template(self.decision_template).render({
+            "line": record,
+            "decide_url": self.turn_url("match_turn_decide", record.row.pk),
+            "csrf_token": self.csrf_token,
+            "revision": self.revision,
+            "failed": self.error_turn == record.row.pk,
+            "error_messages": self.error_messages,
+        })
 
 
-def describe_turn(snapshot: dict[str, Any] | None, names: list[str]) -> str:
-    """A turn as entered, in words: ``B · Bruno: 3-4-5 at D(1,0), 1 draw, announced 12``."""
+def describe_turn(snapshot: dict[str, Any] | None, names: list[str], place: str = "") -> str:
+    """A turn as entered, in words: ``B · Bruno: 3-4-5 below 5-5-5, 1 draw, announced 12``;
+    ``place``: where the tile went, in words (``snapshot_place``)."""
     if snapshot is None:
         return gettext("(none)")
     player = snapshot.get("player", 0)
     who = names[player] if 0 <= player < len(names) else str(player)
     parts = []
     if snapshot.get("tile"):
-        if snapshot.get("cell"):
-            parts.append(gettext("%(tile)s at %(cell)s") % {"tile": snapshot["tile"],
-                                                            "cell": snapshot["cell"]})
+        if place:
+            parts.append(f"{snapshot['tile']} {place}")
         else:
             parts.append(snapshot["tile"])
     else:
         parts.append(gettext("no tile"))
     if snapshot.get("draws"):
-        parts.append(gettext("%(count)s draw(s)") % {"count": snapshot["draws"]})
+        parts.append(ngettext("%(count)s draw", "%(count)s draws", snapshot["draws"])
+                     % {"count": snapshot["draws"]})
     if snapshot.get("bonus_claimed"):
         parts.append(gettext("bonus claimed: %(bonus)s")
                      % {"bonus": engine.bonus_label(snapshot["bonus_claimed"])})
@@ -191,7 +225,9 @@ def describe_turn(snapshot: dict[str, Any] | None, names: list[str]) -> str:
         parts.append(gettext("the claim stands"))
     elif snapshot.get("decision") == Turn.Decision.ENGINE:
         parts.append(gettext("the engine's figure stands"))
-    return f"{SEAT_LETTERS[player] if 0 <= player < len(SEAT_LETTERS) else '?'} · {who}: " + ", ".join(parts)
+    return gettext("%(seat)s · %(name)s: %(turn)s") % {
+        "seat": SEAT_LETTERS[player] if 0 <= player < len(SEAT_LETTERS) else "?", "name": who,
+        "turn": ", ".join(parts)}
 
 
 def describe_round_end(snapshot: dict[str, Any] | None, names: list[str]) -> str:
@@ -203,8 +239,10 @@ def describe_round_end(snapshot: dict[str, Any] | None, names: list[str]) -> str
         if isinstance(rack, int):
             shown.append(gettext("%(name)s: total %(total)s") % {"name": name, "total": rack})
         else:
-            shown.append(f"{name}: {' '.join(rack) or '—'}")
-    text = "; ".join(shown) or gettext("racks not shown")
+            shown.append(gettext("%(name)s: %(rack)s") % {"name": name,
+                                                          "rack": " ".join(rack) or "—"})
+    text = pgettext("between the racks of a round's end", "; ").join(shown) or gettext(
+        "racks not shown")
     if snapshot.get("settlement_claimed") is not None:
         text += " · " + gettext("settlement claimed: %(values)s") % {
             "values": ", ".join(map(str, snapshot["settlement_claimed"]))}
@@ -226,9 +264,15 @@ class AuditTable(tables2.Table):
         attrs = {"class": "data-table audit-log", "id": "audit"}
         empty_text = _("Nothing entered yet.")
 
-    def __init__(self, *args: Any, names: list[str], **kwargs: Any) -> None:
+    def __init__(self, *args: Any, names: list[str], rounds: Sequence[ReplayedRound] = (),
+                 **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.names = names
+        self.rounds = rounds
+
+    def _turn(self, details: dict[str, Any], key: str) -> str:
+        snapshot = details.get(key)
+        return describe_turn(snapshot, self.names, snapshot_place(self.rounds, details, snapshot))
 
     def render_action(self, record: AuditEntry) -> Any:
         details = record.details or {}
@@ -247,17 +291,19 @@ class AuditTable(tables2.Table):
                       AuditEntry.Action.TURN_UNDONE, AuditEntry.Action.DECISION):
             rows = []
             if action != AuditEntry.Action.TURN_ADDED:
-                rows.append((gettext("before"), describe_turn(details.get("before"), names)))
-            rows.append((gettext("after"), describe_turn(details.get("after"), names)))
+                rows.append((gettext("before"), self._turn(details, "before")))
+            rows.append((gettext("after"), self._turn(details, "after")))
             return format_html_join("", '<div class="audit-{}"><b>{}</b> {}</div>',
                                     ((label.replace(" ", "-"), label, text) for label, text in rows))
         if action == AuditEntry.Action.TURN_INSERTED:
             moved = details.get("moved") or []
             rows = [("after", format_html("<b>{}</b> {}", gettext("inserted"),
-                                          describe_turn(details.get("after"), names)))]
+                                          self._turn(details, "after")))]
             if moved:
-                rows.append(("moved", gettext("%(count)s later turn(s) moved one place down, "
-                                              "each as a new version") % {"count": len(moved)}))
+                rows.append(("moved", ngettext(
+                    "%(count)s later turn moved one place down, as a new version",
+                    "%(count)s later turns moved one place down, each as a new version",
+                    len(moved)) % {"count": len(moved)}))
             return format_html_join("", '<div class="audit-{}">{}</div>', rows)
         if action in (AuditEntry.Action.ROUND_ENDED, AuditEntry.Action.ROUND_END_CORRECTED):
             rows = []
@@ -268,10 +314,15 @@ class AuditTable(tables2.Table):
         if action == AuditEntry.Action.ROUND_CONFIRMED:
             return gettext("scores %(scores)s") % {"scores": ", ".join(map(str, details.get("scores", [])))}
         if action == AuditEntry.Action.RECORD_IMPORTED:
-            return gettext("%(rounds)s round(s), %(turns)s turn(s), %(problems)s problem(s) "
-                           "flagged") % {k: details.get(k, 0) for k in ("rounds", "turns", "problems")}
+            counts = {k: details.get(k, 0) for k in ("rounds", "turns", "problems")}
+            return ", ".join((
+                ngettext("%(rounds)s round", "%(rounds)s rounds", counts["rounds"]) % counts,
+                ngettext("%(turns)s turn", "%(turns)s turns", counts["turns"]) % counts,
+                ngettext("%(problems)s problem flagged", "%(problems)s problems flagged",
+                         counts["problems"]) % counts))
         if action == AuditEntry.Action.MATCH_CLOSED:
-            winners = ", ".join(names[i] for i in details.get("winners", []) if i < len(names))
-            return gettext("winner(s): %(names)s; totals %(totals)s") % {
-                "names": winners, "totals": ", ".join(map(str, details.get("totals", [])))}
+            winners = [names[i] for i in details.get("winners", []) if i < len(names)]
+            return ngettext("winner: %(names)s; totals %(totals)s",
+                            "winners: %(names)s; totals %(totals)s", len(winners)) % {
+                "names": ", ".join(winners), "totals": ", ".join(map(str, details.get("totals", [])))}
         return record.summary

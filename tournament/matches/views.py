@@ -21,6 +21,7 @@ from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views import View
 from django_tables2 import RequestConfig
 
@@ -756,7 +757,8 @@ class MatchSheetView(MatchWriteMixin, View):
             message = " ".join(getattr(error, "messages", [str(error)]))
             return self.render(replay, formset, form, results=results, status=400,
                                sheet_message=message)
-        messages.success(request, _("%(count)s line(s) saved.") % {"count": len(saved.saved)})
+        messages.success(request, ngettext("%(count)s line saved.", "%(count)s lines saved.",
+                                           len(saved.saved)) % {"count": len(saved.saved)})
         return redirect(reverse("tournament:match_sheet", kwargs={
             "slug": self.tournament.slug, "match_id": self.match.pk}))
 
@@ -847,7 +849,8 @@ class MatchAuditView(MatchMixin, View):
         replay = selectors.match_replay(match=self.match)
         names = [seat.name for seat in replay.seats]
         table = AuditTable(
-            selectors.match_audit_entries(match=self.match), names=names, orderable=False)
+            selectors.match_audit_entries(match=self.match), names=names, rounds=replay.rounds,
+            orderable=False)
         RequestConfig(request, paginate=False).configure(table)
         return TemplateResponse(request, "tournament/matches/audit.html", {
             "tournament": self.tournament, "match": self.match, "replay": replay,

@@ -10,7 +10,7 @@ from django.utils import translation
 
 from tests.tournament.matches.helpers import add, first_match
 from tournament import engine
-from tournament.matches import services
+from tournament.matches import forms, services
 from tournament.matches.views import SHEET_LINES
 from tournament.models import RoundEnd, Turn, Verdict
 
@@ -106,3 +106,12 @@ def test_the_settlement_claimed_for_the_winner_only_implies_the_others_zeros(ref
     assert response.status_code == 302
     (end,) = RoundEnd.objects.filter(round__match=match, superseded_at=None)
     assert end.settlement_claimed == [25, 0, 0, 0]
+
+
+@pytest.mark.parametrize("code", ["b", "p", "B"])
+def test_a_bridge_is_b_in_english_and_p_in_french_on_the_sheet(code):
+    form = forms.SheetLineForm(data={"tile": "345", "bonus": code})
+    form.is_valid()
+    assert form.cleaned_data.get("bonus") == "bridge"
+    form = forms.SheetLineForm(data={"tile": "345", "bonus": "x"})
+    assert not form.is_valid() and "bonus" in form.errors

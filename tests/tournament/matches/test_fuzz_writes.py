@@ -10,11 +10,14 @@ by a generated JSON value of any type.
 
 from __future__ import annotations
 
+import contextlib
 import json
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import transaction
 from django.test import Client
 from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
@@ -96,6 +99,16 @@ def played(tournament, referee, referee_client):
     return fresh(match)
 
 
+@contextlib.contextmanager
+def example() -> Iterator[None]:
+    """One generated example, undone at its end: every example starts from the match as the
+    fixture made it (a correction that strikes a turn out would otherwise leave the next
+    examples fewer turns)."""
+    with transaction.atomic():
+        yield
+        transaction.set_rollback(True)
+
+
 def _turn(match: Match, round_index: int = 1, position: int = 2) -> Turn:
     return list(Turn.objects.current().filter(round__match=match, round__index=round_index)
                 .order_by("index"))[position]
@@ -127,25 +140,28 @@ TURN_FIELDS = ["revision", "player", "tile", "cell", "corners", "draws", "claime
 @FUZZ
 @given(field=st.sampled_from(TURN_FIELDS + ["pass"]), value=VALUES)
 def test_turn_add(played, referee_client, field, value):
-    match = fresh(played)
-    _post(referee_client, match, _url(match, "match_turn_add"),
-          _fuzzed(_board_turn(match), field, value), HTTP_HX_REQUEST="true")
+    with example():
+        match = fresh(played)
+        _post(referee_client, match, _url(match, "match_turn_add"),
+              _fuzzed(_board_turn(match), field, value), HTTP_HX_REQUEST="true")
 
 
 @FUZZ
 @given(field=st.sampled_from(TURN_FIELDS), value=VALUES)
 def test_turn_preview(played, referee_client, field, value):
-    match = fresh(played)
-    _post(referee_client, match, _url(match, "match_turn_preview"),
-          _fuzzed(_board_turn(match), field, value), HTTP_HX_REQUEST="true")
+    with example():
+        match = fresh(played)
+        _post(referee_client, match, _url(match, "match_turn_preview"),
+              _fuzzed(_board_turn(match), field, value), HTTP_HX_REQUEST="true")
 
 
 @FUZZ
 @given(value=VALUES)
 def test_turn_undo_and_round_confirm(played, referee_client, value):
-    match = fresh(played)
-    for name, kwargs in (("match_turn_undo", {}), ("match_round_confirm", {"number": 1})):
-        _post(referee_client, match, _url(match, name, **kwargs), {"revision": value})
+    with example():
+        match = fresh(played)
+        for name, kwargs in (("match_turn_undo", {}), ("match_round_confirm", {"number": 1})):
+            _post(referee_client, match, _url(match, name, **kwargs), {"revision": value})
 
 
 CORRECTION_FIELDS = ["revision", "player", "draws", "tile", "cell", "corners", "bonus_claimed",
@@ -164,31 +180,34 @@ def _correction(match: Match, turn: Turn) -> dict[str, str]:
 @given(name=st.sampled_from(["match_turn_correct", "match_turn_insert"]),
        field=st.sampled_from(CORRECTION_FIELDS), value=VALUES)
 def test_turn_correct_and_insert(played, referee_client, name, field, value):
-    match = fresh(played)
-    turn = _turn(match)
-    _post(referee_client, match, _url(match, name, turn_id=turn.pk),
-          _fuzzed(_correction(match, turn), field, value))
+    with example():
+        match = fresh(played)
+        turn = _turn(match)
+        _post(referee_client, match, _url(match, name, turn_id=turn.pk),
+              _fuzzed(_correction(match, turn), field, value))
 
 
 @FUZZ
 @given(field=st.sampled_from(["revision", "decision", "reason"]), value=VALUES)
 def test_turn_decide(played, referee_client, field, value):
-    match = fresh(played)
-    turn = _turn(match)
-    base = {"revision": str(match.revision), "decision": "claim", "reason": "agreed"}
-    _post(referee_client, match, _url(match, "match_turn_decide", turn_id=turn.pk),
-          _fuzzed(base, field, value), HTTP_HX_REQUEST="true")
+    with example():
+        match = fresh(played)
+        turn = _turn(match)
+        base = {"revision": str(match.revision), "decision": "claim", "reason": "agreed"}
+        _post(referee_client, match, _url(match, "match_turn_decide", turn_id=turn.pk),
+              _fuzzed(base, field, value), HTTP_HX_REQUEST="true")
 
 
 @FUZZ
 @given(field=st.sampled_from(["revision", "reason", "rack_0", "rack_3", "total_1",
                               "settlement_2", "page"]), value=VALUES)
 def test_round_end(played, referee_client, field, value):
-    match = fresh(played)
-    base = {"revision": str(match.revision), "rack_0": "", "rack_1": "012", "rack_2": "",
-            "rack_3": "", "reason": "recounted"}
-    _post(referee_client, match, _url(match, "match_round_end", number=1),
-          _fuzzed(base, field, value))
+    with example():
+        match = fresh(played)
+        base = {"revision": str(match.revision), "rack_0": "", "rack_1": "012", "rack_2": "",
+                "rack_3": "", "reason": "recounted"}
+        _post(referee_client, match, _url(match, "match_round_end", number=1),
+              _fuzzed(base, field, value))
 
 
 SHEET_FIELDS = ["revision", "mismatches_seen", "line-TOTAL_FORMS", "line-INITIAL_FORMS",
@@ -200,11 +219,12 @@ SHEET_FIELDS = ["revision", "mismatches_seen", "line-TOTAL_FORMS", "line-INITIAL
 @given(action=st.sampled_from(["check", "save", "more"]), field=st.sampled_from(SHEET_FIELDS),
        value=VALUES)
 def test_sheet_mode(played, referee_client, action, field, value):
-    match = fresh(played)
-    base = {"revision": str(match.revision), "line-TOTAL_FORMS": "2", "line-INITIAL_FORMS": "0",
-            "line-0-who": "", "line-0-tile": "555", "line-0-draws": "0", "line-0-points": "25",
-            action: "1"}
-    _post(referee_client, match, _url(match, "match_sheet"), _fuzzed(base, field, value))
+    with example():
+        match = fresh(played)
+        base = {"revision": str(match.revision), "line-TOTAL_FORMS": "2", "line-INITIAL_FORMS": "0",
+                "line-0-who": "", "line-0-tile": "555", "line-0-draws": "0", "line-0-points": "25",
+                action: "1"}
+        _post(referee_client, match, _url(match, "match_sheet"), _fuzzed(base, field, value))
 
 
 def _paths(value: Any, path: tuple = ()) -> list[tuple]:
@@ -286,54 +306,59 @@ def test_a_malformed_record_is_refused_next_to_its_field(tournament, referee_cli
 
 @pytest.mark.parametrize("field", ["draws", "player", "revision"])
 def test_a_superscript_digit_in_the_turn_form_is_a_field_error(played, referee_client, field):
-    match = fresh(played)
-    response = referee_client.post(_url(match, "match_turn_add"),
-                                   _fuzzed(_board_turn(match), field, "²"), HTTP_HX_REQUEST="true")
-    assert response.status_code == 400
-    assert response.context["turn_form"].has_error(field)
+    with example():
+        match = fresh(played)
+        response = referee_client.post(_url(match, "match_turn_add"),
+                                       _fuzzed(_board_turn(match), field, "²"), HTTP_HX_REQUEST="true")
+        assert response.status_code == 400
+        assert response.context["turn_form"].has_error(field)
 
 
 @pytest.mark.parametrize("field", ["line-0-who", "line-0-draws"])
 def test_a_superscript_digit_in_sheet_mode_is_a_field_error(played, referee_client, field):
-    match = fresh(played)
-    base = {"revision": str(match.revision), "line-TOTAL_FORMS": "1", "line-INITIAL_FORMS": "0",
-            "line-0-tile": "555", "line-0-points": "25", "check": "1"}
-    response = referee_client.post(_url(match, "match_sheet"), _fuzzed(base, field, "²"))
-    assert response.status_code == 400
-    assert response.context["formset"].forms[0].has_error(field.removeprefix("line-0-"))
+    with example():
+        match = fresh(played)
+        base = {"revision": str(match.revision), "line-TOTAL_FORMS": "1", "line-INITIAL_FORMS": "0",
+                "line-0-tile": "555", "line-0-points": "25", "check": "1"}
+        response = referee_client.post(_url(match, "match_sheet"), _fuzzed(base, field, "²"))
+        assert response.status_code == 400
+        assert response.context["formset"].forms[0].has_error(field.removeprefix("line-0-"))
 
 
 def test_sheet_modes_more_lines_with_a_bad_count_is_refused(played, referee_client):
-    match = fresh(played)
-    response = referee_client.post(_url(match, "match_sheet"), {
-        "revision": str(match.revision), "line-TOTAL_FORMS": "abc", "line-INITIAL_FORMS": "0",
-        "more": "1"})
-    assert response.status_code == 400
-    assert response.context["formset"].non_form_errors()
+    with example():
+        match = fresh(played)
+        response = referee_client.post(_url(match, "match_sheet"), {
+            "revision": str(match.revision), "line-TOTAL_FORMS": "abc", "line-INITIAL_FORMS": "0",
+            "more": "1"})
+        assert response.status_code == 400
+        assert response.context["formset"].non_form_errors()
 
 
 @pytest.mark.parametrize("cell", ["U(2147483648,0)", "U(" + "9" * 5000 + ",0)"])
 def test_a_cell_out_of_range_in_a_correction_is_a_field_error(played, referee_client, cell):
-    match = fresh(played)
-    turn = _turn(match)
-    before = _written(match)
-    response = referee_client.post(_url(match, "match_turn_correct", turn_id=turn.pk),
-                                   _fuzzed(_correction(match, turn), "cell", cell))
-    assert response.status_code == 400
-    assert response.context["form"].has_error("cell")
-    assert _written(match) == before
+    with example():
+        match = fresh(played)
+        turn = _turn(match)
+        before = _written(match)
+        response = referee_client.post(_url(match, "match_turn_correct", turn_id=turn.pk),
+                                       _fuzzed(_correction(match, turn), "cell", cell))
+        assert response.status_code == 400
+        assert response.context["form"].has_error("cell")
+        assert _written(match) == before
 
 
 @pytest.mark.parametrize("name", ["match_turn_add", "match_turn_preview"])
 def test_a_5000_digit_cell_on_the_entry_screen_is_refused(played, referee_client, name):
-    match = fresh(played)
-    before = _written(match)
-    response = referee_client.post(_url(match, name), _fuzzed(
-        _board_turn(match), "cell", "U(" + "9" * 5000 + ",0)"), HTTP_HX_REQUEST="true")
-    assert response.status_code in (200, 400)  # the preview answers what it can show
-    if name == "match_turn_add":
-        assert response.status_code == 400 and response.context["turn_form"].has_error("cell")
-    assert _written(match) == before
+    with example():
+        match = fresh(played)
+        before = _written(match)
+        response = referee_client.post(_url(match, name), _fuzzed(
+            _board_turn(match), "cell", "U(" + "9" * 5000 + ",0)"), HTTP_HX_REQUEST="true")
+        assert response.status_code in (200, 400)  # the preview answers what it can show
+        if name == "match_turn_add":
+            assert response.status_code == 400 and response.context["turn_form"].has_error("cell")
+        assert _written(match) == before
 
 
 @FUZZ

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 import string
 
 import pytest
@@ -105,3 +106,155 @@ def test_an_unreadable_record_is_explained_in_the_users_language(referee_client,
                                    HTTP_ACCEPT_LANGUAGE=language, HTTP_HX_REQUEST="true")
     assert response.status_code == 400
     assert message in html.unescape(response.content.decode())
+
+
+# -- the match pages' words --------------------------------------------------------------------
+
+
+def page_url(match, name="match", **kwargs):
+    from django.urls import reverse
+    return reverse(f"tournament:{name}", kwargs={
+        "slug": match.table.session.tournament.slug, "match_id": match.pk, **kwargs})
+
+
+def two_turns(match, referee):
+    """5-5-5 in the middle, then 4-5-5 above and right of it (a claim that differs)."""
+    add(match, referee,
+        services.TurnInput(player=0, cell=engine.Cell(0, 0, "U"), corners=(5, 5, 5),
+                           points_claimed=25),
+        services.TurnInput(cell=engine.Cell(0, 0, "D"), corners=(5, 5, 4), points_claimed=20,
+                           draws=3))
+
+
+def get(client, address, language):
+    return client.get(address, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+
+
+def test_the_audit_heading_takes_a_no_break_space_before_its_colon(referee, referee_client,
+                                                                   tournament):
+    match = first_match(tournament)
+    two_turns(match, referee)
+    page = get(referee_client, page_url(match, "match_audit"), "fr")
+    assert f"<h1>Journal\u00a0: {match}</h1>" in page
+    assert f"<h1>Audit log: {match}</h1>" in get(referee_client, page_url(match, "match_audit"), "en")
+
+
+def test_cells_are_named_in_words_not_codes_on_the_match_pages(referee, referee_client, tournament):
+    match = first_match(tournament)
+    two_turns(match, referee)
+    second = services_turn(match, index=1)
+    for address in (page_url(match), page_url(match, "match_audit")):
+        page = get(referee_client, address, "fr")
+        assert "au centre de la table" in page and "en haut à droite de 5-5-5" in page
+        assert shown_cell_codes(page) == []
+        page = get(referee_client, address, "en")
+        assert "in the middle of the table" in page and "above and right of 5-5-5" in page
+    page = get(referee_client, page_url(match, "match_turn_correct", turn_id=second.pk), "fr")
+    now = current_turn(page)
+    assert "4-5-5 en haut à droite de 5-5-5" in now and shown_cell_codes(now) == []
+    assert 'value="D(0,0)"' in page  # typed entry keeps its codes
+
+
+def test_the_entry_pages_cell_list_names_the_free_places_in_words(referee, referee_client,
+                                                                  tournament):
+    match = first_match(tournament)
+    add(match, referee, services.TurnInput(player=0, cell=engine.Cell(0, 0, "U"),
+                                           corners=(5, 5, 5), points_claimed=25))
+    page = get(referee_client, page_url(match), "fr")
+    assert '<option value="D(0,0)">Place libre en haut à droite de 5-5-5</option>' in page
+    page = get(referee_client, page_url(match), "en")
+    assert '<option value="D(0,0)">Free place above and right of 5-5-5</option>' in page
+    assert shown_cell_codes(page) == []
+
+
+def shown_cell_codes(page: str) -> list[str]:
+    """Cell codes in the text shown (not in attributes such as an option's value, nor in
+    the engine's problem messages)."""
+    page = re.sub(r'<div class="problem-message">.*?</div>', "", page, flags=re.S)
+    return re.findall(r">[^<]*?([UD]\(-?\d+,-?\d+\))", page)
+
+
+def current_turn(page: str) -> str:
+    """The text of the correction page's line on the turn as it is now."""
+    found = re.search(r'<p class="current-turn">(.*?)</p>', page, re.S)
+    assert found, "the page shows the turn as it is now"
+    return found.group(1)
+
+
+def services_turn(match, *, index):
+    from tournament.models import Turn
+    return Turn.objects.current().get(round__match=match, index=index)
+
+
+def test_the_correction_page_says_the_engines_figure_in_words(referee, referee_client, tournament):
+    match = first_match(tournament)
+    two_turns(match, referee)
+    second = services_turn(match, index=1)
+    address = page_url(match, "match_turn_correct", turn_id=second.pk)
+    now = current_turn(get(referee_client, address, "fr"))
+    assert "le moteur compte -1 point ·" in now and "moteur -1" not in now
+    assert "the engine counts -1 points" in current_turn(get(referee_client, address, "en"))
+
+
+def test_the_english_sheet_help_gives_english_initials(referee_client, tournament):
+    match = first_match(tournament)
+    page = get(referee_client, page_url(match, "match_sheet"), "en")
+    assert "b bridge" in page and "p bridge" not in page
+    assert "p pont" in get(referee_client, page_url(match, "match_sheet"), "fr")
+
+
+def test_counts_in_the_audit_log_take_their_plural_form(referee, referee_client, tournament):
+    match = first_match(tournament)
+    two_turns(match, referee)
+    page = get(referee_client, page_url(match, "match_audit"), "fr")
+    assert "3 pioches" in page and "(s)" not in page
+    page = get(referee_client, page_url(match, "match_audit"), "en")
+    assert "3 draws" in page and "(s)" not in page
+
+
+def test_a_tile_that_fits_nowhere_is_refused_without_the_cells_code(referee, referee_client,
+                                                                    tournament):
+    match = first_match(tournament)
+    two_turns(match, referee)
+    data = {"tile": "012", "cell": "U(1,0)", "draws": "0"}
+    refused = referee_client.post(page_url(match, "match_turn_preview"), data,
+                                  HTTP_HX_REQUEST="true", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "0-1-2 ne va pas dans la case choisie\u00a0: la tuile retourne au joueur." in refused
+    refused = referee_client.post(page_url(match, "match_turn_preview"), data,
+                                  HTTP_HX_REQUEST="true", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "0-1-2 does not fit the cell chosen: the tile goes back to the player." in refused
+
+
+def test_the_audit_log_puts_french_spaces_in_its_lines(referee, referee_client, tournament):
+    match = first_match(tournament)
+    two_turns(match, referee)
+    page = get(referee_client, page_url(match, "match_audit"), "fr")
+    names = seated_names(match)
+    assert f"A · {names[0]}\u00a0: 5-5-5 au centre de la table" in page
+    assert f"A · {names[0]}: " in get(referee_client, page_url(match, "match_audit"), "en")
+
+
+def test_the_match_pages_name_a_table_as_the_glossary_does(referee_client, tournament):
+    match = first_match(tournament)
+    number, session = match.table.number, match.table.session.number
+    for name in ("match", "match_sheet"):
+        page = get(referee_client, page_url(match, name), "en")
+        assert f"Session {session}, table {number}" in page
+        assert f"Session {session} · Table {number}" not in page
+
+
+def test_the_versions_of_a_corrected_turn_name_their_place_in_words(referee, referee_client,
+                                                                    tournament):
+    from tests.tournament.matches.helpers import fresh
+    match = first_match(tournament)
+    two_turns(match, referee)
+    second = services_turn(match, index=1)
+    services.match_turn_correct(
+        match=fresh(match), user=referee, seen_revision=fresh(match).revision, turn_id=second.pk,
+        turn=services.TurnInput(player=1, cell=engine.Cell(0, 0, "D"), corners=(5, 5, 4),
+                                points_claimed=14), reason="mal lu")
+    corrected = services_turn(match, index=1)
+    page = get(referee_client, page_url(match, "match_turn_correct", turn_id=corrected.pk), "fr")
+    versions = re.search(r'<ol class="versions">(.*?)</ol>', page, re.S).group(1)
+    assert "4-5-5 en haut à droite de 5-5-5" in versions
+    assert shown_cell_codes(versions) == []

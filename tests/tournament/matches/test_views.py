@@ -230,6 +230,7 @@ def test_the_preview_shows_the_engines_figure_and_bonus(referee, referee_client,
     refused = referee_client.post(url(match, "match_turn_preview"), {
         "tile": "012", "cell": "D(0,0)", "draws": "0"}, **HTMX)
     assert refused.context["preview"].no_fit and refused.context["preview"].points is None
+    assert select(refused, ".preview-refused")
     assert Turn.objects.current().filter(round__match=match).count() == 1
 
 
@@ -251,9 +252,13 @@ def test_decisions_and_undo_from_the_log(referee, referee_client, tournament):
     add(match, referee, opening(), services.TurnInput(cell=engine.Cell(0, 0, "D"),
                                                       corners=(5, 5, 4), points_claimed=20))
     turn = Turn.objects.current().get(round__match=match, index=1)
-    page = referee_client.get(url(match)).content.decode()
+    response = referee_client.get(url(match))
+    page = response.content.decode()
     decide = url(match, "match_turn_decide", turn_id=turn.pk)
     assert f'id="turn-{turn.pk}"' in page and page.count(f'hx-post="{decide}"') == 2
+    # the forms come from their template, each with the page's CSRF token
+    assert "tournament/matches/_decision_forms.html" in [t.name for t in response.templates]
+    assert page.count('name="csrfmiddlewaretoken"') >= 2
     response = referee_client.post(decide, {"revision": 1, "decision": "claim", "reason": ""},
                                    **HTMX)
     assert response.status_code == 400
@@ -371,7 +376,7 @@ def test_the_audit_page_lists_every_write(referee, referee_client, tournament):
     entries = [row.record for row in response.context["audit_table"].rows]
     assert sorted(entry.action for entry in entries) == ["turn-added", "turn-corrected"]
     page = response.content.decode()
-    assert "5-5-5" in page and "4-4-4" in page and "U(0,0)" in page
+    assert "5-5-5" in page and "4-4-4" in page and "U(0,0)" not in page  # cells in words
     assert "mal lu sur la feuille" in page and "remi-referee" in page
 
 
