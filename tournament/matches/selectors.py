@@ -594,8 +594,11 @@ def match_replay(*, match: Match, rows: MatchRows | None = None,
             settled, replay = [], None
     if rows.unloaded and not rows.unloaded.keys() <= {round_.pk for round_ in settled}:
         # Some rounds not loaded are to be replayed (the match is over, or a round was
-        # un-confirmed in memory): the whole match is loaded and replayed.
-        rows.turns = match_rows(match=rows.match).turns
+        # un-confirmed in memory): their turns are loaded (the others' lists, which a
+        # service may have changed in memory, are kept) and the whole match is replayed.
+        loaded = match_rows(match=rows.match).turns
+        for pk in rows.unloaded:
+            rows.turns[pk] = loaded.get(pk, [])
         rows.unloaded = {}
         return match_replay(match=match, rows=rows)
     recorded = rows.recorded_rounds()
