@@ -445,7 +445,7 @@
     var note = document.createElement("p");
     note.className = "message message--error offline";
     note.setAttribute("role", "alert");
-    note.textContent = match.getAttribute("data-offline-message") || "Network error: nothing was saved.";
+    note.textContent = match.getAttribute("data-offline-message") || "Network error: this may or may not have been saved; reload the page.";
     match.insertBefore(note, match.firstChild);
     announce(match);
   });
