@@ -453,9 +453,74 @@ class MatchReplay:
         self._finished = False
         self._target_reached = False
         self._rounds_counted = 0
+        #: The index of the first round replayed here (not 0 for a replay resumed after
+        #: settled rounds, see :meth:`resume`).
+        self._first_round = 0
         #: The target as looked at during a round: never, under rules that look at it only
         #: once a round is settled.
         self._target_live: float = float("inf") if rules.target_at_round_end_only else rules.target
+
+    @classmethod
+    def resume(
+        cls,
+        players: Sequence[str],
+        *,
+        totals: Sequence[int],
+        round_index: int,
+        rounds_counted: int | None = None,
+        rules: RuleSet = DEFAULT_RULES,
+    ) -> MatchReplay:
+        """A replay that starts after ``round_index`` settled rounds, from their totals.
+
+        ``totals`` are the match totals per player carried forward from those rounds (as
+        :attr:`totals` gave them when they were replayed, kept by the caller), and
+        ``round_index`` the index (from 0) of the next round, the one :meth:`begin_round`
+        deals. ``rounds_counted`` is how many of the settled rounds ended at the table (out
+        or blocked) and count towards the rules' ``round_limit``; all of them by default.
+        The settled rounds are not replayed again and the new replay holds no report of
+        them: :attr:`rounds` and :meth:`report` hold the rounds ended after the resumption
+        only. Raises ValueError when the figures say the match is over already (a total
+        reached the target, or the round limit was reached): such a match is replayed from
+        its first round.
+
+        >>> replay = MatchReplay.resume(["Ana", "Bo", "Cy"], totals=[212, 95, 143],
+        ...                             round_index=2)
+        >>> replay.totals, replay.finished
+        ((212, 95, 143), False)
+        >>> replay.begin_round()
+        >>> replay.pool_size, replay.hand_counts
+        (35, (7, 7, 7))
+        >>> replay.end_round().index
+        2
+        >>> MatchReplay.resume(["Ana", "Bo"], totals=[400, 12], round_index=3)
+        Traceback (most recent call last):
+        ...
+        ValueError: the match is over: a total reached the target of 400
+        """
+        replay = cls(players, rules=rules)
+        if len(totals) != len(replay.players):
+            raise ValueError(
+                f"totals: one number per player ({len(replay.players)}) expected, "
+                f"got {len(totals)}"
+            )
+        if type(round_index) is not int or round_index < 0:
+            raise ValueError(f"round_index must be an integer from 0, got {round_index!r}")
+        counted = round_index if rounds_counted is None else rounds_counted
+        if type(counted) is not int or not 0 <= counted <= round_index:
+            raise ValueError(
+                f"rounds_counted must be an integer from 0 to round_index ({round_index}), "
+                f"got {rounds_counted!r}"
+            )
+        if any(total >= rules.target for total in totals):
+            raise ValueError(f"the match is over: a total reached the target of {rules.target}")
+        if rules.round_limit is not None and counted >= rules.round_limit:
+            raise ValueError(
+                f"the match is over: its {rules.round_limit} rounds were played"
+            )
+        replay._totals = [int(total) for total in totals]
+        replay._first_round = round_index
+        replay._rounds_counted = counted
+        return replay
 
     # -- the match --------------------------------------------------------------------------
 
@@ -490,7 +555,8 @@ class MatchReplay:
 
     @property
     def rounds(self) -> tuple[RoundReport, ...]:
-        """The reports of the rounds ended so far."""
+        """The reports of the rounds ended so far (since :meth:`resume`, for a resumed
+        replay)."""
         return tuple(self._rounds)
 
     def report(self) -> MatchReport:
@@ -572,7 +638,7 @@ class MatchReplay:
         """Deal a new round. A round after the match ended is replayed but not counted."""
         if self._round is not None:
             raise ReplayStateError("a round is in play: call end_round() first")
-        index = len(self._rounds)
+        index = self._first_round + len(self._rounds)
         count = len(self.players)
         state = _Round(
             index=index,

@@ -302,16 +302,23 @@ def tile_from_corners(corners: Sequence[int]) -> Tile | None:
         return None
 
 
-def replay_record(record: MatchRecord, *, leave_last_round_open: bool) -> MatchReplay:
+def replay_record(record: MatchRecord, *, leave_last_round_open: bool,
+                  replay: MatchReplay | None = None, first_round: int = 0) -> MatchReplay:
     """Replay ``record`` through the engine's MatchReplay, round by round.
 
     With ``leave_last_round_open`` the last round is played but not ended: the replay's
     round in play is then that round (its board, pool, hands and next player can be read,
     and a candidate turn previewed). Otherwise every round is ended with its racks.
+
+    ``replay`` and ``first_round``: a replay resumed after the record's first
+    ``first_round`` rounds, settled (``MatchReplay.resume``), which replays the rounds from
+    ``first_round`` on only.
     """
-    replay = MatchReplay(record.players, rules=record.rules)
+    if replay is None:
+        replay = MatchReplay(record.players, rules=record.rules)
     last = len(record.rounds) - 1
-    for index, round_ in enumerate(record.rounds):
+    for index in range(first_round, len(record.rounds)):
+        round_ = record.rounds[index]
         replay.begin_round()
         for turn in round_.turns:
             replay.play(turn)

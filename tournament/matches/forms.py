@@ -174,27 +174,33 @@ class TurnForm(PlacementFieldsMixin, RevisionForm):
         if live is None or self.errors:
             return data
         if live.is_opening and data.get("player") is None:
-            self.add_error("player", _("Who opens the round? Choose the player."))
+            self.add_error("player", ValidationError(
+                _("Who opens the round? Choose the player."), code="player_required"))
         if not data.get("tile"):
-            self.add_error("tile", _("Pick the tile played (or use the draw and pass button)."))
+            self.add_error("tile", ValidationError(
+                _("Pick the tile played (or use the draw and pass button)."),
+                code="tile_missing"))
             return data
         if data.get("cell") is None:
-            self.add_error("cell", _("Tap the cell where the tile went."))
+            self.add_error("cell", ValidationError(_("Tap the cell where the tile went."),
+                                                   code="cell_missing"))
             return data
         if data.get("corners") is None:
             options = live.orientations(data["tile"], data["cell"])
             if len(options) == 1:
                 data["corners"] = options[0]
             elif options:
-                self.add_error("corners", _("The tile fits this cell in several ways: choose "
-                                            "how it is turned."))
+                self.add_error("corners", ValidationError(
+                    _("The tile fits this cell in several ways: choose how it is turned."),
+                    code="corners_ambiguous"))
                 return data
             else:
                 rotation = engine.parse_tile(data["tile"]).rotations()[0]
                 data["corners"] = rotation  # the engine says why it does not fit
         if data.get("claimed") is None:
-            self.add_error("claimed", _("Enter the points the player announced (or tap “as "
-                                        "computed” if that is what they said)."))
+            self.add_error("claimed", ValidationError(
+                _("Enter the points the player announced (or tap “as computed” if that is "
+                  "what they said)."), code="claim_missing"))
         return data
 
     def turn_input(self) -> TurnInput:

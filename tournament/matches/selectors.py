@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Count, QuerySet
 from django.utils.safestring import SafeString
 
 from tournament import engine
@@ -47,6 +47,10 @@ class MatchRows:
     turns: dict[int, list[Turn]]
     #: Round pk -> its current end (racks shown), for the rounds closed.
     ends: dict[int, RoundEnd]
+    #: The settled rounds whose turns were not loaded (``match_rows`` with
+    #: ``settled_stored``), pk -> how many turns they have: ``turns`` has no entry for them,
+    #: and their record is not known.
+    unloaded: dict[int, int] = field(default_factory=dict)
 
     @property
     def names(self) -> list[str]:
@@ -60,10 +64,14 @@ class MatchRows:
         """The rows as they stood before turn ``position`` (from 0) of ``round_`` was played:
         the rounds before it whole, its first ``position`` turns, no end (new lists and dicts,
         the same row objects)."""
+        if round_.pk in self.unloaded:
+            raise ValueError(f"the turns of round {round_.index + 1} were not loaded")
         rounds = [r for r in self.rounds if r.index <= round_.index]
         turns = {**self.turns, round_.pk: self.turns.get(round_.pk, [])[:position]}
         ends = {r.pk: self.ends[r.pk] for r in rounds if r.pk in self.ends and r.pk != round_.pk}
-        return MatchRows(match=self.match, seats=self.seats, rounds=rounds, turns=turns, ends=ends)
+        unloaded = {pk: n for pk, n in self.unloaded.items() if pk in ends}
+        return MatchRows(match=self.match, seats=self.seats, rounds=rounds, turns=turns, ends=ends,
+                         unloaded=unloaded)
 
     def recorded_rounds(self) -> list[Round]:
         """The rounds the record holds: all but a last round that has neither turns nor end
@@ -79,19 +87,48 @@ def match_with_tournament(match_id: int) -> QuerySet[Match]:
     return Match.objects.filter(pk=match_id).select_related("table__session__tournament")
 
 
-def match_rows(*, match: Match) -> MatchRows:
+def match_rows(*, match: Match, settled_stored: bool = False) -> MatchRows:
     """The current rows of ``match``: seats with players, rounds, current turns and ends.
 
     Four queries (the match's table, session and tournament should come loaded, see
-    :func:`match_with_tournament`).
+    :func:`match_with_tournament`). With ``settled_stored``, the turns of the leading
+    settled rounds (:func:`settled_rounds`) are not loaded (:attr:`MatchRows.unloaded`):
+    a replay of these rows starts from their stored scores.
     """
     seats = list(Seat.objects.filter(table_id=match.table_id).select_related("player").order_by("order"))
     rounds = list(Round.objects.filter(match=match).order_by("index"))
-    turns: dict[int, list[Turn]] = {round_.pk: [] for round_ in rounds}
-    for turn in Turn.objects.current().filter(round__match=match).order_by("round_id", "index"):
-        turns.setdefault(turn.round_id, []).append(turn)
     ends = {end.round_id: end for end in RoundEnd.objects.current().filter(round__match=match)}
-    return MatchRows(match=match, seats=seats, rounds=rounds, turns=turns, ends=ends)
+    rows = MatchRows(match=match, seats=seats, rounds=rounds, turns={}, ends=ends)
+    settled = [round_.pk for round_ in settled_rounds(rows)] if settled_stored else []
+    current = Turn.objects.current().filter(round__match=match)
+    if settled:
+        rows.unloaded = dict.fromkeys(settled, 0)
+        counts = current.filter(round_id__in=settled).values("round_id").annotate(n=Count("pk"))
+        rows.unloaded.update((count["round_id"], count["n"]) for count in counts)
+        current = current.exclude(round_id__in=settled)
+    turns: dict[int, list[Turn]] = {
+        round_.pk: [] for round_ in rounds if round_.pk not in rows.unloaded}
+    for turn in current.order_by("round_id", "index"):
+        turns.setdefault(turn.round_id, []).append(turn)
+    rows.turns = turns
+    return rows
+
+
+def settled_rounds(rows: MatchRows) -> list[Round]:
+    """The leading rounds of ``rows`` that are settled and stored: closed (racks shown),
+    confirmed, and their scores stored for every seat. A write to the round in play leaves
+    them as they are; their stored scores are what a replay of them gives (a change to a
+    round un-confirms it, and every write stores the replay's figures)."""
+    settled = []
+    seats = len(rows.seats)
+    for round_ in rows.rounds:
+        scores = round_.scores
+        if (round_.pk not in rows.ends or round_.confirmed_at is None
+                or round_.end_kind == "unfinished" or not isinstance(scores, list)
+                or len(scores) != seats or not all(type(s) is int for s in scores)):
+            break
+        settled.append(round_)
+    return settled
 
 
 # -- the record --------------------------------------------------------------------------------
@@ -101,8 +138,17 @@ def record_from_rows(rows: MatchRows) -> engine.MatchRecord:
     """The match record (docs/record-format.md, with the referee's decisions) of these rows.
 
     The one function that makes a record from rows: the replay, the download, the printed
-    sheet and every write use it.
+    sheet and every write use it. Rows whose settled rounds were not loaded
+    (:attr:`MatchRows.unloaded`) have no record: ValueError.
     """
+    if rows.unloaded:
+        raise ValueError("the turns of the settled rounds were not loaded: no record")
+    return _record(rows)
+
+
+def _record(rows: MatchRows) -> engine.MatchRecord:
+    """:func:`record_from_rows`, the settled rounds not loaded left without turns (for the
+    replay, which does not play them)."""
     tournament = rows.match.table.session.tournament
     rounds = []
     for round_ in rows.recorded_rounds():
@@ -290,6 +336,9 @@ class ReplayedRound:
     placements: list[engine.Placement] = field(default_factory=list)
     #: The table is no longer fully known (a placement was entered without its cell).
     sheet_mode: bool = False
+    #: A settled round taken from its stored scores, not replayed (``match_replay``'s
+    #: ``settled_stored``): ``turns`` is empty, ``out_player`` and ``settlement`` unknown.
+    stored: bool = False
 
     @property
     def number(self) -> int:
@@ -472,7 +521,6 @@ class ReplayedMatch:
 
     match: Match
     rows: MatchRows
-    record: engine.MatchRecord
     seats: list[SeatedPlayer]
     rounds: list[ReplayedRound]
     totals: tuple[int, ...]
@@ -480,6 +528,12 @@ class ReplayedMatch:
     winners: tuple[int, ...]
     live: LiveRound | None
     target: int
+
+    @property
+    def record(self) -> engine.MatchRecord:
+        """The match record of these rows (:func:`record_from_rows`; ValueError for a replay
+        whose settled rounds were not loaded)."""
+        return record_from_rows(self.rows)
 
     @property
     def winner_names(self) -> list[str]:
@@ -503,20 +557,54 @@ class ReplayedMatch:
 
     @property
     def turn_count(self) -> int:
-        return sum(len(round_.turns) for round_ in self.rounds)
+        """The turns of the match (those of stored rounds included)."""
+        rows = self.rows
+        return sum(
+            len(rows.turns[round_.row.pk]) if round_.row.pk in rows.turns
+            else rows.unloaded.get(round_.row.pk, 0) if round_.stored else len(round_.turns)
+            for round_ in self.rounds)
 
 
-def match_replay(*, match: Match, rows: MatchRows | None = None) -> ReplayedMatch:
+def match_replay(*, match: Match, rows: MatchRows | None = None,
+                 settled_stored: bool = False, settled_before: int | None = None) -> ReplayedMatch:
     """Replay ``match`` from its current rows (loaded unless given) through the engine.
 
     The printed sheet, the match page and the services read matches through this function.
+
+    With ``settled_stored`` (for a write and its check, which change the round in play
+    only), the leading rounds that are settled (closed and confirmed, their scores stored)
+    are not replayed: the engine starts from their stored scores (``MatchReplay.resume``)
+    and their ReplayedRound is :attr:`ReplayedRound.stored`, without turn lines. The
+    whole match is replayed when nothing is settled or the figures say it is over.
+    ``settled_before``: as ``settled_stored``, for the rounds before that index only (a write
+    to that round replays it and every round after it).
     """
     if rows is None:
-        rows = match_rows(match=match)
-    record = record_from_rows(rows)
+        rows = match_rows(match=match, settled_stored=settled_stored)
+    record = _record(rows)
+    settled = (settled_rounds(rows)
+               if settled_stored or settled_before is not None or rows.unloaded else [])
+    if settled_before is not None:
+        settled = [round_ for round_ in settled if round_.index < settled_before]
+    replay = None
+    if settled:
+        try:
+            replay = _resumed(record, settled)
+        except ValueError:  # the stored figures say the match is over: replay it all
+            settled, replay = [], None
+    if rows.unloaded and not rows.unloaded.keys() <= {round_.pk for round_ in settled}:
+        # Some rounds not loaded are to be replayed (the match is over, or a round was
+        # un-confirmed in memory): their turns are loaded (the others' lists, which a
+        # service may have changed in memory, are kept) and the whole match is replayed.
+        loaded = match_rows(match=rows.match).turns
+        for pk in rows.unloaded:
+            rows.turns[pk] = loaded.get(pk, [])
+        rows.unloaded = {}
+        return match_replay(match=match, rows=rows)
     recorded = rows.recorded_rounds()
     open_last = bool(recorded) and recorded[-1].pk not in rows.ends
-    replay = engine.replay_record(record, leave_last_round_open=open_last)
+    replay = engine.replay_record(record, leave_last_round_open=open_last, replay=replay,
+                                  first_round=len(settled))
     names = rows.names
     seats = [
         SeatedPlayer(order=seat.order, letter=SEAT_LETTERS[i], name=seat.player.name,
@@ -526,7 +614,10 @@ def match_replay(*, match: Match, rows: MatchRows | None = None) -> ReplayedMatc
 
     rounds: list[ReplayedRound] = []
     totals = [0] * len(names)
-    for report, round_ in zip(replay.rounds, recorded):
+    for round_ in settled:
+        totals = [t + s for t, s in zip(totals, round_.scores)]
+        rounds.append(_stored_round_view(round_, rows, totals_after=tuple(totals)))
+    for report, round_ in zip(replay.rounds, recorded[len(settled):]):
         if report.counted:
             totals = [t + s for t, s in zip(totals, report.scores)]
         rounds.append(
@@ -551,7 +642,6 @@ def match_replay(*, match: Match, rows: MatchRows | None = None) -> ReplayedMatc
     return ReplayedMatch(
         match=rows.match,
         rows=rows,
-        record=record,
         seats=seats,
         rounds=rounds,
         totals=tuple(totals),
@@ -559,6 +649,61 @@ def match_replay(*, match: Match, rows: MatchRows | None = None) -> ReplayedMatc
         winners=replay.winners if finished else (),
         live=live,
         target=replay.rules.target,
+    )
+
+
+def _resumed(record: engine.MatchRecord, settled: list[Round]) -> engine.MatchReplay:
+    """The engine's replay of ``record`` started after the ``settled`` rounds, from their
+    stored scores (ValueError when those say the match is over)."""
+    return engine.MatchReplay.resume(
+        record.players,
+        totals=[sum(scores) for scores in zip(*(round_.scores for round_ in settled))],
+        round_index=len(settled),
+        rounds_counted=sum(round_.end_kind != "unfinished" for round_ in settled),
+        rules=record.rules,
+    )
+
+
+def replay_with_candidates(*, replay: ReplayedMatch,
+                           turns: tuple[engine.TurnRecord, ...]) -> tuple[engine.MatchReplay, int]:
+    """The engine's replay of ``replay``'s rows with ``turns`` appended to the round in play
+    (to a new round when none has turns), that round left open; and the position of the
+    first of ``turns`` among that round's turns. Nothing is saved; the rounds ``replay`` took
+    from their stored scores are not replayed (nor needed)."""
+    record = _record(replay.rows)
+    rounds = list(record.rounds)
+    if replay.live_round_view is not None:
+        last = rounds[-1]
+        rounds[-1] = dataclasses.replace(last, turns=last.turns + turns)
+        first = len(last.turns)
+    else:
+        rounds.append(engine.RoundRecord(turns=turns))
+        first = 0
+    candidate = dataclasses.replace(record, rounds=tuple(rounds))
+    settled = [round_view.row for round_view in replay.rounds if round_view.stored]
+    checked = engine.replay_record(
+        candidate, leave_last_round_open=True,
+        replay=_resumed(candidate, settled) if settled else None, first_round=len(settled))
+    return checked, first
+
+
+def _stored_round_view(round_: Round, rows: MatchRows, *,
+                       totals_after: tuple[int, ...]) -> ReplayedRound:
+    """A settled round as stored (:attr:`ReplayedRound.stored`): its end and scores, no
+    turn lines (its turns were not replayed)."""
+    return ReplayedRound(
+        row=round_,
+        index=round_.index,
+        turns=[],
+        end_kind=round_.end_kind,
+        out_player=None,
+        end_row=rows.ends.get(round_.pk),
+        settlement=None,
+        scores=tuple(round_.scores),
+        totals_after=totals_after,
+        problems=[],
+        counted=True,
+        stored=True,
     )
 
 
@@ -601,22 +746,14 @@ def match_replay_appended(*, before: ReplayedMatch, round_: Round,
     if rows.turns.get(round_.pk, [])[-len(added):] != added:
         return None
     replay = live.replay
-    records = tuple(turn_record(row) for row in added)
-    for record in records:
-        replay.play(record)
+    for row in added:
+        replay.play(turn_record(row))
     names = rows.names
     view, new_live = _open_round(round_, rows, names, replay)
     earlier = before.rounds[:-1] if before.live_round_view is not None else before.rounds
-    record = before.record
-    if before.live_round_view is not None:
-        last = record.rounds[-1]
-        rounds_record = (*record.rounds[:-1], dataclasses.replace(last, turns=last.turns + records))
-    else:
-        rounds_record = (*record.rounds, engine.RoundRecord(turns=records))
     return ReplayedMatch(
         match=rows.match,
         rows=rows,
-        record=dataclasses.replace(record, rounds=rounds_record),
         seats=before.seats,
         rounds=[*earlier, view],
         totals=view.totals_after,

@@ -14,8 +14,7 @@ import json
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.http import Http404, HttpResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import redirect
@@ -67,9 +66,8 @@ class MatchMixin(TournamentMixin):
     write_refusal: ValidationError | None
 
     def refuse(self, request):
-        refusal = super().refuse(request)
-        if refusal is not None:
-            return refusal
+        # The match is loaded first, for has_permission(); a private tournament is still a
+        # 404 to whoever may not see it (TournamentMixin), whichever match is asked for.
         match = (
             selectors.match_with_tournament(self.kwargs["match_id"])
             .filter(table__session__tournament=self.tournament)
@@ -80,7 +78,7 @@ class MatchMixin(TournamentMixin):
         self.match = match
         self.can_write = can_referee(request.user, match.table)
         self.write_refusal = services.session_refusal(match.table.session)
-        return None
+        return super().refuse(request)
 
     def url(self, name: str, **kwargs: Any) -> str:
         return reverse(f"tournament:{name}", kwargs={
@@ -94,15 +92,8 @@ class MatchMixin(TournamentMixin):
 class MatchWriteMixin(MatchMixin):
     """Writes: a referee of this table (or an organiser); anonymous users go to the login."""
 
-    def refuse(self, request):
-        refusal = super().refuse(request)
-        if refusal is not None:
-            return refusal
-        if not self.can_write:
-            if not request.user.is_authenticated:
-                return redirect_to_login(request.get_full_path())
-            raise PermissionDenied
-        return None
+    def has_permission(self) -> bool:
+        return self.can_write
 
 
 # -- the match page ----------------------------------------------------------------------------
@@ -171,7 +162,8 @@ class MatchPageMixin(MatchMixin):
         }
         context["log_rounds"] = [
             {"round": round_view, "preserved": True}
-            if round_view.index < unchanged_before and round_view.confirmed else
+            if round_view.stored or (round_view.index < unchanged_before and round_view.confirmed)
+            else
             {"round": round_view,
              "table": _log_table(request, round_view, f"r{round_view.number}-", **log_options),
              "confirm_elsewhere": round_view is to_confirm}
@@ -264,7 +256,7 @@ class MatchWriteView(MatchWriteMixin, MatchPageMixin, View):
         message = services.stale_match_message()
         if self.request.htmx or self.redirect_name() == "match":
             return self.render_match(status=409, conflict_message=message)
-        messages.error(self.request, message)
+        messages.error(self.request, message, extra_tags="stale")
         return redirect(self.url(self.redirect_name()))
 
     def refused(self, *, status: int = 400, **forms: Any) -> HttpResponse:
@@ -284,7 +276,9 @@ class TurnAddView(MatchWriteView):
     """Board mode: save a turn (a placement, or draws without one)."""
 
     def post(self, request, *args, **kwargs):
-        replay = selectors.match_replay(match=self.match)
+        # The form's check and the save change the round in play only: the settled rounds
+        # are taken from their stored scores, not replayed.
+        replay = selectors.match_replay(match=self.match, settled_stored=True)
         passing = "pass" in request.POST
         form = PassForm(request.POST) if passing else TurnForm(request.POST, replay=replay)
         if not form.is_valid():
@@ -306,11 +300,13 @@ class TurnAddView(MatchWriteView):
             message = " ".join(refused.messages)
             if passing:
                 return self.refused(error_message=message)
-            form.add_error("cell" if form.cleaned_data.get("cell") else None, message)
+            form.add_error("cell" if form.cleaned_data.get("cell") else None,
+                           refused.validation_error())
             return self.refused(turn_form=form)
         except ValidationError as error:
             if passing:
-                return self.refused(error_message=" ".join(error.messages))
+                return self.refused(error_message=" ".join(error.messages),
+                                    error_code=getattr(error, "code", None))
             add_service_errors(form, error)
             return self.refused(turn_form=form)
         (turn,) = written.saved
@@ -340,7 +336,8 @@ class TurnPreviewView(MatchWriteMixin, MatchPageMixin, View):
             response["HX-Retarget"] = "#match"
             response["HX-Reswap"] = "outerHTML"
             return response
-        replay = selectors.match_replay(match=self.match)
+        # the round in play only: the settled rounds are taken from their stored scores
+        replay = selectors.match_replay(match=self.match, settled_stored=True)
         return TemplateResponse(request, "tournament/matches/_turn_preview.html",
                                 {"preview": preview_from_data(replay, request.POST)})
 
@@ -536,7 +533,7 @@ class TurnCorrectView(MatchWriteMixin, View):
 
     def turn_gone(self) -> HttpResponse:
         """The turn changed under the scorekeeper: the match page, with the stale-save message."""
-        messages.error(self.request, services.stale_match_message())
+        messages.error(self.request, services.stale_match_message(), extra_tags="stale")
         return redirect(self.url("match"))
 
     def get(self, request, *args, **kwargs):
@@ -567,11 +564,11 @@ class TurnCorrectView(MatchWriteMixin, View):
                 if found is None:
                     return self.turn_gone()
                 form = self.form_class(posted_at_revision(request, self.match.revision), replay=replay)
-                form.add_error(None, stale.message)
+                form.add_error(None, ValidationError(stale.message, code="stale"))
                 return self.render(replay, found, form, status=409)
             except services.TurnsRefused as refused:
                 form.add_error("cell" if form.cleaned_data.get("cell") else "tile",
-                               " ".join(refused.messages))
+                               refused.validation_error())
             except ValidationError as error:
                 add_service_errors(form, error)
             else:
@@ -688,7 +685,9 @@ class MatchSheetView(MatchWriteMixin, View):
         return self.render(replay, formset, SheetModeForm(initial={"revision": replay.match.revision}))
 
     def post(self, request, *args, **kwargs):
-        replay = selectors.match_replay(match=self.match)
+        # The check and the save change the round in play only: the settled rounds are taken
+        # from their stored scores, not replayed.
+        replay = selectors.match_replay(match=self.match, settled_stored=True)
         seat_count = len(replay.seats)
         formset = SheetFormSet(request.POST, seat_count=seat_count, prefix="line")
         form = SheetModeForm(request.POST)
@@ -843,15 +842,8 @@ class MatchAuditView(MatchMixin, View):
 
     http_method_names = ("get", "head")
 
-    def refuse(self, request):
-        refusal = super().refuse(request)
-        if refusal is not None:
-            return refusal
-        if not is_referee(request.user, self.tournament):
-            if not request.user.is_authenticated:
-                return redirect_to_login(request.get_full_path())
-            raise PermissionDenied
-        return None
+    def has_permission(self) -> bool:
+        return is_referee(self.request.user, self.tournament)
 
     def get(self, request, *args, **kwargs):
         replay = selectors.match_replay(match=self.match)

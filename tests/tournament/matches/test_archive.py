@@ -191,9 +191,7 @@ def test_the_tournament_page_and_the_sessions_page_link_to_it_for_organisers(mak
     organiser = staff(tournament, make_user, "lyon-organiser", StaffRole.Role.ORGANISER)
     for page in (detail, organise):
         content = organiser.get(page).content.decode()
-        assert link in content and "Tous les relevés de partie (ZIP)" in content
-    english = organiser.get(detail, HTTP_ACCEPT_LANGUAGE="en").content.decode()
-    assert "All match records (ZIP)" in english
+        assert link in content
     assert link not in Client().get(detail).content.decode()
 
 

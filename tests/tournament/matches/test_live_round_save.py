@@ -109,3 +109,160 @@ def test_the_tablet_is_sent_only_the_rounds_the_save_changed(tournament, referee
         "slug": tournament.slug, "match_id": match.pk}))
     assert not any(item.get("preserved") for item in full.context["log_rounds"])
     assert "hx-preserve" not in full.content.decode()
+
+
+def _stored_figures(view: selectors.ReplayedMatch, stored: list[bool]) -> tuple:
+    """:func:`_figures` without the turn lines of the rounds ``stored`` says (not replayed)."""
+    rounds, *rest = _figures(view)
+    return ([r[:-1] if skip else r for r, skip in zip(rounds, stored, strict=True)], *rest)
+
+
+def test_the_settled_rounds_are_taken_from_their_stored_scores(tournament, referee, monkeypatch):
+    match = first_match(tournament)
+    record = simulated(match, seed=3)
+    _confirmed_through(match, referee, record, rounds=2)
+    for turn in record["rounds"][2]["turns"][:3]:
+        services.match_turns_add(match=fresh(match), user=referee,
+                                 seen_revision=fresh(match).revision, turns=[board_turn(turn)])
+    full = selectors.match_replay(match=fresh(match))
+    first_rounds = []
+    real_replay_record = engine.replay_record
+
+    def counted(record, **options):
+        first_rounds.append(options.get("first_round", 0))
+        return real_replay_record(record, **options)
+
+    monkeypatch.setattr(engine, "replay_record", counted)
+    partial = selectors.match_replay(match=fresh(match), settled_stored=True)
+    assert first_rounds == [2]  # rounds 1 and 2 were not replayed
+    assert [r.stored for r in partial.rounds] == [True, True, False]
+    assert partial.rows.unloaded == {r.row.pk: len(r.turns) for r in full.rounds[:2]}
+    assert [r.turns for r in partial.rounds[:2]] == [[], []]
+    stored = [r.stored for r in partial.rounds]
+    assert _stored_figures(partial, stored) == _stored_figures(full, stored)
+    assert partial.turn_count == full.turn_count
+    assert partial.live.legal_cells == full.live.legal_cells
+    with pytest.raises(ValueError):
+        partial.record  # noqa: B018  (the settled rounds' turns were not loaded)
+    assert full.record.to_dict()["rounds"][:2] == record["rounds"][:2]
+
+
+def test_a_round_not_confirmed_is_replayed_with_every_round_after_it(tournament, referee):
+    match = first_match(tournament)
+    record = simulated(match, seed=3)
+    head = {**record, "rounds": record["rounds"][:3]}
+    services.match_record_import(match=fresh(match), user=referee,
+                                 seen_revision=fresh(match).revision, record=head)
+    for index in (0, 2):  # round 2 is left to confirm
+        services.match_round_confirm(match=fresh(match), user=referee,
+                                     seen_revision=fresh(match).revision, round_index=index)
+    partial = selectors.match_replay(match=fresh(match), settled_stored=True)
+    assert [r.stored for r in partial.rounds] == [True, False, False]
+    stored = [r.stored for r in partial.rounds]
+    assert _stored_figures(partial, stored) == _stored_figures(
+        selectors.match_replay(match=fresh(match)), stored)
+
+
+def test_a_match_over_is_replayed_whole(tournament, referee):
+    match = first_match(tournament)
+    record = simulated(match, seed=3)
+    replay = services.match_record_import(match=fresh(match), user=referee,
+                                          seen_revision=fresh(match).revision,
+                                          record=record).replay
+    assert replay.finished
+    for round_view in replay.rounds:
+        services.match_round_confirm(match=fresh(match), user=referee,
+                                     seen_revision=fresh(match).revision,
+                                     round_index=round_view.index)
+    partial = selectors.match_replay(match=fresh(match), settled_stored=True)
+    # the stored figures say the match is over: it is loaded and replayed from its first round
+    assert not any(r.stored for r in partial.rounds)
+    assert partial.rows.unloaded == {}
+    assert _figures(partial) == _figures(selectors.match_replay(match=fresh(match)))
+    assert partial.record == selectors.match_record(match=match)
+
+
+def test_a_turn_posted_after_settled_rounds_stores_what_a_whole_replay_gives(
+        tournament, referee, referee_client):
+    match = first_match(tournament)
+    record = simulated(match, seed=3)
+    _confirmed_through(match, referee, record, rounds=2)
+    url = reverse("tournament:match_turn_add", kwargs={
+        "slug": tournament.slug, "match_id": match.pk})
+    for turn in record["rounds"][2]["turns"][:4]:
+        x, y, o = turn["place"]["cell"] if turn.get("place") else (None, None, None)
+        data = {"revision": fresh(match).revision, "player": turn["player"],
+                "draws": turn.get("draws", 0), "claimed": turn["claimed"]}
+        if turn.get("place"):
+            data.update(tile="".join(map(str, turn["place"]["corners"])), cell=f"{o}({x},{y})",
+                        corners="-".join(map(str, turn["place"]["corners"])))
+        else:
+            data["pass"] = "1"
+        response = referee_client.post(url, data, **HTMX)
+        assert response.status_code == 200
+        assert [r.stored for r in response.context["replay"].rounds] == [True, True, False]
+    full = selectors.match_replay(match=fresh(match))
+    assert fresh(match).totals == list(full.totals)
+    stored = Turn.objects.current().filter(round__match=match, round__index=2).order_by("index")
+    assert [(t.points, t.verdict) for t in stored] == [
+        (line.points, line.verdict) for line in full.rounds[2].turns]
+    assert len(stored) == 4
+
+
+def test_sheet_modes_check_after_settled_rounds_is_the_whole_replays(tournament, referee,
+                                                                      monkeypatch):
+    match = first_match(tournament)
+    record = simulated(match, seed=3)
+    _confirmed_through(match, referee, record, rounds=2)
+    turns = [board_turn(turn) for turn in record["rounds"][2]["turns"][:5]]
+    full = services.candidate_reports(replay=selectors.match_replay(match=fresh(match)),
+                                      turns=turns)
+    first_rounds = []
+    real_replay_record = engine.replay_record
+
+    def counted(record, **options):
+        first_rounds.append(options.get("first_round", 0))
+        return real_replay_record(record, **options)
+
+    monkeypatch.setattr(engine, "replay_record", counted)
+    partial = selectors.match_replay(match=fresh(match), settled_stored=True)
+    assert services.candidate_reports(replay=partial, turns=turns) == full
+    assert first_rounds == [2, 2]  # the page's replay, then the check: from round 3
+    assert [report.verdict for report in full[0]] == ["ok"] * 5
+
+
+def test_every_write_after_settled_rounds_gives_what_a_whole_replay_gives(tournament, referee):
+    match = first_match(tournament)
+    record = simulated(match, seed=3)
+    _confirmed_through(match, referee, record, rounds=2)
+    third = record["rounds"][2]
+    services.match_turns_add(match=fresh(match), user=referee,
+                             seen_revision=fresh(match).revision,
+                             turns=[board_turn(turn) for turn in third["turns"]])
+
+    def check(written, stored: list[bool]):
+        assert [r.stored for r in written.replay.rounds] == stored
+        whole = selectors.match_replay(match=fresh(match))
+        assert _stored_figures(written.replay, stored) == _stored_figures(whole, stored)
+        assert written.replay.turn_count == whole.turn_count
+        assert fresh(match).totals == list(whole.totals)
+
+    check(services.match_turn_undo(match=fresh(match), user=referee,
+                                   seen_revision=fresh(match).revision), [True, True, False])
+    services.match_turns_add(match=fresh(match), user=referee, seen_revision=fresh(match).revision,
+                             turns=[board_turn(third["turns"][-1])])
+    racks = third["racks"]
+    check(services.match_round_end(match=fresh(match), user=referee,
+                                   seen_revision=fresh(match).revision, round_index=2,
+                                   racks=racks), [True, True, False])
+    check(services.match_round_confirm(match=fresh(match), user=referee,
+                                       seen_revision=fresh(match).revision, round_index=2),
+          [True, True, False])
+    # a correction in the first round un-confirms it: the whole match is replayed
+    row = Turn.objects.current().get(round__match=match, round__index=0, index=0)
+    check(services.match_turn_correct(
+        match=fresh(match), user=referee, seen_revision=fresh(match).revision, turn_id=row.pk,
+        turn=services.TurnInput(player=row.player, tile=row.tile, cell=engine.Cell.parse(row.cell),
+                                corners=tuple(int(v) for v in row.corners.split("-")),
+                                points_claimed=row.points_claimed + 1),
+        reason="mal lu"), [False, False, False])

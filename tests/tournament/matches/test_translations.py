@@ -1,12 +1,17 @@
 """The engine's problem messages and reading errors reach the referee in French: every
-template of scoring/messages.py is in the French catalogue, with the same placeholders."""
+template of scoring/messages.py is in the French catalogue, with the same placeholders. The
+wording checks of the match pages live here (the other tests assert codes, ids, context)."""
 
 from __future__ import annotations
 
+import html
+import json
 import re
 import string
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
 from django.utils import translation
 
 from scoring.messages import MESSAGES, RECORD_ERRORS
@@ -59,6 +64,48 @@ def test_a_reading_error_in_french_with_what_was_found_translated():
                 == "rounds[0].turns[0].player\u00a0: il faut un entier, pas la liste [0]")
     with translation.override("en"):
         assert engine.record_error_message(error.value) == str(error.value)
+
+
+def test_the_records_archive_link_reads_in_the_users_language(make_user):
+    from tests.tournament.matches.test_archive import staff, zip_url
+    from tests.tournament.printing.helpers import accented_tournament
+    from tournament.models import StaffRole
+
+    tournament = accented_tournament()
+    organiser = staff(tournament, make_user, "lyon-organiser", StaffRole.Role.ORGANISER)
+    detail = reverse("tournament:detail", kwargs={"slug": tournament.slug})
+    link = f'href="{zip_url(tournament)}"'
+    for language, label in [("fr", "Tous les relevés de partie (ZIP)"),
+                            ("en", "All match records (ZIP)")]:
+        content = organiser.get(detail, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        assert link in content and label in content
+
+
+BAD_TURNS = [{"draws": 3}, {"player": 0, "draws": "two"}]  # no player; draws a string
+
+
+@pytest.mark.parametrize(("language", "turn", "message"), [
+    ("fr", BAD_TURNS[0], "Ce fichier n’est pas un relevé de partie lisible\u00a0: "
+                         "rounds[0].turns[0].player\u00a0: champ manquant"),
+    ("en", BAD_TURNS[0], "This file is not a readable match record: "
+                         "rounds[0].turns[0].player: missing"),
+    ("fr", BAD_TURNS[1], "Ce fichier n’est pas un relevé de partie lisible\u00a0: "
+                         'rounds[0].turns[0].draws\u00a0: il faut un entier, pas le texte "two"'),
+    ("en", BAD_TURNS[1], "This file is not a readable match record: "
+                         'rounds[0].turns[0].draws: expected an integer, got a string "two"'),
+], ids=["fr-missing", "en-missing", "fr-wrong-type", "en-wrong-type"])
+def test_an_unreadable_record_is_explained_in_the_users_language(referee_client, tournament,
+                                                                 language, turn, message):
+    match = first_match(tournament)
+    record = {"format": "triominos-match/1", "players": seated_names(match),
+              "rounds": [{"turns": [turn]}]}
+    bad = SimpleUploadedFile("match.json", json.dumps(record).encode())
+    upload = reverse("tournament:match_record_upload",
+                     kwargs={"slug": tournament.slug, "match_id": match.pk})
+    response = referee_client.post(upload, {"revision": 0, "record": bad},
+                                   HTTP_ACCEPT_LANGUAGE=language, HTTP_HX_REQUEST="true")
+    assert response.status_code == 400
+    assert message in html.unescape(response.content.decode())
 
 
 # -- the match pages' words --------------------------------------------------------------------

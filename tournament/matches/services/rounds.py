@@ -93,7 +93,7 @@ def match_round_end(
             change_reason=reason,
         )
         rows.ends[round_.pk] = end
-        replay = write.replay()
+        replay = write.replay(from_round=round_.index)
         round_view = next(r for r in replay.rounds if r.row.pk == round_.pk)
         if round_view.end_kind == Round.EndKind.UNFINISHED:
             raise ValidationError(
@@ -136,7 +136,7 @@ def match_round_confirm(*, match: Match, user, seen_revision: int, round_index: 
             # rest when the confirmation is refused
             round_.confirmed_at = timezone.now()
             round_.confirmed_by = write.author
-        replay = write.replay()
+        replay = write.replay(from_round=round_index)
         round_view = next((r for r in replay.rounds if r.index == round_index), None)
         number = {"number": round_index + 1}
         if round_view is None or not round_view.closed:

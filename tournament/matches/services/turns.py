@@ -3,7 +3,6 @@ on a claim. Each goes through :func:`~tournament.matches.services.write.match_wr
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -13,7 +12,13 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournament import engine
-from tournament.matches.selectors import MatchRows, ReplayedMatch, ReplayedRound, TranslatedProblem
+from tournament.matches.selectors import (
+    MatchRows,
+    ReplayedMatch,
+    ReplayedRound,
+    TranslatedProblem,
+    replay_with_candidates,
+)
 from tournament.matches.services.write import MatchWrite, Written, match_write
 from tournament.matches.turn_rows import turn_record, turn_row
 from tournament.models import AuditEntry, Match, Round, Turn, Verdict
@@ -40,6 +45,12 @@ class TurnsRefused(Exception):
     @property
     def messages(self) -> list[str]:
         return [p.message for r in self.refusals for p in r.problems]
+
+    def validation_error(self) -> ValidationError:
+        """The refusals for a form: one error per problem, its code the engine's
+        (``occupied``, ``out-of-turn``...)."""
+        return ValidationError([ValidationError(p.message, code=p.code)
+                                for r in self.refusals for p in r.problems])
 
 
 class MismatchesNotSeen(Exception):
@@ -178,17 +189,7 @@ def candidate_reports(
         turn_record(data.row(player=player, index=position, user=None))
         for position, (data, player) in enumerate(zip(turns, players))
     )
-    record = replay.record
-    live_rounds = list(record.rounds)
-    if replay.live_round_view is not None:
-        last = live_rounds[-1]
-        live_rounds[-1] = dataclasses.replace(last, turns=last.turns + records)
-        first = len(last.turns)
-    else:
-        live_rounds.append(engine.RoundRecord(turns=records))
-        first = 0
-    candidate = dataclasses.replace(record, rounds=tuple(live_rounds))
-    checked = engine.replay_record(candidate, leave_last_round_open=True)
+    checked, first = replay_with_candidates(replay=replay, turns=records)
     return list(checked.turns[first:]), players
 
 
@@ -336,7 +337,7 @@ def match_turn_undo(*, match: Match, user, seen_revision: int,
             )
         turns = rows.turns[round_.pk]
         last = turns.pop()
-        replay = write.replay()
+        replay = write.replay(from_round=round_.index)
         write.supersede(last, None)
         write.audit(
             AuditEntry.Action.TURN_UNDONE,
@@ -384,7 +385,7 @@ def match_turn_correct(
             turns[position] = new
         else:
             del turns[position]
-        replay = write.replay()
+        replay = write.replay(from_round=round_.index)
         if new is not None:
             _legal(replay, round_, position)
         write.supersede(old, new)
@@ -452,7 +453,7 @@ def match_turn_insert(
         new.created_at = now
         new.change_reason = reason
         turns[position:end] = [new] + [copy for _old, copy in moves]
-        replay = write.replay()
+        replay = write.replay(from_round=round_.index)
         report = _legal(replay, round_, position)
         for old, copy in reversed(moves):
             write.supersede(old, copy, now=now)
@@ -497,7 +498,7 @@ def match_turn_decide(
         new = _new_version(old, user=write.author, reason=reason, decision=decision,
                            decision_reason=reason if decision == Turn.Decision.CLAIM else "")
         turns[position] = new
-        replay = write.replay()
+        replay = write.replay(from_round=round_.index)
         write.supersede(old, new)
         write.unconfirm(round_)
         write.audit(

@@ -134,11 +134,14 @@ class MatchWrite:
         user = self.user
         return user if user is not None and user.is_authenticated else None
 
-    def replay(self) -> ReplayedMatch:
-        """The rows as they now stand, replayed by the engine: once per write."""
+    def replay(self, *, from_round: int = 0) -> ReplayedMatch:
+        """The rows as they now stand, replayed by the engine: once per write. The write
+        changed round ``from_round`` or later: the settled rounds before it are taken from
+        their stored scores, not replayed (``match_replay``'s ``settled_before``)."""
         if self._replay is not None:
             raise RuntimeError("a write replays the match once, after its change")
-        self._replay = match_replay(match=self.match, rows=self.rows)
+        self._replay = match_replay(match=self.match, rows=self.rows,
+                                    settled_before=from_round)
         return self._replay
 
     def replay_appended(self, round_: Round, added: list[Turn]) -> ReplayedMatch:
