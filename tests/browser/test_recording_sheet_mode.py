@@ -77,6 +77,7 @@ def test_more_lines_by_keyboard_keeps_the_cursor_at_the_next_line(page, log_in, 
     log_in("remi-referee", next_url=f"/t/spring-open/matches/{match.pk}/sheet/")
     lines = page.locator("tr.sheet-line")
     expect(lines).to_have_count(28)
+    expect(page.locator("#id_line-0-who")).to_be_focused()
     keyboard = page.keyboard
     for who, tile, draws, bonus, points in LINES[:2]:
         for value in (who, tile, draws, bonus, points):
@@ -94,7 +95,9 @@ def test_more_lines_by_keyboard_keeps_the_cursor_at_the_next_line(page, log_in, 
 
 def test_the_checkbox_of_the_claims_that_differ_is_one_box(page, log_in, tournament, referee):
     match = first_match(tournament)
+    start_session(match)
     log_in("remi-referee", next_url=f"/t/spring-open/matches/{match.pk}/sheet/")
+    expect(page.locator("#id_line-0-who")).to_be_focused()  # typing before it would be lost
     keyboard = page.keyboard
     for who, tile, draws, bonus, points in LINES:
         for value in (who, tile, draws, bonus, points):
