@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import ValidationError
 
+from tests.tournament.tournaments import settings_of
 from tournament import services
 from tournament.models import Player, Registration, StaffRole, Tournament
 from tournament.organiser import services as organiser
@@ -16,17 +17,6 @@ pytestmark = pytest.mark.django_db
 
 def version(tournament) -> int:
     return Tournament.objects.get(pk=tournament.pk).data_version
-
-
-def settings_of(tournament, **changes):
-    tournament = Tournament.objects.get(pk=tournament.pk)
-    values = {
-        "tournament": tournament, "name": tournament.name, "start_date": tournament.start_date,
-        "end_date": tournament.end_date, "venue": tournament.venue, "rules": tournament.rules,
-        "target": tournament.target, "ranking_criteria": tournament.ranking_criteria,
-        "keep_clubs_apart": tournament.keep_clubs_apart, "is_public": tournament.is_public,
-    }
-    return {**values, **changes}
 
 
 def registration(tournament) -> Registration:

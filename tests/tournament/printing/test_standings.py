@@ -18,6 +18,7 @@ from tests.tournament.printing.helpers import (
     pdf_pages,
 )
 from tests.tournament.standings.helpers import result, seat
+from tests.tournament.tournaments import settings_of
 from tournament import services
 from tournament.models import Registration, Tournament
 from tournament.organiser.services import player_add, registration_withdraw, tournament_update
@@ -78,17 +79,6 @@ def test_kept_while_the_standings_do_not_change_made_anew_when_they_do(client, m
     leader = standings_rows(tournament=tournament)[0]
     assert leader["matches"] == 1 and f"1 {leader['name']}" in text
     assert "?html" not in url and "<html" in client.get(url + "?html").content.decode()
-
-
-def settings_of(tournament, **changes):
-    tournament = Tournament.objects.get(pk=tournament.pk)
-    values = {
-        "tournament": tournament, "name": tournament.name, "start_date": tournament.start_date,
-        "end_date": tournament.end_date, "venue": tournament.venue, "rules": tournament.rules,
-        "target": tournament.target, "ranking_criteria": tournament.ranking_criteria,
-        "keep_clubs_apart": tournament.keep_clubs_apart, "is_public": tournament.is_public,
-    }
-    return {**values, **changes}
 
 
 def test_a_kept_pdf_changes_with_anything_it_prints_such_as_the_venue(client, pdfs_made):

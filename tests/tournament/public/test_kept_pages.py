@@ -13,8 +13,9 @@ from django.test.signals import template_rendered
 from django.test.utils import CaptureQueriesContext
 
 from tests.tournament.matches.helpers import add, board_turn, first_match, fresh, simulated
+from tests.tournament.tournaments import settings_of
 from tournament.matches import services as match_services
-from tournament.models import Match, Player, Tournament
+from tournament.models import Match, Player
 from tournament.organiser import services as organiser_services
 from tournament.public.kept_pages import CSRF_MARKER
 from tournament.seating.services import seating_swap
@@ -134,17 +135,6 @@ def test_a_page_is_made_once_per_change_whatever_the_number_of_readers(tournamen
     for fragment in fragments:
         assert first.count(fragment) == 1, fragment
         assert made.count(fragment) == 2, fragment
-
-
-def settings_of(tournament, **changes):
-    tournament = Tournament.objects.get(pk=tournament.pk)
-    values = {
-        "tournament": tournament, "name": tournament.name, "start_date": tournament.start_date,
-        "end_date": tournament.end_date, "venue": tournament.venue, "rules": tournament.rules,
-        "target": tournament.target, "ranking_criteria": tournament.ranking_criteria,
-        "keep_clubs_apart": tournament.keep_clubs_apart, "is_public": tournament.is_public,
-    }
-    return {**values, **changes}
 
 
 def test_the_settings_show_at_once_on_a_kept_page(client, tournament):
