@@ -300,7 +300,36 @@ class Session(models.Model):
         )
 
 
-class SessionAuditEntry(models.Model):
+class AuditEntryRefused(Exception):
+    """The audit log is append-only: an entry is never changed or deleted on its own."""
+
+
+class AppendOnlyEntry(models.Model):
+    """An entry of an append-only log: who wrote it and when; never changed nor deleted."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("user"),
+    )
+    at = models.DateTimeField(_("at"), default=timezone.now)
+
+    class Meta:
+        abstract = True
+
+    def save(self, *args, **kwargs) -> None:
+        if not self._state.adding:
+            raise AuditEntryRefused("an audit entry cannot be changed")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise AuditEntryRefused("an audit entry cannot be deleted")
+
+
+class SessionAuditEntry(AppendOnlyEntry):
     """Append-only log of a session's closing and reopening: who, when, why.
 
     A closed session's results are final; the organiser may reopen it with a reason (to
@@ -314,15 +343,6 @@ class SessionAuditEntry(models.Model):
     session = models.ForeignKey(
         Session, models.CASCADE, related_name="audit_entries", verbose_name=_("session")
     )
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="+",
-        verbose_name=_("user"),
-    )
-    at = models.DateTimeField(_("at"), default=timezone.now)
     action = models.CharField(_("action"), max_length=12, choices=Action.choices)
     reason = models.TextField(_("reason"), blank=True)
 
@@ -339,14 +359,6 @@ class SessionAuditEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.at:%Y-%m-%d %H:%M:%S} {self.get_action_display()}"
-
-    def save(self, *args, **kwargs) -> None:
-        if not self._state.adding:
-            raise AuditEntryRefused("an audit entry cannot be changed")
-        super().save(*args, **kwargs)
-
-    def delete(self, *args, **kwargs):
-        raise AuditEntryRefused("an audit entry cannot be deleted")
 
 
 class Table(models.Model):
@@ -676,11 +688,7 @@ class RoundEnd(Versioned):
         return gettext("End of %(round)s") % {"round": self.round}
 
 
-class AuditEntryRefused(Exception):
-    """The audit log is append-only: an entry is never changed or deleted on its own."""
-
-
-class AuditEntry(models.Model):
+class AuditEntry(AppendOnlyEntry):
     """Append-only log of every write to a match: who, when, what (before/after) and why."""
 
     class Action(models.TextChoices):
@@ -698,15 +706,6 @@ class AuditEntry(models.Model):
     match = models.ForeignKey(
         Match, models.CASCADE, related_name="audit_entries", verbose_name=_("match")
     )
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="+",
-        verbose_name=_("user"),
-    )
-    at = models.DateTimeField(_("at"), default=timezone.now)
     action = models.CharField(_("action"), max_length=24, choices=Action.choices)
     summary = models.TextField(_("summary"))
     details = models.JSONField(
@@ -721,14 +720,6 @@ class AuditEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.at:%Y-%m-%d %H:%M:%S} {self.get_action_display()}: {self.summary}"
-
-    def save(self, *args, **kwargs) -> None:
-        if not self._state.adding:
-            raise AuditEntryRefused("an audit entry cannot be changed")
-        super().save(*args, **kwargs)
-
-    def delete(self, *args, **kwargs):
-        raise AuditEntryRefused("an audit entry cannot be deleted")
 
 
 class MatchSubmission(models.Model):
