@@ -58,6 +58,17 @@ def _line(label: str, samples: list[tuple[float, float]]) -> str:
             f"(CPU median {statistics.median(cpus):.1f} ms; {len(samples)} samples)")
 
 
+
+def _started_match(tournament, *, label: str) -> tuple[Match, list[str]]:
+    """A session of one table of four new players (``label 0`` to ``label 3``), seated and
+    started: its match and the players' names in seat order."""
+    players = [player_add(tournament=tournament, name=f"{label} {i}").player for i in range(4)]
+    session = session_create(tournament=tournament)
+    session_seat_players(session=session, tables=[players])
+    session_start(session=session)
+    match = Match.objects.get(table__session=session)
+    return match, match_selectors.match_rows(match=match).names
+
 class Command(BaseCommand):
     help = "Time a turn's save, the turn preview and the match page on a whole simulated match."
 
@@ -83,13 +94,7 @@ class Command(BaseCommand):
         tournament = services.tournament_create(
             name="Bench", slug="bench", start_date=datetime.date(2025, 5, 17))
         services.staff_role_grant(tournament=tournament, user=user, role=StaffRole.Role.REFEREE)
-        players = [player_add(tournament=tournament, name=f"Player {i}").player
-                   for i in range(4)]
-        session = session_create(tournament=tournament)
-        session_seat_players(session=session, tables=[players])
-        session_start(session=session)
-        match = Match.objects.get(table__session=session)
-        names = match_selectors.match_rows(match=match).names
+        match, names = _started_match(tournament, label="Player")
         record = engine.simulated_match_record(names=names, seed=seed)
         rounds = record["rounds"]
         head = {**record, "rounds": rounds[:-1]}
@@ -143,13 +148,7 @@ class Command(BaseCommand):
         client.force_login(user)
         figures = {}
         for label, number in (("early", 5), ("late", late)):
-            players = [player_add(tournament=tournament, name=f"{label} {i}").player
-                       for i in range(4)]
-            session = session_create(tournament=tournament)
-            session_seat_players(session=session, tables=[players])
-            session_start(session=session)
-            match = Match.objects.get(table__session=session)
-            names = match_selectors.match_rows(match=match).names
+            match, names = _started_match(tournament, label=label)
             record = engine.simulated_match_record(names=names, seed=seed, target=4000)
             head, turn = _cut(record, before=number)
             replay = match_services.match_record_import(match=match, user=user, seen_revision=0,
