@@ -86,6 +86,20 @@ class Tournament(models.Model):
     keep_clubs_apart = models.BooleanField(
         _("keep players of the same club apart in session 1"), default=False
     )
+    league = models.ForeignKey(
+        "League",
+        models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="tournaments",
+        verbose_name=_("league"),
+        help_text=_("The season this tournament counts for, if any."),
+    )
+    is_rated = models.BooleanField(
+        _("counts for ratings"),
+        default=True,
+        help_text=_("Its confirmed matches update the players' ratings."),
+    )
     is_public = models.BooleanField(
         _("public"), default=True, help_text=_("Visible to everyone, without logging in.")
     )
@@ -151,6 +165,16 @@ class Player(models.Model):
     name = models.CharField(_("name"), max_length=120)
     club = models.CharField(_("club"), max_length=120, blank=True)
     licence = models.CharField(_("licence number"), max_length=40, blank=True)
+    merged_into = models.ForeignKey(
+        "self",
+        models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="merged_records",
+        verbose_name=_("merged into"),
+        help_text=_("A second record of the same person, merged into this one: kept, not "
+                    "deleted, so that nothing is lost and old addresses still lead to them."),
+    )
 
     class Meta:
         verbose_name = _("player")
@@ -257,6 +281,14 @@ class StaffRole(models.Model):
         return parse_table_numbers(self.tables)
 
 
+class SeatingMethod(models.TextChoices):
+    """How a session's players are placed: at random, or by rating (session 1 only)."""
+
+    RANDOM = "random", _("at random")
+    RATING_SPREAD = "rating-spread", _("by rating, the strongest spread across the tables")
+    RATING_GROUPED = "rating-grouped", _("by rating, the strongest together")
+
+
 class Session(models.Model):
     """One tournament round: every player sits at a table and plays one match."""
 
@@ -275,6 +307,13 @@ class Session(models.Model):
     )
     seed = models.PositiveIntegerField(
         _("seed"), default=0, help_text=_("The random seed the seating was drawn with.")
+    )
+    seating = models.CharField(
+        _("seating"),
+        max_length=16,
+        choices=SeatingMethod.choices,
+        default=SeatingMethod.RANDOM,
+        help_text=_("How the first session's players were placed at the tables."),
     )
 
     class Meta:
@@ -435,6 +474,13 @@ class Match(models.Model):
         _("status"), max_length=12, choices=Status.choices, default=Status.PENDING
     )
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+    confirmed_at = models.DateTimeField(
+        _("confirmed at"),
+        null=True,
+        blank=True,
+        help_text=_("When the match was first confirmed: its place in the ratings' history, "
+                    "kept through later corrections."),
+    )
     # The engine's results, cached so that standings never replay matches.
     totals = models.JSONField(
         _("totals"), default=list, blank=True, help_text=_("Match totals in seat order.")
@@ -742,3 +788,172 @@ class MatchSubmission(models.Model):
 
     def __str__(self) -> str:
         return f"{self.match_id}: {self.key}"
+
+
+class League(models.Model):
+    """A season: tournaments grouped so that their final ranks add up to one ranking.
+
+    Each tournament's final rank gives the player points (``points_scale``); a player's
+    ranking points are the sum of their best ``best_results`` results (all of them when
+    empty). See docs/ratings.md."""
+
+    class PointsScale(models.TextChoices):
+        LINEAR = "linear", _("one point per player ranked below, plus one")
+        TABLE = "table", _("a table of points per rank")
+
+    name = models.CharField(_("name"), max_length=200)
+    slug = models.SlugField(
+        _("address"), unique=True, help_text=_("Used in the league's addresses: /leagues/<address>/.")
+    )
+    description = models.TextField(_("description"), blank=True)
+    points_scale = models.CharField(
+        _("points per final rank"),
+        max_length=8,
+        choices=PointsScale.choices,
+        default=PointsScale.LINEAR,
+    )
+    points_table = models.CharField(
+        _("points table"),
+        max_length=200,
+        blank=True,
+        help_text=_("With a table of points: the points of rank 1, 2, 3… separated by commas "
+                    "(\"25, 18, 15, 12\"); the ranks after the last get none."),
+    )
+    best_results = models.PositiveSmallIntegerField(
+        _("best results counted"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1)],
+        help_text=_("Only each player's best N tournaments count; empty: all of them."),
+    )
+    organisers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL,
+        blank=True,
+        related_name="leagues",
+        verbose_name=_("organisers"),
+    )
+    is_public = models.BooleanField(_("public"), default=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("league")
+        verbose_name_plural = _("leagues")
+        ordering = ["-created_at", "name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(best_results__isnull=True) | Q(best_results__gte=1),
+                name="league_best_results_positive",
+            ),
+            models.CheckConstraint(
+                condition=~Q(points_scale="table") | ~Q(points_table=""),
+                name="league_points_table_given",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("tournament:league", kwargs={"slug": self.slug})
+
+
+class RatingChange(models.Model):
+    """What one confirmed match did to one player's rating (docs/ratings.md).
+
+    Matches count in the order of ``Match.confirmed_at`` (then the match's id): ``at`` and
+    ``match`` are that key, copied here so that the history reads in order without a join.
+    Rows are derived data: ``tournament.ratings.services`` deletes and writes them again
+    from the first match a change touches, so the same history always gives the same rows.
+    """
+
+    player = models.ForeignKey(
+        Player, models.CASCADE, related_name="rating_changes", verbose_name=_("player")
+    )
+    match = models.ForeignKey(
+        Match, models.CASCADE, related_name="rating_changes", verbose_name=_("match")
+    )
+    tournament = models.ForeignKey(
+        Tournament, models.CASCADE, related_name="rating_changes", verbose_name=_("tournament")
+    )
+    at = models.DateTimeField(_("at"), help_text=_("The match's confirmation."))
+    rank = models.PositiveSmallIntegerField(_("rank at the table"), help_text=_("From 1."))
+    mu_before = models.FloatField(_("mean before"))
+    sigma_before = models.FloatField(_("uncertainty before"))
+    mu = models.FloatField(_("mean"))
+    sigma = models.FloatField(_("uncertainty"))
+
+    class Meta:
+        verbose_name = _("rating change")
+        verbose_name_plural = _("rating changes")
+        ordering = ["at", "match_id", "player_id"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "player"], name="rating_change_once"),
+        ]
+        indexes = [
+            models.Index(fields=["player", "at", "match"], name="rating_change_history"),
+            models.Index(fields=["at", "match"], name="rating_change_order"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} @ {self.match_id}: {self.mu:.2f} ± {self.sigma:.2f}"
+
+
+class PlayerRating(models.Model):
+    """A player's current rating, kept from their rating changes for the lists to read in
+    one query: ``conservative`` is the mean minus three uncertainties (docs/ratings.md)."""
+
+    player = models.OneToOneField(
+        Player, models.CASCADE, primary_key=True, related_name="rating", verbose_name=_("player")
+    )
+    mu = models.FloatField(_("mean"))
+    sigma = models.FloatField(_("uncertainty"))
+    conservative = models.FloatField(_("rating"), db_index=True)
+    matches = models.PositiveIntegerField(_("rated matches"))
+    last_tournament = models.ForeignKey(
+        Tournament,
+        models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("last event"),
+    )
+    last_event_change = models.FloatField(
+        _("change at the last event"), default=0,
+        help_text=_("The rating after the last event minus the rating before it."),
+    )
+
+    class Meta:
+        verbose_name = _("player's rating")
+        verbose_name_plural = _("players' ratings")
+        ordering = ["-conservative", "player_id"]
+
+    def __str__(self) -> str:
+        return f"{self.player_id}: {self.conservative:.2f}"
+
+
+class PlayerMerge(AppendOnlyEntry):
+    """Append-only log of merged player records: which record was merged into which, what
+    the merged record said and what moved (registrations, seats), and why."""
+
+    kept = models.ForeignKey(
+        Player, models.PROTECT, related_name="merges_kept", verbose_name=_("kept record")
+    )
+    merged = models.ForeignKey(
+        Player, models.PROTECT, related_name="merges_merged", verbose_name=_("merged record")
+    )
+    details = models.JSONField(_("details"), default=dict, blank=True)
+    reason = models.TextField(_("reason"))
+
+    class Meta:
+        verbose_name = _("player merge")
+        verbose_name_plural = _("player merges")
+        ordering = ["at", "id"]
+        constraints = [
+            models.CheckConstraint(condition=~Q(reason=""), name="player_merge_has_reason"),
+            models.CheckConstraint(
+                condition=~Q(kept=models.F("merged")), name="player_merge_two_records"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.at:%Y-%m-%d %H:%M:%S} {self.merged_id} → {self.kept_id}"

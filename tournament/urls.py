@@ -29,6 +29,11 @@ tournament_patterns = [
     # Recording a match (tournament/matches/): the match page and entry screen, sheet mode,
     # corrections, ends of rounds, the audit log, the record download and upload.
     path("", include("tournament.matches.urls")),
+    # Across tournaments: players' careers (tournament/players/), ratings
+    # (tournament/ratings/) and leagues (tournament/leagues/).
+    path("", include("tournament.players.urls")),
+    path("", include("tournament.ratings.urls")),
+    path("", include("tournament.leagues.urls")),
 ]
 
 urlpatterns = [

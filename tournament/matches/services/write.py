@@ -15,8 +15,10 @@ Inside one transaction:
    memory, then asks for the replay once (:meth:`MatchWrite.replay`), checks it, and writes
    its new rows (an old version is superseded, never changed or deleted);
 4. on leaving, the replay's figures are stored on every current row and on the match
-   (:func:`match_results_cache`), then the audit entries the service gave
-   (:meth:`MatchWrite.audit`) are written, with the match's closing when it has just closed.
+   (:func:`match_results_cache`); when the write confirmed the match, or changed a confirmed
+   one, the players' ratings are refreshed from it (``tournament.ratings.services``); then
+   the audit entries the service gave (:meth:`MatchWrite.audit`) are written, with the
+   match's closing when it has just closed.
 
 The replay made is the match as written: the service returns it (:class:`Written`) and the
 view renders it. Permissions are the views' business (``can_referee``); services trust their
@@ -46,6 +48,7 @@ from tournament.matches.selectors import (
     match_with_tournament,
 )
 from tournament.models import AuditEntry, Match, MatchSubmission, Round, Session, Turn
+from tournament.ratings import services as ratings
 
 T = TypeVar("T")
 
@@ -236,9 +239,13 @@ def match_write(*, match: Match, user, seen_revision: int, submission_key: str =
         else:
             before, rows = None, match_rows(match=match)
         write = MatchWrite(match=match, user=user, rows=rows, before=before)
+        was_confirmed = match.status == Match.Status.CONFIRMED
+        totals_before = list(match.totals)
         yield write
         replay = write.replayed
         closed = match_results_cache(replay=replay)
+        ratings.match_written(replay.match, was_confirmed=was_confirmed,
+                              totals_before=totals_before)
         for entry in write._audit:
             _audit_entry(match, user, **entry)
         if closed:
@@ -319,5 +326,8 @@ def match_results_cache(*, replay: ReplayedMatch) -> bool:
     match.totals = list(replay.totals)
     match.winners = list(replay.winners)
     match.finished_at = finished_at
-    match.save(update_fields=["status", "totals", "winners", "finished_at"])
+    if status == Match.Status.CONFIRMED and match.confirmed_at is None:
+        # Its place in the ratings' history: kept through later corrections.
+        match.confirmed_at = timezone.now()
+    match.save(update_fields=["status", "totals", "winners", "finished_at", "confirmed_at"])
     return replay.finished and not was_finished

@@ -1,0 +1,1 @@
+"""Leagues (seasons): tournaments grouped into one ranking (docs/leagues.md)."""

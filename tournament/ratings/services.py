@@ -1,0 +1,178 @@
+"""The rating history in the database (docs/ratings.md).
+
+Ratings are derived data: the confirmed matches of rated tournaments, taken in the order of
+their first confirmation (``Match.confirmed_at``, then the match's id), give every
+:class:`~tournament.models.RatingChange` and every :class:`~tournament.models.PlayerRating`.
+:func:`ratings_refresh` deletes the changes from a point of that history on and writes them
+again from the players' ratings just before it; the matches before the point are left as
+they are. Confirming a match refreshes from that match, which is usually the last one, so
+the cost is one match; correcting a confirmed match refreshes from it, so every later match
+is rated again. Since each refresh starts from the same prefix the full rebuild would have
+reached, the same history always gives the same ratings, whatever the order in which the
+refreshes ran: ``python manage.py ratings_rebuild`` (:func:`ratings_rebuild`) must find
+nothing to change, and a test holds it to that.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db import connection, transaction
+from django.db.models import OuterRef, Q, Subquery
+
+from tournament.models import Match, PlayerRating, RatingChange, Seat
+from tournament.ratings.model import INITIAL, Skill, ranks_of, rate
+
+#: The key of PostgreSQL's advisory lock that makes refreshes take turns.
+_LOCK_KEY = 0x7472696F  # "trio"
+
+
+@dataclass(frozen=True, order=True)
+class HistoryPoint:
+    """A place in the rating history: the matches confirmed at ``at`` with an id from
+    ``match_id`` on, and every match confirmed later."""
+
+    at: datetime
+    match_id: int
+
+    @classmethod
+    def of(cls, match: Match) -> HistoryPoint:
+        return cls(match.confirmed_at, match.pk)
+
+    def later(self, at: str = "at", match_id: str = "match_id") -> Q:
+        """The rows at this point or after it, for a queryset whose key fields are named."""
+        return Q(**{f"{at}__gt": self.at}) | Q(**{at: self.at, f"{match_id}__gte": self.match_id})
+
+
+def rated_matches():
+    """The matches that count: confirmed, in a tournament that counts for ratings."""
+    return Match.objects.filter(
+        status=Match.Status.CONFIRMED,
+        confirmed_at__isnull=False,
+        table__session__tournament__is_rated=True,
+    )
+
+
+def match_written(match: Match, *, was_confirmed: bool, totals_before: list[int]) -> None:
+    """After a write to ``match`` (``match_write``): refresh the ratings from it when the write
+    changed what it gives them, that is when it was or now is confirmed and its confirmation
+    or its totals changed."""
+    confirmed = match.status == Match.Status.CONFIRMED
+    if not (was_confirmed or confirmed) or match.confirmed_at is None:
+        return
+    if was_confirmed and confirmed and totals_before == list(match.totals):
+        return
+    ratings_refresh(since=HistoryPoint.of(match))
+
+
+def ratings_rebuild() -> int:
+    """Every rating written again from the whole history; returns the number of changes."""
+    return ratings_refresh(since=None)
+
+
+@transaction.atomic
+def ratings_refresh(*, since: HistoryPoint | None) -> int:
+    """Write the rating changes again from ``since`` on (the whole history when None), then
+    the current rating of every player whose changes moved. Returns the number of changes
+    written. Refreshes take turns (an advisory lock on PostgreSQL; SQLite has one writer)."""
+    _take_turn()
+    stale = RatingChange.objects.all() if since is None else RatingChange.objects.filter(
+        since.later()
+    )
+    touched = set(stale.values_list("player_id", flat=True).distinct())
+    stale.delete()
+
+    matches = rated_matches()
+    if since is not None:
+        matches = matches.filter(since.later(at="confirmed_at", match_id="id"))
+    seated = _players_by_match(matches)
+    matches = list(
+        matches.order_by("confirmed_at", "id").values_list(
+            "id", "confirmed_at", "totals", "table__session__tournament_id"
+        )
+    )
+    players = {player_id for seats in seated.values() for player_id in seats}
+    skills = _skills_before(players, since)
+
+    changes: list[RatingChange] = []
+    for match_id, at, totals, tournament_id in matches:
+        seats = seated.get(match_id, [])
+        if len(seats) < 2 or len(seats) != len(totals):
+            continue
+        before = [skills.get(player_id, INITIAL) for player_id in seats]
+        after = rate(before, totals)
+        for player_id, rank, old, new in zip(seats, ranks_of(totals), before, after):
+            skills[player_id] = new
+            changes.append(RatingChange(
+                player_id=player_id, match_id=match_id, tournament_id=tournament_id, at=at,
+                rank=rank, mu_before=old.mu, sigma_before=old.sigma, mu=new.mu, sigma=new.sigma,
+            ))
+    RatingChange.objects.bulk_create(changes, batch_size=2000)
+    _current_ratings_write(touched | players)
+    return len(changes)
+
+
+def _take_turn() -> None:
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [_LOCK_KEY])
+
+
+def _players_by_match(matches) -> dict[int, list[int]]:
+    """{match id: the players' ids in seat order} for a queryset of matches."""
+    seated: dict[int, list[int]] = defaultdict(list)
+    rows = (
+        Seat.objects.filter(table__match__in=matches.values("pk"))
+        .order_by("table__match", "order")
+        .values_list("table__match", "player_id")
+    )
+    for match_id, player_id in rows:
+        seated[match_id].append(player_id)
+    return seated
+
+
+def _skills_before(players: set[int], since: HistoryPoint | None) -> dict[int, Skill]:
+    """Each player's skill after their last change before ``since`` (none before the whole
+    history)."""
+    if since is None or not players:
+        return {}
+    earlier = RatingChange.objects.filter(player=OuterRef("player_id")).exclude(since.later())
+    last = earlier.order_by("-at", "-match_id").values("pk")[:1]
+    rows = (
+        RatingChange.objects.filter(player_id__in=players, pk=Subquery(last))
+        .values_list("player_id", "mu", "sigma")
+    )
+    return {player_id: Skill(mu, sigma) for player_id, mu, sigma in rows}
+
+
+def _current_ratings_write(players: set[int]) -> None:
+    """Each player's :class:`PlayerRating` from their changes: the last one, their number,
+    and the change over the last event (the run of their last changes in one tournament)."""
+    if not players:
+        return
+    history: dict[int, list[tuple]] = defaultdict(list)
+    rows = (
+        RatingChange.objects.filter(player_id__in=players)
+        .order_by("player_id", "at", "match_id")
+        .values_list("player_id", "tournament_id", "mu_before", "sigma_before", "mu", "sigma")
+    )
+    for player_id, *row in rows:
+        history[player_id].append(row)
+    ratings = []
+    for player_id, rows in history.items():
+        last_tournament, _mu_before, _sigma_before, mu, sigma = rows[-1]
+        first = len(rows) - 1
+        while first > 0 and rows[first - 1][0] == last_tournament:
+            first -= 1
+        before = Skill(rows[first][1], rows[first][2])
+        now = Skill(mu, sigma)
+        ratings.append(PlayerRating(
+            player_id=player_id, mu=mu, sigma=sigma, conservative=now.conservative,
+            matches=len(rows), last_tournament_id=last_tournament,
+            last_event_change=now.conservative - before.conservative,
+        ))
+    PlayerRating.objects.filter(player_id__in=players).delete()
+    PlayerRating.objects.bulk_create(ratings, batch_size=2000)
+
