@@ -30,6 +30,23 @@ inputs give the same seating:
    only if the total cost went down) to get out of local minima.
 3. The seat order at each table is drawn (a seeded shuffle).
 
+Session 1 may instead be seated by rating (``method``; each player's ``rating``, the
+conservative rating): the players sorted strongest first, ties in the seeded random order,
+then
+
+- ``rating-spread``: dealt to the tables serpentine-wise (1, 2, ..., T, then T, ..., 1, and so
+  on; a full table is skipped), so that each table gets one player of each tier: the T
+  strongest lead the T tables. With clubs kept apart, two players of one tier (one deal)
+  swap tables when that lowers the number of same-club pairs: the tiers stay whole, so the
+  rating order is never broken beyond a tier.
+- ``rating-grouped``: cut into consecutive groups, the strongest at table 1. With clubs kept
+  apart, the local search above runs with the rating order as the standing ranks (no
+  repeats in session 1): a same-club pair is broken up when a swap with a nearby table
+  widens the tables' rating ranks by fewer than W_CLUB places in all (in practice a swap
+  with the neighbouring table), and the tables are then numbered by strength.
+
+The table sizes are those of ``table_sizes`` whatever the method.
+
 The trade-off between standing and repeats. With W_REPEAT = 40 and W_STANDING = 1, avoiding one
 repeat pair is worth spreading the standing ranks at tables by up to 39 places in total. A swap
 of two players d tables apart costs about 2 x 4d of spread (both tables widen by about the
@@ -66,6 +83,13 @@ MAX_PASSES = 50
 MIXED_TABLES_FROM = 6
 
 
+#: How session 1 may be seated (the values of ``tournament.models.SeatingMethod``).
+RANDOM = "random"
+RATING_SPREAD = "rating-spread"
+RATING_GROUPED = "rating-grouped"
+METHODS = (RANDOM, RATING_SPREAD, RATING_GROUPED)
+
+
 class SeatingError(ValueError):
     """A seating that cannot be drawn (e.g. fewer than two players)."""
 
@@ -98,11 +122,14 @@ class SeatingPlayer:
     """A player to seat: an id, a club (may be blank) and a standing rank (1: the leader).
 
     ``rank`` is None before there are standings (session 1). Tied players share a rank.
+    ``rating``: the player's conservative rating, for a seating by rating (0 for a player
+    not rated yet).
     """
 
     id: int
     club: str = ""
     rank: int | None = None
+    rating: float = 0.0
 
 
 def pair(first: int, second: int) -> tuple[int, int]:
@@ -145,6 +172,7 @@ class Seating:
     seed: int = 0
     by_standing: bool = False
     repeats: tuple[tuple[int, int], ...] = field(default=(), repr=False)
+    method: str = RANDOM
 
 
 class _Search:
@@ -282,12 +310,14 @@ def seating_draw(
     met: Mapping[tuple[int, int], int] | None = None,
     keep_clubs_apart: bool = False,
     max_players: int = 4,
+    method: str = RANDOM,
 ) -> Seating:
     """Draw a seating (see the module's docstring). Deterministic for a given seed and input.
 
     ``met``: how many times each pair (``pair(a, b)``) met before (``meetings()``). The
     standings are used when every player has a ``rank``; club pairs count only with
-    ``keep_clubs_apart``.
+    ``keep_clubs_apart``. ``method``: ``RANDOM``, or before there are standings
+    ``RATING_SPREAD`` or ``RATING_GROUPED`` (the players' ``rating``).
 
     >>> seating = seating_draw(players=[SeatingPlayer(id) for id in range(1, 8)], seed=1)
     >>> [len(table) for table in seating.tables]
@@ -317,26 +347,50 @@ def seating_draw(
         clubs = [club_number[player.club] if player.club else -1 for player in ordered]
     ranks = [player.rank for player in ordered] if by_standing else None
 
+    if method not in METHODS:
+        raise SeatingError(f"method: unknown seating method {method!r}")
+    if method != RANDOM and by_standing:
+        raise SeatingError(f"method: {method} seats session 1 only, before there are standings")
+
     if ranks is not None:
         tiebreak = [rng.random() for _ in ordered]
         order = sorted(range(len(ordered)), key=lambda index: (ranks[index], tiebreak[index]))
-    else:
+    elif method == RANDOM:
         order = list(range(len(ordered)))
         rng.shuffle(order)
-    tables: list[list[int]] = []
-    start = 0
-    for size in sizes:
-        tables.append(order[start : start + size])
-        start += size
+    else:
+        tiebreak = [rng.random() for _ in ordered]
+        order = sorted(
+            range(len(ordered)), key=lambda index: (-ordered[index].rating, tiebreak[index])
+        )
 
-    search = _Search(ranks=ranks, clubs=clubs, met=met_by_index, rng=rng)
-    if len(tables) > 1:
-        costs = search.improve(tables)
-        search.kick(tables, costs, KICKS)
+    # The ranks the local search keeps players of similar level together by: the standings,
+    # or for a grouped seating by rating the rating order (see the module's docstring).
+    search_ranks = ranks
+    if method == RATING_GROUPED:
+        search_ranks = [0] * len(order)
+        for position, index in enumerate(order):
+            search_ranks[index] = position + 1
 
-    if ranks is not None:
+    if method == RATING_SPREAD:
+        tables, tiers = snake_deal(order, sizes)
+        if clubs is not None:
+            _tier_swaps(tables, tiers, clubs)
+    else:
+        tables = []
+        start = 0
+        for size in sizes:
+            tables.append(order[start : start + size])
+            start += size
+        if len(tables) > 1 and (method == RANDOM or clubs is not None):
+            search = _Search(ranks=search_ranks, clubs=clubs, met=met_by_index, rng=rng)
+            costs = search.improve(tables)
+            search.kick(tables, costs, KICKS)
+
+    if search_ranks is not None:
         # Strongest tables first; the sizes stay largest first.
-        tables.sort(key=lambda members: (-len(members), sum(ranks[m] for m in members) / len(members)))
+        tables.sort(key=lambda members: (
+            -len(members), sum(search_ranks[m] for m in members) / len(members)))
     for members in tables:
         members.sort()
         rng.shuffle(members)
@@ -362,4 +416,81 @@ def seating_draw(
         seed=seed,
         by_standing=by_standing,
         repeats=tuple(sorted(repeats)),
+        method=method,
     )
+
+
+def snake_deal(order: Sequence[int], sizes: Sequence[int]) -> tuple[list[list[int]], dict[int, int]]:
+    """Deal ``order`` (strongest first) to tables of ``sizes`` serpentine-wise: table 1 to T,
+    then T back to 1, and so on, a full table skipped. Returns the tables and each player's
+    tier (the deal it came in, from 0).
+
+    >>> snake_deal(list(range(8)), [4, 4])[0]
+    [[0, 3, 4, 7], [1, 2, 5, 6]]
+    >>> snake_deal(list(range(11)), [4, 4, 3])[0]
+    [[0, 5, 6, 10], [1, 4, 7, 9], [2, 3, 8]]
+    """
+    if sum(sizes) != len(order):
+        raise SeatingError(f"sizes: {list(sizes)} do not seat {len(order)} players")
+    tables: list[list[int]] = [[] for _ in sizes]
+    tiers: dict[int, int] = {}
+    dealt = 0
+    tier = 0
+    while dealt < len(order):
+        numbers = range(len(sizes)) if tier % 2 == 0 else range(len(sizes) - 1, -1, -1)
+        for number in numbers:
+            if dealt < len(order) and len(tables[number]) < sizes[number]:
+                tables[number].append(order[dealt])
+                tiers[order[dealt]] = tier
+                dealt += 1
+        tier += 1
+    return tables, tiers
+
+
+def _club_pairs(members: Sequence[int], clubs: Sequence[int]) -> int:
+    return sum(
+        1
+        for index, first in enumerate(members)
+        for second in members[index + 1 :]
+        if clubs[first] >= 0 and clubs[first] == clubs[second]
+    )
+
+
+def _tier_swaps(tables: list[list[int]], tiers: Mapping[int, int], clubs: Sequence[int]) -> None:
+    """Fewer same-club pairs by swapping players of one tier between tables (best swap from
+    each table with a pair, until none helps): each table keeps one player of each tier. Of
+    equally good swaps, the one in the weakest tier: the leaders stay where they were dealt."""
+    for _pass in range(MAX_PASSES):
+        improved = False
+        for source in range(len(tables)):
+            members = tables[source]
+            pairs_here = _club_pairs(members, clubs)
+            if not pairs_here:
+                continue
+            best_key = (0, 0)
+            best = None
+            for other, other_members in enumerate(tables):
+                if other == source:
+                    continue
+                before = pairs_here + _club_pairs(other_members, clubs)
+                for index, player in enumerate(members):
+                    for other_index, other_player in enumerate(other_members):
+                        if tiers[player] != tiers[other_player]:
+                            continue
+                        swapped = members[:]
+                        swapped[index] = other_player
+                        other_swapped = other_members[:]
+                        other_swapped[other_index] = player
+                        delta = (_club_pairs(swapped, clubs)
+                                 + _club_pairs(other_swapped, clubs) - before)
+                        key = (delta, -tiers[player])
+                        if delta < 0 and key < best_key:
+                            best_key = key
+                            best = (other, swapped, other_swapped)
+            if best is not None:
+                other, swapped, other_swapped = best
+                tables[source] = swapped
+                tables[other] = other_swapped
+                improved = True
+        if not improved:
+            break

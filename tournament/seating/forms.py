@@ -1,9 +1,22 @@
-"""The seating's form: swap two players before the session starts."""
+"""The seating's forms: how to seat session 1 (at random or by rating); swap two players
+before the session starts."""
 
 from __future__ import annotations
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
+
+from tournament.models import SeatingMethod
+
+
+class SeatingMethodForm(forms.Form):
+    """How to seat the players: offered for session 1 only (later sessions are seated from
+    the standings; a method by rating posted for them is refused next to the field). Left
+    out, the session's method stays as it is."""
+
+    method = forms.ChoiceField(
+        label=_("Seat the players"), choices=SeatingMethod.choices, required=False
+    )
 
 
 class SwapForm(forms.Form):

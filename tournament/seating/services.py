@@ -15,7 +15,17 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from tournament import freshness
-from tournament.models import Match, Player, Registration, Seat, Session, Table
+from tournament.models import (
+    Match,
+    Player,
+    PlayerRating,
+    Registration,
+    Seat,
+    SeatingMethod,
+    Session,
+    Table,
+)
+from tournament.ratings.model import INITIAL
 from tournament.seating.algorithm import Seating, SeatingPlayer, seating_draw
 from tournament.seating.selectors import earlier_meetings, registrations_to_seat
 from tournament.standings.selectors import standings_rows
@@ -40,19 +50,48 @@ def _refuse_unless_seatable(session: Session) -> None:
         )
 
 
+def _refuse_method(session: Session, method: str) -> None:
+    if method not in SeatingMethod.values:
+        raise ValidationError({"method": ValidationError(
+            _("Choose how to seat the players from the list."), code="unknown-method")})
+    if method != SeatingMethod.RANDOM and session.number > 1:
+        raise ValidationError({"method": ValidationError(
+            _("Only session 1 can be seated by rating; session %(number)s is seated from the "
+              "standings.") % {"number": session.number},
+            code="rating-after-first",
+        )})
+
+
+def player_ratings(player_ids) -> dict[int, float]:
+    """Each player's conservative rating (``PlayerRating``), the initial one (0) for a player
+    not rated yet (one query)."""
+    rated = dict(
+        PlayerRating.objects.filter(player_id__in=list(player_ids))
+        .values_list("player_id", "conservative")
+    )
+    return {player_id: rated.get(player_id, INITIAL.conservative) for player_id in player_ids}
+
+
 @transaction.atomic
-def session_seat(*, session: Session, seed: int | None = None) -> Seating:
+def session_seat(*, session: Session, seed: int | None = None, method: str | None = None) -> Seating:
     """Draw the session's seating and store it: tables, seats and one empty match per table.
 
-    Session 1 is drawn at random (players of one club kept apart when the tournament asks);
-    later sessions from the standings and the earlier meetings (``tournament.seating.
-    algorithm``). ``seed``: the seed to draw with (kept on the session); None keeps the
-    session's. A seated session that has not started is drawn again; the earlier sessions
-    must be closed first, so that the standings are final.
+    Session 1 is drawn at random, or by rating (``method``, a ``SeatingMethod``: the
+    strongest spread across the tables, or together), players of one club kept apart when
+    the tournament asks; later sessions from the standings and the earlier meetings
+    (``tournament.seating.algorithm``). ``seed``: the seed to draw with (kept on the
+    session); None keeps the session's. ``method``: kept on the session (``Session.
+    seating``); None keeps the session's; a method by rating is refused after session 1
+    (keyed ``method``). A seated session that has not started is drawn again; the earlier
+    sessions must be closed first, so that the standings are final.
     """
     session = _session_locked(session)
     tournament = session.tournament
     _refuse_unless_seatable(session)
+    if method is not None:
+        _refuse_method(session, method)
+        session.seating = method
+    method = session.seating if session.number == 1 else SeatingMethod.RANDOM
     unfinished = list(
         tournament.sessions.filter(number__lt=session.number)
         .exclude(status=Session.Status.FINISHED)
@@ -75,11 +114,15 @@ def session_seat(*, session: Session, seed: int | None = None) -> Seating:
     if session.number > 1:
         ranks = {row["player_id"]: row["rank"] for row in standings_rows(tournament=tournament)}
     last_rank = max(ranks.values(), default=0) + 1 if ranks is not None else None
+    ratings = {}
+    if method != SeatingMethod.RANDOM:
+        ratings = player_ratings([registration.player_id for registration in registrations])
     players = [
         SeatingPlayer(
             id=registration.player_id,
             club=registration.player.club,
             rank=None if ranks is None else ranks.get(registration.player_id, last_rank),
+            rating=ratings.get(registration.player_id, INITIAL.conservative),
         )
         for registration in registrations
     ]
@@ -91,11 +134,12 @@ def session_seat(*, session: Session, seed: int | None = None) -> Seating:
         met=earlier_meetings(session=session),
         keep_clubs_apart=tournament.keep_clubs_apart and session.number == 1,
         max_players=tournament.rule_set.max_players,
+        method=method,
     )
 
     session.tables.all().delete()
     session.status = Session.Status.DRAFT
-    session.save(update_fields=["status", "seed"])
+    session.save(update_fields=["status", "seed", "seating"])
     player_by_id: dict[int, Player] = {
         registration.player_id: registration.player for registration in registrations
     }

@@ -12,12 +12,12 @@ from django_tables2 import RequestConfig
 
 from tournament import services as tournament_services
 from tournament.forms import SessionReopenForm, add_service_errors
-from tournament.mixins import ActionView, SessionActionMixin
+from tournament.mixins import SessionActionMixin, message_refusal
 from tournament.models import Player, Session
 from tournament.organiser import services as organiser_services
 from tournament.permissions import OrganiserRequiredMixin
 from tournament.seating import selectors, services
-from tournament.seating.forms import SwapForm
+from tournament.seating.forms import SeatingMethodForm, SwapForm
 from tournament.seating.tables import SeatingTable
 
 
@@ -52,6 +52,8 @@ class SessionOrganiseView(SessionActionMixin, OrganiserRequiredMixin, TemplateVi
             session_audit=session.audit_entries.select_related("user"),
         )
         context.setdefault("swap_form", SwapForm(seated=swap_choices(tables)))
+        context.setdefault("method_form", SeatingMethodForm(initial={"method": session.seating}))
+        context["seating_method_label"] = session.get_seating_display()
         if session.status == Session.Status.FINISHED:
             context.setdefault("reopen_form", SessionReopenForm())
         return context
@@ -83,12 +85,31 @@ class SeatingSwapView(SessionOrganiseView):
         return self.render_to_response(self.get_context_data(swap_form=form), status=400)
 
 
-class SessionSeatView(SessionActionMixin, ActionView):
-    """POST …/seat/: draw the seating (again, with a fresh seed, if it is already drawn)."""
+class SessionSeatView(SessionOrganiseView):
+    """POST …/seat/: draw the seating (again, with a fresh seed, if it is already drawn), at
+    random or, for session 1, by rating (``method``). A method refused shows next to its
+    field; the session's refusals (started, an earlier session open...) as messages."""
 
-    def act(self):
-        seed = tournament_services.new_seed() if self.session.status != Session.Status.DRAFT else None
-        return services.session_seat(session=self.session, seed=seed)
+    http_method_names = ["post"]
+
+    def post(self, request, *args, **kwargs):
+        form = SeatingMethodForm(request.POST)
+        if form.is_valid():
+            session = self.session
+            seed = tournament_services.new_seed() if session.status != Session.Status.DRAFT else None
+            try:
+                seating = services.session_seat(
+                    session=session, seed=seed, method=form.cleaned_data["method"] or None
+                )
+            except ValidationError as error:
+                if not (hasattr(error, "error_dict") and "method" in error.error_dict):
+                    message_refusal(request, error)
+                    return redirect(self.next_url())
+                add_service_errors(form, error)
+            else:
+                messages.success(request, self.success_message(seating))
+                return redirect(self.next_url())
+        return self.render_to_response(self.get_context_data(method_form=form), status=400)
 
     def success_message(self, seating):
         return _("Seating drawn at %(tables)s tables; pairs meeting again: %(repeats)s.") % {
