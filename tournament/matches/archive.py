@@ -9,24 +9,38 @@ the records: its header and statuses are the same words whatever the reader's la
 a spreadsheet would run as a formula (a player named ``=1+2``) starts with an apostrophe
 (:func:`tournament.spreadsheet.spreadsheet_cell`).
 
+``tournament.json`` at the root (the manifest, :func:`tournament_manifest`) is what another
+installation needs to rebuild the tournament from the archive (``tournament.matches.
+past_results``, ``python manage.py import_results``): the tournament's settings, its players
+(name, club, licence, registration), its sessions and tables with the players in seat order,
+and each match's status, totals, confirmation time and entry. Its format is in
+docs/record-format.md ("The tournament archive"); an archive without it (made before it
+existed) is still read, with the fallbacks that page lists.
+
 Each match is read as its page reads it (:func:`~tournament.matches.selectors.match_rows`,
 four queries, then :func:`~tournament.matches.selectors.match_replay`): the queries grow with
-the number of matches played.
+the number of matches played; the manifest takes three more, whatever the tournament's size.
 """
 
 from __future__ import annotations
 
 import csv
 import io
+import json
 import zipfile
+from typing import Any
 
 from django.db.models import Exists, OuterRef, QuerySet
 
 from tournament.matches import selectors
-from tournament.models import Match, Tournament, Turn
+from tournament.models import Match, Registration, Seat, Tournament, Turn
 from tournament.spreadsheet import spreadsheet_cell
 
 INDEX_NAME = "index.csv"
+MANIFEST_NAME = "tournament.json"
+MANIFEST_FORMAT = "triominos-tournament/1"
+#: The queries the manifest takes (registrations, sessions, seats).
+MANIFEST_QUERIES = 3
 INDEX_HEADER = ("session", "table", "match", "status", "players", "totals", "winners")
 #: Between the players (and the totals, and the winners) of one line of the index.
 INDEX_JOIN = " / "
@@ -51,15 +65,88 @@ def matches_played(*, tournament: Tournament) -> QuerySet[Match]:
     )
 
 
+def tournament_manifest(*, tournament: Tournament, entries: dict[int, str]) -> dict[str, Any]:
+    """The archive's ``tournament.json`` (docs/record-format.md): ``entries`` are the archive's
+    match entries by match id (a match without turns has none). Three queries."""
+    players: dict[int, dict[str, Any]] = {}
+    for registration in (
+        Registration.objects.filter(tournament=tournament)
+        .select_related("player")
+        .order_by("player_id")
+    ):
+        player = registration.player
+        players[player.pk] = {
+            "id": player.pk, "name": player.name, "club": player.club,
+            "licence": player.licence, "status": registration.status,
+            "first_session": registration.first_session,
+        }
+    sessions = {
+        number: {"number": number, "status": status, "seed": seed, "seating": seating,
+                 "tables": []}
+        for number, status, seed, seating in tournament.sessions.order_by("number").values_list(
+            "number", "status", "seed", "seating")
+    }
+    seats = (
+        Seat.objects.filter(session__tournament=tournament)
+        .order_by("session__number", "table__number", "order")
+        .values_list(
+            "session__number", "table__number", "player_id", "player__name", "player__club",
+            "player__licence", "table__match__id", "table__match__status",
+            "table__match__confirmed_at", "table__match__totals", "table__match__winners",
+        )
+    )
+    for (number, table_number, player_id, name, club, licence, match_id, status, confirmed_at,
+         totals, winners) in seats:
+        if player_id not in players:  # seated, but registered no more (a merged record)
+            players[player_id] = {"id": player_id, "name": name, "club": club,
+                                  "licence": licence, "status": None, "first_session": None}
+        tables = sessions[number]["tables"]
+        if not tables or tables[-1]["number"] != table_number:
+            tables.append({
+                "number": table_number,
+                "players": [],
+                "match": None if match_id is None else {
+                    "status": status,
+                    "confirmed_at": confirmed_at.isoformat() if confirmed_at else None,
+                    "totals": totals or [],
+                    "winners": winners or [],
+                    "entry": entries.get(match_id),
+                },
+            })
+        tables[-1]["players"].append(player_id)
+    return {
+        "format": MANIFEST_FORMAT,
+        "tournament": {
+            "name": tournament.name,
+            "slug": tournament.slug,
+            "start_date": tournament.start_date.isoformat(),
+            "end_date": tournament.end_date.isoformat() if tournament.end_date else None,
+            "venue": tournament.venue,
+            "rules": tournament.rules,
+            "target": tournament.target,
+            "opening_bonus": tournament.opening_bonus,
+            "match_rounds": tournament.match_rounds,
+            "ranking_criteria": list(tournament.ranking_criteria),
+            "keep_clubs_apart": tournament.keep_clubs_apart,
+            "is_rated": tournament.is_rated,
+        },
+        "players": sorted(players.values(), key=lambda player: player["id"]),
+        "sessions": list(sessions.values()),
+    }
+
+
 def tournament_records_zip(*, tournament: Tournament) -> bytes:
-    """The archive of every match of ``tournament`` that has a turn (see the module)."""
+    """The archive of every match of ``tournament`` that has a turn, with its index and its
+    manifest (see the module)."""
     buffer = io.BytesIO()
     index = io.StringIO()
     lines = csv.writer(index)
     lines.writerow(INDEX_HEADER)
+    entries: dict[int, str] = {}
     with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
         for match in matches_played(tournament=tournament):
             view = selectors.match_replay(match=match)
+            entries[match.pk] = entry_name(match)
             archive.writestr(entry_name(match), view.record.to_json())
             names = [seat.name for seat in view.seats]
             lines.writerow([spreadsheet_cell(cell) for cell in (
@@ -72,4 +159,6 @@ def tournament_records_zip(*, tournament: Tournament) -> bytes:
                 INDEX_JOIN.join(view.winner_names),
             )])
         archive.writestr(INDEX_NAME, index.getvalue().encode())
+        manifest = tournament_manifest(tournament=tournament, entries=entries)
+        archive.writestr(MANIFEST_NAME, json.dumps(manifest, ensure_ascii=False, indent=1).encode())
     return buffer.getvalue()

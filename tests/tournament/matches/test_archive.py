@@ -91,6 +91,7 @@ def test_one_entry_per_match_with_turns_each_the_record_json_download(lyon, make
         f"session-01/table-01-match-{finished.pk}.json",
         f"session-01/table-02-match-{in_play.pk}.json",
         "index.csv",
+        "tournament.json",
     ]
     assert {info.compress_type for info in archive_file.infolist()} == {zipfile.ZIP_DEFLATED}
     for match in (finished, in_play):
@@ -140,7 +141,7 @@ def test_a_tournament_with_no_match_played_gives_the_index_alone(make_user):
     tournament = accented_tournament(slug="rien-joue")
     client = staff(tournament, make_user, "idle-referee", StaffRole.Role.REFEREE)
     archive_file = open_archive(client.get(zip_url(tournament)))
-    assert archive_file.namelist() == ["index.csv"]
+    assert archive_file.namelist() == ["index.csv", "tournament.json"]
     assert archive_file.read("index.csv") == b"session,table,match,status,players,totals,winners\r\n"
 
 
@@ -152,8 +153,8 @@ def test_the_queries_grow_by_one_match_read_per_match_played(lyon, make_user):
     import_record(last, referee, record_truncated(simulated(last, seed=9), turns=4))
     with CaptureQueriesContext(connection) as three_matches:
         archive.tournament_records_zip(tournament=lyon)
-    assert len(two_matches) == 1 + 2 * 4
-    assert len(three_matches) == 1 + 3 * 4
+    assert len(two_matches) == 1 + archive.MANIFEST_QUERIES + 2 * 4
+    assert len(three_matches) == 1 + archive.MANIFEST_QUERIES + 3 * 4
 
 
 @pytest.mark.parametrize("is_public", [True, False])
