@@ -5,9 +5,13 @@ from django.contrib import admin
 
 from tournament.models import (
     AuditEntry,
+    League,
     Match,
     MatchSubmission,
     Player,
+    PlayerMerge,
+    PlayerRating,
+    RatingChange,
     Registration,
     Round,
     RoundEnd,
@@ -40,12 +44,24 @@ class TournamentAdmin(admin.ModelAdmin):
     search_fields = ["name", "slug", "venue"]
     prepopulated_fields = {"slug": ["name"]}
     inlines = [StaffRoleInline, RegistrationInline]
+    # Changing it re-rates the tournament's matches: the organiser's settings page does that.
+    readonly_fields = ["is_rated"]
 
 
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin):
-    list_display = ["name", "club", "licence"]
+    list_display = ["name", "club", "licence", "merged_into"]
     search_fields = ["name", "club", "licence"]
+    # A merge moves registrations and seats and is logged: the player's merge page does it.
+    readonly_fields = ["merged_into"]
+
+
+@admin.register(League)
+class LeagueAdmin(admin.ModelAdmin):
+    list_display = ["name", "slug", "points_scale", "best_results", "is_public"]
+    search_fields = ["name", "slug"]
+    prepopulated_fields = {"slug": ["name"]}
+    filter_horizontal = ["organisers"]
 
 
 @admin.register(Registration)
@@ -99,9 +115,9 @@ class SeatAdmin(admin.ModelAdmin):
 
 @admin.register(Match)
 class MatchAdmin(admin.ModelAdmin):
-    list_display = ["__str__", "status", "revision", "totals", "finished_at"]
+    list_display = ["__str__", "status", "revision", "totals", "finished_at", "confirmed_at"]
     list_filter = ["table__session__tournament", "status"]
-    readonly_fields = ["revision", "totals", "winners"]
+    readonly_fields = ["revision", "totals", "winners", "confirmed_at"]
 
 
 @admin.register(Round)
@@ -164,3 +180,25 @@ class MatchSubmissionAdmin(ReadOnlyHistoryAdmin):
     saved"): kept by the services, shown here."""
 
     list_display = ["at", "match", "key"]
+
+
+@admin.register(RatingChange)
+class RatingChangeAdmin(ReadOnlyHistoryAdmin):
+    """Derived from the confirmed matches (tournament.ratings.services): shown, never edited."""
+
+    list_display = ["at", "match", "player", "rank", "mu", "sigma"]
+    list_filter = ["tournament"]
+    search_fields = ["player__name"]
+
+
+@admin.register(PlayerRating)
+class PlayerRatingAdmin(ReadOnlyHistoryAdmin):
+    """Derived from the rating changes: shown, never edited."""
+
+    list_display = ["player", "conservative", "mu", "sigma", "matches", "last_tournament"]
+    search_fields = ["player__name"]
+
+
+@admin.register(PlayerMerge)
+class PlayerMergeAdmin(ReadOnlyHistoryAdmin):
+    list_display = ["at", "kept", "merged", "user", "reason"]

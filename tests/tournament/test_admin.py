@@ -5,8 +5,19 @@ from __future__ import annotations
 import pytest
 from django.contrib import admin
 from django.urls import reverse
+from django.utils import timezone
 
-from tournament.models import AuditEntry, Match, Round, Turn
+from tournament.models import (
+    AuditEntry,
+    League,
+    Match,
+    Player,
+    PlayerMerge,
+    PlayerRating,
+    RatingChange,
+    Round,
+    Turn,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -17,6 +28,15 @@ def admin_client_with_history(client, make_user, tournament):
     round_ = Round.objects.create(match=match, index=0)
     Turn.objects.create(round=round_, index=0, player=0, tile="5-5-5", points_claimed=25)
     AuditEntry.objects.create(match=match, action="turn-added", summary="5-5-5")
+    player = match.table.seats.first().player
+    RatingChange.objects.create(
+        player=player, match=match, tournament=tournament, at=timezone.now(), rank=1,
+        mu_before=25, sigma_before=8.3, mu=27, sigma=8,
+    )
+    PlayerRating.objects.create(player=player, mu=27, sigma=8, conservative=3, matches=1)
+    duplicate = Player.objects.create(name=player.name, merged_into=player)
+    PlayerMerge.objects.create(kept=player, merged=duplicate, reason="same person")
+    League.objects.create(name="Season", slug="season")
     client.force_login(make_user("root", is_superuser=True, is_staff=True))
     return client
 
@@ -37,7 +57,7 @@ def test_every_tournament_model_has_an_admin(admin_client_with_history):
             assert admin_client_with_history.get(url).status_code == 200, model.__name__
 
 
-@pytest.mark.parametrize("model", [Turn, AuditEntry])
+@pytest.mark.parametrize("model", [Turn, AuditEntry, RatingChange, PlayerRating, PlayerMerge])
 def test_history_cannot_be_edited_in_the_admin(admin_client_with_history, model):
     meta = model._meta
     instance = model.objects.first()
