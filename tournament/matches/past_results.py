@@ -10,7 +10,7 @@ transaction, through the services a live tournament goes through:
    (a kept record, without another licence); otherwise a new player. Each is registered;
 3. each closed session: created with its seed and seating method, seated table by table as it
    was (``session_seat_players``), started, each match filled from its record and its rounds
-   confirmed (``match_record_import``, then ``match_round_confirm``: the write path's record
+   confirmed (``match_record_import_and_confirm``: the write path's record
    import, as the demo fills its matches), then closed. A match that does not come out
    confirmed with the archive's totals is refused;
 4. each match's confirmation time (``Match.confirmed_at``, its place in the rating history)
@@ -51,8 +51,7 @@ from django.utils.translation import gettext as _
 
 from tournament import engine, services
 from tournament.matches.archive import INDEX_HEADER, INDEX_NAME, MANIFEST_FORMAT, MANIFEST_NAME
-from tournament.matches.services.records import match_record_import
-from tournament.matches.services.rounds import match_round_confirm
+from tournament.matches.services.records import match_record_import_and_confirm
 from tournament.models import Match, Player, Registration, SeatingMethod, Session, Tournament
 from tournament.organiser.services import session_close, session_create, session_start
 from tournament.ratings.services import HistoryPoint, ratings_refresh
@@ -415,18 +414,12 @@ def _player_found(past: PastPlayer, *, by_name_only: bool) -> Player | None:
 
 
 def _match_import(match: Match, record: bytes, *, entry: str):
-    """Fill the match from its record and confirm its rounds, as its referee would
-    (``match_record_import_and_confirm``, but the seated players are the archive's by
-    construction: their names here may be spelled otherwise)."""
+    """Fill the match from its record and confirm its rounds, as its referee would. The
+    seated players are the archive's by construction: their names here may be spelled
+    otherwise, so the record's names need not match."""
     try:
-        replay = match_record_import(match=match, user=None, seen_revision=match.revision,
-                                     record=record, names_must_match=False).replay
-        if replay.finished:
-            for round_view in replay.rounds:
-                match.refresh_from_db(fields=["revision"])
-                replay = match_round_confirm(match=match, user=None,
-                                             seen_revision=match.revision,
-                                             round_index=round_view.index).replay
+        replay = match_record_import_and_confirm(match=match, user=None, record=record,
+                                                 names_must_match=False)
     except ValidationError as error:
         raise archive_error(
             _("%(entry)s: %(detail)s") % {"entry": entry, "detail": " ".join(error.messages)},

@@ -154,12 +154,14 @@ def match_record_import(
 
 
 @transaction.atomic
-def match_record_import_and_confirm(*, match: Match, user, record: dict[str, Any]) -> ReplayedMatch:
+def match_record_import_and_confirm(*, match: Match, user, record: dict[str, Any] | bytes,
+                                    names_must_match: bool = True) -> ReplayedMatch:
     """Fill an empty match from a record (``match_record_import``) and, when the match is over,
     confirm each of its rounds (``match_round_confirm``), as its referee would: how the demo,
-    the benchmarks and the tests fill a match. Returns the match as written."""
+    the benchmarks, the tests and the import of past results fill a match. Returns the match
+    as written. ``names_must_match``: as for ``match_record_import``."""
     replay = match_record_import(match=match, user=user, seen_revision=match.revision,
-                                 record=record).replay
+                                 record=record, names_must_match=names_must_match).replay
     if replay.finished:
         for round_view in replay.rounds:
             match.refresh_from_db(fields=["revision"])
