@@ -22,7 +22,7 @@ from datetime import datetime
 from django.db import connection, transaction
 from django.db.models import OuterRef, Q, Subquery
 
-from tournament.models import Match, PlayerRating, RatingChange, Seat
+from tournament.models import Match, PlayerRating, RatingChange, Seat, Tournament
 from tournament.ratings.model import INITIAL, Skill, ranks_of, rate
 
 #: The key of PostgreSQL's advisory lock that makes refreshes take turns.
@@ -65,6 +65,25 @@ def match_written(match: Match, *, was_confirmed: bool, totals_before: list[int]
     if was_confirmed and confirmed and totals_before == list(match.totals):
         return
     ratings_refresh(since=HistoryPoint.of(match))
+
+
+def ratings_tournament_rated_changed(tournament: Tournament) -> int:
+    """After ``tournament.is_rated`` changed: refresh the ratings from the tournament's first
+    confirmed match on (its matches now count, or no longer do; every later match of every
+    tournament is rated again). Returns the number of changes written (0 when the
+    tournament has no confirmed match)."""
+    first = (
+        Match.objects.filter(
+            table__session__tournament=tournament,
+            status=Match.Status.CONFIRMED,
+            confirmed_at__isnull=False,
+        )
+        .order_by("confirmed_at", "id")
+        .first()
+    )
+    if first is None:
+        return 0
+    return ratings_refresh(since=HistoryPoint.of(first))
 
 
 def ratings_rebuild() -> int:
