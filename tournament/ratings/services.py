@@ -42,8 +42,13 @@ class HistoryPoint:
         return cls(match.confirmed_at, match.pk)
 
     def later(self, at: str = "at", match_id: str = "match_id") -> Q:
-        """The rows at this point or after it, for a queryset whose key fields are named."""
-        return Q(**{f"{at}__gt": self.at}) | Q(**{at: self.at, f"{match_id}__gte": self.match_id})
+        """The rows at this point or after it, for a queryset whose key fields are named.
+
+        Written as a range on ``at`` (then the match's id where ``at`` is equal), so that
+        the database reads an index on ``at`` from the point on instead of every row."""
+        return Q(**{f"{at}__gte": self.at}) & (
+            Q(**{f"{at}__gt": self.at}) | Q(**{f"{match_id}__gte": self.match_id})
+        )
 
 
 def rated_matches():
@@ -100,7 +105,7 @@ def ratings_refresh(*, since: HistoryPoint | None) -> int:
     stale = RatingChange.objects.all() if since is None else RatingChange.objects.filter(
         since.later()
     )
-    touched = set(stale.values_list("player_id", flat=True).distinct())
+    touched = set(stale.order_by().values_list("player_id", flat=True).distinct())
     stale.delete()
 
     matches = rated_matches()
