@@ -40,6 +40,7 @@ class TournamentForm(forms.Form):
     opening_bonus = _model_field(Tournament, "opening_bonus")
     keep_clubs_apart = _model_field(Tournament, "keep_clubs_apart")
     is_public = _model_field(Tournament, "is_public")
+    is_rated = _model_field(Tournament, "is_rated")
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -58,7 +59,8 @@ class TournamentForm(forms.Form):
         initial = {
             name: getattr(tournament, name)
             for name in ("name", "start_date", "end_date", "venue", "rules", "target",
-                         "match_rounds", "opening_bonus", "keep_clubs_apart", "is_public")
+                         "match_rounds", "opening_bonus", "keep_clubs_apart", "is_public",
+                         "is_rated")
         }
         initial.update(zip(CRITERIA_FIELDS, tournament.ranking_criteria, strict=False))
         return initial

@@ -37,6 +37,7 @@ from tournament.models import (
     SessionAuditEntry,
     Tournament,
 )
+from tournament.ratings.services import ratings_tournament_rated_changed
 from tournament.validators import MAX_SESSION_NUMBER
 
 # The first cell of a header line (any case), in the languages of the tool.
@@ -64,6 +65,7 @@ def tournament_set_up(
     ranking_criteria: Sequence[str],
     keep_clubs_apart: bool = False,
     is_public: bool = True,
+    is_rated: bool = True,
 ) -> Tournament:
     """Create a tournament with its settings; ``organiser`` becomes its organiser."""
     tournament = services.tournament_create(
@@ -72,8 +74,9 @@ def tournament_set_up(
         is_public=is_public, keep_clubs_apart=keep_clubs_apart,
     )
     tournament.ranking_criteria = list(ranking_criteria)
+    tournament.is_rated = is_rated
     tournament.full_clean()
-    tournament.save(update_fields=["ranking_criteria"])
+    tournament.save(update_fields=["ranking_criteria", "is_rated"])
     services.staff_role_grant(tournament=tournament, user=organiser, role="organiser")
     return tournament
 
@@ -93,10 +96,12 @@ def tournament_update(
     is_public: bool,
     match_rounds: int | None = None,
     opening_bonus: bool = True,
+    is_rated: bool | None = None,
 ) -> Tournament:
     """Change the settings. The rule set, the target and the match options (rounds per
     match, opening bonus) are fixed once a session has started; the ranking criteria may
-    change at any time (the standings follow)."""
+    change at any time (the standings follow). ``is_rated`` (None: unchanged) may change at
+    any time too: the ratings are refreshed from the tournament's first confirmed match."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     started = tournament.sessions.filter(
         status__in=[Session.Status.PLAYING, Session.Status.FINISHED]
@@ -130,8 +135,13 @@ def tournament_update(
     tournament.ranking_criteria = list(ranking_criteria)
     tournament.keep_clubs_apart = keep_clubs_apart
     tournament.is_public = is_public
+    rated_changed = is_rated is not None and is_rated != tournament.is_rated
+    if is_rated is not None:
+        tournament.is_rated = is_rated
     tournament.full_clean()
     tournament.save()
+    if rated_changed:
+        ratings_tournament_rated_changed(tournament)
     freshness.touch(tournament_id=tournament.pk)
     return tournament
 

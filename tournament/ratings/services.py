@@ -22,7 +22,7 @@ from datetime import datetime
 from django.db import connection, transaction
 from django.db.models import OuterRef, Q, Subquery
 
-from tournament.models import Match, PlayerRating, RatingChange, Seat
+from tournament.models import Match, PlayerRating, RatingChange, Seat, Tournament
 from tournament.ratings.model import INITIAL, Skill, ranks_of, rate
 
 #: The key of PostgreSQL's advisory lock that makes refreshes take turns.
@@ -42,8 +42,13 @@ class HistoryPoint:
         return cls(match.confirmed_at, match.pk)
 
     def later(self, at: str = "at", match_id: str = "match_id") -> Q:
-        """The rows at this point or after it, for a queryset whose key fields are named."""
-        return Q(**{f"{at}__gt": self.at}) | Q(**{at: self.at, f"{match_id}__gte": self.match_id})
+        """The rows at this point or after it, for a queryset whose key fields are named.
+
+        Written as a range on ``at`` (then the match's id where ``at`` is equal), so that
+        the database reads an index on ``at`` from the point on instead of every row."""
+        return Q(**{f"{at}__gte": self.at}) & (
+            Q(**{f"{at}__gt": self.at}) | Q(**{f"{match_id}__gte": self.match_id})
+        )
 
 
 def rated_matches():
@@ -67,6 +72,25 @@ def match_written(match: Match, *, was_confirmed: bool, totals_before: list[int]
     ratings_refresh(since=HistoryPoint.of(match))
 
 
+def ratings_tournament_rated_changed(tournament: Tournament) -> int:
+    """After ``tournament.is_rated`` changed: refresh the ratings from the tournament's first
+    confirmed match on (its matches now count, or no longer do; every later match of every
+    tournament is rated again). Returns the number of changes written (0 when the
+    tournament has no confirmed match)."""
+    first = (
+        Match.objects.filter(
+            table__session__tournament=tournament,
+            status=Match.Status.CONFIRMED,
+            confirmed_at__isnull=False,
+        )
+        .order_by("confirmed_at", "id")
+        .first()
+    )
+    if first is None:
+        return 0
+    return ratings_refresh(since=HistoryPoint.of(first))
+
+
 def ratings_rebuild() -> int:
     """Every rating written again from the whole history; returns the number of changes."""
     return ratings_refresh(since=None)
@@ -81,7 +105,7 @@ def ratings_refresh(*, since: HistoryPoint | None) -> int:
     stale = RatingChange.objects.all() if since is None else RatingChange.objects.filter(
         since.later()
     )
-    touched = set(stale.values_list("player_id", flat=True).distinct())
+    touched = set(stale.order_by().values_list("player_id", flat=True).distinct())
     stale.delete()
 
     matches = rated_matches()

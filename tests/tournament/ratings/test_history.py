@@ -1,0 +1,189 @@
+"""The rating history: kept match by match through the real write path, it equals the full
+rebuild (``ratings_rebuild``), whatever the order of the confirmations and the refreshes, after
+a correction and after an un-confirmation; a tournament's ``is_rated`` decides what counts."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from django.test import Client
+
+from tests.tournament.matches.helpers import fresh
+from tests.tournament.ratings.helpers import (
+    confirm,
+    correct,
+    matches_of,
+    rating_rows,
+    reconfirm,
+    second_event,
+)
+from tests.tournament.tournaments import settings_of
+from tournament.models import Match, PlayerRating, RatingChange, Seat, StaffRole
+from tournament.organiser.forms import TournamentForm
+from tournament.organiser.services import tournament_update
+from tournament.ratings.model import INITIAL, Skill, ranks_of, rate
+from tournament.ratings.services import HistoryPoint, ratings_rebuild, ratings_refresh
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def referee(make_user):
+    return make_user("rita-referee", is_superuser=True)
+
+
+@pytest.fixture
+def spring(make_tournament):
+    """Ten players, two sessions in play at tables of 4, 4 and 2."""
+    return make_tournament(slug="spring", players=10, sessions=2, started=True)
+
+
+def confirmed_in_order() -> list[Match]:
+    return list(Match.objects.filter(status=Match.Status.CONFIRMED).order_by("confirmed_at", "id"))
+
+
+def replayed_ratings(matches: list[Match]) -> dict[int, Skill]:
+    """Every player's skill after ``matches`` rated one after the other with the model alone."""
+    skills: dict[int, Skill] = {}
+    for match in matches:
+        seats = list(Seat.objects.filter(table=match.table_id).order_by("order")
+                     .values_list("player_id", flat=True))
+        after = rate([skills.get(player, INITIAL) for player in seats], match.totals)
+        skills.update(zip(seats, after))
+    return skills
+
+
+def test_kept_ratings_equal_the_rebuild_after_confirmations_in_any_order_and_a_correction(
+    spring, referee
+):
+    summer = second_event(spring, slug="summer")
+    matches = matches_of(spring) + matches_of(summer)
+    order = matches[:]
+    random.Random(7).shuffle(order)
+    assert [m.pk for m in order] != [m.pk for m in matches]
+    records = {match.pk: confirm(match, referee) for match in order}
+
+    kept = rating_rows()
+    seats = Seat.objects.filter(table__match__in=[m.pk for m in matches]).count()
+    assert len(kept[0]) == seats == 30 and len(kept[1]) == 10
+    assert [change[1] for change in kept[0]] == sorted(
+        (change[1] for change in kept[0]), key=[m.pk for m in order].index
+    )  # the history follows the confirmations, not the tables
+    assert ratings_rebuild() == seats
+    assert rating_rows() == kept
+    expected = replayed_ratings(confirmed_in_order())
+    assert {r.player_id: Skill(r.mu, r.sigma) for r in PlayerRating.objects.all()} == expected
+
+    # A correction of the first confirmed match: its place stays, what follows is rated again.
+    first = fresh(order[0])
+    totals, confirmed_at = list(first.totals), first.confirmed_at
+    correct(first, referee, records[first.pk])
+    # Un-confirmed: it no longer counts, and every later match was rated again without it.
+    unconfirmed = rating_rows()
+    assert not RatingChange.objects.filter(match=first).exists()
+    assert len(unconfirmed[0]) == seats - len(totals)
+    later = {c[:2]: c for c in unconfirmed[0]}
+    assert any(later[k[:2]] != k for k in kept[0] if k[:2] in later)
+    assert ratings_rebuild() == len(unconfirmed[0]) and rating_rows() == unconfirmed
+    reconfirm(first, referee)
+    first = fresh(first)
+    assert first.totals != totals and first.confirmed_at == confirmed_at
+    corrected = rating_rows()
+    # Only the ranks at the table count (docs/ratings.md): the same ranks, the same ratings.
+    assert (corrected == kept) == (ranks_of(first.totals) == ranks_of(totals))
+    assert ratings_rebuild() == seats
+    assert rating_rows() == corrected
+    assert {r.player_id: Skill(r.mu, r.sigma) for r in PlayerRating.objects.all()} == (
+        replayed_ratings(confirmed_in_order())
+    )
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_refreshes_from_any_points_in_any_order_give_the_same_rows(spring, referee, seed):
+    for match in matches_of(spring):
+        confirm(match, referee)
+    kept = rating_rows()
+    points = [HistoryPoint.of(match) for match in confirmed_in_order()]
+    rng = random.Random(seed)
+    for _round in range(2):
+        rng.shuffle(points)
+        for point in points:
+            ratings_refresh(since=point)
+            assert rating_rows() == kept
+    # Half the history lost (as an interrupted refresh would): a refresh from an earlier point
+    # writes it back as it was.
+    middle, earlier = sorted(points)[len(points) // 2], sorted(points)[1]
+    RatingChange.objects.filter(middle.later()).delete()
+    ratings_refresh(since=earlier)
+    assert rating_rows() == kept
+
+
+def test_unconfirming_a_match_removes_what_it_did(spring, referee):
+    records = {match.pk: confirm(match, referee) for match in matches_of(spring)}
+    history = confirmed_in_order()
+    middle = history[2]
+    players = set(Seat.objects.filter(table=middle.table_id).values_list("player_id", flat=True))
+    before = {r.player_id: r.matches for r in PlayerRating.objects.all()}
+
+    correct(middle, referee, records[middle.pk])
+    assert fresh(middle).status == Match.Status.FINISHED
+    assert not RatingChange.objects.filter(match=middle).exists()
+    after = {r.player_id: r.matches for r in PlayerRating.objects.all()}
+    assert {p: before[p] - after.get(p, 0) for p in before} == {
+        p: int(p in players) for p in before
+    }
+    rest = [m for m in history if m.pk != middle.pk]
+    assert {r.player_id: Skill(r.mu, r.sigma) for r in PlayerRating.objects.all()} == (
+        replayed_ratings(rest)
+    )
+    kept = rating_rows()
+    ratings_rebuild()
+    assert rating_rows() == kept
+
+
+def test_a_tournament_that_does_not_count_leaves_the_ratings(spring, referee):
+    summer = second_event(spring, slug="summer")
+    for match in matches_of(spring) + matches_of(summer):
+        confirm(match, referee)
+    kept = rating_rows()
+
+    tournament_update(**settings_of(spring, is_rated=False))
+    assert not RatingChange.objects.filter(tournament=spring).exists()
+    summer_changes = RatingChange.objects.filter(tournament=summer).order_by("at", "match_id")
+    firsts = {}
+    for change in summer_changes:
+        firsts.setdefault(change.player_id, change)
+    assert len(firsts) == 10
+    assert all((c.mu_before, c.sigma_before) == (INITIAL.mu, INITIAL.sigma)
+               for c in firsts.values())
+    unrated = rating_rows()
+    ratings_rebuild()
+    assert rating_rows() == unrated
+    assert PlayerRating.objects.filter(last_tournament=spring).count() == 0
+
+    tournament_update(**settings_of(spring, is_rated=True))
+    assert rating_rows() == kept
+
+
+def test_the_settings_page_sets_whether_the_tournament_counts(spring, referee, make_user):
+    for match in matches_of(spring):
+        confirm(match, referee)
+    organiser = make_user("olga")
+    StaffRole.objects.create(tournament=spring, user=organiser, role=StaffRole.Role.ORGANISER)
+    client = Client()
+    client.force_login(organiser)
+    initial = TournamentForm.initial_from(spring)
+    assert initial["is_rated"] is True
+    form = {
+        name: ("on" if value is True else "" if value in (None, False) else str(value))
+        for name, value in initial.items()
+    }
+    response = client.post(f"/t/{spring.slug}/organise/settings/", {**form, "is_rated": ""})
+    assert response.status_code == 302
+    spring.refresh_from_db()
+    assert not spring.is_rated
+    assert not RatingChange.objects.exists() and not PlayerRating.objects.exists()
+    response = client.post(f"/t/{spring.slug}/organise/settings/", form)
+    assert response.status_code == 302
+    assert RatingChange.objects.count() == Seat.objects.filter(session__tournament=spring).count()

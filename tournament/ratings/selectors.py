@@ -1,0 +1,102 @@
+"""The ratings as the pages, the exports and the PDF read them: one query for the rows.
+
+- ``ratings_rows(*, league=None)``: every rated player (merged records aside), best first, as
+  plain dicts; with a league, the players who played a confirmed match in one of its
+  tournaments (their rating over every rated tournament, not the league's alone).
+- ``league_for_ratings(*, slug, user)``: the league whose ratings ``user`` may read, or 404.
+- ``player_career_url(player_id)``: the address of a player's career, or None while no page
+  answers to it.
+
+The number of queries does not grow with players: the rows come from ``PlayerRating``, kept
+from the rating history by ``tournament.ratings.services``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Exists, OuterRef
+from django.http import Http404
+from django.urls import NoReverseMatch, reverse
+
+from tournament.models import League, Match, PlayerRating, Seat
+
+#: The name of the page of a player's career (kwarg ``player_id``).
+PLAYER_CAREER_URL_NAME = "tournament:player_career"
+#: An id reversed once, then replaced by each player's (no other part of the address has it).
+_SAMPLE_ID = 987654321
+
+
+def player_career_url(player_id: int) -> str | None:
+    """The address of the player's career page, or None when the project has none (the page
+    is named ``PLAYER_CAREER_URL_NAME``; the ratings link to it only when it exists)."""
+    try:
+        return reverse(PLAYER_CAREER_URL_NAME, kwargs={"player_id": player_id})
+    except NoReverseMatch:
+        return None
+
+
+def _career_url_maker():
+    """A function of a player's id giving their career's address (or None), reversing once:
+    a thousand ``reverse()`` calls would cost more than the page's query."""
+    sample = player_career_url(_SAMPLE_ID)
+    if sample is None:
+        return lambda player_id: None
+    head, _sample, tail = sample.rpartition(str(_SAMPLE_ID))
+    return lambda player_id: f"{head}{player_id}{tail}"
+
+
+def league_for_ratings(*, slug: str, user) -> League:
+    """The league of this address, when ``user`` may read it: everyone a public league, its
+    organisers and the superusers a private one. Otherwise 404, as for an unknown address
+    (a private league's existence is not told)."""
+    league = League.objects.filter(slug=slug).first()
+    if league is None:
+        raise Http404("no such league")
+    if league.is_public or (user.is_authenticated and user.is_active and (
+        user.is_superuser or league.organisers.filter(pk=user.pk).exists()
+    )):
+        return league
+    raise Http404("no such league")
+
+
+def ratings_rows(*, league: League | None = None) -> list[dict[str, Any]]:
+    """The rated players, best first (by conservative rating, then name, then id): one query.
+
+    Each row: ``rank`` (players of equal conservative rating share it), ``rank_label``
+    ("3" or "3=" for a tie), ``player_id``, ``name``, ``club``, ``url`` (the career page or
+    None), ``conservative``, ``mu``, ``sigma``, ``matches``, ``last_event_change`` and
+    ``last_event`` (the name of the tournament of the player's last rated match, "" if none).
+    """
+    ratings = PlayerRating.objects.filter(player__merged_into__isnull=True)
+    if league is not None:
+        played = Seat.objects.filter(
+            player=OuterRef("player_id"),
+            session__tournament__league=league,
+            table__match__status=Match.Status.CONFIRMED,
+        )
+        ratings = ratings.filter(Exists(played))
+    values = ratings.order_by("-conservative", "player__name", "player_id").values_list(
+        "player_id", "player__name", "player__club", "conservative", "mu", "sigma", "matches",
+        "last_event_change", "last_tournament__name",
+    )
+    career_url = _career_url_maker()
+    rows: list[dict[str, Any]] = []
+    rank = 0
+    previous = None
+    for position, (player_id, name, club, conservative, mu, sigma, matches, change,
+                   last_event) in enumerate(values, start=1):
+        if conservative != previous:
+            rank, previous = position, conservative
+        rows.append({
+            "rank": rank, "rank_label": str(rank), "player_id": player_id, "name": name,
+            "club": club, "url": career_url(player_id), "conservative": conservative, "mu": mu,
+            "sigma": sigma, "matches": matches, "last_event_change": change,
+            "last_event": last_event or "",
+        })
+    for index, row in enumerate(rows):
+        tied_before = index > 0 and rows[index - 1]["rank"] == row["rank"]
+        tied_after = index + 1 < len(rows) and rows[index + 1]["rank"] == row["rank"]
+        if tied_before or tied_after:
+            row["rank_label"] = f"{row['rank']}="
+    return rows

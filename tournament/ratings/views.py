@@ -1,0 +1,82 @@
+"""The ratings' pages: every rated player (``/ratings/``) and a league's players
+(``/leagues/<slug>/ratings/``), each as a page, a CSV, XLSX or ODS download
+(``?_export=csv``, ``xlsx``, ``ods``, as the standings) and a PDF.
+
+A league's ratings are read by everyone when the league is public, by its organisers and
+the superusers otherwise; a private or unknown league is a 404 to the others.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+
+from django.http import HttpResponse
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.generic import TemplateView
+from django_tables2 import RequestConfig
+from django_tables2.export import TableExport
+
+from tournament.models import League
+from tournament.printing.views import PdfView
+from tournament.ratings.selectors import league_for_ratings, ratings_rows
+from tournament.ratings.tables import RatingsTable, print_rows, ratings_csv
+
+
+class RatingsMixin:
+    """The league of the address (None for every rated player), and the rows."""
+
+    @cached_property
+    def league(self) -> League | None:
+        slug = self.kwargs.get("slug")
+        return None if slug is None else league_for_ratings(slug=slug, user=self.request.user)
+
+    def rows(self) -> list[dict]:
+        return ratings_rows(league=self.league)
+
+    def file_stem(self) -> str:
+        return f"{self.league.slug}-ratings" if self.league else "ratings"
+
+    def pdf_url(self) -> str:
+        if self.league is None:
+            return reverse("tournament:ratings_pdf")
+        return reverse("tournament:league_ratings_pdf", kwargs={"slug": self.league.slug})
+
+
+class RatingsView(RatingsMixin, TemplateView):
+    """/ratings/ and /leagues/<slug>/ratings/: the players' ratings, best first."""
+
+    template_name = "tournament/ratings/ratings.html"
+
+    def get(self, request, *args, **kwargs):
+        rows = self.rows()
+        export_format = request.GET.get("_export")
+        if export_format == "csv":
+            response = HttpResponse(content_type="text/csv; charset=utf-8")
+            response["Content-Disposition"] = f'attachment; filename="{self.file_stem()}.csv"'
+            response.write("\ufeff" + ratings_csv(rows=rows))
+            return response
+        table = RatingsTable(rows)
+        RequestConfig(request, paginate=False).configure(table)
+        if export_format in (TableExport.XLSX, TableExport.ODS):
+            return TableExport(
+                export_format, table, dataset_kwargs={"title": str(_("Ratings"))}
+            ).response(filename=f"{self.file_stem()}.{export_format}")
+        return self.render_to_response(self.get_context_data(
+            league=self.league, ratings_table=table, player_count=len(rows),
+            pdf_url=self.pdf_url(),
+        ))
+
+
+class RatingsPdfView(RatingsMixin, PdfView):
+    """/ratings.pdf and /leagues/<slug>/ratings.pdf: the ratings, printable (made at each
+    request: they follow every confirmation of every tournament)."""
+
+    template_name = "printing/ratings.html"
+
+    def document_context(self) -> dict:
+        rows = self.rows()
+        return {"league": self.league, "rows": print_rows(rows), "player_count": len(rows)}
+
+    def filename(self) -> str:
+        return f"{self.file_stem()}.pdf"
