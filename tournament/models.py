@@ -493,6 +493,10 @@ class Match(models.Model):
         verbose_name = _("match")
         verbose_name_plural = _("matches")
         ordering = ["table__session", "table__number"]
+        indexes = [
+            # The rating history's order (tournament.ratings.services).
+            models.Index(fields=["confirmed_at", "id"], name="match_rating_order"),
+        ]
 
     def __str__(self) -> str:
         return gettext("Session %(session)s, table %(table)s") % {

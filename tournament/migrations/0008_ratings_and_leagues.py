@@ -158,5 +158,9 @@ class Migration(migrations.Migration):
             model_name='ratingchange',
             constraint=models.UniqueConstraint(fields=('match', 'player'), name='rating_change_once'),
         ),
+        migrations.AddIndex(
+            model_name='match',
+            index=models.Index(fields=['confirmed_at', 'id'], name='match_rating_order'),
+        ),
         migrations.RunPython(confirmed_matches_dated, migrations.RunPython.noop),
     ]
