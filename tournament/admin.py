@@ -5,6 +5,7 @@ from django.contrib import admin
 
 from tournament.models import (
     AuditEntry,
+    League,
     Match,
     MatchSubmission,
     Player,
@@ -164,3 +165,11 @@ class MatchSubmissionAdmin(ReadOnlyHistoryAdmin):
     saved"): kept by the services, shown here."""
 
     list_display = ["at", "match", "key"]
+
+
+@admin.register(League)
+class LeagueAdmin(admin.ModelAdmin):
+    list_display = ["name", "slug", "points_scale", "best_results", "is_public"]
+    list_filter = ["is_public", "points_scale"]
+    search_fields = ["name", "slug"]
+    filter_horizontal = ["organisers"]
