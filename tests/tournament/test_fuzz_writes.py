@@ -118,7 +118,8 @@ ADDRESSES = {
     "league settings": ("organiser", "/leagues/{league}/edit/", LEAGUE),
     "add to a league": ("organiser", "/leagues/{league}/tournaments/add/",
                         {"tournament": "winter-cup"}),
-    "take out of a league": ("organiser", "/leagues/{league}/tournaments/{slug}/remove/", BUTTON),
+    "take out of a league": ("organiser", "/leagues/{league}/tournaments/remove/",
+                             {"tournament": "spring-open"}),
     "login": ("anonymous", "/login/", {
         "username": "olga-organiser", "password": "tiles-and-hexagons-9", "next": "/"}),
 }

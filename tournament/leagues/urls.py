@@ -17,7 +17,7 @@ urlpatterns = [
         name="league_tournament_add",
     ),
     path(
-        "leagues/<slug:slug>/tournaments/<slug:tournament_slug>/remove/",
+        "leagues/<slug:slug>/tournaments/remove/",
         views.LeagueTournamentRemoveView.as_view(),
         name="league_tournament_remove",
     ),

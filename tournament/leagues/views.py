@@ -32,7 +32,7 @@ from tournament.leagues.tables import (
     tournament_column,
 )
 from tournament.mixins import message_refusal
-from tournament.models import League, Tournament
+from tournament.models import League
 from tournament.permissions import PermissionMixin
 from tournament.printing.views import PdfView
 
@@ -224,15 +224,17 @@ class LeagueTournamentAddView(LeagueOrganiserMixin, LeaguePageMixin, TemplateVie
 
 
 class LeagueTournamentRemoveView(LeagueOrganiserMixin, View):
-    """POST /leagues/<slug>/tournaments/<tournament>/remove/: the tournament leaves the league
-    (its results leave the ranking); a refusal is a message."""
+    """POST /leagues/<slug>/tournaments/remove/ (``tournament``: its slug): the tournament
+    leaves the league (its results leave the ranking); a refusal is a message; a tournament
+    not in the league, a 404."""
 
     http_method_names = ["post"]
 
     def post(self, request, *args, **kwargs):
-        tournament = get_object_or_404(
-            Tournament, slug=kwargs["tournament_slug"], league=self.league
-        )
+        form = LeagueTournamentForm(request.POST, tournaments=self.league.tournaments.all())
+        if not form.is_valid():
+            raise Http404
+        tournament = form.cleaned_data["tournament"]
         try:
             services.league_tournament_remove(
                 league=self.league, tournament=tournament, user=request.user

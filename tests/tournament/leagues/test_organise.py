@@ -121,7 +121,7 @@ def test_a_tournament_joins_and_leaves_the_league(season, league_organiser, make
     assert Tournament.objects.get(slug="summer").league == season
 
     response = client.post(reverse("tournament:league_tournament_remove",
-                                   kwargs={"slug": "season", "tournament_slug": "winter"}))
+                                   kwargs={"slug": "season"}), {"tournament": "winter"})
     assert response.status_code == 302
     assert messages(response) == [("success", "")]
     assert Tournament.objects.get(slug="winter").league is None
@@ -161,10 +161,9 @@ def test_removing_needs_the_tournaments_organiser_too(season, make_user, client)
     """A second organiser of the league who does not organise winter cannot take it out."""
     colleague = make_user("colleague")
     season.organisers.add(colleague)
-    url = reverse("tournament:league_tournament_remove",
-                  kwargs={"slug": "season", "tournament_slug": "winter"})
+    url = reverse("tournament:league_tournament_remove", kwargs={"slug": "season"})
     before = snapshot()
-    response = logged_in(colleague).post(url)
+    response = logged_in(colleague).post(url, {"tournament": "winter"})
     assert response.status_code == 302
     assert messages(response) == [("error", "not-organiser")]
     assert snapshot() == before
@@ -173,15 +172,24 @@ def test_removing_needs_the_tournaments_organiser_too(season, make_user, client)
 def test_others_cannot_add_or_remove(season, outsider, organiser, client, make_league):
     hidden = make_league("hidden", is_public=False)
     add = reverse("tournament:league_tournament_add", kwargs={"slug": "season"})
-    remove = reverse("tournament:league_tournament_remove",
-                     kwargs={"slug": "season", "tournament_slug": "winter"})
+    remove = reverse("tournament:league_tournament_remove", kwargs={"slug": "season"})
+    winter = {"tournament": "winter"}
     before = snapshot()
     assert client.post(add, {"tournament": "spring-open"}).status_code == 302  # login
-    assert client.post(remove).status_code == 302
-    assert client.post(remove)["Location"].startswith(reverse("login"))
+    assert client.post(remove, winter)["Location"].startswith(reverse("login"))
     for user in (outsider, organiser):
         assert logged_in(user).post(add, {"tournament": "spring-open"}).status_code == 403
-        assert logged_in(user).post(remove).status_code == 403
+        assert logged_in(user).post(remove, winter).status_code == 403
     hidden_add = reverse("tournament:league_tournament_add", kwargs={"slug": hidden.slug})
     assert logged_in(organiser).post(hidden_add, {"tournament": "spring-open"}).status_code == 404
+    assert snapshot() == before
+
+
+def test_taking_out_a_tournament_not_in_the_league_is_a_404(season, league_organiser,
+                                                            make_finished):
+    make_finished("elsewhere", ["Cy", "Di"])
+    url = reverse("tournament:league_tournament_remove", kwargs={"slug": "season"})
+    before = snapshot()
+    for data in ({"tournament": "elsewhere"}, {"tournament": "nowhere"}, {}):
+        assert logged_in(league_organiser).post(url, data).status_code == 404
     assert snapshot() == before
