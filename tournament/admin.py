@@ -59,6 +59,7 @@ class PlayerAdmin(admin.ModelAdmin):
 @admin.register(League)
 class LeagueAdmin(admin.ModelAdmin):
     list_display = ["name", "slug", "points_scale", "best_results", "is_public"]
+    list_filter = ["is_public", "points_scale"]
     search_fields = ["name", "slug"]
     prepopulated_fields = {"slug": ["name"]}
     filter_horizontal = ["organisers"]

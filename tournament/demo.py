@@ -6,6 +6,11 @@ with two matches under way. Each match is a record of a whole match from the eng
 simulator, stored by the recording's record import and confirmed by the demo referee; the
 sessions are started and closed by the organiser's services, which refuse to close a session
 with a match not confirmed. Only the seating is a plan of the demo's own (``demo_seating``).
+
+Before it, the demo builds an earlier tournament (slug ``demo-autumn``, a month before: 12
+players, ten of them the demo's, two sessions played and closed), and a league "Demo season"
+(slug ``demo-season``) of the two, through the leagues' services: the league's ranking and
+the players' ratings have something to show.
 """
 
 from __future__ import annotations
@@ -20,12 +25,30 @@ from django.db import transaction
 from django.db.models import Count
 
 from tournament import engine, services
+from tournament.leagues.services import league_create, league_tournament_add
 from tournament.matches.services import match_record_import_and_confirm
-from tournament.models import Match, Player, Session, StaffRole, Tournament
+from tournament.models import (
+    League,
+    Match,
+    Player,
+    Registration,
+    Session,
+    StaffRole,
+    Tournament,
+)
 from tournament.organiser.services import player_add, session_close, session_create, session_start
 from tournament.seating.services import session_seat_players
 
 DEMO_SLUG = "demo"
+EARLIER_SLUG = "demo-autumn"
+LEAGUE_SLUG = "demo-season"
+#: The earlier tournament's players: the demo's first ten, and two who came only then.
+EARLIER_PLAYERS_FROM_DEMO = 10
+EARLIER_ONLY_PLAYERS = [
+    ("Yann Kerbrat", "Perpignan Catalans", "DEMO-17"),
+    ("Giulia Rossi", "Strasbourg Jeux", "DEMO-18"),
+]
+EARLIER_DAYS_BEFORE = 30
 DEMO_PASSWORD = "demo"
 DEMO_ORGANISER = "organiser"
 DEMO_REFEREE = "referee"
@@ -59,8 +82,10 @@ PLAYING_TABLES_IN_PROGRESS = 2
 @dataclass
 class DemoReport:
     tournament: Tournament
-    players: int
-    clubs: int
+    earlier: Tournament | None = None
+    league: League | None = None
+    players: int = 0
+    clubs: int = 0
     sessions: list[tuple[int, str, int]] = field(default_factory=list)  # number, status, tables
     users: list[tuple[str, str]] = field(default_factory=list)  # username, role
     matches_filled: int = 0
@@ -109,13 +134,27 @@ def record_truncated(record: dict[str, Any], *, turns: int) -> dict[str, Any]:
     return {**record, "rounds": [{"turns": list(first_round["turns"][:turns])}]}
 
 
+def earlier_seating(players: list[Player], *, seed: int) -> list[list[list[Player]]]:
+    """Two seatings of 12 players in which no two players meet twice: the shuffled players
+    fill a 3×4 grid; session 1 seats its rows (three tables of four), session 2 its columns
+    (four tables of three)."""
+    assert len(players) == 12, "the earlier tournament's seating is for 12 players"
+    rng = random.Random(seed)
+    order = players[:]
+    rng.shuffle(order)
+    rows = [order[row * 4 : (row + 1) * 4] for row in range(3)]
+    columns = [[rows[row][column] for row in range(3)] for column in range(4)]
+    return [rows, columns]
+
+
 def demo_remove() -> None:
-    """Delete the demo tournament and the players entered only for it."""
-    tournament = Tournament.objects.filter(slug=DEMO_SLUG).first()
-    if tournament is None:
-        return
-    player_ids = list(tournament.registrations.values_list("player_id", flat=True))
-    tournament.delete()
+    """Delete the demo's league, its two tournaments and the players entered only for them."""
+    League.objects.filter(slug=LEAGUE_SLUG).delete()
+    tournaments = Tournament.objects.filter(slug__in=[DEMO_SLUG, EARLIER_SLUG])
+    player_ids = list(
+        Registration.objects.filter(tournament__in=tournaments).values_list("player_id", flat=True)
+    )
+    tournaments.delete()
     Player.objects.filter(pk__in=player_ids).annotate(
         other_registrations=Count("registrations")
     ).filter(other_registrations=0).delete()
@@ -137,6 +176,7 @@ def demo_build(*, today: datetime.date | None = None) -> DemoReport:
     today = today or datetime.date.today()
     organiser = _demo_user(DEMO_ORGANISER)
     referee = _demo_user(DEMO_REFEREE)
+    earlier = _demo_earlier(today=today, organiser=organiser, referee=referee)
     tournament = services.tournament_create(
         name="Tournoi de démonstration",
         slug=DEMO_SLUG,
@@ -165,7 +205,41 @@ def demo_build(*, today: datetime.date | None = None) -> DemoReport:
         if session.number in FINISHED_SESSIONS:
             session = session_close(session=session)
         report.sessions.append((session.number, session.status, len(tables)))
+    report.earlier = earlier
+    report.league = league_create(
+        user=organiser, name="Demo season", slug=LEAGUE_SLUG,
+        description="The demo's tournaments, ranked together: points per final rank.",
+        points_scale=League.PointsScale.TABLE, points_table="25, 18, 15, 12, 10, 8, 6, 4, 2, 1",
+    )
+    for member in (earlier, tournament):
+        league_tournament_add(league=report.league, tournament=member, user=organiser)
     return report
+
+
+def _demo_earlier(*, today: datetime.date, organiser, referee) -> Tournament:
+    """The tournament a month before the demo: two sessions, every match confirmed, closed.
+    Built first, so that its matches come first in the rating history."""
+    start = today - datetime.timedelta(days=EARLIER_DAYS_BEFORE)
+    tournament = services.tournament_create(
+        name="Tournoi d'automne", slug=EARLIER_SLUG, start_date=start, end_date=start,
+        venue="Maison des jeux, Villeurbanne", organiser=organiser,
+    )
+    services.staff_role_grant(tournament=tournament, user=referee, role=StaffRole.Role.REFEREE)
+    entries = DEMO_PLAYERS[:EARLIER_PLAYERS_FROM_DEMO] + EARLIER_ONLY_PLAYERS
+    players = [
+        player_add(tournament=tournament, name=name, club=club, licence=licence).player
+        for name, club, licence in entries
+    ]
+    for number, tables in enumerate(earlier_seating(players, seed=DEMO_SEED - 1), start=1):
+        session = session_create(tournament=tournament, seed=DEMO_SEED - 10 * number)
+        session_seat_players(session=session, tables=tables)
+        session = session_start(session=session)
+        matches = Match.objects.filter(table__session=session).select_related("table")
+        for match in matches.order_by("table__number"):
+            record = demo_match_record(match, session.seed * 100 + match.table.number)
+            match_record_import_and_confirm(match=match, user=referee, record=record)
+        session_close(session=session)
+    return tournament
 
 
 def _demo_play_session(session: Session, *, referee) -> int:

@@ -10,8 +10,18 @@ from django.core.management import CommandError, call_command
 from django.db.models import Count
 from django.test import RequestFactory
 
-from tournament.demo import DEMO_PLAYERS, demo_build, record_truncated
-from tournament.models import Match, Player, Seat, Session, StaffRole, Tournament, Turn
+from tournament.demo import DEMO_PLAYERS, EARLIER_ONLY_PLAYERS, demo_build, record_truncated
+from tournament.models import (
+    League,
+    Match,
+    Player,
+    PlayerRating,
+    Seat,
+    Session,
+    StaffRole,
+    Tournament,
+    Turn,
+)
 from tournament.permissions import can_referee, is_organiser
 
 pytestmark = pytest.mark.django_db
@@ -88,7 +98,10 @@ def test_demo_runs_twice_and_recreates(debug_on, make_tournament):
     assert "Demo tournament ready" in output
     assert Tournament.objects.filter(slug="demo").count() == 1
     assert Tournament.objects.get(slug="demo").pk != first_id
-    assert Player.objects.filter(licence__startswith="DEMO-").count() == len(DEMO_PLAYERS)
+    people = len(DEMO_PLAYERS) + len(EARLIER_ONLY_PLAYERS)  # the earlier tournament's two
+    assert Player.objects.filter(licence__startswith="DEMO-").count() == people
+    assert League.objects.filter(slug="demo-season").count() == 1
+    assert Tournament.objects.filter(slug="demo-autumn").count() == 1
     assert StaffRole.objects.filter(tournament__slug="demo").count() == 2
     assert Tournament.objects.filter(pk=other.pk).exists()
     assert other.registrations.count() == 8
@@ -137,3 +150,34 @@ def test_demo_match_records_come_from_the_engine_for_the_seated_players(debug_on
     report = check_record(parse_record(record))
     assert report.valid and report.finished
     assert max(report.totals) >= 400
+
+
+def test_the_demo_has_a_league_of_an_earlier_tournament_and_the_demo(debug_on, client):
+    from tournament.leagues.selectors import league_standing
+
+    output = run_demo()
+    league = League.objects.get(slug="demo-season")
+    assert "/leagues/demo-season/" in output
+    earlier, demo = [item.tournament for item in league_standing(league=league).tournaments]
+    assert (earlier.slug, demo.slug) == ("demo-autumn", "demo")
+    assert earlier.end_date < demo.start_date
+    organiser = league.organisers.get()
+    assert organiser.username == "organiser" and is_organiser(organiser, earlier)
+    # The earlier tournament: two sessions played and closed, every match confirmed.
+    assert list(earlier.sessions.values_list("status", flat=True)) == ["finished", "finished"]
+    matches = Match.objects.filter(table__session__tournament=earlier)
+    assert matches.count() == 7 and not matches.exclude(status=Match.Status.CONFIRMED).exists()
+    # Players partly the same: ten of the demo's, two who came only to the earlier one.
+    earlier_people = set(earlier.registrations.values_list("player_id", flat=True))
+    demo_people = set(demo.registrations.values_list("player_id", flat=True))
+    assert len(earlier_people & demo_people) == 10 and len(earlier_people - demo_people) == 2
+
+    standing = league_standing(league=league)
+    assert len(standing.rows) == 18
+    both = [row for row in standing.rows if row.played == 2]
+    assert len(both) == 10 and standing.rows[0].total >= 25
+    page = client.get("/leagues/demo-season/")
+    assert page.status_code == 200 and len(page.context["standing"].rows) == 18
+    # Ratings kept from both tournaments' confirmed matches (the earlier one's first).
+    assert PlayerRating.objects.filter(player_id__in=earlier_people - demo_people).count() == 2
+    assert PlayerRating.objects.filter(player_id__in=demo_people).count() == 16

@@ -67,6 +67,8 @@ SETTINGS = {
         start=1)},
 }
 PLAYER = {"name": "Zoé Zed", "club": "Club Z", "licence": "L-1", "first_session": "2"}
+LEAGUE = {"name": "Season", "description": "", "points_scale": "table",
+          "points_table": "25, 18, 15", "best_results": "3", "is_public": "on"}
 
 
 def csv_files():
@@ -87,7 +89,8 @@ def csv_files():
     return contents.map(lambda data: SimpleUploadedFile("players.csv", data, "text/csv"))
 
 
-# Each address: (role, path with {slug} {registration} {number} {role_id}, its valid values).
+# Each address: (role, path with {slug} {registration} {number} {role_id} {league}, its valid
+# values).
 # The buttons (withdraw, seat, start...) take no field: they are sent stray ones.
 BUTTON = {"extra": ""}
 ADDRESSES = {
@@ -111,6 +114,12 @@ ADDRESSES = {
         "tables": "1-2"}),
     "revoke": ("organiser", "/t/{slug}/staff/{role_id}/revoke/", BUTTON),
     "unlock": ("organiser", "/t/{slug}/staff/unlock/", {"username": "remi-referee"}),
+    "new league": ("organiser", "/leagues/new/", {**LEAGUE, "slug": "season-2027"}),
+    "league settings": ("organiser", "/leagues/{league}/edit/", LEAGUE),
+    "add to a league": ("organiser", "/leagues/{league}/tournaments/add/",
+                        {"tournament": "winter-cup"}),
+    "take out of a league": ("organiser", "/leagues/{league}/tournaments/remove/",
+                             {"tournament": "spring-open"}),
     "login": ("anonymous", "/login/", {
         "username": "olga-organiser", "password": "tiles-and-hexagons-9", "next": "/"}),
 }
@@ -154,16 +163,26 @@ def post_data(data: dict) -> dict:
 
 
 @pytest.fixture
-def world(tournament, organiser, referee):
-    """The tournament (session 1 seated), a withdrawn player, a referee's role."""
+def world(tournament, organiser, referee, make_tournament):
+    """The tournament (session 1 seated), a withdrawn player, a referee's role; a league of
+    the tournament, and another tournament of the organiser's to add to it."""
+    from tournament import services
+    from tournament.leagues.services import league_create, league_tournament_add
+
     registration = tournament.registrations.order_by("pk").first()
     organiser_services.registration_withdraw(registration=registration)
     role = StaffRole.objects.get(user=referee, tournament=tournament)
+    league = league_create(user=organiser, name="Season", slug="season")
+    league_tournament_add(league=league, tournament=tournament, user=organiser)
+    services.staff_role_grant(tournament=make_tournament(slug="winter-cup", players=0,
+                                                         sessions=0),
+                              user=organiser, role=StaffRole.Role.ORGANISER)
     return {
         "slug": tournament.slug,
         "registration": registration.pk,
         "number": 1,
         "role_id": role.pk,
+        "league": league.slug,
     }
 
 
@@ -258,6 +277,8 @@ def test_the_addresses_cover_every_write_outside_the_matches():
         "tournament:session_seat", "tournament:seating_swap", "tournament:session_start",
         "tournament:session_close", "tournament:session_reopen", "tournament:staff",
         "tournament:staff_revoke", "tournament:staff_unlock",
+        "tournament:league_create", "tournament:league_edit", "tournament:league_tournament_add",
+        "tournament:league_tournament_remove",
     }
     assert writes == fuzzed, writes ^ fuzzed
 

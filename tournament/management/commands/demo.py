@@ -49,4 +49,9 @@ class Command(BaseCommand):
                 f"  matches filled: {report.matches_filled} ({confirmed} finished and "
                 f"confirmed, {playing} in play), through the record import"
             )
+            if report.league is not None:
+                out.write(
+                    f"  league: {report.league.name} (/leagues/{report.league.slug}/), with "
+                    f"{report.earlier.name} (/t/{report.earlier.slug}/), a month before"
+                )
         out.write("Serve it with: python manage.py runserver, then open http://127.0.0.1:8000/")

@@ -1,0 +1,208 @@
+"""Reads behind the league pages, each in a fixed number of queries.
+
+``league_standing(*, league)`` reads every tournament of the league at once (four queries,
+however many tournaments and players), ranks each tournament with the standings' own
+computation (``tournament.standings.ranking.standings_compute``, from the same data as
+``tournament.standings.selectors.standings``: confirmed matches only, from their cached
+totals), and adds the final ranks up with ``tournament.leagues.ranking.league_ranking``.
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+
+from django.db.models import Count, Q, QuerySet
+
+from tournament.leagues.ranking import (
+    TABLE,
+    LeaguePlayer,
+    LeagueRow,
+    PointsRule,
+    TournamentFinish,
+    league_ranking,
+    parse_points_table,
+)
+from tournament.models import League, Match, Registration, Seat, Session, StaffRole, Tournament
+from tournament.standings.ranking import MatchResult, StandingPlayer, standings_compute
+
+
+def can_create_league(user) -> bool:
+    """Superusers, and the organisers of a tournament, may create a league."""
+    if not (user.is_authenticated and user.is_active):
+        return False
+    return user.is_superuser or StaffRole.objects.filter(
+        user=user, role=StaffRole.Role.ORGANISER
+    ).exists()
+
+
+def is_league_organiser(user, league: League) -> bool:
+    """One of the league's organisers, or a superuser."""
+    if not (user.is_authenticated and user.is_active):
+        return False
+    if user.is_superuser:
+        return True
+    organiser_ids = getattr(league, "_organiser_ids", None)
+    if organiser_ids is None:
+        organiser_ids = set(league.organisers.values_list("pk", flat=True))
+        league._organiser_ids = organiser_ids
+    return user.pk in organiser_ids
+
+
+def can_view_league(user, league: League) -> bool:
+    """Public leagues are for everyone; the others for their organisers only."""
+    return league.is_public or is_league_organiser(user, league)
+
+
+def visible_leagues(*, user) -> QuerySet[League]:
+    """The public leagues, and those the user organises (every league for a superuser), by
+    name; ``tournament_count`` counted."""
+    leagues = League.objects.all()
+    if not (user.is_authenticated and user.is_superuser):
+        shown = Q(is_public=True)
+        if user.is_authenticated:
+            shown |= Q(organisers=user)
+        leagues = leagues.filter(pk__in=League.objects.filter(shown).values("pk"))
+    return leagues.annotate(tournament_count=Count("tournaments")).order_by("name", "pk")
+
+
+def points_rule(league: League) -> PointsRule:
+    """The league's rule as the ranking reads it."""
+    table = parse_points_table(league.points_table) if league.points_scale == TABLE else ()
+    return PointsRule(league.points_scale, table=table, best=league.best_results)
+
+
+@dataclass(frozen=True)
+class LeagueTournament:
+    """A tournament of the league as its page lists it; ``confirmed_matches`` 0: no results
+    yet; ``in_play``: a session is in play, the ranks may still change."""
+
+    tournament: Tournament
+    confirmed_matches: int
+    in_play: bool
+    visible: bool
+
+    @property
+    def id(self) -> int:
+        return self.tournament.pk
+
+
+@dataclass(frozen=True)
+class LeagueStanding:
+    league: League
+    rule: PointsRule
+    tournaments: list[LeagueTournament]
+    rows: list[LeagueRow]
+
+
+def league_tournaments(*, league: League) -> list[Tournament]:
+    """The league's tournaments, earliest first."""
+    return list(league.tournaments.order_by("start_date", "pk"))
+
+
+def league_standing(*, league: League, user=None) -> LeagueStanding:
+    """The league's tournaments and ranking (four queries, a fifth for a logged-in ``user``
+    when a tournament is private: ``user`` only says which tournaments they may open)."""
+    tournaments = league_tournaments(league=league)
+    by_id = {tournament.pk: tournament for tournament in tournaments}
+
+    players: dict[int, dict[int, StandingPlayer]] = {tid: {} for tid in by_id}
+    names: dict[int, LeaguePlayer] = {}
+    registrations = (
+        Registration.objects.filter(tournament__in=by_id, player__merged_into__isnull=True)
+        .order_by()
+        .values_list("tournament_id", "player_id", "player__name", "player__club", "status")
+    )
+    for tid, player_id, name, club, status in registrations:
+        players[tid][player_id] = StandingPlayer(
+            id=player_id, name=name, club=club, withdrawn=status == Registration.Status.WITHDRAWN
+        )
+        names[player_id] = LeaguePlayer(player_id, name, club)
+
+    matches = Match.objects.filter(table__session__tournament__in=by_id).values_list(
+        "table__session__tournament_id", "pk", "table_id", "status", "totals",
+        "table__session__status",
+    )
+    confirmed: dict[int, tuple[int, int, list[int]]] = {}  # table id: tournament, match, totals
+    in_play: set[int] = set()
+    for tid, match_id, table_id, status, totals, session_status in matches:
+        if session_status == Session.Status.PLAYING:
+            in_play.add(tid)
+        if status == Match.Status.CONFIRMED:
+            confirmed[table_id] = (tid, match_id, totals or [])
+
+    seated: dict[int, list[tuple[int, int]]] = {table_id: [] for table_id in confirmed}
+    seats = Seat.objects.filter(
+        session__tournament__in=by_id, table__match__status=Match.Status.CONFIRMED
+    ).values_list("table_id", "order", "player_id")
+    for table_id, order, player_id in seats:
+        if table_id in seated:
+            seated[table_id].append((order, player_id))
+
+    results: dict[int, list[MatchResult]] = {tid: [] for tid in by_id}
+    for table_id, (tid, match_id, totals) in confirmed.items():
+        player_ids = tuple(player_id for _order, player_id in sorted(seated[table_id]))
+        if len(totals) != len(player_ids):
+            continue  # as the standings: a confirmed match always has its totals; never guess
+        results[tid].append(MatchResult(player_ids, tuple(totals), match_id=match_id))
+
+    visible = visible_tournament_ids(user=user, tournaments=tournaments)
+    finishes = []
+    listed = []
+    for tournament in tournaments:
+        tid = tournament.pk
+        ranks: dict[int, int] = {}
+        if results[tid]:
+            rows = standings_compute(
+                players=list(players[tid].values()), results=results[tid],
+                criteria=list(tournament.ranking_criteria),
+            )
+            # Ranked: the registered players who played a confirmed match (the others are
+            # listed last in the standings, and get nothing here).
+            ranks = {row["player_id"]: row["rank"] for row in rows
+                     if row["matches"] and row["player_id"] in players[tid]}
+        finishes.append(TournamentFinish(tid, ranks))
+        listed.append(LeagueTournament(
+            tournament=tournament,
+            confirmed_matches=len(results[tid]),
+            in_play=tid in in_play,
+            visible=tid in visible,
+        ))
+    rule = points_rule(league)
+    rows = league_ranking(rule=rule, finishes=finishes, players=names)
+    return LeagueStanding(league=league, rule=rule, tournaments=listed, rows=rows)
+
+
+def visible_tournament_ids(*, user, tournaments: list[Tournament]) -> set[int]:
+    """The ids of the tournaments ``user`` may open (``tournament.permissions.can_view``:
+    the public ones, and the private ones where they have a role), in one query at most."""
+    visible = {tournament.pk for tournament in tournaments if tournament.is_public}
+    private = [tournament.pk for tournament in tournaments if not tournament.is_public]
+    if not private or user is None or not (user.is_authenticated and user.is_active):
+        return visible
+    if user.is_superuser:
+        return visible | set(private)
+    return visible | set(
+        StaffRole.objects.filter(user=user, tournament__in=private)
+        .values_list("tournament_id", flat=True)
+    )
+
+
+def addable_tournaments(*, user, league: League) -> QuerySet[Tournament]:
+    """The tournaments ``user`` may add to ``league``: those they organise (every one for a
+    superuser) that are in no league yet, latest first."""
+    tournaments = Tournament.objects.filter(league__isnull=True)
+    if not user.is_superuser:
+        tournaments = tournaments.filter(
+            staff_roles__user=user, staff_roles__role=StaffRole.Role.ORGANISER
+        )
+    return tournaments.order_by("-start_date", "name")
+
+
+def league_period(tournaments: list[LeagueTournament]) -> tuple[datetime.date, datetime.date] | None:
+    """The first and last days of the league's tournaments, or None without any."""
+    if not tournaments:
+        return None
+    starts = [item.tournament.start_date for item in tournaments]
+    ends = [item.tournament.end_date or item.tournament.start_date for item in tournaments]
+    return min(starts), max(ends)

@@ -1,0 +1,283 @@
+"""The league pages: the list, a league's page with its ranking (CSV, XLSX, ODS, PDF), and
+the organisers' pages (create, edit, add and remove a tournament).
+
+Who may: everyone reads a public league; a private one is a 404 to all but its organisers
+(and superusers). Its organisers change it; anonymous users go to the login page, others get a
+403 (``tournament.permissions.PermissionMixin``).
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect
+from django.urls import NoReverseMatch, reverse
+from django.utils.translation import gettext as _
+from django.views.generic import FormView, TemplateView, View
+from django_tables2 import RequestConfig
+from django_tables2.export import TableExport
+
+from tournament.forms import add_service_errors
+from tournament.leagues import selectors, services
+from tournament.leagues.forms import LeagueCreateForm, LeagueForm, LeagueTournamentForm
+from tournament.leagues.tables import (
+    LeagueRankingTable,
+    LeagueTable,
+    ranking_csv,
+    ranking_records,
+    rule_words,
+    tournament_column,
+)
+from tournament.mixins import message_refusal
+from tournament.models import League
+from tournament.permissions import PermissionMixin
+from tournament.printing.views import PdfView
+
+#: Beyond this many tournaments, the printed ranking turns landscape.
+PRINT_PORTRAIT_TOURNAMENTS = 4
+
+
+def league_ratings_url(league: League) -> str | None:
+    """The address of the league's players' ratings, when the site has that page."""
+    try:
+        return reverse("tournament:league_ratings", kwargs={"slug": league.slug})
+    except NoReverseMatch:
+        return None
+
+
+class LeagueMixin(PermissionMixin):
+    """Loads ``self.league`` from the ``slug`` in the URL; a private league is a 404 to
+    whoever may not see it, then ``has_permission()``."""
+
+    league: League
+
+    def dispatch(self, request, *args, **kwargs):
+        self.league = get_object_or_404(League, slug=kwargs["slug"])
+        return super().dispatch(request, *args, **kwargs)
+
+    def refuse(self, request):
+        if not selectors.can_view_league(request.user, self.league):
+            raise Http404
+        return super().refuse(request)
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        context["league"] = self.league
+        context["user_is_league_organiser"] = selectors.is_league_organiser(
+            self.request.user, self.league
+        )
+        return context
+
+
+class LeagueOrganiserMixin(LeagueMixin):
+    def has_permission(self) -> bool:
+        return selectors.is_league_organiser(self.request.user, self.league)
+
+
+class LeagueListView(TemplateView):
+    """/leagues/: the public leagues, and the user's own."""
+
+    template_name = "tournament/leagues/list.html"
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        table = LeagueTable(selectors.visible_leagues(user=self.request.user))
+        RequestConfig(self.request, paginate=False).configure(table)
+        context["league_table"] = table
+        context["can_create_league"] = selectors.can_create_league(self.request.user)
+        return context
+
+
+class LeagueCreateView(PermissionMixin, FormView):
+    """/leagues/new/: superusers and the organisers of a tournament create a league."""
+
+    template_name = "tournament/leagues/league_form.html"
+    form_class = LeagueCreateForm
+
+    def has_permission(self) -> bool:
+        return selectors.can_create_league(self.request.user)
+
+    def get_initial(self):
+        return {"is_public": True, "points_scale": League.PointsScale.LINEAR}
+
+    def form_valid(self, form):
+        try:
+            league = services.league_create(user=self.request.user, **form.cleaned_data)
+        except ValidationError as error:
+            add_service_errors(form, error)
+            return self.form_invalid(form)
+        messages.success(self.request, _("The league is created: now add its tournaments."))
+        return redirect(league)
+
+    def form_invalid(self, form):
+        return self.render_to_response(self.get_context_data(form=form), status=400)
+
+
+class LeagueEditView(LeagueOrganiserMixin, FormView):
+    """/leagues/<slug>/edit/: the name, the description, the rule, public or not."""
+
+    template_name = "tournament/leagues/league_form.html"
+    form_class = LeagueForm
+
+    def get_initial(self):
+        return LeagueForm.initial_from(self.league)
+
+    def form_valid(self, form):
+        try:
+            league = services.league_update(
+                league=self.league, user=self.request.user, **form.cleaned_data
+            )
+        except ValidationError as error:
+            add_service_errors(form, error)
+            return self.form_invalid(form)
+        messages.success(self.request, _("The league is saved."))
+        return redirect(league)
+
+    def form_invalid(self, form):
+        return self.render_to_response(self.get_context_data(form=form), status=400)
+
+
+class LeaguePageMixin(LeagueMixin):
+    """The league's page: its tournaments, its ranking, and for its organisers the form to
+    add a tournament."""
+
+    template_name = "tournament/leagues/league.html"
+
+    @cached_property
+    def standing(self) -> selectors.LeagueStanding:
+        return selectors.league_standing(league=self.league, user=self.request.user)
+
+    def ranking_table(self) -> LeagueRankingTable:
+        tournaments = [item.tournament for item in self.standing.tournaments]
+        records = ranking_records(self.standing.rows, [t.pk for t in tournaments])
+        table = LeagueRankingTable.for_tournaments(records, tournaments)
+        RequestConfig(self.request, paginate=False).configure(table)
+        return table
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        standing = self.standing
+        context.update(
+            standing=standing,
+            ranking_table=self.ranking_table(),
+            rule_words=rule_words(standing.rule),
+            period=selectors.league_period(standing.tournaments),
+            ratings_url=league_ratings_url(self.league),
+        )
+        if context["user_is_league_organiser"] and "tournament_form" not in context:
+            context["tournament_form"] = LeagueTournamentForm(
+                tournaments=selectors.addable_tournaments(user=self.request.user,
+                                                          league=self.league)
+            )
+        return context
+
+
+class LeagueView(LeaguePageMixin, TemplateView):
+    """/leagues/<slug>/: ``?_export=csv`` downloads the ranking written from the rows,
+    ``?_export=xlsx`` or ``ods`` through django-tables2's ``TableExport``."""
+
+    def get(self, request, *args, **kwargs):
+        export_format = request.GET.get("_export")
+        if export_format == "csv":
+            tournaments = [item.tournament for item in self.standing.tournaments]
+            records = ranking_records(self.standing.rows, [t.pk for t in tournaments])
+            response = HttpResponse(content_type="text/csv; charset=utf-8")
+            response["Content-Disposition"] = (
+                f'attachment; filename="{self.league.slug}-ranking.csv"'
+            )
+            response.write("\ufeff" + ranking_csv(records=records, tournaments=tournaments))
+            return response
+        if export_format in (TableExport.XLSX, TableExport.ODS):
+            return TableExport(
+                export_format, self.ranking_table(), dataset_kwargs={"title": str(_("Ranking"))}
+            ).response(filename=f"{self.league.slug}-ranking.{export_format}")
+        return super().get(request, *args, **kwargs)
+
+
+class LeagueTournamentAddView(LeagueOrganiserMixin, LeaguePageMixin, TemplateView):
+    """POST /leagues/<slug>/tournaments/add/: a tournament the user organises joins the
+    league; a refusal shows the page again with the message next to the field (400)."""
+
+    http_method_names = ["post"]
+
+    def post(self, request, *args, **kwargs):
+        form = LeagueTournamentForm(
+            request.POST,
+            tournaments=selectors.addable_tournaments(user=request.user, league=self.league),
+        )
+        if form.is_valid():
+            try:
+                tournament = services.league_tournament_add(
+                    league=self.league, tournament=form.cleaned_data["tournament"],
+                    user=request.user,
+                )
+            except ValidationError as error:
+                add_service_errors(form, error)
+            else:
+                messages.success(request, _("%(tournament)s is now in the league.")
+                                 % {"tournament": tournament.name})
+                return redirect(self.league)
+        return self.render_to_response(self.get_context_data(tournament_form=form), status=400)
+
+
+class LeagueTournamentRemoveView(LeagueOrganiserMixin, View):
+    """POST /leagues/<slug>/tournaments/remove/ (``tournament``: its slug): the tournament
+    leaves the league (its results leave the ranking); a refusal is a message; a tournament
+    not in the league, a 404."""
+
+    http_method_names = ["post"]
+
+    def post(self, request, *args, **kwargs):
+        form = LeagueTournamentForm(request.POST, tournaments=self.league.tournaments.all())
+        if not form.is_valid():
+            raise Http404
+        tournament = form.cleaned_data["tournament"]
+        try:
+            services.league_tournament_remove(
+                league=self.league, tournament=tournament, user=request.user
+            )
+        except ValidationError as error:
+            message_refusal(request, error)
+        else:
+            messages.success(request, _("%(tournament)s is no longer in the league.")
+                             % {"tournament": tournament.name})
+        return redirect(self.league)
+
+
+class LeagueRankingPdfView(LeagueMixin, PdfView):
+    """/leagues/<slug>/ranking.pdf: the ranking, printable (made at each request: a league's
+    ranking is read far less often than a running tournament's standings)."""
+
+    template_name = "printing/league_ranking.html"
+
+    def document_context(self):
+        standing = selectors.league_standing(league=self.league)
+        tournaments = standing.tournaments
+        columns = [
+            # Translators: short for the n-th tournament of a league, in the printed ranking.
+            (tournament_column(item.id), _("T%(number)s") % {"number": number}, item)
+            for number, item in enumerate(tournaments, start=1)
+        ]
+        rows = [
+            {
+                "row": row,
+                "podium": row.rank <= 3,
+                "results": [row.results.get(item.id) for _name, _short, item in columns],
+            }
+            for row in standing.rows
+        ]
+        return {
+            "league": self.league,
+            "standing": standing,
+            "columns": columns,
+            "rows": rows,
+            "rule_words": rule_words(standing.rule),
+            "period": selectors.league_period(tournaments),
+            "wide": len(tournaments) > PRINT_PORTRAIT_TOURNAMENTS,
+        }
+
+    def filename(self) -> str:
+        return f"{self.league.slug}-ranking.pdf"
