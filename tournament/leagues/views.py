@@ -14,7 +14,7 @@ from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.generic import FormView, TemplateView, View
 from django_tables2 import RequestConfig
@@ -38,14 +38,6 @@ from tournament.printing.views import PdfView
 
 #: Beyond this many tournaments, the printed ranking turns landscape.
 PRINT_PORTRAIT_TOURNAMENTS = 4
-
-
-def league_ratings_url(league: League) -> str | None:
-    """The address of the league's players' ratings, when the site has that page."""
-    try:
-        return reverse("tournament:league_ratings", kwargs={"slug": league.slug})
-    except NoReverseMatch:
-        return None
 
 
 class LeagueMixin(PermissionMixin):
@@ -165,7 +157,7 @@ class LeaguePageMixin(LeagueMixin):
             ranking_table=self.ranking_table(),
             rule_words=rule_words(standing.rule),
             period=selectors.league_period(standing.tournaments),
-            ratings_url=league_ratings_url(self.league),
+            ratings_url=reverse("tournament:league_ratings", kwargs={"slug": self.league.slug}),
         )
         if context["user_is_league_organiser"] and "tournament_form" not in context:
             context["tournament_form"] = LeagueTournamentForm(

@@ -43,16 +43,10 @@ def test_the_league_page_shows_its_tournaments_and_ranking(client, season):
     assert not has_id(response, "league-organise")
 
 
-def test_ratings_link_only_when_the_page_exists(client, season):
-    from django.urls import NoReverseMatch
-
+def test_the_league_links_its_players_ratings(client, season):
     response = client.get(league_url(season))
-    try:
-        expected = reverse("tournament:league_ratings", kwargs={"slug": season.slug})
-    except NoReverseMatch:
-        assert not has_id(response, "league-ratings")
-    else:
-        assert by_id(response, "league-ratings").get("href") == expected
+    expected = reverse("tournament:league_ratings", kwargs={"slug": season.slug})
+    assert by_id(response, "league-ratings").get("href") == expected
 
 
 def test_the_league_ranks_follow_each_tournaments_standings(season):
