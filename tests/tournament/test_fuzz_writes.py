@@ -75,24 +75,6 @@ SETTINGS = {
 PLAYER = {"name": "Zoé Zed", "club": "Club Z", "licence": "L-1", "first_session": "2"}
 
 
-def csv_files():
-    text = st.one_of(
-        st.text(max_size=400),
-        st.lists(
-            st.lists(st.one_of(NASTY_TEXT, st.just("Ana"), st.just("Club")), max_size=5)
-            .map(lambda cells: ",".join(cells)),
-            max_size=20,
-        ).map("\n".join),
-        st.sampled_from(["name;club\nAna;X\nBo,Y\n", "nom\nBob;Club B;L-77\n", "\"open\nx"]),
-    )
-    contents = st.one_of(
-        text.map(lambda value: value.encode("utf-8")),
-        text.map(lambda value: value.encode("utf-16")),
-        st.binary(max_size=400),
-    )
-    return contents.map(lambda data: SimpleUploadedFile("players.csv", data, "text/csv"))
-
-
 @functools.cache
 def old_archive() -> bytes:
     """A records.zip as archives were before their manifest: one match of one round, three
@@ -151,6 +133,24 @@ def zip_files():
     )
     return contents.map(
         lambda data: SimpleUploadedFile("old-open-records.zip", data, "application/zip"))
+
+
+def csv_files():
+    text = st.one_of(
+        st.text(max_size=400),
+        st.lists(
+            st.lists(st.one_of(NASTY_TEXT, st.just("Ana"), st.just("Club")), max_size=5)
+            .map(lambda cells: ",".join(cells)),
+            max_size=20,
+        ).map("\n".join),
+        st.sampled_from(["name;club\nAna;X\nBo,Y\n", "nom\nBob;Club B;L-77\n", "\"open\nx"]),
+    )
+    contents = st.one_of(
+        text.map(lambda value: value.encode("utf-8")),
+        text.map(lambda value: value.encode("utf-16")),
+        st.binary(max_size=400),
+    )
+    return contents.map(lambda data: SimpleUploadedFile("players.csv", data, "text/csv"))
 
 
 # Each address: (role, path with {slug} {registration} {number} {role_id}, its valid values).
