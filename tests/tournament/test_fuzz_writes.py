@@ -11,6 +11,10 @@ runs in a transaction rolled back at its end: every example starts from the same
 from __future__ import annotations
 
 import datetime
+import functools
+import io
+import json
+import zipfile
 
 import pytest
 from django.contrib.messages import constants, get_messages
@@ -20,7 +24,9 @@ from django.test import Client
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tournament.models import Registration, StaffRole
+from tournament import engine
+from tournament.matches.archive import INDEX_HEADER, INDEX_NAME
+from tournament.models import Registration, StaffRole, Tournament
 from tournament.organiser import services as organiser_services
 
 pytestmark = pytest.mark.django_db
@@ -71,6 +77,66 @@ LEAGUE = {"name": "Season", "description": "", "points_scale": "table",
           "points_table": "25, 18, 15", "best_results": "3", "is_public": "on"}
 
 
+@functools.cache
+def old_archive() -> bytes:
+    """A records.zip as archives were before their manifest: one match of one round, three
+    players (the import reads it without a name or a date of its own)."""
+    names = ["Ana Old", "Bo Old", "Cy Old"]
+    record = engine.simulated_match_record(names=names, seed=7, rounds=1)
+    entry = "session-01/table-01-match-7.json"
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as target:
+        target.writestr(entry, json.dumps(record))
+        target.writestr(INDEX_NAME, ",".join(INDEX_HEADER) + "\n1,1,7,confirmed,"
+                        + " / ".join(names) + ",,\n")
+    return buffer.getvalue()
+
+
+class PostedArchive:
+    """``old_archive()`` as the test client posts a file (it reads it without rewinding: a
+    file object would be empty from its second post on)."""
+
+    name = "old-open-records.zip"
+    content_type = "application/zip"
+
+    def read(self) -> bytes:
+        return old_archive()
+
+
+def zip_files():
+    """The old archive, cut short, or with its entries replaced; other bytes; a ZIP of
+    generated entries."""
+    entry_names = st.sampled_from([INDEX_NAME, "tournament.json",
+                                   "session-01/table-01-match-7.json", "other.txt"])
+    entry_data = st.one_of(st.binary(max_size=200),
+                           NASTY_TEXT.map(lambda value: value.encode("utf-8")))
+
+    def zipped(entries: dict[str, bytes]) -> bytes:
+        buffer = io.BytesIO()
+        with zipfile.ZipFile(buffer, "w") as target:
+            for name, data in entries.items():
+                target.writestr(name, data)
+        return buffer.getvalue()
+
+    def cut(length: int) -> bytes:
+        return old_archive()[:length]
+
+    def replaced(entries: dict[str, bytes]) -> bytes:
+        source = zipfile.ZipFile(io.BytesIO(old_archive()))
+        kept = {info.filename: source.read(info) for info in source.infolist()}
+        return zipped({**kept, **entries})
+
+    contents = st.one_of(
+        st.builds(old_archive),
+        st.integers(min_value=0, max_value=len(old_archive()) - 1).map(cut),
+        st.dictionaries(entry_names, entry_data, max_size=2).map(replaced),
+        st.dictionaries(entry_names, entry_data, max_size=4).map(zipped),
+        st.binary(max_size=400),
+    )
+    return contents.map(
+        lambda data: SimpleUploadedFile("old-open-records.zip", data, "application/zip"))
+
+
 def csv_files():
     text = st.one_of(
         st.text(max_size=400),
@@ -95,6 +161,8 @@ def csv_files():
 BUTTON = {"extra": ""}
 ADDRESSES = {
     "new tournament": ("organiser", "/tournaments/new/", {**SETTINGS, "slug": "autumn-open"}),
+    "import a past tournament": ("organiser", "/tournaments/import/", {
+        "file": PostedArchive(), "name": "Old Open", "start_date": "2025-03-08"}),
     "settings": ("organiser", "/t/{slug}/organise/settings/", SETTINGS),
     "add a player": ("organiser", "/t/{slug}/organise/players/", PLAYER),
     "import players": ("organiser", "/t/{slug}/organise/players/import/", {"file": "Ana;X\n"}),
@@ -130,6 +198,12 @@ def data_strategy(address: str):
     if address == "import players":
         return st.fixed_dictionaries(
             {"file": st.one_of(csv_files(), NASTY_TEXT, st.just(MISSING))})
+    if address == "import a past tournament":
+        return st.fixed_dictionaries({
+            "file": st.one_of(zip_files(), NASTY_TEXT, st.just(MISSING)),
+            "name": field_values(valid["name"]),
+            "start_date": field_values(valid["start_date"]),
+        })
     return form_data(valid)
 
 
@@ -270,7 +344,7 @@ def test_the_addresses_cover_every_write_outside_the_matches():
             continue
         writes.add(name)
     fuzzed = {
-        "tournament:tournament_create", "tournament:tournament_edit",
+        "tournament:tournament_create", "tournament:tournament_import", "tournament:tournament_edit",
         "tournament:organise_players", "tournament:players_import",
         "tournament:registration_edit", "tournament:registration_withdraw",
         "tournament:registration_reinstate", "tournament:session_open",
@@ -293,3 +367,7 @@ def test_a_valid_post_of_each_kind_is_accepted(world, organiser):
     settings_data = dict(SETTINGS, start_date=datetime.date(2025, 5, 17).isoformat())
     assert client.post("/t/{slug}/organise/settings/".format(**world), settings_data
                        ).status_code == 302
+    _role, path, archive_data = ADDRESSES["import a past tournament"]
+    assert client.post(path, archive_data).status_code == 302
+    assert Tournament.objects.filter(name="Old Open", start_date=datetime.date(2025, 3, 8)
+                                     ).exists()
