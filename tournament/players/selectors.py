@@ -5,8 +5,8 @@ A person is one :class:`~tournament.models.Player` row shared by the tournaments
 A second record of the same person, merged into the first (``Player.merged_into``), is kept so
 that nothing is lost; every read here leads from it to the record kept (:func:`player_kept`).
 
-``player_career`` reads in a fixed number of queries (ten), whatever the number of
-tournaments and matches: the final rank in each tournament comes from the standings' own
+``player_career`` reads in a fixed number of queries (eight; nine for a logged-in reader,
+whose roles it reads), whatever the number of tournaments and matches: the final rank in each tournament comes from the standings' own
 ranking (:func:`tournament.standings.ranking.standings_compute`), fed for all the player's
 tournaments at once with the same confirmed results the standings page reads.
 """
