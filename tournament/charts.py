@@ -152,7 +152,8 @@ def _bands(axes, spans: Sequence[Span], *, prefix: str, first_x: int) -> None:
         axes.axvspan(left, right, color=BANDS[index % 2], zorder=0, gid=f"{prefix}-span-{index}")
         axes.text(
             left + 0.1, 0.97, span.label, transform=at_top, rotation=90, va="top", ha="left",
-            fontsize=6.5, color=MUTED, clip_on=True, zorder=3, gid=f"{prefix}-span-label-{index}",
+            fontsize=6.5, color=MUTED, clip_on=True, zorder=3, parse_math=False,
+            gid=f"{prefix}-span-label-{index}",
         )
 
 

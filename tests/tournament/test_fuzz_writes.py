@@ -87,7 +87,8 @@ def csv_files():
     return contents.map(lambda data: SimpleUploadedFile("players.csv", data, "text/csv"))
 
 
-# Each address: (role, path with {slug} {registration} {number} {role_id}, its valid values).
+# Each address: (role, path with {slug} {registration} {number} {role_id} {player}, its valid
+# values).
 # The buttons (withdraw, seat, start...) take no field: they are sent stray ones.
 BUTTON = {"extra": ""}
 ADDRESSES = {
@@ -111,6 +112,9 @@ ADDRESSES = {
         "tables": "1-2"}),
     "revoke": ("organiser", "/t/{slug}/staff/{role_id}/revoke/", BUTTON),
     "unlock": ("organiser", "/t/{slug}/staff/unlock/", {"username": "remi-referee"}),
+    "merge players": ("organiser", "/players/{player}/merge/", {
+        "other_id": "2", "other_licence": "", "keep": "this", "reason": "Licence typo",
+        "confirm": "1"}),
     "login": ("anonymous", "/login/", {
         "username": "olga-organiser", "password": "tiles-and-hexagons-9", "next": "/"}),
 }
@@ -164,6 +168,7 @@ def world(tournament, organiser, referee):
         "registration": registration.pk,
         "number": 1,
         "role_id": role.pk,
+        "player": registration.player_id,
     }
 
 
@@ -185,7 +190,7 @@ def test_no_generated_value_gives_a_5xx_nor_a_half_write(address, world, organis
     def post(data, number):
         values = dict(world)
         if number != "real":
-            values.update(registration=number, number=number, role_id=number)
+            values.update(registration=number, number=number, role_id=number, player=number)
         url = path.format(**values)
         with transaction.atomic():
             response = client.post(url, post_data(data))
@@ -257,7 +262,7 @@ def test_the_addresses_cover_every_write_outside_the_matches():
         "tournament:registration_reinstate", "tournament:session_open",
         "tournament:session_seat", "tournament:seating_swap", "tournament:session_start",
         "tournament:session_close", "tournament:session_reopen", "tournament:staff",
-        "tournament:staff_revoke", "tournament:staff_unlock",
+        "tournament:staff_revoke", "tournament:staff_unlock", "tournament:player_merge",
     }
     assert writes == fuzzed, writes ^ fuzzed
 

@@ -85,3 +85,11 @@ def test_every_id_under_the_chart_prefix_so_two_charts_share_none():
             href = node.get("{http://www.w3.org/1999/xlink}href")
             if href:
                 assert href[1:] in ids
+
+
+@pytest.mark.parametrize("name", ["Open <script>alert(1)</script> & co", "Prize $x^2$ cup"])
+def test_names_are_text_as_written(name):
+    root = parsed(rating([1.0, 2.0], [Span(name, 0, 2)]))
+    assert not [node for node in root.iter() if node.tag.endswith("script")]
+    label = element(root, "rating-chart-span-label-0")
+    assert {"".join(node.itertext()) for node in label.iter(f"{SVG}text")} == {name}
