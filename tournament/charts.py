@@ -12,7 +12,8 @@ charts on one page never share an id. The ids the tests read:
 
 - ``<prefix>-line``: the rating line, one ``<use>`` marker per point;
 - ``<prefix>-bar-<i>``: the i-th bar (from 0);
-- ``<prefix>-span-<i>``: the i-th tournament's band, and ``<prefix>-span-label-<i>`` its name.
+- ``<prefix>-span-<i>``: the i-th tournament's band, and ``<prefix>-span-label-<i>`` its name
+  (when the band is wide enough to hold it).
 
 >>> svg = points_chart(values=[120, 80], labels=["1", "2"], spans=[Span("Open", 0, 2)],
 ...                    prefix="demo", title="Points", description="Two sessions.")
@@ -46,6 +47,8 @@ BANDS = ("#eef2f4", "#ffffff")
 BARS = ("#0b5d7a", "#6f9fb3")
 #: At most this many labels along the x axis; more bars than that are labelled every n-th.
 MAX_X_LABELS = 30
+#: A tournament's band is named when it holds at least this share of the chart's points.
+MIN_LABELLED_SHARE = 0.02
 
 _RC = {
     "svg.fonttype": "none",
@@ -145,16 +148,21 @@ def _decimal(places: int) -> FuncFormatter:
 
 def _bands(axes, spans: Sequence[Span], *, prefix: str, first_x: int) -> None:
     """Each span a band (alternate shades) around its points (the first at x = ``first_x``),
-    its name at the top, written upwards."""
+    its name at the top, written upwards, when the band is wide enough for a line of text
+    (``MIN_LABELLED_SHARE`` of the chart): narrower ones would only print over each other."""
     at_top = blended_transform_factory(axes.transData, axes.transAxes)
+    points = max((span.end for span in spans), default=0)
     for index, span in enumerate(spans):
         left, right = span.start + first_x - 0.5, span.end + first_x - 0.5
         axes.axvspan(left, right, color=BANDS[index % 2], zorder=0, gid=f"{prefix}-span-{index}")
-        axes.text(
+        if (span.end - span.start) < MIN_LABELLED_SHARE * points:
+            continue
+        label = axes.text(
             left + 0.1, 0.97, span.label, transform=at_top, rotation=90, va="top", ha="left",
             fontsize=6.5, color=MUTED, clip_on=True, zorder=3, parse_math=False,
             gid=f"{prefix}-span-label-{index}",
         )
+        label.set_in_layout(False)  # inside the axes: the layout need not measure it
 
 
 def _style(axes, *, x_label: str, y_label: str, y_format: FuncFormatter) -> None:

@@ -72,7 +72,7 @@ class CareerTournamentsTable(PythonBodyTable):
         return points_display(record["match_points"], separator=self._separator)
 
     def cell_page(self, record):
-        return format_html('<a href="{}">{}</a>', record["url"], gettext("Their page there"))
+        return format_html('<a href="{}">{}</a>', record["url"], gettext("Their page in this tournament"))
 
 
 class CareerMatchesTable(PythonBodyTable):

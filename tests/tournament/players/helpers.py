@@ -64,9 +64,10 @@ def two_tournaments(make_tournament) -> dict:
     return {"ana": p["Ana"], "players": players, "spring": spring, "autumn": autumn}
 
 
-def bulk_career(tournament, player, opponents, count: int) -> None:
+def bulk_career(tournament, player, opponents, count: int, *, days: int = 200) -> None:
     """``count`` sessions of ``tournament``, each one table: ``player`` and ``opponents``, a
-    confirmed match (totals 300, 200, ...), written in a few bulk inserts."""
+    confirmed match (totals 300, 200, ...) a minute apart from ``days`` after ``START``,
+    written in a few bulk inserts."""
     for other in [player, *opponents]:
         Registration.objects.get_or_create(tournament=tournament, player=other)
     sessions = Session.objects.bulk_create(
@@ -84,7 +85,7 @@ def bulk_career(tournament, player, opponents, count: int) -> None:
         Match(
             table=table, status=Match.Status.CONFIRMED,
             totals=[300 - 100 * order for order in range(len(seated))], winners=[0],
-            confirmed_at=START + datetime.timedelta(minutes=index),
+            confirmed_at=START + datetime.timedelta(days=days, minutes=index),
         )
         for index, table in enumerate(tables)
     )

@@ -196,7 +196,8 @@ def test_flat_number_of_queries(client, career, make_tournament, django_assert_m
     few = len(captured.captured_queries)
     for index in range(3):
         more = make_tournament(slug=f"long-{index}", players=0, sessions=0)
-        bulk_career(more, ana, [players["Bo"], players["Cy"], players["Di"]], 40)
+        bulk_career(more, ana, [players["Bo"], players["Cy"], players["Di"]], 40,
+                    days=200 + 10 * index)
     ratings_rebuild()
     with django_assert_max_num_queries(few) as captured:
         response = client.get(career_url(ana))

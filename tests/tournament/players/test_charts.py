@@ -93,3 +93,14 @@ def test_names_are_text_as_written(name):
     assert not [node for node in root.iter() if node.tag.endswith("script")]
     label = element(root, "rating-chart-span-label-0")
     assert {"".join(node.itertext()) for node in label.iter(f"{SVG}text")} == {name}
+
+
+def test_every_band_drawn_but_only_the_wide_ones_named():
+    """A career of many one-match tournaments and a long one: 61 bands; the narrow ones are
+    not named (their names would print over each other), the long one is."""
+    spans = [Span(f"Cup {n}", n, n + 1) for n in range(60)] + [Span("League", 60, 120)]
+    root = parsed(rating([float(n % 9) for n in range(120)], spans))
+    ids = {node.get("id") for node in root.iter()}
+    assert {f"rating-chart-span-{n}" for n in range(61)} <= ids
+    assert not {f"rating-chart-span-label-{n}" for n in range(60)} & ids
+    assert "rating-chart-span-label-60" in ids
