@@ -155,8 +155,8 @@ def csv_files():
     return contents.map(lambda data: SimpleUploadedFile("players.csv", data, "text/csv"))
 
 
-# Each address: (role, path with {slug} {registration} {number} {role_id} {league}, its valid
-# values).
+# Each address: (role, path with {slug} {registration} {number} {role_id} {league} {player},
+# its valid values).
 # The buttons (withdraw, seat, start...) take no field: they are sent stray ones.
 BUTTON = {"extra": ""}
 ADDRESSES = {
@@ -188,6 +188,9 @@ ADDRESSES = {
                         {"tournament": "winter-cup"}),
     "take out of a league": ("organiser", "/leagues/{league}/tournaments/remove/",
                              {"tournament": "spring-open"}),
+    "merge players": ("organiser", "/players/{player}/merge/", {
+        "other_id": "2", "other_licence": "", "keep": "this", "reason": "Licence typo",
+        "confirm": "1"}),
     "login": ("anonymous", "/login/", {
         "username": "olga-organiser", "password": "tiles-and-hexagons-9", "next": "/"}),
 }
@@ -257,6 +260,7 @@ def world(tournament, organiser, referee, make_tournament):
         "number": 1,
         "role_id": role.pk,
         "league": league.slug,
+        "player": registration.player_id,
     }
 
 
@@ -278,7 +282,7 @@ def test_no_generated_value_gives_a_5xx_nor_a_half_write(address, world, organis
     def post(data, number):
         values = dict(world)
         if number != "real":
-            values.update(registration=number, number=number, role_id=number)
+            values.update(registration=number, number=number, role_id=number, player=number)
         url = path.format(**values)
         with transaction.atomic():
             response = client.post(url, post_data(data))
@@ -350,9 +354,9 @@ def test_the_addresses_cover_every_write_outside_the_matches():
         "tournament:registration_reinstate", "tournament:session_open",
         "tournament:session_seat", "tournament:seating_swap", "tournament:session_start",
         "tournament:session_close", "tournament:session_reopen", "tournament:staff",
-        "tournament:staff_revoke", "tournament:staff_unlock",
         "tournament:league_create", "tournament:league_edit", "tournament:league_tournament_add",
         "tournament:league_tournament_remove",
+        "tournament:staff_revoke", "tournament:staff_unlock", "tournament:player_merge",
     }
     assert writes == fuzzed, writes ^ fuzzed
 

@@ -37,6 +37,7 @@ from tournament.models import (
     SessionAuditEntry,
     Tournament,
 )
+from tournament.players.selectors import players_by_licence
 from tournament.ratings.services import ratings_tournament_rated_changed
 from tournament.validators import MAX_SESSION_NUMBER
 
@@ -183,15 +184,16 @@ class _PlayerChecks:
     """The checks shared by one player and a whole file, against the tournament's players."""
 
     def __init__(self, tournament: Tournament, lines: Sequence[PlayerLine]) -> None:
-        self.registered = list(
-            tournament.registrations.values_list("player__name", "player__club", "player__licence")
-        )
-        self.registered_licences = {licence for _n, _c, licence in self.registered if licence}
-        self.registered_names = {(name.casefold(), club.casefold()) for name, club, _l in self.registered}
-        licences = [line.licence for line in lines if line.licence]
-        self.players_by_licence = {
-            player.licence: player for player in Player.objects.filter(licence__in=licences)
+        self.registered = list(tournament.registrations.values_list(
+            "player__name", "player__club", "player__licence", "player_id"
+        ))
+        self.registered_licences = {licence for _n, _c, licence, _i in self.registered if licence}
+        self.registered_names = {
+            (name.casefold(), club.casefold()) for name, club, _l, _i in self.registered
         }
+        self.registered_ids = {player_id for _n, _c, _l, player_id in self.registered}
+        # A licence of a merged record leads to the record kept (tournament/players/).
+        self.players_by_licence = players_by_licence(line.licence for line in lines)
         self.lines_by_licence: dict[str, int] = {}
         self.lines_by_name: dict[tuple[str, str], int] = {}
         self.max_length = {
@@ -220,7 +222,9 @@ class _PlayerChecks:
         key = (line.name.casefold(), line.club.casefold())
         if line.licence:
             other_player = self.players_by_licence.get(line.licence)
-            if line.licence in self.registered_licences:
+            if line.licence in self.registered_licences or (
+                other_player is not None and other_player.pk in self.registered_ids
+            ):
                 problems["licence"] = ValidationError(_(
                     "licence %(licence)s: %(name)s is already registered in this tournament."
                 ) % {"licence": line.licence, "name": other_player.name if other_player else ""},

@@ -1,0 +1,18 @@
+"""The examples in the players' and the charts' docstrings hold."""
+
+from __future__ import annotations
+
+import doctest
+
+import pytest
+from django.utils import translation
+
+from tournament import charts
+from tournament.players import tables
+
+
+@pytest.mark.parametrize("module", [charts, tables], ids=lambda module: module.__name__)
+def test_docstring_examples(module):
+    with translation.override("en"):
+        result = doctest.testmod(module)
+    assert result.attempted > 0 and result.failed == 0

@@ -1,0 +1,355 @@
+"""Reads about a person across tournaments: their career (every tournament, every match, the
+ratings), and the records that stand for them.
+
+A person is one :class:`~tournament.models.Player` row shared by the tournaments they entered.
+A second record of the same person, merged into the first (``Player.merged_into``), is kept so
+that nothing is lost; every read here leads from it to the record kept (:func:`player_kept`).
+
+``player_career`` reads in a fixed number of queries (eight; nine for a logged-in reader,
+whose roles it reads), whatever the number of tournaments and matches: the final rank in each tournament comes from the standings' own
+ranking (:func:`tournament.standings.ranking.standings_compute`), fed for all the player's
+tournaments at once with the same confirmed results the standings page reads.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Count, Q
+from django.http import Http404
+from django.urls import reverse
+
+from tournament.models import (
+    Match,
+    Player,
+    PlayerRating,
+    RatingChange,
+    Registration,
+    Seat,
+    StaffRole,
+    Tournament,
+)
+from tournament.ratings.model import Skill, ranks_of
+from tournament.standings.ranking import MatchResult, StandingPlayer, standings_compute
+
+#: How many merges deep a record is followed to the one kept (a chain A → B → C is two).
+MAX_MERGE_DEPTH = 20
+
+
+def player_kept(player: Player) -> Player:
+    """The record that stands for this person: ``player`` itself unless it was merged, else
+    the record it was merged into (followed through later merges)."""
+    seen = {player.pk}
+    while player.merged_into_id is not None and len(seen) <= MAX_MERGE_DEPTH:
+        player = Player.objects.get(pk=player.merged_into_id)
+        if player.pk in seen:
+            break
+        seen.add(player.pk)
+    return player
+
+
+def players_by_licence(licences: Iterable[str]) -> dict[str, Player]:
+    """{licence: the record kept for it} for the licences that name a record: a licence of a
+    merged record leads to the record it was merged into, never to a second record."""
+    found = {
+        player.licence: player
+        for player in Player.objects.filter(licence__in=[licence for licence in licences if licence])
+    }
+    return {
+        licence: player_kept(player) if player.merged_into_id else player
+        for licence, player in found.items()
+    }
+
+
+def player_or_404(player_id: int) -> Player:
+    try:
+        return Player.objects.get(pk=player_id)
+    except Player.DoesNotExist:
+        raise Http404 from None
+
+
+@dataclass(frozen=True)
+class Access:
+    """What a user may see of a player's tournaments: ``visible`` (public ones and those they
+    are staff of), ``organised`` (those they organise); ``everything`` for a superuser."""
+
+    visible: frozenset[int]
+    organised: frozenset[int]
+    everything: bool = False
+
+    @property
+    def sees_licences(self) -> bool:
+        """Licence numbers are for the organisers (the public pages never show them)."""
+        return self.everything or bool(self.organised)
+
+
+def access(*, user, tournaments: Iterable[Tournament]) -> Access:
+    """The user's access to these tournaments, in one query (none for the anonymous or a
+    superuser). The rules are :mod:`tournament.permissions`': a private tournament is for its
+    staff only."""
+    tournaments = list(tournaments)
+    public = {tournament.pk for tournament in tournaments if tournament.is_public}
+    if not (user.is_authenticated and user.is_active):
+        return Access(frozenset(public), frozenset())
+    ids = {tournament.pk for tournament in tournaments}
+    if user.is_superuser:
+        return Access(frozenset(ids), frozenset(ids), everything=True)
+    roles = dict(
+        StaffRole.objects.filter(user=user, tournament_id__in=ids).values_list(
+            "tournament_id", "role"
+        )
+    )
+    organised = {pk for pk, role in roles.items() if role == StaffRole.Role.ORGANISER}
+    return Access(frozenset(public | set(roles)), frozenset(organised))
+
+
+def may_merge(*, user, records: Iterable[Player]) -> bool:
+    """May ``user`` merge these records? A superuser may; so may an organiser of every
+    tournament in which any of them is registered (two queries). Nobody merges records
+    registered nowhere but a superuser: there is no organiser to answer for them."""
+    if not (user.is_authenticated and user.is_active):
+        return False
+    if user.is_superuser:
+        return True
+    tournament_ids = set(
+        Registration.objects.filter(player__in=list(records)).values_list(
+            "tournament_id", flat=True
+        )
+    )
+    if not tournament_ids:
+        return False
+    organised = StaffRole.objects.filter(
+        user=user, role=StaffRole.Role.ORGANISER, tournament_id__in=tournament_ids
+    ).count()
+    return organised == len(tournament_ids)
+
+
+def career_url(player_id: int) -> str:
+    return reverse("tournament:player_career", kwargs={"player_id": player_id})
+
+
+def player_career(*, player: Player, user) -> dict[str, Any]:
+    """Everything a player's career page and PDF show, in a fixed number of queries.
+
+    404 unless the player is registered in a tournament the user may see (a player of
+    private tournaments only is nobody's business but their staff's). Keys:
+
+    - ``player``; ``rating`` (their :class:`PlayerRating` or None) and ``rating_last_event``
+      (its last tournament when the user may see it, else None); ``show_licence``;
+    - ``tournaments``: one dict per tournament, newest first: ``tournament``, ``registration``,
+      ``rank``, ``rank_label``, ``player_count``, ``matches`` (confirmed), ``match_points``,
+      ``url`` (their page in that tournament), ``withdrawn``;
+    - ``matches``: one dict per match they sat at, oldest first: ``tournament``,
+      ``session``, ``table``, ``match_id``, ``url``, ``status``, ``status_label``,
+      ``confirmed``, ``total``, ``opponents`` (``name``, ``total``, ``url``, ``winner``),
+      ``rank`` (at the table, confirmed matches only), ``won``, ``winners`` (names),
+      ``rating_change`` (conservative rating after minus before, rated matches only),
+      ``rating_after``;
+    - ``rating_history``: (conservative rating, tournament) after each rated match, oldest
+      first; ``session_points``: (tournament, session number, total) for each confirmed match.
+    """
+    registrations = list(
+        Registration.objects.filter(player=player)
+        .select_related("tournament")
+        .order_by("-tournament__start_date", "-tournament_id")
+    )
+    rights = access(user=user, tournaments=[registration.tournament for registration in registrations])
+    registrations = [r for r in registrations if r.tournament_id in rights.visible]
+    if not registrations:
+        raise Http404
+    tournaments = {registration.tournament_id: registration.tournament for registration in registrations}
+    rating = PlayerRating.objects.filter(player=player).first()
+
+    rows = _standings_rows(tournaments)
+    entries = []
+    for registration in registrations:
+        tournament = registration.tournament
+        tournament_rows = rows[tournament.pk]
+        row = next(row for row in tournament_rows if row["player_id"] == player.pk)
+        entries.append({
+            "tournament": tournament,
+            "registration": registration,
+            "rank": row["rank"],
+            "rank_label": row["rank_label"],
+            "player_count": len(tournament_rows),
+            "matches": row["matches"],
+            "match_points": row["match_points"],
+            "withdrawn": row["withdrawn"],
+            "url": reverse(
+                "tournament:player", kwargs={"slug": tournament.slug, "player_id": player.pk}
+            ),
+        })
+
+    changes = {
+        match_id: (rank, Skill(mu_before, sigma_before), Skill(mu, sigma), tournament_id)
+        for match_id, rank, mu_before, sigma_before, mu, sigma, tournament_id in (
+            RatingChange.objects.filter(player=player, tournament_id__in=tournaments)
+            .order_by("at", "match_id")
+            .values_list("match_id", "rank", "mu_before", "sigma_before", "mu", "sigma",
+                         "tournament_id")
+        )
+    }
+    matches = _matches(player=player, tournaments=tournaments, changes=changes)
+    chronology = {
+        pk: index
+        for index, pk in enumerate(
+            sorted(tournaments, key=lambda pk: (tournaments[pk].start_date, pk))
+        )
+    }
+    matches.sort(key=lambda entry: (chronology[entry["tournament"].pk], entry["session"]))
+    last_event = rating.last_tournament_id if rating else None
+    return {
+        "player": player,
+        "rating": rating,
+        "rating_last_event": tournaments.get(last_event),
+        "show_licence": rights.sees_licences,
+        "tournaments": entries,
+        "matches": matches,
+        "rating_history": [
+            (after.conservative, tournaments[tournament_id])
+            for _rank, _before, after, tournament_id in changes.values()
+        ],
+        "session_points": [
+            (entry["tournament"], entry["session"], entry["total"])
+            for entry in matches
+            if entry["confirmed"] and entry["total"] is not None
+        ],
+    }
+
+
+def _matches(
+    *, player: Player, tournaments: dict[int, Tournament], changes: dict[int, tuple]
+) -> list[dict[str, Any]]:
+    """The player's seats in these tournaments as the career's match dicts (two queries)."""
+    seats = list(
+        Seat.objects.filter(player=player, session__tournament_id__in=tournaments)
+        .select_related("session", "table__match")
+    )
+    at_tables: dict[int, list[tuple[int, int, str]]] = defaultdict(list)
+    for table_id, order, other_id, name in (
+        Seat.objects.filter(table_id__in=[seat.table_id for seat in seats])
+        .order_by("order")
+        .values_list("table_id", "order", "player_id", "player__name")
+    ):
+        at_tables[table_id].append((order, other_id, name))
+
+    status_labels = dict(Match.Status.choices)
+    entries = []
+    for seat in seats:
+        match = getattr(seat.table, "match", None)
+        if match is None:
+            continue
+        tournament = tournaments[seat.session.tournament_id]
+        seated = at_tables[seat.table_id]
+        totals = list(match.totals or [])
+        complete = len(totals) == len(seated) and bool(totals)
+        confirmed = match.status == Match.Status.CONFIRMED
+        ranks = ranks_of(totals) if complete and confirmed else None
+        winners = {order for order, rank in enumerate(ranks or []) if rank == 1}
+        change = changes.get(match.pk)
+        entries.append({
+            "tournament": tournament,
+            "session": seat.session.number,
+            "session_url": reverse(
+                "tournament:session",
+                kwargs={"slug": tournament.slug, "number": seat.session.number},
+            ),
+            "table": seat.table.number,
+            "match_id": match.pk,
+            "url": reverse(
+                "tournament:match", kwargs={"slug": tournament.slug, "match_id": match.pk}
+            ),
+            "status": match.status,
+            "status_label": str(status_labels.get(match.status, match.status)),
+            "confirmed": confirmed,
+            "total": totals[seat.order] if seat.order < len(totals) else None,
+            "opponents": [
+                {
+                    "name": name,
+                    "total": totals[order] if order < len(totals) else None,
+                    "url": career_url(other_id),
+                    "winner": order in winners,
+                }
+                for order, other_id, name in seated
+                if other_id != player.pk
+            ],
+            "rank": ranks[seat.order] if ranks else None,
+            "won": seat.order in winners,
+            "winners": [name for order, _other, name in seated if order in winners],
+            "rating_change": (
+                change[2].conservative - change[1].conservative if change else None
+            ),
+            "rating_after": change[2].conservative if change else None,
+        })
+    return entries
+
+
+def _standings_rows(tournaments: dict[int, Tournament]) -> dict[int, list[dict[str, Any]]]:
+    """Each tournament's standings rows (three queries for them all): the confirmed matches'
+    cached totals ranked by :func:`standings_compute`, as
+    :func:`tournament.standings.selectors.standings` does for one tournament."""
+    players: dict[int, list[StandingPlayer]] = defaultdict(list)
+    for tournament_id, player_id, name, club, status in (
+        Registration.objects.filter(tournament_id__in=tournaments)
+        .order_by()
+        .values_list("tournament_id", "player_id", "player__name", "player__club", "status")
+    ):
+        players[tournament_id].append(StandingPlayer(
+            id=player_id, name=name, club=club, withdrawn=status == Registration.Status.WITHDRAWN
+        ))
+    confirmed = Q(table__match__status=Match.Status.CONFIRMED)
+    seated: dict[int, list[tuple[int, int]]] = defaultdict(list)
+    for table_id, order, player_id in Seat.objects.filter(
+        confirmed, session__tournament_id__in=tournaments
+    ).values_list("table_id", "order", "player_id"):
+        seated[table_id].append((order, player_id))
+    results: dict[int, list[MatchResult]] = defaultdict(list)
+    for match_id, table_id, totals, tournament_id in Match.objects.filter(
+        status=Match.Status.CONFIRMED, table__session__tournament_id__in=tournaments
+    ).values_list("pk", "table_id", "totals", "table__session__tournament_id"):
+        player_ids = tuple(player_id for _order, player_id in sorted(seated[table_id]))
+        totals = totals or []
+        if len(totals) != len(player_ids):
+            continue  # a confirmed match always has its totals; never guess
+        results[tournament_id].append(MatchResult(player_ids, tuple(totals), match_id=match_id))
+    return {
+        pk: standings_compute(
+            players=players[pk], results=results[pk], criteria=list(tournament.ranking_criteria)
+        )
+        for pk, tournament in tournaments.items()
+    }
+
+
+def merge_records(*, kept: Player, merged: Player) -> list[dict[str, Any]]:
+    """The two records of a merge side by side (four queries): for each, ``role`` ("kept" or
+    "merged"), ``player``, ``tournaments`` (their tournaments, oldest first), ``seats`` (how
+    many sessions they sat in), ``rating`` (a :class:`PlayerRating` or None)."""
+    records = [("kept", kept), ("merged", merged)]
+    ids = [player.pk for _role, player in records]
+    tournaments: dict[int, list[Tournament]] = defaultdict(list)
+    for registration in (
+        Registration.objects.filter(player_id__in=ids)
+        .select_related("tournament")
+        .order_by("tournament__start_date", "tournament_id")
+    ):
+        tournaments[registration.player_id].append(registration.tournament)
+    seats = dict(
+        Seat.objects.filter(player_id__in=ids)
+        .values("player_id")
+        .annotate(count=Count("pk"))
+        .values_list("player_id", "count")
+    )
+    ratings = PlayerRating.objects.in_bulk(ids)
+    return [
+        {
+            "role": role,
+            "player": player,
+            "tournaments": tournaments[player.pk],
+            "seats": seats.get(player.pk, 0),
+            "rating": ratings.get(player.pk),
+        }
+        for role, player in records
+    ]

@@ -1,0 +1,101 @@
+"""Writes about a person across tournaments: merging two records of the same person.
+
+A person entered twice (a typo in the licence number, say) has two :class:`Player` records.
+:func:`players_merge` makes them one: the merged record's registrations and seats move to the
+kept record, and the merged record stays, pointing at the kept one (``merged_into``), so that
+its old addresses lead to the kept record and nothing is lost; a :class:`PlayerMerge` entry
+keeps what the merged record said and what moved. The kept record's name, club and licence
+stay as they are: the organiser chooses which record is kept.
+"""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from tournament import freshness
+from tournament.models import Player, PlayerMerge, Registration, Seat, Tournament
+from tournament.ratings.services import HistoryPoint, rated_matches, ratings_refresh
+
+
+def players_merge_check(*, kept: Player, merged: Player) -> None:
+    """Refuse a merge that cannot be done (a ValidationError, with its code): the same
+    record twice, a record already merged, or two records registered in the same tournament
+    (they would hold two seats there, and no merge can choose between them)."""
+    if kept.pk == merged.pk:
+        raise ValidationError(_("Choose two different records."), code="same-record")
+    for record in (kept, merged):
+        if record.merged_into_id is not None:
+            raise ValidationError(
+                _("%(name)s (record %(id)s) was already merged into another record.")
+                % {"name": record.name, "id": record.pk},
+                code="already-merged",
+            )
+    shared = list(
+        Tournament.objects.filter(registrations__player=kept)
+        .filter(registrations__player=merged)
+        .order_by("start_date", "pk")
+        .values_list("name", flat=True)
+    )
+    if shared:
+        raise ValidationError(
+            _("Both records are registered in %(tournaments)s: they would hold two seats there. "
+              "Withdraw one of them from that tournament's players first, or keep both records.")
+            % {"tournaments": ", ".join(shared)},
+            code="shared-tournament",
+        )
+
+
+@transaction.atomic
+def players_merge(*, kept: Player, merged: Player, user, reason: str) -> PlayerMerge:
+    """Merge ``merged`` into ``kept`` in one transaction (see the module); returns the audit
+    entry. Refusals (:func:`players_merge_check`, a missing reason) write nothing.
+
+    The ratings are written again from the merged record's first rated match: from there on,
+    its matches count for the kept record."""
+    reason = reason.strip()
+    if not reason:
+        raise ValidationError(
+            {"reason": ValidationError(_("Give the reason for the merge."), code="reason-missing")}
+        )
+    locked = Player.objects.select_for_update().in_bulk([kept.pk, merged.pk])
+    kept, merged = locked[kept.pk], locked[merged.pk]
+    players_merge_check(kept=kept, merged=merged)
+
+    registrations = list(
+        Registration.objects.filter(player=merged).order_by("pk").values_list("pk", "tournament_id")
+    )
+    seats = list(Seat.objects.filter(player=merged).order_by("pk").values_list("pk", flat=True))
+    first_rated = (
+        rated_matches().filter(table__seats__player=merged).order_by("confirmed_at", "pk").first()
+    )
+    Registration.objects.filter(pk__in=[pk for pk, _tournament in registrations]).update(
+        player=kept
+    )
+    Seat.objects.filter(pk__in=seats).update(player=kept)
+    merged.merged_into = kept
+    merged.save(update_fields=["merged_into"])
+    entry = PlayerMerge.objects.create(
+        kept=kept,
+        merged=merged,
+        user=user if user is not None and user.is_authenticated else None,
+        reason=reason,
+        details={
+            "merged": {"name": merged.name, "club": merged.club, "licence": merged.licence},
+            "kept": {"name": kept.name, "club": kept.club, "licence": kept.licence},
+            "registrations": [pk for pk, _tournament in registrations],
+            "seats": seats,
+            "tournaments": sorted({tournament for _pk, tournament in registrations}),
+        },
+    )
+    # Both records' tournaments: the kept record's pages show the moved matches' opponents'
+    # links and ratings; the merged record's show the kept record now.
+    for tournament_id in sorted(
+        {tournament for _pk, tournament in registrations}
+        | set(Registration.objects.filter(player=kept).values_list("tournament_id", flat=True))
+    ):
+        freshness.touch(tournament_id=tournament_id)
+    if first_rated is not None:
+        ratings_refresh(since=HistoryPoint.of(first_rated))
+    return entry

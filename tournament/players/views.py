@@ -1,0 +1,213 @@
+"""A person across tournaments: their career page and its PDF, and the merge of two records.
+
+- ``/players/<id>/``: every tournament the player entered (those the reader may see), their
+  final rank there, every match, their rating, and two charts drawn on the server as SVG.
+  A merged record's address leads (301) to the record kept.
+- ``/players/<id>/career.pdf``: the same, printable (``?html``: the HTML it is made from).
+- ``/players/<id>/merge/``: an organiser merges another record of the same person with this
+  one (``tournament.players.services.players_merge``), after seeing both side by side.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404, HttpResponsePermanentRedirect
+from django.shortcuts import redirect
+from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.utils import formats
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django.views.generic import TemplateView, View
+
+from tournament import charts
+from tournament.forms import add_service_errors
+from tournament.models import Player
+from tournament.players import selectors, services
+from tournament.players.forms import PlayerMergeForm
+from tournament.players.tables import CareerMatchesTable, CareerTournamentsTable
+from tournament.printing.views import PdfView
+
+
+def career_charts(career: dict) -> dict[str, str]:
+    """The career's two charts as inline SVG (``rating_chart``, ``points_chart``); '' for a
+    chart without data."""
+    name = career["player"].name
+    history = career["rating_history"]
+    points = career["session_points"]
+    rating_svg = points_svg = ""
+    if history:
+        values = [rating for rating, _tournament in history]
+        rating_svg = charts.rating_chart(
+            values=values,
+            spans=_spans([tournament for _rating, tournament in history]),
+            prefix="rating-chart",
+            title=_("Rating of %(name)s over time") % {"name": name},
+            description=ngettext(
+                "The rating of %(name)s after their rated match: %(last)s.",
+                "The rating of %(name)s after each of their %(count)s rated matches, "
+                "from %(first)s to %(last)s, tournament by tournament.",
+                len(values),
+            ) % {
+                "name": name, "count": len(values),
+                "first": formats.number_format(values[0], 1),
+                "last": formats.number_format(values[-1], 1),
+            },
+            x_label=_("Rated matches, in order"),
+            y_label=_("Rating"),
+        )
+    if points:
+        values = [total for _tournament, _session, total in points]
+        points_svg = charts.points_chart(
+            values=values,
+            labels=[str(session) for _tournament, session, _total in points],
+            spans=_spans([tournament for tournament, _session, _total in points]),
+            prefix="points-chart",
+            title=_("Points of %(name)s per session") % {"name": name},
+            description=ngettext(
+                "The points of %(name)s in their confirmed match: %(best)s.",
+                "The points of %(name)s in each of their %(count)s confirmed matches, session "
+                "by session, tournament by tournament; best match: %(best)s points.",
+                len(values),
+            ) % {"name": name, "count": len(values), "best": max(values)},
+            x_label=_("Sessions"),
+            y_label=_("Points"),
+        )
+    return {"rating_chart": rating_svg, "points_chart": points_svg}
+
+
+def _spans(tournaments: list) -> list[charts.Span]:
+    """The runs of consecutive points of one tournament."""
+    spans: list[charts.Span] = []
+    for index, tournament in enumerate(tournaments):
+        if spans and index == spans[-1].end and tournaments[spans[-1].start] == tournament:
+            spans[-1] = charts.Span(spans[-1].label, spans[-1].start, index + 1)
+        else:
+            spans.append(charts.Span(tournament.name, index, index + 1))
+    return spans
+
+
+class PlayerMixin:
+    """Loads ``self.player`` from the address (404 when there is none); a merged record's
+    address answers with a permanent redirect to the same page of the record kept."""
+
+    player: Player
+    follows_merges = True
+
+    def dispatch(self, request, *args, **kwargs):
+        self.player = selectors.player_or_404(kwargs["player_id"])
+        if self.player.merged_into_id is not None:
+            if not self.follows_merges:
+                raise Http404
+            kept = selectors.player_kept(self.player)
+            name = request.resolver_match.view_name
+            return HttpResponsePermanentRedirect(reverse(name, kwargs={"player_id": kept.pk}))
+        return super().dispatch(request, *args, **kwargs)
+
+    @cached_property
+    def career(self) -> dict:
+        return selectors.player_career(player=self.player, user=self.request.user)
+
+
+class PlayerCareerView(PlayerMixin, TemplateView):
+    """/players/<id>/: one person, every tournament, every match, their rating, two charts."""
+
+    template_name = "tournament/players/career.html"
+    http_method_names = ["get", "head"]
+
+    def get_context_data(self, **kwargs):
+        career = self.career
+        tournaments_table = CareerTournamentsTable(career["tournaments"], prefix="tournament-")
+        matches_table = CareerMatchesTable(career["matches"][::-1], prefix="match-")
+        user = self.request.user
+        return super().get_context_data(
+            **career,
+            **career_charts(career),
+            tournaments_table=tournaments_table,
+            matches_table=matches_table,
+            user_may_merge=(
+                user.is_authenticated and selectors.may_merge(user=user, records=[self.player])
+            ),
+            **kwargs,
+        )
+
+
+class PlayerCareerPdfView(PlayerMixin, PdfView):
+    """/players/<id>/career.pdf: the career printed, with the same charts."""
+
+    template_name = "printing/player_career.html"
+
+    def document_context(self):
+        career = self.career
+        return {
+            **career,
+            **career_charts(career),
+            "matches": career["matches"][::-1],
+        }
+
+    def filename(self) -> str:
+        return f"player-{self.player.pk}-career.pdf"
+
+
+class PlayerMergeView(PlayerMixin, View):
+    """/players/<id>/merge/: choose the other record, see both side by side, confirm.
+
+    Who may: a superuser, or an organiser of every tournament in which either record is
+    registered (``selectors.may_merge``). Anonymous: the login page; a record the user may
+    not see: 404; one they may see but not merge: 403.
+    """
+
+    template_name = "tournament/players/merge.html"
+    http_method_names = ["get", "post"]
+    follows_merges = False
+
+    def dispatch(self, request, *args, **kwargs):
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        return super().dispatch(request, *args, **kwargs)
+
+    def allowed(self, *records: Player) -> None:
+        self.career  # 404 when the user may not see this record  # noqa: B018
+        if not selectors.may_merge(user=self.request.user, records=records):
+            raise PermissionDenied
+
+    def get(self, request, *args, **kwargs):
+        self.allowed(self.player)
+        return self.render(PlayerMergeForm(player=self.player))
+
+    def post(self, request, *args, **kwargs):
+        self.allowed(self.player)
+        form = PlayerMergeForm(request.POST, player=self.player)
+        if not form.is_valid():
+            return self.render(form, status=400)
+        kept, merged = form.records()
+        self.allowed(kept, merged)
+        if "confirm" not in request.POST:
+            try:
+                services.players_merge_check(kept=kept, merged=merged)
+            except ValidationError as error:
+                add_service_errors(form, error)
+                return self.render(form, records=(kept, merged), status=400)
+            return self.render(form, records=(kept, merged))
+        try:
+            services.players_merge(
+                kept=kept, merged=merged, user=request.user, reason=form.cleaned_data["reason"]
+            )
+        except ValidationError as error:
+            add_service_errors(form, error)
+            return self.render(form, records=(kept, merged), status=400)
+        messages.success(request, _("%(merged)s (record %(merged_id)s) is merged into "
+                                    "%(kept)s (record %(kept_id)s).") % {
+            "merged": merged.name, "merged_id": merged.pk, "kept": kept.name, "kept_id": kept.pk,
+        })
+        return redirect("tournament:player_career", player_id=kept.pk)
+
+    def render(self, form, *, records=None, status=200):
+        context = {"player": self.player, "form": form, "records": None}
+        if records is not None:
+            context["records"] = selectors.merge_records(kept=records[0], merged=records[1])
+        return TemplateResponse(self.request, self.template_name, context, status=status)
