@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy as _
 from tournament.leagues.ranking import LINEAR, LeagueRow, PointsRule, points_table_text
 from tournament.models import League
 from tournament.names import name_sort_key
+from tournament.players.selectors import career_url_maker
 from tournament.spreadsheet import spreadsheet_cell
 from tournament.tables import PythonBodyTable
 
@@ -46,10 +47,11 @@ def ranking_records(rows: list[LeagueRow], tournament_ids: list[int]) -> list[di
     under ``t_<id>`` each tournament's export value (points as a number when counted, in
     brackets as text when dropped, empty when not played)."""
     records = []
+    career_url = career_url_maker()
     for row in rows:
         record = {
             "rank": row.rank, "rank_label": row.rank_label, "player_id": row.player.id,
-            "name": row.player.name, "name_key": name_sort_key(row.player.name),
+            "url": career_url(row.player.id), "name": row.player.name, "name_key": name_sort_key(row.player.name),
             "club": row.player.club, "total": row.total, "best": row.best,
             "played": row.played, "results": row.results,
         }
@@ -106,6 +108,9 @@ class LeagueRankingTable(PythonBodyTable):
 
     def cell_rank(self, record):
         return escape(record["rank_label"])
+
+    def cell_name(self, record):
+        return f'<a href="{escape(record["url"])}">{escape(record["name"])}</a>'
 
     def cell_result(self, tournament_id: int, record) -> str:
         result = record["results"].get(tournament_id)

@@ -4,8 +4,6 @@
   plain dicts; with a league, the players who played a confirmed match in one of its
   tournaments (their rating over every rated tournament, not the league's alone).
 - ``league_for_ratings(*, slug, user)``: the league whose ratings ``user`` may read, or 404.
-- ``player_career_url(player_id)``: the address of a player's career, or None while no page
-  answers to it.
 
 The number of queries does not grow with players: the rows come from ``PlayerRating``, kept
 from the rating history by ``tournament.ratings.services``.
@@ -17,33 +15,9 @@ from typing import Any
 
 from django.db.models import Exists, OuterRef
 from django.http import Http404
-from django.urls import NoReverseMatch, reverse
 
 from tournament.models import League, Match, PlayerRating, Seat
-
-#: The name of the page of a player's career (kwarg ``player_id``).
-PLAYER_CAREER_URL_NAME = "tournament:player_career"
-#: An id reversed once, then replaced by each player's (no other part of the address has it).
-_SAMPLE_ID = 987654321
-
-
-def player_career_url(player_id: int) -> str | None:
-    """The address of the player's career page, or None when the project has none (the page
-    is named ``PLAYER_CAREER_URL_NAME``; the ratings link to it only when it exists)."""
-    try:
-        return reverse(PLAYER_CAREER_URL_NAME, kwargs={"player_id": player_id})
-    except NoReverseMatch:
-        return None
-
-
-def _career_url_maker():
-    """A function of a player's id giving their career's address (or None), reversing once:
-    a thousand ``reverse()`` calls would cost more than the page's query."""
-    sample = player_career_url(_SAMPLE_ID)
-    if sample is None:
-        return lambda player_id: None
-    head, _sample, tail = sample.rpartition(str(_SAMPLE_ID))
-    return lambda player_id: f"{head}{player_id}{tail}"
+from tournament.players.selectors import career_url_maker
 
 
 def league_for_ratings(*, slug: str, user) -> League:
@@ -64,8 +38,8 @@ def ratings_rows(*, league: League | None = None) -> list[dict[str, Any]]:
     """The rated players, best first (by conservative rating, then name, then id): one query.
 
     Each row: ``rank`` (players of equal conservative rating share it), ``rank_label``
-    ("3" or "3=" for a tie), ``player_id``, ``name``, ``club``, ``url`` (the career page or
-    None), ``conservative``, ``mu``, ``sigma``, ``matches``, ``last_event_change`` and
+    ("3" or "3=" for a tie), ``player_id``, ``name``, ``club``, ``url`` (the career page),
+    ``conservative``, ``mu``, ``sigma``, ``matches``, ``last_event_change`` and
     ``last_event`` (the name of the tournament of the player's last rated match, "" if none).
     """
     ratings = PlayerRating.objects.filter(player__merged_into__isnull=True)
@@ -80,7 +54,7 @@ def ratings_rows(*, league: League | None = None) -> list[dict[str, Any]]:
         "player_id", "player__name", "player__club", "conservative", "mu", "sigma", "matches",
         "last_event_change", "last_tournament__name",
     )
-    career_url = _career_url_maker()
+    career_url = career_url_maker()
     rows: list[dict[str, Any]] = []
     rank = 0
     previous = None

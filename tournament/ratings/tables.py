@@ -81,8 +81,6 @@ class RatingsTable(PythonBodyTable):
         return escape(record["rank_label"])
 
     def cell_name(self, record):
-        if record["url"] is None:
-            return escape(record["name"])
         return f'<a href="{escape(record["url"])}">{escape(record["name"])}</a>'
 
     def cell_conservative(self, record):

@@ -37,6 +37,10 @@ def test_the_league_page_shows_its_tournaments_and_ranking(client, season):
     assert listed == ["winter", "spring"]  # earliest first
     links = {a.get("href") for a in select(response, "#league-tournaments a")}
     assert links == {"/t/winter/", "/t/spring/"}
+    # each player's name leads to their career
+    for row in select(response, "#league-ranking tbody tr[data-player]"):
+        hrefs = [a.get("href") for a in row.iter() if a.tag.endswith("a")]
+        assert f"/players/{row.get('data-player')}/" in hrefs
     assert text(by_id(response, "league-rule"))
     assert by_id(response, "league-ranking-pdf").get("href") == "/leagues/season/ranking.pdf"
     # Not an organiser: no organiser's forms.
