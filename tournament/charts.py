@@ -6,6 +6,9 @@ WeasyPrint draws it in a PDF as vectors. The text stays text (``svg.fonttype: no
 Sans): a screen reader, a search or a PDF's text layer reads the labels. Each chart carries a
 ``<title>`` and a ``<desc>`` (``role="img"``).
 
+A chart is drawn once: it is kept in the shared cache under a digest of its data, words and
+language (``_kept``), so a page read again, or by another worker, takes it from there.
+
 The same data gives the same bytes: matplotlib's ids come from a fixed salt, the SVG carries
 no date nor creator, and every id inside a chart starts with the chart's own prefix, so two
 charts on one page never share an id. The ids the tests read:
@@ -23,7 +26,9 @@ True
 
 from __future__ import annotations
 
+import hashlib
 import io
+import json
 import math
 import re
 import threading
@@ -31,8 +36,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import matplotlib
+from django.core.cache import cache
 from django.utils.formats import number_format
 from django.utils.html import escape
+from django.utils.translation import get_language
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, MaxNLocator
 from matplotlib.transforms import blended_transform_factory
@@ -59,6 +66,9 @@ _RC = {
     "xtick.color": MUTED,
     "ytick.color": MUTED,
 }
+#: A chart drawn is kept this long in the shared cache, under a digest of what it shows.
+KEPT_SECONDS = 7 * 24 * 3600
+
 #: matplotlib keeps its settings in one global: charts are drawn one at a time.
 _DRAWING = threading.Lock()
 
@@ -104,7 +114,10 @@ def rating_chart(
         axes.set_ylim(low - margin, high + margin)
         _style(axes, x_label=x_label, y_label=y_label, y_format=_decimal(1))
 
-    return _svg(draw, prefix=prefix, title=title, description=description)
+    return _kept(
+        "rating", [list(values), spans, prefix, title, description, x_label, y_label],
+        lambda: _svg(draw, prefix=prefix, title=title, description=description),
+    )
 
 
 def points_chart(
@@ -138,7 +151,31 @@ def points_chart(
         axes.set_ylim(min(0, *values), max(1, *values) * 1.15)
         _style(axes, x_label=x_label, y_label=y_label, y_format=_decimal(0))
 
-    return _svg(draw, prefix=prefix, title=title, description=description)
+    return _kept(
+        "points", [list(values), list(labels), spans, prefix, title, description, x_label,
+                   y_label],
+        lambda: _svg(draw, prefix=prefix, title=title, description=description),
+    )
+
+
+def _kept(kind: str, shown: list, draw: Callable[[], str]) -> str:
+    """The chart that shows ``shown``, drawn once: a chart takes a tenth of a second or more
+    to draw, and the same data always gives the same bytes, so it is kept in the shared
+    cache under a digest of its data, its words and the language its numbers are written in
+    (a new match gives a new digest: nothing is ever stale)."""
+    data = json.dumps([kind, get_language(), shown], default=_plain, ensure_ascii=False)
+    key = f"chart:{hashlib.sha256(data.encode()).hexdigest()}"
+    svg = cache.get(key)
+    if svg is None:
+        svg = draw()
+        cache.set(key, svg, KEPT_SECONDS)
+    return svg
+
+
+def _plain(value):
+    if isinstance(value, Span):
+        return [value.label, value.start, value.end]
+    raise TypeError(f"not chart data: {value!r}")
 
 
 def _decimal(places: int) -> FuncFormatter:

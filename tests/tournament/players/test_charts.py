@@ -6,8 +6,13 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 import pytest
+from django.utils import translation
 
+from tournament import charts as charts_module
 from tournament.charts import Span, points_chart, rating_chart
+
+# Charts are kept in the shared cache, which is the database.
+pytestmark = pytest.mark.django_db
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -104,3 +109,18 @@ def test_every_band_drawn_but_only_the_wide_ones_named():
     assert {f"rating-chart-span-{n}" for n in range(61)} <= ids
     assert not {f"rating-chart-span-label-{n}" for n in range(60)} & ids
     assert "rating-chart-span-label-60" in ids
+
+
+def test_a_chart_is_drawn_once_then_kept(monkeypatch):
+    drawn = []
+    real_svg = charts_module._svg
+    monkeypatch.setattr(charts_module, "_svg", lambda *a, **k: drawn.append(1) or real_svg(*a, **k))
+    with translation.override("en"):
+        first = rating([1.0, 2.0, 3.5])
+        again = rating([1.0, 2.0, 3.5])
+        assert again == first and len(drawn) == 1
+        # other data, or another language (its numbers are written otherwise): another chart
+        assert rating([1.0, 2.0, 3.6]) != first
+    with translation.override("fr"):
+        rating([1.0, 2.0, 3.5])
+    assert len(drawn) == 3

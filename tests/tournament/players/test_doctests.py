@@ -10,6 +10,9 @@ from django.utils import translation
 from tournament import charts
 from tournament.players import tables
 
+# Charts are kept in the shared cache, which is the database.
+pytestmark = pytest.mark.django_db
+
 
 @pytest.mark.parametrize("module", [charts, tables], ids=lambda module: module.__name__)
 def test_docstring_examples(module):
