@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
+from django.utils import timezone
 from playwright.sync_api import expect
 
 from tests.tournament.standings.helpers import result
-from tournament.models import Match, Player, Registration, Session
+from tournament.models import League, Match, Player, Registration, Session
+from tournament.ratings.services import ratings_rebuild
 
 SIZES = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
 AXE_OPTIONS = {
@@ -31,12 +33,19 @@ def axe():
 
 
 @pytest.fixture
-def in_play(tournament):
-    """Session 1 in play, table 2's match confirmed."""
+def in_play(tournament, organiser):
+    """Session 1 in play, table 2's match confirmed and rated; the tournament in a league its
+    organisers run."""
     session = tournament.sessions.get(number=1)
     Session.objects.filter(pk=session.pk).update(status=Session.Status.PLAYING)
     session.refresh_from_db()
-    result(session, 2, [412, 230, 151, 88])
+    match = result(session, 2, [412, 230, 151, 88])
+    Match.objects.filter(pk=match.pk).update(confirmed_at=timezone.now())
+    ratings_rebuild()
+    league = League.objects.create(name="Spring season", slug="spring-season")
+    league.organisers.add(organiser)
+    tournament.league = league
+    tournament.save(update_fields=["league"])
     return tournament
 
 
@@ -48,6 +57,8 @@ def pages_of(role: str, tournament) -> list[str]:
         "/", "/login/", "/t/spring-open/", "/t/spring-open/standings/",
         "/t/spring-open/sessions/1/", f"/t/spring-open/players/{player.pk}/",
         f"/t/spring-open/matches/{match.pk}/", "/t/no-such-tournament/",
+        f"/players/{player.pk}/", "/ratings/", "/leagues/", "/leagues/spring-season/",
+        "/leagues/spring-season/ratings/",
     ]
     if role == "public":
         return public
@@ -58,6 +69,8 @@ def pages_of(role: str, tournament) -> list[str]:
         *referee, "/t/spring-open/organise/", "/t/spring-open/organise/settings/",
         "/t/spring-open/organise/players/", f"/t/spring-open/organise/players/{registration.pk}/",
         "/t/spring-open/organise/sessions/1/", "/t/spring-open/staff/", "/tournaments/new/",
+        "/tournaments/import/", "/leagues/new/", "/leagues/spring-season/",
+        "/leagues/spring-season/edit/", f"/players/{player.pk}/merge/",
     ]
 
 
