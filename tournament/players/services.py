@@ -40,8 +40,8 @@ def players_merge_check(*, kept: Player, merged: Player) -> None:
     )
     if shared:
         raise ValidationError(
-            _("Both records are registered in %(tournaments)s: they would hold two seats there. "
-              "Withdraw one of them from that tournament's players first, or keep both records.")
+            _("Both records are registered in %(tournaments)s: one tournament cannot hold one "
+              "person twice, so these are two players and their records stay apart.")
             % {"tournaments": ", ".join(shared)},
             code="shared-tournament",
         )
