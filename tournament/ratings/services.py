@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.db import connection, transaction
-from django.db.models import OuterRef, Q, Subquery
+from django.db.models import Count, OuterRef, Q, Subquery
 
 from tournament.models import Match, PlayerRating, RatingChange, Seat, Tournament
 from tournament.ratings.model import INITIAL, Skill, ranks_of, rate
@@ -173,30 +173,36 @@ def _skills_before(players: set[int], since: HistoryPoint | None) -> dict[int, S
 
 def _current_ratings_write(players: set[int]) -> None:
     """Each player's :class:`PlayerRating` from their changes: the last one, their number,
-    and the change over the last event (the run of their last changes in one tournament)."""
+    and the change over the last event (from before their first change in the tournament of
+    their last one). Three reads whatever the number of players, none of which brings a
+    player's whole history back: a confirmation costs the same in a long career."""
     if not players:
         return
-    history: dict[int, list[tuple]] = defaultdict(list)
+    mine = RatingChange.objects.filter(player=OuterRef("player_id"))
+    last = mine.order_by("-at", "-match_id").values("pk")[:1]
+    event_start = mine.filter(tournament=OuterRef("tournament_id")).order_by("at", "match_id")
     rows = (
-        RatingChange.objects.filter(player_id__in=players)
-        .order_by("player_id", "at", "match_id")
-        .values_list("player_id", "tournament_id", "mu_before", "sigma_before", "mu", "sigma")
+        RatingChange.objects.filter(player_id__in=players, pk=Subquery(last))
+        .annotate(
+            event_mu=Subquery(event_start.values("mu_before")[:1]),
+            event_sigma=Subquery(event_start.values("sigma_before")[:1]),
+        )
+        .values_list("player_id", "tournament_id", "mu", "sigma", "event_mu", "event_sigma")
     )
-    for player_id, *row in rows:
-        history[player_id].append(row)
+    counts = dict(
+        RatingChange.objects.filter(player_id__in=players)
+        .order_by()
+        .values("player_id")
+        .annotate(count=Count("pk"))
+        .values_list("player_id", "count")
+    )
     ratings = []
-    for player_id, rows in history.items():
-        last_tournament, _mu_before, _sigma_before, mu, sigma = rows[-1]
-        first = len(rows) - 1
-        while first > 0 and rows[first - 1][0] == last_tournament:
-            first -= 1
-        before = Skill(rows[first][1], rows[first][2])
+    for player_id, tournament_id, mu, sigma, event_mu, event_sigma in rows:
         now = Skill(mu, sigma)
         ratings.append(PlayerRating(
             player_id=player_id, mu=mu, sigma=sigma, conservative=now.conservative,
-            matches=len(rows), last_tournament_id=last_tournament,
-            last_event_change=now.conservative - before.conservative,
+            matches=counts[player_id], last_tournament_id=tournament_id,
+            last_event_change=now.conservative - Skill(event_mu, event_sigma).conservative,
         ))
     PlayerRating.objects.filter(player_id__in=players).delete()
     PlayerRating.objects.bulk_create(ratings, batch_size=2000)
-

@@ -187,3 +187,34 @@ def test_the_settings_page_sets_whether_the_tournament_counts(spring, referee, m
     response = client.post(f"/t/{spring.slug}/organise/settings/", form)
     assert response.status_code == 302
     assert RatingChange.objects.count() == Seat.objects.filter(session__tournament=spring).count()
+
+
+def test_the_change_at_the_last_event_spans_the_players_matches_there(spring, referee):
+    for match in matches_of(spring):
+        confirm(match, referee)
+    summer = second_event(spring, slug="summer")
+    for match in matches_of(summer):
+        confirm(match, referee)
+    history = confirmed_in_order()
+    skills: dict[int, Skill] = {}
+    before_summer: dict[int, Skill] = {}
+    counts: dict[int, int] = {}
+    for match in history:
+        seats = list(Seat.objects.filter(table=match.table_id).order_by("order")
+                     .values_list("player_id", flat=True))
+        if match.table.session.tournament_id == summer.pk:
+            for player in seats:
+                before_summer.setdefault(player, skills.get(player, INITIAL))
+        skills.update(zip(seats, rate([skills.get(p, INITIAL) for p in seats], match.totals)))
+        counts.update({p: counts.get(p, 0) + 1 for p in seats})
+    ratings = {r.player_id: r for r in PlayerRating.objects.all()}
+    assert set(ratings) == set(skills)
+    for player, rating in ratings.items():
+        assert rating.matches == counts[player]
+        if player in before_summer:
+            assert rating.last_tournament_id == summer.pk
+            expected = skills[player].conservative - before_summer[player].conservative
+        else:
+            assert rating.last_tournament_id == spring.pk
+            expected = skills[player].conservative  # from the initial rating, 0
+        assert rating.last_event_change == pytest.approx(expected, abs=1e-9)
