@@ -3,6 +3,7 @@ correction goes through the recording services, which keep the old version and l
 
 from django.contrib import admin
 
+from tournament import services
 from tournament.models import (
     AuditEntry,
     League,
@@ -46,6 +47,12 @@ class TournamentAdmin(admin.ModelAdmin):
     inlines = [StaffRoleInline, RegistrationInline]
     # Changing it re-rates the tournament's matches: the organiser's settings page does that.
     readonly_fields = ["is_rated"]
+
+    def delete_model(self, request, obj):
+        services.tournaments_delete(tournaments=Tournament.objects.filter(pk=obj.pk))
+
+    def delete_queryset(self, request, queryset):
+        services.tournaments_delete(tournaments=queryset)
 
 
 @admin.register(Player)

@@ -154,7 +154,7 @@ def demo_remove() -> None:
     player_ids = list(
         Registration.objects.filter(tournament__in=tournaments).values_list("player_id", flat=True)
     )
-    tournaments.delete()
+    services.tournaments_delete(tournaments=tournaments)
     Player.objects.filter(pk__in=player_ids).annotate(
         other_registrations=Count("registrations")
     ).filter(other_registrations=0).delete()

@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 from tournament import freshness
 from tournament.models import StaffRole, Tournament
 from tournament.permissions import staff_roles_forget
+from tournament.ratings import services as ratings
 
 
 @transaction.atomic
@@ -63,6 +64,24 @@ def tournament_create(
 
 
 @transaction.atomic
+@transaction.atomic
+def tournaments_delete(*, tournaments) -> int:
+    """Delete the tournaments of a queryset with everything in them, then rate again every
+    match confirmed after their first rated one (their matches no longer count). Returns the
+    number of tournaments deleted."""
+    first = (
+        ratings.rated_matches()
+        .filter(table__session__tournament__in=tournaments)
+        .order_by("confirmed_at", "id")
+        .first()
+    )
+    count = tournaments.count()
+    tournaments.delete()
+    if first is not None:
+        ratings.ratings_refresh(since=ratings.HistoryPoint.of(first))
+    return count
+
+
 def staff_role_grant(
     *, tournament: Tournament, user, role: str, tables: str = ""
 ) -> StaffRole:

@@ -10,12 +10,14 @@ from django.core.management import CommandError, call_command
 from django.db.models import Count
 from django.test import RequestFactory
 
+from tests.tournament.ratings.helpers import rating_rows
 from tournament.demo import DEMO_PLAYERS, EARLIER_ONLY_PLAYERS, demo_build, record_truncated
 from tournament.models import (
     League,
     Match,
     Player,
     PlayerRating,
+    RatingChange,
     Seat,
     Session,
     StaffRole,
@@ -23,6 +25,7 @@ from tournament.models import (
     Turn,
 )
 from tournament.permissions import can_referee, is_organiser
+from tournament.ratings.services import ratings_rebuild
 
 pytestmark = pytest.mark.django_db
 
@@ -105,6 +108,11 @@ def test_demo_runs_twice_and_recreates(debug_on, make_tournament):
     assert StaffRole.objects.filter(tournament__slug="demo").count() == 2
     assert Tournament.objects.filter(pk=other.pk).exists()
     assert other.registrations.count() == 8
+    # the first demo's matches left no trace in the ratings: they equal a rebuild's
+    kept = rating_rows()
+    assert kept[0] and not RatingChange.objects.filter(tournament_id=first_id).exists()
+    ratings_rebuild()
+    assert rating_rows() == kept
 
 
 def test_the_demo_refuses_a_production_database(settings):

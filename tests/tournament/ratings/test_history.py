@@ -19,11 +19,12 @@ from tests.tournament.ratings.helpers import (
     second_event,
 )
 from tests.tournament.tournaments import settings_of
-from tournament.models import Match, PlayerRating, RatingChange, Seat, StaffRole
+from tournament.models import Match, PlayerRating, RatingChange, Seat, StaffRole, Tournament
 from tournament.organiser.forms import TournamentForm
 from tournament.organiser.services import tournament_update
 from tournament.ratings.model import INITIAL, Skill, ranks_of, rate
 from tournament.ratings.services import HistoryPoint, ratings_rebuild, ratings_refresh
+from tournament.services import tournaments_delete
 
 pytestmark = pytest.mark.django_db
 
@@ -218,3 +219,21 @@ def test_the_change_at_the_last_event_spans_the_players_matches_there(spring, re
             assert rating.last_tournament_id == spring.pk
             expected = skills[player].conservative  # from the initial rating, 0
         assert rating.last_event_change == pytest.approx(expected, abs=1e-9)
+
+
+def test_deleting_a_tournament_rates_again_what_followed_it(spring, referee):
+    for match in matches_of(spring):
+        confirm(match, referee)
+    summer = second_event(spring, slug="summer")
+    for match in matches_of(summer):
+        confirm(match, referee)
+    with_spring = rating_rows()
+    assert tournaments_delete(tournaments=Tournament.objects.filter(pk=spring.pk)) == 1
+    assert not RatingChange.objects.filter(tournament=spring.pk).exists()
+    kept = rating_rows()
+    assert kept != with_spring
+    ratings_rebuild()
+    assert rating_rows() == kept
+    # summer's first matches are now every player's first
+    assert all(change.mu_before == INITIAL.mu for change in RatingChange.objects.filter(
+        match=min(matches_of(summer), key=lambda m: (fresh(m).confirmed_at, m.pk))))
