@@ -140,3 +140,11 @@ def test_the_league_page_names_tournaments_in_play(client, season, league_organi
     Session.objects.filter(tournament__slug="spring").update(status=Session.Status.PLAYING)
     standing = league_standing(league=season)
     assert [item.in_play for item in standing.tournaments] == [False, True]
+
+
+def test_a_tournament_page_names_its_public_league(client, season):
+    tournament = season.tournaments.order_by("start_date").first()
+    response = client.get(tournament.get_absolute_url())
+    assert by_id(response, "tournament-league").get("href") == league_url(season)
+    League.objects.filter(pk=season.pk).update(is_public=False)
+    assert not has_id(client.get(tournament.get_absolute_url()), "tournament-league")

@@ -152,3 +152,10 @@ def test_the_pdf_names_every_player(client):
         assert all(name in printed for name in names)
     page = client.get("/ratings/")
     assert attribute(by_id(page, "ratings-pdf"), "href") == "/ratings.pdf"
+
+
+def test_a_tournament_page_says_when_its_matches_are_not_rated(client, make_tournament):
+    tournament = make_tournament(slug="friendly", players=4, sessions=0)
+    assert not select(client.get(tournament.get_absolute_url()), "#tournament-not-rated")
+    Tournament.objects.filter(pk=tournament.pk).update(is_rated=False)
+    assert by_id(client.get(tournament.get_absolute_url()), "tournament-not-rated") is not None
