@@ -68,6 +68,10 @@ _RC = {
 }
 #: A chart drawn is kept this long in the shared cache, under a digest of what it shows.
 KEPT_SECONDS = 7 * 24 * 3600
+#: Part of a kept chart's key: changed with the SVG's markup, so that no chart drawn before
+#: is served after. 2: no inline style (the page's and the print's stylesheets size the
+#: chart; WeasyPrint gives an inline SVG with a style attribute a square box).
+MARKUP_VERSION = 2
 
 #: matplotlib keeps its settings in one global: charts are drawn one at a time.
 _DRAWING = threading.Lock()
@@ -164,7 +168,7 @@ def _kept(kind: str, shown: list, draw: Callable[[], str]) -> str:
     cache under a digest of its data, its words and the language its numbers are written in
     (a new match gives a new digest: nothing is ever stale)."""
     data = json.dumps([kind, get_language(), shown], default=_plain, ensure_ascii=False)
-    key = f"chart:{hashlib.sha256(data.encode()).hexdigest()}"
+    key = f"chart:{MARKUP_VERSION}:{hashlib.sha256(data.encode()).hexdigest()}"
     svg = cache.get(key)
     if svg is None:
         svg = draw()
@@ -231,8 +235,7 @@ def _svg(draw: Callable[[Figure], None], *, prefix: str, title: str, description
     svg = _ID.sub(lambda found: f'id="{_prefixed(found.group(1), prefix)}"', svg)
     opening_end = svg.index(">") + 1
     opening = svg[: opening_end - 1] + (
-        f' role="img" aria-labelledby="{prefix}-title {prefix}-desc"'
-        ' style="max-width: 100%; height: auto">'
+        f' role="img" aria-labelledby="{prefix}-title {prefix}-desc">'
     )
     accessible = (
         f'<title id="{prefix}-title">{escape(title)}</title>'

@@ -34,6 +34,7 @@ from tournament.leagues.tables import (
 from tournament.mixins import message_refusal
 from tournament.models import League
 from tournament.permissions import PermissionMixin
+from tournament.printing.documents import RANKING_TEXT_COLUMNS
 from tournament.printing.views import PdfView
 
 #: Beyond this many tournaments, the printed ranking turns landscape.
@@ -247,27 +248,34 @@ class LeagueRankingPdfView(LeagueMixin, PdfView):
 
     def document_context(self):
         standing = selectors.league_standing(league=self.league)
-        tournaments = standing.tournaments
-        columns = [
+        tournaments = [
             # Translators: short for the n-th tournament of a league, in the printed ranking.
             (tournament_column(item.id), _("T%(number)s") % {"number": number}, item)
-            for number, item in enumerate(tournaments, start=1)
+            for number, item in enumerate(standing.tournaments, start=1)
         ]
+        columns = [
+            ("rank", _("rank")), ("name", _("player")), ("club", _("club")),
+            *[(name, short) for name, short, _item in tournaments],
+            ("total", _("points")),
+        ]
+        records = ranking_records(standing.rows, [item.id for item in standing.tournaments])
         rows = [
             {
-                "row": row,
-                "podium": row.rank <= 3,
-                "results": [row.results.get(item.id) for _name, _short, item in columns],
+                "podium": record["rank"] <= 3,
+                "cells": [(name, record["rank_label" if name == "rank" else name])
+                          for name, _header in columns],
             }
-            for row in standing.rows
+            for record in records
         ]
         return {
             "league": self.league,
             "standing": standing,
+            "tournaments": [(short, item) for _name, short, item in tournaments],
             "columns": columns,
+            "text_columns": RANKING_TEXT_COLUMNS,
             "rows": rows,
             "rule_words": rule_words(standing.rule),
-            "period": selectors.league_period(tournaments),
+            "period": selectors.league_period(standing.tournaments),
             "wide": len(tournaments) > PRINT_PORTRAIT_TOURNAMENTS,
         }
 

@@ -19,6 +19,9 @@ from tournament.seats import seat_letter
 
 #: The most sheets per table one may ask for (?rounds=).
 MAX_ROUNDS = 12
+#: The columns of a printed ranking (``printing/_ranking_table.html``: the standings, the
+#: ratings, a league's ranking) that hold words, not figures: left-aligned, wrapped.
+RANKING_TEXT_COLUMNS = frozenset({"name", "club"})
 
 
 @dataclass(frozen=True)
@@ -289,6 +292,7 @@ def standings_context(*, tournament) -> dict:
         "tournament": tournament,
         "standings": result,
         "columns": columns,
+        "text_columns": RANKING_TEXT_COLUMNS,
         "legend": layout.legend,
         "wide": layout.wide,
         "rows": rows,

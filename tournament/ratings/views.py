@@ -13,14 +13,29 @@ from functools import cached_property
 from django.http import HttpResponse
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.generic import TemplateView
 from django_tables2 import RequestConfig
 from django_tables2.export import TableExport
 
 from tournament.models import League
+from tournament.printing.documents import RANKING_TEXT_COLUMNS
 from tournament.printing.views import PdfView
 from tournament.ratings.selectors import league_for_ratings, ratings_rows
 from tournament.ratings.tables import RatingsTable, print_rows, ratings_csv
+
+#: The printed ratings' columns (``printing/_ranking_table.html``), keys of ``print_rows``.
+PRINT_COLUMNS = (
+    ("rank", gettext_lazy("rank")),
+    ("name", gettext_lazy("player")),
+    ("club", gettext_lazy("club")),
+    ("conservative", gettext_lazy("rating")),
+    ("mu", gettext_lazy("mean")),
+    ("sigma", gettext_lazy("uncertainty")),
+    ("matches", gettext_lazy("matches")),
+    ("change", gettext_lazy("change at the last event")),
+)
+PRINT_TEXT_COLUMNS = RANKING_TEXT_COLUMNS | {"change"}
 
 
 class RatingsMixin:
@@ -76,7 +91,16 @@ class RatingsPdfView(RatingsMixin, PdfView):
 
     def document_context(self) -> dict:
         rows = self.rows()
-        return {"league": self.league, "rows": print_rows(rows), "player_count": len(rows)}
+        return {
+            "league": self.league,
+            "columns": PRINT_COLUMNS,
+            "text_columns": PRINT_TEXT_COLUMNS,
+            "rows": [
+                {"cells": [(name, row[name]) for name, _header in PRINT_COLUMNS]}
+                for row in print_rows(rows)
+            ],
+            "player_count": len(rows),
+        }
 
     def filename(self) -> str:
         return f"{self.file_stem()}.pdf"

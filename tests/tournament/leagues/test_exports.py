@@ -11,9 +11,14 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import timezone
 from django_tables2.export import TableExport
 
-from tests.tournament.printing.helpers import assert_pdf
+from tests.tournament.printing.helpers import (
+    assert_document_footer,
+    assert_pdf,
+    cells_overflowing,
+)
 from tournament.leagues import tables
 from tournament.models import League, Player
 
@@ -61,14 +66,18 @@ def test_formulas_are_neutralised_in_the_exports(client, season, people):
 
 def test_the_ranking_as_pdf(client, season, people):
     Player.objects.filter(pk=people["Ana"].pk).update(name="Łukasz Nowak")
+    before = timezone.now()
     response = client.get(reverse("tournament:league_ranking_pdf", kwargs={"slug": "season"}),
                           HTTP_ACCEPT_LANGUAGE="en")
     pages = assert_pdf(response)
+    assert_document_footer(pages, owner="Season", label="League ranking", printed_since=before)
     assert response["Content-Disposition"] == 'inline; filename="season-ranking.pdf"'
     text = "\n".join(pages)
     for name in ("Łukasz Nowak", "Bo", "Cy", "Di", "Ed", "Winter", "Spring", "Season"):
         assert name in text
     assert text.index("Bo") < text.index("Łukasz Nowak") < text.index("Di")
+    html = client.get("/leagues/season/ranking.pdf?html", HTTP_ACCEPT_LANGUAGE="en")
+    assert cells_overflowing(html.content.decode()) == []
 
 
 def test_the_pdf_of_an_empty_league(client, make_league):

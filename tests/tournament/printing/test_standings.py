@@ -8,12 +8,11 @@ import io
 import pytest
 from django.core.cache import cache
 from pypdf import PdfReader
-from weasyprint import HTML
-from weasyprint.formatting_structure import boxes
 
 from tests.tournament.printing.helpers import (
     accented_tournament,
     assert_pdf,
+    cells_overflowing,
     filled_match,
     pdf_pages,
 )
@@ -22,7 +21,6 @@ from tests.tournament.tournaments import settings_of
 from tournament import services
 from tournament.models import Registration, Tournament
 from tournament.organiser.services import player_add, registration_withdraw, tournament_update
-from tournament.printing.pdf import DEFAULT_SITE_ROOT, StaticFilesFetcher
 from tournament.standings.ranking import CRITERIA
 from tournament.standings.selectors import standings_rows
 
@@ -185,33 +183,6 @@ def wide_tournament(make_tournament, criteria):
     registration_withdraw(registration=Registration.objects.get(
         tournament=tournament, player=players[3]))
     return tournament
-
-
-def cells_overflowing(html: str) -> list[str]:
-    """WeasyPrint's own layout of the standings' HTML: every header and figure cell on one
-    line, and no text past its cell's edges or the page's. Returns what does not hold."""
-    fetcher = StaticFilesFetcher(fail_on_errors=True)
-    document = HTML(string=html, base_url=DEFAULT_SITE_ROOT, url_fetcher=fetcher).render()
-    wrong = []
-    for page in document.pages:
-        page_box = page._page_box
-        page_right = page_box.content_box_x() + page_box.width
-        for box in page_box.descendants():
-            if not isinstance(box, boxes.TableCellBox):
-                continue
-            classes = box.element.get("class", "")
-            texts = [text for text in box.descendants() if isinstance(text, boxes.TextBox)]
-            words = " ".join(text.text for text in texts)
-            lines = [line for line in box.descendants() if isinstance(line, boxes.LineBox)]
-            if (box.element_tag == "th" or "number" in classes) and len(lines) > 1:
-                wrong.append(f"{words!r} on {len(lines)} lines")
-            left, right = box.content_box_x(), box.content_box_x() + box.width
-            for text in texts:
-                if text.position_x < left - 0.01 or text.position_x + text.width > right + 0.01:
-                    wrong.append(f"{text.text!r} out of its cell")
-                if text.position_x + text.width > page_right + 0.01:
-                    wrong.append(f"{text.text!r} past the page's edge")
-    return wrong
 
 
 @pytest.mark.parametrize("language", ["fr", "en"])

@@ -8,15 +8,22 @@ import io
 
 import openpyxl
 import pytest
+from django.template.loader import render_to_string
 from django.test import Client
+from django.utils import timezone, translation
 
 from tests.pages import attribute, by_id, select, text
-from tests.tournament.printing.helpers import assert_pdf
+from tests.tournament.printing.helpers import (
+    assert_document_footer,
+    assert_pdf,
+    cells_overflowing,
+)
 from tournament.management.commands.bench_ratings import bench_history_build
 from tournament.models import League, Match, Player, PlayerRating, Seat, Tournament
 from tournament.ratings.selectors import ratings_rows
 from tournament.ratings.services import ratings_rebuild
 from tournament.ratings.tables import EXPORT_COLUMNS
+from tournament.ratings.views import PRINT_COLUMNS, PRINT_TEXT_COLUMNS
 
 pytestmark = pytest.mark.django_db
 
@@ -146,8 +153,11 @@ def test_the_pdf_names_every_player(client):
     league = league_of([made[0].table.session.tournament_id])
     names = list(Player.objects.filter(rating__isnull=False).values_list("name", flat=True))
     assert len(names) == 12
-    for address in ("/ratings.pdf", f"/leagues/{league.slug}/ratings.pdf"):
-        pages = assert_pdf(client.get(address))
+    for address, owner in (("/ratings.pdf", "Ratings"),
+                           (f"/leagues/{league.slug}/ratings.pdf", "Ligue du Rhône")):
+        before = timezone.now()
+        pages = assert_pdf(client.get(address, HTTP_ACCEPT_LANGUAGE="en"))
+        assert_document_footer(pages, owner=owner, label="Ratings", printed_since=before)
         printed = " ".join(" ".join(pages).split())  # a long name may wrap in its cell
         assert all(name in printed for name in names)
     page = client.get("/ratings/")
@@ -159,3 +169,22 @@ def test_a_tournament_page_says_when_its_matches_are_not_rated(client, make_tour
     assert not select(client.get(tournament.get_absolute_url()), "#tournament-not-rated")
     Tournament.objects.filter(pk=tournament.pk).update(is_rated=False)
     assert by_id(client.get(tournament.get_absolute_url()), "tournament-not-rated") is not None
+
+
+@pytest.mark.parametrize("language", ["fr", "en"])
+def test_the_widest_ratings_fit_their_columns(language):
+    """WeasyPrint's layout of the printed ratings with the widest cells there can be (a rank
+    among thousands of players, figures below -10, a long last event): no figure wraps or
+    leaves its cell."""
+    widest = {
+        "rank": "1024=", "name": "Marie-Bénédicte de La Tour-Dupont", "club": "Triomino-Club",
+        "conservative": "-12.3", "mu": "125.0", "sigma": "12.3", "matches": "1234",
+        "change": "+12.3 (Championnat de France de Triominos)",
+    }
+    with translation.override(language):
+        html = render_to_string("printing/ratings.html", {
+            "columns": PRINT_COLUMNS, "text_columns": PRINT_TEXT_COLUMNS,
+            "rows": [{"cells": [(name, widest[name]) for name, _header in PRINT_COLUMNS]}] * 3,
+            "player_count": 1024, "printed_at": "1 May 2025 14:05",
+        })
+    assert cells_overflowing(html) == []
