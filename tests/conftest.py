@@ -6,6 +6,7 @@
   tournament with registered players (clubs "Club A", "Club B", "Club C"), and ``sessions``
   sessions seated at tables of ``table_size`` (a smaller last table).
 - ``tournament``: ``make_tournament()`` — 8 players, session 1 seated at 2 tables of 4.
+- ``grant_organiser(user, *tournaments)``: makes ``user`` an organiser of each; returns it.
 - ``organiser``, ``referee``, ``referee_of_table_2`` (a referee limited to table 2),
   ``outsider`` (an account without a role): users of ``tournament``, password STAFF_PASSWORD.
 - ``organiser_client``, ``referee_client``: Django test clients logged in as them.
@@ -99,10 +100,20 @@ def tournament(make_tournament):
 
 
 @pytest.fixture
-def organiser(tournament, make_user):
-    user = make_user("olga-organiser")
-    services.staff_role_grant(tournament=tournament, user=user, role=StaffRole.Role.ORGANISER)
-    return user
+def grant_organiser(db):
+    def grant_organiser(user, *tournaments):
+        for tournament in tournaments:
+            services.staff_role_grant(
+                tournament=tournament, user=user, role=StaffRole.Role.ORGANISER
+            )
+        return user
+
+    return grant_organiser
+
+
+@pytest.fixture
+def organiser(tournament, make_user, grant_organiser):
+    return grant_organiser(make_user("olga-organiser"), tournament)
 
 
 @pytest.fixture

@@ -10,6 +10,19 @@ from tournament.models import StaffRole
 from tournament.validators import validate_table_numbers
 
 
+def model_field(model, name: str, **kwargs) -> forms.Field:
+    """The model field's form field: its label, length and help text, in one place."""
+    return model._meta.get_field(name).formfield(**kwargs)
+
+
+def slug_field(model, *, help_text) -> forms.Field:
+    """The short name in the address of the pages of a ``model`` (its ``slug``): ``help_text``
+    gives an example and says which pages."""
+    return model_field(
+        model, "slug", label=_("Short name in the web address"), help_text=help_text
+    )
+
+
 class StaffGrantForm(forms.Form):
     username = forms.CharField(label=_("Username"), max_length=150)
     password = forms.CharField(

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import django_tables2 as tables2
+from django.utils import formats
 from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 from django_tables2.utils import AttributeDict, computed_values
 
 from tournament.models import Registration, Session, StaffRole, Tournament
+from tournament.spreadsheet import spreadsheet_cell
 
 
 class PythonBodyTable(tables2.Table):
@@ -20,13 +23,17 @@ class PythonBodyTable(tables2.Table):
     goes through the template engine for every cell: about 0.7 s for the standings of 512
     players, against a few milliseconds here; the pages that poll every 15 seconds need it.
     The template ``tournament/_python_body_table.html`` is django-tables2's own with
-    the body replaced.
+    the body replaced. While the body is built, ``self.separator`` is the active language's
+    decimal separator (read once, not once per cell).
     """
+
+    separator = "."
 
     class Meta:
         template_name = "tournament/_python_body_table.html"
 
     def body_html(self) -> SafeString:
+        self.separator = formats.get_format("DECIMAL_SEPARATOR")
         cells = []
         for column in self.columns:
             cell = getattr(self, f"cell_{column.name}", None)
@@ -53,6 +60,52 @@ class PythonBodyTable(tables2.Table):
         return AttributeDict(
             computed_values(self.row_attrs, kwargs={"record": record, "table": self})
         ).as_html()
+
+
+def rank_value(label: str) -> int | str:
+    """A rank in the exports as the pages show it: a number, or text for a tie ("3=").
+
+    >>> rank_value("3"), rank_value("3=")
+    (3, '3=')
+    """
+    return int(label) if label.isdecimal() else label
+
+
+class PlayerRankingTable(PythonBodyTable):
+    """Players ranked, one row each (``data-player``), from plain dicts with ``rank_label``,
+    ``player_id``, ``url``, ``name`` and ``club``: the standings, a league's ranking, the
+    ratings. The rank as shown ("3=" for a tie), the name a link to ``url``. In the XLSX and
+    ODS exports (django-tables2's TableExport), headers capitalised as in the CSV, the rank a
+    number unless tied (:func:`rank_value`), text that a spreadsheet would run as a formula
+    neutralised (:func:`tournament.spreadsheet.spreadsheet_cell`)."""
+
+    rank = tables2.Column(verbose_name=_("rank"), attrs={"td": {"class": "rank"}})
+    name = tables2.Column(verbose_name=_("player"), order_by="name_key")
+    club = tables2.Column(verbose_name=_("club"), attrs={"cell": {"class": "club"}})
+
+    def body_row_attrs(self, record) -> str:
+        return f'data-player="{record["player_id"]:d}"'
+
+    def cell_rank(self, record):
+        return escape(record["rank_label"])
+
+    def cell_name(self, record):
+        return f'<a href="{escape(record["url"])}">{escape(record["name"])}</a>'
+
+    def as_values(self, exclude_columns=None):
+        """django-tables2's rows of values, headers capitalised as in the CSV."""
+        values = super().as_values(exclude_columns=exclude_columns)
+        yield [capfirst(str(header)) for header in next(values)]
+        yield from values
+
+    def value_rank(self, record):
+        return rank_value(record["rank_label"])
+
+    def value_name(self, record):
+        return spreadsheet_cell(record["name"])
+
+    def value_club(self, record):
+        return spreadsheet_cell(record["club"])
 
 
 class TournamentTable(tables2.Table):

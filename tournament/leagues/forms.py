@@ -6,26 +6,22 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from tournament.forms import add_service_errors, model_field, slug_field
 from tournament.leagues.services import points_table_clean
 from tournament.models import League, Tournament
 
 FIELDS = ("name", "description", "points_scale", "points_table", "best_results", "is_public")
 
 
-def _model_field(name: str, **kwargs):
-    """The model field's form field: its label, length and help text, in one place."""
-    return League._meta.get_field(name).formfield(**kwargs)
-
-
 class LeagueForm(forms.Form):
     """A league's name, description, rule and visibility."""
 
-    name = _model_field("name")
-    description = _model_field("description", widget=forms.Textarea(attrs={"rows": 3}))
-    points_scale = _model_field("points_scale", widget=forms.RadioSelect)
-    points_table = _model_field("points_table")
-    best_results = _model_field("best_results", min_value=1)
-    is_public = _model_field("is_public")
+    name = model_field(League, "name")
+    description = model_field(League, "description", widget=forms.Textarea(attrs={"rows": 3}))
+    points_scale = model_field(League, "points_scale", widget=forms.RadioSelect)
+    points_table = model_field(League, "points_table")
+    best_results = model_field(League, "best_results", min_value=1)
+    is_public = model_field(League, "is_public")
 
     @classmethod
     def initial_from(cls, league: League) -> dict:
@@ -40,15 +36,13 @@ class LeagueForm(forms.Form):
                     points_scale=scale, points_table=cleaned["points_table"]
                 )
             except ValidationError as error:
-                for field, errors in error.error_dict.items():
-                    self.add_error(field, errors)
+                add_service_errors(self, error)
         return cleaned
 
 
 class LeagueCreateForm(LeagueForm):
-    slug = _model_field(
-        "slug",
-        label=_("Short name in the web address"),
+    slug = slug_field(
+        League,
         help_text=_("Lower-case letters, digits and hyphens, for example season-2027. It "
                     "appears in the address of the league's pages."),
     )

@@ -2,9 +2,8 @@
 
 ``league_standing(*, league)`` reads every tournament of the league at once (four queries,
 however many tournaments and players), ranks each tournament with the standings' own
-computation (``tournament.standings.ranking.standings_compute``, from the same data as
-``tournament.standings.selectors.standings``: confirmed matches only, from their cached
-totals), and adds the final ranks up with ``tournament.leagues.ranking.league_ranking``.
+selector (``tournament.standings.selectors.standings_of``: confirmed matches only, from their
+cached totals), and adds the final ranks up with ``tournament.leagues.ranking.league_ranking``.
 """
 
 from __future__ import annotations
@@ -23,8 +22,8 @@ from tournament.leagues.ranking import (
     league_ranking,
     parse_points_table,
 )
-from tournament.models import League, Match, Registration, Seat, Session, StaffRole, Tournament
-from tournament.standings.ranking import MatchResult, StandingPlayer, standings_compute
+from tournament.models import League, StaffRole, Tournament
+from tournament.standings.selectors import standings_of
 
 
 def can_create_league(user) -> bool:
@@ -104,69 +103,24 @@ def league_standing(*, league: League, user=None) -> LeagueStanding:
     """The league's tournaments and ranking (four queries, a fifth for a logged-in ``user``
     when a tournament is private: ``user`` only says which tournaments they may open)."""
     tournaments = league_tournaments(league=league)
-    by_id = {tournament.pk: tournament for tournament in tournaments}
-
-    players: dict[int, dict[int, StandingPlayer]] = {tid: {} for tid in by_id}
-    names: dict[int, LeaguePlayer] = {}
-    registrations = (
-        Registration.objects.filter(tournament__in=by_id, player__merged_into__isnull=True)
-        .order_by()
-        .values_list("tournament_id", "player_id", "player__name", "player__club", "status")
-    )
-    for tid, player_id, name, club, status in registrations:
-        players[tid][player_id] = StandingPlayer(
-            id=player_id, name=name, club=club, withdrawn=status == Registration.Status.WITHDRAWN
-        )
-        names[player_id] = LeaguePlayer(player_id, name, club)
-
-    matches = Match.objects.filter(table__session__tournament__in=by_id).values_list(
-        "table__session__tournament_id", "pk", "table_id", "status", "totals",
-        "table__session__status",
-    )
-    confirmed: dict[int, tuple[int, int, list[int]]] = {}  # table id: tournament, match, totals
-    in_play: set[int] = set()
-    for tid, match_id, table_id, status, totals, session_status in matches:
-        if session_status == Session.Status.PLAYING:
-            in_play.add(tid)
-        if status == Match.Status.CONFIRMED:
-            confirmed[table_id] = (tid, match_id, totals or [])
-
-    seated: dict[int, list[tuple[int, int]]] = {table_id: [] for table_id in confirmed}
-    seats = Seat.objects.filter(
-        session__tournament__in=by_id, table__match__status=Match.Status.CONFIRMED
-    ).values_list("table_id", "order", "player_id")
-    for table_id, order, player_id in seats:
-        if table_id in seated:
-            seated[table_id].append((order, player_id))
-
-    results: dict[int, list[MatchResult]] = {tid: [] for tid in by_id}
-    for table_id, (tid, match_id, totals) in confirmed.items():
-        player_ids = tuple(player_id for _order, player_id in sorted(seated[table_id]))
-        if len(totals) != len(player_ids):
-            continue  # as the standings: a confirmed match always has its totals; never guess
-        results[tid].append(MatchResult(player_ids, tuple(totals), match_id=match_id))
-
+    standings = standings_of(tournaments=tournaments, without_merged=True)
     visible = visible_tournament_ids(user=user, tournaments=tournaments)
+    names: dict[int, LeaguePlayer] = {}
     finishes = []
     listed = []
     for tournament in tournaments:
-        tid = tournament.pk
-        ranks: dict[int, int] = {}
-        if results[tid]:
-            rows = standings_compute(
-                players=list(players[tid].values()), results=results[tid],
-                criteria=list(tournament.ranking_criteria),
-            )
-            # Ranked: the registered players who played a confirmed match (the others are
-            # listed last in the standings, and get nothing here).
-            ranks = {row["player_id"]: row["rank"] for row in rows
-                     if row["matches"] and row["player_id"] in players[tid]}
-        finishes.append(TournamentFinish(tid, ranks))
+        standing = standings[tournament.pk]
+        for row in standing.rows:
+            names[row["player_id"]] = LeaguePlayer(row["player_id"], row["name"], row["club"])
+        # Ranked: the registered players who played a confirmed match (the others are listed
+        # last in the standings, and get nothing here).
+        ranks = {row["player_id"]: row["rank"] for row in standing.rows if row["matches"]}
+        finishes.append(TournamentFinish(tournament.pk, ranks))
         listed.append(LeagueTournament(
             tournament=tournament,
-            confirmed_matches=len(results[tid]),
-            in_play=tid in in_play,
-            visible=tid in visible,
+            confirmed_matches=standing.confirmed_matches,
+            in_play=standing.is_live,
+            visible=tournament.pk in visible,
         ))
     rule = points_rule(league)
     rows = league_ranking(rule=rule, finishes=finishes, players=names)

@@ -19,7 +19,7 @@ from tournament.models import League
 from tournament.names import name_sort_key
 from tournament.players.selectors import career_url_maker
 from tournament.spreadsheet import spreadsheet_cell
-from tournament.tables import PythonBodyTable
+from tournament.tables import PlayerRankingTable, rank_value
 
 LEADING_COLUMNS = ("rank", "name", "club")
 TRAILING_COLUMNS = ("total", "best", "played")
@@ -64,21 +64,18 @@ def ranking_records(rows: list[LeagueRow], tournament_ids: list[int]) -> list[di
     return records
 
 
-class LeagueRankingTable(PythonBodyTable):
+class LeagueRankingTable(PlayerRankingTable):
     """One row per player: rank, name, club, a column of points per tournament (dropped
     results in brackets, marked for screen readers too), total, best result, tournaments.
 
     Build it with ``LeagueRankingTable.for_tournaments(records, tournaments)``.
     """
 
-    rank = tables2.Column(verbose_name=_("rank"), attrs={"td": {"class": "rank"}})
-    name = tables2.Column(verbose_name=_("player"), order_by="name_key")
-    club = tables2.Column(verbose_name=_("club"), attrs={"cell": {"class": "club"}})
     total = tables2.Column(verbose_name=_("points"), attrs={"td": {"class": "number"}})
     best = tables2.Column(verbose_name=_("best result"), attrs={"td": {"class": "number"}})
     played = tables2.Column(verbose_name=_("tournaments"), attrs={"td": {"class": "number"}})
 
-    class Meta(PythonBodyTable.Meta):
+    class Meta(PlayerRankingTable.Meta):
         attrs = {"class": "data-table league-ranking", "id": "league-ranking"}
         order_by = ("rank",)
         empty_text = _("No result yet: the ranking starts with the first confirmed match.")
@@ -103,15 +100,6 @@ class LeagueRankingTable(PythonBodyTable):
                     partial(table.cell_result, tournament.pk))
         return table
 
-    def body_row_attrs(self, record) -> str:
-        return f'data-player="{record["player_id"]:d}"'
-
-    def cell_rank(self, record):
-        return escape(record["rank_label"])
-
-    def cell_name(self, record):
-        return f'<a href="{escape(record["url"])}">{escape(record["name"])}</a>'
-
     def cell_result(self, tournament_id: int, record) -> str:
         result = record["results"].get(tournament_id)
         if result is None:
@@ -125,28 +113,12 @@ class LeagueRankingTable(PythonBodyTable):
                 f'({result.points:d})</span><span class="visually-hidden">, {rank}, {dropped}'
                 "</span>")
 
-    def as_values(self, exclude_columns=None):
-        """django-tables2's rows of values, headers capitalised as in the CSV."""
-        values = super().as_values(exclude_columns=exclude_columns)
-        yield [capfirst(str(header)) for header in next(values)]
-        yield from values
-
-    def value_rank(self, record):
-        return export_value("rank", record)
-
-    def value_name(self, record):
-        return export_value("name", record)
-
-    def value_club(self, record):
-        return export_value("club", record)
-
 
 def export_value(name: str, record: dict):
     """A cell of the exports: the rank as shown ("3=" for a tie, else a number), text that a
     spreadsheet would run as a formula neutralised, numbers as numbers."""
     if name == "rank":
-        label = record["rank_label"]
-        return int(label) if label.isdecimal() else label
+        return rank_value(record["rank_label"])
     return spreadsheet_cell(record[name])
 
 

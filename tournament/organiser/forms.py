@@ -6,7 +6,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from tournament.forms import add_service_errors
+from tournament.forms import add_service_errors, model_field, slug_field
 from tournament.models import Player, RankingCriterion, Tournament
 from tournament.validators import MAX_SESSION_NUMBER
 
@@ -16,11 +16,6 @@ CSV_MAX_BYTES = 1_000_000
 #: unpacked), so 50 MB holds every match of the largest tournament, and more; the import also
 #: refuses an archive past 200 MB unpacked (``past_results.MAX_UNPACKED_BYTES``).
 ARCHIVE_MAX_BYTES = 50_000_000
-
-
-def _model_field(model, name: str, **kwargs):
-    """The model field's form field: its label, length and help text, in one place."""
-    return model._meta.get_field(name).formfield(**kwargs)
 
 
 class DateInput(forms.DateInput):
@@ -35,17 +30,17 @@ class DateInput(forms.DateInput):
 class TournamentForm(forms.Form):
     """A tournament's settings; ``ranking_criteria`` in cleaned_data, in order."""
 
-    name = _model_field(Tournament, "name")
-    start_date = _model_field(Tournament, "start_date", widget=DateInput())
-    end_date = _model_field(Tournament, "end_date", widget=DateInput())
-    venue = _model_field(Tournament, "venue")
-    rules = _model_field(Tournament, "rules")
-    target = _model_field(Tournament, "target", min_value=1)
-    match_rounds = _model_field(Tournament, "match_rounds", min_value=1)
-    opening_bonus = _model_field(Tournament, "opening_bonus")
-    keep_clubs_apart = _model_field(Tournament, "keep_clubs_apart")
-    is_public = _model_field(Tournament, "is_public")
-    is_rated = _model_field(Tournament, "is_rated")
+    name = model_field(Tournament, "name")
+    start_date = model_field(Tournament, "start_date", widget=DateInput())
+    end_date = model_field(Tournament, "end_date", widget=DateInput())
+    venue = model_field(Tournament, "venue")
+    rules = model_field(Tournament, "rules")
+    target = model_field(Tournament, "target", min_value=1)
+    match_rounds = model_field(Tournament, "match_rounds", min_value=1)
+    opening_bonus = model_field(Tournament, "opening_bonus")
+    keep_clubs_apart = model_field(Tournament, "keep_clubs_apart")
+    is_public = model_field(Tournament, "is_public")
+    is_rated = model_field(Tournament, "is_rated")
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -93,10 +88,8 @@ class TournamentForm(forms.Form):
 
 
 class TournamentCreateForm(TournamentForm):
-    slug = _model_field(
+    slug = slug_field(
         Tournament,
-        "slug",
-        label=_("Short name in the web address"),
         help_text=_("Lower-case letters, digits and hyphens, for example spring-open-2027. It "
                     "appears in the address of every page of the tournament and in its QR codes."),
     )
@@ -105,9 +98,9 @@ class TournamentCreateForm(TournamentForm):
 
 
 class PlayerForm(forms.Form):
-    name = _model_field(Player, "name")
-    club = _model_field(Player, "club")
-    licence = _model_field(Player, "licence")
+    name = model_field(Player, "name")
+    club = model_field(Player, "club")
+    licence = model_field(Player, "licence")
     first_session = forms.IntegerField(
         label=_("First session"),
         min_value=1,
@@ -158,12 +151,12 @@ class TournamentImportForm(forms.Form):
                     "site gives on its tournament's organiser page. Only closed sessions are "
                     "imported; an archive that cannot be read imports nothing."),
     )
-    name = _model_field(
+    name = model_field(
         Tournament, "name", required=False,
         help_text=_("Blank: the name the archive gives (or the file's name, for an old archive "
                     "without it)."),
     )
-    start_date = _model_field(
+    start_date = model_field(
         Tournament, "start_date", required=False, widget=DateInput(),
         help_text=_("Only for an old archive, made before archives carried the tournament's "
                     "settings: the day its matches were played (blank: today). Otherwise the "

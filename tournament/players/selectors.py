@@ -6,9 +6,10 @@ A second record of the same person, merged into the first (``Player.merged_into`
 that nothing is lost; every read here leads from it to the record kept (:func:`player_kept`).
 
 ``player_career`` reads in a fixed number of queries (eight; nine for a logged-in reader,
-whose roles it reads), whatever the number of tournaments and matches: the final rank in each tournament comes from the standings' own
-ranking (:func:`tournament.standings.ranking.standings_compute`), fed for all the player's
-tournaments at once with the same confirmed results the standings page reads.
+whose roles it reads), whatever the number of tournaments and matches: the final rank in
+each tournament comes from the standings' own selector
+(:func:`tournament.standings.selectors.standings_of`), which ranks all the player's
+tournaments at once.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Count, Q
+from django.db.models import Count
 from django.http import Http404
 from django.urls import reverse
 
@@ -33,7 +34,7 @@ from tournament.models import (
     Tournament,
 )
 from tournament.ratings.model import Skill, ranks_of
-from tournament.standings.ranking import MatchResult, StandingPlayer, standings_compute
+from tournament.standings.selectors import standings_of
 
 #: How many merges deep a record is followed to the one kept (a chain A → B → C is two).
 MAX_MERGE_DEPTH = 20
@@ -174,11 +175,11 @@ def player_career(*, player: Player, user) -> dict[str, Any]:
     tournaments = {registration.tournament_id: registration.tournament for registration in registrations}
     rating = PlayerRating.objects.filter(player=player).first()
 
-    rows = _standings_rows(tournaments)
+    standings = standings_of(tournaments=tournaments.values())
     entries = []
     for registration in registrations:
         tournament = registration.tournament
-        tournament_rows = rows[tournament.pk]
+        tournament_rows = standings[tournament.pk].rows
         row = next(row for row in tournament_rows if row["player_id"] == player.pk)
         entries.append({
             "tournament": tournament,
@@ -296,42 +297,6 @@ def _matches(
             "rating_after": change[2].conservative if change else None,
         })
     return entries
-
-
-def _standings_rows(tournaments: dict[int, Tournament]) -> dict[int, list[dict[str, Any]]]:
-    """Each tournament's standings rows (three queries for them all): the confirmed matches'
-    cached totals ranked by :func:`standings_compute`, as
-    :func:`tournament.standings.selectors.standings` does for one tournament."""
-    players: dict[int, list[StandingPlayer]] = defaultdict(list)
-    for tournament_id, player_id, name, club, status in (
-        Registration.objects.filter(tournament_id__in=tournaments)
-        .order_by()
-        .values_list("tournament_id", "player_id", "player__name", "player__club", "status")
-    ):
-        players[tournament_id].append(StandingPlayer(
-            id=player_id, name=name, club=club, withdrawn=status == Registration.Status.WITHDRAWN
-        ))
-    confirmed = Q(table__match__status=Match.Status.CONFIRMED)
-    seated: dict[int, list[tuple[int, int]]] = defaultdict(list)
-    for table_id, order, player_id in Seat.objects.filter(
-        confirmed, session__tournament_id__in=tournaments
-    ).values_list("table_id", "order", "player_id"):
-        seated[table_id].append((order, player_id))
-    results: dict[int, list[MatchResult]] = defaultdict(list)
-    for match_id, table_id, totals, tournament_id in Match.objects.filter(
-        status=Match.Status.CONFIRMED, table__session__tournament_id__in=tournaments
-    ).values_list("pk", "table_id", "totals", "table__session__tournament_id"):
-        player_ids = tuple(player_id for _order, player_id in sorted(seated[table_id]))
-        totals = totals or []
-        if len(totals) != len(player_ids):
-            continue  # a confirmed match always has its totals; never guess
-        results[tournament_id].append(MatchResult(player_ids, tuple(totals), match_id=match_id))
-    return {
-        pk: standings_compute(
-            players=players[pk], results=results[pk], criteria=list(tournament.ranking_criteria)
-        )
-        for pk, tournament in tournaments.items()
-    }
 
 
 def merge_records(*, kept: Player, merged: Player) -> list[dict[str, Any]]:

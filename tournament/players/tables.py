@@ -46,10 +46,6 @@ class CareerTournamentsTable(PythonBodyTable):
         attrs = {"class": "data-table career-tournaments", "id": "tournaments"}
         empty_text = _("No tournament.")
 
-    def body_html(self):
-        self._separator = formats.get_format("DECIMAL_SEPARATOR")
-        return super().body_html()
-
     def body_row_attrs(self, record) -> str:
         return f'id="tournament-{record["tournament"].pk:d}" data-rank="{record["rank"]:d}"'
 
@@ -69,7 +65,7 @@ class CareerTournamentsTable(PythonBodyTable):
         return rank
 
     def cell_match_points(self, record):
-        return points_display(record["match_points"], separator=self._separator)
+        return points_display(record["match_points"], separator=self.separator)
 
     def cell_page(self, record):
         return format_html('<a href="{}">{}</a>', record["url"], gettext("Their page in this tournament"))
@@ -94,7 +90,6 @@ class CareerMatchesTable(PythonBodyTable):
         empty_text = _("No match yet.")
 
     def body_html(self):
-        self._separator = formats.get_format("DECIMAL_SEPARATOR")
         self._table_label = gettext("table %(table)s")
         return super().body_html()
 
@@ -134,4 +129,4 @@ class CareerMatchesTable(PythonBodyTable):
         return escape(", ".join(record["winners"]))
 
     def cell_rating_change(self, record):
-        return rating_change_display(record["rating_change"], separator=self._separator)
+        return rating_change_display(record["rating_change"], separator=self.separator)

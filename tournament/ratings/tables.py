@@ -10,12 +10,11 @@ import io
 import django_tables2 as tables2
 from django.utils import formats
 from django.utils.html import escape
-from django.utils.safestring import SafeString
 from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
 from tournament.spreadsheet import spreadsheet_cell
-from tournament.tables import PythonBodyTable
+from tournament.tables import PlayerRankingTable, rank_value
 
 #: Decimals shown on the page and in the PDF (the rating, its mean and its uncertainty).
 SHOWN_DECIMALS = 1
@@ -50,12 +49,9 @@ def change_display(row: dict, *, separator: str | None = None) -> str:
     return f"{change} ({row['last_event']})" if row["last_event"] else change
 
 
-class RatingsTable(PythonBodyTable):
+class RatingsTable(PlayerRankingTable):
     """One row per rated player, best first."""
 
-    rank = tables2.Column(verbose_name=_("rank"), attrs={"td": {"class": "rank"}})
-    name = tables2.Column(verbose_name=_("player"))
-    club = tables2.Column(verbose_name=_("club"), attrs={"cell": {"class": "club"}})
     conservative = tables2.Column(verbose_name=_("rating"), attrs={"td": {"class": "number"}})
     mu = tables2.Column(verbose_name=_("mean"), attrs={"td": {"class": "number"}})
     sigma = tables2.Column(verbose_name=_("uncertainty"), attrs={"td": {"class": "number"}})
@@ -65,35 +61,22 @@ class RatingsTable(PythonBodyTable):
     )
     last_event = tables2.Column(verbose_name=_("last event"), visible=False)
 
-    class Meta(PythonBodyTable.Meta):
+    class Meta(PlayerRankingTable.Meta):
         attrs = {"class": "data-table ratings", "id": "ratings"}
         orderable = False
         empty_text = _("No rated player yet.")
 
-    def body_html(self) -> SafeString:
-        self._separator = formats.get_format("DECIMAL_SEPARATOR")
-        return super().body_html()
-
-    def body_row_attrs(self, record) -> str:
-        return f'data-player="{record["player_id"]:d}"'
-
-    def cell_rank(self, record):
-        return escape(record["rank_label"])
-
-    def cell_name(self, record):
-        return f'<a href="{escape(record["url"])}">{escape(record["name"])}</a>'
-
     def cell_conservative(self, record):
-        return f"<b>{figure_display(record['conservative'], separator=self._separator)}</b>"
+        return f"<b>{figure_display(record['conservative'], separator=self.separator)}</b>"
 
     def cell_mu(self, record):
-        return figure_display(record["mu"], separator=self._separator)
+        return figure_display(record["mu"], separator=self.separator)
 
     def cell_sigma(self, record):
-        return figure_display(record["sigma"], separator=self._separator)
+        return figure_display(record["sigma"], separator=self.separator)
 
     def cell_last_event_change(self, record):
-        return escape(change_display(record, separator=self._separator))
+        return escape(change_display(record, separator=self.separator))
 
     # The XLSX and ODS exports (django-tables2's TableExport reads these): typed cells.
     def as_values(self, exclude_columns=None):
@@ -116,8 +99,7 @@ def export_value(name: str, row: dict):
     ("3=" for a tie, else a number), text that a spreadsheet would run as a formula
     neutralised (:func:`tournament.spreadsheet.spreadsheet_cell`)."""
     if name == "rank":
-        label = row["rank_label"]
-        return int(label) if label.isdecimal() else label
+        return rank_value(row["rank_label"])
     value = row[name]
     if isinstance(value, float):
         return round(value, EXPORT_DECIMALS) + 0.0

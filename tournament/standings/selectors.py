@@ -1,6 +1,8 @@
 """The standings, read from the database in a fixed number of queries (three).
 
 - ``standings(*, tournament)``: the rows, the criteria, the tables still in play.
+- ``standings_of(*, tournaments)``: the same for many tournaments at once, still three
+  queries (a league's ranking, a player's career).
 - ``standings_rows(*, tournament)``: the rows only, a list of plain dicts (for pages, CSV,
   PDFs): see ``tournament.standings.ranking.standings_compute`` for their keys, plus ``url``
   (the player's page, a path).
@@ -11,6 +13,7 @@ winners; no match is replayed. The number of queries does not grow with players 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -47,54 +50,89 @@ class Standings:
 
 def standings(*, tournament: Tournament) -> Standings:
     """The standings of the tournament after its confirmed matches (three queries)."""
-    registrations = (
-        Registration.objects.filter(tournament=tournament)
-        .order_by()
-        .values_list("player_id", "player__name", "player__club", "status")
-    )
-    players = [
-        StandingPlayer(
+    return standings_of(tournaments=[tournament])[tournament.pk]
+
+
+def standings_of(
+    *, tournaments: Iterable[Tournament], without_merged: bool = False
+) -> dict[int, Standings]:
+    """Each tournament's standings by its id, in the order given: three queries for them all,
+    however many tournaments, players and matches (the leagues and the careers rank many
+    tournaments at once). ``without_merged``: leave out the registrations of records merged
+    into another (``Player.merged_into``), as a league does, which counts each person once."""
+    tournaments = list(tournaments)
+    if not tournaments:
+        return {}
+    ids = [tournament.pk for tournament in tournaments]
+    registrations = Registration.objects.filter(tournament_id__in=ids)
+    if without_merged:
+        registrations = registrations.filter(player__merged_into__isnull=True)
+    players: dict[int, list[StandingPlayer]] = {pk: [] for pk in ids}
+    for tournament_id, player_id, name, club, status in registrations.order_by().values_list(
+        "tournament_id", "player_id", "player__name", "player__club", "status"
+    ):
+        players[tournament_id].append(StandingPlayer(
             id=player_id, name=name, club=club, withdrawn=status == Registration.Status.WITHDRAWN
-        )
-        for player_id, name, club, status in registrations
-    ]
+        ))
 
     # The winners are not read: they are the players with the highest total (the engine's
     # definition, docs/record-format.md), which the ranking finds from the totals.
-    matches = Match.objects.filter(table__session__tournament=tournament).values_list(
-        "pk", "table_id", "status", "totals", "table__number",
+    matches = Match.objects.filter(table__session__tournament_id__in=ids).values_list(
+        "table__session__tournament_id", "pk", "table_id", "status", "totals", "table__number",
         "table__session__number", "table__session__status",
     )
-    confirmed: dict[int, tuple[int, list[int]]] = {}
-    in_play: list[TableInPlay] = []
-    sessions_in_play: set[int] = set()
+    confirmed: dict[int, tuple[int, int, list[int]]] = {}  # table id: tournament, match, totals
+    in_play: dict[int, list[TableInPlay]] = {pk: [] for pk in ids}
+    sessions_in_play: dict[int, set[int]] = {pk: set() for pk in ids}
     status_labels = dict(Match.Status.choices)
     started = {Session.Status.PLAYING, Session.Status.FINISHED}
-    for match_id, table_id, status, totals, table, session, session_status in matches:
+    for tournament_id, match_id, table_id, status, totals, table, session, session_status in (
+        matches
+    ):
         if session_status == Session.Status.PLAYING:
-            sessions_in_play.add(session)
+            sessions_in_play[tournament_id].add(session)
         if status == Match.Status.CONFIRMED:
-            confirmed[table_id] = (match_id, totals or [])
+            confirmed[table_id] = (tournament_id, match_id, totals or [])
         elif session_status in started:
-            in_play.append(
+            in_play[tournament_id].append(
                 TableInPlay(session, table, match_id, status, str(status_labels.get(status, status)))
             )
-    in_play.sort(key=lambda table: (table.session, table.table))
 
     seated: dict[int, list[tuple[int, int]]] = {table_id: [] for table_id in confirmed}
     seats = Seat.objects.filter(
-        session__tournament=tournament, table__match__status=Match.Status.CONFIRMED
+        session__tournament_id__in=ids, table__match__status=Match.Status.CONFIRMED
     ).values_list("table_id", "order", "player_id")
     for table_id, order, player_id in seats:
         if table_id in seated:
             seated[table_id].append((order, player_id))
-    results = []
-    for table_id, (match_id, totals) in confirmed.items():
+    results: dict[int, list[MatchResult]] = {pk: [] for pk in ids}
+    for table_id, (tournament_id, match_id, totals) in confirmed.items():
         player_ids = tuple(player_id for _order, player_id in sorted(seated[table_id]))
         if len(totals) != len(player_ids):
             continue  # a confirmed match always has its totals; never guess
-        results.append(MatchResult(player_ids, tuple(totals), match_id=match_id))
+        results[tournament_id].append(MatchResult(player_ids, tuple(totals), match_id=match_id))
 
+    return {
+        tournament.pk: _ranked(
+            tournament,
+            players=players[tournament.pk],
+            results=results[tournament.pk],
+            in_play=in_play[tournament.pk],
+            sessions_in_play=sessions_in_play[tournament.pk],
+        )
+        for tournament in tournaments
+    }
+
+
+def _ranked(
+    tournament: Tournament,
+    *,
+    players: list[StandingPlayer],
+    results: list[MatchResult],
+    in_play: list[TableInPlay],
+    sessions_in_play: set[int],
+) -> Standings:
+    """One tournament's standings from what :func:`standings_of` read (no query)."""
     criteria = list(tournament.ranking_criteria)
     rows = standings_compute(players=players, results=results, criteria=criteria)
     player_url = reverse("tournament:player", kwargs={"slug": tournament.slug, "player_id": 0})
@@ -104,7 +142,7 @@ def standings(*, tournament: Tournament) -> Standings:
     return Standings(
         rows=rows,
         criteria=criteria,
-        tables_in_play=in_play,
+        tables_in_play=sorted(in_play, key=lambda table: (table.session, table.table)),
         confirmed_matches=len(results),
         sessions_in_play=sorted(sessions_in_play),
     )

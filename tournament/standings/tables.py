@@ -11,7 +11,6 @@ from dataclasses import dataclass
 import django_tables2 as tables2
 from django.utils import formats
 from django.utils.html import escape
-from django.utils.safestring import SafeString
 from django.utils.text import capfirst
 from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
@@ -19,7 +18,7 @@ from django.utils.translation import gettext_lazy as _
 from tournament.models import RankingCriterion
 from tournament.spreadsheet import spreadsheet_cell
 from tournament.standings.ranking import CRITERIA
-from tournament.tables import PythonBodyTable
+from tournament.tables import PlayerRankingTable, rank_value
 
 #: The printed standings' headers of the criteria: short, so that six columns of figures fit;
 #: the legend above the table spells each one out.
@@ -77,15 +76,12 @@ def criterion_display(code: str, row: dict, *, separator: str | None = None) -> 
     return str(value)
 
 
-class StandingsTable(PythonBodyTable):
+class StandingsTable(PlayerRankingTable):
     """One row per player; the chosen criteria's columns, in the tournament's order.
 
     Build it with ``StandingsTable.for_criteria(rows, criteria)``.
     """
 
-    rank = tables2.Column(verbose_name=_("rank"), attrs={"td": {"class": "rank"}})
-    name = tables2.Column(verbose_name=_("player"), order_by="name_key")
-    club = tables2.Column(verbose_name=_("club"), attrs={"cell": {"class": "club"}})
     matches = tables2.Column(verbose_name=_("matches"), attrs={"td": {"class": "number"}})
     match_points = tables2.Column(verbose_name=_("match points"), attrs={"td": {"class": "number"}})
     table_wins = tables2.Column(verbose_name=_("table wins"), attrs={"td": {"class": "number"}})
@@ -95,7 +91,7 @@ class StandingsTable(PythonBodyTable):
     opponents = tables2.Column(verbose_name=_("opponents"), attrs={"td": {"class": "number"}})
     status = tables2.Column(verbose_name=_("status"), accessor="withdrawn", visible=False)
 
-    class Meta(PythonBodyTable.Meta):
+    class Meta(PlayerRankingTable.Meta):
         attrs = {"class": "data-table standings", "id": "standings"}
         order_by = ("rank",)
         empty_text = _("No player registered yet.")
@@ -111,47 +107,22 @@ class StandingsTable(PythonBodyTable):
             **kwargs,
         )
 
-    def body_html(self) -> SafeString:
-        self._separator = formats.get_format("DECIMAL_SEPARATOR")
-        return super().body_html()
-
-    def body_row_attrs(self, record) -> str:
-        return f'data-player="{record["player_id"]:d}"'
-
-    def cell_rank(self, record):
-        return escape(record["rank_label"])
-
     def cell_name(self, record):
-        link = f'<a href="{escape(record["url"])}">{escape(record["name"])}</a>'
+        link = super().cell_name(record)
         if record["withdrawn"]:
             link += f' <span class="tag">{escape(_("withdrawn"))}</span>'
         return link
 
     def cell_match_points(self, record):
-        return criterion_display("match_points", record, separator=self._separator)
+        return criterion_display("match_points", record, separator=self.separator)
 
     def cell_opponents(self, record):
-        return criterion_display("opponents", record, separator=self._separator)
+        return criterion_display("opponents", record, separator=self.separator)
 
     def cell_share(self, record):
-        return criterion_display("share", record, separator=self._separator)
+        return criterion_display("share", record, separator=self.separator)
 
     # The XLSX and ODS exports (django-tables2's TableExport reads these): typed cells.
-    def as_values(self, exclude_columns=None):
-        """django-tables2's rows of values, headers capitalised as in the CSV."""
-        values = super().as_values(exclude_columns=exclude_columns)
-        yield [capfirst(str(header)) for header in next(values)]
-        yield from values
-
-    def value_rank(self, record):
-        return export_value("rank", record)
-
-    def value_name(self, record):
-        return export_value("name", record)
-
-    def value_club(self, record):
-        return export_value("club", record)
-
     def value_status(self, record):
         return export_value("status", record)
 
@@ -178,8 +149,7 @@ def export_value(name: str, row: dict):
     number), the status "withdrawn" or nothing, and text that a spreadsheet would run as a
     formula neutralised (:func:`tournament.spreadsheet.spreadsheet_cell`)."""
     if name == "rank":
-        label = row["rank_label"]
-        return int(label) if label.isdecimal() else label
+        return rank_value(row["rank_label"])
     if name == "status":
         return str(_("withdrawn")) if row["withdrawn"] else ""
     if name == "share":

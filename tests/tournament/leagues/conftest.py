@@ -14,8 +14,7 @@ import datetime
 import pytest
 
 from tests.tournament.standings.helpers import result, seat
-from tournament import services
-from tournament.models import League, Player, StaffRole, Tournament
+from tournament.models import League, Player, Tournament
 from tournament.organiser.services import player_add
 
 NAMES = ["Ana", "Bo", "Cy", "Di", "Ed", "Flo", "Gus"]
@@ -66,14 +65,11 @@ def league_organiser(make_user):
 
 
 @pytest.fixture
-def make_league(league_organiser):
+def make_league(league_organiser, grant_organiser):
     def make_league(slug: str = "season", *, tournaments=(), **fields) -> League:
         league = League.objects.create(name=slug.title(), slug=slug, **fields)
         league.organisers.add(league_organiser)
-        for tournament in tournaments:
-            services.staff_role_grant(
-                tournament=tournament, user=league_organiser, role=StaffRole.Role.ORGANISER
-            )
+        grant_organiser(league_organiser, *tournaments)
         Tournament.objects.filter(pk__in=[t.pk for t in tournaments]).update(league=league)
         return league
 

@@ -21,7 +21,6 @@ from tournament.models import (
     RatingChange,
     Registration,
     Seat,
-    StaffRole,
     Tournament,
 )
 from tournament.organiser.services import player_add
@@ -163,18 +162,13 @@ def test_a_merged_licence_leads_to_the_kept_record(twins, make_tournament):
 
 # The page: who may, and the two steps.
 
-def grant_organiser(user, *tournaments):
-    for tournament in tournaments:
-        services.staff_role_grant(tournament=tournament, user=user, role=StaffRole.Role.ORGANISER)
-
-
 def test_anonymous_goes_to_the_login_page(client, twins):
     response = client.get(merge_url(twins["ana"]))
     assert response.status_code == 302
     assert response["Location"].startswith(reverse("login"))
 
 
-def test_403_404_by_role(client, twins, make_user):
+def test_403_404_by_role(client, twins, make_user, grant_organiser):
     ana, twin = twins["ana"], twins["twin"]
     outsider = make_user("oscar")
     client.force_login(outsider)
@@ -205,7 +199,7 @@ def test_403_404_by_role(client, twins, make_user):
     assert client.get(merge_url(twin)).status_code == 404
 
 
-def test_preview_then_confirm(client, twins, make_user):
+def test_preview_then_confirm(client, twins, make_user, grant_organiser):
     ana, twin = twins["ana"], twins["twin"]
     organiser = make_user("olga")
     grant_organiser(organiser, twins["spring"], twins["autumn"], twins["winter"])

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from tests.tournament.standings.helpers import table_of_five
 from tournament import spreadsheet
+from tournament import tables as shared_tables
 from tournament.models import Player
 from tournament.standings import tables
 from tournament.standings.ranking import (
@@ -45,7 +46,7 @@ def player_url(name: str) -> str:
 
 
 def test_the_doctests():
-    for module in (tables, spreadsheet):
+    for module in (tables, shared_tables, spreadsheet):
         result = doctest.testmod(module)
         assert result.attempted and not result.failed, module
 

@@ -11,8 +11,8 @@ import pytest
 from tests.pages import by_id, select, text
 from tests.tournament.queries import page_queries
 from tests.tournament.standings.helpers import confirm_all, result, seat
-from tournament.models import Match, Session, Tournament
-from tournament.standings.selectors import standings, standings_rows
+from tournament.models import Match, Player, Session, Tournament
+from tournament.standings.selectors import standings, standings_of, standings_rows
 
 pytestmark = pytest.mark.django_db
 
@@ -55,6 +55,26 @@ def test_the_criteria_follow_the_tournament(seven):
     seven.refresh_from_db()
     rows = standings_rows(tournament=seven)
     assert [row["name"] for row in rows] == ["Bo", "Cy", "Ana", "Ed", "Di", "Flo", "Gus"]
+
+
+def test_many_tournaments_ranked_at_once_as_each_alone(seven, make_tournament,
+                                                       django_assert_num_queries):
+    cup = make_tournament(slug="cup", players=8, sessions=2)
+    confirm_all(cup)
+    empty = make_tournament(slug="empty", players=3, sessions=0)
+    alone = {tournament.pk: standings(tournament=tournament) for tournament in (seven, cup, empty)}
+    with django_assert_num_queries(3):  # registrations, matches, seats
+        together = standings_of(tournaments=[cup, empty, seven])
+    assert list(together) == [cup.pk, empty.pk, seven.pk]
+    assert together == alone
+    assert together[seven.pk].tables_in_play and together[cup.pk].confirmed_matches == 4
+
+    # A record merged into another is left out on request only (a league counts people once).
+    gus = next(row for row in alone[seven.pk].rows if row["name"] == "Gus")
+    Player.objects.filter(pk=gus["player_id"]).update(merged_into=cup.registrations.first().player)
+    kept_only = standings_of(tournaments=[seven], without_merged=True)[seven.pk]
+    assert gus["player_id"] not in {row["player_id"] for row in kept_only.rows}
+    assert standings(tournament=seven) == alone[seven.pk]
 
 
 @pytest.mark.parametrize("players", [10, 100])
