@@ -64,7 +64,6 @@ def tournament_create(
 
 
 @transaction.atomic
-@transaction.atomic
 def tournaments_delete(*, tournaments) -> int:
     """Delete the tournaments of a queryset with everything in them, then rate again every
     match confirmed after their first rated one (their matches no longer count). Returns the
@@ -82,6 +81,7 @@ def tournaments_delete(*, tournaments) -> int:
     return count
 
 
+@transaction.atomic
 def staff_role_grant(
     *, tournament: Tournament, user, role: str, tables: str = ""
 ) -> StaffRole:
