@@ -11,7 +11,11 @@ seating every player; each match its totals and a confirmation time, no turns), 
   (``time.process_time``) and wall time (with the database's own work);
 - the per-confirmation cost at the end of the history: the refresh from the last match;
 - the ratings page ``/ratings/`` for every player (Django's test client): its queries
-  (``CaptureQueriesContext``), CPU and wall time, and the CSV download's.
+  (``CaptureQueriesContext``), CPU and wall time, and the CSV download's;
+- with every player registered in the tournaments they played and the tournaments grouped
+  into one league: the league's page (its ranking ranks every tournament), and the career
+  page of the player with the most matches, the first time (its charts drawn) and again
+  (its charts kept).
 
 The bench's earlier data (tournaments ``bench-ratings-*`` and their players) is deleted
 first; what it builds stays, to be looked at. Run it on a scratch database: the rebuild
@@ -26,16 +30,29 @@ import statistics
 import time
 
 from django.conf import settings
+from django.core.cache import cache
 from django.core.management.base import BaseCommand
 from django.db import connection, transaction
+from django.db.models import Count
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone, translation
 
-from tournament.models import Match, Player, PlayerRating, Seat, Session, Table, Tournament
+from tournament.models import (
+    League,
+    Match,
+    Player,
+    PlayerRating,
+    Registration,
+    Seat,
+    Session,
+    Table,
+    Tournament,
+)
 from tournament.ratings.services import HistoryPoint, ratings_rebuild, ratings_refresh
 
 SLUG_PREFIX = "bench-ratings-"
+LEAGUE_SLUG = "bench-ratings-season"
 PLAYER_PREFIX = "Bench rating player "
 
 
@@ -53,6 +70,7 @@ def _table_sizes(players: int, rng: random.Random) -> list[int]:
 def bench_data_delete() -> None:
     """The bench's earlier tournaments and players, and every rating (derived data)."""
     with transaction.atomic():
+        League.objects.filter(slug=LEAGUE_SLUG).delete()
         Tournament.objects.filter(slug__startswith=SLUG_PREFIX).delete()
         PlayerRating.objects.all().delete()
         Player.objects.filter(name__startswith=PLAYER_PREFIX).delete()
@@ -119,6 +137,38 @@ def _median_refresh(match: Match, repeat: int) -> tuple[float, float]:
     return statistics.median(cpu), statistics.median(wall)
 
 
+def league_build() -> int:
+    """Register every player in the bench's tournaments they played and group those
+    tournaments into one league; returns the number of tournaments."""
+    seated = set(
+        Seat.objects.filter(session__tournament__slug__startswith=SLUG_PREFIX)
+        .values_list("session__tournament", "player")
+    )
+    Registration.objects.bulk_create(
+        [Registration(tournament_id=tournament, player_id=player) for tournament, player in seated],
+        batch_size=2000, ignore_conflicts=True,
+    )
+    league = League.objects.create(name="Bench season", slug=LEAGUE_SLUG)
+    return Tournament.objects.filter(slug__startswith=SLUG_PREFIX).update(league=league)
+
+
+def _request_measured(client: Client, label: str, address: str, repeat: int) -> str:
+    """The median CPU and wall time of ``repeat`` requests of ``address``, and its queries."""
+    queries, cpu_runs, wall_runs = 0, [], []
+    for _run in range(repeat):
+        with CaptureQueriesContext(connection) as captured:
+            begun, begun_wall = time.process_time(), time.perf_counter()
+            response = client.get(address)
+            cpu_runs.append(time.process_time() - begun)
+            wall_runs.append(time.perf_counter() - begun_wall)
+        if response.status_code != 200:
+            raise RuntimeError(f"{address}: {response.status_code}")
+        queries = len(captured)
+    return (f"{label}: {queries} queries, {statistics.median(cpu_runs) * 1000:.0f} ms CPU, "
+            f"{statistics.median(wall_runs) * 1000:.0f} ms wall "
+            f"({len(response.content) // 1024} KiB)")
+
+
 class Command(BaseCommand):
     help = ("Build players and confirmed matches in the current database, then time the "
             "ratings' rebuild, a confirmation's refresh and the ratings page.")
@@ -170,19 +220,22 @@ class Command(BaseCommand):
 
             host = next((h for h in settings.ALLOWED_HOSTS if h not in ("*", "")), "localhost")
             client = Client(HTTP_HOST=host.lstrip("."))
-            for label, address in (("the ratings page", "/ratings/"),
-                                   ("its CSV", "/ratings/?_export=csv")):
-                queries, cpu_runs, wall_runs = 0, [], []
-                for _run in range(repeat):
-                    with CaptureQueriesContext(connection) as captured:
-                        begun, begun_wall = time.process_time(), time.perf_counter()
-                        response = client.get(address)
-                        cpu_runs.append(time.process_time() - begun)
-                        wall_runs.append(time.perf_counter() - begun_wall)
-                    if response.status_code != 200:
-                        raise RuntimeError(f"{address}: {response.status_code}")
-                    queries = len(captured)
-                out.write(f"{label} ({PlayerRating.objects.count()} players): {queries} "
-                          f"queries, {statistics.median(cpu_runs) * 1000:.0f} ms CPU, "
-                          f"{statistics.median(wall_runs) * 1000:.0f} ms wall "
-                          f"({len(response.content) // 1024} KiB)")
+            rated = PlayerRating.objects.count()
+            for label, address in ((f"the ratings page ({rated} players)", "/ratings/"),
+                                   (f"its CSV ({rated} players)", "/ratings/?_export=csv")):
+                out.write(_request_measured(client, label, address, repeat))
+
+            tournaments = league_build()
+            out.write(_request_measured(
+                client, f"the league's page ({tournaments} tournaments, {players} players)",
+                f"/leagues/{LEAGUE_SLUG}/", repeat))
+            busiest = (Seat.objects.filter(player__name__startswith=PLAYER_PREFIX)
+                       .values("player").annotate(seats=Count("pk")).order_by("-seats")
+                       .first())
+            address = f"/players/{busiest['player']}/"
+            cache.clear()
+            out.write(_request_measured(
+                client, f"a career page ({busiest['seats']} matches), charts drawn", address, 1))
+            out.write(_request_measured(
+                client, f"a career page ({busiest['seats']} matches), charts kept", address,
+                repeat))

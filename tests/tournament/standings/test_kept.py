@@ -1,0 +1,48 @@
+"""Standings kept in the shared cache (``standings_kept_of``): the same as computed, read in
+one query while the tournaments' data versions stand still, made again for the one that
+moved."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from tests.tournament.standings.helpers import confirm_all
+from tournament import freshness
+from tournament.models import Match, Tournament
+from tournament.standings.selectors import standings_kept_of, standings_of
+
+pytestmark = pytest.mark.django_db
+
+
+def read(*tournaments) -> list[Tournament]:
+    return list(Tournament.objects.filter(pk__in=[t.pk for t in tournaments]).order_by("pk"))
+
+
+def test_kept_standings_are_the_computed_ones_until_a_tournament_changes(make_tournament):
+    spring = make_tournament(slug="spring", players=8, sessions=2)
+    autumn = make_tournament(slug="autumn", players=12, sessions=1)
+    confirm_all(spring, seed=1)
+    confirm_all(autumn, seed=2)
+
+    first = standings_kept_of(tournaments=read(spring, autumn))
+    assert first == standings_of(tournaments=read(spring, autumn))
+    tournaments = read(spring, autumn)
+    with CaptureQueriesContext(connection) as captured:
+        again = standings_kept_of(tournaments=tournaments)
+    assert again == first
+    assert len(captured) == 1  # one read of the cache
+
+    # A write to spring moves its version: spring is ranked again, autumn read as kept.
+    match = Match.objects.filter(table__session__tournament=spring).order_by("pk").first()
+    Match.objects.filter(pk=match.pk).update(totals=[0] * len(match.totals))
+    freshness.touch(tournament_id=spring.pk)
+    tournaments = read(spring, autumn)
+    with CaptureQueriesContext(connection) as captured:
+        changed = standings_kept_of(tournaments=tournaments)
+    assert changed == standings_of(tournaments=tournaments)
+    assert changed[spring.pk] != first[spring.pk] and changed[autumn.pk] == first[autumn.pk]
+    ranked_again = [query["sql"] for query in captured
+                    if 'FROM "tournament_registration"' in query["sql"]]
+    assert len(ranked_again) == 1 and str(spring.pk) in str(ranked_again)
