@@ -8,8 +8,9 @@ Who may: ``league_create``, a superuser or the organiser of a tournament; the ot
 organiser of the league; adding or removing a tournament, an organiser of that tournament
 too. A tournament is in one league at most.
 
-No tournament's data version is raised (``tournament.freshness``): the tournaments' pages do
-not show their league, and the league's pages are made at each request.
+No tournament's data version is raised (``tournament.freshness``): the pages kept at that
+version (standings, sessions, players, matches) do not show the league; the tournament's own
+page, which names its league, and the league's pages are made at each request.
 """
 
 from __future__ import annotations
