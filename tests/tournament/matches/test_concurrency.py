@@ -8,6 +8,7 @@ save is tested there sequentially (test_services.py).
 from __future__ import annotations
 
 import threading
+from dataclasses import dataclass
 
 import pytest
 from django.db import connection, connections
@@ -34,21 +35,63 @@ def opening(player: int, tile: str) -> services.TurnInput:
     )
 
 
-def save_in_thread(name: str, match, user, seen: int, turn, results: dict, barrier=None):
+def save_in_thread(name: str, match, user, seen: int, turn, results: dict, barrier=None,
+                   submission_key: str = ""):
+    """A thread named ``name`` that saves ``turn`` and puts in ``results[name]`` how it went:
+    "saved", "stale", "already saved", or the error."""
+
     def run():
         try:
             if barrier is not None:
                 barrier.wait()
-            services.match_turns_add(match=match, user=user, seen_revision=seen, turns=[turn])
+            services.match_turns_add(match=match, user=user, seen_revision=seen, turns=[turn],
+                                     submission_key=submission_key)
             results[name] = "saved"
         except services.StaleMatch:
             results[name] = "stale"
+        except services.AlreadySaved:
+            results[name] = "already saved"
         except Exception as error:  # noqa: BLE001 - reported by the test
             results[name] = repr(error)
         finally:
             connections.close_all()
 
     return threading.Thread(target=run, name=name)
+
+
+@dataclass
+class FirstSaveHeld:
+    holding: threading.Event
+    release: threading.Event
+
+    def run(self, first: threading.Thread, second: threading.Thread) -> None:
+        """Start ``first``, and once it holds the match start ``second``, which must wait for
+        the first one's transaction; then let the first go on, and both end."""
+        first.start()
+        assert self.holding.wait(timeout=30)
+        second.start()
+        second.join(timeout=1.0)
+        assert second.is_alive(), "the second save must wait for the first one's transaction"
+        self.release.set()
+        first.join(timeout=30)
+        second.join(timeout=30)
+
+
+@pytest.fixture
+def first_save_held(monkeypatch) -> FirstSaveHeld:
+    """The save made in the thread named "first" pauses once it has claimed the match's
+    revision (its row locked, not yet committed), until released."""
+    held = FirstSaveHeld(threading.Event(), threading.Event())
+    real_match_rows = write.match_rows
+
+    def match_rows_pausing_the_first(*, match):
+        if threading.current_thread().name == "first":
+            held.holding.set()
+            held.release.wait(timeout=30)
+        return real_match_rows(match=match)
+
+    monkeypatch.setattr(write, "match_rows", match_rows_pausing_the_first)
+    return held
 
 
 def test_two_saves_at_once_exactly_one_wins(tournament, referee):
@@ -77,34 +120,18 @@ def test_two_saves_at_once_exactly_one_wins(tournament, referee):
         services.match_turn_undo(match=fresh(match), user=referee, seen_revision=seen + 1)
 
 
-def test_the_second_save_waits_for_the_first_then_is_refused(tournament, referee, monkeypatch):
+def test_the_second_save_waits_for_the_first_then_is_refused(tournament, referee,
+                                                            first_save_held):
     """The first save holds the match (its revision updated, not yet committed) while the
     second arrives: the second waits on the row, then finds the revision moved and is refused.
     """
     match = fresh(first_match(tournament))
     seen = match.revision
-    holding = threading.Event()
-    release = threading.Event()
-    real_match_rows = write.match_rows
-
-    def match_rows_pausing_the_first(*, match):
-        if threading.current_thread().name == "first":
-            holding.set()
-            release.wait(timeout=30)
-        return real_match_rows(match=match)
-
-    monkeypatch.setattr(write, "match_rows", match_rows_pausing_the_first)
     results: dict[str, str] = {}
-    first = save_in_thread("first", match, referee, seen, opening(0, "5-5-5"), results)
-    second = save_in_thread("second", match, referee, seen, opening(1, "4-4-4"), results)
-    first.start()
-    assert holding.wait(timeout=30)
-    second.start()
-    second.join(timeout=1.0)
-    assert second.is_alive(), "the second save must wait for the first one's transaction"
-    release.set()
-    first.join(timeout=30)
-    second.join(timeout=30)
+    first_save_held.run(
+        save_in_thread("first", match, referee, seen, opening(0, "5-5-5"), results),
+        save_in_thread("second", match, referee, seen, opening(1, "4-4-4"), results),
+    )
     assert results == {"first": "saved", "second": "stale"}
     (turn,) = Turn.objects.current().filter(round__match=match)
     assert turn.tile == "5-5-5" and turn.player == 0
@@ -112,50 +139,19 @@ def test_the_second_save_waits_for_the_first_then_is_refused(tournament, referee
     assert fresh(match).revision == seen + 1
 
 
-def test_the_same_submission_sent_twice_at_once_is_saved_once(tournament, referee, monkeypatch):
+def test_the_same_submission_sent_twice_at_once_is_saved_once(tournament, referee,
+                                                              first_save_held):
     """A tablet resends a turn whose first sending is still being saved: the second waits for
     the first, then finds its key and answers "already saved" (not stale, not a second turn).
     """
     match = fresh(first_match(tournament))
     seen = match.revision
-    holding = threading.Event()
-    release = threading.Event()
-    real_match_rows = write.match_rows
-
-    def match_rows_pausing_the_first(*, match):
-        if threading.current_thread().name == "first":
-            holding.set()
-            release.wait(timeout=30)
-        return real_match_rows(match=match)
-
-    monkeypatch.setattr(write, "match_rows", match_rows_pausing_the_first)
     results: dict[str, str] = {}
-
-    def send(name: str) -> threading.Thread:
-        def run():
-            try:
-                services.match_turns_add(match=match, user=referee, seen_revision=seen,
-                                         turns=[opening(0, "5-5-5")],
-                                         submission_key="tablet-key-0001")
-                results[name] = "saved"
-            except services.AlreadySaved:
-                results[name] = "already saved"
-            except Exception as error:  # noqa: BLE001 - reported by the test
-                results[name] = repr(error)
-            finally:
-                connections.close_all()
-
-        return threading.Thread(target=run, name=name)
-
-    first, second = send("first"), send("second")
-    first.start()
-    assert holding.wait(timeout=30)
-    second.start()
-    second.join(timeout=1.0)
-    assert second.is_alive(), "the second sending must wait for the first one's transaction"
-    release.set()
-    first.join(timeout=30)
-    second.join(timeout=30)
+    first_save_held.run(*(
+        save_in_thread(name, match, referee, seen, opening(0, "5-5-5"), results,
+                       submission_key="tablet-key-0001")
+        for name in ("first", "second")
+    ))
     assert results == {"first": "saved", "second": "already saved"}
     assert Turn.objects.filter(round__match=match).count() == 1
     assert fresh(match).revision == seen + 1
