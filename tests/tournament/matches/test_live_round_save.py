@@ -43,25 +43,17 @@ def _confirmed_through(match, referee, record, rounds: int):
 
 
 def test_a_round_entered_on_from_the_pages_replay_is_the_whole_replay(tournament, referee,
-                                                                     monkeypatch):
+                                                                     engine_replays):
     match = first_match(tournament)
     record = simulated(match, seed=3)
     _confirmed_through(match, referee, record, rounds=2)
-    replays = []
-    real_replay_record = engine.replay_record
-
-    def counted(record, **options):
-        replays.append(len(record.rounds))
-        return real_replay_record(record, **options)
-
     for turn in record["rounds"][2]["turns"]:
         before = selectors.match_replay(match=fresh(match))  # as the entry screen reads it
-        monkeypatch.setattr(engine, "replay_record", counted)
+        engine_replays.clear()
         written = services.match_turns_add(
             match=fresh(match), user=referee, seen_revision=before.match.revision,
             turns=[board_turn(turn)], before=before)
-        monkeypatch.setattr(engine, "replay_record", real_replay_record)
-        assert replays == []  # the settled rounds were not replayed
+        assert engine_replays == []  # the settled rounds were not replayed
         assert _figures(written.replay) == _figures(selectors.match_replay(match=fresh(match)))
         assert written.replay.match.revision == fresh(match).revision
     stored = Turn.objects.current().filter(round__match=match, round__index=2).order_by("index")
@@ -117,7 +109,8 @@ def _stored_figures(view: selectors.ReplayedMatch, stored: list[bool]) -> tuple:
     return ([r[:-1] if skip else r for r, skip in zip(rounds, stored, strict=True)], *rest)
 
 
-def test_the_settled_rounds_are_taken_from_their_stored_scores(tournament, referee, monkeypatch):
+def test_the_settled_rounds_are_taken_from_their_stored_scores(tournament, referee,
+                                                               engine_replays):
     match = first_match(tournament)
     record = simulated(match, seed=3)
     _confirmed_through(match, referee, record, rounds=2)
@@ -125,16 +118,9 @@ def test_the_settled_rounds_are_taken_from_their_stored_scores(tournament, refer
         services.match_turns_add(match=fresh(match), user=referee,
                                  seen_revision=fresh(match).revision, turns=[board_turn(turn)])
     full = selectors.match_replay(match=fresh(match))
-    first_rounds = []
-    real_replay_record = engine.replay_record
-
-    def counted(record, **options):
-        first_rounds.append(options.get("first_round", 0))
-        return real_replay_record(record, **options)
-
-    monkeypatch.setattr(engine, "replay_record", counted)
+    engine_replays.clear()
     partial = selectors.match_replay(match=fresh(match), settled_stored=True)
-    assert first_rounds == [2]  # rounds 1 and 2 were not replayed
+    assert [first for _rounds, first in engine_replays] == [2]  # rounds 1, 2 not replayed
     assert [r.stored for r in partial.rounds] == [True, True, False]
     assert partial.rows.unloaded == {r.row.pk: len(r.turns) for r in full.rounds[:2]}
     assert [r.turns for r in partial.rounds[:2]] == [[], []]
@@ -210,24 +196,18 @@ def test_a_turn_posted_after_settled_rounds_stores_what_a_whole_replay_gives(
 
 
 def test_sheet_modes_check_after_settled_rounds_is_the_whole_replays(tournament, referee,
-                                                                      monkeypatch):
+                                                                      engine_replays):
     match = first_match(tournament)
     record = simulated(match, seed=3)
     _confirmed_through(match, referee, record, rounds=2)
     turns = [board_turn(turn) for turn in record["rounds"][2]["turns"][:5]]
     full = services.candidate_reports(replay=selectors.match_replay(match=fresh(match)),
                                       turns=turns)
-    first_rounds = []
-    real_replay_record = engine.replay_record
-
-    def counted(record, **options):
-        first_rounds.append(options.get("first_round", 0))
-        return real_replay_record(record, **options)
-
-    monkeypatch.setattr(engine, "replay_record", counted)
+    engine_replays.clear()
     partial = selectors.match_replay(match=fresh(match), settled_stored=True)
     assert services.candidate_reports(replay=partial, turns=turns) == full
-    assert first_rounds == [2, 2]  # the page's replay, then the check: from round 3
+    # the page's replay, then the check: from round 3
+    assert [first for _rounds, first in engine_replays] == [2, 2]
     assert [report.verdict for report in full[0]] == ["ok"] * 5
 
 

@@ -375,34 +375,27 @@ def test_a_correction_that_makes_later_turns_illegal_flags_them(tournament, refe
     assert len(current_turns(match)) == 2 and Turn.objects.filter(round__match=match).count() == 4
 
 
-def test_each_write_replays_the_match_no_more_than_it_needs(tournament, referee, monkeypatch):
+def test_each_write_replays_the_match_no_more_than_it_needs(tournament, referee,
+                                                           engine_replays):
     """Every write replays the match once, with its change (match_write): a save, a
     correction, a decision, an undo."""
-    replays = []
-    real_replay_record = engine.replay_record
-
-    def counted(record, **options):
-        replays.append(len(record.rounds))
-        return real_replay_record(record, **options)
-
-    monkeypatch.setattr(engine, "replay_record", counted)
     add(match := first_match(tournament), referee, opening(points_claimed=25))
-    assert len(replays) == 1
+    assert len(engine_replays) == 1
     (turn,) = add(match, referee, services.TurnInput(cell=Cell(0, 0, "D"), corners=(5, 5, 4),
                                                      points_claimed=20))
-    replays.clear()
+    engine_replays.clear()
     services.match_turn_decide(match=fresh(match), user=referee,
                                seen_revision=fresh(match).revision, turn_id=turn.pk,
                                decision="engine")
-    assert len(replays) == 1
-    replays.clear()
+    assert len(engine_replays) == 1
+    engine_replays.clear()
     services.match_turn_correct(match=fresh(match), user=referee,
                                 seen_revision=fresh(match).revision,
                                 turn_id=current_turns(match)[1].pk, turn=None, reason="not played")
-    assert len(replays) == 1
-    replays.clear()
+    assert len(engine_replays) == 1
+    engine_replays.clear()
     services.match_turn_undo(match=fresh(match), user=referee, seen_revision=fresh(match).revision)
-    assert len(replays) == 1
+    assert len(engine_replays) == 1
     assert current_turns(match) == []
 
 
