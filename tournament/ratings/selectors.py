@@ -16,22 +16,19 @@ from typing import Any
 from django.db.models import Exists, OuterRef
 from django.http import Http404
 
+from tournament.leagues.selectors import can_view_league
 from tournament.models import League, Match, PlayerRating, Seat
 from tournament.players.selectors import career_url_maker
 
 
 def league_for_ratings(*, slug: str, user) -> League:
-    """The league of this address, when ``user`` may read it: everyone a public league, its
-    organisers and the superusers a private one. Otherwise 404, as for an unknown address
-    (a private league's existence is not told)."""
+    """The league of this address, when ``user`` may read it (``can_view_league``: everyone
+    a public league, its organisers and the superusers a private one). Otherwise 404, as for
+    an unknown address (a private league's existence is not told)."""
     league = League.objects.filter(slug=slug).first()
-    if league is None:
+    if league is None or not can_view_league(user, league):
         raise Http404("no such league")
-    if league.is_public or (user.is_authenticated and user.is_active and (
-        user.is_superuser or league.organisers.filter(pk=user.pk).exists()
-    )):
-        return league
-    raise Http404("no such league")
+    return league
 
 
 def ratings_rows(*, league: League | None = None) -> list[dict[str, Any]]:
