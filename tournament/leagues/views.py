@@ -12,13 +12,12 @@ from functools import cached_property
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.http import Http404, HttpResponse
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.generic import FormView, TemplateView, View
 from django_tables2 import RequestConfig
-from django_tables2.export import TableExport
 
 from tournament.forms import add_service_errors
 from tournament.leagues import selectors, services
@@ -36,6 +35,7 @@ from tournament.models import League
 from tournament.permissions import PermissionMixin
 from tournament.printing.documents import RANKING_TEXT_COLUMNS
 from tournament.printing.views import PdfView
+from tournament.spreadsheet import TABLE_FORMATS, csv_download, table_download
 
 #: Beyond this many tournaments, the printed ranking turns landscape.
 PRINT_PORTRAIT_TOURNAMENTS = 4
@@ -177,16 +177,11 @@ class LeagueView(LeaguePageMixin, TemplateView):
         if export_format == "csv":
             tournaments = [item.tournament for item in self.standing.tournaments]
             records = ranking_records(self.standing.rows, [t.pk for t in tournaments])
-            response = HttpResponse(content_type="text/csv; charset=utf-8")
-            response["Content-Disposition"] = (
-                f'attachment; filename="{self.league.slug}-ranking.csv"'
-            )
-            response.write("\ufeff" + ranking_csv(records=records, tournaments=tournaments))
-            return response
-        if export_format in (TableExport.XLSX, TableExport.ODS):
-            return TableExport(
-                export_format, self.ranking_table(), dataset_kwargs={"title": str(_("Ranking"))}
-            ).response(filename=f"{self.league.slug}-ranking.{export_format}")
+            return csv_download(ranking_csv(records=records, tournaments=tournaments),
+                                filename=f"{self.league.slug}-ranking.csv")
+        if export_format in TABLE_FORMATS:
+            return table_download(self.ranking_table(), export_format=export_format,
+                                  title=str(_("Ranking")), stem=f"{self.league.slug}-ranking")
         return super().get(request, *args, **kwargs)
 
 

@@ -10,19 +10,18 @@ from __future__ import annotations
 
 from functools import cached_property
 
-from django.http import HttpResponse
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.generic import TemplateView
 from django_tables2 import RequestConfig
-from django_tables2.export import TableExport
 
 from tournament.models import League
 from tournament.printing.documents import RANKING_TEXT_COLUMNS
 from tournament.printing.views import PdfView
 from tournament.ratings.selectors import league_for_ratings, ratings_rows
 from tournament.ratings.tables import RatingsTable, print_rows, ratings_csv
+from tournament.spreadsheet import TABLE_FORMATS, csv_download, table_download
 
 #: The printed ratings' columns (``printing/_ranking_table.html``), keys of ``print_rows``.
 PRINT_COLUMNS = (
@@ -67,16 +66,12 @@ class RatingsView(RatingsMixin, TemplateView):
         rows = self.rows()
         export_format = request.GET.get("_export")
         if export_format == "csv":
-            response = HttpResponse(content_type="text/csv; charset=utf-8")
-            response["Content-Disposition"] = f'attachment; filename="{self.file_stem()}.csv"'
-            response.write("\ufeff" + ratings_csv(rows=rows))
-            return response
+            return csv_download(ratings_csv(rows=rows), filename=f"{self.file_stem()}.csv")
         table = RatingsTable(rows)
         RequestConfig(request, paginate=False).configure(table)
-        if export_format in (TableExport.XLSX, TableExport.ODS):
-            return TableExport(
-                export_format, table, dataset_kwargs={"title": str(_("Ratings"))}
-            ).response(filename=f"{self.file_stem()}.{export_format}")
+        if export_format in TABLE_FORMATS:
+            return table_download(table, export_format=export_format, title=str(_("Ratings")),
+                                  stem=self.file_stem())
         return self.render_to_response(self.get_context_data(
             league=self.league, ratings_table=table, player_count=len(rows),
             pdf_url=self.pdf_url(),

@@ -7,22 +7,20 @@ from django.http import HttpResponse
 from django.utils.translation import gettext as _
 from django.views.generic import TemplateView
 from django_tables2 import RequestConfig
-from django_tables2.export import TableExport
 
 from tournament.mixins import poll_seconds
 from tournament.permissions import TournamentMixin
 from tournament.public.kept_pages import KeptPageMixin
+from tournament.spreadsheet import TABLE_FORMATS, csv_download, table_download
 from tournament.standings.selectors import standings
 from tournament.standings.tables import StandingsTable, standings_csv
 
 
 def csv_response(result, *, slug: str) -> HttpResponse:
-    """The standings as a CSV download (UTF-8 with a BOM, for spreadsheets), written straight
-    from the rows: no table is built for it."""
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{slug}-standings.csv"'
-    response.write("\ufeff" + standings_csv(rows=result.rows, criteria=result.criteria))
-    return response
+    """The standings as a CSV download, written straight from the rows: no table is built for
+    it."""
+    return csv_download(standings_csv(rows=result.rows, criteria=result.criteria),
+                        filename=f"{slug}-standings.csv")
 
 
 class PublicStandingsView(TournamentMixin, KeptPageMixin, TemplateView):
@@ -45,10 +43,9 @@ class PublicStandingsView(TournamentMixin, KeptPageMixin, TemplateView):
             return csv_response(result, slug=self.tournament.slug)
         table = StandingsTable.for_criteria(result.rows, result.criteria)
         RequestConfig(request, paginate=False).configure(table)
-        if export_format in (TableExport.XLSX, TableExport.ODS):
-            return TableExport(
-                export_format, table, dataset_kwargs={"title": str(_("Standings"))}
-            ).response(filename=f"{self.tournament.slug}-standings.{export_format}")
+        if export_format in TABLE_FORMATS:
+            return table_download(table, export_format=export_format, title=str(_("Standings")),
+                                  stem=f"{self.tournament.slug}-standings")
         context = self.get_context_data(
             standings=result, standings_table=table, poll_seconds=poll_seconds()
         )
