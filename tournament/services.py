@@ -68,16 +68,13 @@ def tournaments_delete(*, tournaments) -> int:
     """Delete the tournaments of a queryset with everything in them, then rate again every
     match confirmed after their first rated one (their matches no longer count). Returns the
     number of tournaments deleted."""
-    first = (
-        ratings.rated_matches()
-        .filter(table__session__tournament__in=tournaments)
-        .order_by("confirmed_at", "id")
-        .first()
+    first = ratings.HistoryPoint.first_of(
+        ratings.rated_matches().filter(table__session__tournament__in=tournaments)
     )
     count = tournaments.count()
     tournaments.delete()
     if first is not None:
-        ratings.ratings_refresh(since=ratings.HistoryPoint.of(first))
+        ratings.ratings_refresh(since=first)
     return count
 
 

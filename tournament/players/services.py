@@ -67,9 +67,7 @@ def players_merge(*, kept: Player, merged: Player, user, reason: str) -> PlayerM
         Registration.objects.filter(player=merged).order_by("pk").values_list("pk", "tournament_id")
     )
     seats = list(Seat.objects.filter(player=merged).order_by("pk").values_list("pk", flat=True))
-    first_rated = (
-        rated_matches().filter(table__seats__player=merged).order_by("confirmed_at", "pk").first()
-    )
+    first_rated = HistoryPoint.first_of(rated_matches().filter(table__seats__player=merged))
     Registration.objects.filter(pk__in=[pk for pk, _tournament in registrations]).update(
         player=kept
     )
@@ -97,5 +95,5 @@ def players_merge(*, kept: Player, merged: Player, user, reason: str) -> PlayerM
     ):
         freshness.touch(tournament_id=tournament_id)
     if first_rated is not None:
-        ratings_refresh(since=HistoryPoint.of(first_rated))
+        ratings_refresh(since=first_rated)
     return entry

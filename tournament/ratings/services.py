@@ -41,6 +41,17 @@ class HistoryPoint:
     def of(cls, match: Match) -> HistoryPoint:
         return cls(match.confirmed_at, match.pk)
 
+    @classmethod
+    def first_of(cls, matches) -> HistoryPoint | None:
+        """The place of the earliest confirmed of ``matches`` (a queryset), None without one."""
+        first = (
+            matches.filter(confirmed_at__isnull=False)
+            .order_by("confirmed_at", "id")
+            .values_list("confirmed_at", "id")
+            .first()
+        )
+        return None if first is None else cls(*first)
+
     def later(self, at: str = "at", match_id: str = "match_id") -> Q:
         """The rows at this point or after it, for a queryset whose key fields are named.
 
@@ -77,18 +88,10 @@ def ratings_tournament_rated_changed(tournament: Tournament) -> int:
     confirmed match on (its matches now count, or no longer do; every later match of every
     tournament is rated again). Returns the number of changes written (0 when the
     tournament has no confirmed match)."""
-    first = (
-        Match.objects.filter(
-            table__session__tournament=tournament,
-            status=Match.Status.CONFIRMED,
-            confirmed_at__isnull=False,
-        )
-        .order_by("confirmed_at", "id")
-        .first()
-    )
-    if first is None:
-        return 0
-    return ratings_refresh(since=HistoryPoint.of(first))
+    first = HistoryPoint.first_of(Match.objects.filter(
+        table__session__tournament=tournament, status=Match.Status.CONFIRMED
+    ))
+    return 0 if first is None else ratings_refresh(since=first)
 
 
 def ratings_rebuild() -> int:
