@@ -22,10 +22,11 @@ import pytest
 from django.test import Client, override_settings
 from django.utils import translation
 
-from tournament import services
+from tournament.core.tournaments import staff_role_grant, tournament_create
 from tournament.models import StaffRole
-from tournament.organiser.services import player_add, session_create, session_start
+from tournament.organiser.services import player_add
 from tournament.seating.services import session_seat_players
+from tournament.sessions.services import session_create, session_start
 
 STAFF_PASSWORD = "tiles-and-hexagons-9"
 
@@ -67,7 +68,7 @@ def make_tournament(db):
         is_public: bool = True,
         started: bool = False,
     ):
-        tournament = services.tournament_create(
+        tournament = tournament_create(
             name=name or slug.replace("-", " ").title(),
             slug=slug,
             start_date=datetime.date(2025, 5, 17),
@@ -103,7 +104,7 @@ def tournament(make_tournament):
 def grant_organiser(db):
     def grant_organiser(user, *tournaments):
         for tournament in tournaments:
-            services.staff_role_grant(
+            staff_role_grant(
                 tournament=tournament, user=user, role=StaffRole.Role.ORGANISER
             )
         return user
@@ -119,14 +120,14 @@ def organiser(tournament, make_user, grant_organiser):
 @pytest.fixture
 def referee(tournament, make_user):
     user = make_user("remi-referee")
-    services.staff_role_grant(tournament=tournament, user=user, role=StaffRole.Role.REFEREE)
+    staff_role_grant(tournament=tournament, user=user, role=StaffRole.Role.REFEREE)
     return user
 
 
 @pytest.fixture
 def referee_of_table_2(tournament, make_user):
     user = make_user("tania-table-two")
-    services.staff_role_grant(
+    staff_role_grant(
         tournament=tournament, user=user, role=StaffRole.Role.REFEREE, tables="2"
     )
     return user

@@ -3,7 +3,6 @@ correction goes through the recording services, which keep the old version and l
 
 from django.contrib import admin
 
-from tournament import services
 from tournament.models import (
     AuditEntry,
     League,
@@ -24,6 +23,7 @@ from tournament.models import (
     Tournament,
     Turn,
 )
+from tournament.organiser.services import tournaments_delete
 
 
 class RegistrationInline(admin.TabularInline):
@@ -49,10 +49,10 @@ class TournamentAdmin(admin.ModelAdmin):
     readonly_fields = ["is_rated"]
 
     def delete_model(self, request, obj):
-        services.tournaments_delete(tournaments=Tournament.objects.filter(pk=obj.pk))
+        tournaments_delete(tournaments=Tournament.objects.filter(pk=obj.pk))
 
     def delete_queryset(self, request, queryset):
-        services.tournaments_delete(tournaments=queryset)
+        tournaments_delete(tournaments=queryset)
 
 
 @admin.register(Player)

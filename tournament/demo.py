@@ -24,20 +24,14 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Count
 
-from tournament import engine, services
+from tournament import engine
+from tournament.core.tournaments import staff_role_grant, tournament_create
 from tournament.leagues.services import league_create, league_tournament_add
 from tournament.matches.services import match_record_import_and_confirm
-from tournament.models import (
-    League,
-    Match,
-    Player,
-    Registration,
-    Session,
-    StaffRole,
-    Tournament,
-)
-from tournament.organiser.services import player_add, session_close, session_create, session_start
+from tournament.models import League, Match, Player, Registration, Session, StaffRole, Tournament
+from tournament.organiser.services import player_add, tournaments_delete
 from tournament.seating.services import session_seat_players
+from tournament.sessions.services import session_close, session_create, session_start
 
 DEMO_SLUG = "demo"
 EARLIER_SLUG = "demo-autumn"
@@ -154,7 +148,7 @@ def demo_remove() -> None:
     player_ids = list(
         Registration.objects.filter(tournament__in=tournaments).values_list("player_id", flat=True)
     )
-    services.tournaments_delete(tournaments=tournaments)
+    tournaments_delete(tournaments=tournaments)
     Player.objects.filter(pk__in=player_ids).annotate(
         other_registrations=Count("registrations")
     ).filter(other_registrations=0).delete()
@@ -177,7 +171,7 @@ def demo_build(*, today: datetime.date | None = None) -> DemoReport:
     organiser = _demo_user(DEMO_ORGANISER)
     referee = _demo_user(DEMO_REFEREE)
     earlier = _demo_earlier(today=today, organiser=organiser, referee=referee)
-    tournament = services.tournament_create(
+    tournament = tournament_create(
         name="Tournoi de démonstration",
         slug=DEMO_SLUG,
         start_date=today,
@@ -185,7 +179,7 @@ def demo_build(*, today: datetime.date | None = None) -> DemoReport:
         venue="Salle des fêtes, Lyon",
         organiser=organiser,
     )
-    services.staff_role_grant(tournament=tournament, user=referee, role=StaffRole.Role.REFEREE)
+    staff_role_grant(tournament=tournament, user=referee, role=StaffRole.Role.REFEREE)
     players = [
         player_add(tournament=tournament, name=name, club=club, licence=licence).player
         for name, club, licence in DEMO_PLAYERS
@@ -220,11 +214,11 @@ def _demo_earlier(*, today: datetime.date, organiser, referee) -> Tournament:
     """The tournament a month before the demo: two sessions, every match confirmed, closed.
     Built first, so that its matches come first in the rating history."""
     start = today - datetime.timedelta(days=EARLIER_DAYS_BEFORE)
-    tournament = services.tournament_create(
+    tournament = tournament_create(
         name="Tournoi d'automne", slug=EARLIER_SLUG, start_date=start, end_date=start,
         venue="Maison des jeux, Villeurbanne", organiser=organiser,
     )
-    services.staff_role_grant(tournament=tournament, user=referee, role=StaffRole.Role.REFEREE)
+    staff_role_grant(tournament=tournament, user=referee, role=StaffRole.Role.REFEREE)
     entries = DEMO_PLAYERS[:EARLIER_PLAYERS_FROM_DEMO] + EARLIER_ONLY_PLAYERS
     players = [
         player_add(tournament=tournament, name=name, club=club, licence=licence).player

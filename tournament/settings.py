@@ -128,7 +128,7 @@ DATABASES = {
     )
 }
 
-# The public pages and the PDFs kept once made (tournament/kept.py) live in the database:
+# The public pages and the PDFs kept once made (tournament/core/cache.py) live in the database:
 # every gunicorn worker, and a second app server on the same database, share them, and
 # nothing else needs to run at the venue. The table is made by the migrations
 # (0005_cache_table).
@@ -153,8 +153,8 @@ AXES_FAILURE_LIMIT = 5
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_COOLOFF_TIME = datetime.timedelta(minutes=15)
 AXES_RESET_ON_SUCCESS = True
-AXES_LOCKOUT_CALLABLE = "tournament.views.login_locked_out"
-AXES_USERNAME_CALLABLE = "tournament.views.login_attempt_username"
+AXES_LOCKOUT_CALLABLE = "tournament.home.views.login_locked_out"
+AXES_USERNAME_CALLABLE = "tournament.home.views.login_attempt_username"
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

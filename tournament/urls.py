@@ -5,22 +5,16 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from django.views.i18n import set_language
 
-from tournament import views
+from tournament.home import views
 
 tournament_patterns = [
     path("", views.HomeView.as_view(), name="home"),
     path("my-tables/", views.MyTablesView.as_view(), name="my_tables"),
     path("t/<slug:slug>/", views.TournamentDetailView.as_view(), name="detail"),
-    path("t/<slug:slug>/staff/", views.StaffView.as_view(), name="staff"),
-    path("t/<slug:slug>/staff/unlock/", views.StaffUnlockView.as_view(), name="staff_unlock"),
-    path(
-        "t/<slug:slug>/staff/<int:role_id>/revoke/",
-        views.StaffRevokeView.as_view(),
-        name="staff_revoke",
-    ),
     # Running the tournament: the organiser's pages, the seating, the standings, the public
     # pages of a session and of a player.
     path("", include("tournament.organiser.urls")),
+    path("", include("tournament.sessions.urls")),
     path("", include("tournament.seating.urls")),
     path("", include("tournament.standings.urls")),
     path("", include("tournament.public.urls")),

@@ -19,6 +19,7 @@ from playwright.sync_api import expect
 from scoring import check_record, parse_record
 from scoring.simulate import simulate_match
 from tests.tournament.matches.helpers import first_match, seated_names
+from tournament.core.tournaments import staff_role_grant
 from tournament.models import Match, Round, Turn
 
 SEED = 383
@@ -26,12 +27,11 @@ SEED = 383
 
 @pytest.fixture
 def two_player_match(make_tournament, make_user):
-    from tournament import services
     from tournament.models import StaffRole
 
     tournament = make_tournament(slug="duo", players=2, table_size=2, started=True)
     user = make_user("remi-referee")
-    services.staff_role_grant(tournament=tournament, user=user, role=StaffRole.Role.REFEREE)
+    staff_role_grant(tournament=tournament, user=user, role=StaffRole.Role.REFEREE)
     return first_match(tournament)
 
 

@@ -9,11 +9,10 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.tournament.standings.helpers import confirm_all, result
+from tournament.core.seats import seat_letter
 from tournament.models import Match, Player, Seat, Session
-from tournament.organiser import services as organiser_services
-from tournament.organiser.services import session_create
 from tournament.seating.services import session_seat
-from tournament.seats import seat_letter
+from tournament.sessions.services import session_create, session_start
 from tournament.standings.selectors import standings_rows
 
 PHONE = {"width": 390, "height": 844}
@@ -41,7 +40,7 @@ def in_play(make_tournament):
     Session.objects.filter(pk=one.pk).update(status="finished")
     two = session_create(tournament=tournament, seed=2)
     session_seat(session=two)
-    organiser_services.session_start(session=two)
+    session_start(session=two)
     return tournament
 
 

@@ -16,7 +16,7 @@ import io
 import zipfile
 
 from tournament import engine
-from tournament import services as base_services
+from tournament.core.tournaments import tournament_create
 from tournament.matches.services import match_record_import_and_confirm
 from tournament.models import (
     Match,
@@ -27,14 +27,9 @@ from tournament.models import (
     SeatingMethod,
     Tournament,
 )
-from tournament.organiser.services import (
-    player_add,
-    registration_withdraw,
-    session_close,
-    session_create,
-    session_start,
-)
+from tournament.organiser.services import player_add, registration_withdraw
 from tournament.seating.services import session_seat
+from tournament.sessions.services import session_close, session_create, session_start
 
 # (name, club, licence): one without a licence, one without a club.
 PLAYERS = [
@@ -62,7 +57,7 @@ def play_session(session, *, seed: int) -> None:
 def build_source(slug: str = "open-de-lyon") -> Tournament:
     """Two closed sessions played through the services: session 1 seated by rating, a late
     arrival from session 2, a player withdrawn after session 1."""
-    tournament = base_services.tournament_create(
+    tournament = tournament_create(
         name="Open de Lyon", slug=slug, start_date=datetime.date(2025, 3, 8),
         end_date=datetime.date(2025, 3, 9), venue="Salle Rameau", match_rounds=2,
         keep_clubs_apart=True,

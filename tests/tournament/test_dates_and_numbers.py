@@ -8,8 +8,8 @@ import datetime
 import pytest
 from django.utils import translation
 
+from tournament.core.formats import long_date
 from tournament.standings.tables import criterion_display
-from tournament.templatetags.dates import long_date
 
 pytestmark = pytest.mark.django_db
 

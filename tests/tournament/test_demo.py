@@ -11,6 +11,7 @@ from django.db.models import Count
 from django.test import RequestFactory
 
 from tests.tournament.ratings.helpers import rating_rows
+from tournament.core.permissions import can_referee, is_organiser
 from tournament.demo import DEMO_PLAYERS, EARLIER_ONLY_PLAYERS, demo_build, record_truncated
 from tournament.models import (
     League,
@@ -24,7 +25,6 @@ from tournament.models import (
     Tournament,
     Turn,
 )
-from tournament.permissions import can_referee, is_organiser
 from tournament.ratings.services import ratings_rebuild
 
 pytestmark = pytest.mark.django_db

@@ -1,5 +1,5 @@
 """Every write that changes what a page shows raises its tournament's data version, in its own
-transaction (tournament/freshness.py): the kept pages and PDFs are keyed on it."""
+transaction (tournament/core/freshness.py): the kept pages and PDFs are keyed on it."""
 
 from __future__ import annotations
 
@@ -7,10 +7,12 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from tests.tournament.tournaments import settings_of
-from tournament import services
+from tournament.core.tournaments import staff_role_grant
 from tournament.models import Player, Registration, StaffRole, Tournament
 from tournament.organiser import services as organiser
+from tournament.organiser.staff import staff_role_revoke
 from tournament.seating import services as seating
+from tournament.sessions.services import session_close, session_create, session_start
 
 pytestmark = pytest.mark.django_db
 
@@ -37,12 +39,12 @@ WRITES = {
     "a player corrected": lambda t, user: organiser.registration_update(
         registration=registration(t), name="Renamed", club="Club A"),
     "a withdrawal": lambda t, user: organiser.registration_withdraw(registration=registration(t)),
-    "a session opened": lambda t, user: organiser.session_create(tournament=t),
-    "a session started": lambda t, user: organiser.session_start(session=t.sessions.get()),
+    "a session opened": lambda t, user: session_create(tournament=t),
+    "a session started": lambda t, user: session_start(session=t.sessions.get()),
     "a seating drawn again": lambda t, user: seating.session_seat(session=t.sessions.get()),
     "a swap": lambda t, user: seating.seating_swap(
         session=t.sessions.get(), player_a=two_seated(t)[0], player_b=two_seated(t)[1]),
-    "a referee named": lambda t, user: services.staff_role_grant(
+    "a referee named": lambda t, user: staff_role_grant(
         tournament=t, user=user, role=StaffRole.Role.REFEREE),
 }
 
@@ -61,10 +63,10 @@ def test_a_withdrawn_player_brought_back_and_a_role_revoked(tournament, make_use
     before = version(tournament)
     organiser.registration_reinstate(registration=entry)
     assert version(tournament) > before
-    role = services.staff_role_grant(tournament=tournament, user=make_user("rita"),
+    role = staff_role_grant(tournament=tournament, user=make_user("rita"),
                                      role=StaffRole.Role.REFEREE)
     before = version(tournament)
-    services.staff_role_revoke(staff_role=role)
+    staff_role_revoke(staff_role=role)
     assert version(tournament) > before
 
 
@@ -72,10 +74,10 @@ def test_a_session_closed(tournament):
     from tests.tournament.standings.helpers import confirm_all
 
     session = tournament.sessions.get()
-    organiser.session_start(session=session)
+    session_start(session=session)
     confirm_all(tournament)
     before = version(tournament)
-    organiser.session_close(session=session)
+    session_close(session=session)
     assert version(tournament) > before
 
 
@@ -91,5 +93,5 @@ def test_a_player_renamed_raises_every_tournament_they_play_in(tournament, make_
 def test_a_refused_write_raises_nothing(tournament):
     before = version(tournament)
     with pytest.raises(ValidationError):
-        organiser.session_close(session=tournament.sessions.get())
+        session_close(session=tournament.sessions.get())
     assert version(tournament) == before

@@ -25,6 +25,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tournament import engine
+from tournament.core.tournaments import staff_role_grant
 from tournament.matches.archive import INDEX_HEADER, INDEX_NAME
 from tournament.models import Registration, StaffRole, Tournament
 from tournament.organiser import services as organiser_services
@@ -243,7 +244,6 @@ def post_data(data: dict) -> dict:
 def world(tournament, organiser, referee, make_tournament):
     """The tournament (session 1 seated), a withdrawn player, a referee's role; a league of
     the tournament, and another tournament of the organiser's to add to it."""
-    from tournament import services
     from tournament.leagues.services import league_create, league_tournament_add
 
     registration = tournament.registrations.order_by("pk").first()
@@ -251,7 +251,7 @@ def world(tournament, organiser, referee, make_tournament):
     role = StaffRole.objects.get(user=referee, tournament=tournament)
     league = league_create(user=organiser, name="Season", slug="season")
     league_tournament_add(league=league, tournament=tournament, user=organiser)
-    services.staff_role_grant(tournament=make_tournament(slug="winter-cup", players=0,
+    staff_role_grant(tournament=make_tournament(slug="winter-cup", players=0,
                                                          sessions=0),
                               user=organiser, role=StaffRole.Role.ORGANISER)
     return {

@@ -11,7 +11,8 @@ from django.core.exceptions import ValidationError
 from django.test import Client
 
 from tests.conftest import STAFF_PASSWORD
-from tournament import services
+from tournament.core.tournaments import staff_role_grant
+from tournament.organiser.staff import staff_lockout_lift
 
 pytestmark = pytest.mark.django_db
 
@@ -102,17 +103,17 @@ def test_only_the_tournaments_own_staff_and_only_by_its_organisers(
 ):
     other = make_tournament(slug="elsewhere")
     stranger = make_user("sam-elsewhere")
-    services.staff_role_grant(tournament=other, user=stranger, role="referee")
+    staff_role_grant(tournament=other, user=stranger, role="referee")
     admin = make_user("ada-admin", is_staff=True, is_superuser=True)
-    services.staff_role_grant(tournament=other, user=admin, role="organiser")
+    staff_role_grant(tournament=other, user=admin, role="organiser")
     for user in (stranger, admin, referee):
         fail(Client(), user.username)
 
     with pytest.raises(ValidationError) as refused:
-        services.staff_lockout_lift(tournament=other, username=referee.username)
+        staff_lockout_lift(tournament=other, username=referee.username)
     assert refused.value.error_dict["username"][0].code == "not-staff"
     with pytest.raises(ValidationError):
-        services.staff_lockout_lift(tournament=other, username=admin.username)  # the admin's
+        staff_lockout_lift(tournament=other, username=admin.username)  # the admin's
 
     # A referee may not lift it, even their own tournament's.
     assert referee_client.post("/t/spring-open/staff/unlock/",

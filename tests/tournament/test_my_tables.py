@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from tournament import services
+from tournament.core.tournaments import staff_role_grant
 from tournament.models import Session
-from tournament.organiser.services import session_start
+from tournament.sessions.services import session_start
 
 pytestmark = pytest.mark.django_db
 
@@ -27,7 +27,7 @@ def test_a_referee_sees_their_tables_the_session_in_play_first(
     client, make_tournament, referee, tournament, django_assert_max_num_queries
 ):
     other = make_tournament(slug="autumn-cup", players=8, sessions=1)
-    services.staff_role_grant(tournament=other, user=referee, role="referee")
+    staff_role_grant(tournament=other, user=referee, role="referee")
     session_start(session=other.sessions.get())
     client.force_login(referee)
     with django_assert_max_num_queries(8):

@@ -12,7 +12,8 @@ import re
 import pytest
 
 from tests.tournament.printing.helpers import ACCENTED_NAMES, accented_tournament
-from tournament import names, services
+from tournament import names
+from tournament.core.tournaments import staff_role_grant
 from tournament.models import StaffRole
 
 pytestmark = pytest.mark.django_db
@@ -44,7 +45,7 @@ def names_in_table(html: str, table_id: str) -> list[str]:
 def lyon(make_user, client):
     tournament = accented_tournament()
     user = make_user("olga-organiser")
-    services.staff_role_grant(tournament=tournament, user=user, role=StaffRole.Role.ORGANISER)
+    staff_role_grant(tournament=tournament, user=user, role=StaffRole.Role.ORGANISER)
     client.force_login(user)
     return tournament
 

@@ -6,8 +6,8 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import ValidationError
 
+from tournament.core.permissions import can_referee, can_view, is_organiser, is_referee
 from tournament.models import Table
-from tournament.permissions import can_referee, can_view, is_organiser, is_referee
 from tournament.validators import parse_table_numbers
 
 pytestmark = pytest.mark.django_db
@@ -61,7 +61,7 @@ def test_private_tournaments_are_seen_by_their_staff_only(make_tournament, refer
     assert not can_view(AnonymousUser(), private)
     assert not can_view(outsider, private)
     assert not can_view(referee, private)  # referee of another tournament
-    from tournament.services import staff_role_grant
+    from tournament.core.tournaments import staff_role_grant
 
     staff_role_grant(tournament=private, user=referee, role="referee", tables="1")
     assert can_view(referee, private)
@@ -94,7 +94,7 @@ def test_the_referee_mixin_for_the_entry_pages_to_come(rf, tournament, referee, 
     from django.http import HttpResponse
     from django.views import View
 
-    from tournament.permissions import RefereeRequiredMixin
+    from tournament.core.permissions import RefereeRequiredMixin
 
     class EntryView(RefereeRequiredMixin, View):
         def get(self, request, *args, **kwargs):

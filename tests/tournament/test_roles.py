@@ -10,8 +10,8 @@ from django.contrib import admin
 from django.contrib.auth import get_user_model
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
+from tournament.core.permissions import OrganiserRequiredMixin, RoleRequiredMixin
 from tournament.models import Match, StaffRole
-from tournament.permissions import OrganiserRequiredMixin, RoleRequiredMixin
 
 pytestmark = pytest.mark.django_db
 

@@ -8,8 +8,8 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from tests.pages import messages
+from tournament.core.permissions import can_referee
 from tournament.models import StaffRole
-from tournament.permissions import can_referee
 
 pytestmark = pytest.mark.django_db
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from tournament import services
+from tournament.core.tournaments import staff_role_grant
 from tournament.models import Match, Session
-from tournament.organiser.services import session_create
+from tournament.sessions.services import session_create
 
 pytestmark = pytest.mark.django_db
 
@@ -59,7 +59,7 @@ def test_a_private_tournament_is_for_its_staff(client, make_tournament, make_use
     tournament = make_tournament(slug="closed", players=8, is_public=False)
     assert client.get("/t/closed/tables/1/").status_code == 404
     user = make_user("rita-referee")
-    services.staff_role_grant(tournament=tournament, user=user, role="referee")
+    staff_role_grant(tournament=tournament, user=user, role="referee")
     client.force_login(user)
     assert client.get("/t/closed/tables/1/")["Location"] == match_url(tournament, 1, 1)
     assert client.post("/t/closed/tables/1/").status_code == 405

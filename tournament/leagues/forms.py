@@ -6,7 +6,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from tournament.forms import add_service_errors, model_field, slug_field
+from tournament.core.forms import add_service_errors, model_field, slug_field
 from tournament.leagues.services import points_table_clean
 from tournament.models import League, Tournament
 

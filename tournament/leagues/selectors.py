@@ -26,33 +26,6 @@ from tournament.models import League, StaffRole, Tournament
 from tournament.standings.selectors import standings_kept_of
 
 
-def can_create_league(user) -> bool:
-    """Superusers, and the organisers of a tournament, may create a league."""
-    if not (user.is_authenticated and user.is_active):
-        return False
-    return user.is_superuser or StaffRole.objects.filter(
-        user=user, role=StaffRole.Role.ORGANISER
-    ).exists()
-
-
-def is_league_organiser(user, league: League) -> bool:
-    """One of the league's organisers, or a superuser."""
-    if not (user.is_authenticated and user.is_active):
-        return False
-    if user.is_superuser:
-        return True
-    organiser_ids = getattr(league, "_organiser_ids", None)
-    if organiser_ids is None:
-        organiser_ids = set(league.organisers.values_list("pk", flat=True))
-        league._organiser_ids = organiser_ids
-    return user.pk in organiser_ids
-
-
-def can_view_league(user, league: League) -> bool:
-    """Public leagues are for everyone; the others for their organisers only."""
-    return league.is_public or is_league_organiser(user, league)
-
-
 def visible_leagues(*, user) -> QuerySet[League]:
     """The public leagues, and those the user organises (every league for a superuser), by
     name; ``tournament_count`` counted."""
@@ -128,7 +101,7 @@ def league_standing(*, league: League, user=None) -> LeagueStanding:
 
 
 def visible_tournament_ids(*, user, tournaments: list[Tournament]) -> set[int]:
-    """The ids of the tournaments ``user`` may open (``tournament.permissions.can_view``:
+    """The ids of the tournaments ``user`` may open (``tournament.core.permissions.can_view``:
     the public ones, and the private ones where they have a role), in one query at most."""
     visible = {tournament.pk for tournament in tournaments if tournament.is_public}
     private = [tournament.pk for tournament in tournaments if not tournament.is_public]

@@ -8,7 +8,7 @@ Who may: ``league_create``, a superuser or the organiser of a tournament; the ot
 organiser of the league; adding or removing a tournament, an organiser of that tournament
 too. A tournament is in one league at most.
 
-No tournament's data version is raised (``tournament.freshness``): the pages kept at that
+No tournament's data version is raised (``tournament.core.freshness``): the pages kept at that
 version (standings, sessions, players, matches) do not show the league; the tournament's own
 page, which names its league, and the league's pages are made at each request.
 """
@@ -19,15 +19,14 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from tournament.core.permissions import can_create_league, is_league_organiser, is_organiser
 from tournament.leagues.ranking import (
     TABLE,
     PointsTableError,
     parse_points_table,
     points_table_text,
 )
-from tournament.leagues.selectors import can_create_league, is_league_organiser
 from tournament.models import League, Tournament
-from tournament.permissions import is_organiser
 
 #: Addresses under /leagues/ that are pages, not leagues.
 RESERVED_SLUGS = frozenset({"new"})

@@ -14,12 +14,12 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
+from tournament.core.addresses import career_url_maker
+from tournament.core.spreadsheet import spreadsheet_cell
+from tournament.core.tables import PlayerRankingTable, rank_value
 from tournament.leagues.ranking import LINEAR, LeagueRow, PointsRule, points_table_text
 from tournament.models import League
 from tournament.names import name_sort_key
-from tournament.players.selectors import career_url_maker
-from tournament.spreadsheet import spreadsheet_cell
-from tournament.tables import PlayerRankingTable, rank_value
 
 LEADING_COLUMNS = ("rank", "name", "club")
 TRAILING_COLUMNS = ("total", "best", "played")

@@ -3,7 +3,7 @@ the organisers' pages (create, edit, add and remove a tournament).
 
 Who may: everyone reads a public league; a private one is a 404 to all but its organisers
 (and superusers). Its organisers change it; anonymous users go to the login page, others get a
-403 (``tournament.permissions.PermissionMixin``).
+403 (``tournament.core.permissions.PermissionMixin``).
 """
 
 from __future__ import annotations
@@ -19,7 +19,17 @@ from django.utils.translation import gettext as _
 from django.views.generic import FormView, TemplateView, View
 from django_tables2 import RequestConfig
 
-from tournament.forms import add_service_errors
+from tournament.core.forms import add_service_errors
+from tournament.core.mixins import message_refusal
+from tournament.core.pdf import PdfView
+from tournament.core.permissions import (
+    PermissionMixin,
+    can_create_league,
+    can_view_league,
+    is_league_organiser,
+)
+from tournament.core.spreadsheet import TABLE_FORMATS, csv_download, table_download
+from tournament.core.tables import RANKING_TEXT_COLUMNS
 from tournament.leagues import selectors, services
 from tournament.leagues.forms import LeagueCreateForm, LeagueForm, LeagueTournamentForm
 from tournament.leagues.tables import (
@@ -30,12 +40,7 @@ from tournament.leagues.tables import (
     rule_words,
     tournament_column,
 )
-from tournament.mixins import message_refusal
 from tournament.models import League
-from tournament.permissions import PermissionMixin
-from tournament.printing.documents import RANKING_TEXT_COLUMNS
-from tournament.printing.views import PdfView
-from tournament.spreadsheet import TABLE_FORMATS, csv_download, table_download
 
 #: Beyond this many tournaments, the printed ranking turns landscape.
 PRINT_PORTRAIT_TOURNAMENTS = 4
@@ -52,14 +57,14 @@ class LeagueMixin(PermissionMixin):
         return super().dispatch(request, *args, **kwargs)
 
     def refuse(self, request):
-        if not selectors.can_view_league(request.user, self.league):
+        if not can_view_league(request.user, self.league):
             raise Http404
         return super().refuse(request)
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         context["league"] = self.league
-        context["user_is_league_organiser"] = selectors.is_league_organiser(
+        context["user_is_league_organiser"] = is_league_organiser(
             self.request.user, self.league
         )
         return context
@@ -67,7 +72,7 @@ class LeagueMixin(PermissionMixin):
 
 class LeagueOrganiserMixin(LeagueMixin):
     def has_permission(self) -> bool:
-        return selectors.is_league_organiser(self.request.user, self.league)
+        return is_league_organiser(self.request.user, self.league)
 
 
 class LeagueListView(TemplateView):
@@ -80,7 +85,7 @@ class LeagueListView(TemplateView):
         table = LeagueTable(selectors.visible_leagues(user=self.request.user))
         RequestConfig(self.request, paginate=False).configure(table)
         context["league_table"] = table
-        context["can_create_league"] = selectors.can_create_league(self.request.user)
+        context["can_create_league"] = can_create_league(self.request.user)
         return context
 
 
@@ -91,7 +96,7 @@ class LeagueCreateView(PermissionMixin, FormView):
     form_class = LeagueCreateForm
 
     def has_permission(self) -> bool:
-        return selectors.can_create_league(self.request.user)
+        return can_create_league(self.request.user)
 
     def get_initial(self):
         return {"is_public": True, "points_scale": League.PointsScale.LINEAR}

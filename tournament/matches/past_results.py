@@ -49,13 +49,14 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from tournament import engine, services
+from tournament import engine
+from tournament.core.tournaments import tournament_create
 from tournament.matches.archive import INDEX_HEADER, INDEX_NAME, MANIFEST_FORMAT, MANIFEST_NAME
 from tournament.matches.services.records import match_record_import_and_confirm
 from tournament.models import Match, Player, Registration, SeatingMethod, Session, Tournament
-from tournament.organiser.services import session_close, session_create, session_start
 from tournament.ratings.services import HistoryPoint, ratings_refresh
 from tournament.seating.services import session_seat_players
+from tournament.sessions.services import session_close, session_create, session_start
 
 #: An archive is refused past this many bytes once unpacked, or this many entries.
 MAX_UNPACKED_BYTES = 200 * 1024 * 1024
@@ -442,7 +443,7 @@ def past_results_import(*, data: bytes, organiser=None, name: str = "",
     ``fallback_name`` and ``start_date`` name and date the tournament of an archive without
     a manifest. Errors keyed ``archive``; nothing is written then."""
     past = archive_read(data, name=name, fallback_name=fallback_name, start_date=start_date)
-    tournament = services.tournament_create(
+    tournament = tournament_create(
         name=past.name, slug=_free_slug(past.slug, past.name), start_date=past.start_date,
         end_date=past.end_date, venue=past.venue, rules=past.rules, target=past.target,
         match_rounds=past.match_rounds, opening_bonus=past.opening_bonus,

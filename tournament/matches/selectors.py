@@ -29,9 +29,9 @@ from django.db.models import Count, QuerySet
 from django.utils.safestring import SafeString
 
 from tournament import engine
+from tournament.core.seats import SEAT_LETTERS  # noqa: F401  (the match pages import it from here)
 from tournament.matches.turn_rows import round_end_racks, turn_record
 from tournament.models import AuditEntry, Match, Round, RoundEnd, Seat, Turn, Verdict
-from tournament.seats import SEAT_LETTERS  # noqa: F401  (the match pages import it from here)
 
 # -- the rows ----------------------------------------------------------------------------------
 

@@ -12,9 +12,9 @@ from django.utils.translation import gettext, ngettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
 from tournament import engine
+from tournament.core.tables import PythonBodyTable
 from tournament.matches.selectors import SEAT_LETTERS, ReplayedRound, TurnLine
 from tournament.models import AuditEntry, Turn, Verdict
-from tournament.tables import PythonBodyTable
 
 #: The sign shown before each verdict's label in the turn log.
 VERDICT_SIGNS = {Verdict.OK: "✓", Verdict.MISMATCH: "≠", Verdict.ILLEGAL: "✗",

@@ -25,7 +25,15 @@ from django.utils.translation import ngettext
 from django.views import View
 from django_tables2 import RequestConfig
 
-from tournament.forms import add_service_errors
+from tournament.core.cached_pages import KeptPageMixin
+from tournament.core.forms import add_service_errors
+from tournament.core.permissions import (
+    RefereeRequiredMixin,
+    TournamentMixin,
+    can_referee,
+    is_organiser,
+    is_referee,
+)
 from tournament.matches import archive, selectors, services
 from tournament.matches.forms import (
     CorrectionForm,
@@ -45,14 +53,7 @@ from tournament.matches.forms import (
 )
 from tournament.matches.tables import AuditTable, TurnLogTable
 from tournament.models import Match, Verdict
-from tournament.permissions import (
-    RefereeRequiredMixin,
-    TournamentMixin,
-    can_referee,
-    is_organiser,
-    is_referee,
-)
-from tournament.public.kept_pages import KeptPageMixin
+from tournament.sessions.services import session_write_refusal
 from tournament.standings.views import poll_seconds
 
 
@@ -77,7 +78,7 @@ class MatchMixin(TournamentMixin):
             raise Http404
         self.match = match
         self.can_write = can_referee(request.user, match.table)
-        self.write_refusal = services.session_refusal(match.table.session)
+        self.write_refusal = session_write_refusal(match.table.session)
         return super().refuse(request)
 
     def url(self, name: str, **kwargs: Any) -> str:

@@ -6,9 +6,9 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from tournament.forms import add_service_errors, model_field, slug_field
-from tournament.models import Player, RankingCriterion, Tournament
-from tournament.validators import MAX_SESSION_NUMBER
+from tournament.core.forms import add_service_errors, model_field, slug_field
+from tournament.models import Player, RankingCriterion, StaffRole, Tournament
+from tournament.validators import MAX_SESSION_NUMBER, validate_table_numbers
 
 CRITERIA_FIELDS = [f"criterion_{number}" for number in range(1, len(RankingCriterion.values) + 1)]
 CSV_MAX_BYTES = 1_000_000
@@ -191,3 +191,28 @@ class TournamentImportForm(forms.Form):
                 "file" if key == "archive" else key: errors
                 for key, errors in error.error_dict.items()})
         add_service_errors(self, error)
+
+
+class StaffGrantForm(forms.Form):
+    username = forms.CharField(label=_("Username"), max_length=150)
+    password = forms.CharField(
+        label=_("Password"),
+        required=False,
+        strip=False,
+        widget=forms.PasswordInput(render_value=False),
+        help_text=_("Only to create a new account."),
+    )
+    role = forms.ChoiceField(
+        label=_("Role"), choices=StaffRole.Role.choices, initial=StaffRole.Role.REFEREE
+    )
+    tables = forms.CharField(
+        label=_("Tables"),
+        required=False,
+        max_length=100,
+        validators=[validate_table_numbers],
+        help_text=_("For a referee limited to some tables, e.g. 1-4,7. Blank: every table."),
+    )
+
+
+class StaffUnlockForm(forms.Form):
+    username = forms.CharField(max_length=150, widget=forms.HiddenInput)

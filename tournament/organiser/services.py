@@ -25,20 +25,14 @@ from dataclasses import dataclass
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
-from tournament import freshness, services
-from tournament.models import (
-    Match,
-    Player,
-    Registration,
-    Seat,
-    Session,
-    SessionAuditEntry,
-    Tournament,
-)
+from tournament.core import freshness
+from tournament.core.tournaments import staff_role_grant, tournament_create
+from tournament.models import Player, Registration, Seat, Session, Tournament
 from tournament.players.selectors import players_by_licence
+from tournament.ratings import services as ratings
 from tournament.ratings.services import ratings_tournament_rated_changed
+from tournament.sessions.services import next_session_to_seat
 from tournament.validators import MAX_SESSION_NUMBER
 
 # The first cell of a header line (any case), in the languages of the tool.
@@ -69,7 +63,7 @@ def tournament_set_up(
     is_rated: bool = True,
 ) -> Tournament:
     """Create a tournament with its settings; ``organiser`` becomes its organiser."""
-    tournament = services.tournament_create(
+    tournament = tournament_create(
         name=name, slug=slug, start_date=start_date, end_date=end_date, venue=venue,
         rules=rules, target=target, match_rounds=match_rounds, opening_bonus=opening_bonus,
         is_public=is_public, keep_clubs_apart=keep_clubs_apart,
@@ -78,7 +72,7 @@ def tournament_set_up(
     tournament.is_rated = is_rated
     tournament.full_clean()
     tournament.save(update_fields=["ranking_criteria", "is_rated"])
-    services.staff_role_grant(tournament=tournament, user=organiser, role="organiser")
+    staff_role_grant(tournament=tournament, user=organiser, role="organiser")
     return tournament
 
 
@@ -148,13 +142,6 @@ def tournament_update(
 
 
 # --- players ----------------------------------------------------------------------------------
-
-
-def next_session_to_seat(*, tournament: Tournament) -> int:
-    """The number of the first session not seated yet (the next one to open, if none is)."""
-    numbers = dict(tournament.sessions.values_list("number", "status"))
-    drafts = [number for number, status in numbers.items() if status == Session.Status.DRAFT]
-    return min(drafts) if drafts else max(numbers, default=0) + 1
 
 
 def _session_too_high() -> ValidationError:
@@ -562,129 +549,15 @@ def registration_reinstate(*, registration: Registration) -> Registration:
 
 
 @transaction.atomic
-def session_create(*, tournament: Tournament, seed: int = 0) -> Session:
-    """Add the next session (numbered from 1), as a draft seeded with ``seed``.
-
-    No rule about the other sessions: ``session_open`` is the organiser's way (the last
-    session closed first, a fresh seed); the demo and the tests build a tournament's state
-    with this one.
-    """
-    last = tournament.sessions.order_by("-number").values_list("number", flat=True).first()
-    session = Session(tournament=tournament, number=(last or 0) + 1, seed=seed)
-    session.full_clean()
-    session.save()
-    freshness.touch(tournament_id=tournament.pk)
-    return session
-
-
-@transaction.atomic
-def session_open(*, tournament: Tournament) -> Session:
-    """Open the next session, as a draft with a fresh seed; the last one must be closed."""
-    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
-    unfinished = (
-        tournament.sessions.exclude(status=Session.Status.FINISHED)
-        .order_by("number")
-        .values_list("number", flat=True)
-        .first()
+def tournaments_delete(*, tournaments) -> int:
+    """Delete the tournaments of a queryset with everything in them, then rate again every
+    match confirmed after their first rated one (their matches no longer count). Returns the
+    number of tournaments deleted."""
+    first = ratings.HistoryPoint.first_of(
+        ratings.rated_matches().filter(table__session__tournament__in=tournaments)
     )
-    if unfinished is not None:
-        raise ValidationError(
-            _("Session %(number)s is not closed yet: close it before opening the next one."),
-            code="previous-not-closed", params={"number": unfinished},
-        )
-    return session_create(tournament=tournament, seed=services.new_seed())
-
-
-@transaction.atomic
-def session_start(*, session: Session) -> Session:
-    """Start a seated session: its seating is final, its matches can be played."""
-    session = Session.objects.select_for_update().get(pk=session.pk)
-    if session.status == Session.Status.DRAFT:
-        raise ValidationError(
-            _("Session %(number)s is not seated yet: seat it first.") % {"number": session.number},
-            code="not-seated",
-        )
-    if session.status != Session.Status.SEATED:
-        raise ValidationError(
-            _("Session %(number)s has already started.") % {"number": session.number},
-            code="already-started",
-        )
-    session.status = Session.Status.PLAYING
-    session.save(update_fields=["status"])
-    freshness.touch(tournament_id=session.tournament_id)
-    return session
-
-
-@transaction.atomic
-def session_close(*, session: Session, user=None) -> Session:
-    """Close a session in play once every match is confirmed: the standings are final.
-    ``user``: who closes it, for the session's audit log."""
-    session = Session.objects.select_for_update().get(pk=session.pk)
-    if session.status != Session.Status.PLAYING:
-        raise ValidationError(
-            _("Only a session in play can be closed; session %(number)s is %(status)s.")
-            % {"number": session.number, "status": session.get_status_display()},
-            code="not-in-play",
-        )
-    open_tables = list(
-        Match.objects.filter(table__session=session)
-        .exclude(status=Match.Status.CONFIRMED)
-        .order_by("table__number")
-        .values_list("table__number", flat=True)
-    )
-    if open_tables:
-        raise ValidationError(
-            ngettext("Session %(number)s cannot be closed: the match of table %(tables)s is not "
-                     "confirmed yet.",
-                     "Session %(number)s cannot be closed: the matches of tables %(tables)s are "
-                     "not confirmed yet.", len(open_tables)),
-            code="tables-open",
-            params={"number": session.number, "tables": ", ".join(map(str, open_tables))},
-        )
-    session.status = Session.Status.FINISHED
-    session.save(update_fields=["status"])
-    SessionAuditEntry.objects.create(
-        session=session, user=user, action=SessionAuditEntry.Action.CLOSED
-    )
-    freshness.touch(tournament_id=session.tournament_id)
-    return session
-
-
-REOPEN_REASON_MAX_LENGTH = 500
-
-
-@transaction.atomic
-def session_reopen(*, session: Session, user, reason: str) -> Session:
-    """Reopen a closed session, to correct a match: it is in play again (its matches accept
-    corrections, the standings show it in play) until the organiser closes it again as usual.
-    The reason is required and kept in the session's audit log with who reopened it."""
-    session = Session.objects.select_for_update().get(pk=session.pk)
-    reason = reason.strip()
-    if session.status != Session.Status.FINISHED:
-        raise ValidationError(
-            _("Only a closed session can be reopened; session %(number)s is %(status)s.")
-            % {"number": session.number, "status": session.get_status_display()},
-            code="session-not-closed",
-        )
-    if not reason:
-        raise ValidationError(
-            {"reason": ValidationError(
-                _("Say why the session is reopened: it is kept in the audit log."),
-                code="reason-missing",
-            )}
-        )
-    if len(reason) > REOPEN_REASON_MAX_LENGTH:
-        raise ValidationError(
-            {"reason": ValidationError(
-                _("The reason is longer than %(max)s characters.")
-                % {"max": REOPEN_REASON_MAX_LENGTH},
-                code="reason-too-long",
-            )}
-        )
-    session.status = Session.Status.PLAYING
-    session.save(update_fields=["status"])
-    SessionAuditEntry.objects.create(
-        session=session, user=user, action=SessionAuditEntry.Action.REOPENED, reason=reason
-    )
-    freshness.touch(tournament_id=session.tournament_id)
-    return session
+    count = tournaments.count()
+    tournaments.delete()
+    if first is not None:
+        ratings.ratings_refresh(since=first)
+    return count

@@ -6,7 +6,7 @@ import django_tables2 as tables2
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from tournament.models import Registration, Session
+from tournament.models import Registration, Session, StaffRole
 
 
 class OrganiserSessionTable(tables2.Table):
@@ -53,3 +53,19 @@ class OrganiserRegistrationTable(tables2.Table):
         empty_text = _("No player registered yet: add them one by one or import a CSV file.")
         attrs = {"class": "data-table", "id": "organiser-players"}
         row_attrs = {"class": lambda record: f"registration--{record.status}"}
+
+
+class StaffRoleTable(tables2.Table):
+    username = tables2.Column(accessor="user__username", verbose_name=_("user"))
+    tables = tables2.Column(verbose_name=_("tables"), default=_("all"))
+    revoke = tables2.TemplateColumn(
+        template_name="tournament/_staff_revoke_button.html",
+        verbose_name="",
+        orderable=False,
+    )
+
+    class Meta:
+        model = StaffRole
+        fields = ("username", "role", "tables", "revoke")
+        empty_text = _("No staff yet.")
+        attrs = {"class": "data-table", "id": "staff"}

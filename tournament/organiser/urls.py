@@ -1,3 +1,5 @@
+"""The organiser's addresses: a new tournament, its settings, its players, its staff."""
+
 from django.urls import path
 
 from tournament.organiser import views
@@ -36,19 +38,11 @@ urlpatterns = [
         views.RegistrationReinstateView.as_view(),
         name="registration_reinstate",
     ),
+    path("t/<slug:slug>/staff/", views.StaffView.as_view(), name="staff"),
+    path("t/<slug:slug>/staff/unlock/", views.StaffUnlockView.as_view(), name="staff_unlock"),
     path(
-        "t/<slug:slug>/organise/sessions/open/",
-        views.SessionOpenView.as_view(),
-        name="session_open",
-    ),
-    path(
-        "t/<slug:slug>/organise/sessions/<int:number>/start/",
-        views.SessionStartView.as_view(),
-        name="session_start",
-    ),
-    path(
-        "t/<slug:slug>/organise/sessions/<int:number>/close/",
-        views.SessionCloseView.as_view(),
-        name="session_close",
+        "t/<slug:slug>/staff/<int:role_id>/revoke/",
+        views.StaffRevokeView.as_view(),
+        name="staff_revoke",
     ),
 ]

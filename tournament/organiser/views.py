@@ -10,21 +10,25 @@ import datetime
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
+from django.http import HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.generic import FormView, TemplateView
+from django.views.generic import FormView, TemplateView, View
 from django_tables2 import RequestConfig
 
-from tournament.forms import add_service_errors
+from tournament.core.forms import add_service_errors
+from tournament.core.mixins import ActionView, message_refusal
+from tournament.core.permissions import OrganiserRequiredMixin, PermissionMixin
 from tournament.matches.past_results import past_results_import
-from tournament.mixins import ActionView, SessionActionMixin
-from tournament.models import Registration, Session, default_ranking_criteria
-from tournament.organiser import selectors, services
+from tournament.models import Registration, Session, StaffRole, default_ranking_criteria
+from tournament.organiser import selectors, services, staff
 from tournament.organiser.forms import (
     CRITERIA_FIELDS,
     PlayerForm,
     PlayersImportForm,
+    StaffGrantForm,
+    StaffUnlockForm,
     TournamentCreateForm,
     TournamentForm,
     TournamentImportForm,
@@ -32,8 +36,9 @@ from tournament.organiser.forms import (
 from tournament.organiser.tables import (
     OrganiserRegistrationTable,
     OrganiserSessionTable,
+    StaffRoleTable,
 )
-from tournament.permissions import OrganiserRequiredMixin, PermissionMixin
+from tournament.sessions import services as sessions
 
 
 class TournamentCreateView(PermissionMixin, FormView):
@@ -152,7 +157,7 @@ class PlayersPageMixin(OrganiserRequiredMixin):
         RequestConfig(self.request, paginate=False).configure(table)
         context["player_table"] = table
         context["registration_counts"] = selectors.registration_counts(tournament=self.tournament)
-        context["next_session"] = services.next_session_to_seat(tournament=self.tournament)
+        context["next_session"] = sessions.next_session_to_seat(tournament=self.tournament)
         context.setdefault("player_form", PlayerForm())
         context.setdefault("import_form", PlayersImportForm())
         return context
@@ -268,37 +273,71 @@ class RegistrationReinstateView(RegistrationWithdrawView):
         }
 
 
-class SessionOpenView(ActionView):
-    def act(self):
-        return services.session_open(tournament=self.tournament)
+class StaffView(OrganiserRequiredMixin, TemplateView):
+    """The organisers and referees of a tournament; an organiser adds or changes them here."""
 
-    def success_message(self, session):
-        return _("Session %(number)s is open: seat the players.") % {"number": session.number}
+    template_name = "tournament/staff.html"
 
-    def next_url(self, result=None):
-        if result is None:
-            return reverse("tournament:organise", kwargs={"slug": self.tournament.slug})
-        return reverse(
-            "tournament:session_organise",
-            kwargs={"slug": self.tournament.slug, "number": result.number},
-        )
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        table = StaffRoleTable(selectors.tournament_staff(tournament=self.tournament))
+        RequestConfig(self.request, paginate=False).configure(table)
+        context["staff_table"] = table
+        context["locked_out"] = selectors.locked_out_staff(tournament=self.tournament)
+        context.setdefault("form", StaffGrantForm())
+        return context
+
+    def post(self, request, *args, **kwargs):
+        form = StaffGrantForm(request.POST)
+        if form.is_valid():
+            try:
+                staff_role = staff.staff_account_grant(tournament=self.tournament, **form.cleaned_data)
+            except ValidationError as error:
+                add_service_errors(form, error)
+            else:
+                messages.success(
+                    request,
+                    _("%(username)s is now %(role)s of this tournament.")
+                    % {"username": staff_role.user.get_username(), "role": staff_role.get_role_display()},
+                )
+                return redirect("tournament:staff", slug=self.tournament.slug)
+        return self.render_to_response(self.get_context_data(form=form), status=400)
 
 
-class SessionStartView(SessionActionMixin, ActionView):
-    def act(self):
-        return services.session_start(session=self.session)
+class StaffRevokeView(OrganiserRequiredMixin, View):
+    http_method_names = ["post"]
 
-    def success_message(self, session):
-        return _("Session %(number)s has started: its seating is final.") % {
-            "number": session.number
-        }
+    def post(self, request, *args, **kwargs):
+        staff_role = get_object_or_404(StaffRole, pk=kwargs["role_id"], tournament=self.tournament)
+        try:
+            staff.staff_role_revoke(staff_role=staff_role)
+        except ValidationError as error:
+            message_refusal(request, error)
+        else:
+            messages.success(
+                request,
+                _("%(username)s no longer has a role in this tournament.")
+                % {"username": staff_role.user.get_username()},
+            )
+        return redirect("tournament:staff", slug=self.tournament.slug)
 
 
-class SessionCloseView(SessionActionMixin, ActionView):
-    def act(self):
-        return services.session_close(session=self.session, user=self.request.user)
+class StaffUnlockView(OrganiserRequiredMixin, View):
+    """POST …/staff/unlock/: a staff account locked out after wrong passwords may log in again."""
 
-    def success_message(self, session):
-        return _("Session %(number)s is closed: its results are in the standings.") % {
-            "number": session.number
-        }
+    http_method_names = ["post"]
+
+    def post(self, request, *args, **kwargs):
+        form = StaffUnlockForm(request.POST)
+        if not form.is_valid():
+            return HttpResponseBadRequest()
+        username = form.cleaned_data["username"]
+        try:
+            staff.staff_lockout_lift(tournament=self.tournament, username=username)
+        except ValidationError as error:
+            message_refusal(request, error)
+        else:
+            messages.success(
+                request, _("%(username)s may log in again.") % {"username": username}
+            )
+        return redirect("tournament:staff", slug=self.tournament.slug)

@@ -1,4 +1,4 @@
-"""A career's two charts (``tournament.charts``): the rating after each rated match, and the
+"""A career's two charts (``tournament.core.charts``): the rating after each rated match, and the
 points of each session, with each tournament's stretch shaded and named."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from django.utils import formats
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from tournament import charts
+from tournament.core import charts
 
 
 def career_charts(career: dict) -> dict[str, str]:

@@ -23,6 +23,7 @@ from django.db.models import Count
 from django.http import Http404
 from django.urls import reverse
 
+from tournament.core.addresses import career_url
 from tournament.models import (
     Match,
     Player,
@@ -89,7 +90,7 @@ class Access:
 
 def access(*, user, tournaments: Iterable[Tournament]) -> Access:
     """The user's access to these tournaments, in one query (none for the anonymous or a
-    superuser). The rules are :mod:`tournament.permissions`': a private tournament is for its
+    superuser). The rules are :mod:`tournament.core.permissions`': a private tournament is for its
     staff only."""
     tournaments = list(tournaments)
     public = {tournament.pk for tournament in tournaments if tournament.is_public}
@@ -126,21 +127,6 @@ def may_merge(*, user, records: Iterable[Player]) -> bool:
         user=user, role=StaffRole.Role.ORGANISER, tournament_id__in=tournament_ids
     ).count()
     return organised == len(tournament_ids)
-
-
-def career_url(player_id: int) -> str:
-    return reverse("tournament:player_career", kwargs={"player_id": player_id})
-
-
-#: An id reversed once, then replaced by each player's (no other part of the address has it).
-_SAMPLE_ID = 987654321
-
-
-def career_url_maker():
-    """``career_url`` for a list of players: a function of a player's id, reversing once (a
-    thousand ``reverse()`` calls would cost more than the list's query)."""
-    head, _sample, tail = career_url(_SAMPLE_ID).rpartition(str(_SAMPLE_ID))
-    return lambda player_id: f"{head}{player_id}{tail}"
 
 
 def player_career(*, player: Player, user) -> dict[str, Any]:

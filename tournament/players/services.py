@@ -14,7 +14,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from tournament import freshness
+from tournament.core import freshness
 from tournament.models import Player, PlayerMerge, Registration, Seat, Tournament
 from tournament.ratings.services import HistoryPoint, rated_matches, ratings_refresh
 

@@ -9,8 +9,8 @@ from django.utils.html import escape, format_html
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from tournament.core.tables import PythonBodyTable
 from tournament.standings.tables import points_display
-from tournament.tables import PythonBodyTable
 
 
 def rating_change_display(value: float | None, *, separator: str) -> str:

@@ -22,13 +22,13 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.generic import TemplateView, View
 
-from tournament.forms import add_service_errors
+from tournament.core.forms import add_service_errors
+from tournament.core.pdf import PdfView
 from tournament.models import Player
 from tournament.players import selectors, services
 from tournament.players.charts import career_charts
 from tournament.players.forms import PlayerMergeForm
 from tournament.players.tables import CareerMatchesTable, CareerTournamentsTable
-from tournament.printing.views import PdfView
 
 
 class PlayerMixin:

@@ -10,18 +10,16 @@ from urllib.parse import urljoin
 
 from django.urls import reverse
 
+from tournament.core.seats import seat_letter
+from tournament.core.tables import RANKING_TEXT_COLUMNS
 from tournament.models import Match, Session, Table, Tournament
 from tournament.names import name_sort_key
 from tournament.printing import selectors
 from tournament.printing.qr import qr_png_data_uri
 from tournament.printing.score_sheet_layout import ScoreSheetLayout, SheetRules
-from tournament.seats import seat_letter
 
 #: The most sheets per table one may ask for (?rounds=).
 MAX_ROUNDS = 12
-#: The columns of a printed ranking (``printing/_ranking_table.html``: the standings, the
-#: ratings, a league's ranking) that hold words, not figures: left-aligned, wrapped.
-RANKING_TEXT_COLUMNS = frozenset({"name", "club"})
 
 
 @dataclass(frozen=True)

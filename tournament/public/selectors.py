@@ -8,8 +8,8 @@ from django.db.models import Case, Subquery, When
 from django.http import Http404
 from django.urls import reverse
 
+from tournament.core.seats import seat_letter
 from tournament.models import Match, Registration, Seat, Session, Tournament
-from tournament.seats import seat_letter
 from tournament.standings.ranking import match_points
 from tournament.standings.selectors import Standings, standings
 

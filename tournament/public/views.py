@@ -13,11 +13,11 @@ from django.shortcuts import redirect
 from django.views.generic import TemplateView, View
 from django_tables2 import RequestConfig
 
-from tournament.mixins import poll_seconds
+from tournament.core.cached_pages import KeptPageMixin
+from tournament.core.mixins import poll_seconds
+from tournament.core.permissions import TournamentMixin, is_referee
 from tournament.models import RankingCriterion, Session
-from tournament.permissions import TournamentMixin, is_referee
 from tournament.public import selectors
-from tournament.public.kept_pages import KeptPageMixin
 from tournament.public.tables import PlayerMatchesTable
 from tournament.seating.selectors import seating_by_player, session_attention, session_seating
 from tournament.seating.tables import PlayerSeatTable, SeatingTable

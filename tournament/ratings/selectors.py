@@ -16,9 +16,9 @@ from typing import Any
 from django.db.models import Exists, OuterRef
 from django.http import Http404
 
-from tournament.leagues.selectors import can_view_league
+from tournament.core.addresses import career_url_maker
+from tournament.core.permissions import can_view_league
 from tournament.models import League, Match, PlayerRating, Seat
-from tournament.players.selectors import career_url_maker
 
 
 def league_for_ratings(*, slug: str, user) -> League:

@@ -13,8 +13,8 @@ from django.utils.html import escape
 from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
-from tournament.spreadsheet import spreadsheet_cell
-from tournament.tables import PlayerRankingTable, rank_value
+from tournament.core.spreadsheet import spreadsheet_cell
+from tournament.core.tables import PlayerRankingTable, rank_value
 
 #: Decimals shown on the page and in the PDF (the rating, its mean and its uncertainty).
 SHOWN_DECIMALS = 1
@@ -97,7 +97,7 @@ def export_columns() -> list[tuple[str, str]]:
 def export_value(name: str, row: dict):
     """A row's cell in the exports: figures as numbers to three decimals, the rank as shown
     ("3=" for a tie, else a number), text that a spreadsheet would run as a formula
-    neutralised (:func:`tournament.spreadsheet.spreadsheet_cell`)."""
+    neutralised (:func:`tournament.core.spreadsheet.spreadsheet_cell`)."""
     if name == "rank":
         return rank_value(row["rank_label"])
     value = row[name]

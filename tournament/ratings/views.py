@@ -16,12 +16,12 @@ from django.utils.translation import gettext_lazy
 from django.views.generic import TemplateView
 from django_tables2 import RequestConfig
 
+from tournament.core.pdf import PdfView
+from tournament.core.spreadsheet import TABLE_FORMATS, csv_download, table_download
+from tournament.core.tables import RANKING_TEXT_COLUMNS
 from tournament.models import League
-from tournament.printing.documents import RANKING_TEXT_COLUMNS
-from tournament.printing.views import PdfView
 from tournament.ratings.selectors import league_for_ratings, ratings_rows
 from tournament.ratings.tables import RatingsTable, print_rows, ratings_csv
-from tournament.spreadsheet import TABLE_FORMATS, csv_download, table_download
 
 #: The printed ratings' columns (``printing/_ranking_table.html``), keys of ``print_rows``.
 PRINT_COLUMNS = (

@@ -17,10 +17,10 @@ from typing import Any
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 from django.urls import reverse
 
+from tournament.core.seats import seat_letter
 from tournament.models import Match, Registration, Round, RoundEnd, Seat, Session, Turn, Verdict
 from tournament.names import name_sort_key
 from tournament.seating.algorithm import meetings, pair
-from tournament.seats import seat_letter
 
 
 def registrations_to_seat(*, session: Session) -> QuerySet[Registration]:

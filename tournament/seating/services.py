@@ -14,7 +14,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from tournament import freshness
+from tournament.core import freshness
 from tournament.models import (
     Match,
     Player,

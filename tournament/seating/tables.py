@@ -13,7 +13,7 @@ from django.utils.html import escape
 from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from tournament.tables import PythonBodyTable
+from tournament.core.tables import PythonBodyTable
 
 
 def attention_line(waiting: dict[str, Any]) -> str:

@@ -10,15 +10,15 @@ from django.utils.translation import gettext as _
 from django.views.generic import TemplateView
 from django_tables2 import RequestConfig
 
-from tournament import services as tournament_services
-from tournament.forms import SessionReopenForm, add_service_errors
-from tournament.mixins import SessionActionMixin, message_refusal
+from tournament.core.forms import add_service_errors
+from tournament.core.mixins import SessionActionMixin, message_refusal
+from tournament.core.permissions import OrganiserRequiredMixin
 from tournament.models import Player, Session
-from tournament.organiser import services as organiser_services
-from tournament.permissions import OrganiserRequiredMixin
 from tournament.seating import selectors, services
 from tournament.seating.forms import SeatingMethodForm, SwapForm
 from tournament.seating.tables import SeatingTable
+from tournament.sessions import services as sessions
+from tournament.sessions.forms import SessionReopenForm
 
 
 def swap_choices(tables: list[dict]) -> list[tuple[int, str]]:
@@ -96,7 +96,7 @@ class SessionSeatView(SessionOrganiseView):
         form = SeatingMethodForm(request.POST)
         if form.is_valid():
             session = self.session
-            seed = tournament_services.new_seed() if session.status != Session.Status.DRAFT else None
+            seed = sessions.new_seed() if session.status != Session.Status.DRAFT else None
             try:
                 seating = services.session_seat(
                     session=session, seed=seed, method=form.cleaned_data["method"] or None
@@ -127,7 +127,7 @@ class SessionReopenView(SessionOrganiseView):
         form = SessionReopenForm(request.POST)
         if form.is_valid():
             try:
-                organiser_services.session_reopen(
+                sessions.session_reopen(
                     session=self.session, user=request.user, reason=form.cleaned_data["reason"]
                 )
             except ValidationError as error:

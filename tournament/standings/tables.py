@@ -15,10 +15,10 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
+from tournament.core.spreadsheet import spreadsheet_cell
+from tournament.core.tables import PlayerRankingTable, rank_value
 from tournament.models import RankingCriterion
-from tournament.spreadsheet import spreadsheet_cell
 from tournament.standings.ranking import CRITERIA
-from tournament.tables import PlayerRankingTable, rank_value
 
 #: The printed standings' headers of the criteria: short, so that six columns of figures fit;
 #: the legend above the table spells each one out.
@@ -147,7 +147,7 @@ def export_value(name: str, row: dict):
     """A row's cell in the exports: numbers as numbers (match points and opponents' strength
     exact, the share from 0 to 1 to four decimals), the rank as shown ("3=" for a tie, else a
     number), the status "withdrawn" or nothing, and text that a spreadsheet would run as a
-    formula neutralised (:func:`tournament.spreadsheet.spreadsheet_cell`)."""
+    formula neutralised (:func:`tournament.core.spreadsheet.spreadsheet_cell`)."""
     if name == "rank":
         return rank_value(row["rank_label"])
     if name == "status":

@@ -8,10 +8,10 @@ from django.utils.translation import gettext as _
 from django.views.generic import TemplateView
 from django_tables2 import RequestConfig
 
-from tournament.mixins import poll_seconds
-from tournament.permissions import TournamentMixin
-from tournament.public.kept_pages import KeptPageMixin
-from tournament.spreadsheet import TABLE_FORMATS, csv_download, table_download
+from tournament.core.cached_pages import KeptPageMixin
+from tournament.core.mixins import poll_seconds
+from tournament.core.permissions import TournamentMixin
+from tournament.core.spreadsheet import TABLE_FORMATS, csv_download, table_download
 from tournament.standings.selectors import standings
 from tournament.standings.tables import StandingsTable, standings_csv
 

@@ -1,41 +1,16 @@
-"""Dates as a reader writes them: ``{{ day|long_date }}``, ``{{ moment|long_datetime }}``.
-
-Django's formats give "1 décembre 2027"; French writes the first of the month "1er décembre".
-"""
+"""Dates as a reader writes them: ``{{ day|long_date }}``, ``{{ moment|long_datetime }}``
+(``tournament.core.formats``)."""
 
 from __future__ import annotations
 
-import datetime
-
 from django import template
-from django.utils import formats, timezone, translation
+from django.utils import timezone
+
+from tournament.core.formats import long_date, long_datetime
 
 register = template.Library()
-
-
-def _first_of_the_month(text: str, day: int) -> str:
-    if day == 1 and translation.get_language().startswith("fr") and text.startswith("1 "):
-        return "1er" + text[1:]
-    return text
-
-
-@register.filter
-def long_date(value: datetime.date | None) -> str:
-    """The date in words in the page's language: "1er avril 2027", "April 1, 2027"."""
-    if not value:
-        return ""
-    if isinstance(value, datetime.datetime):
-        value = timezone.localtime(value) if timezone.is_aware(value) else value
-    return _first_of_the_month(formats.date_format(value, "DATE_FORMAT"), value.day)
-
-
-@register.filter
-def long_datetime(value: datetime.datetime | None) -> str:
-    """The date in words and the time: "1er avril 2027 14:05"."""
-    if not value:
-        return ""
-    value = timezone.localtime(value) if timezone.is_aware(value) else value
-    return _first_of_the_month(formats.date_format(value, "DATETIME_FORMAT"), value.day)
+register.filter("long_date", long_date)
+register.filter("long_datetime", long_datetime)
 
 
 @register.simple_tag

@@ -14,11 +14,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django_tables2.export import TableExport
 
-from tests.tournament.printing.helpers import (
-    assert_document_footer,
-    assert_pdf,
-    cells_overflowing,
-)
+from tests.tournament.printing.helpers import assert_document_footer, assert_pdf, cells_overflowing
 from tournament.leagues import tables
 from tournament.models import League, Player
 

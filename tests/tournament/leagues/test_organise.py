@@ -8,7 +8,7 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.pages import messages
-from tournament import services
+from tournament.core.tournaments import staff_role_grant
 from tournament.models import League, StaffRole, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -109,7 +109,7 @@ def test_others_cannot_edit_a_league(season, organiser, outsider, client):
 
 def test_a_tournament_joins_and_leaves_the_league(season, league_organiser, make_finished):
     summer = make_finished("summer", ["Cy", "Di"])
-    services.staff_role_grant(tournament=summer, user=league_organiser,
+    staff_role_grant(tournament=summer, user=league_organiser,
                               role=StaffRole.Role.ORGANISER)
     client = logged_in(league_organiser)
     page = client.get(reverse("tournament:league", kwargs={"slug": "season"}))

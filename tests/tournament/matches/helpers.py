@@ -20,7 +20,7 @@ from typing import Any
 from tournament import engine
 from tournament.matches import selectors, services
 from tournament.models import Match, Session
-from tournament.organiser.services import session_start
+from tournament.sessions.services import session_start
 
 Json = dict[str, Any]
 

@@ -18,14 +18,15 @@ from django.urls import reverse
 import scoring
 from tests.tournament.matches.helpers import add, board_turn, fresh, import_record, simulated
 from tests.tournament.printing.helpers import ACCENTED_NAMES, accented_tournament, filled_match
-from tournament import services
+from tournament.core.tournaments import staff_role_grant, tournament_create
 from tournament.demo import record_truncated
 from tournament.matches import archive
 from tournament.matches import services as match_services
 from tournament.matches.selectors import match_replay
 from tournament.models import Match, StaffRole
-from tournament.organiser.services import player_add, session_create, session_start
+from tournament.organiser.services import player_add
 from tournament.seating.services import session_seat_players
+from tournament.sessions.services import session_create, session_start
 
 pytestmark = pytest.mark.django_db
 
@@ -41,7 +42,7 @@ def match_at(tournament, session: int, table: int) -> Match:
 
 def staff(tournament, make_user, username: str, role: str) -> Client:
     user = make_user(username)
-    services.staff_role_grant(tournament=tournament, user=user, role=role)
+    staff_role_grant(tournament=tournament, user=user, role=role)
     client = Client()
     client.force_login(user)
     return client
@@ -54,7 +55,7 @@ def lyon(make_user):
     entered then undone (a round, but no turn), table 2 not started."""
     tournament = accented_tournament()
     referee = make_user("lyon-referee")
-    services.staff_role_grant(tournament=tournament, user=referee, role=StaffRole.Role.REFEREE)
+    staff_role_grant(tournament=tournament, user=referee, role=StaffRole.Role.REFEREE)
     filled_match(tournament, referee, seed=3)
     in_play = match_at(tournament, 1, 2)
     import_record(in_play, referee, record_truncated(simulated(in_play, seed=5), turns=9))
@@ -202,14 +203,14 @@ FORMULA_NAMES = ["=1+2", "+3", "@SUM(1+1)", '=HYPERLINK("http://example.org","cl
 def test_the_index_writes_formulas_as_text(make_user):
     """A spreadsheet opening index.csv runs no player's name: a cell beginning with =, +, -
     or @ starts with an apostrophe; numbers stay numbers."""
-    tournament = services.tournament_create(name="Formules", slug="formules",
+    tournament = tournament_create(name="Formules", slug="formules",
                                             start_date=datetime.date(2025, 5, 17))
     players = [player_add(tournament=tournament, name=name).player for name in FORMULA_NAMES]
     session = session_create(tournament=tournament)
     session_seat_players(session=session, tables=[players])
     session_start(session=session)
     referee = make_user("formula-referee")
-    services.staff_role_grant(tournament=tournament, user=referee, role=StaffRole.Role.REFEREE)
+    staff_role_grant(tournament=tournament, user=referee, role=StaffRole.Role.REFEREE)
     match = match_at(tournament, 1, 1)
     import_record(match, referee, record_truncated(simulated(match, seed=5), turns=6))
     client = staff(tournament, make_user, "formula-organiser", StaffRole.Role.ORGANISER)

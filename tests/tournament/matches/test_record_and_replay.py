@@ -7,13 +7,7 @@ import json
 import pytest
 
 from scoring import check_record, parse_record
-from tests.tournament.matches.helpers import (
-    first_match,
-    fresh,
-    import_record,
-    simulated,
-    truncated,
-)
+from tests.tournament.matches.helpers import first_match, fresh, import_record, simulated, truncated
 from tournament.matches import selectors
 
 pytestmark = pytest.mark.django_db

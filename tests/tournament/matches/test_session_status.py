@@ -12,10 +12,10 @@ from django.urls import reverse
 
 from tests.tournament.matches.helpers import first_match, fresh, seated_names, simulated
 from tournament import engine
+from tournament.core.tournaments import staff_role_grant
 from tournament.matches import services
 from tournament.models import AuditEntry, Match, Round, RoundEnd, Session, StaffRole, Turn
-from tournament.organiser.services import session_close
-from tournament.services import staff_role_grant
+from tournament.sessions.services import session_close
 
 pytestmark = pytest.mark.django_db
 

@@ -22,9 +22,9 @@ from tests.tournament.matches.helpers import (
 )
 from tests.tournament.queries import page_queries
 from tournament import engine
+from tournament.core.tournaments import staff_role_grant
 from tournament.matches import services, views
 from tournament.models import Match, Round, RoundEnd, StaffRole, Turn
-from tournament.services import staff_role_grant
 
 pytestmark = pytest.mark.django_db
 

@@ -9,8 +9,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from tests.pages import has_id, messages, select
 from tournament.models import Player, Registration
 from tournament.organiser import services
-from tournament.organiser.services import session_create
 from tournament.seating.services import session_seat
+from tournament.sessions.services import session_create
 
 # The services' messages in English (the pages' tests ask for their language).
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_english")]

@@ -6,9 +6,9 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from tests.tournament.standings.helpers import confirm_all
-from tournament import services as base_services
+from tournament.core.tournaments import staff_role_grant
 from tournament.models import AuditEntryRefused, Session, SessionAuditEntry
-from tournament.organiser import services
+from tournament.sessions.services import session_close, session_reopen
 
 pytestmark = pytest.mark.django_db
 
@@ -17,11 +17,11 @@ pytestmark = pytest.mark.django_db
 def closed(make_tournament, organiser):
     """Session 1 of 8 players, played, confirmed and closed by the organiser."""
     tournament = make_tournament(slug="closed", players=8, sessions=1)
-    base_services.staff_role_grant(tournament=tournament, user=organiser, role="organiser")
+    staff_role_grant(tournament=tournament, user=organiser, role="organiser")
     session = tournament.sessions.get(number=1)
     Session.objects.filter(pk=session.pk).update(status=Session.Status.PLAYING)
     confirm_all(tournament)
-    services.session_close(session=session, user=organiser)
+    session_close(session=session, user=organiser)
     session.refresh_from_db()
     return session
 
@@ -32,11 +32,11 @@ def actions(session):
 
 def test_reopen_then_close_again_keeps_both_in_the_audit_log(closed, organiser):
     version = closed.tournament.data_version
-    services.session_reopen(session=closed, user=organiser, reason="  Table 2 swapped scores ")
+    session_reopen(session=closed, user=organiser, reason="  Table 2 swapped scores ")
     closed.refresh_from_db()
     assert closed.status == Session.Status.PLAYING
     assert closed.tournament.__class__.objects.get(pk=closed.tournament_id).data_version > version
-    services.session_close(session=closed, user=organiser)
+    session_close(session=closed, user=organiser)
     closed.refresh_from_db()
     assert closed.status == Session.Status.FINISHED
     assert actions(closed) == [
@@ -52,7 +52,7 @@ def test_reopen_then_close_again_keeps_both_in_the_audit_log(closed, organiser):
 )
 def test_a_reason_is_required(closed, organiser, reason, code):
     with pytest.raises(ValidationError) as refused:
-        services.session_reopen(session=closed, user=organiser, reason=reason)
+        session_reopen(session=closed, user=organiser, reason=reason)
     assert [error.code for error in refused.value.error_dict["reason"]] == [code]
     closed.refresh_from_db()
     assert closed.status == Session.Status.FINISHED and len(actions(closed)) == 1
@@ -62,7 +62,7 @@ def test_a_reason_is_required(closed, organiser, reason, code):
 def test_only_a_closed_session_is_reopened(closed, organiser, status):
     Session.objects.filter(pk=closed.pk).update(status=status)
     with pytest.raises(ValidationError) as refused:
-        services.session_reopen(session=closed, user=organiser, reason="why not")
+        session_reopen(session=closed, user=organiser, reason="why not")
     assert refused.value.code == "session-not-closed"
     closed.refresh_from_db()
     assert closed.status == status and len(actions(closed)) == 1

@@ -7,11 +7,12 @@ from django.core.exceptions import ValidationError
 
 from tests.pages import has_id, messages
 from tests.tournament.standings.helpers import confirm_all
-from tournament import services as base_services
+from tournament.core.tournaments import staff_role_grant
 from tournament.models import Match, Seat, Session
 from tournament.organiser import services
 from tournament.seating import services as seating_services
 from tournament.seating.selectors import session_seating
+from tournament.sessions.services import session_close, session_open, session_start
 
 pytestmark = pytest.mark.django_db
 
@@ -25,7 +26,7 @@ def cup(make_tournament, organiser_client, organiser):
         venue="", rules=tournament.rules, target=None,
         ranking_criteria=["match_points", "total_points"], keep_clubs_apart=True, is_public=True,
     )
-    base_services.staff_role_grant(tournament=tournament, user=organiser, role="organiser")
+    staff_role_grant(tournament=tournament, user=organiser, role="organiser")
     return tournament
 
 
@@ -87,12 +88,12 @@ def test_the_whole_lifecycle_of_two_sessions(organiser_client, cup):
 
 
 def test_the_refusals_name_the_tables_still_open(cup):
-    session = services.session_open(tournament=cup)
+    session = session_open(tournament=cup)
     seating_services.session_seat(session=session)
-    services.session_start(session=session)
+    session_start(session=session)
     Match.objects.filter(table__session=session, table__number=2).update(status="confirmed")
     with pytest.raises(ValidationError) as refused:
-        services.session_close(session=session)
+        session_close(session=session)
     assert refused.value.code == "tables-open"
     assert refused.value.params["tables"] == "1, 3"
 
@@ -137,7 +138,7 @@ def test_a_withdrawn_player_still_seated_is_pointed_out(organiser_client, cup):
 def test_the_session_page_queries_do_not_grow(make_tournament, organiser, organiser_client,
                                               players, django_assert_num_queries):
     tournament = make_tournament(slug=f"open-{players}", players=players, sessions=2)
-    base_services.staff_role_grant(tournament=tournament, user=organiser, role="organiser")
+    staff_role_grant(tournament=tournament, user=organiser, role="organiser")
     # the tournament, the login (two), the role, the session, its seating, what awaits a
     # referee (two), the players to seat, the earlier meetings, the players seated but
     # withdrawn, the session's audit log (closed, reopened)
@@ -153,11 +154,11 @@ def refusal_code(write) -> str:
 
 
 def test_the_service_refusals(cup):
-    session = services.session_open(tournament=cup)
-    assert refusal_code(lambda: services.session_start(session=session)) == "not-seated"
-    assert refusal_code(lambda: services.session_close(session=session)) == "not-in-play"
+    session = session_open(tournament=cup)
+    assert refusal_code(lambda: session_start(session=session)) == "not-seated"
+    assert refusal_code(lambda: session_close(session=session)) == "not-in-play"
     Session.objects.filter(pk=session.pk).update(status="playing")
-    assert refusal_code(lambda: services.session_start(session=session)) == "already-started"
+    assert refusal_code(lambda: session_start(session=session)) == "already-started"
 
 
 def test_the_sessions_pages_are_the_organisers(client, referee_client, cup):

@@ -18,7 +18,7 @@ import datetime
 from django.utils import timezone
 
 from tests.tournament.standings.helpers import result, seat
-from tournament import services
+from tournament.core.tournaments import tournament_create
 from tournament.models import Match, Registration, Seat, Session, Table
 from tournament.organiser.services import player_add
 from tournament.ratings.services import ratings_rebuild
@@ -35,7 +35,7 @@ def confirm(session, table_number: int, totals, *, at: datetime.datetime) -> Mat
 
 def two_tournaments(make_tournament) -> dict:
     spring = make_tournament(slug="spring", players=0, sessions=0)
-    autumn = services.tournament_create(
+    autumn = tournament_create(
         name="Autumn Cup", slug="autumn", start_date=datetime.date(2025, 10, 4), venue="Lyon",
     )
     names = ["Ana", "Bo", "Cy", "Di", "Ed", "Flo"]

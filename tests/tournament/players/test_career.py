@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from tests.pages import attribute, by_id, has_id, select
 from tests.tournament.players.helpers import bulk_career, two_tournaments
-from tournament import services
+from tournament.core.tournaments import staff_role_grant
 from tournament.models import Match, Player, PlayerRating, RatingChange, Seat, StaffRole
 from tournament.ratings.model import Skill
 from tournament.ratings.services import ratings_rebuild
@@ -159,7 +159,7 @@ def test_private_tournament_shown_to_its_staff_only(client, career, make_user):
     only_spring = career["players"]["Ed"]
     assert client.get(career_url(only_spring)).status_code == 404
     referee = make_user("rita")
-    services.staff_role_grant(tournament=spring, user=referee, role=StaffRole.Role.REFEREE)
+    staff_role_grant(tournament=spring, user=referee, role=StaffRole.Role.REFEREE)
     client.force_login(referee)
     response = client.get(career_url(ana))
     assert [entry["tournament"].slug for entry in response.context["tournaments"]] == [
@@ -172,7 +172,7 @@ def test_licence_for_organisers_only(client, career, make_user):
     ana = career["ana"]
     assert not has_id(client.get(career_url(ana)), "licence")
     organiser = make_user("olga")
-    services.staff_role_grant(tournament=career["spring"], user=organiser,
+    staff_role_grant(tournament=career["spring"], user=organiser,
                               role=StaffRole.Role.ORGANISER)
     client.force_login(organiser)
     response = client.get(career_url(ana))

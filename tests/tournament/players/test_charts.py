@@ -8,8 +8,8 @@ import xml.etree.ElementTree as ET
 import pytest
 from django.utils import translation
 
-from tournament import charts as charts_module
-from tournament.charts import Span, points_chart, rating_chart
+from tournament.core import charts as charts_module
+from tournament.core.charts import Span, points_chart, rating_chart
 
 # Charts are kept in the shared cache, which is the database.
 pytestmark = pytest.mark.django_db

@@ -13,7 +13,7 @@ from django.urls import reverse
 from tests.pages import by_id, has_id
 from tests.tournament.players.helpers import START, confirm, two_tournaments
 from tests.tournament.standings.helpers import seat
-from tournament import services
+from tournament.core.tournaments import tournament_create
 from tournament.models import (
     Player,
     PlayerMerge,
@@ -33,7 +33,7 @@ def twins(make_tournament):
     """Ana's career (``two_tournaments``), and a second record of her ("L-1OO", a typo) in a
     third tournament, "winter", played between spring and autumn."""
     data = two_tournaments(make_tournament)
-    winter = services.tournament_create(name="Winter Open", slug="winter",
+    winter = tournament_create(name="Winter Open", slug="winter",
                                         start_date=datetime.date(2025, 7, 1), venue="Paris")
     twin = player_add(tournament=winter, name="Ana", club="Lyon", licence="L-1OO").player
     gus = player_add(tournament=winter, name="Gus", club="").player

@@ -9,9 +9,9 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from tournament import services
+from tournament.core import pdf
+from tournament.core.tournaments import staff_role_grant
 from tournament.models import StaffRole
-from tournament.printing import pdf
 
 
 @pytest.fixture
@@ -33,7 +33,7 @@ def staff_client(make_user):
 
     def staff_client(tournament, role=StaffRole.Role.ORGANISER):
         user = make_user(f"{role}-{tournament.slug}")
-        services.staff_role_grant(tournament=tournament, user=user, role=role)
+        staff_role_grant(tournament=tournament, user=user, role=role)
         client = Client(HTTP_ACCEPT_LANGUAGE="en")
         client.force_login(user)
         return client

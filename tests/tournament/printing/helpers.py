@@ -23,14 +23,16 @@ from weasyprint import HTML
 from weasyprint.formatting_structure import boxes
 
 from tests.tournament.matches.helpers import start_session
-from tournament import engine, services
+from tournament import engine
+from tournament.core.formats import long_datetime
+from tournament.core.pdf import DEFAULT_SITE_ROOT, StaticFilesFetcher
+from tournament.core.tournaments import tournament_create
 from tournament.matches import selectors as match_selectors
 from tournament.matches import services as match_services
 from tournament.models import Match
-from tournament.organiser.services import player_add, session_create
-from tournament.printing.pdf import DEFAULT_SITE_ROOT, StaticFilesFetcher
+from tournament.organiser.services import player_add
 from tournament.seating.services import session_seat_players
-from tournament.templatetags.dates import long_datetime
+from tournament.sessions.services import session_create
 
 #: Eight players, seated in this order at two tables of four.
 ACCENTED_NAMES = [
@@ -96,7 +98,7 @@ def cells_overflowing(html: str) -> list[str]:
 
 def accented_tournament(*, slug: str = "open-de-lyon", is_public: bool = True):
     """A tournament of ``ACCENTED_NAMES``, session 1 seated at two tables of four."""
-    tournament = services.tournament_create(
+    tournament = tournament_create(
         name="Open de Lyon", slug=slug, start_date=datetime.date(2025, 5, 17),
         venue="Salle Pierre-Sémard", is_public=is_public,
     )

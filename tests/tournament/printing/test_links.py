@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from tournament.organiser.services import session_create
+from tournament.sessions.services import session_create
 
 pytestmark = pytest.mark.django_db
 

@@ -14,11 +14,8 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.test import Client
 
-from tests.tournament.printing.helpers import (
-    accented_tournament,
-    assert_pdf,
-    filled_match,
-)
+from tests.tournament.printing.helpers import accented_tournament, assert_pdf, filled_match
+from tournament.core.tournaments import staff_role_grant
 from tournament.matches.selectors import match_replay
 
 pytestmark = pytest.mark.django_db
@@ -31,11 +28,10 @@ def sheet_url(match) -> str:
 @pytest.fixture
 def lyon_referee(make_user):
     """A referee of the Open de Lyon (``accented_tournament``)."""
-    from tournament import services
 
     tournament = accented_tournament()
     user = make_user("lyon-referee")
-    services.staff_role_grant(tournament=tournament, user=user, role="referee")
+    staff_role_grant(tournament=tournament, user=user, role="referee")
     return user
 
 
@@ -49,12 +45,11 @@ def confirmed(lyon_referee):
 def sheet(django_db_setup, django_db_blocker):
     """The sheet of a confirmed whole match, asked for by the public (in English): the
     response, its pages' text, and the match as replayed."""
-    from tournament import services
 
     with django_db_blocker.unblock(), transaction.atomic():
         tournament = accented_tournament()
         referee = get_user_model().objects.create_user("lyon-referee-sheet", password="x")
-        services.staff_role_grant(tournament=tournament, user=referee, role="referee")
+        staff_role_grant(tournament=tournament, user=referee, role="referee")
         match = filled_match(tournament, referee)
         replay = match_replay(match=match)
         response = Client().get(sheet_url(match), HTTP_ACCEPT_LANGUAGE="en")

@@ -9,14 +9,10 @@ import pytest
 from django.test import override_settings
 from pypdf import PdfReader
 
-from tests.tournament.printing.helpers import (
-    ACCENTED_NAMES,
-    accented_tournament,
-    assert_pdf,
-)
-from tournament import services
+from tests.tournament.printing.helpers import ACCENTED_NAMES, accented_tournament, assert_pdf
+from tournament.core.tournaments import staff_role_grant
 from tournament.models import StaffRole
-from tournament.organiser.services import session_create
+from tournament.sessions.services import session_create
 
 pytestmark = pytest.mark.django_db
 
@@ -170,7 +166,7 @@ def test_a_limited_referee_with_no_table_in_the_session_is_told(client, make_tou
                                                                 make_user):
     tournament = make_tournament(slug="small-open", players=8)  # two tables
     user = make_user("far-referee")
-    services.staff_role_grant(tournament=tournament, user=user, role=StaffRole.Role.REFEREE,
+    staff_role_grant(tournament=tournament, user=user, role=StaffRole.Role.REFEREE,
                               tables="7-8")
     client.force_login(user)
     response = client.get(sheets_url("small-open"))

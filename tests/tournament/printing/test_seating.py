@@ -4,11 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.tournament.printing.helpers import (
-    ACCENTED_NAMES,
-    accented_tournament,
-    assert_pdf,
-)
+from tests.tournament.printing.helpers import ACCENTED_NAMES, accented_tournament, assert_pdf
+from tournament.core.tournaments import staff_role_grant
 from tournament.models import Player
 from tournament.names import name_sort_key
 from tournament.seating.services import seating_swap
@@ -50,11 +47,10 @@ def test_public_when_the_tournament_is(client, make_tournament):
 
 
 def test_the_staff_of_a_private_tournament_print_it(make_tournament, client, make_user):
-    from tournament import services
 
     tournament = make_tournament(slug="secret-open", is_public=False)
     user = make_user("rita")
-    services.staff_role_grant(tournament=tournament, user=user, role="referee")
+    staff_role_grant(tournament=tournament, user=user, role="referee")
     client.force_login(user)
     assert len(assert_pdf(client.get(seating_url("secret-open")))) == 1
 

@@ -18,7 +18,7 @@ from tests.tournament.printing.helpers import (
 )
 from tests.tournament.standings.helpers import result, seat
 from tests.tournament.tournaments import settings_of
-from tournament import services
+from tournament.core.tournaments import staff_role_grant
 from tournament.models import Registration, Tournament
 from tournament.organiser.services import player_add, registration_withdraw, tournament_update
 from tournament.standings.ranking import CRITERIA
@@ -30,7 +30,7 @@ pytestmark = pytest.mark.django_db
 def test_every_player_in_rank_order(client, make_user):
     tournament = accented_tournament()
     referee = make_user("remi")
-    services.staff_role_grant(tournament=tournament, user=referee, role="referee")
+    staff_role_grant(tournament=tournament, user=referee, role="referee")
     filled_match(tournament, referee)
     rows = standings_rows(tournament=tournament)
     assert rows[0]["matches"] == 1 and rows[0]["rank"] == 1
@@ -70,7 +70,7 @@ def test_kept_while_the_standings_do_not_change_made_anew_when_they_do(client, m
     assert_pdf(client.get(url, HTTP_ACCEPT_LANGUAGE="fr"))  # each language its own
     assert len(pdfs_made) == 2
     referee = make_user("remi")
-    services.staff_role_grant(tournament=tournament, user=referee, role="referee")
+    staff_role_grant(tournament=tournament, user=referee, role="referee")
     filled_match(tournament, referee)  # a match confirmed: the standings change
     text = "\n".join(assert_pdf(client.get(url, HTTP_ACCEPT_LANGUAGE="en")))
     assert len(pdfs_made) == 3
@@ -94,7 +94,7 @@ def test_a_write_that_changes_nothing_printed_keeps_the_pdf(client, make_user, p
     url = f"/t/{tournament.slug}/standings.pdf"
     first = client.get(url)
     version = Tournament.objects.get(pk=tournament.pk).data_version
-    services.staff_role_grant(tournament=tournament, user=make_user("remi"), role="referee")
+    staff_role_grant(tournament=tournament, user=make_user("remi"), role="referee")
     assert Tournament.objects.get(pk=tournament.pk).data_version > version
     again = client.get(url)
     assert again.content == first.content and len(pdfs_made) == 1
@@ -133,7 +133,7 @@ def test_while_another_worker_makes_the_new_pdf_the_one_before_is_sent(client, m
 
 def make_referee(tournament, make_user):
     referee = make_user("remi")
-    services.staff_role_grant(tournament=tournament, user=referee, role="referee")
+    staff_role_grant(tournament=tournament, user=referee, role="referee")
     return referee
 #: The widest printed standings: long names and clubs, four-figure totals, two players tied
 #: second at a table of 5 (1.875 match points each), a withdrawal. A share's "%" is held to its

@@ -1,4 +1,4 @@
-"""The public pages kept once made (tournament/public/kept_pages.py): a poll with nothing new is
+"""The public pages kept once made (tournament/core/cached_pages.py): a poll with nothing new is
 a 304 after one read, a page is made once per change whatever the number of readers, and each
 change shows at once on every kept page and fragment."""
 
@@ -14,11 +14,12 @@ from django.test.utils import CaptureQueriesContext
 
 from tests.tournament.matches.helpers import add, board_turn, first_match, fresh, simulated
 from tests.tournament.tournaments import settings_of
+from tournament.core.cached_pages import CSRF_MARKER
 from tournament.matches import services as match_services
 from tournament.models import Match, Player
 from tournament.organiser import services as organiser_services
-from tournament.public.kept_pages import CSRF_MARKER
 from tournament.seating.services import seating_swap
+from tournament.sessions.services import session_start
 
 pytestmark = pytest.mark.django_db
 
@@ -79,7 +80,7 @@ def test_each_change_shows_at_once_on_every_kept_page(client, outsider_client, t
     changes = {
         "a swap": lambda: seating_swap(session=session, player_a=seats[0].player,
                                        player_b=other),
-        "the session started": lambda: organiser_services.session_start(session=session),
+        "the session started": lambda: session_start(session=session),
         "a turn": lambda: add(match, referee, board_turn(record["rounds"][0]["turns"][0])),
         "a match confirmed": lambda: confirm_whole_match(
             table_two, referee, simulated(table_two, seed=6)),
@@ -195,6 +196,6 @@ def test_the_public_match_page_follows_the_match_until_it_is_confirmed(client, t
     assert f'hx-get="{url}"' in page.content.decode() and "every 15s" in page.content.decode()
     referee_page = referee_client.get(url).content.decode()
     assert f'hx-get="{url}" hx-trigger' not in referee_page  # the entry screen does not poll
-    organiser_services.session_start(session=match.table.session)
+    session_start(session=match.table.session)
     confirm_whole_match(match, referee, simulated(match, seed=5))
     assert f'hx-get="{url}" hx-trigger' not in client.get(url).content.decode()

@@ -16,11 +16,11 @@ from __future__ import annotations
 import datetime
 
 from tests.tournament.matches.helpers import board_turn, fresh, simulated
-from tournament import services as tournament_services
+from tournament.core.tournaments import tournament_create
 from tournament.matches import services
 from tournament.models import Match, PlayerRating, RatingChange, Registration, Round, Turn
-from tournament.organiser.services import session_create, session_start
 from tournament.seating.services import session_seat_players
+from tournament.sessions.services import session_create, session_start
 
 
 def matches_of(tournament) -> list[Match]:
@@ -32,7 +32,7 @@ def matches_of(tournament) -> list[Match]:
 
 def second_event(tournament, *, slug: str, shift: int = 1):
     """A second tournament of the same players, seated in one session and started."""
-    other = tournament_services.tournament_create(
+    other = tournament_create(
         name=slug.title(), slug=slug, start_date=datetime.date(2025, 6, 14),
     )
     players = [registration.player for registration in

@@ -21,10 +21,9 @@ from tests.tournament.ratings.helpers import (
 from tests.tournament.tournaments import settings_of
 from tournament.models import Match, PlayerRating, RatingChange, Seat, StaffRole, Tournament
 from tournament.organiser.forms import TournamentForm
-from tournament.organiser.services import tournament_update
+from tournament.organiser.services import tournament_update, tournaments_delete
 from tournament.ratings.model import INITIAL, Skill, ranks_of, rate
 from tournament.ratings.services import HistoryPoint, ratings_rebuild, ratings_refresh
-from tournament.services import tournaments_delete
 
 pytestmark = pytest.mark.django_db
 

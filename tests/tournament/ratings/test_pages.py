@@ -13,11 +13,7 @@ from django.test import Client
 from django.utils import timezone, translation
 
 from tests.pages import attribute, by_id, select, text
-from tests.tournament.printing.helpers import (
-    assert_document_footer,
-    assert_pdf,
-    cells_overflowing,
-)
+from tests.tournament.printing.helpers import assert_document_footer, assert_pdf, cells_overflowing
 from tournament.management.commands.bench_ratings import bench_history_build
 from tournament.models import League, Match, Player, PlayerRating, Seat, Tournament
 from tournament.ratings.selectors import ratings_rows

@@ -18,9 +18,9 @@ from tournament import engine
 from tournament.matches import selectors as match_selectors
 from tournament.matches import services as match_services
 from tournament.models import Match, Session, Turn
-from tournament.organiser.services import session_start
 from tournament.seating.selectors import session_attention
 from tournament.seating.tables import attention_line
+from tournament.sessions.services import session_start
 
 pytestmark = pytest.mark.django_db
 

@@ -11,9 +11,8 @@ from django.core.exceptions import ValidationError
 
 from tests.pages import by_id, has_id, messages
 from tests.tournament.standings.helpers import confirm_all
-from tournament import services as base_services
+from tournament.core.tournaments import staff_role_grant
 from tournament.models import PlayerRating, Seat, SeatingMethod, Session
-from tournament.organiser.services import session_close, session_create, session_start
 from tournament.ratings.model import INITIAL, Skill
 from tournament.seating.algorithm import (
     RANDOM,
@@ -27,6 +26,7 @@ from tournament.seating.algorithm import (
 )
 from tournament.seating.selectors import session_seating
 from tournament.seating.services import session_seat
+from tournament.sessions.services import session_close, session_create, session_start
 
 COUNTS = [5, 6, 7, 8, 11, 12, 13, 17, 22, 40]
 
@@ -174,7 +174,7 @@ def rated_cup(make_tournament, organiser):
     """11 players, no session, the organiser's: ratings 10, 9, ... 3, then two unrated
     (the initial rating, 0), then one below them (-1)."""
     tournament = make_tournament(slug="rated-cup", players=11, sessions=0)
-    base_services.staff_role_grant(tournament=tournament, user=organiser, role="organiser")
+    staff_role_grant(tournament=tournament, user=organiser, role="organiser")
     ids = list(tournament.registrations.order_by("player__name").values_list("player_id",
                                                                               flat=True))
     rate(ids, [10, 9, 8, 7, 6, 5, 4, 3, None, None, -1])

@@ -10,9 +10,10 @@ from django.core.exceptions import ValidationError
 
 from tests.tournament.standings.helpers import confirm_all, result
 from tournament.models import Match, Registration, Seat, Session
-from tournament.organiser.services import player_add, session_create
+from tournament.organiser.services import player_add
 from tournament.seating.selectors import session_repeat_pairs, session_seating
 from tournament.seating.services import seating_swap, session_seat
+from tournament.sessions.services import session_create
 
 # The services' messages in English (the pages' tests ask for their language).
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_english")]

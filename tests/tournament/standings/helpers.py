@@ -17,9 +17,9 @@ from __future__ import annotations
 import random
 
 from tournament.models import Match, Session
-from tournament.organiser.services import session_create
 from tournament.seating.services import session_seat_players
 from tournament.seating.simulation import simulated_totals
+from tournament.sessions.services import session_create
 
 
 def seat(tournament, tables, *, status: str = Session.Status.FINISHED) -> Session:

@@ -14,6 +14,7 @@ from tournament.models import Match
 from tournament.organiser import services
 from tournament.seating.selectors import session_repeat_pairs
 from tournament.seating.services import session_seat
+from tournament.sessions.services import session_close, session_open, session_start
 from tournament.standings.ranking import match_points
 from tournament.standings.selectors import standings
 
@@ -38,15 +39,15 @@ def test_three_sessions_from_import_to_final_standings(make_tournament, referee)
     tournament = make_tournament(slug="e2e", players=0, sessions=0)
     assert len(services.players_import_csv(tournament=tournament, text=PLAYERS)) == 10
     for number in (1, 2, 3):
-        session = services.session_open(tournament=tournament)
+        session = session_open(tournament=tournament)
         seating = session_seat(session=session)
         assert sorted(len(table) for table in seating.tables) == [3, 3, 4]
-        services.session_start(session=session)
+        session_start(session=session)
         with pytest.raises(ValidationError):
-            services.session_close(session=session)  # nothing confirmed yet
+            session_close(session=session)  # nothing confirmed yet
         play(session, referee, seed=number)
         assert standings(tournament=tournament).tables_in_play == []
-        services.session_close(session=session)
+        session_close(session=session)
         if number == 2:
             # 10 players at 4 + 3 + 3: the table of 4 must hold two players who met (session 1
             # had three tables); no more repeats than that.

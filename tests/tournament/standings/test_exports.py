@@ -17,8 +17,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.tournament.standings.helpers import table_of_five
-from tournament import spreadsheet
-from tournament import tables as shared_tables
+from tournament.core import spreadsheet
+from tournament.core import tables as shared_tables
 from tournament.models import Player
 from tournament.standings import tables
 from tournament.standings.ranking import (

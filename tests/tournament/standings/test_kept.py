@@ -9,7 +9,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from tests.tournament.standings.helpers import confirm_all
-from tournament import freshness
+from tournament.core import freshness
 from tournament.models import Match, Tournament
 from tournament.standings.selectors import standings_kept_of, standings_of
 

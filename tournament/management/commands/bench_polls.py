@@ -23,13 +23,15 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext, setup_databases, teardown_databases
 
-from tournament import engine, freshness
+from tournament import engine
+from tournament.core import freshness
+from tournament.core.tournaments import staff_role_grant
 from tournament.management.commands.running_bench import build_tournament
 from tournament.matches import selectors as match_selectors
 from tournament.matches import services as match_services
 from tournament.models import Match
-from tournament.organiser.services import session_create, session_start
 from tournament.seating.services import session_seat
+from tournament.sessions.services import session_create, session_start
 
 HTMX = {"HTTP_HX_REQUEST": "true", "HTTP_ACCEPT_ENCODING": "gzip"}
 
@@ -115,8 +117,7 @@ def _timed(client: Client, url: str, **headers) -> tuple[float, int, object]:
 def _referee(tournament):
     from django.contrib.auth import get_user_model
 
-    from tournament import services
 
     user = get_user_model().objects.create_user("bench-polls-referee")
-    services.staff_role_grant(tournament=tournament, user=user, role="referee")
+    staff_role_grant(tournament=tournament, user=user, role="referee")
     return user

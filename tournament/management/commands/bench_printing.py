@@ -32,17 +32,17 @@ from django.db import connection
 from django.test.utils import setup_databases, teardown_databases
 from django.utils import translation
 
-from tournament import engine, services
-from tournament.management.commands.running_bench import (
-    build_tournament as build_played,
-)
+from tournament import engine
+from tournament.core.pdf import DEFAULT_SITE_ROOT, render_pdf
+from tournament.core.tournaments import tournament_create
+from tournament.management.commands.running_bench import build_tournament as build_played
 from tournament.matches import selectors as match_selectors
 from tournament.matches import services as match_services
 from tournament.models import Match, Session, Tournament
-from tournament.organiser.services import player_add, session_create, session_start
+from tournament.organiser.services import player_add
 from tournament.printing import documents
-from tournament.printing.pdf import DEFAULT_SITE_ROOT, render_pdf
 from tournament.seating.services import session_seat_players
+from tournament.sessions.services import session_create, session_start
 
 FIRST_NAMES = [
     "Chloé", "Élodie", "Théo", "Mads", "Søren", "Amélie", "Bruno", "Margaux", "Inès", "Zoé",
@@ -69,7 +69,7 @@ def player_names(count: int) -> list[str]:
 
 def build_seated(*, slug: str, players: int, table_size: int = 4) -> tuple[Tournament, Session]:
     """A tournament of ``players`` players, session 1 seated at tables of ``table_size``."""
-    tournament = services.tournament_create(
+    tournament = tournament_create(
         name="Open international de Lyon", slug=slug, start_date=datetime.date(2025, 5, 17),
         venue="Salle Pierre-Sémard",
     )

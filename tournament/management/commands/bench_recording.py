@@ -37,12 +37,14 @@ from django.test.utils import setup_databases, teardown_databases
 from django.urls import reverse
 from django.utils import translation
 
-from tournament import engine, services
+from tournament import engine
+from tournament.core.tournaments import staff_role_grant, tournament_create
 from tournament.matches import selectors as match_selectors
 from tournament.matches import services as match_services
 from tournament.models import Match, StaffRole
-from tournament.organiser.services import player_add, session_create, session_start
+from tournament.organiser.services import player_add
 from tournament.seating.services import session_seat_players
+from tournament.sessions.services import session_create, session_start
 
 
 def _timed(action: Callable[[], object]) -> tuple[float, float]:
@@ -91,9 +93,9 @@ class Command(BaseCommand):
 
         out = self.stdout
         user = get_user_model().objects.create_user("bench-referee", password="bench-referee-pw")
-        tournament = services.tournament_create(
+        tournament = tournament_create(
             name="Bench", slug="bench", start_date=datetime.date(2025, 5, 17))
-        services.staff_role_grant(tournament=tournament, user=user, role=StaffRole.Role.REFEREE)
+        staff_role_grant(tournament=tournament, user=user, role=StaffRole.Role.REFEREE)
         match, names = _started_match(tournament, label="Player")
         record = engine.simulated_match_record(names=names, seed=seed)
         rounds = record["rounds"]
@@ -140,10 +142,10 @@ class Command(BaseCommand):
         import datetime
 
         user = get_user_model().objects.get(username="bench-referee")
-        tournament = services.tournament_create(
+        tournament = tournament_create(
             name="Bench late", slug="bench-late", start_date=datetime.date(2025, 5, 17),
             target=4000)
-        services.staff_role_grant(tournament=tournament, user=user, role=StaffRole.Role.REFEREE)
+        staff_role_grant(tournament=tournament, user=user, role=StaffRole.Role.REFEREE)
         client = Client(HTTP_HOST="localhost")
         client.force_login(user)
         figures = {}

@@ -20,12 +20,13 @@ from django.contrib.sessions.backends.db import SessionStore
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
-from tournament import engine, services
+from tournament import engine
+from tournament.core.tournaments import staff_role_grant
 from tournament.management.commands.running_bench import build_tournament
 from tournament.matches.selectors import match_rows
 from tournament.models import Match, Tournament
-from tournament.organiser.services import session_create, session_start
 from tournament.seating.services import session_seat
+from tournament.sessions.services import session_create, session_start
 
 SLUG = "bench-room"
 PASSWORD = "bench-room-password"
@@ -95,7 +96,7 @@ class Command(BaseCommand):
                 user = User.objects.filter(username=username).first() or User(username=username)
                 user.set_password(PASSWORD)
                 user.save()
-                services.staff_role_grant(tournament=tournament, user=user, role="referee",
+                staff_role_grant(tournament=tournament, user=user, role="referee",
                                           tables=str(number))
                 record = engine.simulated_match_record(
                     names=match_rows(match=match).names, seed=number, rules=tournament.rules)

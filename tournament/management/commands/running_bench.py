@@ -28,12 +28,13 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext, setup_databases, teardown_databases
 from django.utils import translation
 
-from tournament import services
+from tournament.core.tournaments import tournament_create
 from tournament.models import Match, Registration, Session, Tournament
-from tournament.organiser.services import players_import_csv, session_create
+from tournament.organiser.services import players_import_csv
 from tournament.seating.algorithm import pair, table_sizes
 from tournament.seating.services import session_seat
 from tournament.seating.simulation import seating_simulate, simulated_totals
+from tournament.sessions.services import session_create
 from tournament.standings.selectors import standings
 
 
@@ -180,7 +181,7 @@ def build_tournament(*, players: int, sessions: int, seed: int) -> Tournament:
     """A tournament of ``players`` players (registered by the CSV import) and ``sessions``
     closed sessions, seated by the real service, every match confirmed with made-up totals."""
     rng = random.Random(seed)
-    tournament = services.tournament_create(
+    tournament = tournament_create(
         name=f"Benchmark {players}", slug=f"bench-{players}", start_date=datetime.date(2025, 6, 1)
     )
     players_import_csv(tournament=tournament, text="\n".join(

@@ -44,12 +44,7 @@ from tournament.models import Tournament
 from tournament.seating.simulation import simulated_totals
 from tournament.standings.ranking import CRITERIA, MatchResult, StandingPlayer, standings_compute
 from tournament.standings.selectors import standings
-from tournament.standings.tables import (
-    StandingsTable,
-    csv_cell,
-    export_columns,
-    standings_csv,
-)
+from tournament.standings.tables import StandingsTable, csv_cell, export_columns, standings_csv
 
 
 def made_up_rows(*, players: int, sessions: int, seed: int) -> list[dict]:

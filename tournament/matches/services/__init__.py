@@ -13,10 +13,7 @@ written). A closed session, or one seated but not started, refuses every write
 based on an older revision raises :class:`StaleMatch`.
 """
 
-from tournament.matches.services.records import (
-    match_record_import,
-    match_record_import_and_confirm,
-)
+from tournament.matches.services.records import match_record_import, match_record_import_and_confirm
 from tournament.matches.services.rounds import RackInput, match_round_confirm, match_round_end
 from tournament.matches.services.turns import (
     MismatchesNotSeen,
@@ -39,7 +36,6 @@ from tournament.matches.services.write import (
     already_saved_message,
     match_results_cache,
     match_write,
-    session_refusal,
     stale_match_message,
 )
 
@@ -65,7 +61,6 @@ __all__ = [
     "match_turn_undo",
     "match_turns_add",
     "match_write",
-    "session_refusal",
     "already_saved_message",
     "stale_match_message",
     "turn_snapshot",

@@ -32,13 +32,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tournament import engine, freshness
+from tournament import engine
+from tournament.core import freshness
 from tournament.matches.selectors import (
     MatchRows,
     ReplayedMatch,
@@ -47,8 +47,9 @@ from tournament.matches.selectors import (
     match_rows,
     match_with_tournament,
 )
-from tournament.models import AuditEntry, Match, MatchSubmission, Round, Session, Turn
+from tournament.models import AuditEntry, Match, MatchSubmission, Round, Turn
 from tournament.ratings import services as ratings
+from tournament.sessions.services import session_write_refusal
 
 T = TypeVar("T")
 
@@ -87,24 +88,6 @@ def stale_match_message() -> str:
         "Someone else saved a change to this match while you were entering yours: nothing "
         "of yours was saved. Here is the match as it is now; enter your change again."
     )
-
-
-def session_refusal(session: Session) -> ValidationError | None:
-    """Why no write is allowed in the matches of ``session`` (None: they are allowed)."""
-    if session.status == Session.Status.FINISHED:
-        return ValidationError(
-            _("Session %(number)s is closed: its results can no longer be changed.")
-            % {"number": session.number},
-            code="session_closed",
-        )
-    if session.status != Session.Status.PLAYING:
-        return ValidationError(
-            _("Session %(number)s has not started yet: an organiser of the tournament starts "
-              "it once the seating is final; then the matches can be entered.")
-            % {"number": session.number},
-            code="session_not_started",
-        )
-    return None
 
 
 @dataclass(frozen=True)
@@ -209,7 +192,7 @@ def _claim_revision(*, match: Match, seen_revision: int, submission_key: str = "
     if updated != 1 and _saved_before(match.pk, submission_key):
         raise AlreadySaved(match_id=match.pk, key=submission_key)
     match = match_with_tournament(match.pk).get()
-    refusal = session_refusal(match.table.session)
+    refusal = session_write_refusal(match.table.session)
     if refusal is not None:
         raise refusal
     if updated != 1:

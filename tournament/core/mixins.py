@@ -12,8 +12,8 @@ from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from django.views.generic import View
 
+from tournament.core.permissions import OrganiserRequiredMixin
 from tournament.models import Session
-from tournament.permissions import OrganiserRequiredMixin
 
 POLL_SECONDS = 15
 

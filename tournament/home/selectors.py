@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-from axes.models import AccessAttempt
-from django.conf import settings
 from django.db.models import Count, Prefetch, Q, QuerySet
-from django.utils import timezone
 
 from tournament.models import Registration, Seat, Session, StaffRole, Table, Tournament
 
@@ -45,37 +42,6 @@ def tournament_registrations(*, tournament: Tournament) -> list[Registration]:
     registrations = tournament.registrations.select_related("player")
     return sorted(registrations, key=lambda registration: (registration.player.name_key,
                                                            registration.pk))
-
-
-def tournament_staff(*, tournament: Tournament) -> QuerySet[StaffRole]:
-    return tournament.staff_roles.select_related("user").order_by("role", "user__username")
-
-
-def locked_out_staff(*, tournament: Tournament) -> list[dict]:
-    """The tournament's staff accounts locked out of logging in now (django-axes: too many
-    wrong passwords from one address), by username: [{"username", "addresses", "since"}]."""
-    cutoff = timezone.now() - settings.AXES_COOLOFF_TIME
-    attempts = (
-        AccessAttempt.objects.filter(
-            username__in=_unlockable_usernames(tournament),
-            failures_since_start__gte=settings.AXES_FAILURE_LIMIT,
-            attempt_time__gte=cutoff,
-        )
-        .order_by("username", "attempt_time")
-        .values_list("username", "ip_address", "attempt_time")
-    )
-    locked: dict[str, dict] = {}
-    for username, address, at in attempts:
-        entry = locked.setdefault(username, {"username": username, "addresses": [], "since": at})
-        entry["addresses"].append(address)
-    return list(locked.values())
-
-
-def _unlockable_usernames(tournament: Tournament) -> QuerySet:
-    """The accounts an organiser of the tournament may unlock: its staff, superusers aside."""
-    return StaffRole.objects.filter(tournament=tournament, user__is_superuser=False).values(
-        "user__username"
-    )
 
 
 def staff_tables(*, user) -> list[dict]:

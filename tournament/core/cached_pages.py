@@ -3,8 +3,8 @@
 Every phone of the room polls the standings, its table's match or its player page every few
 seconds. For a reader who is not logged in (the public: the page is the same for all of them),
 a page and its polled fragment are answered from a copy kept in the shared cache
-(:func:`tournament.kept.kept`), made once per change of the tournament's data version
-(:mod:`tournament.freshness`), whatever the number of phones; the answer carries an ETag
+(:func:`tournament.core.cache.kept`), made once per change of the tournament's data version
+(:mod:`tournament.core.freshness`), whatever the number of phones; the answer carries an ETag
 named by that version, so that a poll with nothing new is answered 304 after one indexed
 read (the tournament's row, which the view loads anyway).
 
@@ -27,7 +27,7 @@ from django.utils.cache import get_conditional_response, patch_cache_control, pa
 from django.utils.http import http_date
 from django.utils.translation import get_language
 
-from tournament.kept import etag, kept
+from tournament.core.cache import etag, kept
 
 #: Stands for the reader's CSRF token in a kept page (letters, digits and dashes: the
 #: templates' escaping leaves it as it is).

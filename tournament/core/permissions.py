@@ -15,7 +15,7 @@ from django.contrib.auth.mixins import AccessMixin
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
-from tournament.models import StaffRole, Table, Tournament
+from tournament.models import League, StaffRole, Table, Tournament
 
 #: Where a user object keeps the roles already read: {tournament id: StaffRole or None}.
 _STAFF_ROLES_READ = "_tournament_staff_roles"
@@ -154,3 +154,30 @@ class RefereeRequiredMixin(RoleRequiredMixin):
 
     def has_permission(self) -> bool:
         return is_referee(self.request.user, self.tournament)
+
+
+def can_create_league(user) -> bool:
+    """Superusers, and the organisers of a tournament, may create a league."""
+    if not (user.is_authenticated and user.is_active):
+        return False
+    return user.is_superuser or StaffRole.objects.filter(
+        user=user, role=StaffRole.Role.ORGANISER
+    ).exists()
+
+
+def is_league_organiser(user, league: League) -> bool:
+    """One of the league's organisers, or a superuser."""
+    if not (user.is_authenticated and user.is_active):
+        return False
+    if user.is_superuser:
+        return True
+    organiser_ids = getattr(league, "_organiser_ids", None)
+    if organiser_ids is None:
+        organiser_ids = set(league.organisers.values_list("pk", flat=True))
+        league._organiser_ids = organiser_ids
+    return user.pk in organiser_ids
+
+
+def can_view_league(user, league: League) -> bool:
+    """Public leagues are for everyone; the others for their organisers only."""
+    return league.is_public or is_league_organiser(user, league)

@@ -2,7 +2,7 @@
 
 A reader keeps what it made under a key that names *what* it is (a page of a tournament, a
 PDF) and stores with it the tournament's data version it was made at
-(:mod:`tournament.freshness`: every write raises it in its own transaction). A reader whose
+(:mod:`tournament.core.freshness`: every write raises it in its own transaction). A reader whose
 tournament is at that version (or an older one) takes the kept copy; otherwise the copy is made
 again, by one worker at a time:
 

@@ -1,0 +1,80 @@
+"""Views: parse the request, call one service or selector, render."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.mixins import LoginRequiredMixin
+from django.http import HttpResponse
+from django.template.response import TemplateResponse
+from django.views.generic import TemplateView
+from django_tables2 import RequestConfig
+
+from tournament.core.permissions import TournamentMixin
+from tournament.home import selectors
+from tournament.home.tables import RegistrationTable, SessionTable, TournamentTable
+
+
+def login_attempt_username(request, credentials=None) -> str:
+    """The username django-axes counts a login attempt under: the one typed, cut to the
+    longest an account may have. Django's login form sends an over-long one to the
+    authentication as typed, and axes would store it as is (PostgreSQL refused a 5,000
+    character one: a 500)."""
+    username = (credentials or {}).get("username")
+    if username is None:
+        username = request.POST.get("username", "")
+    return str(username)[: get_user_model().username.field.max_length]
+
+
+def login_locked_out(request, original_response=None, credentials=None) -> HttpResponse:
+    """django-axes's answer to a locked-out login (ours and the admin's): 429, in the user's
+    language, with how long it lasts and who can lift it."""
+    return TemplateResponse(request, "tournament/locked_out.html", {
+        "failure_limit": settings.AXES_FAILURE_LIMIT,
+        "minutes": int(settings.AXES_COOLOFF_TIME.total_seconds() // 60),
+    }, status=429).render()
+
+
+class HomeView(TemplateView):
+    """The tournaments: public ones, plus the private ones of the user's staff roles."""
+
+    template_name = "tournament/home.html"
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        table = TournamentTable(selectors.tournaments_visible_to(self.request.user))
+        RequestConfig(self.request, paginate=False).configure(table)
+        context["tournament_table"] = table
+        return context
+
+
+class MyTablesView(LoginRequiredMixin, TemplateView):
+    """/my-tables/: where a referee lands after logging in: the tables they may enter, the
+    sessions in play first."""
+
+    template_name = "tournament/my_tables.html"
+
+    def get_context_data(self, **kwargs):
+        return super().get_context_data(groups=selectors.staff_tables(user=self.request.user),
+                                        **kwargs)
+
+
+class TournamentDetailView(TournamentMixin, TemplateView):
+    """A tournament: its settings, sessions and players."""
+
+    template_name = "tournament/detail.html"
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        session_table = SessionTable(
+            selectors.tournament_sessions(tournament=self.tournament), prefix="session-"
+        )
+        player_table = RegistrationTable(
+            selectors.tournament_registrations(tournament=self.tournament), prefix="player-"
+        )
+        config = RequestConfig(self.request, paginate=False)
+        config.configure(session_table)
+        config.configure(player_table)
+        context["session_table"] = session_table
+        context["player_table"] = player_table
+        return context

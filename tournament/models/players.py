@@ -1,0 +1,87 @@
+"""A person who plays (one record across tournaments) and their registration in a tournament."""
+
+from __future__ import annotations
+
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from tournament.models.tournaments import Tournament
+from tournament.names import name_sort_key
+
+
+class Player(models.Model):
+    """A person. Players are shared between tournaments; a Registration enters one."""
+
+    name = models.CharField(_("name"), max_length=120)
+    club = models.CharField(_("club"), max_length=120, blank=True)
+    licence = models.CharField(_("licence number"), max_length=40, blank=True)
+    merged_into = models.ForeignKey(
+        "self",
+        models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="merged_records",
+        verbose_name=_("merged into"),
+        help_text=_("A second record of the same person, merged into this one: kept, not "
+                    "deleted, so that nothing is lost and old addresses still lead to them."),
+    )
+
+    class Meta:
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+        ordering = ["name", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["licence"], condition=~Q(licence=""), name="player_unique_licence"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.club})" if self.club else self.name
+
+    @property
+    def name_key(self) -> tuple[str, str]:
+        """The name as lists sort it: accents and case aside (:mod:`tournament.names`)."""
+        return name_sort_key(self.name)
+
+
+class Registration(models.Model):
+    class Status(models.TextChoices):
+        ACTIVE = "active", _("active")
+        LATE = "late", _("late arrival")
+        WITHDRAWN = "withdrawn", _("withdrawn")
+
+    tournament = models.ForeignKey(
+        Tournament, models.CASCADE, related_name="registrations", verbose_name=_("tournament")
+    )
+    player = models.ForeignKey(
+        Player, models.CASCADE, related_name="registrations", verbose_name=_("player")
+    )
+    status = models.CharField(
+        _("status"), max_length=12, choices=Status.choices, default=Status.ACTIVE
+    )
+    first_session = models.PositiveSmallIntegerField(
+        _("first session"),
+        null=True,
+        blank=True,
+        help_text=_("For a late arrival: the first session the player is seated in."),
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("registration")
+        verbose_name_plural = _("registrations")
+        ordering = ["tournament", "player__name"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "player"], name="registration_once_per_tournament"
+            ),
+            models.CheckConstraint(
+                condition=Q(first_session__isnull=True) | Q(first_session__gte=1),
+                name="registration_first_session_from_1",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} — {self.tournament}"

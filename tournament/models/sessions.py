@@ -1,0 +1,158 @@
+"""A session of a tournament, its audit log, its tables and who sits where."""
+
+from __future__ import annotations
+
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+from django.utils.translation import gettext, pgettext_lazy
+from django.utils.translation import gettext_lazy as _
+
+from tournament.models.base import AppendOnlyEntry
+from tournament.models.players import Player
+from tournament.models.tournaments import Tournament
+
+
+class SeatingMethod(models.TextChoices):
+    """How a session's players are placed: at random, or by rating (session 1 only)."""
+
+    RANDOM = "random", _("at random")
+    RATING_SPREAD = "rating-spread", _("by rating, the strongest spread across the tables")
+    RATING_GROUPED = "rating-grouped", _("by rating, the strongest together")
+
+
+class Session(models.Model):
+    """One tournament round: every player sits at a table and plays one match."""
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("draft")
+        SEATED = "seated", _("seated")
+        PLAYING = "playing", _("in play")
+        FINISHED = "finished", _("finished")
+
+    tournament = models.ForeignKey(
+        Tournament, models.CASCADE, related_name="sessions", verbose_name=_("tournament")
+    )
+    number = models.PositiveSmallIntegerField(_("number"))
+    status = models.CharField(
+        _("status"), max_length=12, choices=Status.choices, default=Status.DRAFT
+    )
+    seed = models.PositiveIntegerField(
+        _("seed"), default=0, help_text=_("The random seed the seating was drawn with.")
+    )
+    seating = models.CharField(
+        _("seating"),
+        max_length=16,
+        choices=SeatingMethod.choices,
+        default=SeatingMethod.RANDOM,
+        help_text=_("How the first session's players were placed at the tables."),
+    )
+
+    class Meta:
+        verbose_name = _("session")
+        verbose_name_plural = _("sessions")
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "number"], name="session_unique_number"
+            ),
+            models.CheckConstraint(condition=Q(number__gte=1), name="session_number_from_1"),
+        ]
+
+    def __str__(self) -> str:
+        return gettext("%(tournament)s, session %(number)s") % {
+            "tournament": self.tournament,
+            "number": self.number,
+        }
+
+    def get_absolute_url(self) -> str:
+        return reverse(
+            "tournament:session", kwargs={"slug": self.tournament.slug, "number": self.number}
+        )
+
+
+class SessionAuditEntry(AppendOnlyEntry):
+    """Append-only log of a session's closing and reopening: who, when, why.
+
+    A closed session's results are final; the organiser may reopen it with a reason (to
+    correct a match), and closes it again as usual. Both are kept here and shown on the
+    session's page."""
+
+    class Action(models.TextChoices):
+        CLOSED = "closed", _("session closed")
+        REOPENED = "reopened", _("session reopened")
+
+    session = models.ForeignKey(
+        Session, models.CASCADE, related_name="audit_entries", verbose_name=_("session")
+    )
+    action = models.CharField(_("action"), max_length=12, choices=Action.choices)
+    reason = models.TextField(_("reason"), blank=True)
+
+    class Meta:
+        verbose_name = _("session audit entry")
+        verbose_name_plural = _("sessions' audit log")
+        ordering = ["session", "at", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(action="reopened") | ~Q(reason=""),
+                name="session_audit_reopened_has_reason",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.at:%Y-%m-%d %H:%M:%S} {self.get_action_display()}"
+
+
+class Table(models.Model):
+    session = models.ForeignKey(
+        Session, models.CASCADE, related_name="tables", verbose_name=_("session")
+    )
+    number = models.PositiveSmallIntegerField(_("number"))
+
+    class Meta:
+        verbose_name = pgettext_lazy("game table", "table")
+        verbose_name_plural = pgettext_lazy("game table", "tables")
+        ordering = ["session", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "number"], name="table_unique_number"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="table_number_from_1"),
+        ]
+
+    def __str__(self) -> str:
+        return gettext("Table %(number)s") % {"number": self.number}
+
+
+class Seat(models.Model):
+    """A player at a table. ``order`` is the clockwise seat order, the player index of records."""
+
+    table = models.ForeignKey(Table, models.CASCADE, related_name="seats", verbose_name=_("table"))
+    # Denormalised from table.session so the database can hold "one seat per player per
+    # session". save() keeps it equal to table.session.
+    session = models.ForeignKey(
+        Session, models.CASCADE, related_name="seats", verbose_name=_("session"), editable=False
+    )
+    player = models.ForeignKey(
+        Player, models.PROTECT, related_name="seats", verbose_name=_("player")
+    )
+    order = models.PositiveSmallIntegerField(
+        _("seat order"), help_text=_("Clockwise order at the table, from 0.")
+    )
+
+    class Meta:
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
+        ordering = ["table", "order"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "order"], name="seat_unique_order_at_table"),
+            models.UniqueConstraint(
+                fields=["session", "player"], name="seat_one_per_player_per_session"
+            ),
+            models.CheckConstraint(condition=Q(order__gte=0), name="seat_order_from_0"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table}: {self.order} {self.player.name}"
+
+    def save(self, *args, **kwargs) -> None:
+        self.session_id = self.table.session_id
+        super().save(*args, **kwargs)

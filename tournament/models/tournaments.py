@@ -1,0 +1,194 @@
+"""A tournament, its ranking criteria and its staff."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.validators import MinValueValidator
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from tournament import engine
+from tournament.validators import (
+    RANKING_CRITERIA_CODES,
+    parse_table_numbers,
+    validate_ranking_criteria,
+    validate_table_numbers,
+)
+
+
+class RankingCriterion(models.TextChoices):
+    MATCH_POINTS = "match_points", _("match points")
+    TABLE_WINS = "table_wins", _("table wins")
+    TOTAL_POINTS = "total_points", _("total points")
+    SHARE = "share", _("average share of the table's points")
+    BEST_MATCH = "best_match", _("best match")
+    OPPONENTS = "opponents", _("opponents' strength")
+
+
+assert tuple(RankingCriterion.values) == RANKING_CRITERIA_CODES
+
+
+def default_ranking_criteria() -> list[str]:
+    return [RankingCriterion.MATCH_POINTS, RankingCriterion.TOTAL_POINTS, RankingCriterion.SHARE]
+
+
+class Tournament(models.Model):
+    name = models.CharField(_("name"), max_length=200)
+    slug = models.SlugField(
+        _("address"), max_length=60, unique=True, help_text=_("The tournament's address: /t/<slug>/")
+    )
+    start_date = models.DateField(_("start date"))
+    end_date = models.DateField(_("end date"), null=True, blank=True)
+    venue = models.CharField(_("venue"), max_length=200, blank=True)
+    rules = models.CharField(
+        _("rule set"),
+        max_length=40,
+        choices=engine.rule_set_choices,
+        default=engine.DEFAULT_RULE_SET,
+    )
+    target = models.PositiveIntegerField(
+        _("target score"),
+        null=True,
+        blank=True,
+        help_text=_("Leave blank for the rule set's target (400)."),
+    )
+    opening_bonus = models.BooleanField(
+        _("opening bonus"),
+        default=True,
+        help_text=_("Untick for no opening bonus: the opener scores the tile's value alone."),
+    )
+    match_rounds = models.PositiveIntegerField(
+        _("rounds per match"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1)],
+        help_text=_("Leave blank to play every match to the target; a number ends each match "
+                    "after that many rounds (whichever comes first with the target)."),
+    )
+    ranking_criteria = models.JSONField(
+        _("ranking criteria"),
+        default=default_ranking_criteria,
+        validators=[validate_ranking_criteria],
+        help_text=_("Criteria codes in order of importance."),
+    )
+    keep_clubs_apart = models.BooleanField(
+        _("keep players of the same club apart in session 1"), default=False
+    )
+    league = models.ForeignKey(
+        "League",
+        models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="tournaments",
+        verbose_name=_("league"),
+        help_text=_("The season this tournament counts for, if any."),
+    )
+    is_rated = models.BooleanField(
+        _("counts for ratings"),
+        default=True,
+        help_text=_("Its confirmed matches update the players' ratings."),
+    )
+    is_public = models.BooleanField(
+        _("public"), default=True, help_text=_("Visible to everyone, without logging in.")
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    data_version = models.PositiveBigIntegerField(
+        _("data version"),
+        default=0,
+        editable=False,
+        help_text=_("Raised by every write that changes what the tournament's pages show."),
+    )
+
+    class Meta:
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
+        ordering = ["-start_date", "name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(end_date__isnull=True) | Q(end_date__gte=models.F("start_date")),
+                name="tournament_ends_after_start",
+            ),
+            models.CheckConstraint(
+                condition=Q(target__isnull=True) | Q(target__gte=1),
+                name="tournament_target_positive",
+            ),
+            models.CheckConstraint(
+                condition=Q(match_rounds__isnull=True) | Q(match_rounds__gte=1),
+                name="tournament_match_rounds_positive",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("tournament:detail", kwargs={"slug": self.slug})
+
+    @property
+    def rule_set(self):
+        """The engine's RuleSet for this tournament, the target and the options applied."""
+        return engine.rule_set(
+            self.rules, target=self.target, opening_bonus=self.opening_bonus,
+            round_limit=self.match_rounds,
+        )
+
+    @property
+    def match_options_label(self) -> str:
+        """The match options in words ("5 rounds · no opening bonus"), '' when none."""
+        return engine.options_label(opening_bonus=self.opening_bonus, rounds=self.match_rounds)
+
+    @property
+    def effective_target(self) -> int:
+        """The target score: the override, else the rule set's."""
+        return self.rule_set.target
+
+    def ranking_criteria_labels(self) -> list[str]:
+        labels = dict(RankingCriterion.choices)
+        return [labels.get(code, code) for code in self.ranking_criteria]
+
+
+class StaffRole(models.Model):
+    """A user's role in one tournament. Superusers are organisers of every tournament."""
+
+    class Role(models.TextChoices):
+        ORGANISER = "organiser", _("organiser")
+        REFEREE = "referee", _("referee")
+
+    tournament = models.ForeignKey(
+        Tournament, models.CASCADE, related_name="staff_roles", verbose_name=_("tournament")
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        models.CASCADE,
+        related_name="staff_roles",
+        verbose_name=_("user"),
+    )
+    role = models.CharField(_("role"), max_length=12, choices=Role.choices)
+    tables = models.CharField(
+        _("tables"),
+        max_length=100,
+        blank=True,
+        validators=[validate_table_numbers],
+        help_text=_("A referee limited to some tables: e.g. 1-4,7. Blank: every table."),
+    )
+
+    class Meta:
+        verbose_name = _("staff role")
+        verbose_name_plural = _("staff roles")
+        ordering = ["tournament", "role", "user__username"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "user"], name="staff_role_once_per_user"),
+            models.CheckConstraint(
+                condition=~Q(role="organiser") | Q(tables=""),
+                name="staff_role_organiser_has_every_table",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} — {self.get_role_display()} — {self.tournament}"
+
+    def table_numbers(self) -> frozenset[int] | None:
+        """The table numbers this role is limited to, or None for every table."""
+        return parse_table_numbers(self.tables)
