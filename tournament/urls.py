@@ -20,6 +20,9 @@ tournament_patterns = [
     path("", include("tournament.public.urls")),
     # Printing (tournament/printing/): score sheets, seating, standings and match sheets as PDF.
     path("", include("tournament.printing.urls")),
+    # A tournament's archive (tournament/archive/): its records as one ZIP, past results
+    # imported from one.
+    path("", include("tournament.archive.urls")),
     # Recording a match (tournament/matches/): the match page and entry screen, sheet mode,
     # corrections, ends of rounds, the audit log, the record download and upload.
     path("", include("tournament.matches.urls")),

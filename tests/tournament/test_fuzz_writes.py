@@ -25,8 +25,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tournament import engine
+from tournament.archive.export import INDEX_HEADER, INDEX_NAME
 from tournament.core.tournaments import staff_role_grant
-from tournament.matches.archive import INDEX_HEADER, INDEX_NAME
 from tournament.models import Registration, StaffRole, Tournament
 from tournament.organiser import services as organiser_services
 

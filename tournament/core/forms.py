@@ -27,3 +27,12 @@ def add_service_errors(form: forms.Form, error: ValidationError) -> None:
             form.add_error(field if field in form.fields else None, errors)
     else:
         form.add_error(None, error)
+
+
+class DateInput(forms.DateInput):
+    """A browser's date picker: its value is an ISO date whatever the page's language."""
+
+    input_type = "date"
+
+    def __init__(self, attrs=None):
+        super().__init__(attrs, format="%Y-%m-%d")

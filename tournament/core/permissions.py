@@ -181,3 +181,12 @@ def is_league_organiser(user, league: League) -> bool:
 def can_view_league(user, league: League) -> bool:
     """Public leagues are for everyone; the others for their organisers only."""
     return league.is_public or is_league_organiser(user, league)
+
+
+def can_create_tournament(user) -> bool:
+    """Superusers, and the organisers of another tournament, may create a tournament."""
+    if not (user.is_authenticated and user.is_active):
+        return False
+    return user.is_superuser or StaffRole.objects.filter(
+        user=user, role=StaffRole.Role.ORGANISER
+    ).exists()

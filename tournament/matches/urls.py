@@ -9,7 +9,6 @@ from tournament.matches import views
 MATCH = "t/<slug:slug>/matches/<int:match_id>/"
 
 urlpatterns = [
-    path("t/<slug:slug>/records.zip", views.TournamentRecordsZipView.as_view(), name="records_zip"),
     path(MATCH, views.MatchView.as_view(), name="match"),
     path(f"{MATCH}record.json", views.MatchRecordView.as_view(), name="match_record"),
     path(f"{MATCH}record/", views.MatchRecordUploadView.as_view(), name="match_record_upload"),

@@ -1,6 +1,6 @@
 """The match pages: the public sheet and the referee's entry screen (board mode), sheet mode,
 corrections and insertions, the end of a round, the audit log, the record download and upload;
-and the tournament's records as one archive.
+and the tournament's records as one export.
 
 Views parse the request, call one service or selector and render. A write answers with the
 match as it now is: the ``#match`` region for htmx (the page does not reload), a redirect
@@ -28,13 +28,12 @@ from django_tables2 import RequestConfig
 from tournament.core.cached_pages import KeptPageMixin
 from tournament.core.forms import add_service_errors
 from tournament.core.permissions import (
-    RefereeRequiredMixin,
     TournamentMixin,
     can_referee,
     is_organiser,
     is_referee,
 )
-from tournament.matches import archive, selectors, services
+from tournament.matches import selectors, services
 from tournament.matches.forms import (
     CorrectionForm,
     DecisionForm,
@@ -798,19 +797,6 @@ class MatchRecordView(MatchMixin, View):
         response = HttpResponse(record.to_json(), content_type="application/json")
         filename = f"{self.tournament.slug}-session-{table.session.number}-table-{table.number}.json"
         response["Content-Disposition"] = f'attachment; filename="{filename}"'
-        return response
-
-
-class TournamentRecordsZipView(RefereeRequiredMixin, View):
-    """Every match of the tournament that has a turn, its record and an index, as one ZIP
-    (tournament/matches/archive.py): for its organisers and referees."""
-
-    http_method_names = ("get", "head")
-
-    def get(self, request, *args, **kwargs):
-        content = archive.tournament_records_zip(tournament=self.tournament)
-        response = HttpResponse(content, content_type="application/zip")
-        response["Content-Disposition"] = f'attachment; filename="{self.tournament.slug}-records.zip"'
         return response
 
 

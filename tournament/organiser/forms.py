@@ -6,25 +6,12 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from tournament.core.forms import add_service_errors, model_field, slug_field
+from tournament.core.forms import DateInput, model_field, slug_field
 from tournament.models import Player, RankingCriterion, StaffRole, Tournament
 from tournament.validators import MAX_SESSION_NUMBER, validate_table_numbers
 
 CRITERIA_FIELDS = [f"criterion_{number}" for number in range(1, len(RankingCriterion.values) + 1)]
 CSV_MAX_BYTES = 1_000_000
-#: A records.zip upload, at most: a full match's record takes about 2 KB once zipped (14 KB
-#: unpacked), so 50 MB holds every match of the largest tournament, and more; the import also
-#: refuses an archive past 200 MB unpacked (``past_results.MAX_UNPACKED_BYTES``).
-ARCHIVE_MAX_BYTES = 50_000_000
-
-
-class DateInput(forms.DateInput):
-    """A browser's date picker: its value is an ISO date whatever the page's language."""
-
-    input_type = "date"
-
-    def __init__(self, attrs=None):
-        super().__init__(attrs, format="%Y-%m-%d")
 
 
 class TournamentForm(forms.Form):
@@ -139,58 +126,6 @@ class PlayersImportForm(forms.Form):
                 continue
         raise ValidationError(_("The file is not text in UTF-8 or Windows-1252: save it as CSV "
                                 "(UTF-8)."), code="encoding")
-
-
-class TournamentImportForm(forms.Form):
-    """A past tournament's ``records.zip`` (``tournament.matches.past_results``): cleaned_data
-    holds the import's keyword arguments (``clean``)."""
-
-    file = forms.FileField(
-        label=_("Archive of the tournament (records.zip)"),
-        help_text=_("The file “All match records (ZIP)” that another installation of this "
-                    "site gives on its tournament's organiser page. Only closed sessions are "
-                    "imported; an archive that cannot be read imports nothing."),
-    )
-    name = model_field(
-        Tournament, "name", required=False,
-        help_text=_("Blank: the name the archive gives (or the file's name, for an old archive "
-                    "without it)."),
-    )
-    start_date = model_field(
-        Tournament, "start_date", required=False, widget=DateInput(),
-        help_text=_("Only for an old archive, made before archives carried the tournament's "
-                    "settings: the day its matches were played (blank: today). Otherwise the "
-                    "archive's own dates are kept."),
-    )
-
-    def clean_file(self):
-        upload = self.cleaned_data["file"]
-        if upload.size > ARCHIVE_MAX_BYTES:
-            raise ValidationError(
-                _("The file is too large (%(size)s bytes; at most %(max)s).")
-                % {"size": upload.size, "max": ARCHIVE_MAX_BYTES},
-                code="too-large",
-            )
-        return upload
-
-    def clean(self):
-        """The import's arguments: ``data`` (the file's bytes), ``name``, ``fallback_name``
-        (the file's name, as the command takes it) and ``start_date``."""
-        cleaned = super().clean()
-        upload = cleaned.pop("file", None)
-        if upload is not None:
-            cleaned["data"] = upload.read()
-            stem = (upload.name or "").rsplit(".", 1)[0]
-            cleaned["fallback_name"] = stem.removesuffix("-records")[:200]
-        return cleaned
-
-    def add_import_error(self, error: ValidationError) -> None:
-        """The import's refusal (keyed ``archive``) next to the file field."""
-        if hasattr(error, "error_dict"):
-            error = ValidationError({
-                "file" if key == "archive" else key: errors
-                for key, errors in error.error_dict.items()})
-        add_service_errors(self, error)
 
 
 class StaffGrantForm(forms.Form):

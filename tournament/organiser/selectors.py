@@ -10,15 +10,6 @@ from django.utils import timezone
 from tournament.models import Match, Registration, Session, StaffRole, Tournament
 
 
-def can_create_tournament(user) -> bool:
-    """Superusers, and the organisers of another tournament, may create a tournament."""
-    if not (user.is_authenticated and user.is_active):
-        return False
-    return user.is_superuser or StaffRole.objects.filter(
-        user=user, role=StaffRole.Role.ORGANISER
-    ).exists()
-
-
 def organiser_sessions(*, tournament: Tournament) -> QuerySet[Session]:
     """The sessions with their tables, seated players and confirmed matches counted."""
     return tournament.sessions.annotate(

@@ -6,7 +6,6 @@ from tournament.organiser import views
 
 urlpatterns = [
     path("tournaments/new/", views.TournamentCreateView.as_view(), name="tournament_create"),
-    path("tournaments/import/", views.TournamentImportView.as_view(), name="tournament_import"),
     path("t/<slug:slug>/organise/", views.OrganiseView.as_view(), name="organise"),
     path(
         "t/<slug:slug>/organise/settings/",

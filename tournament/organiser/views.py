@@ -19,8 +19,11 @@ from django_tables2 import RequestConfig
 
 from tournament.core.forms import add_service_errors
 from tournament.core.mixins import ActionView, message_refusal
-from tournament.core.permissions import OrganiserRequiredMixin, PermissionMixin
-from tournament.matches.past_results import past_results_import
+from tournament.core.permissions import (
+    OrganiserRequiredMixin,
+    PermissionMixin,
+    can_create_tournament,
+)
 from tournament.models import Registration, Session, StaffRole, default_ranking_criteria
 from tournament.organiser import selectors, services, staff
 from tournament.organiser.forms import (
@@ -31,7 +34,6 @@ from tournament.organiser.forms import (
     StaffUnlockForm,
     TournamentCreateForm,
     TournamentForm,
-    TournamentImportForm,
 )
 from tournament.organiser.tables import (
     OrganiserRegistrationTable,
@@ -49,7 +51,7 @@ class TournamentCreateView(PermissionMixin, FormView):
 
     def has_permission(self) -> bool:
         user = self.request.user
-        return user.is_authenticated and selectors.can_create_tournament(user)
+        return user.is_authenticated and can_create_tournament(user)
 
     def get_initial(self):
         initial = {"start_date": datetime.date.today(), "is_public": True}
@@ -64,38 +66,6 @@ class TournamentCreateView(PermissionMixin, FormView):
             return self.form_invalid(form)
         messages.success(self.request, _("The tournament is created: now add its players."))
         return redirect("tournament:organise_players", slug=tournament.slug)
-
-    def form_invalid(self, form):
-        return self.render_to_response(self.get_context_data(form=form), status=400)
-
-
-class TournamentImportView(PermissionMixin, FormView):
-    """/tournaments/import/: a past tournament rebuilt from its records.zip (who may create a
-    tournament may import one); the user becomes its organiser."""
-
-    template_name = "tournament/organiser/tournament_import.html"
-    form_class = TournamentImportForm
-
-    def has_permission(self) -> bool:
-        user = self.request.user
-        return user.is_authenticated and selectors.can_create_tournament(user)
-
-    def form_valid(self, form):
-        try:
-            imported = past_results_import(organiser=self.request.user, **form.cleaned_data)
-        except ValidationError as error:
-            form.add_import_error(error)
-            return self.form_invalid(form)
-        messages.success(
-            self.request,
-            _("“%(name)s” is imported. Sessions: %(sessions)s; matches: %(matches)s; new "
-              "players: %(created)s; players already known here: %(found)s.")
-            % {"name": imported.tournament.name, "sessions": imported.sessions,
-               "matches": imported.matches, "created": imported.players_created,
-               "found": imported.players_found},
-            extra_tags="results-imported",
-        )
-        return redirect(imported.tournament)
 
     def form_invalid(self, form):
         return self.render_to_response(self.get_context_data(form=form), status=400)

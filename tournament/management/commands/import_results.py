@@ -1,6 +1,6 @@
 """``python manage.py import_results ARCHIVE``: a tournament's ``records.zip``, exported from
 another installation, rebuilt here: its players, sessions, matches and the ratings
-(``tournament.matches.past_results``)."""
+(``tournament.archive.imports``)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
-from tournament.matches.past_results import past_results_import
+from tournament.archive.imports import past_results_import
 
 
 def _date(text: str) -> datetime.date:

@@ -1,5 +1,5 @@
 """/tournaments/import/: the organiser's page that imports a past tournament's records.zip
-(tournament.matches.past_results): who may use it, a real round trip, and refusals shown
+(tournament.archive.imports): who may use it, a real round trip, and refusals shown
 next to the file with nothing written."""
 
 from __future__ import annotations
@@ -15,10 +15,10 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.pages import attribute, by_id, has_id, messages, select
-from tests.tournament.past_results import PLAYERS, build_source, counts, wipe, zip_with
-from tournament.matches import archive
+from tests.tournament.archive.helpers import PLAYERS, build_source, counts, wipe, zip_with
+from tournament.archive import export
+from tournament.archive import forms as archive_forms
 from tournament.models import Match, RatingChange, Seat, StaffRole, Tournament
-from tournament.organiser import forms as organiser_forms
 
 pytestmark = pytest.mark.django_db
 
@@ -42,7 +42,7 @@ def exported():
     """The source tournament's archive and its matches' totals; then this installation
     forgets the tournament and its players."""
     source = build_source()
-    data = archive.tournament_records_zip(tournament=source)
+    data = export.tournament_records_zip(tournament=source)
     totals = totals_of(source)
     wipe(source)
     return data, totals
@@ -123,7 +123,7 @@ def test_the_name_given_replaces_the_archives(organiser_client, exported):
 
 def test_an_old_archive_takes_the_files_name_and_the_date_given(organiser_client, exported):
     data, totals = exported
-    old = zip_with(data, **{archive.MANIFEST_NAME: None})
+    old = zip_with(data, **{export.MANIFEST_NAME: None})
     response = organiser_client.post(URL, {"file": upload(old, "lyon-2025-records.zip"),
                                            "start_date": "2025-03-08"})
     assert response.status_code == 302
@@ -153,7 +153,7 @@ def test_a_record_refused_halfway_leaves_nothing_written(organiser_client, expor
     """The last match fails after the tournament, its players and the first matches were
     written: the import is one transaction."""
     data, _totals = exported
-    manifest = json.loads(zipfile.ZipFile(io.BytesIO(data)).read(archive.MANIFEST_NAME))
+    manifest = json.loads(zipfile.ZipFile(io.BytesIO(data)).read(export.MANIFEST_NAME))
     last = manifest["sessions"][-1]["tables"][-1]["match"]["entry"]
     before = counts()
     response = organiser_client.post(URL, {"file": upload(zip_with(data, **{
@@ -169,7 +169,7 @@ def test_a_missing_or_too_large_file_is_refused(organiser_client, exported, monk
     missing = organiser_client.post(URL, {"name": "Sans fichier"})
     assert missing.status_code == 400
     assert field_error_codes(missing, "file") == ["required"]
-    monkeypatch.setattr(organiser_forms, "ARCHIVE_MAX_BYTES", len(data) - 1)
+    monkeypatch.setattr(archive_forms, "ARCHIVE_MAX_BYTES", len(data) - 1)
     large = organiser_client.post(URL, {"file": upload(data)})
     assert large.status_code == 400
     assert field_error_codes(large, "file") == ["too-large"]

@@ -14,9 +14,9 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.core.management import CommandError, call_command
 
-from tests.tournament.past_results import LATE, PLAYERS, build_source, counts, wipe, zip_with
-from tournament.matches import archive
-from tournament.matches.past_results import past_results_import
+from tests.tournament.archive.helpers import LATE, PLAYERS, build_source, counts, wipe, zip_with
+from tournament.archive import export
+from tournament.archive.imports import past_results_import
 from tournament.models import (
     Match,
     Player,
@@ -81,7 +81,7 @@ def exported():
         "ratings": current_ratings(), "registrations": registrations_of(tournament),
         "sessions": list(tournament.sessions.values_list("number", "status", "seed", "seating")),
     }
-    data = archive.tournament_records_zip(tournament=tournament)
+    data = export.tournament_records_zip(tournament=tournament)
     wipe(tournament)
     return data, before
 
@@ -145,7 +145,7 @@ def test_a_taken_slug_gets_a_new_one_and_a_second_import_is_a_second_tournament(
 
 def test_an_old_archive_without_its_manifest_falls_back_on_the_records(exported):
     data, before = exported
-    old = zip_with(data, **{archive.MANIFEST_NAME: None})
+    old = zip_with(data, **{export.MANIFEST_NAME: None})
     imported = past_results_import(data=old, fallback_name="Lyon 2025",
                                    start_date=datetime.date(2025, 3, 8))
     tournament = imported.tournament
@@ -178,7 +178,7 @@ def test_a_damaged_zip_is_refused(exported):
 
 def test_a_damaged_record_is_refused_with_nothing_written(exported):
     data, _before = exported
-    manifest = json.loads(zipfile.ZipFile(io.BytesIO(data)).read(archive.MANIFEST_NAME))
+    manifest = json.loads(zipfile.ZipFile(io.BytesIO(data)).read(export.MANIFEST_NAME))
     last = manifest["sessions"][1]["tables"][1]["match"]["entry"]  # the last match imported
     before = counts()
     with pytest.raises(ValidationError) as refused:
@@ -190,12 +190,12 @@ def test_a_damaged_record_is_refused_with_nothing_written(exported):
 
 def test_a_record_that_replays_otherwise_than_archived_is_refused(exported):
     data, _before = exported
-    manifest = json.loads(zipfile.ZipFile(io.BytesIO(data)).read(archive.MANIFEST_NAME))
+    manifest = json.loads(zipfile.ZipFile(io.BytesIO(data)).read(export.MANIFEST_NAME))
     manifest["sessions"][0]["tables"][0]["match"]["totals"][0] += 1
     before = counts()
     with pytest.raises(ValidationError) as refused:
         past_results_import(data=zip_with(data, **{
-            archive.MANIFEST_NAME: json.dumps(manifest).encode()}))
+            export.MANIFEST_NAME: json.dumps(manifest).encode()}))
     assert refused_code(refused.value) == "record-differs"
     assert counts() == before
 
@@ -210,19 +210,19 @@ def test_a_record_that_replays_otherwise_than_archived_is_refused(exported):
 ])
 def test_a_bad_manifest_is_refused_naming_the_field(exported, change, code):
     data, _before = exported
-    manifest = json.loads(zipfile.ZipFile(io.BytesIO(data)).read(archive.MANIFEST_NAME))
+    manifest = json.loads(zipfile.ZipFile(io.BytesIO(data)).read(export.MANIFEST_NAME))
     change(manifest)
     before = counts()
     with pytest.raises(ValidationError) as refused:
         past_results_import(data=zip_with(data, **{
-            archive.MANIFEST_NAME: json.dumps(manifest).encode()}))
+            export.MANIFEST_NAME: json.dumps(manifest).encode()}))
     assert refused_code(refused.value) == code
     assert counts() == before
 
 
 def test_an_unfinished_tournament_is_refused(make_tournament):
     tournament = make_tournament(slug="half-way", players=8, sessions=1, started=True)
-    data = archive.tournament_records_zip(tournament=tournament)
+    data = export.tournament_records_zip(tournament=tournament)
     with pytest.raises(ValidationError) as refused:
         past_results_import(data=data)
     assert refused_code(refused.value) == "session-not-closed"

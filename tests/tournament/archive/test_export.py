@@ -18,9 +18,9 @@ from django.urls import reverse
 import scoring
 from tests.tournament.matches.helpers import add, board_turn, fresh, import_record, simulated
 from tests.tournament.printing.helpers import ACCENTED_NAMES, accented_tournament, filled_match
+from tournament.archive import export
 from tournament.core.tournaments import staff_role_grant, tournament_create
 from tournament.demo import record_truncated
-from tournament.matches import archive
 from tournament.matches import services as match_services
 from tournament.matches.selectors import match_replay
 from tournament.models import Match, StaffRole
@@ -99,7 +99,7 @@ def test_one_entry_per_match_with_turns_each_the_record_json_download(lyon, make
         download = Client().get(reverse("tournament:match_record",
                                         kwargs={"slug": lyon.slug, "match_id": match.pk}))
         assert download.status_code == 200
-        assert archive_file.read(archive.entry_name(match)) == download.content
+        assert archive_file.read(export.entry_name(match)) == download.content
 
 
 def test_each_entry_replays_in_the_checker_with_the_match_pages_totals(lyon, make_user):
@@ -107,7 +107,7 @@ def test_each_entry_replays_in_the_checker_with_the_match_pages_totals(lyon, mak
     archive_file = open_archive(client.get(zip_url(lyon)))
     finished, in_play = match_at(lyon, 1, 1), match_at(lyon, 1, 2)
     reports = {match.pk: scoring.check_record(scoring.load_record(
-        archive_file.read(archive.entry_name(match)))) for match in (finished, in_play)}
+        archive_file.read(export.entry_name(match)))) for match in (finished, in_play)}
     for match in (finished, in_play):
         page = match_replay(match=match)
         assert reports[match.pk].totals == page.totals
@@ -148,14 +148,14 @@ def test_a_tournament_with_no_match_played_gives_the_index_alone(make_user):
 
 def test_the_queries_grow_by_one_match_read_per_match_played(lyon, make_user):
     with CaptureQueriesContext(connection) as two_matches:
-        archive.tournament_records_zip(tournament=lyon)
+        export.tournament_records_zip(tournament=lyon)
     referee = make_user("second-referee")
     last = match_at(lyon, 2, 2)
     import_record(last, referee, record_truncated(simulated(last, seed=9), turns=4))
     with CaptureQueriesContext(connection) as three_matches:
-        archive.tournament_records_zip(tournament=lyon)
-    assert len(two_matches) == 1 + archive.MANIFEST_QUERIES + 2 * 4
-    assert len(three_matches) == 1 + archive.MANIFEST_QUERIES + 3 * 4
+        export.tournament_records_zip(tournament=lyon)
+    assert len(two_matches) == 1 + export.MANIFEST_QUERIES + 2 * 4
+    assert len(three_matches) == 1 + export.MANIFEST_QUERIES + 3 * 4
 
 
 @pytest.mark.parametrize("is_public", [True, False])

@@ -1,0 +1,213 @@
+"""A tournament's past results brought into this installation from its ``records.zip``.
+
+The archive another installation exported (:mod:`tournament.archive.export`) is read
+(:func:`tournament.archive.reading.archive_read`), then :func:`past_results_import` rebuilds the tournament in one
+transaction, through the services a live tournament goes through:
+
+1. the tournament, with the settings the manifest carries (a new slug when its own is taken);
+2. its players: a licence given finds the player of that licence (a record merged into
+   another resolves to the kept record); otherwise the player of exactly that name and club
+   (a kept record, without another licence); otherwise a new player. Each is registered;
+3. each closed session: created with its seed and seating method, seated table by table as it
+   was (``session_seat_players``), started, each match filled from its record and its rounds
+   confirmed (``match_record_import_and_confirm``: the write path's record
+   import, as the demo fills its matches), then closed. A match that does not come out
+   confirmed with the archive's totals is refused;
+4. each match's confirmation time (``Match.confirmed_at``, its place in the rating history)
+   set to the original one, then the registrations' statuses (withdrawn, late arrivals);
+5. the ratings refreshed from the earliest imported match (``ratings_refresh``), so that they
+   come out as if the matches had been confirmed here (the tournament counts for ratings
+   only from then on: the confirmations of step 3 rate nothing on the way).
+
+An archive without ``tournament.json`` (made before the manifest existed) is read from its
+``index.csv`` and its records: the rule set and options from the records, the players by
+their names alone (a kept record of that exact name when there is exactly one, otherwise a
+new player, without club or licence), the name and the start date from the caller, and the
+matches confirmed in session and table order from 9:00 on the start date (one hour per
+session, one minute per table). docs/record-format.md, "The tournament archive", has the
+format.
+
+Any error (a damaged ZIP, a manifest or a record that cannot be read, a match that does not
+replay as archived) raises ``ValidationError`` keyed ``archive``, its message naming the entry
+and the field; nothing is written.
+"""
+
+from __future__ import annotations
+
+import datetime
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+
+from tournament.archive.reading import (
+    FALLBACK_START,
+    PastPlayer,
+    PastResultsImported,
+    PastSession,
+    PastTable,
+    archive_error,
+    archive_read,
+)
+from tournament.core.tournaments import tournament_create
+from tournament.matches.services.records import match_record_import_and_confirm
+from tournament.models import Match, Player, Registration, Session, Tournament
+from tournament.ratings.services import HistoryPoint, ratings_refresh
+from tournament.seating.services import session_seat_players
+from tournament.sessions.services import session_close, session_create, session_start
+
+
+def _free_slug(slug: str, name: str) -> str:
+    base = (slugify(slug) or slugify(name) or "imported")[:50].strip("-") or "imported"
+    taken = set(Tournament.objects.filter(slug__startswith=base).values_list("slug", flat=True))
+    if base not in taken:
+        return base
+    number = 2
+    while f"{base}-{number}" in taken:
+        number += 1
+    return f"{base}-{number}"
+
+
+def _player_found(past: PastPlayer, *, by_name_only: bool) -> Player | None:
+    """The player of this installation the archive's player is (see the module), or None."""
+    if past.licence:
+        player = Player.objects.filter(licence=past.licence).select_related("merged_into").first()
+        if player is not None:
+            seen = {player.pk}
+            while player.merged_into_id is not None and player.merged_into_id not in seen:
+                player = Player.objects.get(pk=player.merged_into_id)
+                seen.add(player.pk)
+            return player
+    candidates = Player.objects.filter(name=past.name, merged_into__isnull=True).order_by("pk")
+    if by_name_only:
+        found = list(candidates[:2])
+        return found[0] if len(found) == 1 else None
+    candidates = candidates.filter(club=past.club)
+    if past.licence:
+        candidates = candidates.filter(licence="")
+    return candidates.first()
+
+
+def _match_import(match: Match, record: bytes, *, entry: str):
+    """Fill the match from its record and confirm its rounds, as its referee would. The
+    seated players are the archive's by construction: their names here may be spelled
+    otherwise, so the record's names need not match."""
+    try:
+        replay = match_record_import_and_confirm(match=match, user=None, record=record,
+                                                 names_must_match=False)
+    except ValidationError as error:
+        raise archive_error(
+            _("%(entry)s: %(detail)s") % {"entry": entry, "detail": " ".join(error.messages)},
+            "record-refused") from None
+    return replay
+
+
+def _fallback_time(start_date: datetime.date, session: int, table: int) -> datetime.datetime:
+    moment = datetime.datetime.combine(start_date, FALLBACK_START) + datetime.timedelta(
+        hours=session - 1, minutes=table - 1)
+    return timezone.make_aware(moment)
+
+
+@transaction.atomic
+def past_results_import(*, data: bytes, organiser=None, name: str = "",
+                        fallback_name: str = "", start_date: datetime.date | None = None
+                        ) -> PastResultsImported:
+    """Rebuild the tournament of a ``records.zip`` here (see the module); ``organiser`` (a
+    user) becomes its organiser. ``name``: the tournament's name instead of the archive's;
+    ``fallback_name`` and ``start_date`` name and date the tournament of an archive without
+    a manifest. Errors keyed ``archive``; nothing is written then."""
+    past = archive_read(data, name=name, fallback_name=fallback_name, start_date=start_date)
+    tournament = tournament_create(
+        name=past.name, slug=_free_slug(past.slug, past.name), start_date=past.start_date,
+        end_date=past.end_date, venue=past.venue, rules=past.rules, target=past.target,
+        match_rounds=past.match_rounds, opening_bonus=past.opening_bonus,
+        keep_clubs_apart=past.keep_clubs_apart, organiser=organiser,
+    )
+    if past.ranking_criteria is not None:
+        tournament.ranking_criteria = list(past.ranking_criteria)
+    tournament.is_rated = False  # until the confirmation times are the archive's (step 5)
+    tournament.full_clean()
+    tournament.save(update_fields=["ranking_criteria", "is_rated"])
+
+    players: dict[int | str, Player] = {}
+    found = 0
+    to_create: list[tuple[PastPlayer, Player]] = []
+    for past_player in past.players:
+        player = _player_found(past_player, by_name_only=not past.has_manifest)
+        if player is None:
+            player = Player(name=past_player.name, club=past_player.club,
+                            licence=past_player.licence)
+            try:
+                player.full_clean()
+            except ValidationError as error:
+                raise archive_error(
+                    _("Player %(name)s: %(detail)s")
+                    % {"name": past_player.name, "detail": " ".join(error.messages)},
+                    "player-refused") from None
+            to_create.append((past_player, player))
+        else:
+            found += 1
+        players[past_player.key] = player
+    Player.objects.bulk_create([player for _past, player in to_create])
+    by_player: dict[int, PastPlayer] = {}
+    for past_player in past.players:
+        player = players[past_player.key]
+        if player.pk in by_player:
+            raise archive_error(
+                _("%(a)s and %(b)s of the archive are one player here (%(player)s).")
+                % {"a": by_player[player.pk].name, "b": past_player.name, "player": player},
+                "players-merged")
+        by_player[player.pk] = past_player
+    Registration.objects.bulk_create(
+        Registration(tournament=tournament, player=player) for player in players.values())
+
+    imported: list[tuple[Match, PastSession, PastTable]] = []
+    for past_session in past.sessions:
+        session = session_create(tournament=tournament, seed=past_session.seed)
+        Session.objects.filter(pk=session.pk).update(seating=past_session.seating)
+        try:
+            session_seat_players(session=session, tables=[
+                [players[key] for key in table.players] for table in past_session.tables])
+        except ValidationError as error:
+            raise archive_error(
+                _("Session %(number)s: %(detail)s")
+                % {"number": past_session.number, "detail": " ".join(error.messages)},
+                "seating-refused") from None
+        session = session_start(session=session)
+        matches = list(Match.objects.filter(table__session=session).order_by("table__number"))
+        for match, table in zip(matches, past_session.tables, strict=True):
+            replay = _match_import(match, past.records[table.entry], entry=table.entry)
+            match.refresh_from_db()
+            if match.status != Match.Status.CONFIRMED or (
+                    table.totals is not None and list(replay.totals) != list(table.totals)):
+                raise archive_error(
+                    _("%(entry)s: the record does not replay as the archive says (totals "
+                      "%(totals)s, status %(status)s).")
+                    % {"entry": table.entry, "status": match.status,
+                       "totals": ", ".join(map(str, replay.totals))}, "record-differs")
+            imported.append((match, past_session, table))
+        session_close(session=session)
+
+    for match, past_session, table in imported:
+        match.confirmed_at = table.confirmed_at or _fallback_time(
+            past.start_date, past_session.number, table.number)
+        match.finished_at = match.confirmed_at
+    Match.objects.bulk_update([match for match, _s, _t in imported],
+                              ["confirmed_at", "finished_at"])
+    for past_player in past.players:
+        if past_player.status not in (None, Registration.Status.ACTIVE) \
+                or past_player.first_session is not None:
+            Registration.objects.filter(tournament=tournament,
+                                        player=players[past_player.key]).update(
+                status=past_player.status or Registration.Status.ACTIVE,
+                first_session=past_player.first_session)
+    if past.is_rated:
+        tournament.is_rated = True
+        tournament.save(update_fields=["is_rated"])
+        earliest = min(match.confirmed_at for match, _s, _t in imported)
+        ratings_refresh(since=HistoryPoint(earliest, 0))
+    return PastResultsImported(
+        tournament=tournament, players_created=len(to_create), players_found=found,
+        sessions=len(past.sessions), matches=len(imported))
