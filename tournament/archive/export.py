@@ -17,8 +17,8 @@ and each match's status, totals, confirmation time and entry. Its format is in
 docs/record-format.md ("The tournament archive"); an archive without it (made before it
 existed) is still read, with the fallbacks that page lists.
 
-Each match is read as its page reads it (:func:`~tournament.matches.selectors.match_rows`,
-four queries, then :func:`~tournament.matches.selectors.match_replay`): the queries grow with
+Each match is read as its page reads it (:func:`~tournament.matches.records.match_rows`,
+four queries, then :func:`~tournament.matches.replaying.match_replay`): the queries grow with
 the number of matches played; the manifest takes three more, whatever the tournament's size.
 """
 
@@ -33,7 +33,7 @@ from typing import Any
 from django.db.models import Exists, OuterRef, QuerySet
 
 from tournament.core.spreadsheet import spreadsheet_cell
-from tournament.matches import selectors
+from tournament.matches.replaying import match_replay
 from tournament.models import Match, Registration, Seat, Tournament, Turn
 
 INDEX_NAME = "index.csv"
@@ -145,7 +145,7 @@ def tournament_records_zip(*, tournament: Tournament) -> bytes:
     entries: dict[int, str] = {}
     with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
         for match in matches_played(tournament=tournament):
-            view = selectors.match_replay(match=match)
+            view = match_replay(match=match)
             entries[match.pk] = entry_name(match)
             archive.writestr(entry_name(match), view.record.to_json())
             names = [seat.name for seat in view.seats]

@@ -13,11 +13,7 @@ from django.views.generic import FormView, View
 from tournament.archive import export
 from tournament.archive.forms import TournamentImportForm
 from tournament.archive.imports import past_results_import
-from tournament.core.permissions import (
-    PermissionMixin,
-    RefereeRequiredMixin,
-    can_create_tournament,
-)
+from tournament.core.permissions import PermissionMixin, RefereeRequiredMixin, can_create_tournament
 
 
 class TournamentRecordsZipView(RefereeRequiredMixin, View):

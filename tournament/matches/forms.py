@@ -15,7 +15,8 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from tournament import engine
-from tournament.matches.selectors import SEAT_LETTERS, LiveRound, ReplayedMatch
+from tournament.core.seats import SEAT_LETTERS
+from tournament.matches.replayed import LiveRound, ReplayedMatch
 from tournament.matches.services import TurnInput, turn_snapshot
 from tournament.models import Turn
 

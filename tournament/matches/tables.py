@@ -12,8 +12,9 @@ from django.utils.translation import gettext, ngettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
 from tournament import engine
+from tournament.core.seats import SEAT_LETTERS
 from tournament.core.tables import PythonBodyTable
-from tournament.matches.selectors import SEAT_LETTERS, ReplayedRound, TurnLine
+from tournament.matches.replayed import ReplayedRound, TurnLine
 from tournament.models import AuditEntry, Turn, Verdict
 
 #: The sign shown before each verdict's label in the turn log.

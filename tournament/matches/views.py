@@ -27,12 +27,7 @@ from django_tables2 import RequestConfig
 
 from tournament.core.cached_pages import KeptPageMixin
 from tournament.core.forms import add_service_errors
-from tournament.core.permissions import (
-    TournamentMixin,
-    can_referee,
-    is_organiser,
-    is_referee,
-)
+from tournament.core.permissions import TournamentMixin, can_referee, is_organiser, is_referee
 from tournament.matches import selectors, services
 from tournament.matches.forms import (
     CorrectionForm,
@@ -50,6 +45,16 @@ from tournament.matches.forms import (
     clean_tile,
     small_number,
 )
+from tournament.matches.preview import (
+    TurnPreview,
+    board_before,
+    explain_report,
+    problem_messages,
+    turn_preview,
+)
+from tournament.matches.records import match_record, match_with_tournament
+from tournament.matches.replayed import ReplayedMatch, ReplayedRound, TurnLine
+from tournament.matches.replaying import match_replay, match_replay_before
 from tournament.matches.tables import AuditTable, TurnLogTable
 from tournament.models import Match, Verdict
 from tournament.sessions.services import session_write_refusal
@@ -69,7 +74,7 @@ class MatchMixin(TournamentMixin):
         # The match is loaded first, for has_permission(); a private tournament is still a
         # 404 to whoever may not see it (TournamentMixin), whichever match is asked for.
         match = (
-            selectors.match_with_tournament(self.kwargs["match_id"])
+            match_with_tournament(self.kwargs["match_id"])
             .filter(table__session__tournament=self.tournament)
             .first()
         )
@@ -99,7 +104,7 @@ class MatchWriteMixin(MatchMixin):
 # -- the match page ----------------------------------------------------------------------------
 
 
-def _log_table(request, round_view: selectors.ReplayedRound, prefix: str, **options: Any) -> TurnLogTable:
+def _log_table(request, round_view: ReplayedRound, prefix: str, **options: Any) -> TurnLogTable:
     table = TurnLogTable(round_view.turns, prefix=prefix, orderable=False, **options)
     RequestConfig(request, paginate=False).configure(table)
     return table
@@ -111,7 +116,7 @@ class MatchPageMixin(MatchMixin):
     template_name = "tournament/matches/match.html"
     region_template = "tournament/matches/_match.html"
 
-    def page_context(self, replay: selectors.ReplayedMatch, *, unchanged_before: int = 0,
+    def page_context(self, replay: ReplayedMatch, *, unchanged_before: int = 0,
                      **forms: Any) -> dict[str, Any]:
         """The page's context; the confirmed rounds before ``unchanged_before`` (rounds a write
         left as they were, which carry no form) are sent as placeholders that htmx fills with
@@ -194,9 +199,9 @@ class MatchPageMixin(MatchMixin):
         context.update({k: v for k, v in forms.items() if not k.endswith("_form")})
         return context
 
-    def render_match(self, *, status: int = 200, replay: selectors.ReplayedMatch | None = None,
+    def render_match(self, *, status: int = 200, replay: ReplayedMatch | None = None,
                      unchanged_before: int = 0, **forms: Any) -> HttpResponse:
-        replay = replay if replay is not None else selectors.match_replay(match=self.match)
+        replay = replay if replay is not None else match_replay(match=self.match)
         htmx = bool(self.request.htmx)
         context = self.page_context(replay, unchanged_before=unchanged_before if htmx else 0,
                                     **forms)
@@ -204,7 +209,7 @@ class MatchPageMixin(MatchMixin):
         return TemplateResponse(self.request, template, context, status=status)
 
     def reload_match(self) -> None:
-        self.match = selectors.match_with_tournament(self.match.pk).get()
+        self.match = match_with_tournament(self.match.pk).get()
 
 
 class MatchView(MatchPageMixin, KeptPageMixin, View):
@@ -278,7 +283,7 @@ class TurnAddView(MatchWriteView):
     def post(self, request, *args, **kwargs):
         # The form's check and the save change the round in play only: the settled rounds
         # are taken from their stored scores, not replayed.
-        replay = selectors.match_replay(match=self.match, settled_stored=True)
+        replay = match_replay(match=self.match, settled_stored=True)
         passing = "pass" in request.POST
         form = PassForm(request.POST) if passing else TurnForm(request.POST, replay=replay)
         if not form.is_valid():
@@ -337,22 +342,22 @@ class TurnPreviewView(MatchWriteMixin, MatchPageMixin, View):
             response["HX-Reswap"] = "outerHTML"
             return response
         # the round in play only: the settled rounds are taken from their stored scores
-        replay = selectors.match_replay(match=self.match, settled_stored=True)
+        replay = match_replay(match=self.match, settled_stored=True)
         return TemplateResponse(request, "tournament/matches/_turn_preview.html",
                                 {"preview": preview_from_data(replay, request.POST)})
 
 
-def preview_from_data(replay: selectors.ReplayedMatch, data) -> selectors.TurnPreview:
+def preview_from_data(replay: ReplayedMatch, data) -> TurnPreview:
     """Read the tile, cell, orientation, draws and player posted, and ask the engine."""
     try:
         tile = clean_tile(data.get("tile", ""))
         cell = clean_cell(data.get("cell", ""))
         corners = clean_corners(data.get("corners", ""))
     except ValidationError as error:
-        return selectors.TurnPreview(error=" ".join(error.messages))
+        return TurnPreview(error=" ".join(error.messages))
     draws = small_number(data.get("draws", "0"), high=3)
     player = small_number(data.get("player", ""), high=len(replay.seats) - 1)
-    return selectors.turn_preview(
+    return turn_preview(
         replay=replay, tile=tile, cell=cell, corners=corners,
         draws=draws if draws is not None else 0, player=player,
     )
@@ -406,7 +411,7 @@ class RoundEndView(MatchWriteView):
 
     http_method_names = ("get", "post")
 
-    def round_view(self, replay: selectors.ReplayedMatch) -> selectors.ReplayedRound:
+    def round_view(self, replay: ReplayedMatch) -> ReplayedRound:
         number = self.kwargs["number"]
         round_view = next((r for r in replay.rounds if r.number == number), None)
         if round_view is None or not round_view.turns:
@@ -424,7 +429,7 @@ class RoundEndView(MatchWriteView):
         )
 
     def get(self, request, *args, **kwargs):
-        replay = selectors.match_replay(match=self.match)
+        replay = match_replay(match=self.match)
         round_view = self.round_view(replay)
         return TemplateResponse(request, "tournament/matches/round_end.html", {
             "tournament": self.tournament, "match": self.match, "replay": replay,
@@ -435,7 +440,7 @@ class RoundEndView(MatchWriteView):
     def post(self, request, *args, **kwargs):
         if self.posted_stale():  # the form was made for the match as it was: not this one
             return self.stale()
-        replay = selectors.match_replay(match=self.match)
+        replay = match_replay(match=self.match)
         round_view = self.round_view(replay)
         form = self.form(replay, round_view, request.POST)
         page = request.POST.get("page") == "round_end"
@@ -495,8 +500,8 @@ class TurnCorrectView(MatchWriteMixin, View):
     form_class: type[CorrectionForm] = CorrectionForm
 
     def find(
-        self, replay: selectors.ReplayedMatch
-    ) -> tuple[selectors.ReplayedRound, selectors.TurnLine] | None:
+        self, replay: ReplayedMatch
+    ) -> tuple[ReplayedRound, TurnLine] | None:
         """The turn's round and its line; None once it is no longer current (corrected or
         undone from another tablet since the page was shown)."""
         for round_view in replay.rounds:
@@ -510,11 +515,11 @@ class TurnCorrectView(MatchWriteMixin, View):
         return TemplateResponse(self.request, self.template_name, {
             "tournament": self.tournament, "match": self.match, "replay": replay,
             "round": round_view, "position": line.number, "line": line, "form": form,
-            "board": selectors.board_before(replay=replay, round_view=round_view, line=line),
+            "board": board_before(replay=replay, round_view=round_view, line=line),
             **self.extra_context(line),
         }, status=status)
 
-    def extra_context(self, line: selectors.TurnLine) -> dict[str, Any]:
+    def extra_context(self, line: TurnLine) -> dict[str, Any]:
         return {"versions": selectors.turn_versions(turn=line.row)}
 
     def initial(self, replay, found) -> dict[str, Any]:
@@ -537,7 +542,7 @@ class TurnCorrectView(MatchWriteMixin, View):
         return redirect(self.url("match"))
 
     def get(self, request, *args, **kwargs):
-        replay = selectors.match_replay(match=self.match)
+        replay = match_replay(match=self.match)
         found = self.find(replay)
         if found is None:
             raise Http404
@@ -546,7 +551,7 @@ class TurnCorrectView(MatchWriteMixin, View):
         return self.render(replay, found, form)
 
     def post(self, request, *args, **kwargs):
-        replay = selectors.match_replay(match=self.match)
+        replay = match_replay(match=self.match)
         found = self.find(replay)
         if found is None:
             return self.turn_gone()
@@ -558,8 +563,8 @@ class TurnCorrectView(MatchWriteMixin, View):
                 messages.success(request, services.already_saved_message())
                 return redirect(self.url("match"))
             except services.StaleMatch as stale:
-                self.match = selectors.match_with_tournament(self.match.pk).get()
-                replay = selectors.match_replay(match=self.match)
+                self.match = match_with_tournament(self.match.pk).get()
+                replay = match_replay(match=self.match)
                 found = self.find(replay)
                 if found is None:
                     return self.turn_gone()
@@ -584,13 +589,13 @@ class TurnInsertView(TurnCorrectView):
     template_name = "tournament/matches/insert.html"
     form_class = InsertionForm
 
-    def extra_context(self, line: selectors.TurnLine) -> dict[str, Any]:
+    def extra_context(self, line: TurnLine) -> dict[str, Any]:
         return {}
 
     def initial(self, replay, found) -> dict[str, Any]:
         """A turn drawing nothing and placing nothing, by the player due at that point."""
         round_view, line = found
-        before = selectors.match_replay_before(rows=replay.rows, round_=round_view.row,
+        before = match_replay_before(rows=replay.rows, round_=round_view.row,
                                                position=line.position)
         player = before.live.player_to_enter if before.live is not None else None
         return {"player": player, "draws": 0}
@@ -680,14 +685,14 @@ class MatchSheetView(MatchWriteMixin, View):
         return TemplateResponse(self.request, self.template_name, context, status=status)
 
     def get(self, request, *args, **kwargs):
-        replay = selectors.match_replay(match=self.match)
+        replay = match_replay(match=self.match)
         formset = SheetFormSet(initial=[{}] * SHEET_LINES, seat_count=len(replay.seats), prefix="line")
         return self.render(replay, formset, SheetModeForm(initial={"revision": replay.match.revision}))
 
     def post(self, request, *args, **kwargs):
         # The check and the save change the round in play only: the settled rounds are taken
         # from their stored scores, not replayed.
-        replay = selectors.match_replay(match=self.match, settled_stored=True)
+        replay = match_replay(match=self.match, settled_stored=True)
         seat_count = len(replay.seats)
         formset = SheetFormSet(request.POST, seat_count=seat_count, prefix="line")
         form = SheetModeForm(request.POST)
@@ -721,8 +726,8 @@ class MatchSheetView(MatchWriteMixin, View):
             index: {
                 "report": report,
                 "player": replay.seats[player].letter,
-                "messages": selectors.problem_messages(report),
-                "explain": selectors.explain_report(report),
+                "messages": problem_messages(report),
+                "explain": explain_report(report),
             }
             for (index, _line), report, player in zip(lines, reports, players)
         }
@@ -744,9 +749,9 @@ class MatchSheetView(MatchWriteMixin, View):
             return redirect(reverse("tournament:match_sheet", kwargs={
                 "slug": self.tournament.slug, "match_id": self.match.pk}))
         except services.StaleMatch as stale:
-            self.match = selectors.match_with_tournament(self.match.pk).get()
+            self.match = match_with_tournament(self.match.pk).get()
             form = SheetModeForm(posted_at_revision(request, self.match.revision))
-            return self.render(selectors.match_replay(match=self.match), formset, form,
+            return self.render(match_replay(match=self.match), formset, form,
                                results=results, status=409, sheet_message=stale.message)
         except services.MismatchesNotSeen:
             form.add_error("mismatches_seen", _("Tick this box once you have looked at the "
@@ -792,7 +797,7 @@ class MatchRecordView(MatchMixin, View):
     http_method_names = ("get", "head")
 
     def get(self, request, *args, **kwargs):
-        record = selectors.match_record(match=self.match)
+        record = match_record(match=self.match)
         table = self.match.table
         response = HttpResponse(record.to_json(), content_type="application/json")
         filename = f"{self.tournament.slug}-session-{table.session.number}-table-{table.number}.json"
@@ -833,7 +838,7 @@ class MatchAuditView(MatchMixin, View):
         return is_referee(self.request.user, self.tournament)
 
     def get(self, request, *args, **kwargs):
-        replay = selectors.match_replay(match=self.match)
+        replay = match_replay(match=self.match)
         names = [seat.name for seat in replay.seats]
         table = AuditTable(
             selectors.match_audit_entries(match=self.match), names=names, rounds=replay.rounds,

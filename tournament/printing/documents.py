@@ -199,10 +199,10 @@ class ResultLine:
 def match_sheet_context(*, match: Match) -> dict:
     """The context of ``printing/match_sheet.html``: the match as the recording replays it.
 
-    Every figure comes from ``tournament.matches.selectors.match_replay`` (the one replay of
+    Every figure comes from ``tournament.matches.replaying.match_replay`` (the one replay of
     a match); this only arranges it for the page.
     """
-    from tournament.matches.selectors import match_replay
+    from tournament.matches.replaying import match_replay
 
     replay = match_replay(match=match)
     seats = replay.seats

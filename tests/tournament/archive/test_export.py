@@ -22,7 +22,7 @@ from tournament.archive import export
 from tournament.core.tournaments import staff_role_grant, tournament_create
 from tournament.demo import record_truncated
 from tournament.matches import services as match_services
-from tournament.matches.selectors import match_replay
+from tournament.matches.replaying import match_replay
 from tournament.models import Match, StaffRole
 from tournament.organiser.services import player_add
 from tournament.seating.services import session_seat_players

@@ -18,7 +18,10 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from tournament import engine
-from tournament.matches import selectors, services
+from tournament.matches import services
+from tournament.matches.records import match_rows, match_with_tournament
+from tournament.matches.replayed import ReplayedMatch
+from tournament.matches.replaying import match_replay
 from tournament.models import Match, Session
 from tournament.sessions.services import session_start
 
@@ -43,11 +46,11 @@ def start_session(match: Match) -> None:
 
 
 def fresh(match: Match) -> Match:
-    return selectors.match_with_tournament(match.pk).get()
+    return match_with_tournament(match.pk).get()
 
 
 def seated_names(match: Match) -> list[str]:
-    return selectors.match_rows(match=match).names
+    return match_rows(match=match).names
 
 
 def simulated(match: Match, seed: int) -> Json:
@@ -84,8 +87,8 @@ def import_record(match: Match, user, record: Json, **options: Any):
     ).replay
 
 
-def replay(match: Match) -> selectors.ReplayedMatch:
-    return selectors.match_replay(match=fresh(match))
+def replay(match: Match) -> ReplayedMatch:
+    return match_replay(match=fresh(match))
 
 
 def truncated(record: Json, *, rounds: int, turns: int | None = None) -> Json:

@@ -8,7 +8,7 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
-from tournament.matches import selectors
+from tournament.matches.replaying import match_replay
 from tournament.models import AuditEntry, Match, Round
 
 pytestmark = pytest.mark.django_db
@@ -29,6 +29,6 @@ def test_the_demo_fills_sessions_1_and_2_and_starts_session_3(settings):
         assert AuditEntry.objects.filter(match=match, action="record-imported").count() == 1
     in_play = matches.filter(table__session__number=3, status="playing")
     assert sorted(m.table.number for m in in_play) == [1, 2]
-    view = selectors.match_replay(match=in_play.get(table__number=1))
+    view = match_replay(match=in_play.get(table__number=1))
     assert view.live is not None and view.live.board is not None and not view.finished
     assert matches.filter(table__session__number=3, status="pending").count() == 2

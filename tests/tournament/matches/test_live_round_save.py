@@ -9,7 +9,10 @@ from django.urls import reverse
 
 from tests.tournament.matches.helpers import board_turn, first_match, fresh, simulated
 from tournament import engine
-from tournament.matches import selectors, services
+from tournament.matches import services
+from tournament.matches.records import match_record
+from tournament.matches.replayed import ReplayedMatch
+from tournament.matches.replaying import match_replay
 from tournament.models import Turn
 
 pytestmark = pytest.mark.django_db
@@ -17,7 +20,7 @@ pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
-def _figures(view: selectors.ReplayedMatch) -> tuple:
+def _figures(view: ReplayedMatch) -> tuple:
     """What the pages show of a replay: every turn's figures and verdict, every round's end
     and scores, the totals, the round in play."""
     live = view.live
@@ -48,13 +51,13 @@ def test_a_round_entered_on_from_the_pages_replay_is_the_whole_replay(tournament
     record = simulated(match, seed=3)
     _confirmed_through(match, referee, record, rounds=2)
     for turn in record["rounds"][2]["turns"]:
-        before = selectors.match_replay(match=fresh(match))  # as the entry screen reads it
+        before = match_replay(match=fresh(match))  # as the entry screen reads it
         engine_replays.clear()
         written = services.match_turns_add(
             match=fresh(match), user=referee, seen_revision=before.match.revision,
             turns=[board_turn(turn)], before=before)
         assert engine_replays == []  # the settled rounds were not replayed
-        assert _figures(written.replay) == _figures(selectors.match_replay(match=fresh(match)))
+        assert _figures(written.replay) == _figures(match_replay(match=fresh(match)))
         assert written.replay.match.revision == fresh(match).revision
     stored = Turn.objects.current().filter(round__match=match, round__index=2).order_by("index")
     assert [t.points for t in stored] == [t.get("claimed") for t in record["rounds"][2]["turns"]]
@@ -65,7 +68,7 @@ def test_a_replay_from_an_older_revision_is_not_reused(tournament, referee):
     record = simulated(match, seed=3)
     _confirmed_through(match, referee, record, rounds=1)
     turns = record["rounds"][1]["turns"]
-    before = selectors.match_replay(match=fresh(match))
+    before = match_replay(match=fresh(match))
     services.match_turns_add(match=fresh(match), user=referee,
                              seen_revision=fresh(match).revision,
                              turns=[board_turn(turns[0])])
@@ -75,7 +78,7 @@ def test_a_replay_from_an_older_revision_is_not_reused(tournament, referee):
         turns=[board_turn(turns[1])], before=before)
     assert [t.player for t in written.replay.rounds[-1].turns] == [turns[0]["player"],
                                                                    turns[1]["player"]]
-    assert _figures(written.replay) == _figures(selectors.match_replay(match=fresh(match)))
+    assert _figures(written.replay) == _figures(match_replay(match=fresh(match)))
 
 
 def test_the_tablet_is_sent_only_the_rounds_the_save_changed(tournament, referee, referee_client):
@@ -103,7 +106,7 @@ def test_the_tablet_is_sent_only_the_rounds_the_save_changed(tournament, referee
     assert "hx-preserve" not in full.content.decode()
 
 
-def _stored_figures(view: selectors.ReplayedMatch, stored: list[bool]) -> tuple:
+def _stored_figures(view: ReplayedMatch, stored: list[bool]) -> tuple:
     """:func:`_figures` without the turn lines of the rounds ``stored`` says (not replayed)."""
     rounds, *rest = _figures(view)
     return ([r[:-1] if skip else r for r, skip in zip(rounds, stored, strict=True)], *rest)
@@ -117,9 +120,9 @@ def test_the_settled_rounds_are_taken_from_their_stored_scores(tournament, refer
     for turn in record["rounds"][2]["turns"][:3]:
         services.match_turns_add(match=fresh(match), user=referee,
                                  seen_revision=fresh(match).revision, turns=[board_turn(turn)])
-    full = selectors.match_replay(match=fresh(match))
+    full = match_replay(match=fresh(match))
     engine_replays.clear()
-    partial = selectors.match_replay(match=fresh(match), settled_stored=True)
+    partial = match_replay(match=fresh(match), settled_stored=True)
     assert [first for _rounds, first in engine_replays] == [2]  # rounds 1, 2 not replayed
     assert [r.stored for r in partial.rounds] == [True, True, False]
     assert partial.rows.unloaded == {r.row.pk: len(r.turns) for r in full.rounds[:2]}
@@ -142,11 +145,11 @@ def test_a_round_not_confirmed_is_replayed_with_every_round_after_it(tournament,
     for index in (0, 2):  # round 2 is left to confirm
         services.match_round_confirm(match=fresh(match), user=referee,
                                      seen_revision=fresh(match).revision, round_index=index)
-    partial = selectors.match_replay(match=fresh(match), settled_stored=True)
+    partial = match_replay(match=fresh(match), settled_stored=True)
     assert [r.stored for r in partial.rounds] == [True, False, False]
     stored = [r.stored for r in partial.rounds]
     assert _stored_figures(partial, stored) == _stored_figures(
-        selectors.match_replay(match=fresh(match)), stored)
+        match_replay(match=fresh(match)), stored)
 
 
 def test_a_match_over_is_replayed_whole(tournament, referee):
@@ -160,12 +163,12 @@ def test_a_match_over_is_replayed_whole(tournament, referee):
         services.match_round_confirm(match=fresh(match), user=referee,
                                      seen_revision=fresh(match).revision,
                                      round_index=round_view.index)
-    partial = selectors.match_replay(match=fresh(match), settled_stored=True)
+    partial = match_replay(match=fresh(match), settled_stored=True)
     # the stored figures say the match is over: it is loaded and replayed from its first round
     assert not any(r.stored for r in partial.rounds)
     assert partial.rows.unloaded == {}
-    assert _figures(partial) == _figures(selectors.match_replay(match=fresh(match)))
-    assert partial.record == selectors.match_record(match=match)
+    assert _figures(partial) == _figures(match_replay(match=fresh(match)))
+    assert partial.record == match_record(match=match)
 
 
 def test_a_turn_posted_after_settled_rounds_stores_what_a_whole_replay_gives(
@@ -187,7 +190,7 @@ def test_a_turn_posted_after_settled_rounds_stores_what_a_whole_replay_gives(
         response = referee_client.post(url, data, **HTMX)
         assert response.status_code == 200
         assert [r.stored for r in response.context["replay"].rounds] == [True, True, False]
-    full = selectors.match_replay(match=fresh(match))
+    full = match_replay(match=fresh(match))
     assert fresh(match).totals == list(full.totals)
     stored = Turn.objects.current().filter(round__match=match, round__index=2).order_by("index")
     assert [(t.points, t.verdict) for t in stored] == [
@@ -201,10 +204,10 @@ def test_sheet_modes_check_after_settled_rounds_is_the_whole_replays(tournament,
     record = simulated(match, seed=3)
     _confirmed_through(match, referee, record, rounds=2)
     turns = [board_turn(turn) for turn in record["rounds"][2]["turns"][:5]]
-    full = services.candidate_reports(replay=selectors.match_replay(match=fresh(match)),
+    full = services.candidate_reports(replay=match_replay(match=fresh(match)),
                                       turns=turns)
     engine_replays.clear()
-    partial = selectors.match_replay(match=fresh(match), settled_stored=True)
+    partial = match_replay(match=fresh(match), settled_stored=True)
     assert services.candidate_reports(replay=partial, turns=turns) == full
     # the page's replay, then the check: from round 3
     assert [first for _rounds, first in engine_replays] == [2, 2]
@@ -222,7 +225,7 @@ def test_every_write_after_settled_rounds_gives_what_a_whole_replay_gives(tourna
 
     def check(written, stored: list[bool]):
         assert [r.stored for r in written.replay.rounds] == stored
-        whole = selectors.match_replay(match=fresh(match))
+        whole = match_replay(match=fresh(match))
         assert _stored_figures(written.replay, stored) == _stored_figures(whole, stored)
         assert written.replay.turn_count == whole.turn_count
         assert fresh(match).totals == list(whole.totals)

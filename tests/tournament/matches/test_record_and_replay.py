@@ -8,7 +8,8 @@ import pytest
 
 from scoring import check_record, parse_record
 from tests.tournament.matches.helpers import first_match, fresh, import_record, simulated, truncated
-from tournament.matches import selectors
+from tournament.matches.records import match_record
+from tournament.matches.replaying import match_replay
 
 pytestmark = pytest.mark.django_db
 
@@ -17,7 +18,7 @@ def test_a_whole_match_imported_gives_back_the_same_record(tournament, referee):
     match = first_match(tournament)
     record = simulated(match, seed=3)
     import_record(match, referee, record)
-    assert selectors.match_record(match=fresh(match)).to_dict() == record
+    assert match_record(match=fresh(match)).to_dict() == record
 
 
 def test_the_replay_has_every_round_turn_board_and_the_winners(tournament, referee):
@@ -25,7 +26,7 @@ def test_the_replay_has_every_round_turn_board_and_the_winners(tournament, refer
     record = simulated(match, seed=3)
     import_record(match, referee, record)
     expected = check_record(parse_record(record))
-    view = selectors.match_replay(match=fresh(match))
+    view = match_replay(match=fresh(match))
 
     assert [seat.letter for seat in view.seats] == ["A", "B", "C", "D"]
     assert len(view.rounds) == len(record["rounds"])
@@ -51,7 +52,7 @@ def test_a_match_under_way_has_its_round_in_play(tournament, referee):
     match = first_match(tournament)
     record = simulated(match, seed=5)
     import_record(match, referee, truncated(record, rounds=0, turns=6))
-    view = selectors.match_replay(match=fresh(match))
+    view = match_replay(match=fresh(match))
     live = view.live
     assert live is not None and live.index == 0 and live.started and live.counted
     assert len(view.rounds) == 1 and not view.rounds[0].closed
@@ -62,15 +63,15 @@ def test_a_match_under_way_has_its_round_in_play(tournament, referee):
     assert 'class="open"' in live.board_svg()
     assert fresh(match).status == "playing"
     # the record of a match under way has its round without racks
-    exported = selectors.match_record(match=fresh(match)).to_dict()
+    exported = match_record(match=fresh(match)).to_dict()
     assert exported["rounds"] == [{"turns": record["rounds"][0]["turns"][:6]}]
-    assert json.loads(selectors.match_record(match=fresh(match)).to_json()) == exported
+    assert json.loads(match_record(match=fresh(match)).to_json()) == exported
 
 
 def test_an_empty_match_is_about_to_begin(tournament):
     match = first_match(tournament)
-    view = selectors.match_replay(match=match)
+    view = match_replay(match=match)
     assert view.rounds == [] and not view.finished and view.totals == (0, 0, 0, 0)
     assert view.live is not None and view.live.is_opening and view.live.next_player is None
     assert view.live.pool_size == 28 and view.live.hand_counts == (7, 7, 7, 7)
-    assert selectors.match_record(match=match).to_dict()["rounds"] == []
+    assert match_record(match=match).to_dict()["rounds"] == []

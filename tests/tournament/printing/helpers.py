@@ -27,8 +27,8 @@ from tournament import engine
 from tournament.core.formats import long_datetime
 from tournament.core.pdf import DEFAULT_SITE_ROOT, StaticFilesFetcher
 from tournament.core.tournaments import tournament_create
-from tournament.matches import selectors as match_selectors
 from tournament.matches import services as match_services
+from tournament.matches.records import match_rows, match_with_tournament
 from tournament.models import Match
 from tournament.organiser.services import player_add
 from tournament.seating.services import session_seat_players
@@ -112,7 +112,7 @@ def accented_tournament(*, slug: str = "open-de-lyon", is_public: bool = True):
 
 
 def first_match(tournament) -> Match:
-    return match_selectors.match_with_tournament(
+    return match_with_tournament(
         Match.objects.get(table__session__tournament=tournament, table__session__number=1,
                           table__number=1).pk
     ).get()
@@ -124,7 +124,7 @@ def filled_match(tournament, user, *, seed: int = 3, confirm: bool = True) -> Ma
     ``confirm`` is False."""
     match = first_match(tournament)
     start_session(match)
-    names = match_selectors.match_rows(match=match).names
+    names = match_rows(match=match).names
     record = engine.simulated_match_record(names=names, seed=seed, rules=tournament.rules)
     if confirm:
         view = match_services.match_record_import_and_confirm(match=match, user=user, record=record)

@@ -16,7 +16,7 @@ from django.test import Client
 
 from tests.tournament.printing.helpers import accented_tournament, assert_pdf, filled_match
 from tournament.core.tournaments import staff_role_grant
-from tournament.matches.selectors import match_replay
+from tournament.matches.replaying import match_replay
 
 pytestmark = pytest.mark.django_db
 

@@ -15,8 +15,8 @@ from tests.pages import by_id, has_id, select, text
 from tests.tournament.matches.helpers import add, fresh, import_record, simulated, truncated
 from tests.tournament.queries import page_queries
 from tournament import engine
-from tournament.matches import selectors as match_selectors
 from tournament.matches import services as match_services
+from tournament.matches.replaying import match_replay
 from tournament.models import Match, Session, Turn
 from tournament.seating.selectors import session_attention
 from tournament.seating.tables import attention_line
@@ -109,7 +109,7 @@ def test_the_selector_agrees_with_the_match_pages_replay(tournament, in_play):
     attention = session_attention(session=session_of(tournament))
     nothing = {"pending_decisions": 0, "illegal_turns": 0, "rounds_to_confirm": []}
     for match in in_play.values():
-        rounds = match_selectors.match_replay(match=fresh(match)).rounds
+        rounds = match_replay(match=fresh(match)).rounds
         assert attention.get(match.pk, nothing) == {
             "pending_decisions": sum(len(r.pending_decisions) for r in rounds),
             "illegal_turns": sum(len(r.illegal_turns) for r in rounds),

@@ -27,8 +27,8 @@ from tournament import engine
 from tournament.core import freshness
 from tournament.core.tournaments import staff_role_grant
 from tournament.management.commands.running_bench import build_tournament
-from tournament.matches import selectors as match_selectors
 from tournament.matches import services as match_services
+from tournament.matches.records import match_rows, match_with_tournament
 from tournament.models import Match
 from tournament.seating.services import session_seat
 from tournament.sessions.services import session_create, session_start
@@ -66,8 +66,8 @@ class Command(BaseCommand):
         match = Match.objects.filter(table__session=session).order_by("table__number").first()
         referee = _referee(tournament)
         record = engine.simulated_match_record(
-            names=match_selectors.match_rows(match=match).names, seed=1, rules=tournament.rules)
-        match_services.match_record_import(match=match_selectors.match_with_tournament(
+            names=match_rows(match=match).names, seed=1, rules=tournament.rules)
+        match_services.match_record_import(match=match_with_tournament(
             match.pk).get(), user=referee, seen_revision=0, record=record)
         player = match.table.seats.order_by("order").first().player_id
         slug = tournament.slug

@@ -36,8 +36,9 @@ from tournament import engine
 from tournament.core.pdf import DEFAULT_SITE_ROOT, render_pdf
 from tournament.core.tournaments import tournament_create
 from tournament.management.commands.running_bench import build_tournament as build_played
-from tournament.matches import selectors as match_selectors
 from tournament.matches import services as match_services
+from tournament.matches.records import match_rows, match_with_tournament
+from tournament.matches.replaying import match_replay
 from tournament.models import Match, Session, Tournament
 from tournament.organiser.services import player_add
 from tournament.printing import documents
@@ -88,10 +89,10 @@ def build_seated(*, slug: str, players: int, table_size: int = 4) -> tuple[Tourn
 def played_match(session: Session, *, seed: int) -> Match:
     """Table 1's match, a whole simulated match imported and every round confirmed."""
     referee = get_user_model().objects.create_user("bench-referee")
-    match = match_selectors.match_with_tournament(
+    match = match_with_tournament(
         Match.objects.get(table__session=session, table__number=1).pk
     ).get()
-    names = match_selectors.match_rows(match=match).names
+    names = match_rows(match=match).names
     record = engine.simulated_match_record(names=names, seed=seed)
     match_services.match_record_import_and_confirm(match=match, user=referee, record=record)
     match.refresh_from_db()
@@ -184,7 +185,7 @@ class Command(BaseCommand):
         self.measure(f"standings, {players} players", "standings.pdf", standings)
 
         match = played_match(session, seed=7)
-        turns = match_selectors.match_replay(match=match).turn_count
+        turns = match_replay(match=match).turn_count
 
         def match_sheet() -> bytes:
             return render_pdf("printing/match_sheet.html",

@@ -39,8 +39,9 @@ from django.utils import translation
 
 from tournament import engine
 from tournament.core.tournaments import staff_role_grant, tournament_create
-from tournament.matches import selectors as match_selectors
 from tournament.matches import services as match_services
+from tournament.matches.records import match_rows, match_with_tournament
+from tournament.matches.replaying import match_replay
 from tournament.models import Match, StaffRole
 from tournament.organiser.services import player_add
 from tournament.seating.services import session_seat_players
@@ -69,7 +70,7 @@ def _started_match(tournament, *, label: str) -> tuple[Match, list[str]]:
     session_seat_players(session=session, tables=[players])
     session_start(session=session)
     match = Match.objects.get(table__session=session)
-    return match, match_selectors.match_rows(match=match).names
+    return match, match_rows(match=match).names
 
 class Command(BaseCommand):
     help = "Time a turn's save, the turn preview and the match page on a whole simulated match."
@@ -109,7 +110,7 @@ class Command(BaseCommand):
         saves: list[tuple[float, float]] = []
         previews: list[tuple[float, float]] = []
         for turn in rounds[-1]["turns"]:
-            match = match_selectors.match_with_tournament(match.pk).get()
+            match = match_with_tournament(match.pk).get()
             place = turn.get("place")
             data = match_services.TurnInput(
                 player=turn["player"], draws=turn.get("draws", 0),
@@ -119,7 +120,7 @@ class Command(BaseCommand):
             )
             if place:
                 def preview(match=match, data=data):
-                    view = match_selectors.match_replay(match=match)
+                    view = match_replay(match=match)
                     view.live.replay.preview(engine.TurnRecord(
                         player=data.player, draws=data.draws,
                         place=engine.PlaceRecord(cell=data.cell, corners=data.corners)))
@@ -166,7 +167,7 @@ class Command(BaseCommand):
             data = _posted(turn)
             cpus, sizes = [], []
             for _ in range(repeat):
-                match = match_selectors.match_with_tournament(match.pk).get()
+                match = match_with_tournament(match.pk).get()
                 data["revision"] = str(match.revision)
                 cpu = time.process_time()
                 response = client.post(url, data, HTTP_HX_REQUEST="true")

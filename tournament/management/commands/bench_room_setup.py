@@ -23,7 +23,7 @@ from django.db import transaction
 from tournament import engine
 from tournament.core.tournaments import staff_role_grant
 from tournament.management.commands.running_bench import build_tournament
-from tournament.matches.selectors import match_rows
+from tournament.matches.records import match_rows
 from tournament.models import Match, Tournament
 from tournament.seating.services import session_seat
 from tournament.sessions.services import session_create, session_start

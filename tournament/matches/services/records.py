@@ -12,7 +12,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from tournament import engine
-from tournament.matches.selectors import ReplayedMatch
+from tournament.matches.replayed import ReplayedMatch
 from tournament.matches.services.rounds import match_round_confirm
 from tournament.matches.services.write import Written, match_write
 from tournament.matches.turn_rows import turn_row

@@ -12,7 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournament import engine
-from tournament.matches.selectors import TurnLine
+from tournament.matches.replayed import TurnLine
 from tournament.matches.services.write import Written, match_write
 from tournament.models import AuditEntry, Match, Round, RoundEnd
 

@@ -12,13 +12,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournament import engine
-from tournament.matches.selectors import (
-    MatchRows,
-    ReplayedMatch,
-    ReplayedRound,
-    TranslatedProblem,
-    replay_with_candidates,
-)
+from tournament.matches.records import MatchRows
+from tournament.matches.replayed import ReplayedMatch, ReplayedRound, TranslatedProblem
+from tournament.matches.replaying import replay_with_candidates
 from tournament.matches.services.write import MatchWrite, Written, match_write
 from tournament.matches.turn_rows import turn_record, turn_row
 from tournament.models import AuditEntry, Match, Round, Turn, Verdict

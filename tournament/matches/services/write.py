@@ -39,14 +39,9 @@ from django.utils.translation import gettext as _
 
 from tournament import engine
 from tournament.core import freshness
-from tournament.matches.selectors import (
-    MatchRows,
-    ReplayedMatch,
-    match_replay,
-    match_replay_appended,
-    match_rows,
-    match_with_tournament,
-)
+from tournament.matches.records import MatchRows, match_rows, match_with_tournament
+from tournament.matches.replayed import ReplayedMatch
+from tournament.matches.replaying import match_replay, match_replay_appended
 from tournament.models import AuditEntry, Match, MatchSubmission, Round, Turn
 from tournament.ratings import services as ratings
 from tournament.sessions.services import session_write_refusal

@@ -1,0 +1,111 @@
+"""The engine's word on a turn not saved yet: where a tile fits, what it would score or why it
+does not go there (:func:`turn_preview`), and the table as it stood before a turn, for the
+correction and insertion pages (:func:`board_before`)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.utils.safestring import SafeString
+
+from tournament import engine
+from tournament.matches.replayed import ReplayedMatch, ReplayedRound, TurnLine
+from tournament.matches.replaying import match_replay_before
+from tournament.models import Verdict
+
+
+@dataclass
+class BoardBefore:
+    """The table as it stood before a turn, for the correction and insertion pages: its
+    drawing (open cells clickable) and, for each tile not yet played then, the cells where it
+    fits and the corners of each way it fits there (``{"3-4-5": {"D(1,0)": ["5-3-4"]}}``)."""
+
+    svg: SafeString
+    fits_json: str
+
+
+def board_before(*, replay: ReplayedMatch, round_view: ReplayedRound,
+                 line: TurnLine) -> BoardBefore | None:
+    """The table before ``line`` was played; None where it is not known (sheet mode)."""
+    live = match_replay_before(rows=replay.rows, round_=round_view.row, position=line.position).live
+    if live is None or live.board is None:
+        return None
+    played = live.replay.tiles_played
+    fits: dict[str, dict[str, list[str]]] = {}
+    for placement in live.board.legal_placements(t for t in engine.ALL_TILES if t not in played):
+        cells = fits.setdefault(str(placement.tile), {})
+        cells.setdefault(str(placement.cell), []).append("-".join(map(str, placement.corners)))
+    return BoardBefore(svg=live.board_svg(side=60, pickable=True), fits_json=json.dumps(fits, separators=(",", ":")))
+
+
+def explain_report(report: engine.TurnReport) -> str:
+    """The engine's sum in the user's language, '' when it is the tile's value alone:
+    ``12 + 40 (pont) − 5 (pioches) = 47`` (``engine.score_explained``)."""
+    return engine.score_explained(report.score)
+
+
+def problem_messages(report: engine.TurnReport) -> list[str]:
+    """A turn's problems in the user's language."""
+    return [engine.problem_message(p.template, p.params) for p in report.problems]
+
+
+@dataclass
+class TurnPreview:
+    """What the board shows before a turn is saved: the orientations that fit the cell, the
+    engine's figure and bonus, or why the tile does not go there."""
+
+    tile: str = ""
+    cell: engine.Cell | None = None
+    #: The cell in words, from the tiles it touches (for screen readers).
+    cell_words: str = ""
+    #: The legal ways the tile fits the cell: ``{"corners": "5-3-4", "svg": ...}``.
+    options: list[dict[str, Any]] = field(default_factory=list)
+    corners: str = ""
+    points: int | None = None
+    bonus: str = ""
+    explain: str = ""
+    refusals: list[str] = field(default_factory=list)
+    #: No orientation of the tile fits the cell: the tile goes back to the player.
+    no_fit: bool = False
+    error: str = ""
+
+
+def turn_preview(
+    *,
+    replay: ReplayedMatch,
+    tile: str,
+    cell: engine.Cell | None,
+    corners: tuple[int, int, int] | None = None,
+    draws: int = 0,
+    player: int | None = None,
+) -> TurnPreview:
+    """The engine's word on ``tile`` at ``cell`` in the round in play; nothing is saved."""
+    live = replay.live
+    preview = TurnPreview(tile=tile, cell=cell)
+    if live is None or live.board is None or not tile or cell is None:
+        return preview
+    options = live.orientations(tile, cell)
+    preview.cell_words = engine.cell_words(cell, engine.cell_neighbours(cell, live.board.placements))
+    preview.options = [
+        {"corners": "-".join(map(str, c)),
+         "svg": engine.draw_board([engine.Placement(cell, c)], side=34, title="-".join(map(str, c)))}
+        for c in options
+    ]
+    if corners not in options:
+        corners = options[0] if len(options) == 1 else None
+    preview.corners = "-".join(map(str, corners)) if corners else ""
+    if live.next_player is not None:
+        player = live.next_player
+    probe = corners or (options[0] if options else engine.parse_tile(tile).rotations()[0])
+    report = live.replay.preview(engine.TurnRecord(
+        player=player or 0, draws=draws, place=engine.PlaceRecord(cell=cell, corners=probe)))
+    if report.verdict == Verdict.ILLEGAL:
+        preview.refusals = problem_messages(report)
+        preview.no_fit = not options
+    else:
+        preview.points = report.points
+        preview.bonus = engine.bonus_label(report.bonus.value if report.bonus else "")
+        preview.explain = explain_report(report)
+    return preview

@@ -1,0 +1,163 @@
+"""A match's rows and its record.
+
+The current versions of a match's Turn and RoundEnd rows ARE the match:
+
+- :func:`match_rows` loads the current rows (4 queries), as a :class:`MatchRows` that a write
+  changes in memory before it asks for the replay;
+- :func:`record_from_rows` builds the engine's match record (docs/record-format.md) from them:
+  the one place a record is made from rows, used by the replay (``tournament.matches.
+  replaying``), ``record.json``, the PDFs and every write;
+- :func:`match_record` is ``record_from_rows(match_rows(match=...))``, for a caller that wants
+  the record only (the match report, the download).
+
+Turn by turn, rows and engine records convert in :mod:`tournament.matches.turn_rows`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.db.models import Count, QuerySet
+
+from tournament import engine
+from tournament.matches.turn_rows import round_end_racks, turn_record
+from tournament.models import Match, Round, RoundEnd, Seat, Turn
+
+
+@dataclass
+class MatchRows:
+    """The current rows of a match, in order; services change them in memory before a replay."""
+
+    match: Match
+    seats: list[Seat]
+    rounds: list[Round]
+    #: Round pk -> its current turns, by index.
+    turns: dict[int, list[Turn]]
+    #: Round pk -> its current end (racks shown), for the rounds closed.
+    ends: dict[int, RoundEnd]
+    #: The settled rounds whose turns were not loaded (``match_rows`` with
+    #: ``settled_stored``), pk -> how many turns they have: ``turns`` has no entry for them,
+    #: and their record is not known.
+    unloaded: dict[int, int] = field(default_factory=dict)
+
+    @property
+    def names(self) -> list[str]:
+        """The players' names in seat order."""
+        return [seat.player.name for seat in self.seats]
+
+    def round_turns(self, round_: Round) -> list[Turn]:
+        return self.turns.setdefault(round_.pk, [])
+
+    def before(self, round_: Round, position: int) -> MatchRows:
+        """The rows as they stood before turn ``position`` (from 0) of ``round_`` was played:
+        the rounds before it whole, its first ``position`` turns, no end (new lists and dicts,
+        the same row objects)."""
+        if round_.pk in self.unloaded:
+            raise ValueError(f"the turns of round {round_.index + 1} were not loaded")
+        rounds = [r for r in self.rounds if r.index <= round_.index]
+        turns = {**self.turns, round_.pk: self.turns.get(round_.pk, [])[:position]}
+        ends = {r.pk: self.ends[r.pk] for r in rounds if r.pk in self.ends and r.pk != round_.pk}
+        unloaded = {pk: n for pk, n in self.unloaded.items() if pk in ends}
+        return MatchRows(match=self.match, seats=self.seats, rounds=rounds, turns=turns, ends=ends,
+                         unloaded=unloaded)
+
+    def recorded_rounds(self) -> list[Round]:
+        """The rounds the record holds: all but a last round that has neither turns nor end
+        (a round begun then emptied by an undo)."""
+        rounds = self.rounds
+        if rounds and not self.turns.get(rounds[-1].pk) and rounds[-1].pk not in self.ends:
+            return rounds[:-1]
+        return rounds
+
+
+def match_with_tournament(match_id: int) -> QuerySet[Match]:
+    """The match with its table, session and tournament loaded (one query)."""
+    return Match.objects.filter(pk=match_id).select_related("table__session__tournament")
+
+
+def match_rows(*, match: Match, settled_stored: bool = False) -> MatchRows:
+    """The current rows of ``match``: seats with players, rounds, current turns and ends.
+
+    Four queries (the match's table, session and tournament should come loaded, see
+    :func:`match_with_tournament`). With ``settled_stored``, the turns of the leading
+    settled rounds (:func:`settled_rounds`) are not loaded (:attr:`MatchRows.unloaded`):
+    a replay of these rows starts from their stored scores.
+    """
+    seats = list(Seat.objects.filter(table_id=match.table_id).select_related("player").order_by("order"))
+    rounds = list(Round.objects.filter(match=match).order_by("index"))
+    ends = {end.round_id: end for end in RoundEnd.objects.current().filter(round__match=match)}
+    rows = MatchRows(match=match, seats=seats, rounds=rounds, turns={}, ends=ends)
+    settled = [round_.pk for round_ in settled_rounds(rows)] if settled_stored else []
+    current = Turn.objects.current().filter(round__match=match)
+    if settled:
+        rows.unloaded = dict.fromkeys(settled, 0)
+        counts = current.filter(round_id__in=settled).values("round_id").annotate(n=Count("pk"))
+        rows.unloaded.update((count["round_id"], count["n"]) for count in counts)
+        current = current.exclude(round_id__in=settled)
+    turns: dict[int, list[Turn]] = {
+        round_.pk: [] for round_ in rounds if round_.pk not in rows.unloaded}
+    for turn in current.order_by("round_id", "index"):
+        turns.setdefault(turn.round_id, []).append(turn)
+    rows.turns = turns
+    return rows
+
+
+def settled_rounds(rows: MatchRows) -> list[Round]:
+    """The leading rounds of ``rows`` that are settled and stored: closed (racks shown),
+    confirmed, and their scores stored for every seat. A write to the round in play leaves
+    them as they are; their stored scores are what a replay of them gives (a change to a
+    round un-confirms it, and every write stores the replay's figures)."""
+    settled = []
+    seats = len(rows.seats)
+    for round_ in rows.rounds:
+        scores = round_.scores
+        if (round_.pk not in rows.ends or round_.confirmed_at is None
+                or round_.end_kind == "unfinished" or not isinstance(scores, list)
+                or len(scores) != seats or not all(type(s) is int for s in scores)):
+            break
+        settled.append(round_)
+    return settled
+
+
+def record_from_rows(rows: MatchRows) -> engine.MatchRecord:
+    """The match record (docs/record-format.md, with the referee's decisions) of these rows.
+
+    The one function that makes a record from rows: the replay, the download, the printed
+    sheet and every write use it. Rows whose settled rounds were not loaded
+    (:attr:`MatchRows.unloaded`) have no record: ValueError.
+    """
+    if rows.unloaded:
+        raise ValueError("the turns of the settled rounds were not loaded: no record")
+    return partial_record(rows)
+
+
+def partial_record(rows: MatchRows) -> engine.MatchRecord:
+    """:func:`record_from_rows`, the settled rounds not loaded left without turns (for the
+    replay, which does not play them)."""
+    tournament = rows.match.table.session.tournament
+    rounds = []
+    for round_ in rows.recorded_rounds():
+        end = rows.ends.get(round_.pk)
+        rounds.append(
+            engine.RoundRecord(
+                turns=tuple(turn_record(turn) for turn in rows.turns.get(round_.pk, ())),
+                racks=round_end_racks(end),
+                settlement_claimed=(
+                    tuple(end.settlement_claimed)
+                    if end is not None and end.settlement_claimed is not None
+                    else None
+                ),
+            )
+        )
+    return engine.MatchRecord(
+        players=tuple(rows.names),
+        rounds=tuple(rounds),
+        rules_name=tournament.rules,
+        target=tournament.target,
+        **engine.record_options(tournament=tournament),
+    )
+
+
+def match_record(*, match: Match) -> engine.MatchRecord:
+    """The record of ``match`` from its current rows (``.to_dict()``/``.to_json()`` for JSON)."""
+    return record_from_rows(match_rows(match=match))
