@@ -10,7 +10,7 @@ from tests.tournament.tournaments import settings_of
 from tournament.core.tournaments import staff_role_grant
 from tournament.models import Player, Registration, StaffRole, Tournament
 from tournament.organiser import services as organiser
-from tournament.organiser.staff import staff_role_revoke
+from tournament.organiser.services.staff import staff_role_revoke
 from tournament.seating import services as seating
 from tournament.sessions.services import session_close, session_create, session_start
 

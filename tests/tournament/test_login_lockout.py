@@ -12,7 +12,7 @@ from django.test import Client
 
 from tests.conftest import STAFF_PASSWORD
 from tournament.core.tournaments import staff_role_grant
-from tournament.organiser.staff import staff_lockout_lift
+from tournament.organiser.services.staff import staff_lockout_lift
 
 pytestmark = pytest.mark.django_db
 

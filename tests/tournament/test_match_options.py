@@ -132,8 +132,8 @@ def test_the_match_page_and_every_printed_sheet_say_the_options(tournament, refe
     kwargs = {"slug": tournament.slug, "match_id": match.pk}
     pages = [
         reverse("tournament:match", kwargs=kwargs),
-        reverse("tournament:match_sheet_pdf", kwargs=kwargs) + "?html",
-        reverse("tournament:sheets_pdf", kwargs={"slug": tournament.slug,
+        reverse("tournament:match_report_pdf", kwargs=kwargs) + "?html",
+        reverse("tournament:score_sheets_pdf", kwargs={"slug": tournament.slug,
                                                           "number": 1}) + "?html",
         reverse("tournament:detail", kwargs={"slug": tournament.slug}),
     ]

@@ -25,7 +25,7 @@ from tournament.core.permissions import (
     can_create_tournament,
 )
 from tournament.models import Registration, Session, StaffRole, default_ranking_criteria
-from tournament.organiser import selectors, services, staff
+from tournament.organiser import selectors, services
 from tournament.organiser.forms import (
     CRITERIA_FIELDS,
     PlayerForm,
@@ -261,7 +261,7 @@ class StaffView(OrganiserRequiredMixin, TemplateView):
         form = StaffGrantForm(request.POST)
         if form.is_valid():
             try:
-                staff_role = staff.staff_account_grant(tournament=self.tournament, **form.cleaned_data)
+                staff_role = services.staff_account_grant(tournament=self.tournament, **form.cleaned_data)
             except ValidationError as error:
                 add_service_errors(form, error)
             else:
@@ -280,7 +280,7 @@ class StaffRevokeView(OrganiserRequiredMixin, View):
     def post(self, request, *args, **kwargs):
         staff_role = get_object_or_404(StaffRole, pk=kwargs["role_id"], tournament=self.tournament)
         try:
-            staff.staff_role_revoke(staff_role=staff_role)
+            services.staff_role_revoke(staff_role=staff_role)
         except ValidationError as error:
             message_refusal(request, error)
         else:
@@ -303,7 +303,7 @@ class StaffUnlockView(OrganiserRequiredMixin, View):
             return HttpResponseBadRequest()
         username = form.cleaned_data["username"]
         try:
-            staff.staff_lockout_lift(tournament=self.tournament, username=username)
+            services.staff_lockout_lift(tournament=self.tournament, username=username)
         except ValidationError as error:
             message_refusal(request, error)
         else:

@@ -196,8 +196,8 @@ class ResultLine:
     winner: bool
 
 
-def match_sheet_context(*, match: Match) -> dict:
-    """The context of ``printing/match_sheet.html``: the match as the recording replays it.
+def match_report_context(*, match: Match) -> dict:
+    """The context of ``printing/match_report.html``: the match as the recording replays it.
 
     Every figure comes from ``tournament.matches.replaying.match_replay`` (the one replay of
     a match); this only arranges it for the page.

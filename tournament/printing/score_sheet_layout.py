@@ -21,24 +21,24 @@ sides, hexagons), the turn's points and the running total.
 from __future__ import annotations
 
 import base64
-import io
-import subprocess
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
 
 from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
-from PIL import Image, ImageDraw, ImageFont
 
-DPI = 600
-MM_PER_PT = 25.4 / 72
-
-INK = 0x15
-MUTED = 0x5B
-RULE = 0x8D
-WASH = 0xEC
-PAPER = 0xFF
+from tournament.printing.drawing import (
+    INK,
+    MM_PER_PT,
+    MUTED,
+    PAPER,
+    RULE,
+    THICK,
+    THIN,
+    WASH,
+    Drawing,
+    wrap,
+)
 
 #: The content box of an A4 page inside print.css's margins (10 mm, 10 mm, 13 mm, 10 mm).
 PORTRAIT_SIZE = (190.0, 274.0)
@@ -60,8 +60,6 @@ HEXAGON_BOX = 4.0
 BOX_GAP = 0.45
 #: The extra space before the last draw box (the penalty for a turn without a placement).
 PENALTY_BOX_GAP = 0.45
-THIN = 0.2
-THICK = 0.5
 GAP = 3.0
 SETTLEMENT_LABEL_COLUMN = 46.0
 SETTLEMENT_HEADER = 6.0
@@ -78,113 +76,6 @@ ID_BOX_HEIGHT = 18.5
 ID_BOX_LABEL = 4.0
 SMALL_ID_BOX = 16.0
 TABLE_ID_BOX = 25.0
-
-#: Where DejaVu lives when fontconfig's fc-match is not there to say.
-FONT_FOLDERS = ("/usr/share/fonts/truetype/dejavu", "/usr/share/fonts/dejavu-sans-fonts",
-                "/usr/share/fonts/TTF", "/usr/share/fonts/dejavu")
-
-
-class FontMissing(RuntimeError):
-    """DejaVu Sans is not installed (Debian: apt install fonts-dejavu-core)."""
-
-
-@cache
-def font_file(*, bold: bool = False) -> str:
-    """The file of DejaVu Sans (bold): the font of every printed page."""
-    name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
-    try:
-        found = subprocess.run(
-            ["fc-match", "--format=%{file}", "DejaVu Sans:bold" if bold else "DejaVu Sans:book"],
-            check=False, capture_output=True, text=True, timeout=10,
-        ).stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        found = ""
-    if found.endswith(name):
-        return found
-    for folder in FONT_FOLDERS:
-        if (Path(folder) / name).is_file():
-            return str(Path(folder) / name)
-    raise FontMissing(f"{name} not found: install DejaVu Sans (Debian: fonts-dejavu-core)")
-
-
-@cache
-def _font(pixels: int, bold: bool) -> ImageFont.FreeTypeFont:
-    return ImageFont.truetype(font_file(bold=bold), pixels)
-
-
-class Drawing:
-    """A greyscale picture measured in millimetres, drawn by Pillow at :data:`DPI`."""
-
-    def __init__(self, width: float, height: float):
-        self.scale = DPI / 25.4
-        self.image = Image.new("L", (self.px(width), self.px(height)), PAPER)
-        self.draw = ImageDraw.Draw(self.image)
-
-    def px(self, mm: float) -> int:
-        return round(mm * self.scale)
-
-    def font(self, size: float, bold: bool) -> ImageFont.FreeTypeFont:
-        return _font(self.px(size), bold)
-
-    def rect(self, x: float, y: float, width: float, height: float, *, fill: int | None = None,
-             outline: int | None = None, line: float = THIN, radius: float = 0) -> None:
-        box = (self.px(x), self.px(y), self.px(x + width) - 1, self.px(y + height) - 1)
-        stroke = max(1, self.px(line)) if outline is not None else 0
-        if radius:
-            self.draw.rounded_rectangle(box, self.px(radius), fill=fill, outline=outline,
-                                        width=stroke)
-        else:
-            self.draw.rectangle(box, fill=fill, outline=outline, width=stroke)
-
-    def hline(self, y: float, x1: float, x2: float, *, line: float = THIN, colour: int = RULE):
-        half = self.px(line) / 2
-        top = round(self.px(y) - half)
-        self.draw.rectangle((round(self.px(x1) - half), top, round(self.px(x2) + half),
-                             top + max(1, self.px(line)) - 1), fill=colour)
-
-    def vline(self, x: float, y1: float, y2: float, *, line: float = THIN, colour: int = RULE):
-        half = self.px(line) / 2
-        left = round(self.px(x) - half)
-        self.draw.rectangle((left, round(self.px(y1) - half), left + max(1, self.px(line)) - 1,
-                             round(self.px(y2) + half)), fill=colour)
-
-    def text(self, x: float, y: float, text: str, *, size: float, anchor: str = "mm",
-             colour: int = MUTED, bold: bool = False) -> None:
-        """``text`` at (x, y), ``size`` in mm; ``anchor`` as Pillow's ("mm": centred)."""
-        self.draw.text((self.px(x), self.px(y)), text, font=self.font(size, bold), fill=colour,
-                       anchor=anchor)
-
-    def paragraph(self, x: float, y: float, width: float, runs: list[tuple[str, bool]], *,
-                  size: float, line_height: float, colour: int = MUTED,
-                  bold_colour: int = INK) -> None:
-        """Runs of (text, bold) wrapped to ``width``, the first baseline at ``y``."""
-        for line, words in enumerate(wrap(runs, width=width, size=size)):
-            for left, word, bold in words:
-                self.text(x + left, y + line * line_height, word, size=size, anchor="ls",
-                          colour=bold_colour if bold else colour, bold=bold)
-
-    def png(self) -> bytes:
-        buffer = io.BytesIO()
-        self.image.save(buffer, "PNG", dpi=(DPI, DPI), compress_level=6)
-        return buffer.getvalue()
-
-
-def wrap(runs: list[tuple[str, bool]], *, width: float, size: float
-         ) -> list[list[tuple[float, str, bool]]]:
-    """Runs of (text, bold) cut into lines of at most ``width`` mm: (x, word, bold) each."""
-    scale = DPI / 25.4
-    space = _font(round(size * scale), False).getlength(" ") / scale
-    lines: list[list[tuple[float, str, bool]]] = [[]]
-    cursor = 0.0
-    for text, bold in runs:
-        for word in text.split():
-            length = _font(round(size * scale), bold).getlength(word) / scale
-            if cursor > 0 and cursor + length > width:
-                lines.append([])
-                cursor = 0.0
-            lines[-1].append((cursor, word, bold))
-            cursor += length + space
-    return lines
 
 
 def boxes_in(left: float, right: float, widths: tuple[float, ...]) -> list[float]:

@@ -15,11 +15,11 @@ urlpatterns = [
     path(
         "t/<slug:slug>/sessions/<int:number>/sheets.pdf",
         views.ScoreSheetsPdfView.as_view(),
-        name="sheets_pdf",
+        name="score_sheets_pdf",
     ),
     path(
         "t/<slug:slug>/matches/<int:match_id>/sheet.pdf",
-        views.MatchSheetPdfView.as_view(),
-        name="match_sheet_pdf",
+        views.MatchReportPdfView.as_view(),
+        name="match_report_pdf",
     ),
 ]

@@ -108,14 +108,14 @@ class SeatingPdfView(TournamentMixin, SessionMixin, PdfView):
         return f"{self.tournament.slug}-session-{self.kwargs['number']}-seating.pdf"
 
 
-class MatchSheetPdfView(TournamentMixin, PdfView):
+class MatchReportPdfView(TournamentMixin, PdfView):
     """The sheet of a match as played: public once the match is confirmed, staff before.
 
     A match's PDF takes seconds to make (a whole match is some 200 turns and 5 boards): it is
     kept (``kept_name``), and made again only when what it shows changes.
     """
 
-    template_name = "printing/match_sheet.html"
+    template_name = "printing/match_report.html"
 
     @cached_property
     def match(self) -> Match:
@@ -134,7 +134,7 @@ class MatchSheetPdfView(TournamentMixin, PdfView):
         return f"match-sheet:{self.tournament.pk}:{self.match.pk}"
 
     def document_context(self):
-        return documents.match_sheet_context(match=self.match)
+        return documents.match_report_context(match=self.match)
 
     def filename(self) -> str:
         table = self.match.table

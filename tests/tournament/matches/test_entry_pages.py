@@ -10,8 +10,9 @@ from django.utils import translation
 
 from tests.tournament.matches.helpers import add, first_match
 from tournament import engine
-from tournament.matches import forms, services
-from tournament.matches.views import SHEET_LINES
+from tournament.matches import services
+from tournament.matches.forms.sheet_mode import SheetModeLineForm
+from tournament.matches.views.sheet_mode import SHEET_MODE_LINES
 from tournament.models import RoundEnd, Turn, Verdict
 
 pytestmark = pytest.mark.django_db
@@ -43,20 +44,20 @@ def test_the_correction_and_insertion_pages_name_the_verdict_in_the_page_languag
 
 def test_sheet_mode_starts_with_the_lines_of_a_whole_round(referee_client, tournament):
     match = first_match(tournament)
-    response = referee_client.get(url(match, "match_sheet"))
+    response = referee_client.get(url(match, "match_sheet_mode"))
     formset = response.context["formset"]
-    assert SHEET_LINES >= 28 and formset.total_form_count() == SHEET_LINES
+    assert SHEET_MODE_LINES >= 28 and formset.total_form_count() == SHEET_MODE_LINES
     assert formset.forms[0].fields["who"].widget.attrs.get("autofocus")
 
 
 def test_more_lines_puts_the_cursor_after_the_last_line_typed(referee_client, tournament):
     match = first_match(tournament)
-    data = {"line-TOTAL_FORMS": str(SHEET_LINES), "line-INITIAL_FORMS": "0", "revision": "0",
+    data = {"line-TOTAL_FORMS": str(SHEET_MODE_LINES), "line-INITIAL_FORMS": "0", "revision": "0",
             "line-0-who": "a", "line-0-tile": "555", "line-0-bonus": "o", "line-0-points": "25",
             "line-1-tile": "4-5-5", "line-1-points": "14", "more": "1"}
-    response = referee_client.post(url(match, "match_sheet"), data)
+    response = referee_client.post(url(match, "match_sheet_mode"), data)
     formset = response.context["formset"]
-    assert formset.total_form_count() == 2 * SHEET_LINES
+    assert formset.total_form_count() == 2 * SHEET_MODE_LINES
     focused = [i for i, line in enumerate(formset.forms) if line.fields["who"].widget.attrs.get("autofocus")]
     assert focused == [2]
     assert response.context["formset"].forms[1]["tile"].value() == "4-5-5"  # nothing typed lost
@@ -66,7 +67,7 @@ def sheet_check(referee_client, match, points):
     data = {"line-TOTAL_FORMS": "1", "line-INITIAL_FORMS": "0", "revision": "0",
             "line-0-who": "a", "line-0-tile": "555", "line-0-bonus": "o", "line-0-points": points,
             "check": "1"}
-    return referee_client.post(url(match, "match_sheet"), data)
+    return referee_client.post(url(match, "match_sheet_mode"), data)
 
 
 def test_every_line_accepted_is_said_only_when_no_claim_differs(referee_client, tournament):
@@ -81,9 +82,9 @@ def test_every_line_accepted_is_said_only_when_no_claim_differs(referee_client, 
 
 def test_every_sheet_input_has_a_label(referee_client, tournament):
     match = first_match(tournament)
-    page = referee_client.get(url(match, "match_sheet")).content.decode()
+    page = referee_client.get(url(match, "match_sheet_mode")).content.decode()
     rows = re.findall(r'<tr class="sheet-line.*?</tr>', page, re.S)
-    assert len(rows) == SHEET_LINES
+    assert len(rows) == SHEET_MODE_LINES
     for row in rows:
         inputs = re.findall(r"<(?:input|select)\b[^>]*>", row)
         labelled = re.findall(r"<label><span class=\"visually-hidden\">[^<]+</span><(?:input|select)\b", row)
@@ -110,8 +111,8 @@ def test_the_settlement_claimed_for_the_winner_only_implies_the_others_zeros(ref
 
 @pytest.mark.parametrize("code", ["b", "p", "B"])
 def test_a_bridge_is_b_in_english_and_p_in_french_on_the_sheet(code):
-    form = forms.SheetLineForm(data={"tile": "345", "bonus": code})
+    form = SheetModeLineForm(data={"tile": "345", "bonus": code})
     form.is_valid()
     assert form.cleaned_data.get("bonus") == "bridge"
-    form = forms.SheetLineForm(data={"tile": "345", "bonus": "x"})
+    form = SheetModeLineForm(data={"tile": "345", "bonus": "x"})
     assert not form.is_valid() and "bonus" in form.errors

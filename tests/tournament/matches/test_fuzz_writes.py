@@ -224,7 +224,7 @@ def test_sheet_mode(played, referee_client, action, field, value):
         base = {"revision": str(match.revision), "line-TOTAL_FORMS": "2", "line-INITIAL_FORMS": "0",
                 "line-0-who": "", "line-0-tile": "555", "line-0-draws": "0", "line-0-points": "25",
                 action: "1"}
-        _post(referee_client, match, _url(match, "match_sheet"), _fuzzed(base, field, value))
+        _post(referee_client, match, _url(match, "match_sheet_mode"), _fuzzed(base, field, value))
 
 
 def _paths(value: Any, path: tuple = ()) -> list[tuple]:
@@ -320,7 +320,7 @@ def test_a_superscript_digit_in_sheet_mode_is_a_field_error(played, referee_clie
         match = fresh(played)
         base = {"revision": str(match.revision), "line-TOTAL_FORMS": "1", "line-INITIAL_FORMS": "0",
                 "line-0-tile": "555", "line-0-points": "25", "check": "1"}
-        response = referee_client.post(_url(match, "match_sheet"), _fuzzed(base, field, "²"))
+        response = referee_client.post(_url(match, "match_sheet_mode"), _fuzzed(base, field, "²"))
         assert response.status_code == 400
         assert response.context["formset"].forms[0].has_error(field.removeprefix("line-0-"))
 
@@ -328,7 +328,7 @@ def test_a_superscript_digit_in_sheet_mode_is_a_field_error(played, referee_clie
 def test_sheet_modes_more_lines_with_a_bad_count_is_refused(played, referee_client):
     with example():
         match = fresh(played)
-        response = referee_client.post(_url(match, "match_sheet"), {
+        response = referee_client.post(_url(match, "match_sheet_mode"), {
             "revision": str(match.revision), "line-TOTAL_FORMS": "abc", "line-INITIAL_FORMS": "0",
             "more": "1"})
         assert response.status_code == 400

@@ -132,7 +132,7 @@ def test_the_page_of_a_closed_sessions_match_offers_no_write(closed, referee_cli
     page = response.content.decode()
     assert 'id="write-refusal"' in page
     assert _url(closed, "match_turn_correct", turn_id=_turn_id(closed)) not in page
-    assert _url(closed, "match_sheet") not in page
+    assert _url(closed, "match_sheet_mode") not in page
 
 
 def test_a_correction_posted_to_a_closed_sessions_match_is_refused(closed, referee_client):

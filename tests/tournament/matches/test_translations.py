@@ -198,9 +198,9 @@ def test_the_correction_page_says_the_engines_figure_in_words(referee, referee_c
 
 def test_the_english_sheet_help_gives_english_initials(referee_client, tournament):
     match = first_match(tournament)
-    page = get(referee_client, page_url(match, "match_sheet"), "en")
+    page = get(referee_client, page_url(match, "match_sheet_mode"), "en")
     assert "b bridge" in page and "p bridge" not in page
-    assert "p pont" in get(referee_client, page_url(match, "match_sheet"), "fr")
+    assert "p pont" in get(referee_client, page_url(match, "match_sheet_mode"), "fr")
 
 
 def test_counts_in_the_audit_log_take_their_plural_form(referee, referee_client, tournament):
@@ -237,7 +237,7 @@ def test_the_audit_log_puts_french_spaces_in_its_lines(referee, referee_client, 
 def test_the_match_pages_name_a_table_as_the_glossary_does(referee_client, tournament):
     match = first_match(tournament)
     number, session = match.table.number, match.table.session.number
-    for name in ("match", "match_sheet"):
+    for name in ("match", "match_sheet_mode"):
         page = get(referee_client, page_url(match, name), "en")
         assert f"Session {session}, table {number}" in page
         assert f"Session {session} · Table {number}" not in page

@@ -23,7 +23,8 @@ from tests.tournament.matches.helpers import (
 from tests.tournament.queries import page_queries
 from tournament import engine
 from tournament.core.tournaments import staff_role_grant
-from tournament.matches import services, views
+from tournament.matches import services
+from tournament.matches.views.entry import turn_saved_message
 from tournament.models import Match, Round, RoundEnd, StaffRole, Turn
 
 pytestmark = pytest.mark.django_db
@@ -75,7 +76,7 @@ def test_a_referee_of_the_table_gets_the_entry_screen(referee_client, tournament
     assert has_id(page, "turn-form") and response.context["live"].is_opening
     assert "player" in response.context["turn_form"].fields
     assert page.count('class="tile-button') == 56
-    assert f'href="{url(match, "match_sheet")}"' in page
+    assert f'href="{url(match, "match_sheet_mode")}"' in page
 
 
 def test_a_referee_of_another_table_reads_only(tournament, referee_of_table_2):
@@ -85,7 +86,7 @@ def test_a_referee_of_another_table_reads_only(tournament, referee_of_table_2):
     assert 'id="turn-form"' not in client.get(url(match)).content.decode()
     response = client.post(url(match, "match_turn_add"), {"revision": 0, "pass": "1", "draws": 3})
     assert response.status_code == 403
-    assert client.get(url(match, "match_sheet")).status_code == 403
+    assert client.get(url(match, "match_sheet_mode")).status_code == 403
 
 
 def test_writes_send_the_anonymous_to_the_login_page(client, tournament):
@@ -95,7 +96,7 @@ def test_writes_send_the_anonymous_to_the_login_page(client, tournament):
     assert client.get(url(match, "match_audit")).status_code == 302
 
 
-@pytest.mark.parametrize("name", ["match", "match_turn_add", "match_audit", "match_sheet"])
+@pytest.mark.parametrize("name", ["match", "match_turn_add", "match_audit", "match_sheet_mode"])
 def test_a_private_tournaments_match_is_not_found_by_whoever_may_not_see_it(
         name, make_tournament, make_user):
     tournament = make_tournament(slug="closed-doors", is_public=False, started=True)
@@ -149,7 +150,7 @@ def test_a_turn_saved_with_htmx_answers_the_match_region(referee_client, tournam
     page = response.content.decode()
     assert page.startswith('\n<div id="match"') or '<div id="match"' in page[:200]
     assert "<html" not in page
-    assert response.context["done_message"] == views.turn_saved_message(
+    assert response.context["done_message"] == turn_saved_message(
         Turn.objects.current().get(round__match=match))
     (turn,) = Turn.objects.current().filter(round__match=match)
     assert (turn.tile, turn.cell, turn.corners, turn.points, turn.verdict) == (
@@ -416,7 +417,7 @@ def test_sheet_mode_from_the_racks_to_the_next_round(referee, referee_client, to
     for _ in range(9):
         add(match, referee, services.TurnInput(draws=3))
     add(match, referee, services.TurnInput(draws=1))
-    page = referee_client.get(url(match, "match_sheet")).content.decode()
+    page = referee_client.get(url(match, "match_sheet_mode")).content.decode()
     assert 'id="round-end-form"' in page and 'name="next" value="sheet"' in page
     assert 'id="sheet-form"' not in page
     data = {"revision": 11, "next": "sheet", "page": "round_end", "total_0": "90",
@@ -425,17 +426,17 @@ def test_sheet_mode_from_the_racks_to_the_next_round(referee, referee_client, to
     assert response.status_code == 400 and "id_total_3" in response.content.decode()
     data["total_3"] = "90"
     response = referee_client.post(url(match, "match_round_end", number=1), data)
-    assert response.status_code == 302 and response["Location"] == url(match, "match_sheet")
-    response = referee_client.get(url(match, "match_sheet"))
+    assert response.status_code == 302 and response["Location"] == url(match, "match_sheet_mode")
+    response = referee_client.get(url(match, "match_sheet_mode"))
     assert response.context["confirm_round"].number == 1 and response.context["live"].number == 2
     assert has_id(response, "sheet-form")
     response = referee_client.post(url(match, "match_round_confirm", number=1),
                                    {"revision": 12, "next": "sheet"})
-    assert response.status_code == 302 and response["Location"] == url(match, "match_sheet")
+    assert response.status_code == 302 and response["Location"] == url(match, "match_sheet_mode")
     lines = {"line-TOTAL_FORMS": "2", "line-INITIAL_FORMS": "0", "revision": "13",
              "line-0-who": "b", "line-0-tile": "333", "line-0-bonus": "o", "line-0-points": "19",
              "line-1-tile": "1-3-3", "line-1-points": "7", "save": "1"}
-    response = referee_client.post(url(match, "match_sheet"), lines)
+    response = referee_client.post(url(match, "match_sheet_mode"), lines)
     assert response.status_code == 302
     turns = Turn.objects.current().filter(round__match=match, round__index=1).order_by("index")
     assert [(t.player, t.tile, t.points) for t in turns] == [(1, "3-3-3", 19), (2, "1-3-3", 7)]
@@ -460,18 +461,18 @@ def test_after_a_stale_sheet_save_the_lines_typed_are_kept_and_can_be_saved(refe
     add(match, referee, opening())  # someone else, while the sheet was being typed at revision 0
     lines = {"line-TOTAL_FORMS": "1", "line-INITIAL_FORMS": "0", "revision": "0",
              "line-0-tile": "4-5-5", "line-0-points": "14", "save": "1"}
-    response = referee_client.post(url(match, "match_sheet"), lines)
+    response = referee_client.post(url(match, "match_sheet_mode"), lines)
     assert response.status_code == 409
-    assert response.context["sheet_message"] == services.stale_match_message()
+    assert response.context["sheet_mode_message"] == services.stale_match_message()
     # what was typed is still there, to be checked and saved against the match now
     assert response.context["formset"].forms[0]["tile"].value() == "4-5-5"
     assert response.context["form"]["revision"].value() == "1"
     assert Turn.objects.current().filter(round__match=match).count() == 1
     check = {**lines, "revision": "1", "check": "1"}
     del check["save"]
-    response = referee_client.post(url(match, "match_sheet"), check)
+    response = referee_client.post(url(match, "match_sheet_mode"), check)
     assert response.status_code == 200 and 'name="revision" value="1"' in response.content.decode()
-    response = referee_client.post(url(match, "match_sheet"), {**lines, "revision": "1"})
+    response = referee_client.post(url(match, "match_sheet_mode"), {**lines, "revision": "1"})
     assert response.status_code == 302
     assert Turn.objects.current().filter(round__match=match).count() == 2
 

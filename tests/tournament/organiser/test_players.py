@@ -9,6 +9,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from tests.pages import has_id, messages, select
 from tournament.models import Player, Registration
 from tournament.organiser import services
+from tournament.organiser.players_csv import CSV_MAX_ERRORS, players_csv_lines
 from tournament.seating.services import session_seat
 from tournament.sessions.services import session_create
 
@@ -51,7 +52,7 @@ def test_a_good_file_imports_every_player(empty):
 
 
 def test_a_comma_separated_file_without_header():
-    lines = services.players_csv_lines("Ana,Lyon,L1\nBo,Paris\nCy\n")
+    lines = players_csv_lines("Ana,Lyon,L1\nBo,Paris\nCy\n")
     assert [(line.line, line.name, line.club, line.licence) for line in lines] == [
         (1, "Ana", "Lyon", "L1"), (2, "Bo", "Paris", ""), (3, "Cy", "", "")]
 
@@ -239,15 +240,15 @@ def test_edit_a_player_through_the_page(organiser_client, tournament):
 
 
 def test_the_separator_is_sniffed_on_a_sample_not_the_first_line():
-    lines = services.players_csv_lines("nom\nBob;Club B;L-77\nAna;Club A\n")
+    lines = players_csv_lines("nom\nBob;Club B;L-77\nAna;Club A\n")
     assert [(line.name, line.club, line.licence) for line in lines] == [
         ("Bob", "Club B", "L-77"), ("Ana", "Club A", "")]
-    lines = services.players_csv_lines("Ana\tLyon\nBo\tParis, France\n")
+    lines = players_csv_lines("Ana\tLyon\nBo\tParis, France\n")
     assert [(line.name, line.club) for line in lines] == [("Ana", "Lyon"), ("Bo", "Paris, France")]
 
 
 def test_a_quoted_cell_may_hold_another_separator():
-    lines = services.players_csv_lines('Ana;Lyon\n"Le Goff, Gaël"\n')
+    lines = players_csv_lines('Ana;Lyon\n"Le Goff, Gaël"\n')
     assert [line.name for line in lines] == ["Ana", "Le Goff, Gaël"]
 
 
@@ -264,7 +265,7 @@ def test_the_bad_lines_listed_are_capped(empty):
     with pytest.raises(ValidationError) as refused:
         services.players_import_csv(tournament=empty, text=text)
     errors = refused.value.error_list
-    assert len(errors) == services.CSV_MAX_ERRORS + 1 == 101
+    assert len(errors) == CSV_MAX_ERRORS + 1 == 101
     assert [error.params["line"] for error in errors[:-1]] == list(range(1, 101))
     assert {error.code for error in errors[:-1]} == {"csv-columns"}
     assert errors[-1].code == "csv-more-errors" and errors[-1].params == {"count": 119_900}

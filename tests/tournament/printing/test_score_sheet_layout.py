@@ -9,7 +9,8 @@ from django.utils import translation
 from PIL import Image
 
 from tournament.engine import rule_set
-from tournament.printing.score_sheet_layout import DPI, ScoreSheetLayout, SheetRules
+from tournament.printing.drawing import DPI
+from tournament.printing.score_sheet_layout import ScoreSheetLayout, SheetRules
 
 
 @pytest.fixture

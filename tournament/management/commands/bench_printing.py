@@ -188,8 +188,8 @@ class Command(BaseCommand):
         turns = match_replay(match=match).turn_count
 
         def match_sheet() -> bytes:
-            return render_pdf("printing/match_sheet.html",
-                              documents.match_sheet_context(match=match))
+            return render_pdf("printing/match_report.html",
+                              documents.match_report_context(match=match))
 
         self.measure(f"match sheet, {turns} turns", "match-sheet.pdf", match_sheet)
 

@@ -2,6 +2,7 @@
 rows once, replay once, write, store the results, audit; the replay made is returned for the
 view to render), grouped by what they write:
 
+- :mod:`.turn_inputs`: what a caller gives for a turn, and why turns are refused;
 - :mod:`.turns`: adding turns (board and sheet mode), undoing, correcting, inserting,
   deciding on a claim;
 - :mod:`.rounds`: the racks at the end of a round, the round's confirmation;
@@ -15,11 +16,14 @@ based on an older revision raises :class:`StaleMatch`.
 
 from tournament.matches.services.records import match_record_import, match_record_import_and_confirm
 from tournament.matches.services.rounds import RackInput, match_round_confirm, match_round_end
-from tournament.matches.services.turns import (
+from tournament.matches.services.turn_inputs import (
     MismatchesNotSeen,
     Refusal,
     TurnInput,
     TurnsRefused,
+    turn_snapshot,
+)
+from tournament.matches.services.turns import (
     candidate_players,
     candidate_reports,
     match_turn_correct,
@@ -27,7 +31,6 @@ from tournament.matches.services.turns import (
     match_turn_insert,
     match_turn_undo,
     match_turns_add,
-    turn_snapshot,
 )
 from tournament.matches.services.write import (
     AlreadySaved,

@@ -1,0 +1,116 @@
+"""What every form of the match entry reads the same way: a tile, a cell, a way round, a small
+number, the placement's fields and the revision the page was made at.
+
+The forms, by page: ``entry.py`` (board mode's turn, pass, decision, a round's end, a record
+uploaded), ``corrections.py`` (correcting or inserting a turn), ``sheet_mode.py`` (a round typed
+in from its paper score sheet). They read what the scorekeeper typed or tapped; the services
+save. Every field error is in the user's language and shown next to its field; what the engine
+refuses comes back from the services with the engine's reason.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
+
+from tournament import engine
+
+DRAW_CHOICES = [(str(n), str(n)) for n in range(4)]
+
+#: Sheet mode's short bonus codes (o: opening, b: bridge, p: pont in French, 2: two sides,
+#: h/hh/hhh: hexagons): each language's help gives its own initials, both are accepted.
+BONUS_CODES = {
+    "o": "opening",
+    "b": "bridge",
+    "p": "bridge",
+    "2": "two-sides",
+    "h": "hexagon",
+    "hh": "double-hexagon",
+    "hhh": "triple-hexagon",
+}
+_CORNERS_RE = re.compile(r"^\s*(\d)\s*-?\s*(\d)\s*-?\s*(\d)\s*$")
+
+
+def small_number(text: str, *, high: int) -> int | None:
+    """``text`` as a number from 0 to ``high`` written in ASCII digits; None otherwise (``²``
+    or ``٣`` are digits to ``str.isdigit()``, not numbers a scorekeeper types)."""
+    text = text.strip()
+    if not (text.isascii() and text.isdigit()) or len(text) > len(str(high)):
+        return None
+    value = int(text)
+    return value if value <= high else None
+
+
+def tile_error(given: str) -> ValidationError:
+    return ValidationError(
+        _("“%(given)s” is not a tile: three values from 0 to 5, like 345 or 3-4-5."),
+        code="unknown-tile",
+        params={"given": given},
+    )
+
+
+def clean_tile(text: str) -> str:
+    """A canonical tile name from what was typed ('' stays '')."""
+    text = text.strip()
+    if not text:
+        return ""
+    try:
+        return str(engine.parse_tile(text))
+    except engine.UnknownTile:
+        raise tile_error(text) from None
+
+
+def clean_cell(text: str) -> engine.Cell | None:
+    text = text.strip()
+    if not text:
+        return None
+    try:
+        if len(text) > 30:  # no cell of a table is written that long
+            raise engine.InvalidCell(text)
+        return engine.parse_cell(text)
+    except (engine.InvalidCell, ValueError):
+        raise ValidationError(
+            _("“%(given)s” is not a cell: write it like U(0,0) or D(-1,2)."),
+            params={"given": text},
+        ) from None
+
+
+def clean_corners(text: str) -> tuple[int, int, int] | None:
+    text = text.strip()
+    if not text:
+        return None
+    match = _CORNERS_RE.match(text)
+    if match is None:
+        raise ValidationError(
+            _("“%(given)s”: give the three corner values clockwise from the apex, like 5-3-4."),
+            params={"given": text},
+        )
+    a, b, c = (int(v) for v in match.groups())
+    return (a, b, c)
+
+
+class PlacementFieldsMixin:
+    """``clean_tile``, ``clean_cell`` and ``clean_corners`` for the forms that have such fields
+    (Django calls only those of the form's fields): the tile in its canonical name, the cell
+    and the corners parsed, '' or None when blank."""
+
+    cleaned_data: dict[str, Any]
+
+    def clean_tile(self) -> str:
+        return clean_tile(self.cleaned_data["tile"])
+
+    def clean_cell(self) -> engine.Cell | None:
+        return clean_cell(self.cleaned_data["cell"])
+
+    def clean_corners(self) -> tuple[int, int, int] | None:
+        return clean_corners(self.cleaned_data["corners"])
+
+
+class RevisionForm(forms.Form):
+    """The revision of the match the page showed: a save from an older one is refused."""
+
+    revision = forms.IntegerField(widget=forms.HiddenInput, min_value=0)

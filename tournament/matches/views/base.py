@@ -1,0 +1,289 @@
+"""What the match's views share: the match of the address and who may write to it, the match
+page's context and rendering, and a write's answers (done, already saved, stale, refused).
+
+The views themselves, by page: ``page.py`` (the match page: the public's match report on
+screen and the referee's entry screen), ``entry.py`` (board mode's writes: a turn, its
+preview, undo, a decision, a round's end and confirmation), ``corrections.py`` (correcting or
+inserting a turn), ``sheet_mode.py`` (sheet mode: a round typed in from its paper score
+sheet), ``records.py`` (the record's download and upload, the audit log).
+
+Views parse the request, call one service or selector and render. A write answers with the
+match as it now is: the ``#match`` region for htmx (the page does not reload), a redirect
+otherwise. A refused write answers 400 with the message next to its field, a stale one 409
+with the current state; nothing is written in either case.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpResponse
+from django.middleware.csrf import get_token
+from django.shortcuts import redirect
+from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.views import View
+from django_tables2 import RequestConfig
+
+from tournament.core.permissions import TournamentMixin, can_referee, is_organiser, is_referee
+from tournament.matches import services
+from tournament.matches.forms.entry import RecordUploadForm, RoundEndForm, TurnForm
+from tournament.matches.forms.parsing import clean_cell, clean_corners, clean_tile, small_number
+from tournament.matches.preview import TurnPreview, turn_preview
+from tournament.matches.records import match_with_tournament
+from tournament.matches.replayed import ReplayedMatch, ReplayedRound
+from tournament.matches.replaying import match_replay
+from tournament.matches.tables import TurnLogTable
+from tournament.models import Match
+from tournament.sessions.services import session_write_refusal
+from tournament.standings.views import poll_seconds
+
+
+class MatchMixin(TournamentMixin):
+    """Loads ``self.match`` (of this tournament), whether the user may write to it
+    (``can_write``: a referee of its table or an organiser) and, when its session takes no
+    write (closed, or not started), why (``write_refusal``): the pages then offer no write."""
+
+    match: Match
+    can_write: bool
+    write_refusal: ValidationError | None
+
+    def refuse(self, request):
+        # The match is loaded first, for has_permission(); a private tournament is still a
+        # 404 to whoever may not see it (TournamentMixin), whichever match is asked for.
+        match = (
+            match_with_tournament(self.kwargs["match_id"])
+            .filter(table__session__tournament=self.tournament)
+            .first()
+        )
+        if match is None:
+            raise Http404
+        self.match = match
+        self.can_write = can_referee(request.user, match.table)
+        self.write_refusal = session_write_refusal(match.table.session)
+        return super().refuse(request)
+
+    def url(self, name: str, **kwargs: Any) -> str:
+        return reverse(f"tournament:{name}", kwargs={
+            "slug": self.tournament.slug, "match_id": self.match.pk, **kwargs})
+
+    def turn_url(self, name: str, turn_id: int) -> str:
+        """The address ``name`` (``match_turn_decide``, ``_correct``, ``_insert``) of a turn."""
+        return self.url(name, turn_id=turn_id)
+
+
+class MatchWriteMixin(MatchMixin):
+    """Writes: a referee of this table (or an organiser); anonymous users go to the login."""
+
+    def has_permission(self) -> bool:
+        return self.can_write
+
+
+# -- the match page ----------------------------------------------------------------------------
+
+
+def _log_table(request, round_view: ReplayedRound, prefix: str, **options: Any) -> TurnLogTable:
+    table = TurnLogTable(round_view.turns, prefix=prefix, orderable=False, **options)
+    RequestConfig(request, paginate=False).configure(table)
+    return table
+
+
+class MatchPageMixin(MatchMixin):
+    """Renders the match page, or its ``#match`` region for htmx, with the forms given."""
+
+    template_name = "tournament/matches/match.html"
+    region_template = "tournament/matches/_match.html"
+
+    def page_context(self, replay: ReplayedMatch, *, unchanged_before: int = 0,
+                     **forms: Any) -> dict[str, Any]:
+        """The page's context; the confirmed rounds before ``unchanged_before`` (rounds a write
+        left as they were, which carry no form) are sent as placeholders that htmx fills with
+        the ones the tablet shows (``hx-preserve``)."""
+        request = self.request
+        revision = replay.match.revision
+        can_write = self.can_write and self.write_refusal is None
+        context: dict[str, Any] = {
+            "tournament": self.tournament,
+            "match": replay.match,
+            "replay": replay,
+            "can_write": can_write,
+            "write_refusal": (" ".join(self.write_refusal.messages)
+                              if self.can_write and self.write_refusal is not None else ""),
+            "revision": revision,
+            "session": replay.match.table.session,
+            "table": replay.match.table,
+        }
+        live = replay.live
+        live_round_view = replay.live_round_view
+        context["live"] = live
+        if not self.can_write and replay.match.status != Match.Status.CONFIRMED:
+            context["follow_seconds"] = poll_seconds()
+        context["can_audit"] = is_referee(request.user, self.tournament)
+        context["user_is_organiser"] = is_organiser(request.user, self.tournament)
+        context["seat_rows"] = [
+            {
+                "seat": seat,
+                "total": replay.totals[seat.order] if replay.totals else 0,
+                "hand": live.hand_counts[seat.order] if live is not None else None,
+                "next": live is not None and live.next_player == seat.order,
+                "winner": seat.order in replay.winners,
+                "out": live is not None and live.out_player == seat.order,
+            }
+            for seat in replay.seats
+        ]
+
+        last = replay.last_round
+        to_confirm = last if can_write and last is not None and last.closed and not last.confirmed else None
+        context["round_to_confirm"] = to_confirm
+        log_options = {
+            "can_write": can_write,
+            "revision": revision,
+            "csrf_token": get_token(request) if can_write else "",
+            "turn_url": self.turn_url,
+            "error_turn": forms.get("decision_error_turn"),
+            "error_messages": forms.get("decision_error_messages"),
+        }
+        context["log_rounds"] = [
+            {"round": round_view, "preserved": True}
+            if round_view.stored or (round_view.index < unchanged_before and round_view.confirmed)
+            else
+            {"round": round_view,
+             "table": _log_table(request, round_view, f"r{round_view.number}-", **log_options),
+             "confirm_elsewhere": round_view is to_confirm}
+            for round_view in replay.rounds
+        ]
+        context["board_round"] = live_round_view or replay.last_round
+        if can_write and live is not None and live.counted:
+            if live.round_over:
+                context["round_end_form"] = forms.get("round_end_form") or RoundEndForm(
+                    replay=replay, expected=list(live.hand_counts),
+                    initial={"revision": revision},
+                )
+                context["round_end_url"] = self.url("match_round_end", number=live.number)
+            else:
+                turn_form = forms.get("turn_form") or TurnForm(
+                    replay=replay, initial={"revision": revision, "draws": "0"}
+                )
+                context["turn_form"] = turn_form
+                if turn_form.is_bound:
+                    context["preview"] = preview_from_data(replay, turn_form.data)
+                context["pass_draws"] = live.pass_draws
+                context["tiles"] = live.tile_grid()
+                context["legal_cells_json"] = json.dumps(live.legal_cells, separators=(",", ":"))
+            context["can_undo"] = live_round_view is not None and bool(live_round_view.turns)
+        if can_write and not replay.rounds:
+            context["upload_form"] = forms.get("upload_form") or RecordUploadForm(
+                initial={"revision": revision})
+        context.update({k: v for k, v in forms.items() if not k.endswith("_form")})
+        return context
+
+    def render_match(self, *, status: int = 200, replay: ReplayedMatch | None = None,
+                     unchanged_before: int = 0, **forms: Any) -> HttpResponse:
+        replay = replay if replay is not None else match_replay(match=self.match)
+        htmx = bool(self.request.htmx)
+        context = self.page_context(replay, unchanged_before=unchanged_before if htmx else 0,
+                                    **forms)
+        template = self.region_template if htmx else self.template_name
+        return TemplateResponse(self.request, template, context, status=status)
+
+    def reload_match(self) -> None:
+        self.match = match_with_tournament(self.match.pk).get()
+
+
+class MatchWriteView(MatchWriteMixin, MatchPageMixin, View):
+    """A write from the entry screen: the form, the service, then the match as it now is."""
+
+    http_method_names = ("post",)
+
+    def done(self, message: str, written: services.Written) -> HttpResponse:
+        """The write's answer: the match as the service wrote it (its replay)."""
+        self.match = written.replay.match
+        if self.request.htmx:
+            return self.render_match(replay=written.replay, done_message=message,
+                                     unchanged_before=written.round_index)
+        if message:
+            messages.success(self.request, message)
+        return redirect(self.url(self.redirect_name()))
+
+    def already_saved(self) -> HttpResponse:
+        """The same submission was saved before (its tablet sent it again): the match as it
+        is, said so; nothing written."""
+        self.reload_match()
+        message = services.already_saved_message()
+        if self.request.htmx:
+            return self.render_match(done_message=message)
+        messages.success(self.request, message)
+        return redirect(self.url(self.redirect_name()))
+
+    def posted_stale(self) -> bool:
+        """The revision posted is a number and not the match's: another save came first."""
+        seen = posted_revision(self.request)
+        return seen is not None and seen != self.match.revision
+
+    def redirect_name(self) -> str:
+        return "match_sheet_mode" if self.request.POST.get("next") == "sheet" else "match"
+
+    def stale(self) -> HttpResponse:
+        self.reload_match()
+        message = services.stale_match_message()
+        if self.request.htmx or self.redirect_name() == "match":
+            return self.render_match(status=409, conflict_message=message)
+        messages.error(self.request, message, extra_tags="stale")
+        return redirect(self.url(self.redirect_name()))
+
+    def refused(self, *, status: int = 400, **forms: Any) -> HttpResponse:
+        if self.redirect_name() == "match_sheet_mode" and not self.request.htmx:
+            for key, value in forms.items():
+                if key.endswith("_message"):
+                    messages.error(self.request, value)
+                elif hasattr(value, "errors"):
+                    for errors in value.errors.values():
+                        for error in errors:
+                            messages.error(self.request, error)
+            return redirect(self.url("match_sheet_mode"))
+        return self.render_match(status=status, **forms)
+
+
+def submission_key(request) -> str:
+    """The key the tablet made for this submission (hidden input ``submission_key``): letters,
+    digits and dashes, 64 at most; anything else counts as no key."""
+    key = request.POST.get("submission_key", "")
+    if 8 <= len(key) <= 64 and key.isascii() and all(c.isalnum() or c in "-_" for c in key):
+        return key
+    return ""
+
+
+def posted_revision(request) -> int | None:
+    """The revision posted, when it is a number in ASCII digits (None otherwise: the form
+    then says what is wrong)."""
+    seen = request.POST.get("revision", "")
+    if seen.isascii() and seen.isdigit() and len(seen) < 12:
+        return int(seen)
+    return None
+
+
+def posted_at_revision(request, revision: int):
+    """What was posted, at the match's current revision: after a stale save the scorekeeper
+    keeps what they typed, and their next save is checked against the match now shown."""
+    data = request.POST.copy()
+    data["revision"] = str(revision)
+    return data
+
+
+def preview_from_data(replay: ReplayedMatch, data) -> TurnPreview:
+    """Read the tile, cell, orientation, draws and player posted, and ask the engine."""
+    try:
+        tile = clean_tile(data.get("tile", ""))
+        cell = clean_cell(data.get("cell", ""))
+        corners = clean_corners(data.get("corners", ""))
+    except ValidationError as error:
+        return TurnPreview(error=" ".join(error.messages))
+    draws = small_number(data.get("draws", "0"), high=3)
+    player = small_number(data.get("player", ""), high=len(replay.seats) - 1)
+    return turn_preview(
+        replay=replay, tile=tile, cell=cell, corners=corners,
+        draws=draws if draws is not None else 0, player=player,
+    )

@@ -1,0 +1,20 @@
+"""The match page: the public's view of the match (kept once made, polled until confirmed) and,
+for a referee of the table, the entry screen."""
+
+from __future__ import annotations
+
+from django.views import View
+
+from tournament.core.cached_pages import KeptPageMixin
+from tournament.matches.views.base import MatchPageMixin
+
+
+class MatchView(MatchPageMixin, KeptPageMixin, View):
+    """The match: the public sheet, and for a referee of the table the entry screen.
+
+    Until the match is confirmed, the public's page follows it (``follow_seconds``: its
+    ``#match`` region polls itself), answered from a kept copy (``KeptPageMixin``).
+    """
+
+    def page(self, request, *args, **kwargs):
+        return self.render_match()

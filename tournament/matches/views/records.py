@@ -1,0 +1,78 @@
+"""The match's record: downloaded as JSON, uploaded to fill an empty match; and its audit log."""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.http import HttpResponse
+from django.template.response import TemplateResponse
+from django.utils.translation import gettext as _
+from django.views import View
+from django_tables2 import RequestConfig
+
+from tournament.core.forms import add_service_errors
+from tournament.core.permissions import is_referee
+from tournament.matches import selectors, services
+from tournament.matches.forms.entry import RecordUploadForm
+from tournament.matches.records import match_record
+from tournament.matches.replaying import match_replay
+from tournament.matches.tables import AuditTable
+from tournament.matches.views.base import MatchMixin, MatchWriteView, submission_key
+
+
+class MatchRecordView(MatchMixin, View):
+    """The match record (docs/record-format.md, with the referee's decisions), as a download."""
+
+    http_method_names = ("get", "head")
+
+    def get(self, request, *args, **kwargs):
+        record = match_record(match=self.match)
+        table = self.match.table
+        response = HttpResponse(record.to_json(), content_type="application/json")
+        filename = f"{self.tournament.slug}-session-{table.session.number}-table-{table.number}.json"
+        response["Content-Disposition"] = f'attachment; filename="{filename}"'
+        return response
+
+
+class MatchRecordUploadView(MatchWriteView):
+    """Fill an empty match from a record file."""
+
+    def post(self, request, *args, **kwargs):
+        form = RecordUploadForm(request.POST, request.FILES)
+        if not form.is_valid():
+            return self.refused(upload_form=form)
+        try:
+            written = services.match_record_import(
+                match=self.match, user=request.user, seen_revision=form.cleaned_data["revision"],
+                submission_key=submission_key(self.request),
+                record=form.cleaned_data["record"],
+                names_must_match=not form.cleaned_data["names_in_seat_order"],
+            )
+        except services.AlreadySaved:
+            return self.already_saved()
+        except services.StaleMatch:
+            return self.stale()
+        except ValidationError as error:
+            add_service_errors(form, error)
+            return self.refused(upload_form=form)
+        return self.done(_("Record imported."), written)
+
+
+class MatchAuditView(MatchMixin, View):
+    """Every entry and correction of the match: who, when, what (before, after), why."""
+
+    http_method_names = ("get", "head")
+
+    def has_permission(self) -> bool:
+        return is_referee(self.request.user, self.tournament)
+
+    def get(self, request, *args, **kwargs):
+        replay = match_replay(match=self.match)
+        names = [seat.name for seat in replay.seats]
+        table = AuditTable(
+            selectors.match_audit_entries(match=self.match), names=names, rounds=replay.rounds,
+            orderable=False)
+        RequestConfig(request, paginate=False).configure(table)
+        return TemplateResponse(request, "tournament/matches/audit.html", {
+            "tournament": self.tournament, "match": self.match, "replay": replay,
+            "audit_table": table,
+        })

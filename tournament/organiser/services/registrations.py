@@ -1,0 +1,274 @@
+"""A tournament's players: added one by one or from a CSV file, changed, withdrawn, brought back.
+
+Players added once session 1 is seated are late arrivals: seated from the next session that
+is not seated yet. A withdrawn player is not seated from the next seating on; their matches
+stay in the standings. Every service runs inside ``transaction.atomic()`` and raises
+``ValidationError`` (keyed by the form field it concerns) when the change is refused; a refused
+change writes nothing."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from tournament.core import freshness
+from tournament.models import Player, Registration, Seat, Tournament
+from tournament.organiser.players_csv import PlayerLine, csv_line_errors, players_csv_read
+from tournament.players.selectors import players_by_licence
+from tournament.sessions.services import next_session_to_seat
+from tournament.validators import MAX_SESSION_NUMBER
+
+
+def _session_too_high() -> ValidationError:
+    return ValidationError(
+        _("Sessions are numbered up to %(max)s.") % {"max": MAX_SESSION_NUMBER},
+        code="session-max",
+    )
+
+
+def _status_for(first_session: int | None) -> tuple[str, int | None]:
+    if first_session is not None and first_session > 1:
+        return Registration.Status.LATE, first_session
+    return Registration.Status.ACTIVE, None
+
+
+class _PlayerChecks:
+    """The checks shared by one player and a whole file, against the tournament's players."""
+
+    def __init__(self, tournament: Tournament, lines: Sequence[PlayerLine]) -> None:
+        self.registered = list(tournament.registrations.values_list(
+            "player__name", "player__club", "player__licence", "player_id"
+        ))
+        self.registered_licences = {licence for _n, _c, licence, _i in self.registered if licence}
+        self.registered_names = {
+            (name.casefold(), club.casefold()) for name, club, _l, _i in self.registered
+        }
+        self.registered_ids = {player_id for _n, _c, _l, player_id in self.registered}
+        # A licence of a merged record leads to the record kept (tournament/players/).
+        self.players_by_licence = players_by_licence(line.licence for line in lines)
+        self.lines_by_licence: dict[str, int] = {}
+        self.lines_by_name: dict[tuple[str, str], int] = {}
+        self.max_length = {
+            field: Player._meta.get_field(field).max_length for field in ("name", "club", "licence")
+        }
+        self.labels = {
+            "name": _("name"), "club": _("club"), "licence": _("licence number")
+        }
+
+    def problems(self, line: PlayerLine) -> dict[str, ValidationError]:
+        """The reasons this line cannot be entered, by field, each with its code (empty: it
+        can)."""
+        problems: dict[str, ValidationError] = {}
+        for field in ("name", "club", "licence"):
+            value = getattr(line, field)
+            if len(value) > self.max_length[field]:
+                problems[field] = ValidationError(
+                    _("the %(field)s is longer than %(max)s characters.")
+                    % {"field": self.labels[field], "max": self.max_length[field]},
+                    code="too-long",
+                )
+        if not line.name:
+            problems["name"] = ValidationError(_("the name is missing."), code="name-missing")
+        if problems:
+            return problems
+        key = (line.name.casefold(), line.club.casefold())
+        if line.licence:
+            other_player = self.players_by_licence.get(line.licence)
+            if line.licence in self.registered_licences or (
+                other_player is not None and other_player.pk in self.registered_ids
+            ):
+                problems["licence"] = ValidationError(_(
+                    "licence %(licence)s: %(name)s is already registered in this tournament."
+                ) % {"licence": line.licence, "name": other_player.name if other_player else ""},
+                    code="licence-registered")
+            elif line.licence in self.lines_by_licence:
+                problems["licence"] = ValidationError(
+                    _("licence %(licence)s is already on line %(other)s.")
+                    % {"licence": line.licence, "other": self.lines_by_licence[line.licence]},
+                    code="licence-twice",
+                )
+            elif other_player is not None and other_player.name.casefold() != line.name.casefold():
+                problems["licence"] = ValidationError(_(
+                    "licence %(licence)s is that of %(other)s, not %(name)s."
+                ) % {"licence": line.licence, "other": other_player.name, "name": line.name},
+                    code="licence-other-player")
+        if "licence" not in problems:
+            if key in self.registered_names:
+                problems["name"] = ValidationError(
+                    _("%(name)s is already registered in this tournament.")
+                    % {"name": f"{line.name} ({line.club})" if line.club else line.name},
+                    code="already-registered",
+                )
+            elif key in self.lines_by_name:
+                problems["name"] = ValidationError(
+                    _("%(name)s is already on line %(other)s.")
+                    % {"name": line.name, "other": self.lines_by_name[key]},
+                    code="name-twice",
+                )
+        if line.licence:
+            self.lines_by_licence.setdefault(line.licence, line.line)
+        self.lines_by_name.setdefault(key, line.line)
+        return problems
+
+    def player_for(self, line: PlayerLine) -> Player | None:
+        """The existing player of this licence, reused rather than created twice."""
+        return self.players_by_licence.get(line.licence) if line.licence else None
+
+
+def _registrations_create(
+    *, tournament: Tournament, lines: Sequence[PlayerLine], checks: _PlayerChecks,
+    first_session: int | None,
+) -> list[Registration]:
+    status, first_session = _status_for(first_session)
+    players = []
+    new_players = []
+    for line in lines:
+        player = checks.player_for(line)
+        if player is None:
+            player = Player(name=line.name, club=line.club, licence=line.licence)
+            new_players.append(player)
+        players.append(player)
+    Player.objects.bulk_create(new_players)
+    registrations = Registration.objects.bulk_create(
+        Registration(tournament=tournament, player=player, status=status,
+                     first_session=first_session)
+        for player in players
+    )
+    freshness.touch(tournament_id=tournament.pk)
+    return registrations
+
+
+@transaction.atomic
+def player_add(
+    *,
+    tournament: Tournament,
+    name: str,
+    club: str = "",
+    licence: str = "",
+    first_session: int | None = None,
+) -> Registration:
+    """Register one player. Once session 1 is seated, a late arrival: seated from
+    ``first_session`` (by default the next session not seated yet)."""
+    line = PlayerLine(0, name.strip(), club.strip(), licence.strip())
+    checks = _PlayerChecks(tournament, [line])
+    problems = checks.problems(line)
+    next_number = next_session_to_seat(tournament=tournament)
+    if first_session is None:
+        first_session = next_number
+    elif first_session > MAX_SESSION_NUMBER:
+        problems["first_session"] = _session_too_high()
+    elif first_session < next_number:
+        problems["first_session"] = ValidationError(_(
+            "Session %(number)s is already seated: choose session %(next)s or a later one."
+        ) % {"number": first_session, "next": next_number}, code="session-seated")
+    if problems:
+        raise ValidationError({
+            field: ValidationError(error.message[:1].upper() + error.message[1:],
+                                   code=error.code)
+            for field, error in problems.items()
+        })
+    return _registrations_create(
+        tournament=tournament, lines=[line], checks=checks, first_session=first_session
+    )[0]
+
+
+@transaction.atomic
+def players_import_csv(*, tournament: Tournament, text: str) -> list[Registration]:
+    """Register every player of a CSV file (see ``players_csv_lines``), or none.
+
+    A file with a bad line imports nothing: the ``ValidationError`` lists every bad line with
+    its number and the reason. Once session 1 is seated, the players are late arrivals.
+    """
+    lines, errors = players_csv_read(text)
+    if not lines and not errors:
+        raise ValidationError(_("The file has no player in it."), code="csv-empty")
+    checks = _PlayerChecks(tournament, lines)
+    for line in lines:
+        errors.extend(
+            (line.line, error.message, error.code) for error in checks.problems(line).values()
+        )
+    if errors:
+        raise ValidationError(csv_line_errors(errors))
+    return _registrations_create(
+        tournament=tournament, lines=lines, checks=checks,
+        first_session=next_session_to_seat(tournament=tournament),
+    )
+
+
+@transaction.atomic
+def registration_update(
+    *,
+    registration: Registration,
+    name: str,
+    club: str = "",
+    licence: str = "",
+    first_session: int | None = None,
+) -> Registration:
+    """Correct a player's name, club or licence, or the session a late arrival starts from."""
+    registration = Registration.objects.select_for_update().select_related("player").get(
+        pk=registration.pk
+    )
+    player = registration.player
+    player.name, player.club, player.licence = name.strip(), club.strip(), licence.strip()
+    try:
+        player.full_clean()
+    except ValidationError as error:
+        raise ValidationError(error.message_dict) from error
+    if first_session is not None and first_session > MAX_SESSION_NUMBER:
+        raise ValidationError({"first_session": _session_too_high()})
+    if first_session is not None:
+        played_before = (
+            Seat.objects.filter(
+                player=player,
+                session__tournament_id=registration.tournament_id,
+                session__number__lt=first_session,
+            )
+            .order_by("session__number")
+            .values_list("session__number", flat=True)
+            .first()
+        )
+        if played_before is not None:
+            raise ValidationError({"first_session": ValidationError(
+                _("%(player)s is already seated in session %(number)s.")
+                % {"player": player.name, "number": played_before},
+                code="seated-before",
+            )})
+    player.save()
+    status, registration.first_session = _status_for(first_session)
+    if registration.status != Registration.Status.WITHDRAWN:
+        registration.status = status
+    registration.full_clean()
+    registration.save()
+    # The player's name shows in every tournament they are registered in.
+    for tournament_id in Registration.objects.filter(player=player).values_list(
+        "tournament_id", flat=True
+    ):
+        freshness.touch(tournament_id=tournament_id)
+    return registration
+
+
+@transaction.atomic
+def registration_withdraw(*, registration: Registration) -> Registration:
+    """Withdraw a player: not seated from the next seating on; their matches still count."""
+    registration = Registration.objects.select_for_update().get(pk=registration.pk)
+    if registration.status == Registration.Status.WITHDRAWN:
+        raise ValidationError(_("This player has already withdrawn."), code="withdrawn")
+    registration.status = Registration.Status.WITHDRAWN
+    registration.save(update_fields=["status"])
+    freshness.touch(tournament_id=registration.tournament_id)
+    return registration
+
+
+@transaction.atomic
+def registration_reinstate(*, registration: Registration) -> Registration:
+    """Bring a withdrawn player back: seated again from the next seating on."""
+    registration = Registration.objects.select_for_update().get(pk=registration.pk)
+    if registration.status != Registration.Status.WITHDRAWN:
+        raise ValidationError(_("This player has not withdrawn."), code="not-withdrawn")
+    registration.status, _first = _status_for(registration.first_session)
+    registration.save(update_fields=["status"])
+    freshness.touch(tournament_id=registration.tournament_id)
+    return registration

@@ -1,0 +1,130 @@
+"""A tournament's settings: set up by its first organiser, changed later (the rule set and target
+are fixed once a session has started), and tournaments deleted with what they hold (the
+ratings rated again without their matches)."""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Sequence
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from tournament.core import freshness
+from tournament.core.tournaments import staff_role_grant, tournament_create
+from tournament.models import Session, Tournament
+from tournament.ratings import services as ratings
+from tournament.ratings.services import ratings_tournament_rated_changed
+
+
+@transaction.atomic
+def tournament_set_up(
+    *,
+    organiser,
+    name: str,
+    slug: str,
+    start_date: datetime.date,
+    end_date: datetime.date | None = None,
+    venue: str = "",
+    rules: str,
+    target: int | None = None,
+    match_rounds: int | None = None,
+    opening_bonus: bool = True,
+    ranking_criteria: Sequence[str],
+    keep_clubs_apart: bool = False,
+    is_public: bool = True,
+    is_rated: bool = True,
+) -> Tournament:
+    """Create a tournament with its settings; ``organiser`` becomes its organiser."""
+    tournament = tournament_create(
+        name=name, slug=slug, start_date=start_date, end_date=end_date, venue=venue,
+        rules=rules, target=target, match_rounds=match_rounds, opening_bonus=opening_bonus,
+        is_public=is_public, keep_clubs_apart=keep_clubs_apart,
+    )
+    tournament.ranking_criteria = list(ranking_criteria)
+    tournament.is_rated = is_rated
+    tournament.full_clean()
+    tournament.save(update_fields=["ranking_criteria", "is_rated"])
+    staff_role_grant(tournament=tournament, user=organiser, role="organiser")
+    return tournament
+
+
+@transaction.atomic
+def tournament_update(
+    *,
+    tournament: Tournament,
+    name: str,
+    start_date: datetime.date,
+    end_date: datetime.date | None,
+    venue: str,
+    rules: str,
+    target: int | None,
+    ranking_criteria: Sequence[str],
+    keep_clubs_apart: bool,
+    is_public: bool,
+    match_rounds: int | None = None,
+    opening_bonus: bool = True,
+    is_rated: bool | None = None,
+) -> Tournament:
+    """Change the settings. The rule set, the target and the match options (rounds per
+    match, opening bonus) are fixed once a session has started; the ranking criteria may
+    change at any time (the standings follow). ``is_rated`` (None: unchanged) may change at
+    any time too: the ratings are refreshed from the tournament's first confirmed match."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    started = tournament.sessions.filter(
+        status__in=[Session.Status.PLAYING, Session.Status.FINISHED]
+    ).exists()
+    if started:
+        errors = {}
+        if rules != tournament.rules:
+            errors["rules"] = ValidationError(
+                _("A session has started: the rule set can no longer change."), code="started")
+        if target != tournament.target:
+            errors["target"] = ValidationError(
+                _("A session has started: the target can no longer change."), code="started")
+        if match_rounds != tournament.match_rounds:
+            errors["match_rounds"] = ValidationError(
+                _("A session has started: the rounds per match can no longer change."),
+                code="started")
+        if opening_bonus != tournament.opening_bonus:
+            errors["opening_bonus"] = ValidationError(
+                _("A session has started: the opening bonus can no longer change."),
+                code="started")
+        if errors:
+            raise ValidationError(errors)
+    tournament.name = name
+    tournament.start_date = start_date
+    tournament.end_date = end_date
+    tournament.venue = venue
+    tournament.rules = rules
+    tournament.target = target
+    tournament.match_rounds = match_rounds
+    tournament.opening_bonus = opening_bonus
+    tournament.ranking_criteria = list(ranking_criteria)
+    tournament.keep_clubs_apart = keep_clubs_apart
+    tournament.is_public = is_public
+    rated_changed = is_rated is not None and is_rated != tournament.is_rated
+    if is_rated is not None:
+        tournament.is_rated = is_rated
+    tournament.full_clean()
+    tournament.save()
+    if rated_changed:
+        ratings_tournament_rated_changed(tournament)
+    freshness.touch(tournament_id=tournament.pk)
+    return tournament
+
+
+@transaction.atomic
+def tournaments_delete(*, tournaments) -> int:
+    """Delete the tournaments of a queryset with everything in them, then rate again every
+    match confirmed after their first rated one (their matches no longer count). Returns the
+    number of tournaments deleted."""
+    first = ratings.HistoryPoint.first_of(
+        ratings.rated_matches().filter(table__session__tournament__in=tournaments)
+    )
+    count = tournaments.count()
+    tournaments.delete()
+    if first is not None:
+        ratings.ratings_refresh(since=first)
+    return count
