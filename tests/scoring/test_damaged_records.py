@@ -53,7 +53,7 @@ BASES: list[dict[str, Any]] = [
     }
 ]
 
-#: Written into the JSON text in place of a marker: what json.dumps cannot write itself.
+#: WriteResult into the JSON text in place of a marker: what json.dumps cannot write itself.
 RAW = {
     "@huge@": "9" * 5000,
     "@huge-negative@": "-" + "7" * 5000,

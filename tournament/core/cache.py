@@ -34,7 +34,7 @@ from django.core.cache import cache
 from django.utils import timezone
 
 #: How long a copy is kept when nobody changes it (a new version replaces it at once).
-KEPT_SECONDS = 24 * 3600
+CACHE_SECONDS = 24 * 3600
 #: A lock left by a worker killed while making a copy frees itself after this long.
 MAKING_SECONDS = 120
 #: How often a reader waiting for a first copy looks for it.
@@ -42,7 +42,7 @@ WAIT_STEP_SECONDS = 0.05
 
 
 @dataclass(frozen=True)
-class Made:
+class CachedCopy:
     """A copy: its content, the data version it shows (at least), when it was made."""
 
     content: Any
@@ -56,37 +56,37 @@ def etag(key: str, version: int) -> str:
     return f'"{hashlib.sha256(f"{key}@{version}".encode()).hexdigest()[:24]}"'
 
 
-def kept(
+def cached_copy(
     *,
     key: str,
     version: int,
     make: Callable[[], Any],
     digest: Callable[[], str] | None = None,
     wait_seconds: float = 5.0,
-) -> Made:
+) -> CachedCopy:
     """The copy under ``key`` for data ``version``: kept, relabelled, or made (once at a time).
 
     ``make()`` returns the content; ``digest()`` (optional, cheaper than ``make``) a digest of
     everything the content shows. ``version`` must be read before the data ``make`` reads, so
     that a copy is never labelled newer than what it shows.
     """
-    entry: Made | None = cache.get(key)
+    entry: CachedCopy | None = cache.get(key)
     if entry is not None and entry.version >= version:
         return entry
     content_digest = digest() if digest is not None else ""
     if entry is not None and content_digest and entry.digest == content_digest:
         relabelled = replace(entry, version=version)
-        cache.set(key, relabelled, KEPT_SECONDS)
+        cache.set(key, relabelled, CACHE_SECONDS)
         return relabelled
     lock = f"{key}:making"
     deadline = time.monotonic() + wait_seconds
     while True:
         if cache.add(lock, version, MAKING_SECONDS):
             try:
-                made = Made(make(), version, timezone.now(), content_digest)
-                latest: Made | None = cache.get(key)
+                made = CachedCopy(make(), version, timezone.now(), content_digest)
+                latest: CachedCopy | None = cache.get(key)
                 if latest is None or latest.version <= version:
-                    cache.set(key, made, KEPT_SECONDS)
+                    cache.set(key, made, CACHE_SECONDS)
                 return made
             finally:
                 cache.delete(lock)
@@ -94,7 +94,7 @@ def kept(
             return entry  # being made again by another worker: the one before, with its time
         if time.monotonic() >= deadline:
             # The worker making it is too slow (or was killed): make it here, not kept.
-            return Made(make(), version, timezone.now(), content_digest)
+            return CachedCopy(make(), version, timezone.now(), content_digest)
         time.sleep(WAIT_STEP_SECONDS)
         entry = cache.get(key)
         if entry is not None and entry.version >= version:

@@ -3,7 +3,7 @@
 Every phone of the room polls the standings, its table's match or its player page every few
 seconds. For a reader who is not logged in (the public: the page is the same for all of them),
 a page and its polled fragment are answered from a copy kept in the shared cache
-(:func:`tournament.core.cache.kept`), made once per change of the tournament's data version
+(:func:`tournament.core.cache.cached_copy`), made once per change of the tournament's data version
 (:mod:`tournament.core.freshness`), whatever the number of phones; the answer carries an ETag
 named by that version, so that a poll with nothing new is answered 304 after one indexed
 read (the tournament's row, which the view loads anyway).
@@ -27,7 +27,7 @@ from django.utils.cache import get_conditional_response, patch_cache_control, pa
 from django.utils.http import http_date
 from django.utils.translation import get_language
 
-from tournament.core.cache import etag, kept
+from tournament.core.cache import cached_copy, etag
 
 #: Stands for the reader's CSRF token in a kept page (letters, digits and dashes: the
 #: templates' escaping leaves it as it is).
@@ -36,7 +36,7 @@ CSRF_MARKER = "kept-page-csrf-token-marker"
 PAGE_WAIT_SECONDS = 5.0
 
 
-class NotKept(Exception):
+class NotCacheable(Exception):
     """The page answered something other than a plain 200 (a 404, a redirect): not kept."""
 
     def __init__(self, response) -> None:
@@ -44,7 +44,7 @@ class NotKept(Exception):
         self.response = response
 
 
-class KeptPageMixin:
+class CachedPageMixin:
     """For a view of a tournament (``TournamentMixin`` first) whose :meth:`page` renders a
     ``TemplateResponse``: the public's copies kept, and 304 to a poll with nothing new."""
 
@@ -78,19 +78,19 @@ class KeptPageMixin:
         version = self.tournament.data_version
         not_modified = get_conditional_response(request, etag=etag(key, version))
         if not_modified is not None:
-            return self.headed(not_modified, key=key, version=version)
+            return self.with_cache_headers(not_modified, key=key, version=version)
 
         def make() -> tuple[bytes, str]:
             response = self.page(request, *args, **kwargs)
             if not isinstance(response, TemplateResponse) or response.status_code != 200:
-                raise NotKept(response)
+                raise NotCacheable(response)
             response.context_data["csrf_token"] = CSRF_MARKER
             response.render()
             return response.content, response["Content-Type"]
 
         try:
-            made = kept(key=key, version=version, make=make, wait_seconds=PAGE_WAIT_SECONDS)
-        except NotKept as refused:
+            made = cached_copy(key=key, version=version, make=make, wait_seconds=PAGE_WAIT_SECONDS)
+        except NotCacheable as refused:
             return refused.response
         content, content_type = made.content
         marker = CSRF_MARKER.encode()
@@ -98,10 +98,10 @@ class KeptPageMixin:
             content = content.replace(marker, get_token(request).encode())
         response = HttpResponse(content, content_type=content_type)
         response["Last-Modified"] = http_date(made.made_at.timestamp())
-        return self.headed(response, key=key, version=made.version)
+        return self.with_cache_headers(response, key=key, version=made.version)
 
     @staticmethod
-    def headed(response, *, key: str, version: int):
+    def with_cache_headers(response, *, key: str, version: int):
         response["ETag"] = etag(key, version)
         patch_cache_control(response, no_cache=True)
         patch_vary_headers(response, ("HX-Request",))

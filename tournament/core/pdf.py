@@ -31,7 +31,7 @@ from weasyprint import HTML
 from weasyprint.text.fonts import FontConfiguration
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
-from tournament.core.cache import Made, etag, kept
+from tournament.core.cache import CachedCopy, cached_copy, etag
 from tournament.core.formats import long_datetime
 
 #: Where relative addresses point when no request gives the site's root (commands, tests).
@@ -119,7 +119,7 @@ class PdfView(View):
 
     A document asked for again and again (a confirmed match's sheet, the seating as a session
     starts, the standings as it ends: every phone of the room) names itself in
-    :meth:`kept_name` and is kept once made (:func:`tournament.core.cache.kept`, shared by every
+    :meth:`cache_name` and is kept once made (:func:`tournament.core.cache.cached_copy`, shared by every
     worker): until the tournament's next write, the kept PDF is sent as it is; after a write,
     the document's HTML is made again (milliseconds) and, when it says the same, the kept PDF
     stays; when it differs, one worker makes the new PDF (seconds) while the others send the
@@ -140,7 +140,7 @@ class PdfView(View):
         """:meth:`document_context`, made once a request."""
         return self.document_context()
 
-    def kept_name(self) -> str | None:
+    def cache_name(self) -> str | None:
         """What this document is (e.g. ``standings:<tournament>``), to keep it under; None:
         made at each request. The language is added to it."""
         return None
@@ -149,8 +149,8 @@ class PdfView(View):
         raise NotImplementedError
 
     def get(self, request, *args, **kwargs):
-        if "html" not in request.GET and (name := self.kept_name()) is not None:
-            return self.kept_response(request, f"printing:{name}:{get_language()}")
+        if "html" not in request.GET and (name := self.cache_name()) is not None:
+            return self.cached_response(request, f"printing:{name}:{get_language()}")
         context = self.context
         if isinstance(context, HttpResponse):
             return context
@@ -159,7 +159,7 @@ class PdfView(View):
             return TemplateResponse(request, self.template_name, context)
         return self.pdf_response(render_pdf(self.template_name, context, request=request))
 
-    def kept_response(self, request, key: str) -> HttpResponse:
+    def cached_response(self, request, key: str) -> HttpResponse:
         version = self.tournament.data_version
         copy_etag = etag(key, version)
         not_modified = get_conditional_response(request, etag=copy_etag)
@@ -179,7 +179,7 @@ class PdfView(View):
             printed = html[0].replace(PRINTED_AT_MARKER, self.printed_at())
             return html_to_pdf(printed, site_root=DEFAULT_SITE_ROOT)
 
-        made: Made = kept(
+        made: CachedCopy = cached_copy(
             key=key, version=version, make=make, digest=shown, wait_seconds=PDF_WAIT_SECONDS
         )
         response = self.pdf_response(made.content)

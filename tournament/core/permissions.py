@@ -100,12 +100,12 @@ class PermissionMixin(AccessMixin):
         return True
 
     def dispatch(self, request, *args, **kwargs):
-        refusal = self.refuse(request)
+        refusal = self.access_refusal(request)
         if refusal is not None:
             return refusal
         return super().dispatch(request, *args, **kwargs)
 
-    def refuse(self, request):
+    def access_refusal(self, request):
         """A response (or an exception) when the user may not use this view, else None."""
         if not self.has_permission():
             return self.handle_no_permission()
@@ -123,10 +123,10 @@ class TournamentMixin(PermissionMixin):
         self.tournament = get_object_or_404(Tournament, slug=kwargs["slug"])
         return super().dispatch(request, *args, **kwargs)
 
-    def refuse(self, request):
+    def access_refusal(self, request):
         if not can_view(request.user, self.tournament):
             raise Http404
-        return super().refuse(request)
+        return super().access_refusal(request)
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)

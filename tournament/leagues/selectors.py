@@ -2,7 +2,7 @@
 
 ``league_standing(*, league)`` reads every tournament of the league at once (four queries,
 however many tournaments and players), ranks each tournament with the standings' own
-selector (``tournament.standings.selectors.standings_kept_of``: confirmed matches only, from their
+selector (``tournament.standings.selectors.cached_standings_of``: confirmed matches only, from their
 cached totals), and adds the final ranks up with ``tournament.leagues.ranking.league_ranking``.
 """
 
@@ -23,7 +23,7 @@ from tournament.leagues.ranking import (
     parse_points_table,
 )
 from tournament.models import League, StaffRole, Tournament
-from tournament.standings.selectors import standings_kept_of
+from tournament.standings.selectors import cached_standings_of
 
 
 def visible_leagues(*, user) -> QuerySet[League]:
@@ -76,7 +76,7 @@ def league_standing(*, league: League, user=None) -> LeagueStanding:
     """The league's tournaments and ranking (four queries, a fifth for a logged-in ``user``
     when a tournament is private: ``user`` only says which tournaments they may open)."""
     tournaments = league_tournaments(league=league)
-    standings = standings_kept_of(tournaments=tournaments, without_merged=True)
+    standings = cached_standings_of(tournaments=tournaments, without_merged=True)
     visible = visible_tournament_ids(user=user, tournaments=tournaments)
     names: dict[int, LeaguePlayer] = {}
     finishes = []

@@ -56,10 +56,10 @@ class LeagueMixin(PermissionMixin):
         self.league = get_object_or_404(League, slug=kwargs["slug"])
         return super().dispatch(request, *args, **kwargs)
 
-    def refuse(self, request):
+    def access_refusal(self, request):
         if not can_view_league(request.user, self.league):
             raise Http404
-        return super().refuse(request)
+        return super().access_refusal(request)
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)

@@ -8,7 +8,7 @@ that nothing is lost; every read here leads from it to the record kept (:func:`p
 ``player_career`` reads in a fixed number of queries (eight; nine for a logged-in reader,
 whose roles it reads), whatever the number of tournaments and matches: the final rank in
 each tournament comes from the standings' own selector
-(:func:`tournament.standings.selectors.standings_kept_of`), which ranks all the player's
+(:func:`tournament.standings.selectors.cached_standings_of`), which ranks all the player's
 tournaments at once.
 """
 
@@ -35,7 +35,7 @@ from tournament.models import (
     Tournament,
 )
 from tournament.ratings.model import Skill, ranks_of
-from tournament.standings.selectors import standings_kept_of
+from tournament.standings.selectors import cached_standings_of
 
 #: How many merges deep a record is followed to the one kept (a chain A → B → C is two).
 MAX_MERGE_DEPTH = 20
@@ -161,7 +161,7 @@ def player_career(*, player: Player, user) -> dict[str, Any]:
     tournaments = {registration.tournament_id: registration.tournament for registration in registrations}
     rating = PlayerRating.objects.filter(player=player).first()
 
-    standings = standings_kept_of(tournaments=tournaments.values())
+    standings = cached_standings_of(tournaments=tournaments.values())
     entries = []
     for registration in registrations:
         tournament = registration.tournament

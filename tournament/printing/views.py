@@ -93,7 +93,7 @@ class TableCardsPdfView(RefereeRequiredMixin, PdfView):
 
 class SeatingPdfView(TournamentMixin, SessionMixin, PdfView):
     """The seating of a session in large type, by player name, to pin on the wall; kept while
-    it does not change (``kept_name``: everyone looks for their table as a session starts)."""
+    it does not change (``cache_name``: everyone looks for their table as a session starts)."""
 
     template_name = "printing/seating.html"
 
@@ -101,7 +101,7 @@ class SeatingPdfView(TournamentMixin, SessionMixin, PdfView):
         self.session = self.get_session()
         return documents.seating_context(session=self.session)
 
-    def kept_name(self) -> str:
+    def cache_name(self) -> str:
         return f"seating:{self.tournament.pk}:{self.kwargs['number']}"
 
     def filename(self) -> str:
@@ -112,7 +112,7 @@ class MatchReportPdfView(TournamentMixin, PdfView):
     """The sheet of a match as played: public once the match is confirmed, staff before.
 
     A match's PDF takes seconds to make (a whole match is some 200 turns and 5 boards): it is
-    kept (``kept_name``), and made again only when what it shows changes.
+    kept (``cache_name``), and made again only when what it shows changes.
     """
 
     template_name = "printing/match_report.html"
@@ -130,7 +130,7 @@ class MatchReportPdfView(TournamentMixin, PdfView):
             self.request.user, self.tournament
         )
 
-    def kept_name(self) -> str:
+    def cache_name(self) -> str:
         return f"match-sheet:{self.tournament.pk}:{self.match.pk}"
 
     def document_context(self):
@@ -145,14 +145,14 @@ class MatchReportPdfView(TournamentMixin, PdfView):
 
 
 class StandingsPdfView(TournamentMixin, PdfView):
-    """The standings, printable; kept while they do not change (``kept_name``)."""
+    """The standings, printable; kept while they do not change (``cache_name``)."""
 
     template_name = "printing/standings.html"
 
     def document_context(self):
         return documents.standings_context(tournament=self.tournament)
 
-    def kept_name(self) -> str:
+    def cache_name(self) -> str:
         return f"standings:{self.tournament.pk}"
 
     def filename(self) -> str:

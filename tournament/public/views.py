@@ -13,7 +13,7 @@ from django.shortcuts import redirect
 from django.views.generic import TemplateView, View
 from django_tables2 import RequestConfig
 
-from tournament.core.cached_pages import KeptPageMixin
+from tournament.core.cached_pages import CachedPageMixin
 from tournament.core.mixins import poll_seconds
 from tournament.core.permissions import TournamentMixin, is_referee
 from tournament.models import RankingCriterion, Session
@@ -24,9 +24,9 @@ from tournament.seating.tables import PlayerSeatTable, SeatingTable
 from tournament.standings.tables import criterion_display
 
 
-class LiveFragmentMixin(KeptPageMixin):
+class LiveFragmentMixin(CachedPageMixin):
     """Render ``fragment_template_name`` alone for htmx requests; the public's copies kept
-    until the next write (``KeptPageMixin``)."""
+    until the next write (``CachedPageMixin``)."""
 
     fragment_template_name = ""
 

@@ -55,7 +55,7 @@ class HistoryPoint:
     def later(self, at: str = "at", match_id: str = "match_id") -> Q:
         """The rows at this point or after it, for a queryset whose key fields are named.
 
-        Written as a range on ``at`` (then the match's id where ``at`` is equal), so that
+        WriteResult as a range on ``at`` (then the match's id where ``at`` is equal), so that
         the database reads an index on ``at`` from the point on instead of every row."""
         return Q(**{f"{at}__gte": self.at}) & (
             Q(**{f"{at}__gt": self.at}) | Q(**{f"{match_id}__gte": self.match_id})

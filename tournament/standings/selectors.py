@@ -3,7 +3,7 @@
 - ``standings(*, tournament)``: the rows, the criteria, the tables still in play.
 - ``standings_of(*, tournaments)``: the same for many tournaments at once, still three
   queries.
-- ``standings_kept_of(*, tournaments)``: ``standings_of`` through the shared cache, each
+- ``cached_standings_of(*, tournaments)``: ``standings_of`` through the shared cache, each
   tournament's standings kept at its data version (a league's ranking, a player's career:
   their tournaments are mostly over, and ranking a tournament of a thousand players takes
   a tenth of a second).
@@ -58,7 +58,7 @@ class Standings:
 KEPT_SECONDS = 7 * 24 * 3600
 
 
-def standings_kept_of(
+def cached_standings_of(
     *, tournaments: Iterable[Tournament], without_merged: bool = False
 ) -> dict[int, Standings]:
     """``standings_of``, each tournament's standings kept in the shared cache under its id,

@@ -8,7 +8,7 @@ from django.utils.translation import gettext as _
 from django.views.generic import TemplateView
 from django_tables2 import RequestConfig
 
-from tournament.core.cached_pages import KeptPageMixin
+from tournament.core.cached_pages import CachedPageMixin
 from tournament.core.mixins import poll_seconds
 from tournament.core.permissions import TournamentMixin
 from tournament.core.spreadsheet import TABLE_FORMATS, csv_download, table_download
@@ -23,14 +23,14 @@ def csv_response(result, *, slug: str) -> HttpResponse:
                         filename=f"{slug}-standings.csv")
 
 
-class PublicStandingsView(TournamentMixin, KeptPageMixin, TemplateView):
+class PublicStandingsView(TournamentMixin, CachedPageMixin, TemplateView):
     """/t/<slug>/standings/: everyone reads it; ``?_export=csv`` downloads it written from the
     rows, ``?_export=xlsx`` or ``ods`` through django-tables2's ``TableExport`` (tablib), whose
     numbers a spreadsheet reads in its own language (a French one too, where a CSV's commas are
     not the separator).
 
     An htmx request (the page polling itself) gets only the live fragment. The public's page
-    and fragment are kept until the next write (``KeptPageMixin``).
+    and fragment are kept until the next write (``CachedPageMixin``).
     """
 
     template_name = "tournament/standings/standings.html"

@@ -1,4 +1,4 @@
-"""Standings kept in the shared cache (``standings_kept_of``): the same as computed, read in
+"""Standings kept in the shared cache (``cached_standings_of``): the same as computed, read in
 one query while the tournaments' data versions stand still, made again for the one that
 moved."""
 
@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from tests.tournament.standings.helpers import confirm_all
 from tournament.core import freshness
 from tournament.models import Match, Tournament
-from tournament.standings.selectors import standings_kept_of, standings_of
+from tournament.standings.selectors import cached_standings_of, standings_of
 
 pytestmark = pytest.mark.django_db
 
@@ -26,11 +26,11 @@ def test_kept_standings_are_the_computed_ones_until_a_tournament_changes(make_to
     confirm_all(spring, seed=1)
     confirm_all(autumn, seed=2)
 
-    first = standings_kept_of(tournaments=read(spring, autumn))
+    first = cached_standings_of(tournaments=read(spring, autumn))
     assert first == standings_of(tournaments=read(spring, autumn))
     tournaments = read(spring, autumn)
     with CaptureQueriesContext(connection) as captured:
-        again = standings_kept_of(tournaments=tournaments)
+        again = cached_standings_of(tournaments=tournaments)
     assert again == first
     assert len(captured) == 1  # one read of the cache
 
@@ -40,7 +40,7 @@ def test_kept_standings_are_the_computed_ones_until_a_tournament_changes(make_to
     freshness.touch(tournament_id=spring.pk)
     tournaments = read(spring, autumn)
     with CaptureQueriesContext(connection) as captured:
-        changed = standings_kept_of(tournaments=tournaments)
+        changed = cached_standings_of(tournaments=tournaments)
     assert changed == standings_of(tournaments=tournaments)
     assert changed[spring.pk] != first[spring.pk] and changed[autumn.pk] == first[autumn.pk]
     ranked_again = [query["sql"] for query in captured

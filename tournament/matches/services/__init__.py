@@ -8,7 +8,7 @@ view to render), grouped by what they write:
 - :mod:`.rounds`: the racks at the end of a round, the round's confirmation;
 - :mod:`.records`: filling an empty match from a record.
 
-Each returns a :class:`Written`: ``saved`` (what it wrote) and ``replay`` (the match as
+Each returns a :class:`WriteResult`: ``saved`` (what it wrote) and ``replay`` (the match as
 written). A closed session, or one seated but not started, refuses every write
 (``ValidationError`` with the code ``session_closed`` or ``session_not_started``); a save
 based on an older revision raises :class:`StaleMatch`.
@@ -35,7 +35,7 @@ from tournament.matches.services.turns import (
 from tournament.matches.services.write import (
     AlreadySaved,
     StaleMatch,
-    Written,
+    WriteResult,
     already_saved_message,
     match_results_cache,
     match_write,
@@ -50,7 +50,7 @@ __all__ = [
     "StaleMatch",
     "TurnInput",
     "TurnsRefused",
-    "Written",
+    "WriteResult",
     "candidate_players",
     "candidate_reports",
     "match_record_import",

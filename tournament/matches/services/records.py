@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from tournament import engine
 from tournament.matches.replayed import ReplayedMatch
 from tournament.matches.services.rounds import match_round_confirm
-from tournament.matches.services.write import Written, match_write
+from tournament.matches.services.write import WriteResult, match_write
 from tournament.matches.turn_rows import turn_row
 from tournament.models import AuditEntry, Match, Round, RoundEnd
 
@@ -46,7 +46,7 @@ def match_record_import(
     submission_key: str = "",
     record: str | bytes | dict[str, Any],
     names_must_match: bool = True,
-) -> Written[ReplayedMatch]:
+) -> WriteResult[ReplayedMatch]:
     """Fill an empty match from a match record (docs/record-format.md, with decisions).
 
     The engine reads it first: an unreadable record is refused with its message and nothing
@@ -150,7 +150,7 @@ def match_record_import(
                 + sum(len(r.problems) for r in replay.rounds),
             },
         )
-    return Written(saved=replay, replay=replay)
+    return WriteResult(saved=replay, replay=replay)
 
 
 @transaction.atomic

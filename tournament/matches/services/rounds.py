@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 
 from tournament import engine
 from tournament.matches.replayed import TurnLine
-from tournament.matches.services.write import Written, match_write
+from tournament.matches.services.write import WriteResult, match_write
 from tournament.models import AuditEntry, Match, Round, RoundEnd
 
 #: A rack as entered: tile names, or the total value left when the tiles were not noted.
@@ -61,7 +61,7 @@ def match_round_end(
     racks: Sequence[RackInput],
     settlement_claimed: Sequence[int] | None = None,
     reason: str = "",
-) -> Written[RoundEnd]:
+) -> WriteResult[RoundEnd]:
     """Enter the racks shown at the end of a round (and the settlement claimed); the engine
     settles it. Entering them again is a correction: a new version, a reason required, and
     the round must be confirmed again. Errors are keyed ``rack_<seat>``."""
@@ -113,7 +113,7 @@ def match_round_end(
              "after": _round_end_snapshot(end)},
             reason,
         )
-    return Written(saved=end, replay=replay, round_index=round_.index)
+    return WriteResult(saved=end, replay=replay, round_index=round_.index)
 
 
 def _turn_numbers(turns: Sequence[TurnLine]) -> str:
@@ -122,7 +122,7 @@ def _turn_numbers(turns: Sequence[TurnLine]) -> str:
 
 
 def match_round_confirm(*, match: Match, user, seen_revision: int, round_index: int,
-                        submission_key: str = "") -> Written[Round]:
+                        submission_key: str = "") -> WriteResult[Round]:
     """The referee confirms a closed round. It cannot be confirmed while a decision is
     pending or an illegal turn remains, nor once a correction has left it unfinished. Once
     the match is over and every round confirmed, the match is confirmed (what the standings
@@ -169,4 +169,4 @@ def match_round_confirm(*, match: Match, user, seen_revision: int, round_index: 
             f"round {round_.index + 1} confirmed",
             {"round": round_.index, "scores": list(round_view.scores)},
         )
-    return Written(saved=round_, replay=replay, round_index=round_.index)
+    return WriteResult(saved=round_, replay=replay, round_index=round_.index)

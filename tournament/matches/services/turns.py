@@ -21,7 +21,7 @@ from tournament.matches.services.turn_inputs import (
     TurnsRefused,
     turn_snapshot,
 )
-from tournament.matches.services.write import MatchWrite, Written, match_write
+from tournament.matches.services.write import MatchWrite, WriteResult, match_write
 from tournament.matches.turn_rows import turn_record
 from tournament.models import AuditEntry, Match, Round, Turn, Verdict
 
@@ -128,7 +128,7 @@ def match_turns_add(
     turns: Sequence[TurnInput],
     mismatches_seen: bool = True,
     before: ReplayedMatch | None = None,
-) -> Written[list[Turn]]:
+) -> WriteResult[list[Turn]]:
     """Add turns to the round in play (a new round when the last one was closed).
 
     All or nothing: when the engine finds any of them illegal, :class:`TurnsRefused` says
@@ -188,7 +188,7 @@ def match_turns_add(
                 },
             )
         # the new rows are inserted with their figures when the results are stored
-    return Written(saved=new_rows, replay=replay, round_index=round_.index)
+    return WriteResult(saved=new_rows, replay=replay, round_index=round_.index)
 
 
 def _current_turn(rows: MatchRows, turn_id: int) -> tuple[Round, list[Turn], int]:
@@ -229,7 +229,7 @@ def _legal(replay: ReplayedMatch, round_: Round, position: int) -> engine.TurnRe
 
 
 def match_turn_undo(*, match: Match, user, seen_revision: int,
-                    submission_key: str = "") -> Written[Turn]:
+                    submission_key: str = "") -> WriteResult[Turn]:
     """Undo the last turn of the round in play: it is superseded by nothing (kept, audited)."""
     with match_write(match=match, user=user, seen_revision=seen_revision,
                      submission_key=submission_key) as write:
@@ -253,7 +253,7 @@ def match_turn_undo(*, match: Match, user, seen_revision: int,
             {"round": round_.index, "index": last.index, "before": turn_snapshot(last),
              "after": None},
         )
-    return Written(saved=last, replay=replay, round_index=round_.index)
+    return WriteResult(saved=last, replay=replay, round_index=round_.index)
 
 
 def _reason_required(reason: str, message: str) -> str:
@@ -272,7 +272,7 @@ def match_turn_correct(
     turn_id: int,
     turn: TurnInput | None,
     reason: str,
-) -> Written[Turn | None]:
+) -> WriteResult[Turn | None]:
     """Correct any turn: a new version replaces it (``turn`` None: the turn was not played
     and is struck out). The rest of the match is replayed: later turns the correction makes
     illegal are flagged, not deleted. The corrected turn itself must be legal. The round, if
@@ -309,7 +309,7 @@ def match_turn_correct(
             },
             reason,
         )
-    return Written(saved=new, replay=replay, round_index=round_.index)
+    return WriteResult(saved=new, replay=replay, round_index=round_.index)
 
 
 def match_turn_insert(
@@ -321,7 +321,7 @@ def match_turn_insert(
     before_turn_id: int,
     turn: TurnInput,
     reason: str,
-) -> Written[Turn]:
+) -> WriteResult[Turn]:
     """Insert a turn nobody entered (a draw and pass noticed a few turns later) before the
     current turn ``before_turn_id``, in its round. Its player, when None, is the one due at
     that point (the player after the turn before it); before the round's opening the player
@@ -379,13 +379,13 @@ def match_turn_insert(
             },
             reason,
         )
-    return Written(saved=new, replay=replay, round_index=round_.index)
+    return WriteResult(saved=new, replay=replay, round_index=round_.index)
 
 
 def match_turn_decide(
     *, match: Match, user, seen_revision: int, turn_id: int, decision: str, reason: str = "",
     submission_key: str = "",
-) -> Written[Turn]:
+) -> WriteResult[Turn]:
     """The referee's decision on a claim that differs from the engine: ``engine`` (the
     engine's figure stands) or ``claim`` (the claim stands; a reason is required). Recorded
     as a new version of the turn."""
@@ -416,4 +416,4 @@ def match_turn_decide(
              "after": turn_snapshot(new)},
             reason,
         )
-    return Written(saved=new, replay=replay, round_index=round_.index)
+    return WriteResult(saved=new, replay=replay, round_index=round_.index)

@@ -20,7 +20,7 @@ Inside one transaction:
    the audit entries the service gave (:meth:`MatchWrite.audit`) are written, with the
    match's closing when it has just closed.
 
-The replay made is the match as written: the service returns it (:class:`Written`) and the
+The replay made is the match as written: the service returns it (:class:`WriteResult`) and the
 view renders it. Permissions are the views' business (``can_referee``); services trust their
 caller.
 """
@@ -86,7 +86,7 @@ def stale_match_message() -> str:
 
 
 @dataclass(frozen=True)
-class Written(Generic[T]):
+class WriteResult(Generic[T]):
     """What a write returns: what it saved (a turn, the turns, an end of round...), the
     match replayed as written, for the view to render, and the first round the write
     changed (the rounds before it are as they were: the view need not send them again)."""

@@ -51,7 +51,7 @@ class MatchMixin(TournamentMixin):
     can_write: bool
     write_refusal: ValidationError | None
 
-    def refuse(self, request):
+    def access_refusal(self, request):
         # The match is loaded first, for has_permission(); a private tournament is still a
         # 404 to whoever may not see it (TournamentMixin), whichever match is asked for.
         match = (
@@ -64,7 +64,7 @@ class MatchMixin(TournamentMixin):
         self.match = match
         self.can_write = can_referee(request.user, match.table)
         self.write_refusal = session_write_refusal(match.table.session)
-        return super().refuse(request)
+        return super().access_refusal(request)
 
     def url(self, name: str, **kwargs: Any) -> str:
         return reverse(f"tournament:{name}", kwargs={
@@ -198,7 +198,7 @@ class MatchWriteView(MatchWriteMixin, MatchPageMixin, View):
 
     http_method_names = ("post",)
 
-    def done(self, message: str, written: services.Written) -> HttpResponse:
+    def done(self, message: str, written: services.WriteResult) -> HttpResponse:
         """The write's answer: the match as the service wrote it (its replay)."""
         self.match = written.replay.match
         if self.request.htmx:

@@ -5,15 +5,15 @@ from __future__ import annotations
 
 from django.views import View
 
-from tournament.core.cached_pages import KeptPageMixin
+from tournament.core.cached_pages import CachedPageMixin
 from tournament.matches.views.base import MatchPageMixin
 
 
-class MatchView(MatchPageMixin, KeptPageMixin, View):
+class MatchView(MatchPageMixin, CachedPageMixin, View):
     """The match: the public sheet, and for a referee of the table the entry screen.
 
     Until the match is confirmed, the public's page follows it (``follow_seconds``: its
-    ``#match`` region polls itself), answered from a kept copy (``KeptPageMixin``).
+    ``#match`` region polls itself), answered from a kept copy (``CachedPageMixin``).
     """
 
     def page(self, request, *args, **kwargs):
