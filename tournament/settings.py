@@ -15,7 +15,8 @@ Everything that differs between a laptop and a real event comes from the environ
   (SQLite in ``db.sqlite3`` at the project root otherwise).
 - ``TRIOMINOS_BENCH=0|1``: the benchmarks' app (``bench/``, development only: not in the
   wheel) in ``INSTALLED_APPS``; on by default outside production when it can be imported,
-  off in production unless set to 1 (the room benchmark's setup, docs/benchmarks.md).
+  off in production unless set to 1 (the room benchmark's setup, docs/benchmarks.md;
+  docs/operations.md lists every setting).
 """
 
 import datetime
@@ -95,8 +96,8 @@ INSTALLED_APPS = [
 ]
 
 # GZipMiddleware first: it compresses what every other middleware and view wrote (HTML, htmx
-# fragments, JSON; PDFs and static files are already compressed). Its answers to BREACH: the
-# README's "Compressed pages".
+# fragments, JSON; PDFs and static files are already compressed). Its answers to BREACH:
+# docs/operations.md, "Compressed pages".
 MIDDLEWARE = [
     "django.middleware.gzip.GZipMiddleware",
     "django.middleware.security.SecurityMiddleware",
