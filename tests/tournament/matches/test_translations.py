@@ -67,7 +67,7 @@ def test_a_reading_error_in_french_with_what_was_found_translated():
 
 
 def test_the_records_archive_link_reads_in_the_users_language(make_user):
-    from tests.tournament.matches.test_archive import staff, zip_url
+    from tests.tournament.archive.test_export import staff, zip_url
     from tests.tournament.printing.helpers import accented_tournament
     from tournament.models import StaffRole
 
