@@ -1,7 +1,7 @@
 """The room's load: referees entering turns, phones following the event, an organiser printing.
 
-Run against a server of the room built by ``python manage.py bench_room_setup`` (see the
-README, "How many tables can one laptop serve"):
+Run against a server of the room built by ``python manage.py bench_room_setup`` (see
+docs/benchmarks.md, "How many tables can one laptop serve"):
 
     locust -f bench/locustfile.py --headless --host http://127.0.0.1:8000 \
         --users 251 --spawn-rate 5 --run-time 4m --reset-stats --csv bench/results/room

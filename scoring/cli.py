@@ -7,9 +7,11 @@
   "error": "..."}`` (the error on standard error too), and the highest status.
 - ``simulate --players 4 --seed 7 [--rules R] [--target N] [--sheet] [--mistakes P]``: print
   a whole simulated match record.
-- ``bench [--matches 200]``: print the engine's speed.
+- ``bench [--matches 200]``: print the engine's speed (``scoring/benchmarks/engine.py``).
 - ``bench-command [--runs 15] [--against DIR] [--bytecode-cache]``: the CPU time of whole
-  ``check`` commands, start-up included (scoring/bench_command.py).
+  ``check`` commands, start-up included (``scoring/benchmarks/command.py``).
+
+The benchmarks are imported only when asked for: a check never loads them.
 """
 
 from __future__ import annotations
@@ -135,7 +137,7 @@ def _simulate(args: argparse.Namespace) -> int:
 
 
 def _bench(args: argparse.Namespace) -> int:
-    from scoring.bench import run_bench
+    from scoring.benchmarks.engine import run_bench
 
     run_bench(
         matches=args.matches,
@@ -150,7 +152,7 @@ def _bench(args: argparse.Namespace) -> int:
 def _bench_command(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from scoring.bench_command import run_command_bench
+    from scoring.benchmarks.command import run_command_bench
 
     run_command_bench(
         runs=args.runs,

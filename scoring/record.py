@@ -4,7 +4,7 @@ Reading checks the shape of the record only: types, ranges, the rule set, the pl
 indexes. What a referee must hear about (a wrong claim, an unknown tile name, a mirror image)
 is not a reading error: the replay reports it as a problem.
 
-Extension (documented in the README): a rack entry may be an integer, the total value of a
+Extension (documented in docs/engine.md): a rack entry may be an integer, the total value of a
 rack whose tiles were not noted; the player's rack count is then not checked, and the
 settlement uses the total.
 """

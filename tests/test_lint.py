@@ -13,7 +13,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def test_ruff_finds_nothing():
     result = subprocess.run(
-        [sys.executable, "-m", "ruff", "check", "--no-cache", "tournament", "scoring", "tests"],
+        [sys.executable, "-m", "ruff", "check", "--no-cache",
+         "tournament", "scoring", "bench", "tests"],
         cwd=ROOT, capture_output=True, text=True, timeout=120,
     )
     assert result.returncode == 0, result.stdout + result.stderr
@@ -28,7 +29,7 @@ def lint_imports(root: Path = ROOT) -> subprocess.CompletedProcess:
 def test_every_package_imports_only_downward():
     result = lint_imports()
     assert result.returncode == 0, result.stdout + result.stderr
-    assert "Contracts: 2 kept, 0 broken." in result.stdout
+    assert ", 0 broken." in result.stdout
 
 
 def test_an_upward_import_breaks_the_layers(tmp_path):

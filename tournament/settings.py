@@ -13,9 +13,14 @@ Everything that differs between a laptop and a real event comes from the environ
   that changes the scheme or port, e.g. ``https://scores.example.org``.
 - ``DATABASE_URL``: e.g. ``postgres://user:password@127.0.0.1:5432/triominos``
   (SQLite in ``db.sqlite3`` at the project root otherwise).
+- ``TRIOMINOS_BENCH=0|1``: the benchmarks' app (``bench/``, development only: not in the
+  wheel) in ``INSTALLED_APPS``; on by default outside production when it can be imported,
+  off in production unless set to 1 (the room benchmark's setup, docs/benchmarks.md;
+  docs/operations.md lists every setting).
 """
 
 import datetime
+import importlib.util
 import os
 import warnings
 from pathlib import Path
@@ -65,6 +70,16 @@ if not ALLOWED_HOSTS:
     ALLOWED_HOSTS = ["localhost", "127.0.0.1", "[::1]"]
 CSRF_TRUSTED_ORIGINS = env_list("TRIOMINOS_CSRF_TRUSTED_ORIGINS")
 
+# The benchmarks (bench/ at the top of a checkout: its management commands) are a development
+# app: an installed wheel has no bench package, and production leaves it out unless asked.
+BENCH = env_bool("TRIOMINOS_BENCH", not PRODUCTION)
+if BENCH and importlib.util.find_spec("bench") is None:
+    if os.environ.get("TRIOMINOS_BENCH", "").strip():
+        raise ImproperlyConfigured(
+            "TRIOMINOS_BENCH is on but there is no bench package: run from a checkout"
+        )
+    BENCH = False
+
 INSTALLED_APPS = [
     "django.contrib.admin",
     "django.contrib.auth",
@@ -77,11 +92,12 @@ INSTALLED_APPS = [
     "django_tables2",
     "tournament",
     "axes",
+    *(["bench"] if BENCH else []),
 ]
 
 # GZipMiddleware first: it compresses what every other middleware and view wrote (HTML, htmx
-# fragments, JSON; PDFs and static files are already compressed). Its answers to BREACH: the
-# README's "Compressed pages".
+# fragments, JSON; PDFs and static files are already compressed). Its answers to BREACH:
+# docs/operations.md, "Compressed pages".
 MIDDLEWARE = [
     "django.middleware.gzip.GZipMiddleware",
     "django.middleware.security.SecurityMiddleware",

@@ -1,4 +1,4 @@
-"""``python -m scoring``: check (exit 0/1/2), simulate, bench."""
+"""``python -m scoring``: check (exit 0/1/2), simulate; the benchmarks apart (tests/bench/)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,6 @@ from typing import Any
 import pytest
 
 import scoring
-from scoring.bench import run_bench
 from scoring.cli import main
 from tests.scoring.engine_records import record, round_, turn
 
@@ -184,27 +183,20 @@ def test_simulate_options(args: list[str], status: int, capsys: pytest.CaptureFi
     assert run_check(out.encode("utf-8"), monkeypatch, capsys)[0] == status
 
 
-def test_the_benchmark_prints_its_figures() -> None:
-    out = io.StringIO()
-    run_bench(matches=2, boards=1, runs=2, out=out)
-    text = out.getvalue()
-    assert "check, read + replay: " in text and "check, replay only: " in text
-    assert "turns/s" in text and "us per turn" in text
-    for size in (20, 40, 49, 50, 60):
-        assert f"{size} tiles: " in text
-    assert text.count("two sets") == 2
-
-
-def test_the_command_benchmark_compares_two_checkouts() -> None:
-    from scoring.bench_command import run_command_bench
-
-    out = io.StringIO()
-    run_command_bench(runs=1, against=ROOT, bytecode_cache=True, out=out)
-    text = out.getvalue()
-    assert "long record: 150 rounds, 5134 turns" in text
-    assert "short record: " in text and ", 110 turns" in text
-    assert text.count("us per turn") == 4 and text.count("x as fast per turn") == 2
-    assert text.count(" us a turn") == 2 and text.count("x as fast a turn") == 1
+def test_a_check_loads_no_benchmark(tmp_path: Path) -> None:
+    """The benchmarks are imported when asked for only (scoring/benchmarks/)."""
+    path = tmp_path / "match.json"
+    path.write_bytes(dump(GOOD))
+    code = (
+        "import sys\n"
+        "from scoring.cli import main\n"
+        f"status = main(['check', {str(path)!r}])\n"
+        "print(status, sorted(m for m in sys.modules if m.startswith('scoring.benchmarks')),\n"
+        "      file=sys.stderr)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                            text=True, timeout=60, check=True)
+    assert result.stderr.strip() == "0 []"
 
 
 def test_a_seeded_simulation_does_not_depend_on_hash_randomisation() -> None:

@@ -1,5 +1,6 @@
 """The project's own docs: the record example of docs/record-format.md checks to the output
-printed under it, and every docs/... file that code, docstrings and READMEs name exists."""
+printed under it, every docs/... file that code, docstrings and READMEs name exists, and every
+link of the README and docs/ leads to a file."""
 
 from __future__ import annotations
 
@@ -31,3 +32,16 @@ def test_every_docs_reference_names_a_file_of_the_repository() -> None:
     assert "docs/record-format.md" in named and "docs/rules.md" in named
     missing = {ref: where for ref, where in named.items() if not (ROOT / ref).is_file()}
     assert not missing
+
+
+def test_every_link_of_the_manual_names_a_file_and_the_readme_reaches_every_doc() -> None:
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+    broken = []
+    for page in pages:
+        for target in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", page.read_text(encoding="utf-8")):
+            if "://" not in target and not (page.parent / target).is_file():
+                broken.append(f"{page.relative_to(ROOT)}: {target}")
+    assert not broken
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    unlinked = [page.name for page in pages[1:] if f"](docs/{page.name})" not in readme]
+    assert not unlinked

@@ -1,4 +1,4 @@
-"""The engine is pure Python: no Django anywhere under scoring/."""
+"""The engine is pure Python: no Django anywhere under scoring/, its benchmarks included."""
 
 from __future__ import annotations
 
@@ -12,13 +12,17 @@ import pytest
 import scoring
 
 PACKAGE = Path(scoring.__file__).resolve().parent
-MODULES = sorted(PACKAGE.glob("*.py"))
+MODULES = sorted(PACKAGE.rglob("*.py"))
+
+
+def module_name(path: Path) -> str:
+    """``scoring/benchmarks/engine.py`` -> ``scoring.benchmarks.engine``."""
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
 def test_importing_the_engine_loads_no_django_module() -> None:
-    names = ", ".join(
-        f"scoring.{m.stem}" for m in MODULES if m.stem not in ("__init__", "__main__")
-    )
+    names = ", ".join(module_name(m) for m in MODULES if m.stem != "__main__")
     code = (
         f"import sys, {names}\n"
         "loaded = sorted(m for m in sys.modules if m == 'django' or m.startswith('django.'))\n"
@@ -29,7 +33,7 @@ def test_importing_the_engine_loads_no_django_module() -> None:
     assert result.stdout.strip() == "0 []"
 
 
-@pytest.mark.parametrize("module", MODULES, ids=lambda m: m.name)
+@pytest.mark.parametrize("module", MODULES, ids=lambda m: str(m.relative_to(PACKAGE)))
 def test_no_module_imports_django(module: Path) -> None:
     tree = ast.parse(module.read_text("utf-8"))
     for node in ast.walk(tree):

@@ -86,3 +86,33 @@ def test_with_debug_off_a_servers_error_is_logged_on_standard_error(environment)
     assert result.stderr.count("Traceback") == 1, result.stderr
     assert "RuntimeError: the view failed" in result.stderr
     assert "Internal Server Error: /t/demo/" in result.stderr
+
+
+BENCH_PROBE = (
+    "import json, django; from django.conf import settings; django.setup(); "
+    "print(json.dumps('bench' in settings.INSTALLED_APPS))"
+)
+# As an installed wheel, which has no bench package.
+NO_BENCH_PROBE = "import sys; sys.modules['bench'] = None; " + BENCH_PROBE
+PRODUCTION = {"TRIOMINOS_PRODUCTION": "1", "TRIOMINOS_SECRET_KEY": "x" * 50,
+              "TRIOMINOS_ALLOWED_HOSTS": "192.168.1.10"}
+
+
+@pytest.mark.parametrize("probe, environment, installed", [
+    (BENCH_PROBE, {}, True),
+    (BENCH_PROBE, {"TRIOMINOS_BENCH": "0"}, False),
+    (BENCH_PROBE, PRODUCTION, False),
+    (BENCH_PROBE, {**PRODUCTION, "TRIOMINOS_BENCH": "1"}, True),
+    (NO_BENCH_PROBE, {}, False),
+    (NO_BENCH_PROBE, PRODUCTION, False),
+], ids=["development", "development, off", "production", "production, asked for",
+        "no bench package", "no bench package, production"])
+def test_the_benchmarks_app_is_installed_for_development_only(probe, environment, installed):
+    result = load_settings(probe, **environment)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) is installed
+
+
+def test_asking_for_the_benchmarks_without_their_package_is_refused():
+    result = load_settings(NO_BENCH_PROBE, TRIOMINOS_BENCH="1")
+    assert result.returncode != 0 and "there is no bench package" in result.stderr

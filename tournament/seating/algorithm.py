@@ -59,7 +59,7 @@ keeps 4 repeats in sessions 4 and 5, the fewest any seating could have after the
 before (checked by an exhaustive search), where a schedule planned from session 1 without
 regard to standing (an affine plane) would have none until session 6; over 8 sessions it
 reaches the least possible, 72, with no pair meeting three times. With 64 or 512 players, no pair meets
-twice in 8 sessions (``python manage.py running_bench``). Same-club pairs in session 1 weigh
+twice in 8 sessions (``python manage.py bench_running``). Same-club pairs in session 1 weigh
 W_CLUB = 10: one is kept only when no swap can remove it.
 """
 

@@ -3,7 +3,7 @@
 Pure Python, like the algorithm: session 1 drawn at random, then each session seated from the
 standings of the matches before it (``standings_compute``), with made-up match totals drawn
 from the seed (one player reaches the target, the others score below it). Used by
-``python manage.py running_bench`` and by the tests.
+``python manage.py bench_running`` and by the tests.
 """
 
 from __future__ import annotations

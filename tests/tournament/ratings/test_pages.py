@@ -12,9 +12,9 @@ from django.template.loader import render_to_string
 from django.test import Client
 from django.utils import timezone, translation
 
+from bench.harness import history_build
 from tests.pages import attribute, by_id, select, text
 from tests.tournament.printing.helpers import assert_document_footer, assert_pdf, cells_overflowing
-from tournament.management.commands.bench_ratings import bench_history_build
 from tournament.models import League, Match, Player, PlayerRating, Seat, Tournament
 from tournament.ratings.selectors import ratings_rows
 from tournament.ratings.services import ratings_rebuild
@@ -27,7 +27,7 @@ pytestmark = pytest.mark.django_db
 def history(*, players: int, matches: int) -> list[Match]:
     """Players and confirmed matches by bulk inserts (tournaments of one session each), then
     every rating."""
-    made = bench_history_build(players=players, matches=matches, sessions_per_event=1, seed=5)
+    made = history_build(players=players, matches=matches, sessions_per_event=1, seed=5)
     ratings_rebuild()
     return made
 

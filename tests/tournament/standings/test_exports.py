@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import doctest
 import io
+import re
 from fractions import Fraction
 
 import openpyxl
@@ -124,6 +125,19 @@ def test_the_standings_page_links_every_download(client, five):
     page = client.get("/t/five/standings/").content.decode()
     for export_format in ("csv", "xlsx", "ods"):
         assert f'href="?_export={export_format}"' in page
+
+
+def test_every_download_the_page_links_is_a_file_of_its_format(client, five):
+    """The downloads docs/organiser.md lists are the page's links, and each gives its file."""
+    page = client.get("/t/five/standings/").content.decode()
+    linked = re.findall(r'href="\?_export=(\w+)"', page)
+    assert sorted(set(linked)) == ["csv", "ods", "xlsx"]
+    for export_format in set(linked):
+        response = client.get(f"/t/five/standings/?_export={export_format}")
+        assert response.status_code == 200
+        assert response["Content-Type"].startswith(TableExport.FORMATS[export_format])
+        assert response["Content-Disposition"] == (
+            f'attachment; filename="five-standings.{export_format}"')
 
 
 @given(st.lists(st.lists(st.integers(min_value=-50, max_value=500), min_size=2, max_size=6),

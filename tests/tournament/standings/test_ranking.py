@@ -81,6 +81,31 @@ def test_opponents_strength_sums_the_opponents_match_points():
     assert rows["Gus"]["opponents"] == 16.5
 
 
+def test_opponents_strength_counts_each_opponents_whole_tournament_at_every_meeting():
+    """The definition docs/organiser.md gives: for every match the player played, the match
+    points of each opponent at that table, each opponent's total over the whole tournament, all
+    added up (an opponent met twice counts twice); not the points the opponents made at that
+    match ("per match" read the other way)."""
+    rows = by_name(standings_compute(players=PLAYERS, results=RESULTS,
+                                     criteria=["match_points", "opponents"]))
+    name = {player.id: player.name for player in PLAYERS}
+    for player in PLAYERS:
+        met = [opponent for result in RESULTS if player.id in result.player_ids
+               for opponent in result.player_ids if opponent != player.id]
+        whole_tournament = sum(rows[name[opponent]]["match_points"] for opponent in met)
+        assert rows[player.name]["opponents"] == whole_tournament, player.name
+    # Ana met Cy at both her matches: Cy's tournament (3.5) counts twice.
+    assert sum(1 for result in RESULTS if {1, 3} <= set(result.player_ids)) == 2
+    # The points Ana's opponents made at her matches give another figure: 1.5 + 0 + 1.5 at the
+    # first, 3 + 2 + 0 at the second.
+    at_her_matches = sum(
+        points for result in RESULTS if 1 in result.player_ids
+        for seat, points in enumerate(match_points(result.totals))
+        if result.player_ids[seat] != 1
+    )
+    assert at_her_matches == 8 and rows["Ana"]["opponents"] == 17.5
+
+
 def test_the_criteria_order_changes_the_ranking():
     by_points = standings_compute(players=PLAYERS, results=RESULTS, criteria=["total_points"])
     totals = {row["name"]: row["total_points"] for row in by_points}

@@ -1,4 +1,4 @@
-"""``python manage.py standings_export_bench``: what the standings' downloads cost, CPU time.
+"""``python manage.py bench_exports``: what the standings' downloads cost, CPU time.
 
 The standings of ``--players`` players (1,024) after ``--sessions`` sessions (8) of tables of
 four with made-up totals are computed in memory (``standings_compute``, all six criteria; no
@@ -14,8 +14,8 @@ shown, with its ratio to the CSV written from the rows:
 - ``xlsx`` and ``ods``: django-tables2's ``TableExport`` (tablib), as the page makes them.
 
 ``--database`` then builds the same number of players and sessions in a throwaway database
-(``running_bench``'s tournament: seated by the service, every match confirmed; in memory on
-SQLite, ``test_<name>_standings_export_bench`` on PostgreSQL, dropped at the end) and times
+(``bench_running``'s tournament: seated by the service, every match confirmed; in memory on
+SQLite, ``test_<name>_bench_exports`` on PostgreSQL, dropped at the end) and times
 whole requests through Django's stack (CPU time of this process, medians): the standings page,
 each download, and the CSV as it was made before (the selector, the table configured as the
 page does, ``as_values()``).
@@ -26,20 +26,23 @@ from __future__ import annotations
 import csv
 import io
 import random
-import statistics
-import time
 from collections.abc import Callable
 
-from django.conf import settings
 from django.core.management.base import BaseCommand
 from django.db import connection
-from django.test import Client, RequestFactory
-from django.test.utils import setup_databases, teardown_databases
+from django.test import RequestFactory
 from django.utils import translation
 from django_tables2 import RequestConfig
 from django_tables2.export import TableExport
 
-from tournament.management.commands.running_bench import build_tournament, timed_get
+from bench.harness import (
+    bench_client,
+    build_tournament,
+    throwaway_database,
+    time_runs,
+    timed,
+    timed_get,
+)
 from tournament.models import Tournament
 from tournament.seating.simulation import simulated_totals
 from tournament.standings.ranking import CRITERIA, MatchResult, StandingPlayer, standings_compute
@@ -110,13 +113,12 @@ class Command(BaseCommand):
                 self.requests(players=players, sessions=sessions, repeat=repeat, seed=seed)
 
     def in_memory(self, *, players: int, sessions: int, repeat: int, seed: int) -> None:
-        started = time.process_time()
-        rows = made_up_rows(players=players, sessions=sessions, seed=seed)
-        ranking = time.process_time() - started
+        ranked = timed(lambda: made_up_rows(players=players, sessions=sessions, seed=seed))
+        rows = ranked.result
         criteria = list(CRITERIA)
         self.stdout.write(
             f"Standings of {players} players after {sessions} sessions, all six criteria "
-            f"(ranking in memory: {ranking * 1000:.0f} ms CPU); median CPU time of "
+            f"(ranking in memory: {ranked.cpu * 1000:.0f} ms CPU); median CPU time of "
             f"{repeat} runs:"
         )
         downloads: list[tuple[str, Callable[[], object]]] = [
@@ -128,12 +130,8 @@ class Command(BaseCommand):
         medians = {}
         sizes = {}
         for label, make in downloads:
-            times = []
-            for _run in range(repeat):
-                started = time.process_time()
-                content = make()
-                times.append(time.process_time() - started)
-            medians[label] = statistics.median(times)
+            timings, content = time_runs(make, repeat=repeat)
+            medians[label] = timings.cpu_median
             sizes[label] = len(content)
         before = csv_through_as_values(rows, criteria)
         after = standings_csv(rows=rows, criteria=criteria)
@@ -148,35 +146,27 @@ class Command(BaseCommand):
 
     def requests(self, *, players: int, sessions: int, repeat: int, seed: int) -> None:
         out = self.stdout
-        if connection.vendor != "sqlite":
-            connection.settings_dict.setdefault("TEST", {})["NAME"] = (
-                f"test_{connection.settings_dict['NAME']}_standings_export_bench"
-            )
-        old_config = setup_databases(verbosity=0, interactive=False)
-        try:
-            started = time.perf_counter()
-            tournament = build_tournament(players=players, sessions=sessions, seed=seed)
+        with throwaway_database("bench_exports"):
+            built = timed(lambda: build_tournament(players=players, sessions=sessions, seed=seed))
+            tournament = built.result
             Tournament.objects.filter(pk=tournament.pk).update(ranking_criteria=list(CRITERIA))
             out.write(f"\nRequests ({connection.vendor}, throwaway database built in "
-                      f"{time.perf_counter() - started:.0f} s), median CPU time of {repeat}:")
-            host = next((h for h in settings.ALLOWED_HOSTS if h not in ("*", "")), "localhost")
-            client = Client(HTTP_HOST=host.lstrip("."))
+                      f"{built.wall:.0f} s), median CPU time of {repeat}:")
+            client = bench_client()
             url = f"/t/{tournament.slug}/standings/"
             figures = {}
             for label, query in (("page (HTML)", ""), ("csv", "?_export=csv"),
                                  ("xlsx", "?_export=xlsx"), ("ods", "?_export=ods")):
-                _count, _wall, cpu, _size = timed_get(client, url + query, requests=repeat)
-                figures[label] = statistics.median(cpu)
-            before = []
-            for _run in range(repeat):
-                begun = time.process_time()
+                fetched = timed_get(client, url + query, requests=repeat, warm_up=True)
+                figures[label] = fetched.timings.cpu_median
+
+            def before() -> str:
                 result = standings(tournament=Tournament.objects.get(pk=tournament.pk))
-                csv_through_as_values(result.rows, result.criteria)
-                before.append(time.process_time() - begun)
-            figures["csv before (selector + as_values)"] = statistics.median(before)
+                return csv_through_as_values(result.rows, result.criteria)
+
+            figures["csv before (selector + as_values)"] = time_runs(
+                before, repeat=repeat)[0].cpu_median
             page = figures["page (HTML)"]
             for label, seconds in figures.items():
                 out.write(f"  {label:<34} {seconds * 1000:8.1f} ms  x{seconds / page:5.2f} "
                           "the page")
-        finally:
-            teardown_databases(old_config, verbosity=0)

@@ -15,18 +15,17 @@ ratio to the made fragment is in the same run.
 from __future__ import annotations
 
 import statistics
-import time
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import connection
 from django.test import Client
-from django.test.utils import CaptureQueriesContext, setup_databases, teardown_databases
 
+from bench.harness import Fetched, build_tournament, throwaway_database, timed_get
 from tournament import engine
 from tournament.core import freshness
 from tournament.core.tournaments import staff_role_grant
-from tournament.management.commands.running_bench import build_tournament
 from tournament.matches import services as match_services
 from tournament.matches.records import match_rows, match_with_tournament
 from tournament.models import Match
@@ -46,17 +45,8 @@ class Command(BaseCommand):
 
     def handle(self, *args, players, sessions, requests, **options):
         settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]
-        test_settings = connection.settings_dict.setdefault("TEST", {})
-        test_name = test_settings.get("NAME")
-        if connection.vendor != "sqlite":
-            # A name of its own, so that a test run on the same server is never disturbed.
-            test_settings["NAME"] = f"test_{connection.settings_dict['NAME']}_bench_polls"
-        old = setup_databases(verbosity=0, interactive=False, aliases={"default"})
-        try:
+        with throwaway_database("bench_polls"):
             self.measure(players=players, sessions=sessions, requests=requests)
-        finally:
-            teardown_databases(old, verbosity=0)
-            test_settings["NAME"] = test_name
 
     def measure(self, *, players: int, sessions: int, requests: int) -> None:
         tournament = build_tournament(players=players, sessions=sessions, seed=1)
@@ -84,40 +74,27 @@ class Command(BaseCommand):
         self.stdout.write(f"{'page':<10} {'made':>9} {'kept 200':>9} {'304':>9} "
                           f"{'queries made/kept/304':>22} {'made/304':>9}")
         for name, url in pages.items():
-            made, made_queries = [], 0
+            made: list[Fetched] = []
             for _ in range(requests):
                 freshness.touch(tournament_id=tournament.pk)  # a write: the copy is made again
-                cpu, made_queries, _response = _timed(Client(), url)
-                made.append(cpu)
-            kept = []
-            for _ in range(requests):
-                cpu, kept_queries, response = _timed(Client(), url)
-                kept.append(cpu)
-            etag = response["ETag"]
-            unchanged = []
-            for _ in range(requests):
-                cpu, unchanged_queries, response = _timed(Client(), url, HTTP_IF_NONE_MATCH=etag)
-                assert response.status_code == 304
-                unchanged.append(cpu)
-            m, k, u = (statistics.median(values) * 1000 for values in (made, kept, unchanged))
+                made.append(_poll(url))
+            kept = [_poll(url) for _ in range(requests)]
+            etag = kept[-1].response["ETag"]
+            unchanged = [_poll(url, statuses=(304,), HTTP_IF_NONE_MATCH=etag)
+                         for _ in range(requests)]
+            m, k, u = (statistics.median(poll.timings.cpu[0] for poll in polls) * 1000
+                       for polls in (made, kept, unchanged))
+            queries = f"{made[-1].queries}/{kept[-1].queries}/{unchanged[-1].queries}"
             self.stdout.write(
-                f"{name:<10} {m:>7.1f}ms {k:>7.2f}ms {u:>7.2f}ms "
-                f"{f'{made_queries}/{kept_queries}/{unchanged_queries}':>22} {m / u:>8.0f}x")
+                f"{name:<10} {m:>7.1f}ms {k:>7.2f}ms {u:>7.2f}ms {queries:>22} {m / u:>8.0f}x")
 
 
-def _timed(client: Client, url: str, **headers) -> tuple[float, int, object]:
-    with CaptureQueriesContext(connection) as queries:
-        start = time.process_time()
-        response = client.get(url, **HTMX, **headers)
-        cpu = time.process_time() - start
-    assert response.status_code in (200, 304), (url, response.status_code)
-    return cpu, len(queries), response
+def _poll(url: str, *, statuses: tuple[int, ...] = (200,), **headers) -> Fetched:
+    """One phone's poll (a client of its own, as htmx asks, gzip accepted), timed."""
+    return timed_get(Client(), url, statuses=statuses, **HTMX, **headers)
 
 
 def _referee(tournament):
-    from django.contrib.auth import get_user_model
-
-
     user = get_user_model().objects.create_user("bench-polls-referee")
     staff_role_grant(tournament=tournament, user=user, role="referee")
     return user

@@ -1,11 +1,11 @@
-"""``python manage.py running_bench``: the seating's repeats and time, the standings' queries and time.
+"""``python manage.py bench_running``: the seating's repeats and time, the standings' queries and time.
 
 1. Repeats: whole tournaments of 8 sessions seated in memory (``seating_simulate``: session 1
    at random, each later session from the standings of made-up results) for 16, 64 and 512
    players: the pairs that meet again in each session, the pairs that meet three times or
    more, the standing spread at the tables against its minimum, and the seating's time.
 2. The database: a tournament of 512 players in a throwaway database (in memory on SQLite,
-   ``test_<name>_running_bench`` on PostgreSQL, dropped at the end; your own database is not
+   ``test_<name>_bench_running`` on PostgreSQL, dropped at the end; your own database is not
    touched). Eight sessions are seated by the real service (``session_seat``), their matches
    confirmed with made-up totals and the sessions closed; then the standings page is fetched
    (queries counted, server time: the median of several requests through the whole Django
@@ -15,25 +15,25 @@
 
 from __future__ import annotations
 
-import datetime
-import random
-import statistics
-import time
 from collections import Counter
 
-from django.conf import settings
 from django.core.management.base import BaseCommand
 from django.db import connection
-from django.test import Client
-from django.test.utils import CaptureQueriesContext, setup_databases, teardown_databases
 from django.utils import translation
 
-from tournament.core.tournaments import tournament_create
-from tournament.models import Match, Registration, Session, Tournament
-from tournament.organiser.services import players_import_csv
+from bench.harness import (
+    bench_client,
+    build_tournament,
+    ms,
+    throwaway_database,
+    time_runs,
+    timed,
+    timed_get,
+)
+from tournament.models import Registration, Session
 from tournament.seating.algorithm import pair, table_sizes
 from tournament.seating.services import session_seat
-from tournament.seating.simulation import seating_simulate, simulated_totals
+from tournament.seating.simulation import seating_simulate
 from tournament.sessions.services import session_create
 from tournament.standings.selectors import standings
 
@@ -89,79 +89,43 @@ class Command(BaseCommand):
 
     def database(self, *, players: int, sessions: int, requests: int, seed: int) -> None:
         out = self.stdout
-        if connection.vendor != "sqlite":
-            # A name of its own, so a test run on the same server is never disturbed.
-            connection.settings_dict.setdefault("TEST", {})["NAME"] = (
-                f"test_{connection.settings_dict['NAME']}_running_bench"
-            )
-        old_config = setup_databases(verbosity=0, interactive=False)
-        try:
-            vendor = connection.vendor
-            started = time.perf_counter()
-            tournament = build_tournament(players=players, sessions=sessions, seed=seed)
-            out.write(f"\nDatabase ({vendor}, throwaway): {players} players, {sessions} sessions "
-                      f"seated by the service and confirmed in "
-                      f"{time.perf_counter() - started:.1f} s")
+        with throwaway_database("bench_running"):
+            built = timed(lambda: build_tournament(players=players, sessions=sessions, seed=seed))
+            tournament = built.result
+            out.write(f"\nDatabase ({connection.vendor}, throwaway): {players} players, "
+                      f"{sessions} sessions seated by the service and confirmed in "
+                      f"{built.wall:.1f} s")
 
             result = standings(tournament=tournament)
             assert result.confirmed_matches == sessions * len(table_sizes(players))
-            host = next((h for h in settings.ALLOWED_HOSTS if h not in ("*", "")), "localhost")
-            client = Client(HTTP_HOST=host.lstrip("."))
+            client = bench_client()
             url = f"/t/{tournament.slug}/standings/"
-            count, timings, cpu, size = timed_get(client, url, requests=requests)
-            selector = []
-            for _request in range(requests):
-                begun = time.perf_counter()
-                standings(tournament=tournament)
-                selector.append(time.perf_counter() - begun)
+            page = timed_get(client, url, requests=requests, warm_up=True)
+            selector, _rows = time_runs(lambda: standings(tournament=tournament), repeat=requests)
             out.write(
-                f"  standings page {url}: {count} queries, server time {ms(timings)} "
-                f"(CPU {ms(cpu)}; medians of {requests}, wall min {ms([min(timings)])}, max "
-                f"{ms([max(timings)])}); of which the selector {ms(selector)}; "
-                f"{size // 1024} KiB of HTML"
+                f"  standings page {url}: {page.queries} queries, server time "
+                f"{ms(page.timings.wall)} (CPU {ms(page.timings.cpu)}; medians of {requests}, "
+                f"wall min {ms([min(page.timings.wall)])}, max {ms([max(page.timings.wall)])}); "
+                f"of which the selector {ms(selector.wall)}; {page.size // 1024} KiB of HTML"
             )
 
             session = session_create(tournament=tournament, seed=seed + sessions + 1)
-            begun, begun_cpu = time.perf_counter(), time.process_time()
-            seating = session_seat(session=session)
-            seconds, cpu_seconds = time.perf_counter() - begun, time.process_time() - begun_cpu
+            seated = timed(lambda: session_seat(session=session))
             out.write(
                 f"  seating session {session.number} ({players} players, "
-                f"{len(seating.tables)} tables) with the service: {seconds:.2f} s "
-                f"(CPU {cpu_seconds:.2f} s); pairs meeting again: {seating.repeat_pairs}"
+                f"{len(seated.result.tables)} tables) with the service: {seated.wall:.2f} s "
+                f"(CPU {seated.cpu:.2f} s); pairs meeting again: {seated.result.repeat_pairs}"
             )
             Session.objects.filter(pk=session.pk).update(status=Session.Status.PLAYING)
             player = Registration.objects.filter(tournament=tournament).first().player_id
             for url in (f"/t/{tournament.slug}/sessions/{session.number}/",
                         f"/t/{tournament.slug}/players/{player}/"):
-                count, timings, cpu, size = timed_get(client, url, requests=requests)
+                page = timed_get(client, url, requests=requests, warm_up=True)
                 out.write(
-                    f"  {url} (session {session.number} in play): {count} queries, server "
-                    f"time {ms(timings)} (CPU {ms(cpu)}); {size // 1024} KiB of HTML"
+                    f"  {url} (session {session.number} in play): {page.queries} queries, "
+                    f"server time {ms(page.timings.wall)} (CPU {ms(page.timings.cpu)}); "
+                    f"{page.size // 1024} KiB of HTML"
                 )
-        finally:
-            teardown_databases(old_config, verbosity=0)
-
-
-def timed_get(client: Client, url: str, *, requests: int) -> tuple[int, list[float], list[float], int]:
-    """GET ``url`` ``requests`` times after a warm-up: the queries of the last request, the
-    wall times, the CPU times (this process's: less sensitive to a busy machine; on SQLite
-    the database's work is in it too), and the response's size."""
-    client.get(url)  # warm up: templates, translations
-    timings = []
-    cpu = []
-    for _request in range(requests):
-        with CaptureQueriesContext(connection) as queries:
-            begun, begun_cpu = time.perf_counter(), time.process_time()
-            response = client.get(url)
-            timings.append(time.perf_counter() - begun)
-            cpu.append(time.process_time() - begun_cpu)
-        assert response.status_code == 200, (url, response.status_code)
-    return len(queries.captured_queries), timings, cpu, len(response.content)
-
-
-def ms(seconds: list[float]) -> str:
-    return f"{statistics.median(seconds) * 1000:.0f} ms"
 
 
 def seating_simulate_with_meetings(*, players: int, sessions: int, seed: int):
@@ -176,29 +140,3 @@ def seating_simulate_with_meetings(*, players: int, sessions: int, seed: int):
                 meetings[pair(first, second)] += 1
     return figures, meetings
 
-
-def build_tournament(*, players: int, sessions: int, seed: int) -> Tournament:
-    """A tournament of ``players`` players (registered by the CSV import) and ``sessions``
-    closed sessions, seated by the real service, every match confirmed with made-up totals."""
-    rng = random.Random(seed)
-    tournament = tournament_create(
-        name=f"Benchmark {players}", slug=f"bench-{players}", start_date=datetime.date(2025, 6, 1)
-    )
-    players_import_csv(tournament=tournament, text="\n".join(
-        f"Player {number:04d},Club {number % 24:02d}" for number in range(1, players + 1)
-    ))
-    for number in range(1, sessions + 1):
-        session = session_create(tournament=tournament, seed=seed * 100 + number)
-        session_seat(session=session)
-        matches = list(
-            Match.objects.filter(table__session=session).prefetch_related("table__seats")
-        )
-        for match in matches:
-            totals = simulated_totals(len(match.table.seats.all()), rng)
-            top = max(totals)
-            match.totals = list(totals)
-            match.winners = [seat for seat, total in enumerate(totals) if total == top]
-            match.status = Match.Status.CONFIRMED
-        Match.objects.bulk_update(matches, ["totals", "winners", "status"])
-        Session.objects.filter(pk=session.pk).update(status=Session.Status.FINISHED)
-    return tournament

@@ -8,7 +8,7 @@ make them:
 1. the blank score sheets of a session of 64 tables of four (256 players);
 2. the seating of that session, to pin on the wall;
 3. the standings of 512 players after 8 sessions (seated by the seating service, their
-   matches confirmed with made-up totals: ``running_bench``'s tournament);
+   matches confirmed with made-up totals: ``bench_running``'s tournament);
 4. the sheet of one whole match (a simulated match imported and confirmed through the
    recording's services).
 
@@ -21,21 +21,18 @@ from __future__ import annotations
 
 import datetime
 import io
-import statistics
-import time
 from collections.abc import Callable
 from pathlib import Path
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import connection
-from django.test.utils import setup_databases, teardown_databases
 from django.utils import translation
 
+from bench.harness import build_tournament, throwaway_database, time_runs, timed
 from tournament import engine
 from tournament.core.pdf import DEFAULT_SITE_ROOT, render_pdf
 from tournament.core.tournaments import tournament_create
-from tournament.management.commands.running_bench import build_tournament as build_played
 from tournament.matches import services as match_services
 from tournament.matches.records import match_rows, match_with_tournament
 from tournament.matches.replaying import match_replay
@@ -132,40 +129,31 @@ class Command(BaseCommand):
         self.out = out
         if out is not None:
             out.mkdir(parents=True, exist_ok=True)
-        test_settings = connection.settings_dict.setdefault("TEST", {})
-        test_name = test_settings.get("NAME")
-        if connection.vendor != "sqlite":
-            # A name of its own, so that a test run on the same server is never disturbed.
-            test_settings["NAME"] = f"test_{connection.settings_dict['NAME']}_bench_printing"
-        old_config = setup_databases(verbosity=0, interactive=False)
-        try:
+        with throwaway_database("bench_printing"):
             self.stdout.write(
                 f"Throwaway database on {connection.vendor}; each document made {self.repeat} "
                 "time(s): median (fastest–slowest), wall clock and CPU"
             )
             with translation.override(language):
                 self.bench(tables=tables, players=players, sessions=sessions)
-        finally:
-            teardown_databases(old_config, verbosity=0)
-            test_settings["NAME"] = test_name
 
     def bench(self, *, tables: int, players: int, sessions: int) -> None:
-        started = time.perf_counter()
-        _tournament, session = build_seated(slug="bench-sheets", players=tables * 4)
+        seated = timed(lambda: build_seated(slug="bench-sheets", players=tables * 4))
+        _tournament, session = seated.result
         self.stdout.write(f"  setup: {tables * 4} players at {tables} tables "
-                          f"({time.perf_counter() - started:.1f} s)")
+                          f"({seated.wall:.1f} s)")
 
         def sheets() -> bytes:
             context = documents.score_sheets_context(session=session, site_root=DEFAULT_SITE_ROOT)
             return render_pdf("printing/score_sheets.html", context)
 
-        began = time.perf_counter()
-        for layout in documents.score_sheets_context(
-            session=session, site_root=DEFAULT_SITE_ROOT
-        )["layouts"]:
-            layout.png()
+        def draw_forms() -> None:
+            context = documents.score_sheets_context(session=session, site_root=DEFAULT_SITE_ROOT)
+            for layout in context["layouts"]:
+                layout.png()
+
         self.stdout.write(f"  the form drawn (once per process and language): "
-                          f"{time.perf_counter() - began:.2f} s")
+                          f"{timed(draw_forms).wall:.2f} s")
         self.measure(f"blank score sheets, {tables} tables", "score-sheets.pdf", sheets)
 
         def seating() -> bytes:
@@ -173,10 +161,10 @@ class Command(BaseCommand):
 
         self.measure(f"seating, {tables * 4} players", "seating.pdf", seating)
 
-        started = time.perf_counter()
-        played = build_played(players=players, sessions=sessions, seed=0)
+        built = timed(lambda: build_tournament(players=players, sessions=sessions, seed=0))
+        played = built.result
         self.stdout.write(f"  setup: {players} players, {sessions} sessions confirmed "
-                          f"({time.perf_counter() - started:.1f} s)")
+                          f"({built.wall:.1f} s)")
 
         def standings() -> bytes:
             return render_pdf("printing/standings.html",
@@ -194,20 +182,15 @@ class Command(BaseCommand):
         self.measure(f"match sheet, {turns} turns", "match-sheet.pdf", match_sheet)
 
     def measure(self, label: str, filename: str, build: Callable[[], bytes]) -> None:
-        walls, cpus = [], []
-        pdf = b""
-        for _run in range(self.repeat):
-            wall, cpu = time.perf_counter(), time.process_time()
-            pdf = build()
-            walls.append(time.perf_counter() - wall)
-            cpus.append(time.process_time() - cpu)
+        timings, pdf = time_runs(build, repeat=self.repeat)
+        walls = timings.wall
         pages = page_count(pdf)
         size = f"{len(pdf) / 1024:.0f} KiB"
         if pages:
             size = f"{pages} pages, {size} ({len(pdf) / 1024 / pages:.1f} KiB a page)"
         self.stdout.write(
-            f"{label}: {statistics.median(walls):.2f} s ({min(walls):.2f}–{max(walls):.2f}), "
-            f"CPU {statistics.median(cpus):.2f} s; {size}"
+            f"{label}: {timings.wall_median:.2f} s ({min(walls):.2f}–{max(walls):.2f}), "
+            f"CPU {timings.cpu_median:.2f} s; {size}"
         )
         if self.out is not None:
             (self.out / filename).write_bytes(pdf)

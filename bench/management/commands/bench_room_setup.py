@@ -1,11 +1,13 @@
-"""``python manage.py bench_room_setup``: a room in play for the load benchmark (bench/).
+"""``python manage.py bench_room_setup``: a room in play for the load benchmark
+(``bench/locustfile.py``).
 
 In the database of ``DATABASE_URL`` (use one of its own: ``createdb triominos_bench``), builds
 the tournament ``bench-room``: ``--tables`` x 4 players, ``--sessions-before`` sessions closed
 with made-up results (so that the standings rank real totals), then one more session seated
 and started through the services; one referee account per table (``bench-ref-NN``, limited to
-its table) with a session logged in; and writes, for the load generator, each table's match, its referee and the
-turns of a simulated round (the engine's own simulation) as the entry form posts them.
+its table) with a session logged in; and writes, for the load generator, each table's match,
+its referee and the turns of a simulated round (the engine's own simulation) as the entry form
+posts them.
 It refuses to run when the tournament exists, unless ``--force`` (which deletes it first).
 """
 
@@ -20,9 +22,9 @@ from django.contrib.sessions.backends.db import SessionStore
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
+from bench.harness import build_tournament
 from tournament import engine
 from tournament.core.tournaments import staff_role_grant
-from tournament.management.commands.running_bench import build_tournament
 from tournament.matches.records import match_rows
 from tournament.models import Match, Tournament
 from tournament.seating.services import session_seat
@@ -97,7 +99,7 @@ class Command(BaseCommand):
                 user.set_password(PASSWORD)
                 user.save()
                 staff_role_grant(tournament=tournament, user=user, role="referee",
-                                          tables=str(number))
+                                 tables=str(number))
                 record = engine.simulated_match_record(
                     names=match_rows(match=match).names, seed=number, rules=tournament.rules)
                 room["tables"].append({

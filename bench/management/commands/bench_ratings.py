@@ -24,124 +24,49 @@ rates every match of the database.
 
 from __future__ import annotations
 
-import datetime
-import random
-import statistics
-import time
-
-from django.conf import settings
 from django.core.cache import cache
 from django.core.management.base import BaseCommand
 from django.db import connection, transaction
 from django.db.models import Count
 from django.test import Client
-from django.test.utils import CaptureQueriesContext
-from django.utils import timezone, translation
+from django.utils import translation
 
-from tournament.models import (
-    League,
-    Match,
-    Player,
-    PlayerRating,
-    Registration,
-    Seat,
-    Session,
-    Table,
-    Tournament,
+from bench.harness import (
+    HISTORY_PLAYER_PREFIX,
+    HISTORY_SLUG_PREFIX,
+    bench_client,
+    history_build,
+    time_runs,
+    timed,
+    timed_get,
 )
+from tournament.models import League, Match, Player, PlayerRating, Registration, Seat, Tournament
 from tournament.ratings.services import HistoryPoint, ratings_rebuild, ratings_refresh
 
-SLUG_PREFIX = "bench-ratings-"
 LEAGUE_SLUG = "bench-ratings-season"
-PLAYER_PREFIX = "Bench rating player "
-
-
-def _table_sizes(players: int, rng: random.Random) -> list[int]:
-    """Tables of 2, 3 or 4 seating ``players`` players, drawn at random."""
-    sizes: list[int] = []
-    left = players
-    while left > 4:
-        size = rng.choice([size for size in (2, 3, 4) if left - size != 1])
-        sizes.append(size)
-        left -= size
-    return [*sizes, left] if left >= 2 else sizes
 
 
 def bench_data_delete() -> None:
     """The bench's earlier tournaments and players, and every rating (derived data)."""
     with transaction.atomic():
         League.objects.filter(slug=LEAGUE_SLUG).delete()
-        Tournament.objects.filter(slug__startswith=SLUG_PREFIX).delete()
+        Tournament.objects.filter(slug__startswith=HISTORY_SLUG_PREFIX).delete()
         PlayerRating.objects.all().delete()
-        Player.objects.filter(name__startswith=PLAYER_PREFIX).delete()
-
-
-@transaction.atomic
-def bench_history_build(*, players: int, matches: int, sessions_per_event: int, seed: int,
-                        status: str = Match.Status.CONFIRMED) -> list[Match]:
-    """``players`` players and ``matches`` matches of ``status`` confirmed a second apart, by
-    bulk inserts; returns the matches in the order of their confirmation."""
-    rng = random.Random(seed)
-    roster = Player.objects.bulk_create(
-        [Player(name=f"{PLAYER_PREFIX}{n:04d}", club=f"Club {n % 37}") for n in range(players)],
-        batch_size=2000,
-    )
-    start = timezone.now() - datetime.timedelta(days=365)
-    made: list[Match] = []
-    event = 0
-    while len(made) < matches:
-        event += 1
-        tournament = Tournament.objects.create(
-            name=f"Bench rating event {event}", slug=f"{SLUG_PREFIX}{event}",
-            start_date=(start + datetime.timedelta(days=event)).date(), is_rated=True,
-        )
-        sessions = Session.objects.bulk_create([
-            Session(tournament=tournament, number=number, status=Session.Status.FINISHED)
-            for number in range(1, sessions_per_event + 1)
-        ])
-        for session in sessions:
-            if len(made) >= matches:
-                break
-            ids = [player.pk for player in roster]
-            rng.shuffle(ids)
-            sizes = _table_sizes(len(ids), rng)[: matches - len(made)]
-            tables = Table.objects.bulk_create(
-                [Table(session=session, number=n) for n in range(1, len(sizes) + 1)]
-            )
-            seats, new_matches, seated = [], [], 0
-            for table, size in zip(tables, sizes):
-                for order, player_id in enumerate(ids[seated:seated + size]):
-                    seats.append(Seat(table=table, session=session, player_id=player_id,
-                                      order=order))
-                seated += size
-                at = start + datetime.timedelta(seconds=len(made) + len(new_matches))
-                totals = [rng.randint(0, 450) for _seat in range(size)]
-                top = max(totals)
-                new_matches.append(Match(
-                    table=table, status=status, finished_at=at, confirmed_at=at, totals=totals,
-                    winners=[seat for seat, total in enumerate(totals) if total == top],
-                ))
-            Seat.objects.bulk_create(seats, batch_size=2000)
-            made.extend(Match.objects.bulk_create(new_matches, batch_size=2000))
-    return made
+        Player.objects.filter(name__startswith=HISTORY_PLAYER_PREFIX).delete()
 
 
 def _median_refresh(match: Match, repeat: int) -> tuple[float, float]:
     """Median CPU and wall seconds of the refresh from ``match`` (a confirmation's cost)."""
-    cpu, wall = [], []
-    for _run in range(repeat):
-        begun, begun_wall = time.process_time(), time.perf_counter()
-        ratings_refresh(since=HistoryPoint.of(match))
-        cpu.append(time.process_time() - begun)
-        wall.append(time.perf_counter() - begun_wall)
-    return statistics.median(cpu), statistics.median(wall)
+    timings, _changes = time_runs(lambda: ratings_refresh(since=HistoryPoint.of(match)),
+                                  repeat=repeat)
+    return timings.cpu_median, timings.wall_median
 
 
 def league_build() -> int:
     """Register every player in the bench's tournaments they played and group those
     tournaments into one league; returns the number of tournaments."""
     seated = set(
-        Seat.objects.filter(session__tournament__slug__startswith=SLUG_PREFIX)
+        Seat.objects.filter(session__tournament__slug__startswith=HISTORY_SLUG_PREFIX)
         .values_list("session__tournament", "player")
     )
     Registration.objects.bulk_create(
@@ -149,24 +74,15 @@ def league_build() -> int:
         batch_size=2000, ignore_conflicts=True,
     )
     league = League.objects.create(name="Bench season", slug=LEAGUE_SLUG)
-    return Tournament.objects.filter(slug__startswith=SLUG_PREFIX).update(league=league)
+    return Tournament.objects.filter(slug__startswith=HISTORY_SLUG_PREFIX).update(league=league)
 
 
 def _request_measured(client: Client, label: str, address: str, repeat: int) -> str:
     """The median CPU and wall time of ``repeat`` requests of ``address``, and its queries."""
-    queries, cpu_runs, wall_runs = 0, [], []
-    for _run in range(repeat):
-        with CaptureQueriesContext(connection) as captured:
-            begun, begun_wall = time.process_time(), time.perf_counter()
-            response = client.get(address)
-            cpu_runs.append(time.process_time() - begun)
-            wall_runs.append(time.perf_counter() - begun_wall)
-        if response.status_code != 200:
-            raise RuntimeError(f"{address}: {response.status_code}")
-        queries = len(captured)
-    return (f"{label}: {queries} queries, {statistics.median(cpu_runs) * 1000:.0f} ms CPU, "
-            f"{statistics.median(wall_runs) * 1000:.0f} ms wall "
-            f"({len(response.content) // 1024} KiB)")
+    fetched = timed_get(client, address, requests=repeat)
+    return (f"{label}: {fetched.queries} queries, {fetched.timings.cpu_median * 1000:.0f} ms "
+            f"CPU, {fetched.timings.wall_median * 1000:.0f} ms wall "
+            f"({fetched.size // 1024} KiB)")
 
 
 class Command(BaseCommand):
@@ -189,12 +105,12 @@ class Command(BaseCommand):
         out = self.stdout
         with translation.override("en"):
             bench_data_delete()
-            begun = time.perf_counter()
-            made = bench_history_build(players=players, matches=matches,
-                                       sessions_per_event=sessions_per_event, seed=seed,
-                                       status=Match.Status.FINISHED)
+            built = timed(lambda: history_build(players=players, matches=matches,
+                                                sessions_per_event=sessions_per_event, seed=seed,
+                                                status=Match.Status.FINISHED))
+            made = built.result
             out.write(f"{connection.vendor}: {players} players, {len(made)} matches built in "
-                      f"{time.perf_counter() - begun:.1f} s (wall)")
+                      f"{built.wall:.1f} s (wall)")
 
             # The start of the history: the first matches confirmed only.
             first = made[:start]
@@ -207,19 +123,16 @@ class Command(BaseCommand):
 
             Match.objects.filter(pk__in=[m.pk for m in made]).update(
                 status=Match.Status.CONFIRMED)
-            begun, begun_wall = time.process_time(), time.perf_counter()
-            changes = ratings_rebuild()
-            cpu, wall = time.process_time() - begun, time.perf_counter() - begun_wall
-            out.write(f"ratings_rebuild(): {changes} rating changes of "
-                      f"{PlayerRating.objects.count()} players in {cpu:.2f} s CPU, "
-                      f"{wall:.2f} s wall")
+            rebuilt = timed(ratings_rebuild)
+            out.write(f"ratings_rebuild(): {rebuilt.result} rating changes of "
+                      f"{PlayerRating.objects.count()} players in {rebuilt.cpu:.2f} s CPU, "
+                      f"{rebuilt.wall:.2f} s wall")
 
             cpu, wall = _median_refresh(made[-1], repeat)
             out.write(f"a confirmation's refresh with {len(made)} matches in the history: "
                       f"{cpu * 1000:.1f} ms CPU, {wall * 1000:.1f} ms wall")
 
-            host = next((h for h in settings.ALLOWED_HOSTS if h not in ("*", "")), "localhost")
-            client = Client(HTTP_HOST=host.lstrip("."))
+            client = bench_client()
             rated = PlayerRating.objects.count()
             for label, address in ((f"the ratings page ({rated} players)", "/ratings/"),
                                    (f"its CSV ({rated} players)", "/ratings/?_export=csv")):
@@ -229,7 +142,7 @@ class Command(BaseCommand):
             out.write(_request_measured(
                 client, f"the league's page ({tournaments} tournaments, {players} players)",
                 f"/leagues/{LEAGUE_SLUG}/", repeat))
-            busiest = (Seat.objects.filter(player__name__startswith=PLAYER_PREFIX)
+            busiest = (Seat.objects.filter(player__name__startswith=HISTORY_PLAYER_PREFIX)
                        .values("player").annotate(seats=Count("pk")).order_by("-seats")
                        .first())
             address = f"/players/{busiest['player']}/"

@@ -1,9 +1,8 @@
-"""The load benchmark's room (bench_room_setup): the turns it writes are the ones the entry
-form saves, and the polls' benchmark runs."""
+"""The load benchmark's room (``bench_room_setup``): the turns it writes are the ones the entry
+form saves, its referees are logged in, and it refuses to build a room over an existing one."""
 
 from __future__ import annotations
 
-import io
 import json
 
 import pytest
@@ -31,14 +30,3 @@ def test_the_room_s_turns_are_saved_by_the_entry_form(tmp_path):
     assert Turn.objects.filter(round__match__table__number=1).count() == 6
     with pytest.raises(CommandError):
         call_command("bench_room_setup", tables=2, sessions_before=1, out=str(out))
-
-
-@pytest.mark.django_db(transaction=True)
-def test_bench_polls_reports_every_page_and_its_304():
-    """The polls' benchmark runs (small sizes; figures not checked, but every 304 is asserted
-    by the command itself)."""
-    out = io.StringIO()
-    call_command("bench_polls", players=12, sessions=1, requests=2, stdout=out)
-    lines = out.getvalue().splitlines()
-    assert [line.split()[0] for line in lines[2:]] == ["standings", "session", "player", "match"]
-    assert all(line.rstrip().endswith("x") for line in lines[2:])

@@ -1,8 +1,8 @@
 """``python manage.py bench_recording``: how long the referee waits at the table.
 
 Builds a tournament in a throwaway database (the test database Django would create: in memory
-on SQLite, ``test_<name>`` on PostgreSQL, dropped at the end; your own database is not
-touched), fills one four-player match with a simulated match up to the start of its last round
+on SQLite, ``test_<name>_bench_recording`` on PostgreSQL, dropped at the end; your own database
+is not touched), fills one four-player match with a simulated match up to the start of its last round
 through the record import, then enters that last round turn by turn, as the entry screen does,
 and times:
 
@@ -25,18 +25,17 @@ the size of the answer.
 
 from __future__ import annotations
 
+import datetime
 import statistics
-import time
-from collections.abc import Callable
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import connection
 from django.test import Client
-from django.test.utils import setup_databases, teardown_databases
 from django.urls import reverse
 from django.utils import translation
 
+from bench.harness import Run, Timings, throwaway_database, timed
 from tournament import engine
 from tournament.core.tournaments import staff_role_grant, tournament_create
 from tournament.matches import services as match_services
@@ -48,18 +47,11 @@ from tournament.seating.services import session_seat_players
 from tournament.sessions.services import session_create, session_start
 
 
-def _timed(action: Callable[[], object]) -> tuple[float, float]:
-    wall, cpu = time.perf_counter(), time.process_time()
-    action()
-    return time.perf_counter() - wall, time.process_time() - cpu
-
-
-def _line(label: str, samples: list[tuple[float, float]]) -> str:
-    walls = [w * 1000 for w, _c in samples]
-    cpus = [c * 1000 for _w, c in samples]
-    return (f"{label}: median {statistics.median(walls):.1f} ms, slowest {max(walls):.1f} ms "
-            f"(CPU median {statistics.median(cpus):.1f} ms; {len(samples)} samples)")
-
+def _line(label: str, samples: list[Run[object]]) -> str:
+    timings = Timings.of(samples)
+    return (f"{label}: median {timings.wall_median * 1000:.1f} ms, slowest "
+            f"{max(timings.wall) * 1000:.1f} ms (CPU median {timings.cpu_median * 1000:.1f} ms; "
+            f"{len(samples)} samples)")
 
 
 def _started_match(tournament, *, label: str) -> tuple[Match, list[str]]:
@@ -72,6 +64,7 @@ def _started_match(tournament, *, label: str) -> tuple[Match, list[str]]:
     match = Match.objects.get(table__session=session)
     return match, match_rows(match=match).names
 
+
 class Command(BaseCommand):
     help = "Time a turn's save, the turn preview and the match page on a whole simulated match."
 
@@ -81,17 +74,11 @@ class Command(BaseCommand):
         parser.add_argument("--late", type=int, default=300, help="the late turn posted (300)")
 
     def handle(self, *args, seed: int, repeat: int, late: int, **options):
-        old_config = setup_databases(verbosity=0, interactive=False)
-        try:
-            with translation.override("fr"):
-                self.bench(seed=seed, repeat=repeat)
-                self.bench_post(seed=seed, repeat=repeat, late=late)
-        finally:
-            teardown_databases(old_config, verbosity=0)
+        with throwaway_database("bench_recording"), translation.override("fr"):
+            self.bench(seed=seed, repeat=repeat)
+            self.bench_post(seed=seed, repeat=repeat, late=late)
 
     def bench(self, *, seed: int, repeat: int) -> None:
-        import datetime
-
         out = self.stdout
         user = get_user_model().objects.create_user("bench-referee", password="bench-referee-pw")
         tournament = tournament_create(
@@ -107,8 +94,8 @@ class Command(BaseCommand):
                   f"{earlier + len(rounds[-1]['turns'])} turns; the last round "
                   f"({len(rounds[-1]['turns'])} turns) entered turn by turn")
 
-        saves: list[tuple[float, float]] = []
-        previews: list[tuple[float, float]] = []
+        saves: list[Run[object]] = []
+        previews: list[Run[object]] = []
         for turn in rounds[-1]["turns"]:
             match = match_with_tournament(match.pk).get()
             place = turn.get("place")
@@ -124,8 +111,8 @@ class Command(BaseCommand):
                     view.live.replay.preview(engine.TurnRecord(
                         player=data.player, draws=data.draws,
                         place=engine.PlaceRecord(cell=data.cell, corners=data.corners)))
-                previews.append(_timed(preview))
-            saves.append(_timed(lambda match=match, data=data: match_services.match_turns_add(
+                previews.append(timed(preview))
+            saves.append(timed(lambda match=match, data=data: match_services.match_turns_add(
                 match=match, user=user, seen_revision=match.revision, turns=[data])))
         out.write(_line("save a turn (board mode)", saves))
         out.write(_line("preview a turn (replay + engine)", previews))
@@ -134,14 +121,12 @@ class Command(BaseCommand):
         client.force_login(user)
         url = reverse("tournament:match", kwargs={"slug": "bench", "match_id": match.pk})
         assert client.get(url).status_code == 200
-        pages = [_timed(lambda: client.get(url)) for _ in range(repeat)]
+        pages = [timed(lambda: client.get(url)) for _ in range(repeat)]
         size = len(client.get(url).content)
         out.write(_line(f"the referee's match page ({size // 1024} kB)", pages))
 
     def bench_post(self, *, seed: int, repeat: int, late: int) -> None:
         """The tablet's POST of a turn at turn 5 and at turn ``late`` of the same match."""
-        import datetime
-
         user = get_user_model().objects.get(username="bench-referee")
         tournament = tournament_create(
             name="Bench late", slug="bench-late", start_date=datetime.date(2025, 5, 17),
@@ -169,9 +154,9 @@ class Command(BaseCommand):
             for _ in range(repeat):
                 match = match_with_tournament(match.pk).get()
                 data["revision"] = str(match.revision)
-                cpu = time.process_time()
-                response = client.post(url, data, HTTP_HX_REQUEST="true")
-                cpus.append(time.process_time() - cpu)
+                posted = timed(lambda url=url, data=data: client.post(url, data, HTTP_HX_REQUEST="true"))
+                response = posted.result
+                cpus.append(posted.cpu)
                 assert response.status_code == 200, response.status_code
                 sizes.append(len(response.content))
                 match.refresh_from_db()

@@ -31,11 +31,13 @@ import tempfile
 from pathlib import Path
 from typing import Any, Final, TextIO
 
+import scoring
 from scoring.simulate import simulate_match
 
 __all__ = ["run_command_bench", "first_turns"]
 
-_ROOT: Final = Path(__file__).resolve().parent.parent
+#: The checkout whose engine is measured: the folder that holds ``scoring/``.
+_ROOT: Final = Path(scoring.__file__).resolve().parent.parent
 _SHORT_TURNS: Final = 110
 
 

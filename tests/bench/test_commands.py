@@ -1,0 +1,111 @@
+"""Every benchmark runs, small, and prints each of its lines: the commands of
+docs/benchmarks.md stay reproducible. The figures are not checked (they measure, a test does
+not), hence ``slow``: ``pytest -m "not slow"`` leaves them out."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+
+import scoring
+from scoring.benchmarks.command import run_command_bench
+from scoring.benchmarks.engine import run_bench
+
+pytestmark = pytest.mark.slow
+
+ROOT = Path(scoring.__file__).resolve().parent.parent
+
+
+def run(command: str, **options) -> str:
+    out = io.StringIO()
+    call_command(command, stdout=out, **options)
+    return out.getvalue()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_bench_running():
+    report = run("bench_running", sessions=2, players=16, sizes="16", requests=2)
+    assert "Seating, 2 sessions in memory (seed 0): pairs meeting again" in report
+    assert "Database (sqlite, throwaway): 16 players, 2 sessions" in report
+    for line in ("  standings page /t/bench-16/standings/: ", "  seating session 3 (16 players",
+                 "  /t/bench-16/sessions/3/ (session 3 in play): ", "/players/"):
+        assert line in report, report
+
+
+@pytest.mark.django_db(transaction=True)
+def test_bench_polls_reports_every_page_and_its_304():
+    """Every 304 is asserted by the command itself."""
+    lines = run("bench_polls", players=12, sessions=1, requests=2).splitlines()
+    assert [line.split()[0] for line in lines[2:]] == ["standings", "session", "player", "match"]
+    assert all(line.rstrip().endswith("x") for line in lines[2:])
+
+
+def test_bench_exports_in_memory():
+    report = run("bench_exports", players=21, sessions=2, repeat=1)
+    for label in ("csv (as_values)", "csv (rows)", "xlsx", "ods"):
+        assert f"  {label} " in report, report
+    assert "the two CSVs are the same (22 lines)" in report
+
+
+@pytest.mark.django_db(transaction=True)
+def test_bench_exports_times_whole_requests():
+    report = run("bench_exports", players=12, sessions=1, repeat=1, database=True)
+    for label in ("page (HTML)", "csv", "xlsx", "ods", "csv before (selector + as_values)"):
+        assert f"  {label} " in report, report
+
+
+@pytest.mark.django_db(transaction=True)
+def test_bench_printing_reports_every_document(tmp_path):
+    report = run("bench_printing", tables=2, players=8, sessions=1, repeat=1, out=tmp_path)
+    for label in ("blank score sheets, 2 tables", "seating, 8 players", "standings, 8 players",
+                  "match sheet"):
+        assert label in report, report
+    assert "2 pages" in report
+    assert sorted(path.name for path in tmp_path.iterdir()) == [
+        "match-sheet.pdf", "score-sheets.pdf", "seating.pdf", "standings.pdf"
+    ]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_bench_recording():
+    report = run("bench_recording", repeat=2, late=40)
+    for line in ("simulated match 3: 5 rounds, 148 turns", "save a turn (board mode): median ",
+                 "preview a turn (replay + engine): median ", "the referee's match page (",
+                 "POST a turn at turn 5: CPU median ", "POST a turn at turn 40: CPU median ",
+                 "turn 40 / turn 5 CPU ratio: "):
+        assert line in report, report
+
+
+@pytest.mark.django_db
+def test_bench_ratings():
+    report = run("bench_ratings", players=40, matches=200, start=20, repeat=2)
+    for line in ("40 players, 200 matches built in ",
+                 "a confirmation's refresh with 20 matches in the history: ",
+                 "ratings_rebuild(): ", "a confirmation's refresh with 200 matches",
+                 "the ratings page (40 players): 1 queries", "its CSV (40 players): 1 queries",
+                 "the league's page (", "charts drawn: ", "charts kept: "):
+        assert line in report, report
+
+
+def test_the_engine_benchmark_prints_its_figures():
+    out = io.StringIO()
+    run_bench(matches=2, boards=1, runs=2, out=out)
+    text = out.getvalue()
+    assert "check, read + replay: " in text and "check, replay only: " in text
+    assert "turns/s" in text and "us per turn" in text
+    for size in (20, 40, 49, 50, 60):
+        assert f"{size} tiles: " in text
+    assert text.count("two sets") == 2
+
+
+def test_the_command_benchmark_compares_two_checkouts():
+    out = io.StringIO()
+    run_command_bench(runs=1, against=ROOT, bytecode_cache=True, out=out)
+    text = out.getvalue()
+    assert "long record: 150 rounds, 5134 turns" in text
+    assert "short record: " in text and ", 110 turns" in text
+    assert text.count("us per turn") == 4 and text.count("x as fast per turn") == 2
+    assert text.count(" us a turn") == 2 and text.count("x as fast a turn") == 1
