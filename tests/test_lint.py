@@ -36,7 +36,7 @@ def test_an_upward_import_breaks_the_layers(tmp_path):
     """The contract can fail: in a copy of the code, a core module importing a feature and the
     engine importing Django are both refused."""
     skip = shutil.ignore_patterns("__pycache__", "static", "migrations")
-    for package in ("tournament", "scoring"):
+    for package in ("tournament", "scoring", "bench"):
         shutil.copytree(ROOT / package, tmp_path / package, ignore=skip)
     shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
     (tmp_path / "tournament" / "migrations").mkdir()
