@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from django.core.management import call_command
+from django.db import connection
 
 import scoring
 from scoring.benchmarks.command import run_command_bench
@@ -29,7 +30,7 @@ def run(command: str, **options) -> str:
 def test_bench_running():
     report = run("bench_running", sessions=2, players=16, sizes="16", requests=2)
     assert "Seating, 2 sessions in memory (seed 0): pairs meeting again" in report
-    assert "Database (sqlite, throwaway): 16 players, 2 sessions" in report
+    assert f"Database ({connection.vendor}, throwaway): 16 players, 2 sessions" in report
     for line in ("  standings page /t/bench-16/standings/: ", "  seating session 3 (16 players",
                  "  /t/bench-16/sessions/3/ (session 3 in play): ", "/players/"):
         assert line in report, report
