@@ -2,9 +2,11 @@
 
 - ``staff_password``: the password of the accounts below.
 - ``make_user(username, password=STAFF_PASSWORD)``: an account.
-- ``make_tournament(slug=..., players=8, sessions=1, table_size=4, is_public=True)``: a
-  tournament with registered players (clubs "Club A", "Club B", "Club C"), and ``sessions``
-  sessions seated at tables of ``table_size`` (a smaller last table).
+- ``make_tournament(slug=..., players=8, sessions=1, table_size=4, is_public=True,
+  started=False, **settings)``: a tournament with registered players (clubs "Club A", "Club
+  B", "Club C"), and ``sessions`` sessions seated at tables of ``table_size`` (a smaller last
+  table), started when asked (``tests/factories.py`` builds them; ``settings``: the other
+  arguments of ``tournament_create``, such as ``match_rounds``).
 - ``tournament``: ``make_tournament()`` — 8 players, session 1 seated at 2 tables of 4.
 - ``grant_organiser(user, *tournaments)``: makes ``user`` an organiser of each; returns it.
 - ``organiser``, ``referee``, ``referee_of_table_2`` (a referee limited to table 2),
@@ -16,20 +18,15 @@
 
 from __future__ import annotations
 
-import datetime
-
 import pytest
 from django.test import Client, override_settings
 from django.utils import translation
 
-from tournament.core.tournaments import staff_role_grant, tournament_create
+from tests.factories import players_of, seated_session, tournament_with_players
+from tournament.core.tournaments import staff_role_grant
 from tournament.models import StaffRole
-from tournament.organiser.services import player_add
-from tournament.seating.services import session_seat_players
-from tournament.sessions.services import session_create, session_start
 
 STAFF_PASSWORD = "tiles-and-hexagons-9"
-
 
 @pytest.fixture(scope="session", autouse=True)
 def fast_password_hashing():
@@ -67,29 +64,17 @@ def make_tournament(db):
         table_size: int = 4,
         is_public: bool = True,
         started: bool = False,
+        **settings,
     ):
-        tournament = tournament_create(
-            name=name or slug.replace("-", " ").title(),
-            slug=slug,
-            start_date=datetime.date(2025, 5, 17),
-            venue="Salle Pierre-Sémard",
-            is_public=is_public,
+        tournament = tournament_with_players(
+            slug=slug, name=name, players=players, is_public=is_public, **settings
         )
-        registered = [
-            player_add(
-                tournament=tournament,
-                name=f"Player {number:02d} {slug}",
-                club=f"Club {'ABC'[number % 3]}",
-            ).player
-            for number in range(1, players + 1)
-        ]
+        registered = players_of(tournament)
         for session_index in range(sessions):
-            session = session_create(tournament=tournament, seed=session_index)
             rotated = registered[session_index:] + registered[:session_index]
             tables = [rotated[i : i + table_size] for i in range(0, len(rotated), table_size)]
-            session_seat_players(session=session, tables=tables)
-            if started:
-                session_start(session=session)
+            seated_session(tournament=tournament, tables=tables, seed=session_index,
+                           started=started)
         return tournament
 
     return make_tournament

@@ -9,7 +9,8 @@ import pytest
 from django.test import override_settings
 from pypdf import PdfReader
 
-from tests.tournament.printing.helpers import ACCENTED_NAMES, accented_tournament, assert_pdf
+from tests.factories import ACCENTED_NAMES, accented_tournament
+from tests.tournament.printing.helpers import assert_pdf
 from tournament.core.tournaments import staff_role_grant
 from tournament.models import StaffRole
 from tournament.sessions.services import session_create

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.tournament.printing.helpers import ACCENTED_NAMES, accented_tournament, assert_pdf
+from tests.factories import ACCENTED_NAMES, accented_tournament
+from tests.tournament.printing.helpers import assert_pdf
 from tournament.core.tournaments import staff_role_grant
 from tournament.models import Player
 from tournament.names import name_sort_key
