@@ -14,19 +14,56 @@
 - ``organiser_client``, ``referee_client``: Django test clients logged in as them.
 - ``in_english``: the test runs with English active (for a service's message read outside a
   request); a module asks for it with ``pytest.mark.usefixtures("in_english")``.
+
+Hypothesis runs under one of two profiles, registered here: ``ci``, thorough (each test's own
+number of examples, ``tests/examples.py``), and ``dev``, quick (a tenth of it).
+``HYPOTHESIS_PROFILE=ci|dev`` chooses; without it, ``ci`` when ``CI`` is set (as CI runs the
+suite), else ``dev``. pytest's header names the profile loaded.
+
+Every test under ``tests/browser/`` is marked ``browser`` (``pytest_collection_modifyitems``
+below), so that ``-m "not slow and not browser"`` is the quick inner loop
+(docs/contributing.md).
 """
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import pytest
 from django.test import Client, override_settings
 from django.utils import translation
+from hypothesis import settings
 
 from tests.factories import players_of, seated_session, tournament_with_players
 from tournament.core.tournaments import staff_role_grant
 from tournament.models import StaffRole
 
 STAFF_PASSWORD = "tiles-and-hexagons-9"
+
+# The profiles' max_examples is the scale tests/examples.py applies to each test's thorough
+# count: 100 (per cent) keeps it, 10 takes a tenth. No deadline: a shared machine's timing
+# must not fail an example.
+settings.register_profile("ci", max_examples=100, deadline=None)
+settings.register_profile("dev", max_examples=10, deadline=None)
+HYPOTHESIS_PROFILE = os.environ.get("HYPOTHESIS_PROFILE") or (
+    "ci" if os.environ.get("CI") else "dev"
+)
+settings.load_profile(HYPOTHESIS_PROFILE)
+
+
+def pytest_report_header(config):
+    return f"hypothesis profile: {HYPOTHESIS_PROFILE} (HYPOTHESIS_PROFILE=ci|dev)"
+
+BROWSER_TESTS = Path(__file__).parent / "browser"
+
+
+def pytest_collection_modifyitems(config, items):
+    """Mark every test under tests/browser/ ``browser``."""
+    for item in items:
+        if BROWSER_TESTS in Path(item.path).parents:
+            item.add_marker(pytest.mark.browser)
+
 
 @pytest.fixture(scope="session", autouse=True)
 def fast_password_hashing():

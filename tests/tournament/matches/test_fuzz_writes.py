@@ -23,14 +23,16 @@ from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.examples import examples
 from tests.factories import played_record
 from tests.tournament.matches.helpers import fresh, import_record, seated_names, truncated
 from tournament import engine
 from tournament.models import AuditEntry, Match, Round, RoundEnd, Turn
 
-pytestmark = pytest.mark.django_db
+# slow: Hypothesis's values posted to every field of the recording
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
-FUZZ = settings(max_examples=40, deadline=None,
+FUZZ = settings(max_examples=examples(40), deadline=None,
                 suppress_health_check=[HealthCheck.function_scoped_fixture,
                                        HealthCheck.too_slow])
 

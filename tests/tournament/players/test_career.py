@@ -187,6 +187,7 @@ def test_the_tournament_page_of_a_player_links_the_career(client, career):
     assert attribute(by_id(response, "career-link"), "href") == career_url(ana)
 
 
+@pytest.mark.slow  # 120 matches played
 def test_flat_number_of_queries(client, career, make_tournament, django_assert_max_num_queries):
     ana, players = career["ana"], career["players"]
     client.get(career_url(ana))  # the first reading draws the charts, keeps the standings

@@ -138,6 +138,7 @@ def test_a_match_of_another_tournament_is_a_404(client, confirmed, make_tourname
     assert client.get(url).status_code == 404
 
 
+@pytest.mark.slow  # a match report made four times over
 def test_a_correction_shows_at_once_though_the_sheet_is_kept(client, confirmed, lyon_referee):
     """The PDF is cached under the match's revision: a write makes the next one anew."""
     from tournament import engine

@@ -24,6 +24,7 @@ def sheets_url(slug: str, number: int = 1, query: str = "") -> str:
     return f"/t/{slug}/sessions/{number}/sheets.pdf{query}"
 
 
+@pytest.mark.slow  # a PDF of many pages
 def test_one_a4_page_per_table_naming_its_table_and_its_players(staff_client, make_tournament):
     tournament = make_tournament(slug="big-open", players=14)  # tables of 4, 4, 4 and 2
     response = staff_client(tournament).get(sheets_url("big-open"))

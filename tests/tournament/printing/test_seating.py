@@ -33,6 +33,7 @@ def test_every_player_by_name_with_their_table(client):
     assert "Session 1: find your table" in text
 
 
+@pytest.mark.slow  # a PDF of many pages
 def test_large_type_on_a4_pages_for_256_players(make_tournament, client):
     make_tournament(slug="large-open", players=64, table_size=4)
     pages = assert_pdf(client.get(seating_url("large-open")))

@@ -53,6 +53,7 @@ def test_public_when_the_tournament_is(client, make_tournament):
     assert client.get("/t/secret-open/standings.pdf").status_code == 404
 
 
+@pytest.mark.slow  # PDFs made three times
 def test_kept_while_the_standings_do_not_change_made_anew_when_they_do(client, make_user,
                                                                         pdfs_made):
     """Every phone of the room may ask for them at once: the PDF is made once per content."""

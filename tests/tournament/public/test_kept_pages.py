@@ -101,6 +101,7 @@ def test_each_change_shows_at_once_on_every_kept_page(client, outsider_client, t
     assert f'/t/{tournament.slug}/matches/{match.pk}/"' in standings  # still in play
 
 
+@pytest.mark.slow  # every page read many times over
 def test_a_page_is_made_once_per_change_whatever_the_number_of_readers(tournament):
     made: list[str] = []
 

@@ -17,6 +17,7 @@ from django_tables2.export import TableExport
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.examples import examples
 from tests.factories import played_session, players_of, tournament_with_players
 from tests.tournament.tournaments import settings_of
 from tournament.core import spreadsheet
@@ -160,7 +161,7 @@ def test_every_download_the_page_links_is_a_file_of_its_format(client, five):
 
 @given(st.lists(st.lists(st.integers(min_value=-50, max_value=500), min_size=2, max_size=6),
                 min_size=1, max_size=12))
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 def test_match_points_shown_are_the_exact_fractions(tables_totals):
     """Whatever the tables (2 to 6 players) and totals, the match points and opponents'
     strength shown are the exact sums of the fractions ``match_points`` gives."""

@@ -20,6 +20,7 @@ def read(*tournaments) -> list[Tournament]:
     return list(Tournament.objects.filter(pk__in=[t.pk for t in tournaments]).order_by("pk"))
 
 
+@pytest.mark.slow  # 13 matches played
 def test_kept_standings_are_the_computed_ones_until_a_tournament_changes(make_tournament):
     spring = make_tournament(slug="spring", players=8, sessions=2)
     autumn = make_tournament(slug="autumn", players=12, sessions=1)
