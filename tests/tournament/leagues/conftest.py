@@ -38,8 +38,9 @@ def people(db) -> dict[str, Player]:
 @pytest.fixture
 def make_finished(people):
     """``make_finished(slug, names, totals=None, start=date)``: a tournament of those players
-    (the family rules, for tables of up to 6; one round a match) whose one session is played at one table and closed, the players
-    finishing in the order of ``names`` (or by ``totals``)."""
+    (the family rules, for tables of up to 6; one round a match) whose one session is played
+    at one table and closed, the players finishing in the order of ``names`` (or by
+    ``totals``)."""
 
     def make_finished(slug: str, names: list[str], *, totals=None,
                       start: datetime.date = datetime.date(2025, 1, 1), is_public=True):
