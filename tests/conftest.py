@@ -2,9 +2,11 @@
 
 - ``staff_password``: the password of the accounts below.
 - ``make_user(username, password=STAFF_PASSWORD)``: an account.
-- ``make_tournament(slug=..., players=8, sessions=1, table_size=4, is_public=True)``: a
-  tournament with registered players (clubs "Club A", "Club B", "Club C"), and ``sessions``
-  sessions seated at tables of ``table_size`` (a smaller last table).
+- ``make_tournament(slug=..., players=8, sessions=1, table_size=4, is_public=True,
+  started=False, **settings)``: a tournament with registered players (clubs "Club A", "Club
+  B", "Club C"), and ``sessions`` sessions seated at tables of ``table_size`` (a smaller last
+  table), started when asked (``tests/factories.py`` builds them; ``settings``: the other
+  arguments of ``tournament_create``, such as ``match_rounds``).
 - ``tournament``: ``make_tournament()`` — 8 players, session 1 seated at 2 tables of 4.
 - ``grant_organiser(user, *tournaments)``: makes ``user`` an organiser of each; returns it.
 - ``organiser``, ``referee``, ``referee_of_table_2`` (a referee limited to table 2),
@@ -12,23 +14,55 @@
 - ``organiser_client``, ``referee_client``: Django test clients logged in as them.
 - ``in_english``: the test runs with English active (for a service's message read outside a
   request); a module asks for it with ``pytest.mark.usefixtures("in_english")``.
+
+Hypothesis runs under one of two profiles, registered here: ``ci``, thorough (each test's own
+number of examples, ``tests/examples.py``), and ``dev``, quick (a tenth of it).
+``HYPOTHESIS_PROFILE=ci|dev`` chooses; without it, ``ci`` when ``CI`` is set (as CI runs the
+suite), else ``dev``. pytest's header names the profile loaded.
+
+Every test under ``tests/browser/`` is marked ``browser`` (``pytest_collection_modifyitems``
+below), so that ``-m "not slow and not browser"`` is the quick inner loop
+(docs/contributing.md).
 """
 
 from __future__ import annotations
 
-import datetime
+import os
+from pathlib import Path
 
 import pytest
 from django.test import Client, override_settings
 from django.utils import translation
+from hypothesis import settings
 
-from tournament.core.tournaments import staff_role_grant, tournament_create
+from tests.factories import players_of, seated_session, tournament_with_players
+from tournament.core.tournaments import staff_role_grant
 from tournament.models import StaffRole
-from tournament.organiser.services import player_add
-from tournament.seating.services import session_seat_players
-from tournament.sessions.services import session_create, session_start
 
 STAFF_PASSWORD = "tiles-and-hexagons-9"
+
+# The profiles' max_examples is the scale tests/examples.py applies to each test's thorough
+# count: 100 (per cent) keeps it, 10 takes a tenth. No deadline: a shared machine's timing
+# must not fail an example.
+settings.register_profile("ci", max_examples=100, deadline=None)
+settings.register_profile("dev", max_examples=10, deadline=None)
+HYPOTHESIS_PROFILE = os.environ.get("HYPOTHESIS_PROFILE") or (
+    "ci" if os.environ.get("CI") else "dev"
+)
+settings.load_profile(HYPOTHESIS_PROFILE)
+
+
+def pytest_report_header(config):
+    return f"hypothesis profile: {HYPOTHESIS_PROFILE} (HYPOTHESIS_PROFILE=ci|dev)"
+
+BROWSER_TESTS = Path(__file__).parent / "browser"
+
+
+def pytest_collection_modifyitems(config, items):
+    """Mark every test under tests/browser/ ``browser``."""
+    for item in items:
+        if BROWSER_TESTS in Path(item.path).parents:
+            item.add_marker(pytest.mark.browser)
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -67,29 +101,17 @@ def make_tournament(db):
         table_size: int = 4,
         is_public: bool = True,
         started: bool = False,
+        **settings,
     ):
-        tournament = tournament_create(
-            name=name or slug.replace("-", " ").title(),
-            slug=slug,
-            start_date=datetime.date(2025, 5, 17),
-            venue="Salle Pierre-Sémard",
-            is_public=is_public,
+        tournament = tournament_with_players(
+            slug=slug, name=name, players=players, is_public=is_public, **settings
         )
-        registered = [
-            player_add(
-                tournament=tournament,
-                name=f"Player {number:02d} {slug}",
-                club=f"Club {'ABC'[number % 3]}",
-            ).player
-            for number in range(1, players + 1)
-        ]
+        registered = players_of(tournament)
         for session_index in range(sessions):
-            session = session_create(tournament=tournament, seed=session_index)
             rotated = registered[session_index:] + registered[:session_index]
             tables = [rotated[i : i + table_size] for i in range(0, len(rotated), table_size)]
-            session_seat_players(session=session, tables=tables)
-            if started:
-                session_start(session=session)
+            seated_session(tournament=tournament, tables=tables, seed=session_index,
+                           started=started)
         return tournament
 
     return make_tournament

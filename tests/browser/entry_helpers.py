@@ -9,11 +9,12 @@
 
 from __future__ import annotations
 
-from tests.tournament.matches.helpers import add, board_turn, simulated
+from tests.factories import played_record
+from tests.tournament.matches.helpers import add, board_turn
 
 
 def simulated_round(match, seed: int = 5) -> list[dict]:
-    return simulated(match, seed=seed)["rounds"][0]["turns"]
+    return played_record(match=match, seed=seed)["rounds"][0]["turns"]
 
 
 def enter_turns(match, user, turns, *, wrong=()) -> None:

@@ -12,12 +12,10 @@ from __future__ import annotations
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from django.utils import timezone
 from playwright.sync_api import expect
 
-from tests.tournament.standings.helpers import result
-from tournament.models import League, Match, Player, Registration, Session
-from tournament.ratings.services import ratings_rebuild
+from tests.factories import confirmed_match, match_at
+from tournament.models import League, Match, Player, Registration
 
 SIZES = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
 AXE_OPTIONS = {
@@ -36,12 +34,7 @@ def axe():
 def in_play(tournament, organiser):
     """Session 1 in play, table 2's match confirmed and rated; the tournament in a league its
     organisers run."""
-    session = tournament.sessions.get(number=1)
-    Session.objects.filter(pk=session.pk).update(status=Session.Status.PLAYING)
-    session.refresh_from_db()
-    match = result(session, 2, [412, 230, 151, 88])
-    Match.objects.filter(pk=match.pk).update(confirmed_at=timezone.now())
-    ratings_rebuild()
+    confirmed_match(match=match_at(tournament=tournament, table=2), totals=[412, 230, 151, 88])
     league = League.objects.create(name="Spring season", slug="spring-season")
     league.organisers.add(organiser)
     tournament.league = league
@@ -106,14 +99,13 @@ def test_no_serious_violation_on_any_page(axe, in_play, referee, organiser, log_
 
 def test_a_refresh_keeps_the_focus_and_says_what_changed(page, in_play, settings):
     settings.TRIOMINOS_POLL_SECONDS = 1
-    session = in_play.sessions.get(number=1)
     page.goto("/t/spring-open/sessions/1/")
     link = page.locator("#session-live a.match-state").first
     link.focus()
     expect(link).to_be_focused()
     status = page.locator("#live-status")
     expect(status).to_have_text("")
-    result(session, 1, [400, 300, 200, 100])
+    confirmed_match(match=match_at(tournament=in_play), totals=[400, 300, 200, 100])
     expect(page.locator("#table-1")).to_contain_text("confirmée", timeout=5_000)
     expect(status).to_contain_text("Mis à jour à")
     focused = page.evaluate("document.activeElement.closest('#session-live') !== null "

@@ -10,7 +10,8 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
 from tests.browser.entry_helpers import enter_turns, simulated_round, tile_and_cell
-from tests.tournament.matches.helpers import first_match, replay, start_session
+from tests.factories import match_at
+from tests.tournament.matches.helpers import replay
 from tournament.models import Turn
 
 FOCUS_IN_VIEW = """() => {
@@ -21,8 +22,7 @@ FOCUS_IN_VIEW = """() => {
 
 
 def match_with_turns(tournament, referee, count=6, **options):
-    match = first_match(tournament)
-    start_session(match)
+    match = match_at(tournament=tournament, started=True)
     turns = simulated_round(match)
     enter_turns(match, referee, turns[:count], **options)
     return match, turns

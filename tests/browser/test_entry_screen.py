@@ -8,7 +8,8 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.entry_helpers import enter_turns, in_view, simulated_round, tile_and_cell
-from tests.tournament.matches.helpers import first_match, fresh, seated_names, start_session
+from tests.factories import match_at
+from tests.tournament.matches.helpers import fresh, seated_names
 from tournament.models import Turn
 
 
@@ -20,8 +21,7 @@ def open_entry(page, log_in, match, *, width=768, height=1024):
 
 def test_a_refused_entry_keeps_the_page_with_debug_on(page, log_in, tournament, referee, settings):
     settings.DEBUG = True  # the README's default set-up: django-htmx's debug script is on
-    match = first_match(tournament)
-    start_session(match)
+    match = match_at(tournament=tournament, started=True)
     turns = simulated_round(match)
     enter_turns(match, referee, turns[:6], wrong={4})
     open_entry(page, log_in, match)
@@ -57,8 +57,7 @@ def test_a_refused_entry_keeps_the_page_with_debug_on(page, log_in, tournament, 
 
 
 def test_points_typed_while_the_preview_is_on_its_way_are_saved(page, log_in, tournament, referee):
-    match = first_match(tournament)
-    start_session(match)
+    match = match_at(tournament=tournament, started=True)
     turns = simulated_round(match)
     enter_turns(match, referee, turns[:3])
     open_entry(page, log_in, match)
@@ -82,8 +81,7 @@ def test_points_typed_while_the_preview_is_on_its_way_are_saved(page, log_in, to
 
 def test_a_stale_save_is_said_where_the_referee_looks(browser, live_server, page, log_in,
                                                        tournament, referee, staff_password):
-    match = first_match(tournament)
-    start_session(match)
+    match = match_at(tournament=tournament, started=True)
     turns = simulated_round(match)
     enter_turns(match, referee, turns[:8])
     open_entry(page, log_in, match)
@@ -136,8 +134,7 @@ def parts_out_of_view(page) -> list[str]:
 @pytest.mark.parametrize("size", [(768, 1024), (1024, 768)], ids=["portrait", "landscape"])
 def test_on_a_tablet_the_whole_turn_is_in_view_on_every_turn(page, log_in, tournament, referee,
                                                             size):
-    match = first_match(tournament)
-    start_session(match)
+    match = match_at(tournament=tournament, started=True)
     names = seated_names(match)
     turns = simulated_round(match, seed=11)
     open_entry(page, log_in, match, width=size[0], height=size[1])

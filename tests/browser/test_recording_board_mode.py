@@ -18,7 +18,8 @@ from playwright.sync_api import expect
 
 from scoring import check_record, parse_record
 from scoring.simulate import simulate_match
-from tests.tournament.matches.helpers import first_match, seated_names
+from tests.factories import match_at
+from tests.tournament.matches.helpers import seated_names
 from tournament.core.tournaments import staff_role_grant
 from tournament.models import Match, Round, Turn
 
@@ -32,7 +33,7 @@ def two_player_match(make_tournament, make_user):
     tournament = make_tournament(slug="duo", players=2, table_size=2, started=True)
     user = make_user("remi-referee")
     staff_role_grant(tournament=tournament, user=user, role=StaffRole.Role.REFEREE)
-    return first_match(tournament)
+    return match_at(tournament=tournament)
 
 
 class ActionCounter:

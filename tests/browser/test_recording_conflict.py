@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from tests.tournament.matches.helpers import first_match, start_session
+from tests.factories import match_at
 from tournament.models import Turn
 
 
@@ -32,8 +32,7 @@ def enter_opening(page, seat_name, tile, points):
 
 def test_the_second_tablet_is_told_and_shown_the_match_as_it_is(browser, live_server, tournament,
                                                                  referee, staff_password):
-    match = first_match(tournament)
-    start_session(match)
+    match = match_at(tournament=tournament, started=True)
     url = f"/t/spring-open/matches/{match.pk}/"
     first_context, first = open_match(browser, live_server, staff_password, url)
     second_context, second = open_match(browser, live_server, staff_password, url)

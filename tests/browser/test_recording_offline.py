@@ -7,7 +7,7 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 from tests.browser.test_recording_conflict import enter_opening, open_match
-from tests.tournament.matches.helpers import first_match, start_session
+from tests.factories import match_at
 from tournament.models import MatchSubmission, Turn
 
 
@@ -21,8 +21,7 @@ def draw_three_and_pass(page) -> None:
 
 def test_two_turns_entered_offline_are_saved_once_each_in_order(browser, live_server, tournament,
                                                                 referee, staff_password):
-    match = first_match(tournament)
-    start_session(match)
+    match = match_at(tournament=tournament, started=True)
     context, page = open_match(browser, live_server, staff_password,
                                f"/t/spring-open/matches/{match.pk}/")
     try:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from tests.tournament.matches.helpers import first_match, start_session
+from tests.factories import match_at
 from tournament.models import Match, Round, Turn
 
 # (who, tile, draws, bonus, points): a short round of four players, sheet mode
@@ -24,8 +24,7 @@ LINES = [
 
 
 def test_a_paper_sheet_typed_by_keyboard_only(page, log_in, tournament, referee):
-    match = first_match(tournament)
-    start_session(match)
+    match = match_at(tournament=tournament, started=True)
     log_in("remi-referee", next_url=f"/t/spring-open/matches/{match.pk}/sheet/")
     expect(page.get_by_role("heading", level=1)).to_contain_text("mode feuille")
     expect(page.locator("#id_line-0-who")).to_be_focused()
@@ -73,7 +72,7 @@ def test_a_paper_sheet_typed_by_keyboard_only(page, log_in, tournament, referee)
 
 def test_more_lines_by_keyboard_keeps_the_cursor_at_the_next_line(page, log_in, tournament,
                                                                    referee):
-    match = first_match(tournament)
+    match = match_at(tournament=tournament)
     log_in("remi-referee", next_url=f"/t/spring-open/matches/{match.pk}/sheet/")
     lines = page.locator("tr.sheet-line")
     expect(lines).to_have_count(28)
@@ -94,8 +93,7 @@ def test_more_lines_by_keyboard_keeps_the_cursor_at_the_next_line(page, log_in, 
 
 
 def test_the_checkbox_of_the_claims_that_differ_is_one_box(page, log_in, tournament, referee):
-    match = first_match(tournament)
-    start_session(match)
+    match = match_at(tournament=tournament, started=True)
     log_in("remi-referee", next_url=f"/t/spring-open/matches/{match.pk}/sheet/")
     expect(page.locator("#id_line-0-who")).to_be_focused()  # typing before it would be lost
     keyboard = page.keyboard

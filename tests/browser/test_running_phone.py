@@ -8,11 +8,11 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.tournament.standings.helpers import confirm_all, result
+from tests.factories import confirmed_match, matches_confirmed
 from tournament.core.seats import seat_letter
-from tournament.models import Match, Player, Seat, Session
+from tournament.models import Match, Player, Seat
 from tournament.seating.services import session_seat
-from tournament.sessions.services import session_create, session_start
+from tournament.sessions.services import session_close, session_create, session_start
 from tournament.standings.selectors import standings_rows
 
 PHONE = {"width": 390, "height": 844}
@@ -36,8 +36,8 @@ def in_play(make_tournament):
     tournament = make_tournament(slug="cup", name="Coupe de printemps", players=13, sessions=0)
     one = session_create(tournament=tournament, seed=1)
     session_seat(session=one)
-    confirm_all(tournament, seed=1)
-    Session.objects.filter(pk=one.pk).update(status="finished")
+    matches_confirmed(tournament=tournament, seed=1)
+    session_close(session=one)
     two = session_create(tournament=tournament, seed=2)
     session_seat(session=two)
     session_start(session=two)
@@ -84,7 +84,7 @@ def test_find_your_table_on_the_session_page(phone, in_play):
                                                     session__number=2)
     expect(row.locator("td").nth(2)).to_have_text(str(seat.table.number))
     expect(row.locator("td").nth(3)).to_have_text(seat_letter(seat.order))
-    row.get_by_role("link", name=str(seat.table.number)).tap()
+    row.get_by_role("link", name=str(seat.table.number), exact=True).tap()
     expect(phone.locator(f"#table-{seat.table.number}")).to_be_in_viewport()
     assert fits_the_screen(phone)
 
@@ -116,7 +116,7 @@ def test_the_pages_follow_the_session_without_reloading(phone, in_play, settings
     phone.evaluate("window.notReloaded = true")
     first_table = phone.locator("#table-1")
     expect(first_table).to_contain_text("pas commencée")
-    result(match.table.session, 1, [412, 230, 151, 88][: len(names)])
+    confirmed_match(match=match, totals=[412, 230, 151, 88][: len(names)])
     expect(first_table).to_contain_text("confirmée", timeout=5_000)
     expect(first_table).to_contain_text("412")
     assert phone.evaluate("window.notReloaded") is True
@@ -126,7 +126,7 @@ def test_the_pages_follow_the_session_without_reloading(phone, in_play, settings
     live = phone.locator(".notice--live")
     expect(live).to_contain_text("Tables encore en jeu")
     expect(live.get_by_role("link", name="1", exact=True)).to_have_count(0)  # confirmed above
-    Match.objects.filter(table__session__number=2).update(status="confirmed")
+    matches_confirmed(tournament=in_play)
     expect(live).to_have_count(0, timeout=5_000)
     expect(phone.locator("#standings-live")).to_contain_text(
         "Toutes les parties de la session en cours sont confirmées.")

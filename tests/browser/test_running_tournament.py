@@ -8,7 +8,7 @@ import re
 
 from playwright.sync_api import expect
 
-from tests.tournament.standings.helpers import confirm_all
+from tests.factories import matches_confirmed
 from tournament.models import Registration, Seat, Tournament
 
 BAD_CSV = "nom;club;licence\nAna Lopez;Lyon;L-1\n;Paris;\nAna Lopez;Lyon;\n"
@@ -87,7 +87,7 @@ def test_an_organiser_runs_a_tournament_from_import_to_final_standings(page, log
     page.get_by_role("link", name="Continuer la session 1").click()
     page.get_by_role("button", name="Clôturer la session").click()
     expect(page.locator(".message--error")).to_contain_text("les parties des tables 1, 2, 3 ne sont pas encore confirmées")
-    confirm_all(tournament, seed=1)
+    matches_confirmed(tournament=tournament, seed=1)
     page.get_by_role("button", name="Clôturer la session").click()
     expect(message(page)).to_contain_text("La session 1 est clôturée")
 
@@ -104,7 +104,7 @@ def test_an_organiser_runs_a_tournament_from_import_to_final_standings(page, log
     assert "Lou Tardif" in seated and "Joueuse 10" not in seated and len(seated) == 10
     page.locator("#start summary").click()  # it cannot be undone: asked twice
     page.get_by_role("button", name="Oui, commencer la session").click()
-    confirm_all(tournament, seed=2)
+    matches_confirmed(tournament=tournament, seed=2)
     page.get_by_role("button", name="Clôturer la session").click()
     expect(message(page)).to_contain_text("La session 2 est clôturée")
 

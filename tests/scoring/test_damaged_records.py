@@ -23,6 +23,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scoring.cli import main
+from tests.examples import examples
 
 DATA = Path(__file__).parent / "data"
 #: Real records: board mode with mistakes and settlements, sheet mode, a clean match; and one
@@ -161,8 +162,8 @@ def assert_sound(status: int, out: bytes, err: str) -> None:
         assert report["valid"] == (not report["problems"])
 
 
-@settings(deadline=None, max_examples=300, suppress_health_check=[HealthCheck.too_slow,
-                                                                    HealthCheck.data_too_large])
+@settings(deadline=None, max_examples=examples(300),
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(damaged())
 def test_no_damaged_record_crashes_the_check(data: bytes) -> None:
     assert_sound(*run_check(data))

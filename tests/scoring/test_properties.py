@@ -27,9 +27,12 @@ from scoring import (
 )
 from scoring.geometry import geometry
 from scoring.simulate import simulate_match
+from tests.examples import examples
 
-SLOW = settings(deadline=None, max_examples=25, suppress_health_check=[HealthCheck.too_slow])
-FAST = settings(deadline=None, max_examples=60, suppress_health_check=[HealthCheck.too_slow])
+SLOW = settings(deadline=None, max_examples=examples(25),
+                suppress_health_check=[HealthCheck.too_slow])
+FAST = settings(deadline=None, max_examples=examples(60),
+                suppress_health_check=[HealthCheck.too_slow])
 
 
 @st.composite
@@ -257,7 +260,7 @@ def records(draw: st.DrawFn) -> dict[str, Any]:
     }
 
 
-@settings(deadline=None, max_examples=200)
+@settings(deadline=None, max_examples=examples(200))
 @given(records())
 def test_no_record_makes_the_check_crash(data: dict[str, Any]) -> None:
     report = check_record(parse_record(data))

@@ -41,6 +41,7 @@ def debug_on(settings):
     settings.DEBUG = True
 
 
+@pytest.mark.slow  # the demo built
 def test_demo_creates_what_it_says(debug_on):
     output = run_demo()
     tournament = Tournament.objects.get(slug="demo")
@@ -69,6 +70,7 @@ def test_demo_creates_what_it_says(debug_on):
     assert can_referee(referee, tournament.sessions.get(number=3).tables.get(number=4))
 
 
+@pytest.mark.slow  # the demo built
 def test_the_demo_is_honest_about_its_matches(debug_on):
     run_demo()
     matches = Match.objects.filter(table__session__tournament__slug="demo")
@@ -80,6 +82,7 @@ def test_the_demo_is_honest_about_its_matches(debug_on):
             status=Match.Status.CONFIRMED).exists()
 
 
+@pytest.mark.slow  # the demo built
 def test_demo_seating_never_seats_two_players_together_twice(debug_on):
     run_demo()
     met: set[frozenset[int]] = set()
@@ -93,6 +96,7 @@ def test_demo_seating_never_seats_two_players_together_twice(debug_on):
                 met.add(pair)
 
 
+@pytest.mark.slow  # the demo built
 def test_demo_runs_twice_and_recreates(debug_on, make_tournament):
     other = make_tournament(slug="real-event")  # must survive the demo's recreation
     run_demo()
@@ -122,6 +126,7 @@ def test_the_demo_refuses_a_production_database(settings):
     assert not Tournament.objects.filter(slug="demo").exists()
 
 
+@pytest.mark.slow  # the demo built
 def test_the_demo_plays_sessions_1_and_2_and_starts_session_3():
     """Whole matches in sessions 1-2, the start of a match at tables 1 and 2 of session 3."""
     report = demo_build()
@@ -145,6 +150,7 @@ def test_record_truncated_keeps_the_start_of_the_first_round():
     assert record_truncated(record, turns=2) == {"players": ["A", "B"], "rounds": [{"turns": [1, 2]}]}
 
 
+@pytest.mark.slow  # the demo built
 def test_demo_match_records_come_from_the_engine_for_the_seated_players(debug_on):
     from scoring import check_record, parse_record
     from tournament.demo import demo_match_record
@@ -160,6 +166,7 @@ def test_demo_match_records_come_from_the_engine_for_the_seated_players(debug_on
     assert max(report.totals) >= 400
 
 
+@pytest.mark.slow  # the demo built
 def test_the_demo_has_a_league_of_an_earlier_tournament_and_the_demo(debug_on, client):
     from tournament.leagues.selectors import league_standing
 

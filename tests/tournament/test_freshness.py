@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import ValidationError
 
+from tests.factories import matches_confirmed
 from tests.tournament.tournaments import settings_of
 from tournament.core.tournaments import staff_role_grant
 from tournament.models import Player, Registration, StaffRole, Tournament
@@ -71,11 +72,9 @@ def test_a_withdrawn_player_brought_back_and_a_role_revoked(tournament, make_use
 
 
 def test_a_session_closed(tournament):
-    from tests.tournament.standings.helpers import confirm_all
-
     session = tournament.sessions.get()
     session_start(session=session)
-    confirm_all(tournament)
+    matches_confirmed(tournament=tournament)
     before = version(tournament)
     session_close(session=session)
     assert version(tournament) > before

@@ -24,13 +24,15 @@ from django.test import Client
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.examples import examples
 from tournament import engine
 from tournament.archive.export import INDEX_HEADER, INDEX_NAME
 from tournament.core.tournaments import staff_role_grant
 from tournament.models import Registration, StaffRole, Tournament
 from tournament.organiser import services as organiser_services
 
-pytestmark = pytest.mark.django_db
+# slow: Hypothesis's values posted to every field of every address
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 HUGE = "9" * 5000
 
@@ -273,7 +275,7 @@ def test_no_generated_value_gives_a_5xx_nor_a_half_write(address, world, organis
     before = database_snapshot()  # every example is rolled back to it
 
     @settings(
-        max_examples=25,
+        max_examples=examples(25),
         deadline=None,
         suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
         derandomize=True,
@@ -319,7 +321,7 @@ def test_every_nasty_value_in_every_field(address, field, world, organiser):
     for value in [*NASTY_VALUES, [NASTY_VALUES[1], HUGE]]:
         post(value)
 
-    @settings(max_examples=4, deadline=None, derandomize=True,
+    @settings(max_examples=examples(4), deadline=None, derandomize=True,
               suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
     @given(value=st.one_of(NASTY_TEXT, st.lists(NASTY_TEXT, min_size=2, max_size=3)))
     def generated(value):

@@ -12,13 +12,8 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 from django.utils import translation
 
-from tests.tournament.matches.helpers import (
-    first_match,
-    fresh,
-    import_record,
-    seated_names,
-    start_session,
-)
+from tests.factories import match_at
+from tests.tournament.matches.helpers import fresh, import_record, seated_names
 from tests.tournament.organiser.test_tournament_settings import FORM
 from tournament import engine
 from tournament.models import Session, Tournament
@@ -78,8 +73,7 @@ def test_the_options_are_fixed_once_a_session_has_started(organiser_client, tour
 
 def test_a_match_ends_after_the_tournaments_rounds(tournament, referee):
     tournament = with_options(tournament, rounds=1, opening_bonus=False)
-    match = first_match(tournament)
-    start_session(match)  # entry waits for the session's start
+    match = match_at(tournament=tournament, started=True)  # entry waits for the session's start
     view = import_record(match, referee, record_for(match, rounds=1, opening_bonus=False))
     assert view.finished and len(view.rounds) == 1
     assert all(turn.bonus != "opening" for turn in view.rounds[0].turns)
@@ -87,8 +81,7 @@ def test_a_match_ends_after_the_tournaments_rounds(tournament, referee):
 
 def test_record_json_carries_the_options(tournament, referee, referee_client):
     tournament = with_options(tournament, rounds=2, opening_bonus=False)
-    match = first_match(tournament)
-    start_session(match)  # entry waits for the session's start
+    match = match_at(tournament=tournament, started=True)  # entry waits for the session's start
     import_record(match, referee, record_for(match, rounds=2, opening_bonus=False))
     url = reverse("tournament:match_record", kwargs={"slug": tournament.slug,
                                                      "match_id": match.pk})
@@ -100,8 +93,7 @@ def test_record_json_carries_the_options(tournament, referee, referee_client):
 def test_an_imported_record_with_other_options_is_refused(tournament, referee, rounds,
                                                           opening_bonus):
     tournament = with_options(tournament, rounds=2, opening_bonus=False)
-    match = first_match(tournament)
-    start_session(match)  # entry waits for the session's start
+    match = match_at(tournament=tournament, started=True)  # entry waits for the session's start
     with pytest.raises(ValidationError) as error:
         import_record(match, referee, record_for(match, rounds=rounds,
                                                  opening_bonus=opening_bonus))
@@ -111,8 +103,7 @@ def test_an_imported_record_with_other_options_is_refused(tournament, referee, r
 
 def test_an_options_refusal_is_said_in_the_users_language(tournament, referee):
     tournament = with_options(tournament, rounds=4, opening_bonus=True)
-    match = first_match(tournament)
-    start_session(match)  # entry waits for the session's start
+    match = match_at(tournament=tournament, started=True)  # entry waits for the session's start
     with translation.override("fr"), pytest.raises(ValidationError) as error:
         import_record(match, referee, record_for(match, rounds=None, opening_bonus=False))
     (message,) = error.value.message_dict["record"]
@@ -124,8 +115,7 @@ def test_an_options_refusal_is_said_in_the_users_language(tournament, referee):
 def test_the_match_page_and_every_printed_sheet_say_the_options(tournament, referee,
                                                                 referee_client):
     tournament = with_options(tournament, rounds=5, opening_bonus=False)
-    match = first_match(tournament)
-    start_session(match)  # entry waits for the session's start
+    match = match_at(tournament=tournament, started=True)  # entry waits for the session's start
     with translation.override("fr"):
         label = tournament.match_options_label
     assert label == "5 manches · sans bonus d’ouverture"

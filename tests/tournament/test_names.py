@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from tests.tournament.printing.helpers import ACCENTED_NAMES, accented_tournament
+from tests.factories import ACCENTED_NAMES, accented_tournament
 from tournament import names
 from tournament.core.tournaments import staff_role_grant
 from tournament.models import StaffRole

@@ -74,6 +74,7 @@ FAILING_VIEW = (
 )
 
 
+@pytest.mark.slow  # a server in a subprocess
 @pytest.mark.parametrize("environment", [
     {"TRIOMINOS_DEBUG": "0"},
     {"TRIOMINOS_PRODUCTION": "1", "TRIOMINOS_SECRET_KEY": "x" * 50,

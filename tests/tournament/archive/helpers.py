@@ -15,9 +15,8 @@ import datetime
 import io
 import zipfile
 
-from tournament import engine
+from tests.factories import confirmed_match
 from tournament.core.tournaments import tournament_create
-from tournament.matches.services import match_record_import_and_confirm
 from tournament.models import (
     Match,
     Player,
@@ -42,15 +41,9 @@ LATE = ("Łukasz Nowak", "Strasbourg", "L-09")
 
 
 def play_session(session, *, seed: int) -> None:
-    tournament = session.tournament
     session_start(session=session)
     for match in Match.objects.filter(table__session=session).order_by("table__number"):
-        names = list(match.table.seats.order_by("order").values_list("player__name", flat=True))
-        record = engine.simulated_match_record(
-            names=names, seed=seed * 100 + match.table.number, rules=tournament.rules,
-            target=tournament.target, opening_bonus=tournament.opening_bonus,
-            rounds=tournament.match_rounds)
-        match_record_import_and_confirm(match=match, user=None, record=record)
+        confirmed_match(match=match, seed=seed * 100 + match.table.number)
     session_close(session=session)
 
 

@@ -5,7 +5,6 @@ them; for the tournament's staff only."""
 from __future__ import annotations
 
 import csv
-import datetime
 import io
 import zipfile
 
@@ -16,28 +15,29 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 import scoring
-from tests.tournament.matches.helpers import add, board_turn, fresh, import_record, simulated
-from tests.tournament.printing.helpers import ACCENTED_NAMES, accented_tournament, filled_match
+from tests.factories import (
+    ACCENTED_NAMES,
+    accented_tournament,
+    confirmed_match,
+    match_at,
+    played_record,
+    players_of,
+    seated_session,
+    tournament_with_players,
+)
+from tests.tournament.matches.helpers import add, board_turn, fresh, import_record
 from tournament.archive import export
-from tournament.core.tournaments import staff_role_grant, tournament_create
+from tournament.core.tournaments import staff_role_grant
 from tournament.demo import record_truncated
 from tournament.matches import services as match_services
 from tournament.matches.replaying import match_replay
-from tournament.models import Match, StaffRole
-from tournament.organiser.services import player_add
-from tournament.seating.services import session_seat_players
-from tournament.sessions.services import session_create, session_start
+from tournament.models import StaffRole
 
 pytestmark = pytest.mark.django_db
 
 
 def zip_url(tournament) -> str:
     return reverse("tournament:records_zip", kwargs={"slug": tournament.slug})
-
-
-def match_at(tournament, session: int, table: int) -> Match:
-    return fresh(Match.objects.get(table__session__tournament=tournament,
-                                   table__session__number=session, table__number=table))
 
 
 def staff(tournament, make_user, username: str, role: str) -> Client:
@@ -56,16 +56,14 @@ def lyon(make_user):
     tournament = accented_tournament()
     referee = make_user("lyon-referee")
     staff_role_grant(tournament=tournament, user=referee, role=StaffRole.Role.REFEREE)
-    filled_match(tournament, referee, seed=3)
-    in_play = match_at(tournament, 1, 2)
-    import_record(in_play, referee, record_truncated(simulated(in_play, seed=5), turns=9))
-    session = session_create(tournament=tournament)
-    players = [seat.player for seat in match_at(tournament, 1, 1).table.seats.order_by("order")]
+    confirmed_match(match=match_at(tournament=tournament), user=referee, seed=3)
+    in_play = match_at(tournament=tournament, table=2)
+    import_record(in_play, referee, record_truncated(played_record(match=in_play, seed=5), turns=9))
+    players = [seat.player for seat in match_at(tournament=tournament).table.seats.order_by("order")]
     players += [seat.player for seat in in_play.table.seats.order_by("order")]
-    session_seat_players(session=session, tables=[players[::2], players[1::2]])
-    session_start(session=session)
-    undone = match_at(tournament, 2, 1)
-    add(undone, referee, board_turn(simulated(undone, seed=7)["rounds"][0]["turns"][0]))
+    seated_session(tournament=tournament, tables=[players[::2], players[1::2]], started=True)
+    undone = match_at(tournament=tournament, session=2, table=1)
+    add(undone, referee, board_turn(played_record(match=undone, seed=7)["rounds"][0]["turns"][0]))
     undone = fresh(undone)
     match_services.match_turn_undo(match=undone, user=referee, seen_revision=undone.revision)
     return tournament
@@ -87,7 +85,7 @@ def test_one_entry_per_match_with_turns_each_the_record_json_download(lyon, make
     assert response["Content-Disposition"] == 'attachment; filename="open-de-lyon-records.zip"'
     archive_file = open_archive(response)
     assert archive_file.testzip() is None
-    finished, in_play = match_at(lyon, 1, 1), match_at(lyon, 1, 2)
+    finished, in_play = match_at(tournament=lyon), match_at(tournament=lyon, table=2)
     assert archive_file.namelist() == [
         f"session-01/table-01-match-{finished.pk}.json",
         f"session-01/table-02-match-{in_play.pk}.json",
@@ -105,7 +103,7 @@ def test_one_entry_per_match_with_turns_each_the_record_json_download(lyon, make
 def test_each_entry_replays_in_the_checker_with_the_match_pages_totals(lyon, make_user):
     client = staff(lyon, make_user, "lyon-organiser", StaffRole.Role.ORGANISER)
     archive_file = open_archive(client.get(zip_url(lyon)))
-    finished, in_play = match_at(lyon, 1, 1), match_at(lyon, 1, 2)
+    finished, in_play = match_at(tournament=lyon), match_at(tournament=lyon, table=2)
     reports = {match.pk: scoring.check_record(scoring.load_record(
         archive_file.read(export.entry_name(match)))) for match in (finished, in_play)}
     for match in (finished, in_play):
@@ -120,7 +118,7 @@ def test_each_entry_replays_in_the_checker_with_the_match_pages_totals(lyon, mak
 def test_the_index_lists_the_entries_with_the_players_in_seat_order(lyon, make_user):
     client = staff(lyon, make_user, "lyon-organiser", StaffRole.Role.ORGANISER)
     archive_file = open_archive(client.get(zip_url(lyon)))
-    finished, in_play = match_at(lyon, 1, 1), match_at(lyon, 1, 2)
+    finished, in_play = match_at(tournament=lyon), match_at(tournament=lyon, table=2)
     rows = index_rows(archive_file)
     assert rows[0] == ["session", "table", "match", "status", "players", "totals", "winners"]
     assert len(rows) == 3
@@ -150,8 +148,8 @@ def test_the_queries_grow_by_one_match_read_per_match_played(lyon, make_user):
     with CaptureQueriesContext(connection) as two_matches:
         export.tournament_records_zip(tournament=lyon)
     referee = make_user("second-referee")
-    last = match_at(lyon, 2, 2)
-    import_record(last, referee, record_truncated(simulated(last, seed=9), turns=4))
+    last = match_at(tournament=lyon, session=2, table=2)
+    import_record(last, referee, record_truncated(played_record(match=last, seed=9), turns=4))
     with CaptureQueriesContext(connection) as three_matches:
         export.tournament_records_zip(tournament=lyon)
     assert len(two_matches) == 1 + export.MANIFEST_QUERIES + 2 * 4
@@ -203,16 +201,12 @@ FORMULA_NAMES = ["=1+2", "+3", "@SUM(1+1)", '=HYPERLINK("http://example.org","cl
 def test_the_index_writes_formulas_as_text(make_user):
     """A spreadsheet opening index.csv runs no player's name: a cell beginning with =, +, -
     or @ starts with an apostrophe; numbers stay numbers."""
-    tournament = tournament_create(name="Formules", slug="formules",
-                                            start_date=datetime.date(2025, 5, 17))
-    players = [player_add(tournament=tournament, name=name).player for name in FORMULA_NAMES]
-    session = session_create(tournament=tournament)
-    session_seat_players(session=session, tables=[players])
-    session_start(session=session)
+    tournament = tournament_with_players(slug="formules", name="Formules", players=FORMULA_NAMES)
+    seated_session(tournament=tournament, tables=[players_of(tournament)], started=True)
     referee = make_user("formula-referee")
     staff_role_grant(tournament=tournament, user=referee, role=StaffRole.Role.REFEREE)
-    match = match_at(tournament, 1, 1)
-    import_record(match, referee, record_truncated(simulated(match, seed=5), turns=6))
+    match = match_at(tournament=tournament)
+    import_record(match, referee, record_truncated(played_record(match=match, seed=5), turns=6))
     client = staff(tournament, make_user, "formula-organiser", StaffRole.Role.ORGANISER)
     rows = index_rows(open_archive(client.get(zip_url(tournament))))
     assert rows[1][:5] == ["1", "1", str(match.pk), "playing", "'" + " / ".join(FORMULA_NAMES)]

@@ -1,8 +1,9 @@
 """Fixtures of the league tests.
 
-- ``finished(make_tournament, slug, order, players=...)``: a tournament of the shared
-  ``PLAYERS`` records whose one session is confirmed so that the players finish in ``order``
-  (a table of 4 and one of 3 when 7 players).
+- ``people``: the players ``NAMES`` (club "Club <initial>"), the same records in every
+  tournament.
+- ``make_finished(slug, names, totals=None, start=date)``: a tournament of those players whose
+  one session is played at one table and closed (``tests/factories.py``).
 - ``season``: a public league "season" of two finished tournaments (and its organiser
   ``league_organiser``, organiser of both); see its docstring for the ranks.
 """
@@ -13,7 +14,7 @@ import datetime
 
 import pytest
 
-from tests.tournament.standings.helpers import result, seat
+from tests.factories import played_session, tournament_with_players
 from tournament.models import League, Player, Tournament
 from tournament.organiser.services import player_add
 
@@ -29,31 +30,27 @@ def register(tournament: Tournament, players: list[Player]) -> None:
     )
 
 
-def play_in_order(tournament: Tournament, players: list[Player], *, totals=None) -> None:
-    """One confirmed session at one table of all ``players`` (at most 6), in finishing order
-    (descending totals unless ``totals`` are given)."""
-    session = seat(tournament, [players])
-    result(session, 1, totals or [100 * (len(players) - index) for index in range(len(players))])
-
-
 @pytest.fixture
 def people(db) -> dict[str, Player]:
     return {name: Player.objects.create(name=name, club=f"Club {name[0]}") for name in NAMES}
 
 
 @pytest.fixture
-def make_finished(make_tournament, people):
+def make_finished(people):
     """``make_finished(slug, names, totals=None, start=date)``: a tournament of those players
-    at one confirmed table, finishing in the order of ``names`` (or by ``totals``)."""
+    (the family rules, for tables of up to 6; one round a match) whose one session is played
+    at one table and closed, the players finishing in the order of ``names`` (or by
+    ``totals``)."""
 
     def make_finished(slug: str, names: list[str], *, totals=None,
                       start: datetime.date = datetime.date(2025, 1, 1), is_public=True):
-        tournament = make_tournament(slug=slug, players=0, sessions=0, is_public=is_public)
-        Tournament.objects.filter(pk=tournament.pk).update(start_date=start)
-        tournament.refresh_from_db()
+        tournament = tournament_with_players(slug=slug, players=0, start_date=start,
+                                             is_public=is_public, rules="goliath-family",
+                                             match_rounds=1)
         players = [people[name] for name in names]
         register(tournament, players)
-        play_in_order(tournament, players, totals=totals)
+        played_session(tournament=tournament, tables=[players], totals=[
+            totals or [100 * (len(players) - index) for index in range(len(players))]])
         return tournament
 
     return make_finished
@@ -87,4 +84,4 @@ def season(make_finished, make_league):
     return make_league("season", tournaments=[winter, spring])
 
 
-__all__ = ["NAMES", "player_add", "play_in_order", "register"]
+__all__ = ["NAMES", "player_add", "register"]

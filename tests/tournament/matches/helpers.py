@@ -1,10 +1,9 @@
-"""Helpers of the recording tests: a match to fill, simulated records, turns to enter.
+"""Helpers of the recording tests: turns to enter, records to import, what was written.
 
-- ``first_match(tournament)``: table 1's match of session 1 (four players).
+The match to fill and its record come from ``tests/factories.py`` (``match_at``,
+``played_record``).
+
 - ``seated_names(match)``: the players' names in seat order.
-- ``simulated(match, seed)``: a whole legal match record for those players (the engine's
-  simulator), every claim right.
-- ``start_session(match)``: the match's session started when it is only seated.
 - ``fresh(match)``: the match re-read (its revision moves with every save).
 - ``add(match, user, *turns, **options)``: ``match_turns_add`` from the match's current revision.
 - ``board_turn(turn_json)``: a record turn (board mode) as the services' TurnInput.
@@ -22,27 +21,9 @@ from tournament.matches import services
 from tournament.matches.records import match_rows, match_with_tournament
 from tournament.matches.replayed import ReplayedMatch
 from tournament.matches.replaying import match_replay
-from tournament.models import Match, Session
-from tournament.sessions.services import session_start
+from tournament.models import Match
 
 Json = dict[str, Any]
-
-
-def first_match(tournament) -> Match:
-    return (
-        Match.objects.filter(table__session__tournament=tournament, table__session__number=1)
-        .select_related("table__session__tournament")
-        .order_by("table__number")
-        .first()
-    )
-
-
-def start_session(match: Match) -> None:
-    """Start the match's session when it is only seated (a seated session refuses entry)."""
-    session = match.table.session
-    session.refresh_from_db()
-    if session.status == Session.Status.SEATED:
-        session_start(session=session)
 
 
 def fresh(match: Match) -> Match:
@@ -51,10 +32,6 @@ def fresh(match: Match) -> Match:
 
 def seated_names(match: Match) -> list[str]:
     return match_rows(match=match).names
-
-
-def simulated(match: Match, seed: int) -> Json:
-    return engine.simulated_match_record(names=seated_names(match), seed=seed)
 
 
 def board_turn(turn: Json, **changes: Any) -> services.TurnInput:

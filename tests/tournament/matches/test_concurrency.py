@@ -13,7 +13,8 @@ from dataclasses import dataclass
 import pytest
 from django.db import connection, connections
 
-from tests.tournament.matches.helpers import first_match, fresh
+from tests.factories import match_at
+from tests.tournament.matches.helpers import fresh
 from tournament import engine
 from tournament.matches import services
 from tournament.matches.services import write
@@ -95,7 +96,7 @@ def first_save_held(monkeypatch) -> FirstSaveHeld:
 
 
 def test_two_saves_at_once_exactly_one_wins(tournament, referee):
-    match = fresh(first_match(tournament))
+    match = fresh(match_at(tournament=tournament))
     for attempt in range(5):
         match = fresh(match)
         seen = match.revision
@@ -125,7 +126,7 @@ def test_the_second_save_waits_for_the_first_then_is_refused(tournament, referee
     """The first save holds the match (its revision updated, not yet committed) while the
     second arrives: the second waits on the row, then finds the revision moved and is refused.
     """
-    match = fresh(first_match(tournament))
+    match = fresh(match_at(tournament=tournament))
     seen = match.revision
     results: dict[str, str] = {}
     first_save_held.run(
@@ -144,7 +145,7 @@ def test_the_same_submission_sent_twice_at_once_is_saved_once(tournament, refere
     """A tablet resends a turn whose first sending is still being saved: the second waits for
     the first, then finds its key and answers "already saved" (not stale, not a second turn).
     """
-    match = fresh(first_match(tournament))
+    match = fresh(match_at(tournament=tournament))
     seen = match.revision
     results: dict[str, str] = {}
     first_save_held.run(*(

@@ -11,7 +11,8 @@ from django.core.management import call_command
 from tournament.matches.replaying import match_replay
 from tournament.models import AuditEntry, Match, Round
 
-pytestmark = pytest.mark.django_db
+# slow: the demo built
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 
 def test_the_demo_fills_sessions_1_and_2_and_starts_session_3(settings):

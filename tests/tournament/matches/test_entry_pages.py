@@ -8,7 +8,8 @@ import re
 import pytest
 from django.utils import translation
 
-from tests.tournament.matches.helpers import add, first_match
+from tests.factories import match_at
+from tests.tournament.matches.helpers import add
 from tournament import engine
 from tournament.matches import services
 from tournament.matches.forms.sheet_mode import SheetModeLineForm
@@ -31,7 +32,7 @@ def verdict_words(page: str) -> list[str]:
 @pytest.mark.parametrize("name", ["match_turn_correct", "match_turn_insert"])
 def test_the_correction_and_insertion_pages_name_the_verdict_in_the_page_language(
         referee, referee_client, tournament, name):
-    match = first_match(tournament)
+    match = match_at(tournament=tournament)
     add(match, referee, services.TurnInput(player=0, cell=engine.Cell(0, 0, "U"),
                                            corners=(5, 5, 5), points_claimed=30))
     turn = Turn.objects.current().get(round__match=match)
@@ -43,7 +44,7 @@ def test_the_correction_and_insertion_pages_name_the_verdict_in_the_page_languag
 
 
 def test_sheet_mode_starts_with_the_lines_of_a_whole_round(referee_client, tournament):
-    match = first_match(tournament)
+    match = match_at(tournament=tournament)
     response = referee_client.get(url(match, "match_sheet_mode"))
     formset = response.context["formset"]
     assert SHEET_MODE_LINES >= 28 and formset.total_form_count() == SHEET_MODE_LINES
@@ -51,7 +52,7 @@ def test_sheet_mode_starts_with_the_lines_of_a_whole_round(referee_client, tourn
 
 
 def test_more_lines_puts_the_cursor_after_the_last_line_typed(referee_client, tournament):
-    match = first_match(tournament)
+    match = match_at(tournament=tournament)
     data = {"line-TOTAL_FORMS": str(SHEET_MODE_LINES), "line-INITIAL_FORMS": "0", "revision": "0",
             "line-0-who": "a", "line-0-tile": "555", "line-0-bonus": "o", "line-0-points": "25",
             "line-1-tile": "4-5-5", "line-1-points": "14", "more": "1"}
@@ -71,7 +72,7 @@ def sheet_check(referee_client, match, points):
 
 
 def test_every_line_accepted_is_said_only_when_no_claim_differs(referee_client, tournament):
-    match = first_match(tournament)
+    match = match_at(tournament=tournament)
     differs = sheet_check(referee_client, match, "31")
     assert differs.context["mismatch_count"] == 1
     assert 'id="all-accepted"' not in differs.content.decode()
@@ -81,7 +82,7 @@ def test_every_line_accepted_is_said_only_when_no_claim_differs(referee_client, 
 
 
 def test_every_sheet_input_has_a_label(referee_client, tournament):
-    match = first_match(tournament)
+    match = match_at(tournament=tournament)
     page = referee_client.get(url(match, "match_sheet_mode")).content.decode()
     rows = re.findall(r'<tr class="sheet-line.*?</tr>', page, re.S)
     assert len(rows) == SHEET_MODE_LINES
@@ -95,7 +96,7 @@ def test_every_sheet_input_has_a_label(referee_client, tournament):
 def test_the_settlement_claimed_for_the_winner_only_implies_the_others_zeros(referee,
                                                                              referee_client,
                                                                              tournament):
-    match = first_match(tournament)
+    match = match_at(tournament=tournament)
     add(match, referee, services.TurnInput(player=0, cell=engine.Cell(0, 0, "U"),
                                            corners=(5, 5, 5), points_claimed=25))
     for _ in range(9):

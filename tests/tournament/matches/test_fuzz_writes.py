@@ -23,19 +23,16 @@ from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.tournament.matches.helpers import (
-    fresh,
-    import_record,
-    seated_names,
-    simulated,
-    truncated,
-)
+from tests.examples import examples
+from tests.factories import played_record
+from tests.tournament.matches.helpers import fresh, import_record, seated_names, truncated
 from tournament import engine
 from tournament.models import AuditEntry, Match, Round, RoundEnd, Turn
 
-pytestmark = pytest.mark.django_db
+# slow: Hypothesis's values posted to every field of the recording
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
-FUZZ = settings(max_examples=40, deadline=None,
+FUZZ = settings(max_examples=examples(40), deadline=None,
                 suppress_health_check=[HealthCheck.function_scoped_fixture,
                                        HealthCheck.too_slow])
 
@@ -94,7 +91,7 @@ def played(tournament, referee, referee_client):
     """Table 1's match: round 1 closed with its racks, round 2 in play with six turns."""
     match = Match.objects.filter(table__session__tournament=tournament,
                                  table__number=1).get()
-    record = simulated(match, seed=3)
+    record = played_record(match=match, seed=3)
     import_record(match, referee, truncated(record, rounds=1, turns=6))
     return fresh(match)
 
@@ -254,31 +251,29 @@ def _replaced(document: Any, path: tuple, value: Any) -> Any:
 @given(data=st.data())
 def test_record_upload(tournament, referee, referee_client, data):
     match = Match.objects.filter(table__session__tournament=tournament, table__number=2).get()
-    record = simulated(match, seed=5)
+    record = played_record(match=match, seed=5)
     record = {**record, "rounds": record["rounds"][:2]}
     path = data.draw(st.sampled_from(_paths(record)))
     value = data.draw(JSON_VALUES)
     content = json.dumps(_replaced(record, path, value)).encode()
     match = fresh(match)
     before = _written(match)
-    response = referee_client.post(_url(match, "match_record_upload"), {
-        "revision": str(match.revision), "names_in_seat_order": "on",
-        "record": SimpleUploadedFile("record.json", content, content_type="application/json"),
-    }, HTTP_HX_REQUEST="true")
-    assert response.status_code < 500, (path, value)
-    if response.status_code >= 400:
-        assert _written(match) == before
-    elif _written(match) != before:  # saved: empty the match again for the next example
-        Round.objects.filter(match=match).delete()
-        Match.objects.filter(pk=match.pk).update(status=Match.Status.PENDING, totals=[],
-                                                 winners=[])
+    with transaction.atomic():  # a savepoint: what an example saved is undone after it
+        response = referee_client.post(_url(match, "match_record_upload"), {
+            "revision": str(match.revision), "names_in_seat_order": "on",
+            "record": SimpleUploadedFile("record.json", content, content_type="application/json"),
+        }, HTTP_HX_REQUEST="true")
+        assert response.status_code < 500, (path, value)
+        if response.status_code >= 400:
+            assert _written(match) == before
+        transaction.set_rollback(True)
 
 
 # -- the values once seen to answer 500, each with its field's message -------------------------
 
 
 def _record_with(match: Match, change) -> bytes:
-    record = simulated(match, seed=5)
+    record = played_record(match=match, seed=5)
     record = {**record, "rounds": record["rounds"][:1]}
     change(record["rounds"][0]["turns"][1])
     text = json.dumps(record)
@@ -367,18 +362,16 @@ def test_a_5000_digit_cell_on_the_entry_screen_is_refused(played, referee_client
 def test_record_upload_fields(tournament, referee_client, field, value):
     match = fresh(Match.objects.filter(table__session__tournament=tournament,
                                        table__number=2).get())
-    record = simulated(match, seed=5)
+    record = played_record(match=match, seed=5)
     data = {"revision": str(match.revision), "names_in_seat_order": "on",
             "record": SimpleUploadedFile(
                 "r.json", json.dumps({**record, "rounds": record["rounds"][:1]}).encode())}
     data[field] = value
     before = _written(match)
-    response = referee_client.post(_url(match, "match_record_upload"), data,
-                                   HTTP_HX_REQUEST="true")
-    assert response.status_code < 500, (field, value)
-    if response.status_code >= 400:
-        assert _written(match) == before
-    elif _written(match) != before:  # saved: empty the match again for the next example
-        Round.objects.filter(match=match).delete()
-        Match.objects.filter(pk=match.pk).update(status=Match.Status.PENDING, totals=[],
-                                                 winners=[])
+    with transaction.atomic():  # a savepoint: what an example saved is undone after it
+        response = referee_client.post(_url(match, "match_record_upload"), data,
+                                       HTTP_HX_REQUEST="true")
+        assert response.status_code < 500, (field, value)
+        if response.status_code >= 400:
+            assert _written(match) == before
+        transaction.set_rollback(True)

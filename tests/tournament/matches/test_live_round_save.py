@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from tests.tournament.matches.helpers import board_turn, first_match, fresh, simulated
+from tests.factories import match_at, played_record
+from tests.tournament.matches.helpers import board_turn, fresh
 from tournament import engine
 from tournament.matches import services
 from tournament.matches.records import match_record
@@ -47,8 +48,8 @@ def _confirmed_through(match, referee, record, rounds: int):
 
 def test_a_round_entered_on_from_the_pages_replay_is_the_whole_replay(tournament, referee,
                                                                      engine_replays):
-    match = first_match(tournament)
-    record = simulated(match, seed=3)
+    match = match_at(tournament=tournament)
+    record = played_record(match=match, seed=3)
     _confirmed_through(match, referee, record, rounds=2)
     for turn in record["rounds"][2]["turns"]:
         before = match_replay(match=fresh(match))  # as the entry screen reads it
@@ -64,8 +65,8 @@ def test_a_round_entered_on_from_the_pages_replay_is_the_whole_replay(tournament
 
 
 def test_a_replay_from_an_older_revision_is_not_reused(tournament, referee):
-    match = first_match(tournament)
-    record = simulated(match, seed=3)
+    match = match_at(tournament=tournament)
+    record = played_record(match=match, seed=3)
     _confirmed_through(match, referee, record, rounds=1)
     turns = record["rounds"][1]["turns"]
     before = match_replay(match=fresh(match))
@@ -82,8 +83,8 @@ def test_a_replay_from_an_older_revision_is_not_reused(tournament, referee):
 
 
 def test_the_tablet_is_sent_only_the_rounds_the_save_changed(tournament, referee, referee_client):
-    match = first_match(tournament)
-    record = simulated(match, seed=3)
+    match = match_at(tournament=tournament)
+    record = played_record(match=match, seed=3)
     _confirmed_through(match, referee, record, rounds=2)
     turn = record["rounds"][2]["turns"][0]
     x, y, o = turn["place"]["cell"]
@@ -114,8 +115,8 @@ def _stored_figures(view: ReplayedMatch, stored: list[bool]) -> tuple:
 
 def test_the_settled_rounds_are_taken_from_their_stored_scores(tournament, referee,
                                                                engine_replays):
-    match = first_match(tournament)
-    record = simulated(match, seed=3)
+    match = match_at(tournament=tournament)
+    record = played_record(match=match, seed=3)
     _confirmed_through(match, referee, record, rounds=2)
     for turn in record["rounds"][2]["turns"][:3]:
         services.match_turns_add(match=fresh(match), user=referee,
@@ -137,8 +138,8 @@ def test_the_settled_rounds_are_taken_from_their_stored_scores(tournament, refer
 
 
 def test_a_round_not_confirmed_is_replayed_with_every_round_after_it(tournament, referee):
-    match = first_match(tournament)
-    record = simulated(match, seed=3)
+    match = match_at(tournament=tournament)
+    record = played_record(match=match, seed=3)
     head = {**record, "rounds": record["rounds"][:3]}
     services.match_record_import(match=fresh(match), user=referee,
                                  seen_revision=fresh(match).revision, record=head)
@@ -153,8 +154,8 @@ def test_a_round_not_confirmed_is_replayed_with_every_round_after_it(tournament,
 
 
 def test_a_match_over_is_replayed_whole(tournament, referee):
-    match = first_match(tournament)
-    record = simulated(match, seed=3)
+    match = match_at(tournament=tournament)
+    record = played_record(match=match, seed=3)
     replay = services.match_record_import(match=fresh(match), user=referee,
                                           seen_revision=fresh(match).revision,
                                           record=record).replay
@@ -173,8 +174,8 @@ def test_a_match_over_is_replayed_whole(tournament, referee):
 
 def test_a_turn_posted_after_settled_rounds_stores_what_a_whole_replay_gives(
         tournament, referee, referee_client):
-    match = first_match(tournament)
-    record = simulated(match, seed=3)
+    match = match_at(tournament=tournament)
+    record = played_record(match=match, seed=3)
     _confirmed_through(match, referee, record, rounds=2)
     url = reverse("tournament:match_turn_add", kwargs={
         "slug": tournament.slug, "match_id": match.pk})
@@ -200,8 +201,8 @@ def test_a_turn_posted_after_settled_rounds_stores_what_a_whole_replay_gives(
 
 def test_sheet_modes_check_after_settled_rounds_is_the_whole_replays(tournament, referee,
                                                                       engine_replays):
-    match = first_match(tournament)
-    record = simulated(match, seed=3)
+    match = match_at(tournament=tournament)
+    record = played_record(match=match, seed=3)
     _confirmed_through(match, referee, record, rounds=2)
     turns = [board_turn(turn) for turn in record["rounds"][2]["turns"][:5]]
     full = services.candidate_reports(replay=match_replay(match=fresh(match)),
@@ -215,8 +216,8 @@ def test_sheet_modes_check_after_settled_rounds_is_the_whole_replays(tournament,
 
 
 def test_every_write_after_settled_rounds_gives_what_a_whole_replay_gives(tournament, referee):
-    match = first_match(tournament)
-    record = simulated(match, seed=3)
+    match = match_at(tournament=tournament)
+    record = played_record(match=match, seed=3)
     _confirmed_through(match, referee, record, rounds=2)
     third = record["rounds"][2]
     services.match_turns_add(match=fresh(match), user=referee,

@@ -7,7 +7,8 @@ import json
 import pytest
 
 from scoring import check_record, parse_record
-from tests.tournament.matches.helpers import first_match, fresh, import_record, simulated, truncated
+from tests.factories import match_at, played_record
+from tests.tournament.matches.helpers import fresh, import_record, truncated
 from tournament.matches.records import match_record
 from tournament.matches.replaying import match_replay
 
@@ -15,15 +16,15 @@ pytestmark = pytest.mark.django_db
 
 
 def test_a_whole_match_imported_gives_back_the_same_record(tournament, referee):
-    match = first_match(tournament)
-    record = simulated(match, seed=3)
+    match = match_at(tournament=tournament)
+    record = played_record(match=match, seed=3)
     import_record(match, referee, record)
     assert match_record(match=fresh(match)).to_dict() == record
 
 
 def test_the_replay_has_every_round_turn_board_and_the_winners(tournament, referee):
-    match = first_match(tournament)
-    record = simulated(match, seed=3)
+    match = match_at(tournament=tournament)
+    record = played_record(match=match, seed=3)
     import_record(match, referee, record)
     expected = check_record(parse_record(record))
     view = match_replay(match=fresh(match))
@@ -49,8 +50,8 @@ def test_the_replay_has_every_round_turn_board_and_the_winners(tournament, refer
 
 
 def test_a_match_under_way_has_its_round_in_play(tournament, referee):
-    match = first_match(tournament)
-    record = simulated(match, seed=5)
+    match = match_at(tournament=tournament)
+    record = played_record(match=match, seed=5)
     import_record(match, referee, truncated(record, rounds=0, turns=6))
     view = match_replay(match=fresh(match))
     live = view.live
@@ -69,7 +70,7 @@ def test_a_match_under_way_has_its_round_in_play(tournament, referee):
 
 
 def test_an_empty_match_is_about_to_begin(tournament):
-    match = first_match(tournament)
+    match = match_at(tournament=tournament)
     view = match_replay(match=match)
     assert view.rounds == [] and not view.finished and view.totals == (0, 0, 0, 0)
     assert view.live is not None and view.live.is_opening and view.live.next_player is None

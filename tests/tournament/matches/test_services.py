@@ -7,16 +7,15 @@ from django.core.exceptions import ValidationError
 from django.utils import translation
 
 from scoring.simulate import simulate_match
+from tests.factories import confirmed_match, match_at, played_record
 from tests.tournament.matches.helpers import (
     add,
     board_turn,
     find,
-    first_match,
     fresh,
     import_record,
     replay,
     seated_names,
-    simulated,
     truncated,
 )
 from tournament import engine
@@ -52,7 +51,7 @@ def current_turns(match) -> list[Turn]:
 
 
 def test_a_bridge_is_found_and_scored(tournament, referee):
-    match = first_match(tournament)
+    match = match_at(tournament=tournament)
     names = seated_names(match)
     _seed, record, r, t = find(
         lambda turn, _round, _t: turn.get("bonus") == "bridge" and not turn.get("draws"),
@@ -71,7 +70,7 @@ def test_a_bridge_is_found_and_scored(tournament, referee):
 def test_a_claim_that_differs_is_kept_with_both_figures_and_decided_either_way(
     tournament, referee
 ):
-    match = first_match(tournament)
+    match = match_at(tournament=tournament)
     add(match, referee, opening(points_claimed=25))
     (turn,) = add(
         match, referee,
@@ -112,7 +111,7 @@ def test_a_claim_that_differs_is_kept_with_both_figures_and_decided_either_way(
 
 
 def test_an_illegal_placement_is_refused_with_the_engines_reason(tournament, referee):
-    match = first_match(tournament)
+    match = match_at(tournament=tournament)
     add(match, referee, opening(points_claimed=25))
     revision = fresh(match).revision
     with pytest.raises(services.TurnsRefused) as refused:
@@ -134,7 +133,7 @@ def test_an_illegal_placement_is_refused_with_the_engines_reason(tournament, ref
 
 
 def test_draws_until_the_pool_runs_out_then_the_table_is_blocked(tournament, referee):
-    match = first_match(tournament)
+    match = match_at(tournament=tournament)
     add(match, referee, opening(player=0, points_claimed=25))
     # nine turns drawing three without placing take 27 of the pool's 28 tiles
     for _ in range(9):
@@ -168,7 +167,7 @@ def test_draws_until_the_pool_runs_out_then_the_table_is_blocked(tournament, ref
 
 
 def test_going_out_settles_25_plus_the_other_racks(tournament, referee):
-    match = first_match(tournament)
+    match = match_at(tournament=tournament)
     names = seated_names(match)
     _seed, record, r, t = find(
         lambda turn, round_, t: t == len(round_["turns"]) - 1 and not turn.get("draws")
@@ -197,7 +196,7 @@ def test_going_out_settles_25_plus_the_other_racks(tournament, referee):
 def test_a_round_a_correction_left_unfinished_cannot_be_confirmed(tournament, referee):
     """Its racks were entered, then the last turn (the going out) was struck out: nobody went
     out any more, so the round is not over and is refused with a message, nothing written."""
-    match = first_match(tournament)
+    match = match_at(tournament=tournament)
     _seed, record, r, t = find(
         lambda turn, round_, t: t == len(round_["turns"]) - 1 and not turn.get("draws")
         and round_["racks"][turn["player"]] == [],
@@ -220,7 +219,7 @@ def test_a_round_a_correction_left_unfinished_cannot_be_confirmed(tournament, re
 
 
 def test_a_false_block_and_a_wrong_settlement_are_flagged(tournament, referee):
-    match = first_match(tournament)
+    match = match_at(tournament=tournament)
     add(match, referee, opening(player=0, points_claimed=25))
     for _ in range(9):
         add(match, referee, services.TurnInput(draws=3))
@@ -240,8 +239,8 @@ def test_a_false_block_and_a_wrong_settlement_are_flagged(tournament, referee):
 
 
 def test_the_target_ends_the_match_shows_the_winners_and_refuses_a_new_round(tournament, referee):
-    match = first_match(tournament)
-    record = simulated(match, seed=3)
+    match = match_at(tournament=tournament)
+    record = played_record(match=match, seed=3)
     rounds = record["rounds"]
     last_round = len(rounds) - 1
     import_record(match, referee, truncated(record, rounds=last_round,
@@ -270,8 +269,8 @@ def test_the_target_ends_the_match_shows_the_winners_and_refuses_a_new_round(tou
 def test_turns_are_numbered_without_the_gap_a_struck_out_turn_leaves(tournament, referee):
     """The turn log, the refusals and the correction page count the round's current turns;
     the rows keep their indexes (a struck-out turn leaves a gap there)."""
-    match = first_match(tournament)
-    import_record(match, referee, truncated(simulated(match, seed=3), rounds=0, turns=6))
+    match = match_at(tournament=tournament)
+    import_record(match, referee, truncated(played_record(match=match, seed=3), rounds=0, turns=6))
     second = current_turns(match)[1]
     services.match_turn_correct(match=fresh(match), user=referee,
                                 seen_revision=fresh(match).revision, turn_id=second.pk,
@@ -282,7 +281,7 @@ def test_turns_are_numbered_without_the_gap_a_struck_out_turn_leaves(tournament,
 
 
 def test_undo_the_last_turn_keeps_it_and_the_next_turn_takes_its_place(tournament, referee):
-    match = first_match(tournament)
+    match = match_at(tournament=tournament)
     add(match, referee, opening(points_claimed=25))
     (wrong,) = add(match, referee, services.TurnInput(cell=Cell(0, 0, "D"), corners=(5, 5, 4)))
     undone = services.match_turn_undo(match=fresh(match), user=referee,
@@ -299,8 +298,8 @@ def test_undo_the_last_turn_keeps_it_and_the_next_turn_takes_its_place(tournamen
 
 
 def test_a_correction_in_round_1_changes_the_final_totals_and_loses_nothing(tournament, referee):
-    match = first_match(tournament)
-    record = simulated(match, seed=3)
+    match = match_at(tournament=tournament)
+    record = played_record(match=match, seed=3)
     import_record(match, referee, record)
     for index in range(len(record["rounds"])):
         services.match_round_confirm(match=fresh(match), user=referee,
@@ -341,7 +340,7 @@ def test_a_correction_in_round_1_changes_the_final_totals_and_loses_nothing(tour
 
 
 def test_a_correction_that_makes_later_turns_illegal_flags_them(tournament, referee):
-    match = first_match(tournament)
+    match = match_at(tournament=tournament)
     add(match, referee, opening(points_claimed=25))
     add(match, referee, services.TurnInput(cell=Cell(0, 0, "D"), corners=(5, 5, 4), points_claimed=14))
     (third,) = add(match, referee, services.TurnInput(cell=Cell(1, 0, "U"), corners=(4, 4, 5)))
@@ -379,7 +378,7 @@ def test_each_write_replays_the_match_no_more_than_it_needs(tournament, referee,
                                                            engine_replays):
     """Every write replays the match once, with its change (match_write): a save, a
     correction, a decision, an undo."""
-    add(match := first_match(tournament), referee, opening(points_claimed=25))
+    add(match := match_at(tournament=tournament), referee, opening(points_claimed=25))
     assert len(engine_replays) == 1
     (turn,) = add(match, referee, services.TurnInput(cell=Cell(0, 0, "D"), corners=(5, 5, 4),
                                                      points_claimed=20))
@@ -403,7 +402,7 @@ def test_each_write_replays_the_match_no_more_than_it_needs(tournament, referee,
 
 
 def test_sheet_lines_are_saved_all_or_nothing(tournament, referee):
-    match = first_match(tournament)
+    match = match_at(tournament=tournament)
     lines = [sheet(2, "4-4-4", bonus_claimed="opening", points_claimed=22),
              sheet(None, "3-4-4", points_claimed=11),
              sheet(None, "4-4-4", points_claimed=12)]  # played twice
@@ -425,7 +424,7 @@ def test_sheet_lines_are_saved_all_or_nothing(tournament, referee):
 
 
 def test_a_sheet_line_claiming_an_impossible_bonus_is_a_mismatch(tournament, referee):
-    match = first_match(tournament)
+    match = match_at(tournament=tournament)
     saved = add(match, referee, sheet(0, "5-5-5", points_claimed=25),
                 sheet(None, "4-5-5", bonus_claimed="hexagon", points_claimed=64))
     assert saved[1].verdict == "mismatch"
@@ -436,7 +435,7 @@ def test_a_sheet_line_claiming_an_impossible_bonus_is_a_mismatch(tournament, ref
 
 
 def test_a_save_based_on_a_stale_view_is_refused_and_changes_nothing(tournament, referee):
-    match = first_match(tournament)
+    match = match_at(tournament=tournament)
     seen = fresh(match).revision
     add(match, referee, opening(points_claimed=25))
     with pytest.raises(services.StaleMatch):
@@ -473,7 +472,7 @@ def test_a_save_based_on_a_stale_view_is_refused_and_changes_nothing(tournament,
 )
 def test_an_unreadable_record_is_refused_and_nothing_is_saved(tournament, referee, content,
                                                               expected):
-    match = first_match(tournament)
+    match = match_at(tournament=tournament)
     with pytest.raises(ValidationError) as error:
         import_record(match, referee, content)
     (refusal,) = error.value.error_dict["record"]
@@ -485,8 +484,8 @@ def test_an_unreadable_record_is_refused_and_nothing_is_saved(tournament, refere
 
 
 def test_a_record_for_other_players_rules_or_a_match_already_begun_is_refused(tournament, referee):
-    match = first_match(tournament)
-    record = simulated(match, seed=3)
+    match = match_at(tournament=tournament)
+    record = played_record(match=match, seed=3)
     three = engine.simulated_match_record(names=seated_names(match)[:3], seed=3)
     family = {**record, "rules": "goliath-family"}
     other_target = {**record, "target": 300}
@@ -509,14 +508,14 @@ def test_a_record_for_other_players_rules_or_a_match_already_begun_is_refused(to
 
 
 def test_names_match_whatever_their_accents_and_case(tournament, referee):
-    match = first_match(tournament)
-    record = simulated(match, seed=4)
+    match = match_at(tournament=tournament)
+    record = played_record(match=match, seed=4)
     record["players"] = [name.upper() for name in record["players"]]
     assert import_record(match, referee, record).rounds
 
 
 def test_an_imported_record_with_mistakes_keeps_and_flags_them(tournament, referee):
-    match = first_match(tournament)
+    match = match_at(tournament=tournament)
     record = simulate_match(players=4, names=seated_names(match), seed=9, mistakes=0.2)
     view = import_record(match, referee, record)
     mismatches = [t for r in view.rounds for t in r.turns if t.verdict == "mismatch"]
@@ -547,8 +546,8 @@ def without_turn(record, *, turns: int, missing: int):
 def test_a_forgotten_draw_inserted_mid_round_clears_out_of_turn_and_moves_the_turns_after(
     tournament, referee, organiser
 ):
-    match = first_match(tournament)
-    record = simulated(match, seed=3)
+    match = match_at(tournament=tournament)
+    record = played_record(match=match, seed=3)
     played = record["rounds"][0]["turns"][:9]
     forgotten = played[4]
     assert forgotten == {"player": 2, "draws": 3, "claimed": -25}  # C drew three and passed
@@ -589,8 +588,8 @@ def test_a_forgotten_draw_inserted_mid_round_clears_out_of_turn_and_moves_the_tu
 def test_a_turn_struck_out_leaves_its_index_to_an_inserted_turn_and_moves_stop_at_a_gap(
     tournament, referee
 ):
-    match = first_match(tournament)
-    record = simulated(match, seed=3)
+    match = match_at(tournament=tournament)
+    record = played_record(match=match, seed=3)
     import_record(match, referee, truncated(record, rounds=0, turns=9))
     turns = current_turns(match)
     # turn 5 (C's pass) was in fact not played: struck out, index 4 is left free
@@ -616,7 +615,7 @@ def test_a_turn_struck_out_leaves_its_index_to_an_inserted_turn_and_moves_stop_a
 
 
 def test_an_illegal_inserted_turn_is_refused_and_nothing_is_written(tournament, referee):
-    match = first_match(tournament)
+    match = match_at(tournament=tournament)
     add(match, referee, opening(points_claimed=25))
     add(match, referee, services.TurnInput(cell=Cell(0, 0, "D"), corners=(5, 5, 4), points_claimed=14))
     second = current_turns(match)[1]
@@ -637,7 +636,7 @@ def test_an_illegal_inserted_turn_is_refused_and_nothing_is_written(tournament, 
 
 
 def test_an_insertion_needs_a_reason_and_the_current_revision(tournament, referee):
-    match = first_match(tournament)
+    match = match_at(tournament=tournament)
     add(match, referee, opening(points_claimed=25))
     (second,) = add(match, referee, services.TurnInput(draws=3))
     revision = fresh(match).revision
@@ -651,7 +650,7 @@ def test_an_insertion_needs_a_reason_and_the_current_revision(tournament, refere
 
 
 def test_a_turn_inserted_before_a_rounds_opening_needs_its_player(tournament, referee):
-    match = first_match(tournament)
+    match = match_at(tournament=tournament)
     add(match, referee, opening(player=1, points_claimed=25))
     first = current_turns(match)[0]
     with pytest.raises(ValidationError) as error:
@@ -668,9 +667,9 @@ def test_a_turn_inserted_before_a_rounds_opening_needs_its_player(tournament, re
 
 
 def test_an_insertion_in_a_confirmed_round_unconfirms_it_and_flags_its_end(tournament, referee):
-    match = first_match(tournament)
-    record = simulated(match, seed=3)
-    services.match_record_import_and_confirm(match=fresh(match), user=referee, record=record)
+    match = match_at(tournament=tournament)
+    record = played_record(match=match, seed=3)
+    confirmed_match(match=match, user=referee, seed=3)
     assert fresh(match).status == "confirmed"
     before = list(fresh(match).totals)
     turns = current_turns(match)

@@ -10,7 +10,8 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
-from tests.tournament.matches.helpers import first_match, fresh, seated_names, simulated
+from tests.factories import confirmed_match, match_at, played_record
+from tests.tournament.matches.helpers import fresh
 from tournament import engine
 from tournament.core.tournaments import staff_role_grant
 from tournament.matches import services
@@ -53,7 +54,7 @@ WRITES: dict[str, Write] = {
     "round_confirm": lambda match, user: services.match_round_confirm(
         match=match, user=user, seen_revision=match.revision, round_index=0),
     "record_import": lambda match, user: services.match_record_import(
-        match=match, user=user, seen_revision=match.revision, record=simulated(match, seed=3)),
+        match=match, user=user, seen_revision=match.revision, record=played_record(match=match, seed=3)),
 }
 
 
@@ -75,10 +76,9 @@ def closed(tournament, referee):
     """Session 1 played to the end at both tables, every round confirmed, then closed."""
     session = tournament.sessions.get()
     for match in Match.objects.filter(table__session=session):
-        record = engine.simulated_match_record(names=seated_names(match), seed=3)
-        services.match_record_import_and_confirm(match=fresh(match), user=referee, record=record)
+        confirmed_match(match=match, user=referee, seed=3)
     session_close(session=session)
-    return first_match(tournament)
+    return match_at(tournament=tournament)
 
 
 @pytest.mark.parametrize("write", WRITES)
@@ -95,7 +95,7 @@ def seated(make_tournament, referee):
     """Another tournament, its session 1 seated and not started; ``referee`` referees it."""
     tournament = make_tournament(slug="seated-open")
     staff_role_grant(tournament=tournament, user=referee, role=StaffRole.Role.REFEREE)
-    return first_match(tournament)
+    return match_at(tournament=tournament)
 
 
 @pytest.mark.parametrize("write", WRITES)

@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from tests.tournament.matches.helpers import first_match, fresh
+from tests.factories import match_at
+from tests.tournament.matches.helpers import fresh
 from tournament import engine
 from tournament.matches import services
 from tournament.models import AuditEntry, Match, MatchSubmission, Turn
@@ -24,7 +25,7 @@ def opening(player: int = 0) -> services.TurnInput:
 
 
 def test_the_same_key_again_is_already_saved_even_from_the_same_revision(tournament, referee):
-    match = fresh(first_match(tournament))
+    match = fresh(match_at(tournament=tournament))
     seen = match.revision
     services.match_turns_add(match=match, user=referee, seen_revision=seen,
                              turns=[opening()], submission_key=KEY)
@@ -41,7 +42,7 @@ def test_the_same_key_again_is_already_saved_even_from_the_same_revision(tournam
 
 
 def test_a_refused_write_keeps_no_key(tournament, referee):
-    match = fresh(first_match(tournament))
+    match = fresh(match_at(tournament=tournament))
     illegal = services.TurnInput(player=0, cell=engine.Cell(3, 3, "U"), corners=(5, 5, 5),
                                  points_claimed=25)
     services.match_turns_add(match=match, user=referee, seen_revision=match.revision,
@@ -73,7 +74,7 @@ def _url(match: Match, name: str) -> str:
 
 
 def test_the_tablet_resending_a_turn_is_told_it_is_already_saved(tournament, referee_client):
-    match = fresh(first_match(tournament))
+    match = fresh(match_at(tournament=tournament))
     data = {"revision": match.revision, "player": "0", "tile": "555", "cell": "U(0,0)",
             "corners": "5-5-5", "draws": "0", "claimed": "25", "submission_key": KEY}
     first = referee_client.post(_url(match, "match_turn_add"), data, **HTMX)
@@ -89,7 +90,7 @@ def test_the_tablet_resending_a_turn_is_told_it_is_already_saved(tournament, ref
 
 @pytest.mark.parametrize("key", ["", "short", "x" * 65, "clé-avec-accent-0000", "a b c d e f g h"])
 def test_a_missing_or_malformed_key_is_no_key(tournament, referee_client, key):
-    match = fresh(first_match(tournament))
+    match = fresh(match_at(tournament=tournament))
     for _ in range(2):
         match = fresh(match)
         response = referee_client.post(_url(match, "match_turn_add"), {

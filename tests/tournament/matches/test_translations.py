@@ -15,7 +15,8 @@ from django.urls import reverse
 from django.utils import translation
 
 from scoring.messages import MESSAGES, RECORD_ERRORS
-from tests.tournament.matches.helpers import add, first_match, seated_names
+from tests.factories import accented_tournament, match_at
+from tests.tournament.matches.helpers import add, seated_names
 from tournament import engine
 from tournament.matches import services
 
@@ -48,7 +49,7 @@ def test_a_problem_in_french_with_its_bonus_and_sum_translated():
 
 
 def test_the_french_reason_of_a_refusal(tournament, referee):
-    match = first_match(tournament)
+    match = match_at(tournament=tournament)
     add(match, referee, services.TurnInput(player=0, cell=engine.Cell(0, 0, "U"), corners=(5, 5, 5)))
     with translation.override("fr"), pytest.raises(services.TurnsRefused) as refused:
         add(match, referee, services.TurnInput(cell=engine.Cell(0, 0, "D"), corners=(4, 5, 5)))
@@ -68,7 +69,6 @@ def test_a_reading_error_in_french_with_what_was_found_translated():
 
 def test_the_records_archive_link_reads_in_the_users_language(make_user):
     from tests.tournament.archive.test_export import staff, zip_url
-    from tests.tournament.printing.helpers import accented_tournament
     from tournament.models import StaffRole
 
     tournament = accented_tournament()
@@ -96,7 +96,7 @@ BAD_TURNS = [{"draws": 3}, {"player": 0, "draws": "two"}]  # no player; draws a 
 ], ids=["fr-missing", "en-missing", "fr-wrong-type", "en-wrong-type"])
 def test_an_unreadable_record_is_explained_in_the_users_language(referee_client, tournament,
                                                                  language, turn, message):
-    match = first_match(tournament)
+    match = match_at(tournament=tournament)
     record = {"format": "triominos-match/1", "players": seated_names(match),
               "rounds": [{"turns": [turn]}]}
     bad = SimpleUploadedFile("match.json", json.dumps(record).encode())
@@ -132,7 +132,7 @@ def get(client, address, language):
 
 def test_the_audit_heading_takes_a_no_break_space_before_its_colon(referee, referee_client,
                                                                    tournament):
-    match = first_match(tournament)
+    match = match_at(tournament=tournament)
     two_turns(match, referee)
     page = get(referee_client, page_url(match, "match_audit"), "fr")
     assert f"<h1>Journal\u00a0: {match}</h1>" in page
@@ -140,7 +140,7 @@ def test_the_audit_heading_takes_a_no_break_space_before_its_colon(referee, refe
 
 
 def test_cells_are_named_in_words_not_codes_on_the_match_pages(referee, referee_client, tournament):
-    match = first_match(tournament)
+    match = match_at(tournament=tournament)
     two_turns(match, referee)
     second = services_turn(match, index=1)
     for address in (page_url(match), page_url(match, "match_audit")):
@@ -157,7 +157,7 @@ def test_cells_are_named_in_words_not_codes_on_the_match_pages(referee, referee_
 
 def test_the_entry_pages_cell_list_names_the_free_places_in_words(referee, referee_client,
                                                                   tournament):
-    match = first_match(tournament)
+    match = match_at(tournament=tournament)
     add(match, referee, services.TurnInput(player=0, cell=engine.Cell(0, 0, "U"),
                                            corners=(5, 5, 5), points_claimed=25))
     page = get(referee_client, page_url(match), "fr")
@@ -187,7 +187,7 @@ def services_turn(match, *, index):
 
 
 def test_the_correction_page_says_the_engines_figure_in_words(referee, referee_client, tournament):
-    match = first_match(tournament)
+    match = match_at(tournament=tournament)
     two_turns(match, referee)
     second = services_turn(match, index=1)
     address = page_url(match, "match_turn_correct", turn_id=second.pk)
@@ -197,14 +197,14 @@ def test_the_correction_page_says_the_engines_figure_in_words(referee, referee_c
 
 
 def test_the_english_sheet_help_gives_english_initials(referee_client, tournament):
-    match = first_match(tournament)
+    match = match_at(tournament=tournament)
     page = get(referee_client, page_url(match, "match_sheet_mode"), "en")
     assert "b bridge" in page and "p bridge" not in page
     assert "p pont" in get(referee_client, page_url(match, "match_sheet_mode"), "fr")
 
 
 def test_counts_in_the_audit_log_take_their_plural_form(referee, referee_client, tournament):
-    match = first_match(tournament)
+    match = match_at(tournament=tournament)
     two_turns(match, referee)
     page = get(referee_client, page_url(match, "match_audit"), "fr")
     assert "3 pioches" in page and "(s)" not in page
@@ -214,7 +214,7 @@ def test_counts_in_the_audit_log_take_their_plural_form(referee, referee_client,
 
 def test_a_tile_that_fits_nowhere_is_refused_without_the_cells_code(referee, referee_client,
                                                                     tournament):
-    match = first_match(tournament)
+    match = match_at(tournament=tournament)
     two_turns(match, referee)
     data = {"tile": "012", "cell": "U(1,0)", "draws": "0"}
     refused = referee_client.post(page_url(match, "match_turn_preview"), data,
@@ -226,7 +226,7 @@ def test_a_tile_that_fits_nowhere_is_refused_without_the_cells_code(referee, ref
 
 
 def test_the_audit_log_puts_french_spaces_in_its_lines(referee, referee_client, tournament):
-    match = first_match(tournament)
+    match = match_at(tournament=tournament)
     two_turns(match, referee)
     page = get(referee_client, page_url(match, "match_audit"), "fr")
     names = seated_names(match)
@@ -235,7 +235,7 @@ def test_the_audit_log_puts_french_spaces_in_its_lines(referee, referee_client, 
 
 
 def test_the_match_pages_name_a_table_as_the_glossary_does(referee_client, tournament):
-    match = first_match(tournament)
+    match = match_at(tournament=tournament)
     number, session = match.table.number, match.table.session.number
     for name in ("match", "match_sheet_mode"):
         page = get(referee_client, page_url(match, name), "en")
@@ -246,7 +246,7 @@ def test_the_match_pages_name_a_table_as_the_glossary_does(referee_client, tourn
 def test_the_versions_of_a_corrected_turn_name_their_place_in_words(referee, referee_client,
                                                                     tournament):
     from tests.tournament.matches.helpers import fresh
-    match = first_match(tournament)
+    match = match_at(tournament=tournament)
     two_turns(match, referee)
     second = services_turn(match, index=1)
     services.match_turn_correct(

@@ -10,16 +10,9 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
 
+from tests.factories import match_at, played_record
 from tests.pages import attribute, by_id, has_id, select, text
-from tests.tournament.matches.helpers import (
-    add,
-    first_match,
-    fresh,
-    import_record,
-    seated_names,
-    simulated,
-    truncated,
-)
+from tests.tournament.matches.helpers import add, fresh, import_record, seated_names, truncated
 from tests.tournament.queries import page_queries
 from tournament import engine
 from tournament.core.tournaments import staff_role_grant
@@ -56,8 +49,8 @@ def opening(**changes):
 
 
 def test_the_public_reads_the_match_without_the_entry_screen(client, tournament, referee):
-    match = first_match(tournament)
-    import_record(match, referee, truncated(simulated(match, seed=5), rounds=0, turns=8))
+    match = match_at(tournament=tournament)
+    import_record(match, referee, truncated(played_record(match=match, seed=5), rounds=0, turns=8))
     response = client.get(url(match))
     page = response.content.decode()
     assert response.context["match"] == match and has_id(page, "round-1")
@@ -70,7 +63,7 @@ def test_the_public_reads_the_match_without_the_entry_screen(client, tournament,
 
 
 def test_a_referee_of_the_table_gets_the_entry_screen(referee_client, tournament):
-    match = first_match(tournament)
+    match = match_at(tournament=tournament)
     response = referee_client.get(url(match))
     page = response.content.decode()
     assert has_id(page, "turn-form") and response.context["live"].is_opening
@@ -80,7 +73,7 @@ def test_a_referee_of_the_table_gets_the_entry_screen(referee_client, tournament
 
 
 def test_a_referee_of_another_table_reads_only(tournament, referee_of_table_2):
-    match = first_match(tournament)  # table 1
+    match = match_at(tournament=tournament)  # table 1
     client = Client()
     client.force_login(referee_of_table_2)
     assert 'id="turn-form"' not in client.get(url(match)).content.decode()
@@ -90,7 +83,7 @@ def test_a_referee_of_another_table_reads_only(tournament, referee_of_table_2):
 
 
 def test_writes_send_the_anonymous_to_the_login_page(client, tournament):
-    match = first_match(tournament)
+    match = match_at(tournament=tournament)
     response = client.post(url(match, "match_turn_undo"), {"revision": 0})
     assert response.status_code == 302 and response["Location"].startswith("/login/")
     assert client.get(url(match, "match_audit")).status_code == 302
@@ -100,7 +93,7 @@ def test_writes_send_the_anonymous_to_the_login_page(client, tournament):
 def test_a_private_tournaments_match_is_not_found_by_whoever_may_not_see_it(
         name, make_tournament, make_user):
     tournament = make_tournament(slug="closed-doors", is_public=False, started=True)
-    match = first_match(tournament)
+    match = match_at(tournament=tournament)
     outsider = Client()
     outsider.force_login(make_user("oscar-outsider"))
     for client in (Client(), outsider):  # neither a login page nor a 403
@@ -116,7 +109,7 @@ def test_a_private_tournaments_match_is_not_found_by_whoever_may_not_see_it(
 
 def test_a_match_of_another_tournament_is_not_found(client, tournament, make_tournament):
     other = make_tournament(slug="autumn-cup")
-    match = first_match(other)
+    match = match_at(tournament=other)
     assert client.get(reverse("tournament:match", kwargs={"slug": "spring-open",
                                                            "match_id": match.pk})).status_code == 404
 
@@ -125,8 +118,8 @@ def test_a_match_of_another_tournament_is_not_found(client, tournament, make_tou
 def test_the_match_page_takes_a_fixed_number_of_queries(
     django_assert_num_queries, tournament, referee, referee_client, client, rounds
 ):
-    match = first_match(tournament)
-    record = simulated(match, seed=3)
+    match = match_at(tournament=tournament)
+    record = played_record(match=match, seed=3)
     import_record(match, referee, record if rounds == "all" else truncated(record, rounds=1, turns=5))
     # tournament, match, session, user; the staff role once (read once for the three
     # questions: may write? audit link? organiser's links?); seats, rounds, current turns,
@@ -142,7 +135,7 @@ def test_the_match_page_takes_a_fixed_number_of_queries(
 
 
 def test_a_turn_saved_with_htmx_answers_the_match_region(referee_client, tournament):
-    match = first_match(tournament)
+    match = match_at(tournament=tournament)
     response = referee_client.post(url(match, "match_turn_add"), {
         "revision": 0, "player": "0", "tile": "555", "cell": "U(0,0)", "draws": "0",
         "claimed": "25"}, **HTMX)
@@ -159,7 +152,7 @@ def test_a_turn_saved_with_htmx_answers_the_match_region(referee_client, tournam
 
 
 def test_without_javascript_a_turn_saves_and_redirects(referee_client, tournament):
-    match = first_match(tournament)
+    match = match_at(tournament=tournament)
     response = referee_client.post(url(match, "match_turn_add"), {
         "revision": 0, "player": "2", "tile": "4-4-4", "cell": "U(0,0)", "draws": "0",
         "claimed": "22"})
@@ -169,7 +162,7 @@ def test_without_javascript_a_turn_saves_and_redirects(referee_client, tournamen
 
 def test_an_illegal_placement_is_answered_400_with_the_engines_reason(referee, referee_client,
                                                                       tournament):
-    match = first_match(tournament)
+    match = match_at(tournament=tournament)
     add(match, referee, opening())
     response = referee_client.post(url(match, "match_turn_add"), {
         "revision": 1, "tile": "4-5-5", "cell": "D(0,0)", "corners": "4-5-5", "draws": "0",
@@ -193,7 +186,7 @@ def test_an_illegal_placement_is_answered_400_with_the_engines_reason(referee, r
 )
 def test_bad_input_is_refused_next_to_its_field(referee, referee_client, tournament,
                                                 data, field, code):
-    match = first_match(tournament)
+    match = match_at(tournament=tournament)
     add(match, referee, opening())
     response = referee_client.post(url(match, "match_turn_add"),
                                    {"revision": 1, "draws": "0", **data}, **HTMX)
@@ -204,7 +197,7 @@ def test_bad_input_is_refused_next_to_its_field(referee, referee_client, tournam
 
 
 def test_a_stale_save_is_answered_409_with_the_current_state(referee, referee_client, tournament):
-    match = first_match(tournament)
+    match = match_at(tournament=tournament)
     add(match, referee, opening())  # someone else, at the same table
     response = referee_client.post(url(match, "match_turn_add"), {
         "revision": 0, "player": "1", "tile": "4-4-4", "cell": "U(0,0)", "draws": "0",
@@ -217,7 +210,7 @@ def test_a_stale_save_is_answered_409_with_the_current_state(referee, referee_cl
 
 
 def test_the_preview_shows_the_engines_figure_and_bonus(referee, referee_client, tournament):
-    match = first_match(tournament)
+    match = match_at(tournament=tournament)
     add(match, referee, opening())
     response = referee_client.post(url(match, "match_turn_preview"), {
         "tile": "455", "cell": "D(0,0)", "draws": "1"}, **HTMX)
@@ -236,7 +229,7 @@ def test_the_preview_shows_the_engines_figure_and_bonus(referee, referee_client,
 
 
 def test_draws_without_placing_is_one_button(referee, referee_client, tournament):
-    match = first_match(tournament)
+    match = match_at(tournament=tournament)
     add(match, referee, opening())
     response = referee_client.get(url(match))
     assert response.context["pass_draws"] == 3
@@ -249,7 +242,7 @@ def test_draws_without_placing_is_one_button(referee, referee_client, tournament
 
 
 def test_decisions_and_undo_from_the_log(referee, referee_client, tournament):
-    match = first_match(tournament)
+    match = match_at(tournament=tournament)
     add(match, referee, opening(), services.TurnInput(cell=engine.Cell(0, 0, "D"),
                                                       corners=(5, 5, 4), points_claimed=20))
     turn = Turn.objects.current().get(round__match=match, index=1)
@@ -279,7 +272,7 @@ def test_decisions_and_undo_from_the_log(referee, referee_client, tournament):
 
 
 def test_a_correction_page_saves_a_new_version(referee, referee_client, tournament):
-    match = first_match(tournament)
+    match = match_at(tournament=tournament)
     add(match, referee, opening())
     turn = Turn.objects.current().get(round__match=match)
     response = referee_client.get(url(match, "match_turn_correct", turn_id=turn.pk))
@@ -297,7 +290,7 @@ def test_a_correction_page_saves_a_new_version(referee, referee_client, tourname
 
 
 def test_the_round_end_and_confirmation_from_the_page(referee, referee_client, tournament):
-    match = first_match(tournament)
+    match = match_at(tournament=tournament)
     add(match, referee, opening())
     for _ in range(9):
         add(match, referee, services.TurnInput(draws=3))
@@ -324,8 +317,8 @@ def test_the_round_end_and_confirmation_from_the_page(referee, referee_client, t
 
 
 def test_the_record_downloads_as_json(client, tournament, referee):
-    match = first_match(tournament)
-    record = simulated(match, seed=3)
+    match = match_at(tournament=tournament)
+    record = played_record(match=match, seed=3)
     import_record(match, referee, record)
     response = client.get(url(match, "match_record"))
     assert response.status_code == 200 and response["Content-Type"] == "application/json"
@@ -335,7 +328,7 @@ def test_the_record_downloads_as_json(client, tournament, referee):
 
 def test_an_uploaded_record_fills_the_match_and_a_bad_one_changes_nothing(referee_client,
                                                                          tournament):
-    match = first_match(tournament)
+    match = match_at(tournament=tournament)
     bad = SimpleUploadedFile("match.json", b'{"format": "triominos-match/1", "players": [1]}')
     response = referee_client.post(url(match, "match_record_upload"),
                                    {"revision": 0, "record": bad}, **HTMX)
@@ -344,7 +337,7 @@ def test_an_uploaded_record_fills_the_match_and_a_bad_one_changes_nothing(refere
     assert "players[0]" in text(by_id(response, "id_record_error"))  # where, in the file
     assert fresh(match).revision == 0 and not Turn.objects.filter(round__match=match).exists()
 
-    good = SimpleUploadedFile("match.json", json.dumps(simulated(match, seed=3)).encode())
+    good = SimpleUploadedFile("match.json", json.dumps(played_record(match=match, seed=3)).encode())
     response = referee_client.post(url(match, "match_record_upload"), {"revision": 0, "record": good})
     assert response.status_code == 302
     assert fresh(match).status == Match.Status.FINISHED
@@ -352,7 +345,7 @@ def test_an_uploaded_record_fills_the_match_and_a_bad_one_changes_nothing(refere
 
 def test_a_damaged_record_is_refused_with_its_field_not_a_server_error(referee_client,
                                                                         tournament):
-    match = first_match(tournament)
+    match = match_at(tournament=tournament)
     players = json.dumps(seated_names(match))
     text = ('{"format": "triominos-match/1", "players": ' + players + ', "rounds": [{"turns": '
             '[{"player": 0, "place": {"tile": "5-5-5"}, "bonus": ["opening"], "claimed": 1'
@@ -366,7 +359,7 @@ def test_a_damaged_record_is_refused_with_its_field_not_a_server_error(referee_c
 
 
 def test_the_audit_page_lists_every_write(referee, referee_client, tournament):
-    match = first_match(tournament)
+    match = match_at(tournament=tournament)
     add(match, referee, opening())
     turn = Turn.objects.current().get(round__match=match)
     services.match_turn_correct(match=fresh(match), user=referee, seen_revision=1, turn_id=turn.pk,
@@ -382,8 +375,8 @@ def test_the_audit_page_lists_every_write(referee, referee_client, tournament):
 
 
 def test_the_last_turn_and_racks_close_the_match_on_the_page(referee, referee_client, tournament):
-    match = first_match(tournament)
-    record = simulated(match, seed=3)
+    match = match_at(tournament=tournament)
+    record = played_record(match=match, seed=3)
     rounds = record["rounds"]
     last = len(rounds) - 1
     import_record(match, referee, truncated(record, rounds=last, turns=len(rounds[-1]["turns"]) - 1))
@@ -412,7 +405,7 @@ def test_the_last_turn_and_racks_close_the_match_on_the_page(referee, referee_cl
 
 
 def test_sheet_mode_from_the_racks_to_the_next_round(referee, referee_client, tournament):
-    match = first_match(tournament)
+    match = match_at(tournament=tournament)
     add(match, referee, services.TurnInput(player=0, tile="5-5-5", points_claimed=25))
     for _ in range(9):
         add(match, referee, services.TurnInput(draws=3))
@@ -444,7 +437,7 @@ def test_sheet_mode_from_the_racks_to_the_next_round(referee, referee_client, to
 
 def test_a_preview_from_a_stale_page_answers_the_match_as_it_is(referee, referee_client,
                                                                 tournament):
-    match = first_match(tournament)
+    match = match_at(tournament=tournament)
     add(match, referee, opening())
     response = referee_client.post(url(match, "match_turn_preview"), {
         "revision": "0", "tile": "444", "cell": "U(0,0)", "draws": "0"}, **HTMX)
@@ -457,7 +450,7 @@ def test_a_preview_from_a_stale_page_answers_the_match_as_it_is(referee, referee
 def test_after_a_stale_sheet_save_the_lines_typed_are_kept_and_can_be_saved(referee,
                                                                            referee_client,
                                                                            tournament):
-    match = first_match(tournament)
+    match = match_at(tournament=tournament)
     add(match, referee, opening())  # someone else, while the sheet was being typed at revision 0
     lines = {"line-TOTAL_FORMS": "1", "line-INITIAL_FORMS": "0", "revision": "0",
              "line-0-tile": "4-5-5", "line-0-points": "14", "save": "1"}
@@ -480,7 +473,7 @@ def test_after_a_stale_sheet_save_the_lines_typed_are_kept_and_can_be_saved(refe
 def test_after_a_stale_correction_the_correction_typed_is_kept_and_can_be_saved(referee,
                                                                               referee_client,
                                                                               tournament):
-    match = first_match(tournament)
+    match = match_at(tournament=tournament)
     add(match, referee, opening())
     turn = Turn.objects.current().get(round__match=match)
     add(match, referee, services.TurnInput(draws=3))  # the next turn, from another tablet
@@ -502,7 +495,7 @@ def test_after_a_stale_correction_the_correction_typed_is_kept_and_can_be_saved(
 def test_a_correction_of_a_turn_corrected_meanwhile_gets_the_conflict_message(referee,
                                                                             referee_client,
                                                                             tournament):
-    match = first_match(tournament)
+    match = match_at(tournament=tournament)
     add(match, referee, opening())
     turn = Turn.objects.current().get(round__match=match)
     data = {"revision": 1, "player": "0", "draws": "0", "tile": "4-4-4", "cell": "U(0,0)",
@@ -523,7 +516,7 @@ def test_a_correction_of_a_turn_corrected_meanwhile_gets_the_conflict_message(re
 
 def test_the_turn_log_links_to_insert_a_turn_for_its_referee_only(referee, referee_client, client,
                                                                   tournament):
-    match = first_match(tournament)
+    match = match_at(tournament=tournament)
     add(match, referee, opening(), services.TurnInput(draws=3))
     turns = Turn.objects.current().filter(round__match=match).order_by("index")
     page = referee_client.get(url(match)).content.decode()
@@ -535,7 +528,7 @@ def test_the_turn_log_links_to_insert_a_turn_for_its_referee_only(referee, refer
 
 
 def test_the_insertion_page_proposes_the_player_due_and_saves(referee, referee_client, tournament):
-    match = first_match(tournament)
+    match = match_at(tournament=tournament)
     add(match, referee, opening(), services.TurnInput(draws=3))
     second = Turn.objects.current().get(round__match=match, index=1)
     response = referee_client.get(url(match, "match_turn_insert", turn_id=second.pk))
@@ -567,7 +560,7 @@ def test_the_insertion_page_proposes_the_player_due_and_saves(referee, referee_c
 )
 def test_a_bad_insertion_is_refused_next_to_its_field(referee, referee_client, tournament,
                                                       data, field, code):
-    match = first_match(tournament)
+    match = match_at(tournament=tournament)
     add(match, referee, opening(), services.TurnInput(draws=3))
     second = Turn.objects.current().get(round__match=match, index=1)
     posted = {"revision": 1, "player": "", "draws": "3", "tile": "", "cell": "", "corners": "",
@@ -581,7 +574,7 @@ def test_a_bad_insertion_is_refused_next_to_its_field(referee, referee_client, t
 
 def test_the_insertion_page_before_an_opening_asks_for_the_player(referee, referee_client,
                                                                   tournament):
-    match = first_match(tournament)
+    match = match_at(tournament=tournament)
     add(match, referee, opening())
     first = Turn.objects.current().get(round__match=match)
     page = referee_client.get(url(match, "match_turn_insert", turn_id=first.pk))
@@ -595,7 +588,7 @@ def test_the_insertion_page_before_an_opening_asks_for_the_player(referee, refer
 
 
 def test_an_insertion_from_a_stale_page_keeps_what_was_typed(referee, referee_client, tournament):
-    match = first_match(tournament)
+    match = match_at(tournament=tournament)
     add(match, referee, opening(), services.TurnInput(draws=3))
     second = Turn.objects.current().get(round__match=match, index=1)
     add(match, referee, services.TurnInput(draws=3))  # another tablet, meanwhile
@@ -617,7 +610,7 @@ def test_an_insertion_from_a_stale_page_keeps_what_was_typed(referee, referee_cl
 
 def test_only_a_referee_of_the_table_may_insert_a_turn(referee, client, tournament,
                                                        referee_of_table_2):
-    match = first_match(tournament)
+    match = match_at(tournament=tournament)
     add(match, referee, opening())
     turn = Turn.objects.current().get(round__match=match)
     address = url(match, "match_turn_insert", turn_id=turn.pk)
@@ -631,7 +624,7 @@ def test_only_a_referee_of_the_table_may_insert_a_turn(referee, client, tourname
 
 
 def test_the_audit_page_shows_an_insertion(referee, referee_client, tournament):
-    match = first_match(tournament)
+    match = match_at(tournament=tournament)
     add(match, referee, opening(), services.TurnInput(draws=3))
     second = Turn.objects.current().get(round__match=match, index=1)
     services.match_turn_insert(match=fresh(match), user=referee, seen_revision=1,
@@ -652,8 +645,8 @@ def test_the_audit_page_shows_an_insertion(referee, referee_client, tournament):
 def test_a_stale_racks_form_is_told_someone_else_saved(referee, referee_client, tournament):
     """Two tablets on a round just over: the first enters the racks; the second's racks,
     posted from the page as it was, answer 409 with the match as it is, nothing written."""
-    match = first_match(tournament)
-    record = simulated(match, seed=3)
+    match = match_at(tournament=tournament)
+    record = played_record(match=match, seed=3)
     import_record(match, referee, truncated(record, rounds=0, turns=len(record["rounds"][0]["turns"])))
     seen = fresh(match).revision
     data = {"revision": seen}
@@ -679,7 +672,7 @@ def test_a_tournament_whose_slug_is_0_links_every_turn_right(make_tournament, ma
     staff_role_grant(tournament=zero, user=user, role=StaffRole.Role.REFEREE)
     client = Client()
     client.force_login(user)
-    match = first_match(zero)
+    match = match_at(tournament=zero)
     add(match, user, opening())
     (turn,) = add(match, user, services.TurnInput(cell=engine.Cell(0, 0, "D"), corners=(5, 5, 4),
                                                   points_claimed=20))  # differs: to decide

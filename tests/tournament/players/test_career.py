@@ -9,11 +9,10 @@ import pytest
 from django.urls import reverse
 
 from tests.pages import attribute, by_id, has_id, select
-from tests.tournament.players.helpers import bulk_career, two_tournaments
+from tests.tournament.players.helpers import long_career, two_tournaments
 from tournament.core.tournaments import staff_role_grant
 from tournament.models import Match, Player, PlayerRating, RatingChange, Seat, StaffRole
 from tournament.ratings.model import Skill
-from tournament.ratings.services import ratings_rebuild
 from tournament.standings.selectors import standings
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -24,8 +23,8 @@ def career_url(player) -> str:
 
 
 @pytest.fixture
-def career(make_tournament):
-    return two_tournaments(make_tournament)
+def career(db):
+    return two_tournaments()
 
 
 def svg_of(response, chart_id: str) -> ET.Element:
@@ -188,6 +187,7 @@ def test_the_tournament_page_of_a_player_links_the_career(client, career):
     assert attribute(by_id(response, "career-link"), "href") == career_url(ana)
 
 
+@pytest.mark.slow  # 120 matches played
 def test_flat_number_of_queries(client, career, make_tournament, django_assert_max_num_queries):
     ana, players = career["ana"], career["players"]
     client.get(career_url(ana))  # the first reading draws the charts, keeps the standings
@@ -196,10 +196,8 @@ def test_flat_number_of_queries(client, career, make_tournament, django_assert_m
         client.get(career_url(ana))
     few = len(captured.captured_queries)
     for index in range(3):
-        more = make_tournament(slug=f"long-{index}", players=0, sessions=0)
-        bulk_career(more, ana, [players["Bo"], players["Cy"], players["Di"]], 40,
-                    days=200 + 10 * index)
-    ratings_rebuild()
+        more = make_tournament(slug=f"long-{index}", players=0, sessions=0, match_rounds=1)
+        long_career(more, ana, [players["Bo"], players["Cy"], players["Di"]], 40)
     client.get(career_url(ana))  # the new tournaments' standings, the new charts: kept
     with django_assert_max_num_queries(few) as captured:
         response = client.get(career_url(ana))

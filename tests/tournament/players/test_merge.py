@@ -10,10 +10,9 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
+from tests.factories import played_session, tournament_with_players
 from tests.pages import by_id, has_id
-from tests.tournament.players.helpers import START, confirm, two_tournaments
-from tests.tournament.standings.helpers import seat
-from tournament.core.tournaments import tournament_create
+from tests.tournament.players.helpers import two_tournaments
 from tournament.models import (
     Player,
     PlayerMerge,
@@ -29,21 +28,20 @@ from tournament.ratings.services import ratings_rebuild
 
 
 @pytest.fixture
-def twins(make_tournament):
+def twins(db):
     """Ana's career (``two_tournaments``), and a second record of her ("L-1OO", a typo) in a
-    third tournament, "winter", played between spring and autumn."""
-    data = two_tournaments(make_tournament)
-    winter = tournament_create(name="Winter Open", slug="winter",
-                                        start_date=datetime.date(2025, 7, 1), venue="Paris")
+    third tournament, "winter" (dated between spring and autumn, one round a match), played
+    after them."""
+    data = two_tournaments()
+    winter = tournament_with_players(slug="winter", name="Winter Open", players=0,
+                                     start_date=datetime.date(2025, 7, 1), venue="Paris",
+                                     match_rounds=1)
     twin = player_add(tournament=winter, name="Ana", club="Lyon", licence="L-1OO").player
     gus = player_add(tournament=winter, name="Gus", club="").player
     bo = data["players"]["Bo"]
     Registration.objects.create(tournament=winter, player=bo)
-    one = seat(winter, [[twin, gus, bo]])
-    confirm(one, 1, [500, 100, 300], at=START + datetime.timedelta(days=45))
-    two = seat(winter, [[gus, bo, twin]])
-    confirm(two, 1, [200, 100, 50], at=START + datetime.timedelta(days=45, hours=2))
-    ratings_rebuild()
+    played_session(tournament=winter, tables=[[twin, gus, bo]], totals=[[500, 100, 300]])
+    played_session(tournament=winter, tables=[[gus, bo, twin]], totals=[[200, 100, 50]])
     return {**data, "twin": twin, "winter": winter}
 
 

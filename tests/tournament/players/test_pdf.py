@@ -20,8 +20,8 @@ from tournament.core.pdf import DEFAULT_SITE_ROOT, StaticFilesFetcher
 
 
 @pytest.fixture
-def career(make_tournament):
-    return two_tournaments(make_tournament)
+def career(db):
+    return two_tournaments()
 
 
 def pdf_url(player) -> str:

@@ -14,7 +14,8 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.test import Client
 
-from tests.tournament.printing.helpers import accented_tournament, assert_pdf, filled_match
+from tests.factories import accented_tournament, confirmed_match, match_at, recorded_match
+from tests.tournament.printing.helpers import assert_pdf
 from tournament.core.tournaments import staff_role_grant
 from tournament.matches.replaying import match_replay
 
@@ -38,7 +39,8 @@ def lyon_referee(make_user):
 @pytest.fixture
 def confirmed(lyon_referee):
     """A whole match at table 1 of the Open de Lyon, every round confirmed."""
-    return filled_match(lyon_referee.staff_roles.get().tournament, lyon_referee)
+    tournament = lyon_referee.staff_roles.get().tournament
+    return confirmed_match(match=match_at(tournament=tournament), user=lyon_referee, seed=3)
 
 
 @pytest.fixture(scope="module")
@@ -50,7 +52,7 @@ def sheet(django_db_setup, django_db_blocker):
         tournament = accented_tournament()
         referee = get_user_model().objects.create_user("lyon-referee-sheet", password="x")
         staff_role_grant(tournament=tournament, user=referee, role="referee")
-        match = filled_match(tournament, referee)
+        match = confirmed_match(match=match_at(tournament=tournament), user=referee, seed=3)
         replay = match_replay(match=match)
         response = Client().get(sheet_url(match), HTTP_ACCEPT_LANGUAGE="en")
         status = match.status
@@ -100,7 +102,8 @@ def test_accented_names_come_out_right(sheet):
 @pytest.fixture
 def finished_not_confirmed(referee):
     """A whole match at table 1 of the Spring Open, its rounds not confirmed."""
-    return filled_match(referee.staff_roles.get().tournament, referee, confirm=False)
+    tournament = referee.staff_roles.get().tournament
+    return recorded_match(match=match_at(tournament=tournament), user=referee, seed=3)
 
 
 def test_not_public_before_it_is_confirmed(client, finished_not_confirmed):
@@ -135,6 +138,7 @@ def test_a_match_of_another_tournament_is_a_404(client, confirmed, make_tourname
     assert client.get(url).status_code == 404
 
 
+@pytest.mark.slow  # a match report made four times over
 def test_a_correction_shows_at_once_though_the_sheet_is_kept(client, confirmed, lyon_referee):
     """The PDF is cached under the match's revision: a write makes the next one anew."""
     from tournament import engine

@@ -9,7 +9,8 @@ import pytest
 from django.test import override_settings
 from pypdf import PdfReader
 
-from tests.tournament.printing.helpers import ACCENTED_NAMES, accented_tournament, assert_pdf
+from tests.factories import ACCENTED_NAMES, accented_tournament
+from tests.tournament.printing.helpers import assert_pdf
 from tournament.core.tournaments import staff_role_grant
 from tournament.models import StaffRole
 from tournament.sessions.services import session_create
@@ -23,6 +24,7 @@ def sheets_url(slug: str, number: int = 1, query: str = "") -> str:
     return f"/t/{slug}/sessions/{number}/sheets.pdf{query}"
 
 
+@pytest.mark.slow  # a PDF of many pages
 def test_one_a4_page_per_table_naming_its_table_and_its_players(staff_client, make_tournament):
     tournament = make_tournament(slug="big-open", players=14)  # tables of 4, 4, 4 and 2
     response = staff_client(tournament).get(sheets_url("big-open"))

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.tournament.printing.helpers import ACCENTED_NAMES, accented_tournament, assert_pdf
+from tests.factories import ACCENTED_NAMES, accented_tournament
+from tests.tournament.printing.helpers import assert_pdf
 from tournament.core.tournaments import staff_role_grant
 from tournament.models import Player
 from tournament.names import name_sort_key
@@ -32,6 +33,7 @@ def test_every_player_by_name_with_their_table(client):
     assert "Session 1: find your table" in text
 
 
+@pytest.mark.slow  # a PDF of many pages
 def test_large_type_on_a4_pages_for_256_players(make_tournament, client):
     make_tournament(slug="large-open", players=64, table_size=4)
     pages = assert_pdf(client.get(seating_url("large-open")))

@@ -9,14 +9,8 @@ import pytest
 from django.core.cache import cache
 from pypdf import PdfReader
 
-from tests.tournament.printing.helpers import (
-    accented_tournament,
-    assert_pdf,
-    cells_overflowing,
-    filled_match,
-    pdf_pages,
-)
-from tests.tournament.standings.helpers import result, seat
+from tests.factories import accented_tournament, confirmed_match, match_at, played_session
+from tests.tournament.printing.helpers import assert_pdf, cells_overflowing, pdf_pages
 from tests.tournament.tournaments import settings_of
 from tournament.core.tournaments import staff_role_grant
 from tournament.models import Registration, Tournament
@@ -31,7 +25,7 @@ def test_every_player_in_rank_order(client, make_user):
     tournament = accented_tournament()
     referee = make_user("remi")
     staff_role_grant(tournament=tournament, user=referee, role="referee")
-    filled_match(tournament, referee)
+    confirmed_match(match=match_at(tournament=tournament), user=referee, seed=3)
     rows = standings_rows(tournament=tournament)
     assert rows[0]["matches"] == 1 and rows[0]["rank"] == 1
     pages = assert_pdf(client.get(f"/t/{tournament.slug}/standings.pdf", HTTP_ACCEPT_LANGUAGE="en"))
@@ -59,6 +53,7 @@ def test_public_when_the_tournament_is(client, make_tournament):
     assert client.get("/t/secret-open/standings.pdf").status_code == 404
 
 
+@pytest.mark.slow  # PDFs made three times
 def test_kept_while_the_standings_do_not_change_made_anew_when_they_do(client, make_user,
                                                                         pdfs_made):
     """Every phone of the room may ask for them at once: the PDF is made once per content."""
@@ -71,7 +66,8 @@ def test_kept_while_the_standings_do_not_change_made_anew_when_they_do(client, m
     assert len(pdfs_made) == 2
     referee = make_user("remi")
     staff_role_grant(tournament=tournament, user=referee, role="referee")
-    filled_match(tournament, referee)  # a match confirmed: the standings change
+    # a match confirmed: the standings change
+    confirmed_match(match=match_at(tournament=tournament), user=referee, seed=3)
     text = "\n".join(assert_pdf(client.get(url, HTTP_ACCEPT_LANGUAGE="en")))
     assert len(pdfs_made) == 3
     leader = standings_rows(tournament=tournament)[0]
@@ -120,7 +116,8 @@ def test_while_another_worker_makes_the_new_pdf_the_one_before_is_sent(client, m
     before = client.get(url, HTTP_ACCEPT_LANGUAGE="en")
     key = f"printing:standings:{tournament.pk}:en"
     assert cache.add(f"{key}:making", 0, 60)  # another worker is making it
-    filled_match(tournament, make_referee(tournament, make_user))
+    confirmed_match(match=match_at(tournament=tournament), user=make_referee(tournament, make_user),
+                    seed=3)
     meanwhile = client.get(url, HTTP_ACCEPT_LANGUAGE="en")
     assert meanwhile.content == before.content and len(pdfs_made) == 1
     assert "ETag" not in meanwhile  # not the current version: the next request asks again
@@ -174,12 +171,14 @@ LEGEND = {
 
 
 def wide_tournament(make_tournament, criteria):
-    tournament = make_tournament(slug="wide", players=0, sessions=0)
+    tournament = make_tournament(slug="wide", players=0, sessions=0,
+                                 rules="goliath-family")  # tables of up to 6
     tournament.ranking_criteria = list(criteria)
     tournament.save()
     players = [player_add(tournament=tournament, name=name, club=club).player
                for name, club, _total in WIDE_TABLE]
-    result(seat(tournament, [players]), 1, [total for _name, _club, total in WIDE_TABLE])
+    played_session(tournament=tournament, tables=[players],
+                   totals=[[total for _name, _club, total in WIDE_TABLE]])
     registration_withdraw(registration=Registration.objects.get(
         tournament=tournament, player=players[3]))
     return tournament

@@ -12,10 +12,10 @@ from django.test import Client
 from django.test.signals import template_rendered
 from django.test.utils import CaptureQueriesContext
 
-from tests.tournament.matches.helpers import add, board_turn, first_match, fresh, simulated
+from tests.factories import confirmed_match, match_at, played_record
+from tests.tournament.matches.helpers import add, board_turn
 from tests.tournament.tournaments import settings_of
 from tournament.core.cached_pages import CSRF_MARKER
-from tournament.matches import services as match_services
 from tournament.models import Match, Player
 from tournament.organiser import services as organiser_services
 from tournament.seating.services import seating_swap
@@ -27,7 +27,7 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
 def addresses(tournament) -> dict[str, str]:
-    match = first_match(tournament)
+    match = match_at(tournament=tournament)
     player = match.table.seats.order_by("order").first().player
     return {
         "standings": f"/t/{tournament.slug}/standings/",
@@ -71,19 +71,18 @@ def test_each_change_shows_at_once_on_every_kept_page(client, outsider_client, t
     """After each write, every kept fragment is the one made afresh for a logged-in reader
     (never kept): the same bytes, and not those of before the write."""
     urls = addresses(tournament)
-    match = first_match(tournament)
+    match = match_at(tournament=tournament)
     session = match.table.session
     seats = list(match.table.seats.order_by("order").select_related("player"))
     other = Player.objects.exclude(pk__in=[seat.player_id for seat in seats]).first()
-    record = simulated(match, seed=5)
+    record = played_record(match=match, seed=5)
     table_two = Match.objects.get(table__session=session, table__number=2)
     changes = {
         "a swap": lambda: seating_swap(session=session, player_a=seats[0].player,
                                        player_b=other),
         "the session started": lambda: session_start(session=session),
         "a turn": lambda: add(match, referee, board_turn(record["rounds"][0]["turns"][0])),
-        "a match confirmed": lambda: confirm_whole_match(
-            table_two, referee, simulated(table_two, seed=6)),
+        "a match confirmed": lambda: confirmed_match(match=table_two, user=referee, seed=6),
     }
     before = {name: client.get(url, **HTMX).content for name, url in urls.items()}
     for change, write in changes.items():
@@ -102,13 +101,7 @@ def test_each_change_shows_at_once_on_every_kept_page(client, outsider_client, t
     assert f'/t/{tournament.slug}/matches/{match.pk}/"' in standings  # still in play
 
 
-def confirm_whole_match(match, referee, record):
-    view = match_services.match_record_import_and_confirm(
-        match=fresh(match), user=referee, record=record
-    )
-    assert view.finished
-
-
+@pytest.mark.slow  # every page read many times over
 def test_a_page_is_made_once_per_change_whatever_the_number_of_readers(tournament):
     made: list[str] = []
 
@@ -190,12 +183,12 @@ def test_a_private_tournament_is_still_a_404(client, make_tournament):
 
 def test_the_public_match_page_follows_the_match_until_it_is_confirmed(client, tournament,
                                                                        referee, referee_client):
-    match = first_match(tournament)
+    match = match_at(tournament=tournament)
     url = addresses(tournament)["match"]
     page = client.get(url)
     assert f'hx-get="{url}"' in page.content.decode() and "every 15s" in page.content.decode()
     referee_page = referee_client.get(url).content.decode()
     assert f'hx-get="{url}" hx-trigger' not in referee_page  # the entry screen does not poll
     session_start(session=match.table.session)
-    confirm_whole_match(match, referee, simulated(match, seed=5))
+    confirmed_match(match=match, user=referee, seed=5)
     assert f'hx-get="{url}" hx-trigger' not in client.get(url).content.decode()

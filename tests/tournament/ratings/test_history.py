@@ -9,13 +9,12 @@ import random
 import pytest
 from django.test import Client
 
+from tests.factories import confirmed_match, rounds_confirmed
 from tests.tournament.matches.helpers import fresh
 from tests.tournament.ratings.helpers import (
-    confirm,
     correct,
     matches_of,
     rating_rows,
-    reconfirm,
     second_event,
 )
 from tests.tournament.tournaments import settings_of
@@ -62,7 +61,8 @@ def test_kept_ratings_equal_the_rebuild_after_confirmations_in_any_order_and_a_c
     order = matches[:]
     random.Random(7).shuffle(order)
     assert [m.pk for m in order] != [m.pk for m in matches]
-    records = {match.pk: confirm(match, referee) for match in order}
+    for match in order:
+        confirmed_match(match=match, user=referee)
 
     kept = rating_rows()
     seats = Seat.objects.filter(table__match__in=[m.pk for m in matches]).count()
@@ -78,7 +78,7 @@ def test_kept_ratings_equal_the_rebuild_after_confirmations_in_any_order_and_a_c
     # A correction of the first confirmed match: its place stays, what follows is rated again.
     first = fresh(order[0])
     totals, confirmed_at = list(first.totals), first.confirmed_at
-    correct(first, referee, records[first.pk])
+    correct(first, referee)
     # Un-confirmed: it no longer counts, and every later match was rated again without it.
     unconfirmed = rating_rows()
     assert not RatingChange.objects.filter(match=first).exists()
@@ -86,8 +86,8 @@ def test_kept_ratings_equal_the_rebuild_after_confirmations_in_any_order_and_a_c
     later = {c[:2]: c for c in unconfirmed[0]}
     assert any(later[k[:2]] != k for k in kept[0] if k[:2] in later)
     assert ratings_rebuild() == len(unconfirmed[0]) and rating_rows() == unconfirmed
-    reconfirm(first, referee)
-    first = fresh(first)
+    first = rounds_confirmed(match=first, user=referee)
+    assert first.status == Match.Status.CONFIRMED
     assert first.totals != totals and first.confirmed_at == confirmed_at
     corrected = rating_rows()
     # Only the ranks at the table count (docs/ratings.md): the same ranks, the same ratings.
@@ -102,7 +102,7 @@ def test_kept_ratings_equal_the_rebuild_after_confirmations_in_any_order_and_a_c
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_refreshes_from_any_points_in_any_order_give_the_same_rows(spring, referee, seed):
     for match in matches_of(spring):
-        confirm(match, referee)
+        confirmed_match(match=match, user=referee)
     kept = rating_rows()
     points = [HistoryPoint.of(match) for match in confirmed_in_order()]
     rng = random.Random(seed)
@@ -120,13 +120,14 @@ def test_refreshes_from_any_points_in_any_order_give_the_same_rows(spring, refer
 
 
 def test_unconfirming_a_match_removes_what_it_did(spring, referee):
-    records = {match.pk: confirm(match, referee) for match in matches_of(spring)}
+    for match in matches_of(spring):
+        confirmed_match(match=match, user=referee)
     history = confirmed_in_order()
     middle = history[2]
     players = set(Seat.objects.filter(table=middle.table_id).values_list("player_id", flat=True))
     before = {r.player_id: r.matches for r in PlayerRating.objects.all()}
 
-    correct(middle, referee, records[middle.pk])
+    correct(middle, referee)
     assert fresh(middle).status == Match.Status.FINISHED
     assert not RatingChange.objects.filter(match=middle).exists()
     after = {r.player_id: r.matches for r in PlayerRating.objects.all()}
@@ -145,7 +146,7 @@ def test_unconfirming_a_match_removes_what_it_did(spring, referee):
 def test_a_tournament_that_does_not_count_leaves_the_ratings(spring, referee):
     summer = second_event(spring, slug="summer")
     for match in matches_of(spring) + matches_of(summer):
-        confirm(match, referee)
+        confirmed_match(match=match, user=referee)
     kept = rating_rows()
 
     tournament_update(**settings_of(spring, is_rated=False))
@@ -168,7 +169,7 @@ def test_a_tournament_that_does_not_count_leaves_the_ratings(spring, referee):
 
 def test_the_settings_page_sets_whether_the_tournament_counts(spring, referee, make_user):
     for match in matches_of(spring):
-        confirm(match, referee)
+        confirmed_match(match=match, user=referee)
     organiser = make_user("olga")
     StaffRole.objects.create(tournament=spring, user=organiser, role=StaffRole.Role.ORGANISER)
     client = Client()
@@ -191,10 +192,10 @@ def test_the_settings_page_sets_whether_the_tournament_counts(spring, referee, m
 
 def test_the_change_at_the_last_event_spans_the_players_matches_there(spring, referee):
     for match in matches_of(spring):
-        confirm(match, referee)
+        confirmed_match(match=match, user=referee)
     summer = second_event(spring, slug="summer")
     for match in matches_of(summer):
-        confirm(match, referee)
+        confirmed_match(match=match, user=referee)
     history = confirmed_in_order()
     skills: dict[int, Skill] = {}
     before_summer: dict[int, Skill] = {}
@@ -222,10 +223,10 @@ def test_the_change_at_the_last_event_spans_the_players_matches_there(spring, re
 
 def test_deleting_a_tournament_rates_again_what_followed_it(spring, referee):
     for match in matches_of(spring):
-        confirm(match, referee)
+        confirmed_match(match=match, user=referee)
     summer = second_event(spring, slug="summer")
     for match in matches_of(summer):
-        confirm(match, referee)
+        confirmed_match(match=match, user=referee)
     with_spring = rating_rows()
     assert tournaments_delete(tournaments=Tournament.objects.filter(pk=spring.pk)) == 1
     assert not RatingChange.objects.filter(tournament=spring.pk).exists()

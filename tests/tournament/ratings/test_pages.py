@@ -53,6 +53,7 @@ def thousand():
     return made, merged
 
 
+@pytest.mark.slow  # a thousand rated players
 def test_the_ratings_page_lists_every_rated_player_best_first(
     client, thousand, django_assert_max_num_queries
 ):
@@ -81,6 +82,7 @@ def test_the_ratings_page_lists_every_rated_player_best_first(
     assert text(by_id(response, "ratings-count")).startswith("999")
 
 
+@pytest.mark.slow  # a thousand rated players
 def test_a_league_shows_the_players_of_its_tournaments(client, thousand, make_user,
                                                         django_assert_max_num_queries):
     made, merged = thousand
@@ -122,6 +124,7 @@ def test_a_private_or_unknown_league_is_not_found_but_by_its_organisers(make_use
     assert root.get("/leagues/nowhere/ratings/").status_code == 404
 
 
+@pytest.mark.slow  # a thousand rated players
 def test_the_csv_and_xlsx_hold_the_page_rows(client, thousand):
     _made, merged = thousand
     rows = ratings_rows()

@@ -11,8 +11,9 @@ from __future__ import annotations
 import pytest
 from django.utils import translation
 
+from tests.factories import played_record
 from tests.pages import by_id, has_id, select, text
-from tests.tournament.matches.helpers import add, fresh, import_record, simulated, truncated
+from tests.tournament.matches.helpers import add, fresh, import_record, truncated
 from tests.tournament.queries import page_queries
 from tournament import engine
 from tournament.matches import services as match_services
@@ -83,7 +84,7 @@ def in_play(tournament, referee) -> dict[int, Match]:
     )
 
     to_confirm = matches[3]
-    import_record(to_confirm, referee, truncated(simulated(to_confirm, seed=3), rounds=2))
+    import_record(to_confirm, referee, truncated(played_record(match=to_confirm, seed=3), rounds=2))
     match_services.match_round_confirm(match=fresh(to_confirm), user=referee,
                                        seen_revision=fresh(to_confirm).revision, round_index=0)
 
@@ -124,7 +125,7 @@ def test_the_selector_reads_in_two_queries_whatever_the_sessions_size(
     tournament = make_tournament(slug=f"open-{players}", players=players, started=True)
     matches = matches_of(tournament)
     for match in matches.values():  # a round entered at every table, none confirmed
-        import_record(match, referee, truncated(simulated(match, seed=3), rounds=1))
+        import_record(match, referee, truncated(played_record(match=match, seed=3), rounds=1))
     session = session_of(tournament)
     with django_assert_num_queries(2):
         attention = session_attention(session=session)

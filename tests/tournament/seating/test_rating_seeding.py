@@ -9,8 +9,8 @@ import random
 import pytest
 from django.core.exceptions import ValidationError
 
+from tests.factories import matches_confirmed
 from tests.pages import by_id, has_id, messages
-from tests.tournament.standings.helpers import confirm_all
 from tournament.core.tournaments import staff_role_grant
 from tournament.models import PlayerRating, Seat, SeatingMethod, Session
 from tournament.ratings.model import INITIAL, Skill
@@ -208,7 +208,7 @@ def test_later_sessions_refuse_a_method_by_rating(rated_cup):
     one = session_create(tournament=rated_cup, seed=1)
     session_seat(session=one, method=SeatingMethod.RATING_SPREAD)
     session_start(session=one)
-    confirm_all(rated_cup)
+    matches_confirmed(tournament=rated_cup)
     session_close(session=one)
     two = session_create(tournament=rated_cup, seed=2)
     with pytest.raises(ValidationError) as refused:
@@ -259,7 +259,7 @@ def test_session_2_offers_no_method_and_refuses_one_posted(organiser_client, rat
     one = session_create(tournament=rated_cup, seed=1)
     session_seat(session=one)
     session_start(session=one)
-    confirm_all(rated_cup)
+    matches_confirmed(tournament=rated_cup)
     session_close(session=one)
     session_create(tournament=rated_cup, seed=2)
     page = organiser_client.get("/t/rated-cup/organise/sessions/2/")

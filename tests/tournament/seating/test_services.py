@@ -8,12 +8,12 @@ from contextlib import contextmanager
 import pytest
 from django.core.exceptions import ValidationError
 
-from tests.tournament.standings.helpers import confirm_all, result
+from tests.factories import confirmed_match, match_at, matches_confirmed
 from tournament.models import Match, Registration, Seat, Session
 from tournament.organiser.services import player_add
 from tournament.seating.selectors import session_repeat_pairs, session_seating
 from tournament.seating.services import seating_swap, session_seat
-from tournament.sessions.services import session_create
+from tournament.sessions.services import session_close, session_create, session_start
 
 # The services' messages in English (the pages' tests ask for their language).
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_english")]
@@ -34,6 +34,18 @@ def refused_with(code: str):
 def cup(make_tournament):
     """11 players registered, no session yet."""
     return make_tournament(slug="cup", players=11, sessions=0)
+
+
+def finished_in_seat_order(session) -> None:
+    """The session started, each table's match confirmed with the seat order as the finishing
+    order (400, 300, 200, 100), the session closed."""
+    session_start(session=session)
+    for table in session_seating(session=session):
+        match = match_at(tournament=session.tournament, session=session.number,
+                         table=table["number"])
+        confirmed_match(match=match,
+                        totals=[400 - 100 * seat for seat in range(len(table["players"]))])
+    session_close(session=session)
 
 
 def seated_ids(session) -> list[int]:
@@ -68,8 +80,8 @@ def test_late_arrivals_and_withdrawals(cup):
     assert registrations[0].player_id not in seated_ids(one)
     assert registrations[1].player_id not in seated_ids(one)
     assert table_sizes(one) == [3, 3, 3]
-    Session.objects.filter(pk=one.pk).update(status="finished")
-    confirm_all(cup)
+    matches_confirmed(tournament=cup)
+    session_close(session=one)
     two = session_create(tournament=cup)
     session_seat(session=two)
     assert registrations[1].player_id in seated_ids(two)
@@ -97,9 +109,7 @@ def test_later_sessions_wait_for_the_earlier_ones_and_follow_the_standings(make_
     with refused_with("earlier-not-closed"):
         session_seat(session=two)
     # Session 1's results: at each table, the seat order is the finishing order.
-    for table in session_seating(session=one):
-        result(one, table["number"], [400, 300, 200, 100])
-    Session.objects.filter(pk=one.pk).update(status="finished")
+    finished_in_seat_order(one)
     seating = session_seat(session=two)
     assert seating.by_standing and seating.repeat_pairs == 0
     # The four winners of session 1 (they have not met) sit at table 1 of session 2, the
@@ -115,9 +125,7 @@ def test_a_repeat_is_kept_only_when_unavoidable(cup):
     of session 1, which has three: each table of 4 keeps one pair, no more."""
     one = session_create(tournament=cup, seed=1)
     session_seat(session=one)
-    for table in session_seating(session=one):
-        result(one, table["number"], [400 - 100 * seat for seat in range(len(table["players"]))])
-    Session.objects.filter(pk=one.pk).update(status="finished")
+    finished_in_seat_order(one)
     two = session_create(tournament=cup, seed=2)
     assert session_seat(session=two).repeat_pairs == 2
     assert len(session_repeat_pairs(session=two)) == 2

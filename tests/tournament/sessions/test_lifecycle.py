@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import ValidationError
 
+from tests.factories import confirmed_match, match_at, matches_confirmed
 from tests.pages import has_id, messages
-from tests.tournament.standings.helpers import confirm_all
 from tournament.core.tournaments import staff_role_grant
-from tournament.models import Match, Seat, Session
+from tournament.models import Seat, Session
 from tournament.organiser import services
 from tournament.seating import services as seating_services
 from tournament.seating.selectors import session_seating
@@ -69,12 +69,12 @@ def test_the_whole_lifecycle_of_two_sessions(organiser_client, cup):
     assert not page.context["can_change_seating"]
 
     # Closing is refused while tables are not confirmed.
-    Match.objects.filter(table__session=session, table__number=2).update(status="confirmed")
+    confirmed_match(match=match_at(tournament=cup, table=2))
     response = client.post("/t/cup/organise/sessions/1/close/")
     assert messages(response) == [("error", "tables-open")]
     session.refresh_from_db()
     assert session.status == "playing"
-    confirm_all(cup)
+    matches_confirmed(tournament=cup)
     response = client.post("/t/cup/organise/sessions/1/close/")
     assert messages(response) == [("success", "")]
     session.refresh_from_db()
@@ -91,7 +91,7 @@ def test_the_refusals_name_the_tables_still_open(cup):
     session = session_open(tournament=cup)
     seating_services.session_seat(session=session)
     session_start(session=session)
-    Match.objects.filter(table__session=session, table__number=2).update(status="confirmed")
+    confirmed_match(match=match_at(tournament=cup, table=2))
     with pytest.raises(ValidationError) as refused:
         session_close(session=session)
     assert refused.value.code == "tables-open"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import ValidationError
 
-from tests.tournament.standings.helpers import confirm_all
+from tests.factories import matches_confirmed
 from tournament.core.tournaments import staff_role_grant
 from tournament.models import AuditEntryRefused, Session, SessionAuditEntry
 from tournament.sessions.services import session_close, session_reopen
@@ -19,8 +19,7 @@ def closed(make_tournament, organiser):
     tournament = make_tournament(slug="closed", players=8, sessions=1)
     staff_role_grant(tournament=tournament, user=organiser, role="organiser")
     session = tournament.sessions.get(number=1)
-    Session.objects.filter(pk=session.pk).update(status=Session.Status.PLAYING)
-    confirm_all(tournament)
+    matches_confirmed(tournament=tournament)  # the session started first
     session_close(session=session, user=organiser)
     session.refresh_from_db()
     return session

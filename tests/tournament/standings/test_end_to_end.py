@@ -8,8 +8,7 @@ from collections import Counter
 import pytest
 from django.core.exceptions import ValidationError
 
-from tournament import engine
-from tournament.matches import services as match_services
+from tests.factories import confirmed_match
 from tournament.models import Match
 from tournament.organiser import services
 from tournament.seating.selectors import session_repeat_pairs
@@ -27,12 +26,8 @@ PLAYERS = "\n".join(f"Joueur {number:02d};Club {'ABC'[number % 3]};E2E-{number:0
 def play(session, referee, *, seed: int) -> None:
     """Every match of the session simulated, imported and its rounds confirmed by the referee."""
     for match in Match.objects.filter(table__session=session).order_by("table__number"):
-        names = list(match.table.seats.order_by("order").values_list("player__name", flat=True))
-        record = engine.simulated_match_record(names=names, seed=seed * 100 + match.table.number)
-        view = match_services.match_record_import_and_confirm(
-            match=match, user=referee, record=record
-        )
-        assert view.finished
+        match = confirmed_match(match=match, user=referee, seed=seed * 100 + match.table.number)
+        assert match.finished_at is not None
 
 
 def test_three_sessions_from_import_to_final_standings(make_tournament, referee):

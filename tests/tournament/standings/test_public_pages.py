@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.factories import played_session
 from tests.pages import by_id, has_id, select, text
 from tests.tournament.queries import page_queries
 from tournament.models import Player, Session
@@ -83,12 +84,9 @@ def test_the_player_page(client, seven):
 
 
 def test_the_player_page_of_a_tied_player(client, make_tournament):
-    from tests.tournament.standings.helpers import result, seat
-
-    tournament = make_tournament(slug="ties", players=4, sessions=0)
+    tournament = make_tournament(slug="ties", players=4, sessions=0, match_rounds=1)
     players = [r.player for r in tournament.registrations.order_by("player__name")]
-    session = seat(tournament, [players])
-    result(session, 1, [300, 300, 100, 100])
+    played_session(tournament=tournament, tables=[players], totals=[[300, 300, 100, 100]])
     page = client.get(f"/t/ties/players/{players[2].pk}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "3=" in page and "Not seated in a session now." in page
 

@@ -8,10 +8,15 @@ import io
 
 import pytest
 
+from tests.factories import (
+    match_at,
+    matches_confirmed,
+    played_session,
+    rounds_confirmed,
+)
 from tests.pages import by_id, select, text
 from tests.tournament.queries import page_queries
-from tests.tournament.standings.helpers import confirm_all, result, seat
-from tournament.models import Match, Player, Session, Tournament
+from tournament.models import Player, Session, Tournament
 from tournament.standings.selectors import standings, standings_of, standings_rows
 
 pytestmark = pytest.mark.django_db
@@ -35,17 +40,16 @@ def test_unconfirmed_matches_are_left_out_and_named_in_play(seven):
         (3, 1, "finished"), (3, 2, "playing")]
     assert result_.is_live and result_.sessions_in_play == [3]
     # Confirming table 1 of session 3 changes the standings: Gus wins it.
-    Match.objects.filter(table__session__number=3, table__number=1).update(status="confirmed")
+    rounds_confirmed(match=match_at(tournament=seven, session=3))
     rows = {row["name"]: row for row in standings_rows(tournament=seven)}
     assert rows["Gus"]["match_points"] == 4.5 and rows["Gus"]["matches"] == 3
     assert rows["Flo"]["match_points"] == 4.0  # 3 + 0 + 1 (three tied second: (2+1+0)/3)
 
 
 def test_ties_share_the_rank(make_tournament):
-    tournament = make_tournament(slug="ties", players=4, sessions=0)
+    tournament = make_tournament(slug="ties", players=4, sessions=0, match_rounds=1)
     players = [r.player for r in tournament.registrations.order_by("player__name")]
-    session = seat(tournament, [players])
-    result(session, 1, [300, 300, 100, 100])
+    played_session(tournament=tournament, tables=[players], totals=[[300, 300, 100, 100]])
     rows = standings_rows(tournament=tournament)
     assert [row["rank_label"] for row in rows] == ["1=", "1=", "3=", "3="]
 
@@ -60,7 +64,7 @@ def test_the_criteria_follow_the_tournament(seven):
 def test_many_tournaments_ranked_at_once_as_each_alone(seven, make_tournament,
                                                        django_assert_num_queries):
     cup = make_tournament(slug="cup", players=8, sessions=2)
-    confirm_all(cup)
+    matches_confirmed(tournament=cup)
     empty = make_tournament(slug="empty", players=3, sessions=0)
     alone = {tournament.pk: standings(tournament=tournament) for tournament in (seven, cup, empty)}
     with django_assert_num_queries(3):  # registrations, matches, seats
@@ -77,11 +81,11 @@ def test_many_tournaments_ranked_at_once_as_each_alone(seven, make_tournament,
     assert standings(tournament=seven) == alone[seven.pk]
 
 
-@pytest.mark.parametrize("players", [10, 100])
+@pytest.mark.parametrize("players", [10, pytest.param(100, marks=pytest.mark.slow)])
 def test_the_standings_page_queries_do_not_grow(client, make_tournament, players,
                                                 django_assert_num_queries):
     tournament = make_tournament(slug=f"cup-{players}", players=players, sessions=3)
-    assert confirm_all(tournament) == 3 * -(-players // 4)
+    assert matches_confirmed(tournament=tournament) == 3 * -(-players // 4)
     with page_queries(4):  # tournament, registrations, matches, seats
         response = client.get(f"/t/cup-{players}/standings/")
     assert response.status_code == 200

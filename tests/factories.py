@@ -1,0 +1,312 @@
+"""The test data that several packages build, made through the app's own services.
+
+Every builder is keyword-only and goes the way a user's action goes: a tournament through
+``tournament_create``, its players through ``player_add``, a session through the sessions'
+and the seating's services, a match's results through the recording's one write path
+(``match_record_import``, ``match_record_import_and_confirm``). Nothing here writes a
+match's totals, a session's status or a timestamp around them, so what a test builds is
+what the app could have written.
+
+- ``tournament_with_players(slug=..., players=8, **settings)``: a tournament and its players
+  (a count, or names, or ``(name, club[, licence])`` tuples), registered in that order.
+- ``accented_tournament(slug="open-de-lyon", is_public=True)``: the "Open de Lyon" of
+  ``ACCENTED_NAMES``, session 1 seated at two tables of four in that order.
+- ``players_of(tournament)``: its registered players, in the order they were registered.
+- ``seated_session(tournament=..., tables=None, seed=0, started=False)``: a new session seated
+  with ``tables`` (lists of players, clockwise; by default the registered players in tables
+  of four), started when asked.
+- ``match_at(tournament=..., session=1, table=1, started=False)``: that match, its table,
+  session and tournament loaded; its session started first when asked.
+- ``played_record(match=..., totals=None, in_play=False, seed=None)``: a legal match record
+  for the match's seated players under its tournament's rules and options (the engine's
+  simulator); with ``totals``, its first round ends on those totals, by the referee keeping
+  each player's last claim of the round (a "claim" decision, as ``match_turn_decide``
+  records it). ``in_play``: a second round begun, the match still going on.
+- ``recorded_match(match=..., user=None, totals=None, in_play=False, seed=None)``: the match
+  filled from ``played_record`` (``match_record_import``), its rounds not confirmed.
+- ``confirmed_match(match=..., user=None, totals=None, seed=None)``: the match filled and every
+  round confirmed (``match_record_import_and_confirm``): what the standings and ratings count.
+- ``rounds_confirmed(match=..., user=None)``: every round of a recorded match confirmed
+  (``match_round_confirm``), as its referee would: over, the match is confirmed.
+- ``played_session(tournament=..., tables=..., totals=None, closed=True)``: a session seated
+  with ``tables``, started, every match confirmed (with ``totals[i]`` at table i + 1 when
+  given) and closed.
+- ``matches_confirmed(tournament=..., seed=0)``: every match of its seated or started sessions
+  confirmed (a seated session is started first); returns how many.
+
+The builders that play a match start its session when it is only seated (a seated session
+refuses every write). A match whose totals all stay under the target can only end by its
+number of rounds: ask for it with the tournament's ``match_rounds=1``; a table of 5 or 6 is
+played under the family rules only (``rules="goliath-family"``).
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Sequence
+from typing import Any
+
+from tournament import engine
+from tournament.core.tournaments import tournament_create
+from tournament.matches.records import match_with_tournament
+from tournament.matches.services import (
+    match_record_import,
+    match_record_import_and_confirm,
+    match_round_confirm,
+)
+from tournament.models import Match, Player, Round, Session, Tournament
+from tournament.organiser.services import player_add
+from tournament.seating.services import session_seat_players
+from tournament.sessions.services import session_close, session_create, session_start
+
+Json = dict[str, Any]
+PlayerSpec = str | tuple[str, str] | tuple[str, str, str]
+
+#: The reason given with every claim the referee keeps in ``played_record``.
+KEPT_CLAIM_REASON = "agreed at the table"
+
+
+def tournament_with_players(
+    *,
+    slug: str = "spring-open",
+    name: str | None = None,
+    players: int | Sequence[PlayerSpec] = 8,
+    start_date: datetime.date = datetime.date(2025, 5, 17),
+    venue: str = "Salle Pierre-Sémard",
+    **settings: Any,
+) -> Tournament:
+    """A tournament (``tournament_create``; ``settings``: its other arguments) and its players
+    (``player_add``), registered in order. ``players``: how many ("Player 01 <slug>"... in
+    clubs "Club A", "Club B", "Club C" in turn), or their names, or ``(name, club)`` and
+    ``(name, club, licence)`` tuples."""
+    tournament = tournament_create(
+        name=name or slug.replace("-", " ").title(), slug=slug, start_date=start_date,
+        venue=venue, **settings,
+    )
+    if isinstance(players, int):
+        players = [(f"Player {number:02d} {slug}", f"Club {'ABC'[number % 3]}")
+                   for number in range(1, players + 1)]
+    for spec in players:
+        player_name, club, licence = (spec, "", "") if isinstance(spec, str) else (*spec, "")[:3]
+        player_add(tournament=tournament, name=player_name, club=club, licence=licence)
+    return tournament
+
+
+#: Eight players, seated in this order at two tables of four by ``accented_tournament``.
+ACCENTED_NAMES = [
+    "Mads Sørensen", "Chloé Martin", "Łukasz Nowak", "Zoé Garnier",
+    "Jürgen Weiß", "Élodie Faure", "Núria Puig", "Anaïs Morel",
+]
+
+
+def accented_tournament(*, slug: str = "open-de-lyon", is_public: bool = True) -> Tournament:
+    """The "Open de Lyon" of ``ACCENTED_NAMES`` (club "Club"), session 1 seated at two tables
+    of four in that order."""
+    tournament = tournament_with_players(
+        slug=slug, name="Open de Lyon", players=[(name, "Club") for name in ACCENTED_NAMES],
+        is_public=is_public,
+    )
+    players = players_of(tournament)
+    seated_session(tournament=tournament, tables=[players[:4], players[4:]])
+    return tournament
+
+
+def players_of(tournament: Tournament) -> list[Player]:
+    """The tournament's registered players, in the order they were registered."""
+    return [registration.player for registration in
+            tournament.registrations.select_related("player").order_by("pk")]
+
+
+def seated_session(
+    *,
+    tournament: Tournament,
+    tables: Sequence[Sequence[Player]] | None = None,
+    seed: int = 0,
+    started: bool = False,
+) -> Session:
+    """A new session of ``tournament`` (``session_create``) seated with ``tables``
+    (``session_seat_players``; by default its registered players in tables of four, a smaller
+    last one), then started (``session_start``) when ``started``."""
+    session = session_create(tournament=tournament, seed=seed)
+    if tables is None:
+        players = players_of(tournament)
+        tables = [players[i:i + 4] for i in range(0, len(players), 4)]
+    session_seat_players(session=session, tables=[list(table) for table in tables])
+    if started:
+        session = session_start(session=session)
+    return session
+
+
+def match_at(*, tournament: Tournament, session: int = 1, table: int = 1,
+             started: bool = False) -> Match:
+    """The match of table ``table`` in session ``session``, its table, session and tournament
+    loaded; with ``started``, its session started first when it was only seated."""
+    pk = Match.objects.get(table__session__tournament=tournament,
+                           table__session__number=session, table__number=table).pk
+    if started:
+        return _started(Match(pk=pk))
+    return match_with_tournament(pk).get()
+
+
+def _place_seed(match: Match) -> int:
+    # The match's place, not its id: on PostgreSQL the ids depend on the tests run before
+    # (a rolled-back test does not give its ids back), and so would the record.
+    table = Match.objects.select_related("table__session").get(pk=match.pk).table
+    return 100 * table.session.number + table.number
+
+
+def _replayed(record: Json, *, in_play: bool) -> engine.MatchReplay:
+    return engine.replay_record(engine.parse_record(record), leave_last_round_open=in_play)
+
+
+def _live_totals(replay: engine.MatchReplay) -> list[int]:
+    """The totals a match stores: the ended rounds' and the round in play's so far."""
+    in_play = replay.round_scores if replay.in_round else (0,) * len(replay.totals)
+    return [total + points for total, points in zip(replay.totals, in_play)]
+
+
+def played_record(
+    *,
+    match: Match,
+    totals: Sequence[int] | None = None,
+    in_play: bool = False,
+    seed: int | None = None,
+) -> Json:
+    """A legal record for ``match``'s seated players under its tournament's rules and options
+    (``engine.simulated_match_record``, every claim right), seeded by the match's place
+    unless ``seed`` is given.
+
+    With ``totals`` (one per seat), the record is its first round alone, ending on those
+    totals: the referee kept each player's last claim of the round, off by what the totals
+    ask (a "claim" decision with a reason), every other turn as the engine scores it. With
+    ``in_play``, the first two turns of the next round follow: the match goes on. Raises
+    ValueError when the totals cannot end the match (all under the target without a round
+    limit) or cannot leave it going on."""
+    match = match_with_tournament(match.pk).get()
+    tournament = match.table.session.tournament
+    names = list(match.table.seats.order_by("order").values_list("player__name", flat=True))
+    record = engine.simulated_match_record(
+        names=names, seed=_place_seed(match) if seed is None else seed, rules=tournament.rules,
+        target=tournament.target, opening_bonus=tournament.opening_bonus,
+        rounds=tournament.match_rounds,
+    )
+    if totals is None and not in_play:
+        return record
+    if in_play and len(record["rounds"]) < 2:
+        raise ValueError("a match of one round cannot be left going on after its first round")
+    first = {**record["rounds"][0], "turns": [dict(turn) for turn in record["rounds"][0]["turns"]]}
+    rounds = [first, {"turns": record["rounds"][1]["turns"][:2]}] if in_play else [first]
+    if totals is not None:
+        if len(totals) != len(names):
+            raise ValueError(f"totals: one per seat ({len(names)}) expected, got {len(totals)}")
+        replay = _replayed({**record, "rounds": rounds}, in_play=in_play)
+        scored = _live_totals(replay)
+        report = replay.rounds[0]
+        for player, (wanted, got) in enumerate(zip(totals, scored)):
+            if wanted == got:
+                continue
+            last = max(t for t, turn in enumerate(first["turns"]) if turn["player"] == player)
+            first["turns"][last].update(
+                claimed=report.turns[last].points + wanted - got, decision="claim",
+                reason=KEPT_CLAIM_REASON,
+            )
+    played = {**record, "rounds": rounds}
+    replay = _replayed(played, in_play=in_play)
+    if totals is not None and _live_totals(replay) != list(totals):
+        raise ValueError(f"the record ends on {_live_totals(replay)}, not {list(totals)}")
+    if replay.finished == in_play:
+        raise ValueError(
+            f"totals {_live_totals(replay)}: the match would be {'over' if in_play else 'going on'}"
+            " after its first round (a match whose totals stay under the target ends by its "
+            "number of rounds: match_rounds=1)")
+    return played
+
+
+def _started(match: Match) -> Match:
+    """The match re-read, its session started first when it was only seated."""
+    session = Session.objects.get(tables__match__pk=match.pk)
+    if session.status == Session.Status.SEATED:
+        session_start(session=session)
+    return match_with_tournament(match.pk).get()
+
+
+def recorded_match(
+    *,
+    match: Match,
+    user=None,
+    totals: Sequence[int] | None = None,
+    in_play: bool = False,
+    seed: int | None = None,
+) -> Match:
+    """``match`` filled from ``played_record`` (``match_record_import``), as a referee uploads
+    it: over but not confirmed, or going on with ``in_play``. Returns it re-read."""
+    match = _started(match)
+    record = played_record(match=match, totals=totals, in_play=in_play, seed=seed)
+    match_record_import(match=match, user=user, seen_revision=match.revision, record=record)
+    return match_with_tournament(match.pk).get()
+
+
+def confirmed_match(
+    *,
+    match: Match,
+    user=None,
+    totals: Sequence[int] | None = None,
+    seed: int | None = None,
+) -> Match:
+    """``match`` filled from ``played_record`` and every round confirmed
+    (``match_record_import_and_confirm``): the match is confirmed. Returns it re-read."""
+    match = _started(match)
+    record = played_record(match=match, totals=totals, seed=seed)
+    match_record_import_and_confirm(match=match, user=user, record=record)
+    match = match_with_tournament(match.pk).get()
+    assert match.status == Match.Status.CONFIRMED, match.status
+    return match
+
+
+def rounds_confirmed(*, match: Match, user=None) -> Match:
+    """Every unconfirmed round of ``match`` confirmed (``match_round_confirm``), in order.
+    Returns the match re-read."""
+    for round_ in Round.objects.filter(match=match, confirmed_at__isnull=True).order_by("index"):
+        match = match_with_tournament(match.pk).get()
+        match_round_confirm(match=match, user=user, seen_revision=match.revision,
+                            round_index=round_.index)
+    return match_with_tournament(match.pk).get()
+
+
+def played_session(
+    *,
+    tournament: Tournament,
+    tables: Sequence[Sequence[Player]],
+    totals: Sequence[Sequence[int] | None] | None = None,
+    seed: int = 0,
+    closed: bool = True,
+    user=None,
+) -> Session:
+    """A session seated with ``tables`` and started, the match of table i + 1 confirmed with
+    ``totals[i]`` (simulated totals when not given), then closed (``session_close``) unless
+    ``closed`` is False."""
+    session = seated_session(tournament=tournament, tables=tables, seed=seed, started=True)
+    for number in range(1, len(tables) + 1):
+        confirmed_match(
+            match=match_at(tournament=tournament, session=session.number, table=number),
+            user=user, totals=totals[number - 1] if totals is not None else None,
+        )
+    if closed:
+        session = session_close(session=session, user=user)
+    return session
+
+
+def matches_confirmed(*, tournament: Tournament, user=None, seed: int = 0) -> int:
+    """Every match of the tournament's seated and started sessions confirmed from a simulated
+    record (seeded by ``seed`` and the match's place), a seated session started first.
+    Returns how many were confirmed."""
+    matches = list(
+        Match.objects.filter(
+            table__session__tournament=tournament,
+            table__session__status__in=[Session.Status.SEATED, Session.Status.PLAYING],
+        ).exclude(status=Match.Status.CONFIRMED)
+        .order_by("table__session__number", "table__number")
+    )
+    for match in matches:
+        confirmed_match(match=match, user=user, seed=1000 * seed + _place_seed(match))
+    return len(matches)
