@@ -42,14 +42,15 @@ def _write_json(data: Any, stream: TextIO) -> None:
 
 
 def _write_text(text: str, stream: TextIO) -> None:
-    """Write UTF-8 text, whatever the stream's own encoding."""
+    """Write UTF-8 text, whatever the stream's own encoding; a character UTF-8 cannot hold
+    (an unpaired surrogate) is written as its escape (``\\udfff``), never a crash."""
     buffer = getattr(stream, "buffer", None)
     if buffer is not None:
         stream.flush()
-        buffer.write(text.encode("utf-8"))
+        buffer.write(text.encode("utf-8", "backslashreplace"))
         buffer.flush()
     else:
-        stream.write(text)
+        stream.write(text.encode("utf-8", "backslashreplace").decode("utf-8"))
 
 
 def _one_line(text: str) -> str:
@@ -71,13 +72,19 @@ def _check_one(name: str) -> tuple[int, MatchReport | str]:
         return EXIT_UNREADABLE, message
     try:
         record = load_record(data)
+        report = check_record(record)
     except RecordError as error:
-        where = "standard input" if name == "-" else name
-        message = _one_line(str(error))
-        print(f"scoring check: {where}: {message}", file=sys.stderr)
-        return EXIT_UNREADABLE, message
-    report = check_record(record)
+        return _unreadable(name, _one_line(str(error)))
+    except Exception as error:  # noqa: BLE001 - this file is reported, the next ones checked
+        return _unreadable(name, f"cannot be checked: {type(error).__name__}")
     return (EXIT_OK if report.valid else EXIT_PROBLEMS), report
+
+
+def _unreadable(name: str, message: str) -> tuple[int, str]:
+    """Status 2 for this file, and its line on standard error."""
+    where = "standard input" if name == "-" else name
+    _write_text(f"scoring check: {where}: {message}\n", sys.stderr)
+    return EXIT_UNREADABLE, message
 
 
 def _check(args: argparse.Namespace) -> int:

@@ -272,6 +272,10 @@ def _got(value: object) -> Phrase | str:
         return Phrase("got/integer/long")
     try:
         shown = json.dumps(value, ensure_ascii=False)
+        if not shown.isascii():
+            shown.encode("utf-8")
+    except UnicodeEncodeError:  # an unpaired surrogate ("\udfff"): shown as its escape
+        shown = json.dumps(value)
     except (ValueError, TypeError, RecursionError):  # nested too deeply, or not JSON at all
         shown = "-" * 41
     templates = _GOT.get(type(value))

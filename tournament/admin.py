@@ -4,7 +4,9 @@ correction goes through the recording services, which keep the old version and l
 from django.contrib import admin
 
 from tournament.models import (
+    ArchiveImport,
     AuditEntry,
+    Installation,
     League,
     Match,
     MatchSubmission,
@@ -18,12 +20,14 @@ from tournament.models import (
     Seat,
     Session,
     SessionAuditEntry,
+    StaffInvitation,
     StaffRole,
     Table,
     Tournament,
     Turn,
 )
 from tournament.organiser.services import tournaments_delete
+from tournament.ratings.services import ratings_tournament_rated_changed
 
 
 class RegistrationInline(admin.TabularInline):
@@ -47,6 +51,15 @@ class TournamentAdmin(admin.ModelAdmin):
     inlines = [StaffRoleInline, RegistrationInline]
     # Changing it re-rates the tournament's matches: the organiser's settings page does that.
     readonly_fields = ["is_rated"]
+
+    def save_model(self, request, obj, form, change):
+        """Saved as the admin does; then, when the tournament comes to count for the ratings
+        or no longer does (made public or private), the ratings are refreshed from its first
+        confirmed match, as the organiser's settings page does."""
+        counted_before = change and Tournament.objects.get(pk=obj.pk).counts_for_ratings
+        super().save_model(request, obj, form, change)
+        if change and obj.counts_for_ratings != counted_before:
+            ratings_tournament_rated_changed(obj)
 
     def delete_model(self, request, obj):
         tournaments_delete(tournaments=Tournament.objects.filter(pk=obj.pk))
@@ -85,6 +98,46 @@ class StaffRoleAdmin(admin.ModelAdmin):
     list_display = ["user", "tournament", "role", "tables"]
     list_filter = ["tournament", "role"]
     autocomplete_fields = ["user"]
+
+
+@admin.register(StaffInvitation)
+class StaffInvitationAdmin(admin.ModelAdmin):
+    """The roles offered and not accepted yet: a superuser may take one back here (or grant
+    the role at once, in Staff roles)."""
+
+    list_display = ["username", "tournament", "role", "tables", "invited_by", "created_at"]
+    list_filter = ["tournament", "role"]
+    search_fields = ["username"]
+    readonly_fields = ["invited_by", "created_at"]
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """What the site writes and nobody edits: read in the admin, never changed there."""
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(ArchiveImport)
+class ArchiveImportAdmin(ReadOnlyAdmin):
+    """The archives imported: their identity, by which a second import is refused."""
+
+    list_display = ["tournament", "installation", "source_tournament", "copy", "imported_by",
+                    "imported_at"]
+    list_filter = ["copy"]
+
+
+@admin.register(Installation)
+class InstallationAdmin(ReadOnlyAdmin):
+    """This installation's identity, which its archives carry."""
+
+    list_display = ["uuid", "created_at"]
 
 
 class TableInline(admin.TabularInline):

@@ -11,6 +11,9 @@ Everything that differs between a laptop and a real event comes from the environ
   ``192.168.1.10,scores.local`` (``localhost,127.0.0.1,[::1]`` otherwise).
 - ``TRIOMINOS_CSRF_TRUSTED_ORIGINS``: comma-separated origins, only needed behind a proxy
   that changes the scheme or port, e.g. ``https://scores.example.org``.
+- ``TRIOMINOS_HTTPS=1``: every browser reaches the site through an HTTPS reverse proxy that
+  sets ``X-Forwarded-Proto``: Secure cookies, HSTS, HTTP redirected to HTTPS (what
+  ``manage.py check --deploy`` asks for; docs/operations.md says when).
 - ``DATABASE_URL``: e.g. ``postgres://user:password@127.0.0.1:5432/triominos``
   (SQLite in ``db.sqlite3`` at the project root otherwise).
 - ``TRIOMINOS_BENCH=0|1``: the benchmarks' app (``bench/``, development only: not in the
@@ -69,6 +72,24 @@ if not ALLOWED_HOSTS:
         )
     ALLOWED_HOSTS = ["localhost", "127.0.0.1", "[::1]"]
 CSRF_TRUSTED_ORIGINS = env_list("TRIOMINOS_CSRF_TRUSTED_ORIGINS")
+
+# Behind an HTTPS reverse proxy (docs/operations.md, "Behind an HTTPS proxy"): the proxy says
+# the request came over HTTPS (X-Forwarded-Proto, which it must overwrite, and gunicorn must
+# listen on 127.0.0.1 only); the cookies travel over HTTPS only; browsers remember for a year
+# to use HTTPS (HSTS, this host only); a request over plain HTTP is redirected. Off by default:
+# the venue's own network serves the tablets over plain HTTP, where all this would lock them
+# out.
+HTTPS = env_bool("TRIOMINOS_HTTPS", False)
+if HTTPS:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_SSL_REDIRECT = True
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    SECURE_HSTS_SECONDS = 365 * 24 * 3600
+    # Left to the domain's owner, not to the tool: HSTS for every subdomain (W005) would bind
+    # the other sites of the club's domain, and the browsers' preload list (W021) cannot be
+    # left in a hurry.
+    SILENCED_SYSTEM_CHECKS = ["security.W005", "security.W021"]
 
 # The benchmarks (bench/ at the top of a checkout: its management commands) are a development
 # app: an installed wheel has no bench package, and production leaves it out unless asked.

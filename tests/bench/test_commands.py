@@ -110,3 +110,10 @@ def test_the_command_benchmark_compares_two_checkouts():
     assert "short record: " in text and ", 110 turns" in text
     assert text.count("us per turn") == 4 and text.count("x as fast per turn") == 2
     assert text.count(" us a turn") == 2 and text.count("x as fast a turn") == 1
+
+
+def test_bench_archive_reads_every_archive():
+    report = run("bench_archive", matches=3, scale=0.01).splitlines()
+    assert report[0].startswith("Reading an archive as the import does")
+    assert report[1].startswith("  well-formed, 3 matches: read;")
+    assert len(report) == 10 and all(" peak " in line for line in report[1:])

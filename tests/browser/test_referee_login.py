@@ -40,8 +40,8 @@ def test_the_language_switcher_in_the_browser(page, tournament):
     expect(page.get_by_role("heading", name="Players")).to_be_visible()
 
 
-def test_the_organiser_adds_a_referee_and_sees_errors_next_to_the_fields(page, log_in, organiser,
-                                                                         tournament):
+def test_the_organiser_invites_a_referee_who_accepts_after_logging_in(page, log_in, organiser,
+                                                                     tournament):
     log_in("olga-organiser", next_url="/t/spring-open/")
     page.get_by_role("link", name="Équipe").click()
     page.get_by_label("Nom d’utilisateur").fill("paula")
@@ -50,11 +50,18 @@ def test_the_organiser_adds_a_referee_and_sees_errors_next_to_the_fields(page, l
     expect(page.locator("#id_tables_error")).to_contain_text("«\u00a01-x\u00a0» n’est ni un numéro de table")
 
     page.get_by_label("Tables").fill("1")
-    page.get_by_role("button", name="Enregistrer").click()
-    expect(page.locator("#id_tables_error")).to_have_count(0)
-    expect(page.locator("#id_password_error")).to_contain_text("Aucun compte ne s’appelle «\u00a0paula\u00a0»")
-
     page.get_by_label("Mot de passe").fill("Paula-Pass-2025")
     page.get_by_role("button", name="Enregistrer").click()
-    expect(page.locator(".message--success")).to_contain_text("Rôle de paula dans ce tournoi\u00a0: arbitre.")
-    expect(page.locator("#staff")).to_contain_text("paula")
+    expect(page.locator("#id_tables_error")).to_have_count(0)
+    expect(page.locator(".message--success")).to_contain_text(
+        "paula est invité comme arbitre\u00a0: le rôle commence une fois que le compte l’accepte")
+    expect(page.locator("#invitations")).to_contain_text("paula")
+    expect(page.locator("#staff")).not_to_contain_text("paula")
+
+    page.get_by_role("button", name="Se déconnecter").click()
+    log_in("paula", "Paula-Pass-2025", next_url="/my-tables/")
+    expect(page.locator("#invitations")).to_contain_text("Arbitre de Spring Open")
+    page.get_by_role("button", name="Accepter").click()
+    expect(page.locator(".message--success")).to_contain_text(
+        "Vous êtes maintenant arbitre de Spring Open.")
+    expect(page.locator("#invitations")).to_have_count(0)

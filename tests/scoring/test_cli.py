@@ -296,3 +296,32 @@ def test_a_plain_check_does_not_build_the_argument_parser(
     result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, input=dump(GOOD),
                             capture_output=True, check=False, timeout=120)
     assert result.stderr.decode().split() == ["0", str(parser_used)]
+
+
+@pytest.mark.parametrize("field", ["bonus", "decision", "rules", "players"])
+def test_a_lone_surrogate_is_reported_for_its_file_and_the_others_are_checked(
+    tmp_path: Path, field: str
+) -> None:
+    """A text holding an unpaired surrogate (``"\\udfff"``, valid JSON, not Unicode) is that
+    file's status 2, named by its field, on one line; the files after it are checked as
+    usual, and nothing ends in a traceback."""
+    damaged = json.loads(json.dumps(GOOD))
+    if field == "players":
+        damaged["players"][1] = "\udfff"
+    elif field == "rules":
+        damaged["rules"] = "\udfff"
+    else:
+        damaged["rounds"][0]["turns"][0][field] = "\udfff"
+    bad, good = tmp_path / "bad.json", tmp_path / "good.json"
+    bad.write_text(json.dumps(damaged), encoding="ascii")  # the escape as written: \\udfff
+    good.write_bytes(dump(GOOD))
+    result = run_module("check", str(bad), str(good))
+    assert result.returncode == 2
+    assert b"Traceback" not in result.stderr
+    lines = [json.loads(line) for line in result.stdout.decode("utf-8").splitlines()]
+    assert [(line["file"], line["status"]) for line in lines] == [(str(bad), 2), (str(good), 0)]
+    assert field in lines[0]["error"]
+    assert result.stderr.decode("utf-8").count("\n") == 1
+    alone = run_module("check", str(bad))
+    assert alone.returncode == 2 and alone.stdout == b""
+    assert alone.stderr.count(b"\n") == 1 and field.encode() in alone.stderr

@@ -8,7 +8,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tournament.models import (
+    ArchiveImport,
     AuditEntry,
+    Installation,
     League,
     Match,
     Player,
@@ -16,6 +18,7 @@ from tournament.models import (
     PlayerRating,
     RatingChange,
     Round,
+    StaffInvitation,
     Turn,
 )
 
@@ -37,6 +40,9 @@ def admin_client_with_history(client, make_user, tournament):
     duplicate = Player.objects.create(name=player.name, merged_into=player)
     PlayerMerge.objects.create(kept=player, merged=duplicate, reason="same person")
     League.objects.create(name="Season", slug="season")
+    StaffInvitation.objects.create(tournament=tournament, username="nina", role="referee")
+    ArchiveImport.objects.create(tournament=tournament, matches_digest="0" * 64)
+    Installation.identity()
     client.force_login(make_user("root", is_superuser=True, is_staff=True))
     return client
 
@@ -57,7 +63,8 @@ def test_every_tournament_model_has_an_admin(admin_client_with_history):
             assert admin_client_with_history.get(url).status_code == 200, model.__name__
 
 
-@pytest.mark.parametrize("model", [Turn, AuditEntry, RatingChange, PlayerRating, PlayerMerge])
+@pytest.mark.parametrize("model", [Turn, AuditEntry, RatingChange, PlayerRating, PlayerMerge,
+                                   ArchiveImport, Installation])
 def test_history_cannot_be_edited_in_the_admin(admin_client_with_history, model):
     meta = model._meta
     instance = model.objects.first()

@@ -28,7 +28,7 @@ from tests.examples import examples
 from tournament import engine
 from tournament.archive.export import INDEX_HEADER, INDEX_NAME
 from tournament.core.tournaments import staff_role_grant
-from tournament.models import Registration, StaffRole, Tournament
+from tournament.models import Registration, StaffInvitation, StaffRole, Tournament
 from tournament.organiser import services as organiser_services
 
 # slow: Hypothesis's values posted to every field of every address
@@ -184,7 +184,12 @@ ADDRESSES = {
         "username": "nina", "password": "Tiles-And-Hexagons-7", "role": "referee",
         "tables": "1-2"}),
     "revoke": ("organiser", "/t/{slug}/staff/{role_id}/revoke/", BUTTON),
-    "unlock": ("organiser", "/t/{slug}/staff/unlock/", {"username": "remi-referee"}),
+    "unlock": ("organiser", "/t/{slug}/staff/unlock/", {"username": "remi-referee",
+                                                        "address": "10.0.0.5"}),
+    "take an invitation back": ("organiser", "/t/{slug}/staff/invitations/{invitation}/cancel/",
+                                BUTTON),
+    "accept an invitation": ("organiser", "/invitations/{own_invitation}/accept/", BUTTON),
+    "decline an invitation": ("organiser", "/invitations/{own_invitation}/decline/", BUTTON),
     "new league": ("organiser", "/leagues/new/", {**LEAGUE, "slug": "season-2027"}),
     "league settings": ("organiser", "/leagues/{league}/edit/", LEAGUE),
     "add to a league": ("organiser", "/leagues/{league}/tournaments/add/",
@@ -253,9 +258,13 @@ def world(tournament, organiser, referee, make_tournament):
     role = StaffRole.objects.get(user=referee, tournament=tournament)
     league = league_create(user=organiser, name="Season", slug="season")
     league_tournament_add(league=league, tournament=tournament, user=organiser)
-    staff_role_grant(tournament=make_tournament(slug="winter-cup", players=0,
-                                                         sessions=0),
-                              user=organiser, role=StaffRole.Role.ORGANISER)
+    winter = make_tournament(slug="winter-cup", players=0, sessions=0)
+    staff_role_grant(tournament=winter, user=organiser, role=StaffRole.Role.ORGANISER)
+    invited = StaffInvitation.objects.create(tournament=tournament, username="nina",
+                                             role=StaffRole.Role.REFEREE)
+    offered = StaffInvitation.objects.create(
+        tournament=make_tournament(slug="summer-cup", players=0, sessions=0),
+        username=organiser.username, role=StaffRole.Role.REFEREE)
     return {
         "slug": tournament.slug,
         "registration": registration.pk,
@@ -263,6 +272,8 @@ def world(tournament, organiser, referee, make_tournament):
         "role_id": role.pk,
         "league": league.slug,
         "player": registration.player_id,
+        "invitation": invited.pk,
+        "own_invitation": offered.pk,
     }
 
 
@@ -284,7 +295,8 @@ def test_no_generated_value_gives_a_5xx_nor_a_half_write(address, world, organis
     def post(data, number):
         values = dict(world)
         if number != "real":
-            values.update(registration=number, number=number, role_id=number, player=number)
+            values.update(registration=number, number=number, role_id=number, player=number,
+                          invitation=number, own_invitation=number)
         url = path.format(**values)
         with transaction.atomic():
             response = client.post(url, post_data(data))
@@ -359,6 +371,8 @@ def test_the_addresses_cover_every_write_outside_the_matches():
         "tournament:league_create", "tournament:league_edit", "tournament:league_tournament_add",
         "tournament:league_tournament_remove",
         "tournament:staff_revoke", "tournament:staff_unlock", "tournament:player_merge",
+        "tournament:staff_invitation_cancel", "tournament:invitation_accept",
+        "tournament:invitation_decline",
     }
     assert writes == fuzzed, writes ^ fuzzed
 
@@ -377,3 +391,80 @@ def test_a_valid_post_of_each_kind_is_accepted(world, organiser):
     assert client.post(path, archive_data).status_code == 302
     assert Tournament.objects.filter(name="Old Open", start_date=datetime.date(2025, 3, 8)
                                      ).exists()
+
+
+#: Every field of a manifest (``tournament.json``), by its path in the manifest built by
+#: ``bench.hostile_archives.manifest_and_records``.
+MANIFEST_FIELDS = [
+    ("format",),
+    *[("tournament", name) for name in (
+        "name", "slug", "start_date", "end_date", "venue", "rules", "target", "opening_bonus",
+        "match_rounds", "ranking_criteria", "keep_clubs_apart", "is_rated")],
+    *[("players", 0, name) for name in (
+        "id", "name", "club", "licence", "status", "first_session")],
+    *[("sessions", 0, name) for name in ("number", "status", "seed", "seating", "tables")],
+    *[("sessions", 0, "tables", 0, name) for name in ("number", "players", "match")],
+    *[("sessions", 0, "tables", 0, "match", name) for name in (
+        "status", "entry", "confirmed_at", "totals", "winners")],
+    *[("archive", name) for name in ("installation", "tournament_id", "matches_digest")],
+]
+
+#: JSON values a hand-made or damaged manifest may hold where any field is expected.
+NASTY_JSON = [
+    None, True, 0, -1, 1000, 2**31, -(2**31) - 1, 2**63, 10**30, 1.5, float("nan"),
+    float("inf"), "", "\x00", "Zoé\x00", "\udfff", "x" * 5000, "2025-02-30", "0001-01-01",
+    "9999-12-31", "0001-01-01T00:00:00+14:00", "9999-12-31T23:59:59-14:00", "confirmed",
+    "finished", [], [None], [2**63], ["\x00"], {}, {"a": []}, [[[[]]]],
+]
+JSON_VALUES = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(), st.floats(), NASTY_TEXT),
+    lambda children: st.one_of(st.lists(children, max_size=3),
+                               st.dictionaries(st.text(max_size=5), children, max_size=3)),
+    max_leaves=6,
+)
+
+
+def manifest_archive(path: tuple, value) -> SimpleUploadedFile:
+    """A one-match archive whose manifest holds ``value`` at ``path``, as a posted file."""
+    from bench.hostile_archives import manifest_and_records, zipped
+
+    manifest, records = manifest_and_records(1)
+    manifest["sessions"][0]["tables"][0]["match"]["totals"] = None
+    manifest["players"][0].update(first_session=None, status="active")
+    manifest["archive"] = {"installation": "", "tournament_id": None, "matches_digest": ""}
+    place = manifest
+    for key in path[:-1]:
+        place = place[key]
+    place[path[-1]] = value
+    data = json.dumps(manifest, allow_nan=True).encode("utf-8", "surrogatepass")
+    return SimpleUploadedFile("hostile-records.zip", zipped({"tournament.json": data, **records}),
+                              "application/zip")
+
+
+@pytest.mark.parametrize("path", MANIFEST_FIELDS, ids=lambda path: ".".join(map(str, path)))
+def test_every_manifest_field_takes_any_value_without_a_5xx(path, organiser):
+    """The import's manifest fields, each given nasty JSON (NUL characters, unpaired
+    surrogates, numbers no column holds, moments no time zone can show, values of another
+    type): never a 5xx, and a refusal writes nothing."""
+    client = Client(raise_request_exception=False)
+    client.force_login(organiser)
+    before = database_snapshot()
+
+    def post(value):
+        with transaction.atomic():
+            response = client.post("/tournaments/import/", {"file": manifest_archive(path, value)})
+            assert response.status_code < 500, (path, repr(value)[:80], response.status_code)
+            if refused(response):
+                assert database_snapshot() == before, (path, repr(value)[:80])
+            transaction.set_rollback(True)
+
+    for value in NASTY_JSON:
+        post(value)
+
+    @settings(max_examples=6, deadline=None, derandomize=True,
+              suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+    @given(value=JSON_VALUES)
+    def generated(value):
+        post(value)
+
+    generated()

@@ -11,7 +11,9 @@ from django.core.exceptions import ValidationError
 from django.test import Client
 
 from tests.conftest import STAFF_PASSWORD
+from tests.pages import messages
 from tournament.core.tournaments import staff_role_grant
+from tournament.models import StaffRole
 from tournament.organiser.services.staff import staff_lockout_lift
 
 pytestmark = pytest.mark.django_db
@@ -84,18 +86,36 @@ def test_the_admins_login_is_limited_too(make_user):
     assert response.status_code == 429 and not logged_in(client)
 
 
-def test_the_organiser_lifts_it_on_the_staff_page(referee, organiser_client, tournament):
+def test_the_organiser_lifts_it_on_the_staff_page_for_that_device_only(
+    referee, organiser_client, tournament
+):
     locked = Client()
     fail(locked, referee.username)
+    fail(Client(), referee.username, address="10.0.0.9")
     page = organiser_client.get("/t/spring-open/staff/")
-    assert [account["username"] for account in page.context["locked_out"]] == [referee.username]
+    assert [(account["username"], sorted(account["addresses"]))
+            for account in page.context["locked_out"]] == [
+        (referee.username, ["10.0.0.5", "10.0.0.9"])]
     assert f'data-username="{referee.username}"' in page.content.decode()
+    assert 'data-address="10.0.0.5"' in page.content.decode()
 
     response = organiser_client.post("/t/spring-open/staff/unlock/",
-                                     {"username": referee.username})
+                                     {"username": referee.username, "address": "10.0.0.5"})
     assert response.status_code == 302
-    assert organiser_client.get("/t/spring-open/staff/").context["locked_out"] == []
+    assert [account["addresses"] for account in
+            organiser_client.get("/t/spring-open/staff/").context["locked_out"]] == [
+        ["10.0.0.9"]]
     assert log_in(locked, referee.username, STAFF_PASSWORD).status_code == 302
+    assert log_in(Client(), referee.username, STAFF_PASSWORD, address="10.0.0.9"
+                  ).status_code == 429
+
+
+def test_the_locked_out_page_names_the_device_to_unblock(referee):
+    client = Client()
+    fail(client, referee.username, address="10.0.0.7")
+    response = log_in(client, referee.username, STAFF_PASSWORD, address="10.0.0.7")
+    assert response.status_code == 429
+    assert response.context["address"] == "10.0.0.7"
 
 
 def test_only_the_tournaments_own_staff_and_only_by_its_organisers(
@@ -110,19 +130,65 @@ def test_only_the_tournaments_own_staff_and_only_by_its_organisers(
         fail(Client(), user.username)
 
     with pytest.raises(ValidationError) as refused:
-        staff_lockout_lift(tournament=other, username=referee.username)
+        staff_lockout_lift(tournament=other, username=referee.username, address="10.0.0.5",
+                           from_address="10.0.0.1")
     assert refused.value.error_dict["username"][0].code == "not-staff"
     with pytest.raises(ValidationError):
-        staff_lockout_lift(tournament=other, username=admin.username)  # the admin's
+        staff_lockout_lift(tournament=other, username=admin.username, address="10.0.0.5",
+                           from_address="10.0.0.1")  # the admin's
 
     # A referee may not lift it, even their own tournament's.
-    assert referee_client.post("/t/spring-open/staff/unlock/",
-                               {"username": referee.username}).status_code == 403
+    assert referee_client.post("/t/spring-open/staff/unlock/", {
+        "username": referee.username, "address": "10.0.0.5"}).status_code == 403
     organiser_client = Client()
     organiser_client.force_login(organiser)
-    organiser_client.post("/t/spring-open/staff/unlock/", {"username": stranger.username})
+    organiser_client.post("/t/spring-open/staff/unlock/",
+                          {"username": stranger.username, "address": "10.0.0.5"})
     assert log_in(Client(), stranger.username, STAFF_PASSWORD).status_code == 429
     assert log_in(Client(), referee.username, STAFF_PASSWORD).status_code == 429
+
+
+def test_an_attacker_organiser_cannot_guess_another_organisers_password(
+    organiser, make_tournament, make_user
+):
+    """The chain as an attacker plays it: Mallory organises a tournament of her own; she tries
+    16 wrong passwords for Olga, an organiser of another tournament; she offers Olga a role in
+    hers and tries to lift the lock; then the right password: Olga is not logged in from
+    Mallory's address. (Before: the role was Olga's at once, the lock lifted from every
+    address, and the 17th attempt logged in.)"""
+    mallory = make_user("mallory")
+    own = make_tournament(slug="mallorys-open", players=0, sessions=0)
+    staff_role_grant(tournament=own, user=mallory, role="organiser")
+    attacker = Client()
+    attacker.force_login(mallory)
+    guesser = Client()
+    address = "10.6.6.6"
+    for _attempt in range(16):
+        log_in(guesser, organiser.username, "guess-password", address=address)
+        assert not logged_in(guesser)
+        attacker.post("/t/mallorys-open/staff/", {"username": organiser.username,
+                                                   "role": "referee"}, REMOTE_ADDR=address)
+        attacker.post("/t/mallorys-open/staff/unlock/", {"username": organiser.username,
+                                                         "address": address},
+                      REMOTE_ADDR=address)
+    assert not StaffRole.objects.filter(tournament=own, user=organiser).exists()
+    response = log_in(guesser, organiser.username, STAFF_PASSWORD, address=address)
+    assert response.status_code == 429 and not logged_in(guesser)
+
+
+def test_even_a_staff_members_lock_is_never_lifted_from_the_organisers_own_address(
+    referee, organiser
+):
+    """Had the target accepted a role, an organiser still lifts a lock for the device of the
+    one who asked, never for the address the organiser is using themselves."""
+    attacker = Client()
+    attacker.force_login(organiser)
+    fail(Client(), referee.username, address="10.6.6.6")
+    response = attacker.post("/t/spring-open/staff/unlock/", {
+        "username": referee.username, "address": "10.6.6.6"}, REMOTE_ADDR="10.6.6.6")
+    assert messages(response) == [("error", "own-address")]
+    assert log_in(Client(), referee.username, STAFF_PASSWORD, address="10.6.6.6"
+                  ).status_code == 429
 
 
 def test_an_over_long_username_is_counted_cut_to_an_accounts_length(referee):

@@ -153,13 +153,6 @@ def test_registration_staff_and_tournament_constraints(tournament, organiser):
                                                      start_date=datetime.date(2025, 1, 2)))
 
 
-def test_a_licence_number_names_one_player():
-    Player.objects.create(name="Ana", licence="F-123")
-    assert refused(lambda: Player.objects.create(name="Anna", licence="F-123"))
-    Player.objects.create(name="No licence")
-    Player.objects.create(name="No licence either")
-
-
 def test_the_audit_log_is_append_only(first_round, referee):
     entry = AuditEntry.objects.create(
         match=first_round.match, user=referee, action=AuditEntry.Action.TURN_ADDED,

@@ -47,6 +47,7 @@ def url_of(tournament, organiser):
         "registration_id": tournament.registrations.first().pk,
         "role_id": StaffRole.objects.get(user=organiser).pk,
         "turn_id": 1,
+        "invitation_id": 1,
     }
 
     def url_of(name: str, pattern: URLPattern) -> str:

@@ -10,6 +10,9 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.test import Client, override_settings
+
+from tests.conftest import STAFF_PASSWORD
 
 PROBE = (
     "import json, django; from django.conf import settings; django.setup(); "
@@ -117,3 +120,54 @@ def test_the_benchmarks_app_is_installed_for_development_only(probe, environment
 def test_asking_for_the_benchmarks_without_their_package_is_refused():
     result = load_settings(NO_BENCH_PROBE, TRIOMINOS_BENCH="1")
     assert result.returncode != 0 and "there is no bench package" in result.stderr
+
+
+DEPLOY_CHECK = (
+    # The browser tests' Playwright allows async-unsafe calls in this process's environment:
+    # not a setting of the server's, and check --deploy would report it.
+    "import os; os.environ.pop('DJANGO_ALLOW_ASYNC_UNSAFE', None)\n"
+    "import sys, django; django.setup(); from django.core.management import call_command\n"
+    "try:\n    call_command('check', deploy=True, fail_level='WARNING')\n"
+    "except SystemExit as error:\n    sys.exit(1)\n"
+    "except Exception as error:\n    print(error, file=sys.stderr); sys.exit(1)\n"
+)
+PRODUCTION_ENVIRONMENT = {
+    "TRIOMINOS_PRODUCTION": "1", "TRIOMINOS_ALLOWED_HOSTS": "scores.example.org",
+    "TRIOMINOS_SECRET_KEY": "k4Jz-secret-of-the-event-" + "q8W2" * 10,
+}
+
+
+def test_behind_an_https_proxy_one_setting_answers_every_deploy_check():
+    plain = load_settings(DEPLOY_CHECK, **PRODUCTION_ENVIRONMENT)
+    assert plain.returncode != 0
+    for check in ("W004", "W008", "W012", "W016"):
+        assert f"security.{check}" in plain.stderr
+    https = load_settings(DEPLOY_CHECK, TRIOMINOS_HTTPS="1", **PRODUCTION_ENVIRONMENT)
+    assert https.returncode == 0, https.stderr
+
+
+@pytest.mark.django_db
+def test_behind_an_https_proxy_http_is_redirected_and_cookies_are_secure(make_user):
+    https = {
+        "SECURE_PROXY_SSL_HEADER": ("HTTP_X_FORWARDED_PROTO", "https"),
+        "SECURE_SSL_REDIRECT": True, "SESSION_COOKIE_SECURE": True,
+        "CSRF_COOKIE_SECURE": True, "SECURE_HSTS_SECONDS": 365 * 24 * 3600,
+    }
+    probe = ("import json, django; from django.conf import settings; django.setup(); "
+             f"print(json.dumps({{name: getattr(settings, name, None) for name in {list(https)!r}}}))")
+    values = json.loads(load_settings(probe, TRIOMINOS_HTTPS="1").stdout)
+    assert values == {name: list(value) if isinstance(value, tuple) else value
+                      for name, value in https.items()}
+    make_user("lea-https")
+    with override_settings(**https):
+        client = Client()
+        redirected = client.get("/login/")
+        assert redirected.status_code == 301
+        assert redirected["Location"].startswith("https://")
+        page = client.get("/login/", HTTP_X_FORWARDED_PROTO="https")
+        assert page.status_code == 200
+        assert "max-age=31536000" in page["Strict-Transport-Security"]
+        logged_in = client.post("/login/", {"username": "lea-https", "password": STAFF_PASSWORD},
+                                HTTP_X_FORWARDED_PROTO="https")
+        assert logged_in.status_code == 302
+        assert logged_in.cookies["sessionid"]["secure"]

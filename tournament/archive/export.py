@@ -10,12 +10,14 @@ a spreadsheet would run as a formula (a player named ``=1+2``) starts with an ap
 (:func:`tournament.core.spreadsheet.spreadsheet_cell`).
 
 ``tournament.json`` at the root (the manifest, :func:`tournament_manifest`) is what another
-installation needs to rebuild the tournament from the archive (``tournament.matches.
-past_results``, ``python manage.py import_results``): the tournament's settings, its players
-(name, club, licence, registration), its sessions and tables with the players in seat order,
-and each match's status, totals, confirmation time and entry. Its format is in
-docs/record-format.md ("The tournament archive"); an archive without it (made before it
-existed) is still read, with the fallbacks that page lists.
+installation needs to rebuild the tournament from the archive (``tournament.archive.imports``,
+``python manage.py import_results``): the tournament's settings, its players (name, club,
+licence, registration), its sessions and tables with the players in seat order, each match's
+status, totals, confirmation time and entry, and the archive's identity (``archive``: the
+exporting installation, the tournament's id there, a digest of its matches,
+:func:`matches_digest`), by which an installation knows an archive it already holds. Its
+format is in docs/record-format.md ("The tournament archive"); an archive without it (made
+before it existed) is still read, with the fallbacks that page lists.
 
 Each match is read as its page reads it (:func:`~tournament.matches.records.match_rows`,
 four queries, then :func:`~tournament.matches.replaying.match_replay`): the queries grow with
@@ -25,6 +27,7 @@ the number of matches played; the manifest takes three more, whatever the tourna
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import json
 import zipfile
@@ -34,13 +37,22 @@ from django.db.models import Exists, OuterRef, QuerySet
 
 from tournament.core.spreadsheet import spreadsheet_cell
 from tournament.matches.replaying import match_replay
-from tournament.models import Match, Registration, Seat, Tournament, Turn
+from tournament.models import (
+    ArchiveImport,
+    Installation,
+    Match,
+    Registration,
+    Seat,
+    Tournament,
+    Turn,
+)
 
 INDEX_NAME = "index.csv"
 MANIFEST_NAME = "tournament.json"
 MANIFEST_FORMAT = "triominos-tournament/1"
-#: The queries the manifest takes (registrations, sessions, seats).
-MANIFEST_QUERIES = 3
+#: The queries the manifest takes (registrations, sessions, seats, the archive's identity: the
+#: tournament's import here and this installation).
+MANIFEST_QUERIES = 5
 INDEX_HEADER = ("session", "table", "match", "status", "players", "totals", "winners")
 #: Between the players (and the totals, and the winners) of one line of the index.
 INDEX_JOIN = " / "
@@ -65,9 +77,32 @@ def matches_played(*, tournament: Tournament) -> QuerySet[Match]:
     )
 
 
-def tournament_manifest(*, tournament: Tournament, entries: dict[int, str]) -> dict[str, Any]:
+def matches_digest(records: dict[str, bytes]) -> str:
+    """The digest of an archive's matches: SHA-256 of one line per match entry, in the order of
+    their names, ``<entry> <SHA-256 of its bytes>`` and a line feed, in hexadecimal
+    (docs/record-format.md). The same records give the same digest, whatever the manifest
+    says and whichever installation exported them."""
+    lines = "".join(
+        f"{entry} {hashlib.sha256(records[entry]).hexdigest()}\n" for entry in sorted(records)
+    )
+    return hashlib.sha256(lines.encode()).hexdigest()
+
+
+def archive_identity(*, tournament: Tournament) -> tuple[str, int]:
+    """(installation, tournament id) the archive of ``tournament`` carries: this installation
+    and the tournament's id here; for a tournament made here from an archive that carried
+    them, that archive's own (the tournament is the same wherever it is exported from)."""
+    origin = ArchiveImport.objects.filter(tournament=tournament).first()
+    if origin is not None and origin.installation and origin.source_tournament is not None:
+        return origin.installation, origin.source_tournament
+    return Installation.identity(), tournament.pk
+
+
+def tournament_manifest(*, tournament: Tournament, entries: dict[int, str],
+                        digest: str = "") -> dict[str, Any]:
     """The archive's ``tournament.json`` (docs/record-format.md): ``entries`` are the archive's
-    match entries by match id (a match without turns has none). Three queries."""
+    match entries by match id (a match without turns has none), ``digest`` their
+    :func:`matches_digest`. Five queries."""
     players: dict[int, dict[str, Any]] = {}
     for registration in (
         Registration.objects.filter(tournament=tournament)
@@ -114,8 +149,14 @@ def tournament_manifest(*, tournament: Tournament, entries: dict[int, str]) -> d
                 },
             })
         tables[-1]["players"].append(player_id)
+    installation, exported_id = archive_identity(tournament=tournament)
     return {
         "format": MANIFEST_FORMAT,
+        "archive": {
+            "installation": installation,
+            "tournament_id": exported_id,
+            "matches_digest": digest,
+        },
         "tournament": {
             "name": tournament.name,
             "slug": tournament.slug,
@@ -143,11 +184,13 @@ def tournament_records_zip(*, tournament: Tournament) -> bytes:
     lines = csv.writer(index)
     lines.writerow(INDEX_HEADER)
     entries: dict[int, str] = {}
+    records: dict[str, bytes] = {}
     with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
         for match in matches_played(tournament=tournament):
             view = match_replay(match=match)
             entries[match.pk] = entry_name(match)
-            archive.writestr(entry_name(match), view.record.to_json())
+            records[entry_name(match)] = view.record.to_json().encode("utf-8")
+            archive.writestr(entry_name(match), records[entry_name(match)])
             names = [seat.name for seat in view.seats]
             lines.writerow([spreadsheet_cell(cell) for cell in (
                 match.table.session.number,
@@ -159,6 +202,7 @@ def tournament_records_zip(*, tournament: Tournament) -> bytes:
                 INDEX_JOIN.join(view.winner_names),
             )])
         archive.writestr(INDEX_NAME, index.getvalue().encode())
-        manifest = tournament_manifest(tournament=tournament, entries=entries)
+        manifest = tournament_manifest(tournament=tournament, entries=entries,
+                                       digest=matches_digest(records))
         archive.writestr(MANIFEST_NAME, json.dumps(manifest, ensure_ascii=False, indent=1).encode())
     return buffer.getvalue()

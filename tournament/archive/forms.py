@@ -11,7 +11,7 @@ from tournament.models import Tournament
 
 #: A records.zip upload, at most: a full match's record takes about 2 KB once zipped (14 KB
 #: unpacked), so 50 MB holds every match of the largest tournament, and more; the import also
-#: refuses an archive past 200 MB unpacked (``tournament.archive.reading.MAX_UNPACKED_BYTES``).
+#: refuses an archive past its limits once unpacked (``tournament.archive.unzip``).
 ARCHIVE_MAX_BYTES = 50_000_000
 
 
@@ -37,6 +37,14 @@ class TournamentImportForm(forms.Form):
                     "archive's own dates are kept."),
     )
 
+    as_copy = forms.BooleanField(
+        label=_("Import as a copy"),
+        required=False,
+        help_text=_("Only when this archive's tournament is already here: a second tournament "
+                    "is made from it, whose matches count for no rating (they count once, "
+                    "in the tournament already here)."),
+    )
+
     def clean_file(self):
         upload = self.cleaned_data["file"]
         if upload.size > ARCHIVE_MAX_BYTES:
@@ -48,12 +56,14 @@ class TournamentImportForm(forms.Form):
         return upload
 
     def clean(self):
-        """The import's arguments: ``data`` (the file's bytes), ``name``, ``fallback_name``
-        (the file's name, as the command takes it) and ``start_date``."""
+        """The import's arguments: ``data`` (the uploaded file, read by the import within its
+        limits), ``name``, ``fallback_name`` (the file's name, as the command takes it),
+        ``start_date`` and ``as_copy``."""
         cleaned = super().clean()
         upload = cleaned.pop("file", None)
         if upload is not None:
-            cleaned["data"] = upload.read()
+            upload.seek(0)
+            cleaned["data"] = upload
             stem = (upload.name or "").rsplit(".", 1)[0]
             cleaned["fallback_name"] = stem.removesuffix("-records")[:200]
         return cleaned

@@ -4,10 +4,22 @@ The archive another installation exported (:mod:`tournament.archive.export`) is 
 (:func:`tournament.archive.reading.archive_read`), then :func:`past_results_import` rebuilds the tournament in one
 transaction, through the services a live tournament goes through:
 
-1. the tournament, with the settings the manifest carries (a new slug when its own is taken);
-2. its players: a licence given finds the player of that licence (a record merged into
-   another resolves to the kept record); otherwise the player of exactly that name and club
-   (a kept record, without another licence); otherwise a new player. Each is registered;
+0. the archive's identity (:class:`tournament.archive.reading.ArchiveIdentity`): an archive
+   whose tournament is already here (the one it was exported from, or an earlier import of
+   it, known by its installation and tournament, or by the digest of its matches) is refused
+   (``archive-already-here``, naming that tournament), unless a copy is asked for
+   (``as_copy``): a copy is never rated (``Tournament.archive_copy``), or its matches would
+   count twice;
+1. the tournament, with the settings the manifest carries (a new slug when its own is taken,
+   even by an import running at the same moment);
+2. its players, linked to the records of the importer's own players only (those registered
+   in a tournament the importer organises: ``tournament.players.selectors.
+   players_by_licence`` and ``linkable_players``; every record for a superuser, or for the
+   command without ``--organiser``): a licence given finds the player of that licence (a
+   record merged into another resolves to the kept record); otherwise the player of exactly
+   that name and club (a kept record, without another licence); otherwise a new player, as
+   for every player of anyone else's (joining them is a merge, with its own rule). Each is
+   registered;
 3. each closed session: created with its seed and seating method, seated table by table as it
    was (``session_seat_players``), started, each match filled from its record and its rounds
    confirmed (``match_record_import_and_confirm``: the write path's record
@@ -21,8 +33,9 @@ transaction, through the services a live tournament goes through:
 
 An archive without ``tournament.json`` (made before the manifest existed) is read from its
 ``index.csv`` and its records: the rule set and options from the records, the players by
-their names alone (a kept record of that exact name when there is exactly one, otherwise a
-new player, without club or licence), the name and the start date from the caller, and the
+their names alone (among the importer's own, a kept record of that exact name when there is
+exactly one, otherwise a new player, without club or licence), the name and the start date
+from the caller, and the
 matches confirmed in session and table order from 9:00 on the start date (one hour per
 session, one minute per table). docs/record-format.md, "The tournament archive", has the
 format.
@@ -35,28 +48,62 @@ and the field; nothing is written.
 from __future__ import annotations
 
 import datetime
+from typing import BinaryIO
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from tournament.archive.reading import (
     FALLBACK_START,
+    ArchiveIdentity,
     PastPlayer,
     PastResultsImported,
     PastSession,
     PastTable,
-    archive_error,
+    PastTournament,
     archive_read,
 )
+from tournament.archive.unzip import archive_error
+from tournament.core.permissions import can_view
 from tournament.core.tournaments import tournament_create
 from tournament.matches.services.records import match_record_import_and_confirm
-from tournament.models import Match, Player, Registration, Session, Tournament
+from tournament.models import (
+    ArchiveImport,
+    Installation,
+    Match,
+    Player,
+    Registration,
+    Session,
+    Tournament,
+)
+from tournament.players.selectors import linkable_players, players_by_licence
 from tournament.ratings.services import HistoryPoint, ratings_refresh
 from tournament.seating.services import session_seat_players
 from tournament.sessions.services import session_close, session_create, session_start
+
+#: How many free addresses an import tries when others take them at the same moment.
+SLUG_ATTEMPTS = 5
+
+
+class ArchiveAlreadyHere(ValidationError):
+    """The archive's tournament is here already: ``tournament`` is it, ``visible`` whether the
+    importer may see it (otherwise it is not named)."""
+
+    def __init__(self, tournament: Tournament, *, visible: bool) -> None:
+        if visible:
+            message = _("This archive's tournament is already here: “%(name)s”, "
+                        "/t/%(slug)s/. Tick “import as a copy” to import it again (a copy "
+                        "counts for no rating).") % {"name": tournament.name,
+                                                     "slug": tournament.slug}
+        else:
+            message = _("This archive's tournament is already on this installation. Tick "
+                        "“import as a copy” to import it again (a copy counts for no rating).")
+        super().__init__({"archive": ValidationError(message, code="archive-already-here")})
+        self.tournament = tournament if visible else None
 
 
 def _free_slug(slug: str, name: str) -> str:
@@ -70,17 +117,51 @@ def _free_slug(slug: str, name: str) -> str:
     return f"{base}-{number}"
 
 
-def _player_found(past: PastPlayer, *, by_name_only: bool) -> Player | None:
+def _tournament_made(past: PastTournament, *, organiser) -> Tournament:
+    """The tournament, under a free address: one taken meanwhile by another import (the
+    insert refused) sends it to the next free one."""
+    for _attempt in range(SLUG_ATTEMPTS):
+        try:
+            with transaction.atomic():
+                return tournament_create(
+                    name=past.name, slug=_free_slug(past.slug, past.name),
+                    start_date=past.start_date, end_date=past.end_date, venue=past.venue,
+                    rules=past.rules, target=past.target, match_rounds=past.match_rounds,
+                    opening_bonus=past.opening_bonus, keep_clubs_apart=past.keep_clubs_apart,
+                    organiser=organiser,
+                )
+        except ValidationError as error:
+            if not (hasattr(error, "error_dict") and "slug" in error.error_dict):
+                raise
+    raise archive_error(_("No free address was found for the tournament: try again."),
+                        "slug-unavailable")
+
+
+def already_here(identity: ArchiveIdentity) -> Tournament | None:
+    """The tournament of this installation that an archive of this identity is: the one it
+    was exported from, or an import of it that is not a copy; None when there is none."""
+    if identity.installation and identity.tournament_id is not None \
+            and identity.installation == Installation.identity():
+        origin = Tournament.objects.filter(pk=identity.tournament_id).first()
+        if origin is not None:
+            return origin
+    same = Q(matches_digest=identity.matches_digest)
+    if identity.installation and identity.tournament_id is not None:
+        same |= Q(installation=identity.installation, source_tournament=identity.tournament_id)
+    earlier = ArchiveImport.objects.filter(same, copy=False).select_related("tournament").first()
+    return earlier.tournament if earlier is not None else None
+
+
+def _player_found(past: PastPlayer, *, by_name_only: bool, organiser) -> Player | None:
     """The player of this installation the archive's player is (see the module), or None."""
     if past.licence:
-        player = Player.objects.filter(licence=past.licence).select_related("merged_into").first()
+        player = players_by_licence([past.licence], user=organiser).get(past.licence)
         if player is not None:
-            seen = {player.pk}
-            while player.merged_into_id is not None and player.merged_into_id not in seen:
-                player = Player.objects.get(pk=player.merged_into_id)
-                seen.add(player.pk)
             return player
     candidates = Player.objects.filter(name=past.name, merged_into__isnull=True).order_by("pk")
+    linkable = linkable_players(user=organiser)
+    if linkable is not None:
+        candidates = candidates.filter(pk__in=linkable)
     if by_name_only:
         found = list(candidates[:2])
         return found[0] if len(found) == 1 else None
@@ -105,37 +186,75 @@ def _match_import(match: Match, record: bytes, *, entry: str):
 
 
 def _fallback_time(start_date: datetime.date, session: int, table: int) -> datetime.datetime:
-    moment = datetime.datetime.combine(start_date, FALLBACK_START) + datetime.timedelta(
-        hours=session - 1, minutes=table - 1)
-    return timezone.make_aware(moment)
+    try:
+        moment = datetime.datetime.combine(start_date, FALLBACK_START) + datetime.timedelta(
+            hours=session - 1, minutes=table - 1)
+        return timezone.make_aware(moment)
+    except OverflowError:
+        raise archive_error(_("The start date is too late for the matches' times: give "
+                              "another one."), "start-date-range") from None
+
+
+def past_results_import(*, data: bytes | BinaryIO, organiser=None, name: str = "",
+                        fallback_name: str = "", start_date: datetime.date | None = None,
+                        as_copy: bool = False) -> PastResultsImported:
+    """Rebuild the tournament of a ``records.zip`` here (see the module); ``organiser`` (a
+    user) becomes its organiser, and its players are linked to theirs only. ``data``: the
+    archive's bytes or a file open on them. ``name``: the tournament's name instead of the
+    archive's; ``fallback_name`` and ``start_date`` name and date the tournament of an archive
+    without a manifest. ``as_copy``: import an archive whose tournament is already here,
+    as a copy that counts for no rating. Errors keyed ``archive``; nothing is written
+    then."""
+    past = archive_read(data, name=name, fallback_name=fallback_name, start_date=start_date)
+    try:
+        return _past_tournament_import(past, organiser=organiser, as_copy=as_copy)
+    except _SameArchiveMeanwhile:
+        # Another import of the same archive was saved while this one ran.
+        found = already_here(past.identity)
+        if found is None:
+            raise
+        raise ArchiveAlreadyHere(found, visible=_visible(found, organiser)) from None
+
+
+class _SameArchiveMeanwhile(Exception):
+    """The database refused the import's identity: the same archive was imported meanwhile."""
+
+
+def _visible(tournament: Tournament, user) -> bool:
+    return user is None or can_view(user, tournament)
 
 
 @transaction.atomic
-def past_results_import(*, data: bytes, organiser=None, name: str = "",
-                        fallback_name: str = "", start_date: datetime.date | None = None
-                        ) -> PastResultsImported:
-    """Rebuild the tournament of a ``records.zip`` here (see the module); ``organiser`` (a
-    user) becomes its organiser. ``name``: the tournament's name instead of the archive's;
-    ``fallback_name`` and ``start_date`` name and date the tournament of an archive without
-    a manifest. Errors keyed ``archive``; nothing is written then."""
-    past = archive_read(data, name=name, fallback_name=fallback_name, start_date=start_date)
-    tournament = tournament_create(
-        name=past.name, slug=_free_slug(past.slug, past.name), start_date=past.start_date,
-        end_date=past.end_date, venue=past.venue, rules=past.rules, target=past.target,
-        match_rounds=past.match_rounds, opening_bonus=past.opening_bonus,
-        keep_clubs_apart=past.keep_clubs_apart, organiser=organiser,
-    )
+def _past_tournament_import(past: PastTournament, *, organiser,
+                            as_copy: bool) -> PastResultsImported:
+    found_here = already_here(past.identity)
+    copy = found_here is not None
+    if copy and not as_copy:
+        raise ArchiveAlreadyHere(found_here, visible=_visible(found_here, organiser))
+    tournament = _tournament_made(past, organiser=organiser)
     if past.ranking_criteria is not None:
         tournament.ranking_criteria = list(past.ranking_criteria)
     tournament.is_rated = False  # until the confirmation times are the archive's (step 5)
+    tournament.archive_copy = copy
     tournament.full_clean()
-    tournament.save(update_fields=["ranking_criteria", "is_rated"])
+    tournament.save(update_fields=["ranking_criteria", "is_rated", "archive_copy"])
+    try:
+        with transaction.atomic():
+            ArchiveImport.objects.create(
+                tournament=tournament, installation=past.identity.installation,
+                source_tournament=past.identity.tournament_id,
+                matches_digest=past.identity.matches_digest, copy=copy,
+                imported_by=organiser,
+            )
+    except IntegrityError:
+        raise _SameArchiveMeanwhile from None
 
     players: dict[int | str, Player] = {}
-    found = 0
+    linked: list[str] = []
     to_create: list[tuple[PastPlayer, Player]] = []
     for past_player in past.players:
-        player = _player_found(past_player, by_name_only=not past.has_manifest)
+        player = _player_found(past_player, by_name_only=not past.has_manifest,
+                               organiser=organiser)
         if player is None:
             player = Player(name=past_player.name, club=past_player.club,
                             licence=past_player.licence)
@@ -148,7 +267,7 @@ def past_results_import(*, data: bytes, organiser=None, name: str = "",
                     "player-refused") from None
             to_create.append((past_player, player))
         else:
-            found += 1
+            linked.append(player.name)
         players[past_player.key] = player
     Player.objects.bulk_create([player for _past, player in to_create])
     by_player: dict[int, PastPlayer] = {}
@@ -203,11 +322,11 @@ def past_results_import(*, data: bytes, organiser=None, name: str = "",
                                         player=players[past_player.key]).update(
                 status=past_player.status or Registration.Status.ACTIVE,
                 first_session=past_player.first_session)
-    if past.is_rated:
+    if past.is_rated and not copy:
         tournament.is_rated = True
         tournament.save(update_fields=["is_rated"])
         earliest = min(match.confirmed_at for match, _s, _t in imported)
         ratings_refresh(since=HistoryPoint(earliest, 0))
     return PastResultsImported(
-        tournament=tournament, players_created=len(to_create), players_found=found,
-        sessions=len(past.sessions), matches=len(imported))
+        tournament=tournament, players_created=len(to_create), players_linked=tuple(linked),
+        sessions=len(past.sessions), matches=len(imported), copy=copy)

@@ -1,12 +1,19 @@
 """Reading a tournament's ``records.zip`` (:mod:`tournament.archive.export`) into plain data.
 
-:func:`archive_read` opens the archive, reads its manifest (``tournament.json``: the settings,
-the players, the seating, each match's confirmation time) or, in an archive made before the
-manifest existed, its ``index.csv``, and checks every match's record with the engine. It
-writes nothing: :mod:`tournament.archive.imports` rebuilds the tournament from what it returns.
+:func:`archive_read` opens the archive within limits (:mod:`tournament.archive.unzip`: entries,
+bytes actually unpacked, the manifest's size and shape), reads its manifest
+(``tournament.json``: the settings, the players, the seating, each match's confirmation time,
+the archive's identity) or, in an archive made before the manifest existed, its ``index.csv``,
+then the records they name, and the digest of those records (the archive's identity,
+:func:`tournament.archive.export.matches_digest`). It writes nothing:
+:mod:`tournament.archive.imports` rebuilds the tournament from what it returns.
 
-Any error (a damaged ZIP, a manifest or a record that cannot be read) raises
-``ValidationError`` keyed ``archive``, its message naming the entry and the field.
+Every value is checked before anything is written: its type, the range a number must be in,
+and texts without a NUL character or an unpaired surrogate (``"\\udfff"``), which the database
+cannot store.
+
+Any error (a damaged ZIP, an archive past a limit, a manifest or a record that cannot be read)
+raises ``ValidationError`` keyed ``archive``, its message naming the entry and the field.
 """
 
 from __future__ import annotations
@@ -15,32 +22,41 @@ import csv
 import datetime
 import io
 import json
-import zipfile
-import zlib
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, BinaryIO
 
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournament import engine
-from tournament.archive.export import INDEX_HEADER, INDEX_NAME, MANIFEST_FORMAT, MANIFEST_NAME
+from tournament.archive.export import (
+    INDEX_HEADER,
+    INDEX_NAME,
+    MANIFEST_FORMAT,
+    MANIFEST_NAME,
+    matches_digest,
+)
+from tournament.archive.unzip import (
+    MAX_MANIFEST_BYTES,
+    MAX_RECORD_BYTES,
+    BoundedZip,
+    archive_error,
+    json_shape_check,
+)
 from tournament.models import Match, Registration, SeatingMethod, Session, Tournament
+from tournament.validators import MAX_SESSION_NUMBER, MAX_TABLE_NUMBER
 
-#: An archive is refused past this many bytes once unpacked, or this many entries.
-MAX_UNPACKED_BYTES = 200 * 1024 * 1024
-
-
-MAX_ENTRIES = 20_000
+#: The largest number a manifest's id, seed or total may be (the database's integers).
+MAX_INTEGER = 2**31 - 1
+#: The moments a confirmation may be at: wide enough for any real event, narrow enough that
+#: no time zone takes it out of the calendar.
+EARLIEST = datetime.datetime(1900, 1, 1, tzinfo=datetime.UTC)
+LATEST = datetime.datetime(3000, 1, 1, tzinfo=datetime.UTC)
 
 
 #: Without confirmation times: session 1's first match at 9:00 on the start date.
 FALLBACK_START = datetime.time(9, 0)
-
-
-def archive_error(message: str, code: str = "archive") -> ValidationError:
-    return ValidationError({"archive": ValidationError(message, code=code)})
 
 
 @dataclass(frozen=True)
@@ -72,6 +88,17 @@ class PastSession:
     tables: tuple[PastTable, ...]
 
 
+@dataclass(frozen=True)
+class ArchiveIdentity:
+    """Where an archive comes from: the exporting installation and the tournament's id there
+    (blank and None in an archive made before it carried them), and the digest of its
+    matches (computed from the records themselves)."""
+
+    installation: str
+    tournament_id: int | None
+    matches_digest: str
+
+
 @dataclass
 class PastTournament:
     """What an archive holds, read and checked, before anything is written."""
@@ -92,15 +119,24 @@ class PastTournament:
     sessions: list[PastSession] = field(default_factory=list)
     records: dict[str, bytes] = field(default_factory=dict)
     has_manifest: bool = True
+    identity: ArchiveIdentity | None = None
 
 
 @dataclass(frozen=True)
 class PastResultsImported:
+    """What an import did: ``players_linked``, the names of the players found among the
+    importer's own (registered in the tournaments they organise)."""
+
     tournament: Tournament
     players_created: int
-    players_found: int
+    players_linked: tuple[str, ...]
     sessions: int
     matches: int
+    copy: bool = False
+
+    @property
+    def players_found(self) -> int:
+        return len(self.players_linked)
 
 
 class _Fields:
@@ -131,6 +167,18 @@ class _Fields:
             raise self.fail(where, _("a value of another type"))
         if not isinstance(value, kinds):
             raise self.fail(where, _("a value of another type"))
+        if isinstance(value, str):
+            text_check(value, lambda: self.fail(where, _("text without NUL characters")))
+        return value
+
+    def integer(self, obj, key, path, *, minimum: int = 0, maximum: int = MAX_INTEGER,
+                optional=False, default=None) -> int | None:
+        """An integer from ``minimum`` to ``maximum``."""
+        value = self.get(obj, key, path, int, optional=optional, default=default)
+        if value is not None and not minimum <= value <= maximum:
+            raise self.fail(f"{path}.{key}" if path else key,
+                            _("a whole number from %(min)s to %(max)s")
+                            % {"min": minimum, "max": maximum})
         return value
 
     def date(self, obj, key, path, *, optional=False) -> datetime.date | None:
@@ -143,62 +191,87 @@ class _Fields:
             raise self.fail(f"{path}.{key}" if path else key, _("a date (YYYY-MM-DD)")) from None
 
     def moment(self, obj, key, path) -> datetime.datetime | None:
+        """A date and time (ISO 8601; without an offset, UTC) from 1900 to 2999: any time
+        zone can show it."""
         value = self.get(obj, key, path, str, optional=True)
         if value is None:
             return None
+        where = f"{path}.{key}"
         try:
             moment = datetime.datetime.fromisoformat(value)
-        except ValueError:
-            raise self.fail(f"{path}.{key}", _("a date and time (ISO 8601)")) from None
-        if timezone.is_naive(moment):
-            moment = timezone.make_aware(moment, datetime.UTC)
+            if timezone.is_naive(moment):
+                moment = timezone.make_aware(moment, datetime.UTC)
+            in_range = EARLIEST <= moment.astimezone(datetime.UTC) < LATEST
+        except (ValueError, OverflowError):
+            raise self.fail(where, _("a date and time (ISO 8601)")) from None
+        if not in_range:
+            raise self.fail(where, _("a date and time from 1900 to 2999"))
         return moment
 
 
-def _zip_open(data: bytes) -> tuple[zipfile.ZipFile, dict[str, bytes]]:
-    try:
-        archive = zipfile.ZipFile(io.BytesIO(data))
-        infos = archive.infolist()
-        if len(infos) > MAX_ENTRIES or sum(info.file_size for info in infos) > MAX_UNPACKED_BYTES:
-            raise archive_error(_("This archive is too large to import."), "archive-too-large")
-        entries = {info.filename: archive.read(info) for info in infos if not info.is_dir()}
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, zlib.error, EOFError, OSError,
-            NotImplementedError, ValueError):
-        raise archive_error(
-            _("This file is not a readable ZIP archive of match records (records.zip)."),
-            "archive-unreadable") from None
-    return archive, entries
+def text_check(value: str, refusal) -> str:
+    """``value``, unless it holds a NUL character or an unpaired surrogate (``"\\udfff"``,
+    valid JSON but not Unicode), which no database column stores: then ``refusal()`` is
+    raised."""
+    if "\x00" in value:
+        raise refusal()
+    if not value.isascii():
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise refusal() from None
+    return value
 
 
-def archive_read(data: bytes, *, name: str = "", fallback_name: str = "",
+def archive_read(source: bytes | BinaryIO, *, name: str = "", fallback_name: str = "",
                  start_date: datetime.date | None = None) -> PastTournament:
     """The tournament an archive holds (see the module), checked; nothing is written.
-    ``name``: the tournament's name instead of the archive's. ``fallback_name`` and
-    ``start_date``: for an archive without a manifest, which has neither."""
-    _archive, entries = _zip_open(data)
-    if MANIFEST_NAME in entries:
-        past = _manifest_read(entries)
+    ``source``: the archive's bytes, or a file open on them. ``name``: the tournament's name
+    instead of the archive's. ``fallback_name`` and ``start_date``: for an archive without a
+    manifest, which has neither."""
+    archive = BoundedZip(source)
+    declared_digest = ""
+    if MANIFEST_NAME in archive:
+        past, declared_digest = _manifest_read(archive)
         if name:
             past.name = name
-    elif INDEX_NAME in entries:
-        past = _index_read(entries, name=name or fallback_name, start_date=start_date)
+    elif INDEX_NAME in archive:
+        past = _index_read(archive, name=name or fallback_name, start_date=start_date)
     else:
         raise archive_error(
             _("This ZIP archive is not a tournament's records.zip: it has neither %(manifest)s "
               "nor %(index)s.") % {"manifest": MANIFEST_NAME, "index": INDEX_NAME},
             "archive-not-records")
-    past.records = {table.entry: entries[table.entry]
-                    for session in past.sessions for table in session.tables}
     if not past.sessions:
         raise archive_error(_("This archive holds no closed session: there is nothing to "
                               "import."), "nothing-to-import")
+    for session in past.sessions:
+        for table in session.tables:
+            if table.entry not in past.records:
+                past.records[table.entry] = archive.read(table.entry, limit=MAX_RECORD_BYTES)
+    digest = matches_digest(past.records)
+    if declared_digest and declared_digest != digest:
+        raise archive_error(
+            _("%(source)s: archive.matches_digest is not the digest of the archive's match "
+              "records: a record was changed after the archive was made.")
+            % {"source": MANIFEST_NAME}, "archive-digest")
+    identity = past.identity
+    past.identity = ArchiveIdentity(
+        installation=identity.installation if identity else "",
+        tournament_id=identity.tournament_id if identity else None,
+        matches_digest=digest,
+    )
     return past
 
 
-def _manifest_read(entries: dict[str, bytes]) -> PastTournament:
+def _manifest_read(archive: BoundedZip) -> tuple[PastTournament, str]:
+    """The tournament the manifest describes, and the digest of its matches it declares
+    ("" when it declares none)."""
     read = _Fields(MANIFEST_NAME)
+    data = archive.read(MANIFEST_NAME, limit=MAX_MANIFEST_BYTES)
+    json_shape_check(data, source=MANIFEST_NAME)
     try:
-        manifest = json.loads(entries[MANIFEST_NAME].decode("utf-8"))
+        manifest = json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError):
         raise archive_error(_("%(source)s is not readable JSON.") % {"source": MANIFEST_NAME},
                             "manifest-unreadable") from None
@@ -208,9 +281,29 @@ def _manifest_read(entries: dict[str, bytes]) -> PastTournament:
             _("%(source)s is in the format “%(format)s”; this installation reads “%(known)s”.")
             % {"source": MANIFEST_NAME, "format": version, "known": MANIFEST_FORMAT},
             "manifest-format")
+    declared_digest = ""
+    if "archive" in manifest:
+        origin = read.get(manifest, "archive", "", dict)
+        declared_digest = read.get(origin, "matches_digest", "archive", str, optional=True,
+                                   default="")
+        identity = ArchiveIdentity(
+            installation=read.get(origin, "installation", "archive", str, optional=True,
+                                  default="")[:64],
+            tournament_id=read.integer(origin, "tournament_id", "archive", minimum=1,
+                                       maximum=2**63 - 1, optional=True),
+            matches_digest=declared_digest,
+        )
+    else:
+        identity = None
     meta = read.get(manifest, "tournament", "", dict)
     path = "tournament"
     criteria = read.get(meta, "ranking_criteria", path, list, optional=True)
+    if criteria is not None:
+        for index in range(len(criteria)):
+            if not isinstance(criteria[index], str):
+                raise read.fail(f"{path}.ranking_criteria[{index}]", _("a value of another type"))
+            text_check(criteria[index], lambda index=index: read.fail(
+                f"{path}.ranking_criteria[{index}]", _("text without NUL characters")))
     past = PastTournament(
         name=read.get(meta, "name", path, str),
         slug=read.get(meta, "slug", path, str, optional=True, default=""),
@@ -218,13 +311,14 @@ def _manifest_read(entries: dict[str, bytes]) -> PastTournament:
         end_date=read.date(meta, "end_date", path, optional=True),
         venue=read.get(meta, "venue", path, str, optional=True, default=""),
         rules=read.get(meta, "rules", path, str, optional=True, default=engine.DEFAULT_RULE_SET),
-        target=read.get(meta, "target", path, int, optional=True),
+        target=read.integer(meta, "target", path, minimum=1, optional=True),
         opening_bonus=read.get(meta, "opening_bonus", path, bool, optional=True, default=True),
-        match_rounds=read.get(meta, "match_rounds", path, int, optional=True),
+        match_rounds=read.integer(meta, "match_rounds", path, minimum=1, optional=True),
         ranking_criteria=criteria,
         keep_clubs_apart=read.get(meta, "keep_clubs_apart", path, bool, optional=True,
                                   default=False),
         is_rated=read.get(meta, "is_rated", path, bool, optional=True, default=True),
+        identity=identity,
     )
     statuses = set(Registration.Status.values)
     for index, item in enumerate(read.get(manifest, "players", "", list)):
@@ -233,12 +327,13 @@ def _manifest_read(entries: dict[str, bytes]) -> PastTournament:
         if status is not None and status not in statuses:
             raise read.fail(f"{path}.status", " | ".join(sorted(statuses)))
         past.players.append(PastPlayer(
-            key=read.get(item, "id", path, int),
+            key=read.integer(item, "id", path, minimum=-(2**63), maximum=2**63 - 1),
             name=read.get(item, "name", path, str).strip(),
             club=read.get(item, "club", path, str, optional=True, default="").strip(),
             licence=read.get(item, "licence", path, str, optional=True, default="").strip(),
             status=status,
-            first_session=read.get(item, "first_session", path, int, optional=True),
+            first_session=read.integer(item, "first_session", path, minimum=1,
+                                       maximum=MAX_SESSION_NUMBER, optional=True),
         ))
     keys = {player.key for player in past.players}
     licences = [player.licence for player in past.players if player.licence]
@@ -246,7 +341,7 @@ def _manifest_read(entries: dict[str, bytes]) -> PastTournament:
         raise read.fail("players", _("each player once (one id, one licence each)"))
     for index, item in enumerate(read.get(manifest, "sessions", "", list)):
         path = f"sessions[{index}]"
-        number = read.get(item, "number", path, int)
+        number = read.integer(item, "number", path, minimum=1, maximum=MAX_SESSION_NUMBER)
         status = read.get(item, "status", path, str)
         seating = read.get(item, "seating", path, str, optional=True,
                            default=SeatingMethod.RANDOM)
@@ -268,14 +363,18 @@ def _manifest_read(entries: dict[str, bytes]) -> PastTournament:
                 raise read.fail(f"{where}.players", _("ids of the players listed"))
             match = read.get(table, "match", where, dict)
             entry = read.get(match, "entry", f"{where}.match", str, optional=True)
-            table_number = read.get(table, "number", where, int)
+            table_number = read.integer(table, "number", where, minimum=1,
+                                        maximum=MAX_TABLE_NUMBER)
             if read.get(match, "status", f"{where}.match", str) != Match.Status.CONFIRMED \
-                    or entry is None or entry not in entries:
+                    or entry is None or entry not in archive:
                 raise archive_error(
                     _("Session %(number)s, table %(table)s: the archive holds no confirmed "
                       "match record for it.") % {"number": number, "table": table_number},
                     "match-not-confirmed")
             totals = read.get(match, "totals", f"{where}.match", list, optional=True)
+            if totals and any(type(total) is not int or abs(total) > MAX_INTEGER
+                              for total in totals):
+                raise read.fail(f"{where}.match.totals", _("whole numbers"))
             tables.append(PastTable(
                 number=table_number,
                 players=players,
@@ -284,16 +383,17 @@ def _manifest_read(entries: dict[str, bytes]) -> PastTournament:
                 totals=tuple(totals) if totals else None,
             ))
         past.sessions.append(PastSession(
-            number=number, seed=read.get(item, "seed", path, int, optional=True, default=0),
+            number=number, seed=read.integer(item, "seed", path, optional=True, default=0),
             seating=seating, tables=tuple(tables)))
-    return past
+    return past, declared_digest
 
 
-def _index_read(entries: dict[str, bytes], *, name: str, start_date: datetime.date | None
+def _index_read(archive: BoundedZip, *, name: str, start_date: datetime.date | None
                 ) -> PastTournament:
     """An archive made before the manifest: its index and its records (see the module)."""
     try:
-        rows = list(csv.reader(io.StringIO(entries[INDEX_NAME].decode("utf-8"))))
+        rows = list(csv.reader(io.StringIO(
+            archive.read(INDEX_NAME, limit=MAX_MANIFEST_BYTES).decode("utf-8"))))
     except (UnicodeDecodeError, csv.Error):
         raise archive_error(_("%(source)s is not readable.") % {"source": INDEX_NAME},
                             "index-unreadable") from None
@@ -311,12 +411,16 @@ def _index_read(entries: dict[str, bytes], *, name: str, start_date: datetime.da
             raise archive_error(_("%(source)s, line %(line)s: not an archive's line.")
                                 % {"source": INDEX_NAME, "line": line}, "index-unreadable") from None
         entry = f"session-{session:02d}/table-{table:02d}-match-{match}.json"
-        if status != Match.Status.CONFIRMED or entry not in entries:
+        if not (1 <= session <= MAX_SESSION_NUMBER and 1 <= table <= MAX_TABLE_NUMBER):
+            raise archive_error(_("%(source)s, line %(line)s: not an archive's line.")
+                                % {"source": INDEX_NAME, "line": line}, "index-unreadable")
+        if status != Match.Status.CONFIRMED or entry not in archive:
             raise archive_error(
                 _("Session %(number)s, table %(table)s: the archive holds no confirmed match "
                   "record for it.") % {"number": session, "table": table},
                 "match-not-confirmed")
-        record = _record_read(entries[entry], entry)
+        past.records[entry] = archive.read(entry, limit=MAX_RECORD_BYTES)
+        record = _record_read(past.records[entry], entry)
         first_record = first_record or record
         sessions.setdefault(session, []).append(PastTable(
             number=table, players=tuple(record.players), entry=entry, confirmed_at=None,
@@ -330,6 +434,10 @@ def _index_read(entries: dict[str, bytes], *, name: str, start_date: datetime.da
         past.match_rounds = first_record.round_limit
     names = sorted({name for tables in sessions.values() for table in tables
                     for name in table.players})
+    for name in names:
+        text_check(name, lambda: archive_error(
+            _("%(source)s: a player's name holds a NUL character.") % {"source": INDEX_NAME},
+            "record-unreadable"))
     past.players = [PastPlayer(key=name, name=name) for name in names]
     past.sessions = [PastSession(number=number, seed=0, seating=SeatingMethod.RANDOM,
                                  tables=tuple(sorted(tables, key=lambda table: table.number)))

@@ -12,7 +12,7 @@ from django.views.generic import FormView, View
 
 from tournament.archive import export
 from tournament.archive.forms import TournamentImportForm
-from tournament.archive.imports import past_results_import
+from tournament.archive.imports import ArchiveAlreadyHere, past_results_import
 from tournament.core.permissions import PermissionMixin, RefereeRequiredMixin, can_create_tournament
 
 
@@ -43,19 +43,25 @@ class TournamentImportView(PermissionMixin, FormView):
     def form_valid(self, form):
         try:
             imported = past_results_import(organiser=self.request.user, **form.cleaned_data)
+        except ArchiveAlreadyHere as error:
+            form.add_import_error(error)
+            return self.form_invalid(form, already_here=error.tournament)
         except ValidationError as error:
             form.add_import_error(error)
             return self.form_invalid(form)
-        messages.success(
-            self.request,
-            _("“%(name)s” is imported. Sessions: %(sessions)s; matches: %(matches)s; new "
-              "players: %(created)s; players already known here: %(found)s.")
-            % {"name": imported.tournament.name, "sessions": imported.sessions,
-               "matches": imported.matches, "created": imported.players_created,
-               "found": imported.players_found},
-            extra_tags="results-imported",
-        )
+        message = _("“%(name)s” is imported. Sessions: %(sessions)s; matches: %(matches)s; new "
+                    "players: %(created)s.") % {
+            "name": imported.tournament.name, "sessions": imported.sessions,
+            "matches": imported.matches, "created": imported.players_created}
+        if imported.players_linked:
+            message += " " + _("Players of your tournaments, linked to their records: "
+                               "%(names)s.") % {"names": ", ".join(imported.players_linked)}
+        if imported.copy:
+            message += " " + _("This is a copy of a tournament already here: its matches "
+                               "count for no rating.")
+        messages.success(self.request, message, extra_tags="results-imported")
         return redirect(imported.tournament)
 
-    def form_invalid(self, form):
-        return self.render_to_response(self.get_context_data(form=form), status=400)
+    def form_invalid(self, form, already_here=None):
+        return self.render_to_response(
+            self.get_context_data(form=form, already_here=already_here), status=400)

@@ -23,7 +23,6 @@ not (most writes do not change the standings), the copy is relabelled instead of
 
 from __future__ import annotations
 
-import hashlib
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -32,6 +31,7 @@ from typing import Any
 
 from django.core.cache import cache
 from django.utils import timezone
+from django.utils.crypto import salted_hmac
 
 #: How long a copy is kept when nobody changes it (a new version replaces it at once).
 CACHE_SECONDS = 24 * 3600
@@ -51,15 +51,25 @@ class CachedCopy:
     digest: str = ""
 
 
-def etag(key: str, version: int) -> str:
-    """The ETag of the copy under ``key`` at data ``version`` (an HTTP header value)."""
-    return f'"{hashlib.sha256(f"{key}@{version}".encode()).hexdigest()[:24]}"'
+#: The salt of the ETags' keyed hash (with ``settings.SECRET_KEY``).
+ETAG_SALT = "tournament.core.cache.etag"
+
+
+def etag(key: str, version: int | str) -> str:
+    """The ETag of the copy under ``key`` at data ``version`` (an HTTP header value).
+
+    A keyed hash (HMAC-SHA256 under a key derived from ``settings.SECRET_KEY``): the key and
+    the version are easy to guess (a tournament's id, a small counter), so a plain hash of
+    them could be searched back to the version, and the version says how much was written.
+    Without the secret, the ETag says nothing but "same" or "different"."""
+    digest = salted_hmac(ETAG_SALT, f"{key}@{version}", algorithm="sha256").hexdigest()
+    return f'"{digest[:32]}"'
 
 
 def cached_copy(
     *,
     key: str,
-    version: int,
+    version: int | None,
     make: Callable[[], Any],
     digest: Callable[[], str] | None = None,
     wait_seconds: float = 5.0,
@@ -69,23 +79,45 @@ def cached_copy(
     ``make()`` returns the content; ``digest()`` (optional, cheaper than ``make``) a digest of
     everything the content shows. ``version`` must be read before the data ``make`` reads, so
     that a copy is never labelled newer than what it shows.
+
+    ``version`` None (a document across tournaments, which no one data version follows: the
+    ratings, a league, a career): the copy is kept while ``digest()``, required then, is the
+    same, and made again, once at a time, when it differs.
     """
     entry: CachedCopy | None = cache.get(key)
-    if entry is not None and entry.version >= version:
+    if version is None:
+        content_digest = digest()
+    elif entry is not None and entry.version >= version:
         return entry
-    content_digest = digest() if digest is not None else ""
-    if entry is not None and content_digest and entry.digest == content_digest:
+    else:
+        content_digest = digest() if digest is not None else ""
+
+    def current(copy: CachedCopy | None) -> bool:
+        if copy is None:
+            return False
+        if version is None:
+            return copy.digest == content_digest
+        return copy.version >= version
+
+    if current(entry):
+        return entry
+    if version is not None and entry is not None and content_digest \
+            and entry.digest == content_digest:
         relabelled = replace(entry, version=version)
         cache.set(key, relabelled, CACHE_SECONDS)
         return relabelled
+    label = 0 if version is None else version
     lock = f"{key}:making"
     deadline = time.monotonic() + wait_seconds
     while True:
-        if cache.add(lock, version, MAKING_SECONDS):
+        if cache.add(lock, label, MAKING_SECONDS):
             try:
-                made = CachedCopy(make(), version, timezone.now(), content_digest)
                 latest: CachedCopy | None = cache.get(key)
-                if latest is None or latest.version <= version:
+                if current(latest):  # made by the worker that held the lock just before
+                    return latest
+                made = CachedCopy(make(), label, timezone.now(), content_digest)
+                latest = cache.get(key)
+                if version is None or latest is None or latest.version <= version:
                     cache.set(key, made, CACHE_SECONDS)
                 return made
             finally:
@@ -94,8 +126,8 @@ def cached_copy(
             return entry  # being made again by another worker: the one before, with its time
         if time.monotonic() >= deadline:
             # The worker making it is too slow (or was killed): make it here, not kept.
-            return CachedCopy(make(), version, timezone.now(), content_digest)
+            return CachedCopy(make(), label, timezone.now(), content_digest)
         time.sleep(WAIT_STEP_SECONDS)
         entry = cache.get(key)
-        if entry is not None and entry.version >= version:
+        if current(entry):
             return entry

@@ -113,6 +113,13 @@ PRINTED_AT_MARKER = "printed-at-time-marker"
 PDF_WAIT_SECONDS = 60.0
 
 
+def readers_key(tournament_ids) -> str:
+    """A short name for the set of tournaments a reader may see, for the key of a document
+    across tournaments: the readers who see the same ones share its kept copies."""
+    ids = ",".join(str(pk) for pk in sorted(set(tournament_ids)))
+    return hashlib.sha256(ids.encode()).hexdigest()[:16]
+
+
 class PdfView(View):
     """Renders ``template_name`` with :meth:`document_context` as a PDF; ``?html`` shows the
     HTML instead (a preview in the browser, with the same stylesheet).
@@ -145,6 +152,13 @@ class PdfView(View):
         made at each request. The language is added to it."""
         return None
 
+    def data_version(self) -> int | None:
+        """The data version the kept copy follows: the tournament's. None for a document
+        across tournaments (the ratings, a league, a career), which no one version follows:
+        its kept copy is compared by what it shows, the digest of its HTML, at each request
+        (milliseconds), and made again when that differs."""
+        return self.tournament.data_version
+
     def filename(self) -> str:
         raise NotImplementedError
 
@@ -160,22 +174,30 @@ class PdfView(View):
         return self.pdf_response(render_pdf(self.template_name, context, request=request))
 
     def cached_response(self, request, key: str) -> HttpResponse:
-        version = self.tournament.data_version
-        copy_etag = etag(key, version)
+        version = self.data_version()
+        html: list[str] = []
+
+        def shown() -> str:
+            if not html:
+                html.append(render_to_string(
+                    self.template_name, {**self.context, "printed_at": PRINTED_AT_MARKER},
+                    request=request,
+                ))
+            return hashlib.sha256(html[0].encode()).hexdigest()
+
+        if version is None:  # compared by what it shows: the HTML first
+            if isinstance(self.context, HttpResponse):
+                return self.context
+            copy_etag = etag(key, shown())
+        else:
+            copy_etag = etag(key, version)
         not_modified = get_conditional_response(request, etag=copy_etag)
         if not_modified is not None:
             not_modified["ETag"] = copy_etag
             return not_modified
-        html: list[str] = []
-
-        def shown() -> str:
-            html.append(render_to_string(
-                self.template_name, {**self.context, "printed_at": PRINTED_AT_MARKER},
-                request=request,
-            ))
-            return hashlib.sha256(html[0].encode()).hexdigest()
 
         def make() -> bytes:
+            shown()
             printed = html[0].replace(PRINTED_AT_MARKER, self.printed_at())
             return html_to_pdf(printed, site_root=DEFAULT_SITE_ROOT)
 
@@ -184,7 +206,9 @@ class PdfView(View):
         )
         response = self.pdf_response(made.content)
         response["Last-Modified"] = http_date(made.made_at.timestamp())
-        if made.version >= version:
+        if version is None:
+            response["ETag"] = etag(key, made.digest)
+        elif made.version >= version:
             response["ETag"] = copy_etag
         return response
 

@@ -90,6 +90,22 @@ def can_view(user, tournament: Tournament) -> bool:
     return tournament.is_public or is_referee(user, tournament)
 
 
+def visible_tournament_ids(*, user, tournaments) -> set[int]:
+    """The ids of the ``tournaments`` that ``user`` may open (``can_view``: the public ones,
+    and the private ones where they have a role; without a user, the public ones), in one
+    query at most."""
+    visible = {tournament.pk for tournament in tournaments if tournament.is_public}
+    private = [tournament.pk for tournament in tournaments if not tournament.is_public]
+    if not private or user is None or not (user.is_authenticated and user.is_active):
+        return visible
+    if user.is_superuser:
+        return visible | set(private)
+    return visible | set(
+        StaffRole.objects.filter(user=user, tournament__in=private)
+        .values_list("tournament_id", flat=True)
+    )
+
+
 class PermissionMixin(AccessMixin):
     """Access written once: a view answers when ``has_permission()`` does; otherwise an
     anonymous user goes to the login page and a logged-in one gets a 403 (Django's

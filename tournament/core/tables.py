@@ -92,9 +92,10 @@ class PlayerRankingTable(PythonBodyTable):
         return f'<a href="{escape(record["url"])}">{escape(record["name"])}</a>'
 
     def as_values(self, exclude_columns=None):
-        """django-tables2's rows of values, headers capitalised as in the CSV."""
+        """django-tables2's rows of values, headers capitalised as in the CSV and neutralised
+        as the cells are (a league's columns are headed by its tournaments' names)."""
         values = super().as_values(exclude_columns=exclude_columns)
-        yield [capfirst(str(header)) for header in next(values)]
+        yield [spreadsheet_cell(capfirst(str(header))) for header in next(values)]
         yield from values
 
     def value_rank(self, record):

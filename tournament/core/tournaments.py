@@ -13,6 +13,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from tournament.core import freshness
+from tournament.core.addresses import slug_claim
 from tournament.core.permissions import staff_roles_forget
 from tournament.models import StaffRole, Tournament
 
@@ -33,7 +34,9 @@ def tournament_create(
     keep_clubs_apart: bool = False,
     organiser=None,
 ) -> Tournament:
-    """Create a tournament; ``organiser`` (a user), if given, becomes its organiser."""
+    """Create a tournament; ``organiser`` (a user), if given, becomes its organiser. An address
+    already held, by any tournament, is refused as "not available" (``slug-unavailable``:
+    :func:`tournament.core.addresses.slug_claim`)."""
     tournament = Tournament(
         name=name,
         slug=slug,
@@ -48,8 +51,8 @@ def tournament_create(
     )
     if rules is not None:
         tournament.rules = rules
-    tournament.full_clean()
-    tournament.save()
+    tournament.full_clean(validate_unique=False)
+    slug_claim(tournament)
     if organiser is not None:
         staff_role_grant(tournament=tournament, user=organiser, role=StaffRole.Role.ORGANISER)
     return tournament

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from axes.helpers import get_client_ip_address
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.mixins import LoginRequiredMixin
@@ -13,6 +14,7 @@ from django_tables2 import RequestConfig
 from tournament.core.permissions import TournamentMixin
 from tournament.home import selectors
 from tournament.home.tables import RegistrationTable, SessionTable, TournamentTable
+from tournament.organiser.selectors import invitations_for
 
 
 def login_attempt_username(request, credentials=None) -> str:
@@ -28,10 +30,12 @@ def login_attempt_username(request, credentials=None) -> str:
 
 def login_locked_out(request, original_response=None, credentials=None) -> HttpResponse:
     """django-axes's answer to a locked-out login (ours and the admin's): 429, in the user's
-    language, with how long it lasts and who can lift it."""
+    language, with how long it lasts, who can lift it, and the device's address (an
+    organiser lifts the lock for that address only)."""
     return TemplateResponse(request, "tournament/locked_out.html", {
         "failure_limit": settings.AXES_FAILURE_LIMIT,
         "minutes": int(settings.AXES_COOLOFF_TIME.total_seconds() // 60),
+        "address": get_client_ip_address(request),
     }, status=429).render()
 
 
@@ -49,14 +53,17 @@ class HomeView(TemplateView):
 
 
 class MyTablesView(LoginRequiredMixin, TemplateView):
-    """/my-tables/: where a referee lands after logging in: the tables they may enter, the
-    sessions in play first."""
+    """/my-tables/: where a referee lands after logging in: the roles offered to them, to
+    accept or decline, then the tables they may enter, the sessions in play first."""
 
     template_name = "tournament/my_tables.html"
 
     def get_context_data(self, **kwargs):
-        return super().get_context_data(groups=selectors.staff_tables(user=self.request.user),
-                                        **kwargs)
+        return super().get_context_data(
+            groups=selectors.staff_tables(user=self.request.user),
+            invitations=invitations_for(user=self.request.user),
+            **kwargs,
+        )
 
 
 class TournamentDetailView(TournamentMixin, TemplateView):

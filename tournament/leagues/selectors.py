@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from django.db.models import Count, Q, QuerySet
 
+from tournament.core.permissions import visible_tournament_ids
 from tournament.leagues.ranking import (
     TABLE,
     LeaguePlayer,
@@ -28,14 +29,20 @@ from tournament.standings.selectors import cached_standings_of
 
 def visible_leagues(*, user) -> QuerySet[League]:
     """The public leagues, and those the user organises (every league for a superuser), by
-    name; ``tournament_count`` counted."""
+    name; ``tournament_count``: the tournaments the user may see in each (a private
+    tournament is counted for its staff only)."""
     leagues = League.objects.all()
-    if not (user.is_authenticated and user.is_superuser):
-        shown = Q(is_public=True)
-        if user.is_authenticated:
-            shown |= Q(organisers=user)
-        leagues = leagues.filter(pk__in=League.objects.filter(shown).values("pk"))
-    return leagues.annotate(tournament_count=Count("tournaments")).order_by("name", "pk")
+    if user.is_authenticated and user.is_superuser:
+        return leagues.annotate(tournament_count=Count("tournaments")).order_by("name", "pk")
+    shown = Q(is_public=True)
+    seen = Q(tournaments__is_public=True)
+    if user.is_authenticated:
+        shown |= Q(organisers=user)
+        seen |= Q(tournaments__staff_roles__user=user)
+    leagues = leagues.filter(pk__in=League.objects.filter(shown).values("pk"))
+    return leagues.annotate(
+        tournament_count=Count("tournaments", filter=seen, distinct=True)
+    ).order_by("name", "pk")
 
 
 def points_rule(league: League) -> PointsRule:
@@ -47,12 +54,16 @@ def points_rule(league: League) -> PointsRule:
 @dataclass(frozen=True)
 class LeagueTournament:
     """A tournament of the league as its page lists it; ``confirmed_matches`` 0: no results
-    yet; ``in_play``: a session is in play, the ranks may still change."""
+    yet; ``in_play``: a session is in play, the ranks may still change; ``private``: a
+    private tournament, counted for its staff only."""
 
     tournament: Tournament
     confirmed_matches: int
     in_play: bool
-    visible: bool
+
+    @property
+    def private(self) -> bool:
+        return not self.tournament.is_public
 
     @property
     def id(self) -> int:
@@ -66,18 +77,31 @@ class LeagueStanding:
     tournaments: list[LeagueTournament]
     rows: list[LeagueRow]
 
+    @property
+    def has_private(self) -> bool:
+        """Whether a private tournament counts here (the reader is of its staff)."""
+        return any(item.private for item in self.tournaments)
 
-def league_tournaments(*, league: League) -> list[Tournament]:
-    """The league's tournaments, earliest first."""
-    return list(league.tournaments.order_by("start_date", "pk"))
+
+def league_tournaments(*, league: League, user=None) -> list[Tournament]:
+    """The league's tournaments that ``user`` may see (``visible_tournament_ids``: the public
+    ones, and the private ones of their staff roles), earliest first; without a user, the
+    public ones."""
+    tournaments = list(league.tournaments.order_by("start_date", "pk"))
+    visible = visible_tournament_ids(user=user, tournaments=tournaments)
+    return [tournament for tournament in tournaments if tournament.pk in visible]
 
 
 def league_standing(*, league: League, user=None) -> LeagueStanding:
-    """The league's tournaments and ranking (four queries, a fifth for a logged-in ``user``
-    when a tournament is private: ``user`` only says which tournaments they may open)."""
-    tournaments = league_tournaments(league=league)
+    """The league's tournaments and ranking as ``user`` may see them (four queries, a fifth
+    for a logged-in ``user`` when a tournament is private).
+
+    A private tournament counts for the readers who may see it only: the league's public
+    face (without a user: its page, exports and PDF for the public) is the ranking of its
+    public tournaments, and nothing of a private one (its name, players, results) shows
+    there (docs/leagues.md)."""
+    tournaments = league_tournaments(league=league, user=user)
     standings = cached_standings_of(tournaments=tournaments, without_merged=True)
-    visible = visible_tournament_ids(user=user, tournaments=tournaments)
     names: dict[int, LeaguePlayer] = {}
     finishes = []
     listed = []
@@ -93,26 +117,10 @@ def league_standing(*, league: League, user=None) -> LeagueStanding:
             tournament=tournament,
             confirmed_matches=standing.confirmed_matches,
             in_play=standing.is_live,
-            visible=tournament.pk in visible,
         ))
     rule = points_rule(league)
     rows = league_ranking(rule=rule, finishes=finishes, players=names)
     return LeagueStanding(league=league, rule=rule, tournaments=listed, rows=rows)
-
-
-def visible_tournament_ids(*, user, tournaments: list[Tournament]) -> set[int]:
-    """The ids of the tournaments ``user`` may open (``tournament.core.permissions.can_view``:
-    the public ones, and the private ones where they have a role), in one query at most."""
-    visible = {tournament.pk for tournament in tournaments if tournament.is_public}
-    private = [tournament.pk for tournament in tournaments if not tournament.is_public]
-    if not private or user is None or not (user.is_authenticated and user.is_active):
-        return visible
-    if user.is_superuser:
-        return visible | set(private)
-    return visible | set(
-        StaffRole.objects.filter(user=user, tournament__in=private)
-        .values_list("tournament_id", flat=True)
-    )
 
 
 def addable_tournaments(*, user, league: League) -> QuerySet[Tournament]:

@@ -19,6 +19,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from tournament.core.addresses import slug_claim
 from tournament.core.permissions import can_create_league, is_league_organiser, is_organiser
 from tournament.leagues.ranking import (
     TABLE,
@@ -69,7 +70,7 @@ def _league_write(league: League, *, name, description, points_scale, points_tab
     league.points_table = points_table_clean(points_scale=points_scale, points_table=points_table)
     league.best_results = best_results
     league.is_public = is_public
-    league.full_clean(exclude=["organisers"])
+    league.full_clean(exclude=["organisers"], validate_unique=False)
 
 
 @transaction.atomic
@@ -87,13 +88,10 @@ def league_create(
     """A new league; ``user`` becomes its organiser."""
     if not can_create_league(user):
         raise PermissionDenied
-    if slug in RESERVED_SLUGS:
-        raise ValidationError({"slug": ValidationError(
-            _("This address is taken by a page of the site: choose another."), code="reserved")})
     league = League(slug=slug)
     _league_write(league, name=name, description=description, points_scale=points_scale,
                   points_table=points_table, best_results=best_results, is_public=is_public)
-    league.save()
+    slug_claim(league, reserved=RESERVED_SLUGS)
     league.organisers.add(user)
     return league
 

@@ -21,7 +21,7 @@ from django_tables2 import RequestConfig
 
 from tournament.core.forms import add_service_errors
 from tournament.core.mixins import message_refusal
-from tournament.core.pdf import PdfView
+from tournament.core.pdf import PdfView, readers_key
 from tournament.core.permissions import (
     PermissionMixin,
     can_create_league,
@@ -241,13 +241,26 @@ class LeagueTournamentRemoveView(LeagueOrganiserMixin, View):
 
 
 class LeagueRankingPdfView(LeagueMixin, PdfView):
-    """/leagues/<slug>/ranking.pdf: the ranking, printable (made at each request: a league's
-    ranking is read far less often than a running tournament's standings)."""
+    """/leagues/<slug>/ranking.pdf: the ranking, printable, as the reader may see it (the
+    public: its public tournaments). Kept once made and compared by what it shows
+    (``PdfView.data_version`` None: the league spans tournaments), made again by one worker
+    at a time when that changed."""
 
     template_name = "printing/league_ranking.html"
 
+    @cached_property
+    def standing(self) -> selectors.LeagueStanding:
+        return selectors.league_standing(league=self.league, user=self.request.user)
+
+    def cache_name(self) -> str:
+        shown = readers_key(item.id for item in self.standing.tournaments)
+        return f"league:{self.league.pk}:{shown}"
+
+    def data_version(self) -> None:
+        return None
+
     def document_context(self):
-        standing = selectors.league_standing(league=self.league)
+        standing = self.standing
         tournaments = [
             # Translators: short for the n-th tournament of a league, in the printed ranking.
             (tournament_column(item.id), _("T%(number)s") % {"number": number}, item)

@@ -10,6 +10,7 @@ One module a concept, every model importable from here (``from tournament.models
 Match``): the migrations and the rest of the app name them through this package.
 """
 
+from tournament.models.archives import ArchiveImport, Installation
 from tournament.models.base import AppendOnlyEntry, AuditEntryRefused, Versioned, VersionedQuerySet
 from tournament.models.leagues import League
 from tournament.models.matches import (
@@ -27,6 +28,7 @@ from tournament.models.ratings import PlayerMerge, PlayerRating, RatingChange
 from tournament.models.sessions import Seat, SeatingMethod, Session, SessionAuditEntry, Table
 from tournament.models.tournaments import (
     RankingCriterion,
+    StaffInvitation,
     StaffRole,
     Tournament,
     default_ranking_criteria,
@@ -34,9 +36,11 @@ from tournament.models.tournaments import (
 
 __all__ = [
     "AppendOnlyEntry",
+    "ArchiveImport",
     "AuditEntry",
     "AuditEntryRefused",
     "Bonus",
+    "Installation",
     "League",
     "Match",
     "MatchSubmission",
@@ -52,6 +56,7 @@ __all__ = [
     "SeatingMethod",
     "Session",
     "SessionAuditEntry",
+    "StaffInvitation",
     "StaffRole",
     "Table",
     "Tournament",

@@ -11,7 +11,11 @@ from tournament.names import name_sort_key
 
 
 class Player(models.Model):
-    """A person. Players are shared between tournaments; a Registration enters one."""
+    """A person. Players are shared between tournaments; a Registration enters one.
+
+    A licence number is not unique across the installation: an organiser links a new
+    registration by licence to the players of their own tournaments only, so two organisers
+    may each hold a record of one licence until a merge joins them (docs/players.md)."""
 
     name = models.CharField(_("name"), max_length=120)
     club = models.CharField(_("club"), max_length=120, blank=True)
@@ -31,11 +35,7 @@ class Player(models.Model):
         verbose_name = _("player")
         verbose_name_plural = _("players")
         ordering = ["name", "id"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["licence"], condition=~Q(licence=""), name="player_unique_licence"
-            ),
-        ]
+        indexes = [models.Index(fields=["licence"], name="player_licence")]
 
     def __str__(self) -> str:
         return f"{self.name} ({self.club})" if self.club else self.name

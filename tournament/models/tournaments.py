@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import datetime
+
 from django.conf import settings
 from django.core.validators import MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from tournament import engine
@@ -88,10 +91,18 @@ class Tournament(models.Model):
     is_rated = models.BooleanField(
         _("counts for ratings"),
         default=True,
-        help_text=_("Its confirmed matches update the players' ratings."),
+        help_text=_("Its confirmed matches update the players' ratings (once the tournament "
+                    "is public)."),
     )
     is_public = models.BooleanField(
         _("public"), default=True, help_text=_("Visible to everyone, without logging in.")
+    )
+    archive_copy = models.BooleanField(
+        _("copy of an archive already here"),
+        default=False,
+        editable=False,
+        help_text=_("Imported again, as a copy, from an archive of a tournament already here: "
+                    "its matches count for no rating, or they would count twice."),
     )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     data_version = models.PositiveBigIntegerField(
@@ -118,6 +129,10 @@ class Tournament(models.Model):
                 condition=Q(match_rounds__isnull=True) | Q(match_rounds__gte=1),
                 name="tournament_match_rounds_positive",
             ),
+            models.CheckConstraint(
+                condition=Q(archive_copy=False) | Q(is_rated=False),
+                name="tournament_copy_not_rated",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -138,6 +153,13 @@ class Tournament(models.Model):
     def match_options_label(self) -> str:
         """The match options in words ("5 rounds · no opening bonus"), '' when none."""
         return engine.options_label(opening_bonus=self.opening_bonus, rounds=self.match_rounds)
+
+    @property
+    def counts_for_ratings(self) -> bool:
+        """Its confirmed matches count for the players' ratings: rated, and public. A rating
+        is one figure that everyone reads (docs/ratings.md): a private tournament's results
+        moving it would show them to people who may not see the tournament."""
+        return self.is_rated and self.is_public
 
     @property
     def effective_target(self) -> int:
@@ -192,3 +214,51 @@ class StaffRole(models.Model):
     def table_numbers(self) -> frozenset[int] | None:
         """The table numbers this role is limited to, or None for every table."""
         return parse_table_numbers(self.tables)
+
+
+class StaffInvitation(models.Model):
+    """A role offered to an account, held once the account accepts it after logging in: an
+    organiser gives nobody a role without their consent (a superuser does, in the admin and on
+    the Staff page). Kept by username, whether an account of that name exists or not, so that
+    the organiser's page answers the same either way; an invitation lapses after
+    ``DAYS`` days."""
+
+    #: How long an invitation waits for its account.
+    DAYS = 14
+
+    tournament = models.ForeignKey(
+        Tournament, models.CASCADE, related_name="staff_invitations",
+        verbose_name=_("tournament"),
+    )
+    username = models.CharField(_("username"), max_length=150)
+    role = models.CharField(_("role"), max_length=12, choices=StaffRole.Role.choices)
+    tables = models.CharField(
+        _("tables"), max_length=100, blank=True, validators=[validate_table_numbers],
+    )
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, models.SET_NULL, null=True, blank=True, related_name="+",
+        verbose_name=_("invited by"),
+    )
+    created_at = models.DateTimeField(_("invited at"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("staff invitation")
+        verbose_name_plural = _("staff invitations")
+        ordering = ["tournament", "username"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "username"],
+                                    name="staff_invitation_once_per_username"),
+            models.CheckConstraint(
+                condition=~Q(role="organiser") | Q(tables=""),
+                name="staff_invitation_organiser_has_every_table",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.username} — {self.get_role_display()} — {self.tournament}"
+
+    @classmethod
+    def pending(cls):
+        """The invitations that have not lapsed."""
+        return cls.objects.filter(
+            created_at__gte=timezone.now() - datetime.timedelta(days=cls.DAYS))

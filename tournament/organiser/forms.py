@@ -129,13 +129,18 @@ class PlayersImportForm(forms.Form):
 
 
 class StaffGrantForm(forms.Form):
-    username = forms.CharField(label=_("Username"), max_length=150)
+    username = forms.CharField(
+        label=_("Username"), max_length=150,
+        help_text=_("The account is invited: the role starts once it accepts, after logging "
+                    "in (a role already held here changes at once)."),
+    )
     password = forms.CharField(
         label=_("Password"),
         required=False,
         strip=False,
         widget=forms.PasswordInput(render_value=False),
-        help_text=_("Only to create a new account."),
+        help_text=_("Only to create a new account: if an account of that name exists, it is "
+                    "invited and its password stays its own."),
     )
     role = forms.ChoiceField(
         label=_("Role"), choices=StaffRole.Role.choices, initial=StaffRole.Role.REFEREE
@@ -151,3 +156,4 @@ class StaffGrantForm(forms.Form):
 
 class StaffUnlockForm(forms.Form):
     username = forms.CharField(max_length=150, widget=forms.HiddenInput)
+    address = forms.GenericIPAddressField(widget=forms.HiddenInput)

@@ -7,7 +7,14 @@ from django.conf import settings
 from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
-from tournament.models import Match, Registration, Session, StaffRole, Tournament
+from tournament.models import (
+    Match,
+    Registration,
+    Session,
+    StaffInvitation,
+    StaffRole,
+    Tournament,
+)
 
 
 def organiser_sessions(*, tournament: Tournament) -> QuerySet[Session]:
@@ -42,6 +49,20 @@ def registration_counts(*, tournament: Tournament) -> dict[str, int]:
 
 def tournament_staff(*, tournament: Tournament) -> QuerySet[StaffRole]:
     return tournament.staff_roles.select_related("user").order_by("role", "user__username")
+
+
+def tournament_invitations(*, tournament: Tournament) -> QuerySet[StaffInvitation]:
+    """The roles offered and not accepted yet (nor lapsed), by username."""
+    return StaffInvitation.pending().filter(tournament=tournament).order_by("username")
+
+
+def invitations_for(*, user) -> QuerySet[StaffInvitation]:
+    """The roles offered to this account, not lapsed, with their tournament and who offered
+    them, the latest first."""
+    if not user.is_authenticated:
+        return StaffInvitation.objects.none()
+    return (StaffInvitation.pending().filter(username=user.get_username())
+            .select_related("tournament", "invited_by").order_by("-created_at", "pk"))
 
 
 def locked_out_staff(*, tournament: Tournament) -> list[dict]:

@@ -40,6 +40,21 @@ urlpatterns = [
     path("t/<slug:slug>/staff/", views.StaffView.as_view(), name="staff"),
     path("t/<slug:slug>/staff/unlock/", views.StaffUnlockView.as_view(), name="staff_unlock"),
     path(
+        "t/<slug:slug>/staff/invitations/<int:invitation_id>/cancel/",
+        views.StaffInvitationCancelView.as_view(),
+        name="staff_invitation_cancel",
+    ),
+    path(
+        "invitations/<int:invitation_id>/accept/",
+        views.InvitationAnswerView.as_view(),
+        name="invitation_accept",
+    ),
+    path(
+        "invitations/<int:invitation_id>/decline/",
+        views.InvitationAnswerView.as_view(accept=False),
+        name="invitation_decline",
+    ),
+    path(
         "t/<slug:slug>/staff/<int:role_id>/revoke/",
         views.StaffRevokeView.as_view(),
         name="staff_revoke",

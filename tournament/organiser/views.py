@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import datetime
 
+from axes.helpers import get_client_ip_address
 from django.contrib import messages
+from django.contrib.auth.mixins import LoginRequiredMixin
 from django.core.exceptions import ValidationError
 from django.http import HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect
@@ -24,7 +26,13 @@ from tournament.core.permissions import (
     PermissionMixin,
     can_create_tournament,
 )
-from tournament.models import Registration, Session, StaffRole, default_ranking_criteria
+from tournament.models import (
+    Registration,
+    Session,
+    StaffInvitation,
+    StaffRole,
+    default_ranking_criteria,
+)
 from tournament.organiser import selectors, services
 from tournament.organiser.forms import (
     CRITERIA_FIELDS,
@@ -40,6 +48,7 @@ from tournament.organiser.tables import (
     OrganiserSessionTable,
     StaffRoleTable,
 )
+from tournament.players.selectors import may_edit_person
 from tournament.sessions import services as sessions
 
 
@@ -140,7 +149,8 @@ class PlayersView(PlayersPageMixin, TemplateView):
         form = PlayerForm(request.POST)
         if form.is_valid():
             try:
-                registration = services.player_add(tournament=self.tournament, **form.cleaned_data)
+                registration = services.player_add(tournament=self.tournament,
+                                                   user=request.user, **form.cleaned_data)
             except ValidationError as error:
                 add_service_errors(form, error)
             else:
@@ -161,7 +171,8 @@ class PlayersImportView(PlayersPageMixin, TemplateView):
         if form.is_valid():
             try:
                 registrations = services.players_import_csv(
-                    tournament=self.tournament, text=form.cleaned_data["file"]
+                    tournament=self.tournament, text=form.cleaned_data["file"],
+                    user=request.user,
                 )
             except ValidationError as error:
                 form.add_error("file", error)
@@ -200,20 +211,33 @@ class RegistrationEditView(RegistrationMixin, FormView):
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        context["registration"] = self.get_registration()
+        registration = self.get_registration()
+        context["registration"] = registration
+        context["shared_elsewhere"] = not may_edit_person(user=self.request.user,
+                                                          player=registration.player)
         return context
 
     def form_valid(self, form):
+        before = self.get_registration()
         try:
             registration = services.registration_update(
-                registration=self.get_registration(), **form.cleaned_data
+                registration=before, user=self.request.user, **form.cleaned_data
             )
         except ValidationError as error:
             add_service_errors(form, error)
             return self.form_invalid(form)
-        messages.success(
-            self.request, _("%(player)s is saved.") % {"player": registration.player.name}
-        )
+        if registration.player_id != before.player_id:
+            messages.success(self.request, _(
+                "%(player)s is saved for this tournament: their record is shared with "
+                "tournaments you do not organise, so this tournament now has a record of its "
+                "own (number %(id)s), and the others keep theirs as it was. An organiser of all "
+                "of them, or a superuser, can merge the two records."
+            ) % {"player": registration.player.name, "id": registration.player_id},
+                extra_tags="player-split")
+        else:
+            messages.success(
+                self.request, _("%(player)s is saved.") % {"player": registration.player.name}
+            )
         return redirect("tournament:organise_players", slug=self.tournament.slug)
 
     def form_invalid(self, form):
@@ -253,6 +277,7 @@ class StaffView(OrganiserRequiredMixin, TemplateView):
         table = StaffRoleTable(selectors.tournament_staff(tournament=self.tournament))
         RequestConfig(self.request, paginate=False).configure(table)
         context["staff_table"] = table
+        context["invitations"] = selectors.tournament_invitations(tournament=self.tournament)
         context["locked_out"] = selectors.locked_out_staff(tournament=self.tournament)
         context.setdefault("form", StaffGrantForm())
         return context
@@ -261,17 +286,67 @@ class StaffView(OrganiserRequiredMixin, TemplateView):
         form = StaffGrantForm(request.POST)
         if form.is_valid():
             try:
-                staff_role = services.staff_account_grant(tournament=self.tournament, **form.cleaned_data)
+                granted = services.staff_account_grant(
+                    tournament=self.tournament, by=request.user, **form.cleaned_data)
             except ValidationError as error:
                 add_service_errors(form, error)
             else:
-                messages.success(
-                    request,
-                    _("%(username)s is now %(role)s of this tournament.")
-                    % {"username": staff_role.user.get_username(), "role": staff_role.get_role_display()},
-                )
+                if isinstance(granted, StaffInvitation):
+                    messages.success(request, _(
+                        "%(username)s is invited as %(role)s: the role starts once the account "
+                        "accepts it, after logging in."
+                    ) % {"username": granted.username, "role": granted.get_role_display()},
+                        extra_tags="staff-invited")
+                else:
+                    messages.success(
+                        request,
+                        _("%(username)s is now %(role)s of this tournament.")
+                        % {"username": granted.user.get_username(),
+                           "role": granted.get_role_display()},
+                        extra_tags="staff-granted",
+                    )
                 return redirect("tournament:staff", slug=self.tournament.slug)
         return self.render_to_response(self.get_context_data(form=form), status=400)
+
+
+class StaffInvitationCancelView(OrganiserRequiredMixin, View):
+    """POST …/staff/invitations/<id>/cancel/: an invitation taken back."""
+
+    http_method_names = ["post"]
+
+    def post(self, request, *args, **kwargs):
+        invitation = get_object_or_404(StaffInvitation, pk=kwargs["invitation_id"],
+                                       tournament=self.tournament)
+        services.staff_invitation_cancel(invitation=invitation)
+        messages.success(request, _("The invitation of %(username)s is taken back.")
+                         % {"username": invitation.username})
+        return redirect("tournament:staff", slug=self.tournament.slug)
+
+
+class InvitationAnswerView(LoginRequiredMixin, View):
+    """POST /invitations/<id>/accept/ or …/decline/: the invited account answers (its own
+    invitations only: any other is a 404, as one that does not exist)."""
+
+    http_method_names = ["post"]
+    accept = True
+
+    def post(self, request, *args, **kwargs):
+        invitation = get_object_or_404(
+            selectors.invitations_for(user=request.user), pk=kwargs["invitation_id"])
+        if self.accept:
+            try:
+                staff_role = services.staff_invitation_accept(invitation=invitation,
+                                                              user=request.user)
+            except ValidationError as error:
+                message_refusal(request, error)
+                return redirect("tournament:my_tables")
+            messages.success(request, _("You are now %(role)s of %(tournament)s.") % {
+                "role": staff_role.get_role_display(), "tournament": staff_role.tournament.name})
+        else:
+            services.staff_invitation_decline(invitation=invitation, user=request.user)
+            messages.success(request, _("The invitation to %(tournament)s is declined.")
+                             % {"tournament": invitation.tournament.name})
+        return redirect("tournament:my_tables")
 
 
 class StaffRevokeView(OrganiserRequiredMixin, View):
@@ -301,13 +376,16 @@ class StaffUnlockView(OrganiserRequiredMixin, View):
         form = StaffUnlockForm(request.POST)
         if not form.is_valid():
             return HttpResponseBadRequest()
-        username = form.cleaned_data["username"]
+        username, address = form.cleaned_data["username"], form.cleaned_data["address"]
         try:
-            services.staff_lockout_lift(tournament=self.tournament, username=username)
+            services.staff_lockout_lift(tournament=self.tournament, username=username,
+                                        address=address,
+                                        from_address=get_client_ip_address(request))
         except ValidationError as error:
             message_refusal(request, error)
         else:
             messages.success(
-                request, _("%(username)s may log in again.") % {"username": username}
+                request, _("%(username)s may log in again from %(address)s.")
+                % {"username": username, "address": address}
             )
         return redirect("tournament:staff", slug=self.tournament.slug)

@@ -1,5 +1,7 @@
 """The merge form: which record to merge with this one (by its number or its licence), which
-of the two is kept, and why."""
+of the two is kept, and why. The other record is looked for among those the user may name
+(``tournament.players.selectors.merge_candidate``): a record they may not see is answered as
+no record at all."""
 
 from __future__ import annotations
 
@@ -7,6 +9,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from tournament.models import Player
+from tournament.players.selectors import merge_candidate
 
 
 class PlayerMergeForm(forms.Form):
@@ -34,9 +37,10 @@ class PlayerMergeForm(forms.Form):
         help_text=_("Kept in the merge's record, with your name."),
     )
 
-    def __init__(self, *args, player: Player, **kwargs) -> None:
+    def __init__(self, *args, player: Player, user, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.player = player
+        self.user = user
 
     def clean_other_licence(self) -> str:
         return self.cleaned_data["other_licence"].strip()
@@ -56,15 +60,12 @@ class PlayerMergeForm(forms.Form):
                 _("Give the number or the licence, not both."), code="other-twice"
             ))
             return cleaned
-        found = Player.objects.filter(pk=other_id) if other_id else Player.objects.filter(
-            licence=licence
-        )
-        other = found.first()
+        other = merge_candidate(user=self.user, number=other_id, licence=licence or "")
         field = "other_id" if other_id else "other_licence"
         if other is None:
             self.add_error(field, forms.ValidationError(
-                _("No player has this number.") if other_id
-                else _("No player has this licence number."),
+                _("No record you may see has this number.") if other_id
+                else _("No player of your tournaments has this licence number."),
                 code="other-unknown",
             ))
         elif other.pk == self.player.pk:

@@ -27,6 +27,7 @@ from tournament.core.addresses import career_url
 from tournament.models import (
     Match,
     Player,
+    PlayerMerge,
     PlayerRating,
     RatingChange,
     Registration,
@@ -53,17 +54,99 @@ def player_kept(player: Player) -> Player:
     return player
 
 
-def players_by_licence(licences: Iterable[str]) -> dict[str, Player]:
-    """{licence: the record kept for it} for the licences that name a record: a licence of a
-    merged record leads to the record it was merged into, never to a second record."""
-    found = {
-        player.licence: player
-        for player in Player.objects.filter(licence__in=[licence for licence in licences if licence])
-    }
-    return {
-        licence: player_kept(player) if player.merged_into_id else player
-        for licence, player in found.items()
-    }
+def players_by_licence(licences: Iterable[str], *, user=None) -> dict[str, Player]:
+    """{licence: the record a new registration of that licence links to}, for the licences
+    that name one (a licence of a merged record leads to the record kept).
+
+    Only the records of the tournaments ``user`` organises are linked to (every record for a
+    superuser; without a user, a command or the demo run by the installation's operator,
+    every record too): a licence held by anyone else names no record here, so that nobody
+    borrows another organiser's player, nor learns that a licence is known. Joining two
+    records of one person across organisers is a merge, with its own rule
+    (:func:`may_merge`). Among several records of one licence, the one that holds it
+    itself comes first, then the oldest."""
+    wanted = {licence for licence in licences if licence}
+    if not wanted:
+        return {}
+    records = sorted(Player.objects.filter(licence__in=wanted),
+                     key=lambda player: (player.merged_into_id is not None, player.pk))
+    kept = {player.pk: player_kept(player) if player.merged_into_id else player
+            for player in records}
+    allowed: set[int] | None = None
+    organised = None if user is None else organised_tournaments(user=user)
+    if organised is not None:
+        allowed = set(Registration.objects.filter(
+            player_id__in={player.pk for player in kept.values()}, tournament_id__in=organised,
+        ).values_list("player_id", flat=True))
+    found: dict[str, Player] = {}
+    for record in records:
+        target = kept[record.pk]
+        if target.merged_into_id is None and (allowed is None or target.pk in allowed):
+            found.setdefault(record.licence, target)
+    return found
+
+
+def linkable_players(*, user):
+    """The records an import by ``user`` may link its players to (a queryset of ids), or None
+    for every record: as :func:`players_by_licence`, those of the tournaments they organise."""
+    organised = None if user is None else organised_tournaments(user=user)
+    if organised is None:
+        return None
+    return Registration.objects.filter(tournament_id__in=organised).values("player_id")
+
+
+def may_edit_person(*, user, player: Player) -> bool:
+    """May ``user`` change the name, club or licence of this record, which every tournament
+    it entered shows? The merge's rule (:func:`may_merge`): a superuser, or an organiser of
+    every one of those tournaments; no user (a command, the demo) may."""
+    return user is None or may_merge(user=user, records=[player])
+
+
+def merged_record_visible(*, player: Player, user) -> bool:
+    """May ``user`` follow a merged record's address to the record kept? When they may see
+    one of the tournaments the record was registered in when it was merged (its merge log
+    keeps them): otherwise the redirect would tell that a record of a private tournament
+    existed, and whom it was merged into (two queries)."""
+    tournament_ids: set[int] = set()
+    for details in PlayerMerge.objects.filter(merged=player).values_list("details", flat=True):
+        tournament_ids.update(details.get("tournaments", []))
+    tournaments = Tournament.objects.filter(pk__in=tournament_ids)
+    return bool(access(user=user, tournaments=tournaments).visible)
+
+
+def organised_tournaments(*, user):
+    """The ids of the tournaments ``user`` organises (a queryset), or None for every one (a
+    superuser). An inactive or anonymous user organises none."""
+    if not (user.is_authenticated and user.is_active):
+        return Tournament.objects.none().values("pk")
+    if user.is_superuser:
+        return None
+    return StaffRole.objects.filter(user=user, role=StaffRole.Role.ORGANISER).values(
+        "tournament_id"
+    )
+
+
+def merge_candidate(*, user, number: int | None = None, licence: str = "") -> Player | None:
+    """The other record of a merge as ``user`` names it, or None: by its ``number``, a record
+    they may see (one of its tournaments is public or theirs; a merged record, one of the
+    tournaments it was in); by its ``licence``, a record of a tournament they organise
+    (licences are shown to those organisers only). An unknown record and one they may not
+    see give the same None: the form's answer does not tell that a hidden record exists."""
+    if not (user.is_authenticated and user.is_active):
+        return None
+    if number is not None:
+        player = Player.objects.filter(pk=number).first()
+        if player is None:
+            return None
+        if player.merged_into_id is not None:
+            return player if merged_record_visible(player=player, user=user) else None
+        tournaments = Tournament.objects.filter(registrations__player=player)
+        return player if access(user=user, tournaments=tournaments).visible else None
+    candidates = Player.objects.filter(licence=licence, merged_into__isnull=True)
+    organised = organised_tournaments(user=user)
+    if organised is not None:
+        candidates = candidates.filter(registrations__tournament_id__in=organised)
+    return candidates.order_by("pk").first()
 
 
 def player_or_404(player_id: int) -> Player:

@@ -1,4 +1,5 @@
-"""Writes about a person across tournaments: merging two records of the same person.
+"""Writes about a person across tournaments: merging two records of the same person, and
+giving one tournament a record of its own.
 
 A person entered twice (a typo in the licence number, say) has two :class:`Player` records.
 :func:`players_merge` makes them one: the merged record's registrations and seats move to the
@@ -6,6 +7,10 @@ kept record, and the merged record stays, pointing at the kept one (``merged_int
 its old addresses lead to the kept record and nothing is lost; a :class:`PlayerMerge` entry
 keeps what the merged record said and what moved. The kept record's name, club and licence
 stay as they are: the organiser chooses which record is kept.
+
+:func:`player_split` is the other way: one tournament's registration and seats move to a new
+record, so that a change of name, club or licence made by that tournament's organiser stays
+in that tournament, the record the other tournaments show being theirs to answer for.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from tournament.core import freshness
+from tournament.core.transactions import retried_on_deadlock
 from tournament.models import Player, PlayerMerge, Registration, Seat, Tournament
 from tournament.ratings.services import HistoryPoint, rated_matches, ratings_refresh
 
@@ -47,19 +53,31 @@ def players_merge_check(*, kept: Player, merged: Player) -> None:
         )
 
 
-@transaction.atomic
 def players_merge(*, kept: Player, merged: Player, user, reason: str) -> PlayerMerge:
     """Merge ``merged`` into ``kept`` in one transaction (see the module); returns the audit
     entry. Refusals (:func:`players_merge_check`, a missing reason) write nothing.
 
     The ratings are written again from the merged record's first rated match: from there on,
-    its matches count for the kept record."""
+    its matches count for the kept record.
+
+    The locks are taken in one order, the one a confirmation's meet without a cycle: the two
+    records by id, locked "for no key update" (a confirmation writing rating changes that
+    point at them is not held up: their foreign keys need a key share only), then the
+    tournaments by id (``freshness.touch``), then the ratings' turn. A deadlock all the same
+    runs the merge again (:func:`tournament.core.transactions.retried_on_deadlock`)."""
+    return retried_on_deadlock(
+        lambda: _players_merge(kept=kept, merged=merged, user=user, reason=reason))
+
+
+@transaction.atomic
+def _players_merge(*, kept: Player, merged: Player, user, reason: str) -> PlayerMerge:
     reason = reason.strip()
     if not reason:
         raise ValidationError(
             {"reason": ValidationError(_("Give the reason for the merge."), code="reason-missing")}
         )
-    locked = Player.objects.select_for_update().in_bulk([kept.pk, merged.pk])
+    locked = {player.pk: player for player in Player.objects.select_for_update(no_key=True)
+              .filter(pk__in=[kept.pk, merged.pk]).order_by("pk")}
     kept, merged = locked[kept.pk], locked[merged.pk]
     players_merge_check(kept=kept, merged=merged)
 
@@ -97,3 +115,28 @@ def players_merge(*, kept: Player, merged: Player, user, reason: str) -> PlayerM
     if first_rated is not None:
         ratings_refresh(since=first_rated)
     return entry
+
+
+@transaction.atomic
+def player_split(*, registration: Registration, name: str, club: str = "",
+                 licence: str = "") -> Player:
+    """Give the registration's tournament a record of its own: a new :class:`Player` with this
+    name, club and licence, to which the registration and the seats of that tournament move;
+    the record they leave stays as it was for the other tournaments. The ratings are written
+    again from the first rated match that moved. Returns the new record. Its locks are a
+    merge's, in the same order (:func:`players_merge`)."""
+    Player.objects.select_for_update(no_key=True).filter(pk=registration.player_id).get()
+    registration = Registration.objects.select_for_update().get(pk=registration.pk)
+    seats = Seat.objects.filter(player_id=registration.player_id,
+                                session__tournament_id=registration.tournament_id)
+    first_rated = HistoryPoint.first_of(
+        rated_matches().filter(table__seats__in=seats.values("pk")))
+    record = Player(name=name, club=club, licence=licence)
+    record.full_clean(validate_unique=False)
+    record.save()
+    seats.update(player=record)
+    Registration.objects.filter(pk=registration.pk).update(player=record)
+    freshness.touch(tournament_id=registration.tournament_id)
+    if first_rated is not None:
+        ratings_refresh(since=first_rated)
+    return record

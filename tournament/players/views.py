@@ -2,7 +2,8 @@
 
 - ``/players/<id>/``: every tournament the player entered (those the reader may see), their
   final rank there, every match, their rating, and two charts drawn on the server as SVG.
-  A merged record's address leads (301) to the record kept.
+  A merged record's address leads (301) to the record kept, for a reader who may see one of
+  its tournaments (404 otherwise, as for no record at all).
 - ``/players/<id>/career.pdf``: the same, printable (``?html``: the HTML it is made from).
 - ``/players/<id>/merge/``: an organiser merges another record of the same person with this
   one (``tournament.players.services.players_merge``), after seeing both side by side.
@@ -23,7 +24,7 @@ from django.utils.translation import gettext as _
 from django.views.generic import TemplateView, View
 
 from tournament.core.forms import add_service_errors
-from tournament.core.pdf import PdfView
+from tournament.core.pdf import PdfView, readers_key
 from tournament.models import Player
 from tournament.players import selectors, services
 from tournament.players.charts import career_charts
@@ -33,7 +34,8 @@ from tournament.players.tables import CareerMatchesTable, CareerTournamentsTable
 
 class PlayerMixin:
     """Loads ``self.player`` from the address (404 when there is none); a merged record's
-    address answers with a permanent redirect to the same page of the record kept."""
+    address answers with a permanent redirect to the same page of the record kept, to whoever
+    may see one of the tournaments it was in (a 404 to the others, as for no record)."""
 
     player: Player
     follows_merges = True
@@ -41,7 +43,9 @@ class PlayerMixin:
     def dispatch(self, request, *args, **kwargs):
         self.player = selectors.player_or_404(kwargs["player_id"])
         if self.player.merged_into_id is not None:
-            if not self.follows_merges:
+            if not self.follows_merges or not selectors.merged_record_visible(
+                player=self.player, user=request.user
+            ):
                 raise Http404
             kept = selectors.player_kept(self.player)
             name = request.resolver_match.view_name
@@ -77,9 +81,21 @@ class PlayerCareerView(PlayerMixin, TemplateView):
 
 
 class PlayerCareerPdfView(PlayerMixin, PdfView):
-    """/players/<id>/career.pdf: the career printed, with the same charts."""
+    """/players/<id>/career.pdf: the career printed, with the same charts, as the reader may
+    see it. Kept once made and compared by what it shows (``PdfView.data_version`` None: a
+    career spans tournaments, and a rating moves with other players' matches), made again by
+    one worker at a time when that changed; the readers who see the same tournaments (and
+    the licence, or not) share the copy."""
 
     template_name = "printing/player_career.html"
+
+    def cache_name(self) -> str:
+        career = self.career
+        shown = readers_key(entry["tournament"].pk for entry in career["tournaments"])
+        return f"career:{self.player.pk}:{shown}:{int(career['show_licence'])}"
+
+    def data_version(self) -> None:
+        return None
 
     def document_context(self):
         career = self.career
@@ -117,11 +133,11 @@ class PlayerMergeView(PlayerMixin, View):
 
     def get(self, request, *args, **kwargs):
         self.allowed(self.player)
-        return self.render(PlayerMergeForm(player=self.player))
+        return self.render(PlayerMergeForm(player=self.player, user=request.user))
 
     def post(self, request, *args, **kwargs):
         self.allowed(self.player)
-        form = PlayerMergeForm(request.POST, player=self.player)
+        form = PlayerMergeForm(request.POST, player=self.player, user=request.user)
         if not form.is_valid():
             return self.render(form, status=400)
         kept, merged = form.records()

@@ -1,8 +1,9 @@
 """The ratings as the pages, the exports and the PDF read them: one query for the rows.
 
-- ``ratings_rows(*, league=None)``: every rated player (merged records aside), best first, as
-  plain dicts; with a league, the players who played a confirmed match in one of its
-  tournaments (their rating over every rated tournament, not the league's alone).
+- ``ratings_rows(*, league=None, user=None)``: every rated player (merged records aside), best
+  first, as plain dicts; with a league, the players who played a confirmed match in one of
+  its tournaments that the user may see (their rating over every rated tournament, not the
+  league's alone).
 - ``league_for_ratings(*, slug, user)``: the league whose ratings ``user`` may read, or 404.
 
 The number of queries does not grow with players: the rows come from ``PlayerRating``, kept
@@ -17,7 +18,7 @@ from django.db.models import Exists, OuterRef
 from django.http import Http404
 
 from tournament.core.addresses import career_url_maker
-from tournament.core.permissions import can_view_league
+from tournament.core.permissions import can_view_league, visible_tournament_ids
 from tournament.models import League, Match, PlayerRating, Seat
 
 
@@ -31,8 +32,15 @@ def league_for_ratings(*, slug: str, user) -> League:
     return league
 
 
-def ratings_rows(*, league: League | None = None) -> list[dict[str, Any]]:
-    """The rated players, best first (by conservative rating, then name, then id): one query.
+def ratings_rows(*, league: League | None = None, user=None) -> list[dict[str, Any]]:
+    """The rated players, best first (by conservative rating, then name, then id): one query
+    (two with a league, three when a private tournament is in it and ``user`` is logged in).
+
+    Only public tournaments count for the ratings (``Tournament.counts_for_ratings``), so the
+    figures and the last events are the same for every reader. With a league, the players
+    listed are those who played a confirmed match in one of its tournaments that ``user``
+    may see (without a user, its public ones): a private tournament's players are not
+    listed for the others.
 
     Each row: ``rank`` (players of equal conservative rating share it), ``rank_label``
     ("3" or "3=" for a tie), ``player_id``, ``name``, ``club``, ``url`` (the career page),
@@ -41,9 +49,10 @@ def ratings_rows(*, league: League | None = None) -> list[dict[str, Any]]:
     """
     ratings = PlayerRating.objects.filter(player__merged_into__isnull=True)
     if league is not None:
+        visible = visible_tournament_ids(user=user, tournaments=league.tournaments.all())
         played = Seat.objects.filter(
             player=OuterRef("player_id"),
-            session__tournament__league=league,
+            session__tournament_id__in=visible,
             table__match__status=Match.Status.CONFIRMED,
         )
         ratings = ratings.filter(Exists(played))

@@ -1,6 +1,6 @@
 """The rating history in the database (docs/ratings.md).
 
-Ratings are derived data: the confirmed matches of rated tournaments, taken in the order of
+Ratings are derived data: the confirmed matches of rated public tournaments, in the order of
 their first confirmation (``Match.confirmed_at``, then the match's id), give every
 :class:`~tournament.models.RatingChange` and every :class:`~tournament.models.PlayerRating`.
 :func:`ratings_refresh` deletes the changes from a point of that history on and writes them
@@ -63,11 +63,13 @@ class HistoryPoint:
 
 
 def rated_matches():
-    """The matches that count: confirmed, in a tournament that counts for ratings."""
+    """The matches that count: confirmed, in a tournament that counts for ratings (rated and
+    public: ``Tournament.counts_for_ratings``)."""
     return Match.objects.filter(
         status=Match.Status.CONFIRMED,
         confirmed_at__isnull=False,
         table__session__tournament__is_rated=True,
+        table__session__tournament__is_public=True,
     )
 
 
@@ -84,7 +86,8 @@ def match_written(match: Match, *, was_confirmed: bool, totals_before: list[int]
 
 
 def ratings_tournament_rated_changed(tournament: Tournament) -> int:
-    """After ``tournament.is_rated`` changed: refresh the ratings from the tournament's first
+    """After ``tournament.counts_for_ratings`` changed (``is_rated``, or ``is_public``): refresh
+    the ratings from the tournament's first
     confirmed match on (its matches now count, or no longer do; every later match of every
     tournament is rated again). Returns the number of changes written (0 when the
     tournament has no confirmed match)."""

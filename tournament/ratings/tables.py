@@ -81,7 +81,7 @@ class RatingsTable(PlayerRankingTable):
     # The XLSX and ODS exports (django-tables2's TableExport reads these): typed cells.
     def as_values(self, exclude_columns=None):
         """Every export column, headers capitalised as in the CSV."""
-        yield [header for _name, header in export_columns()]
+        yield [spreadsheet_cell(header) for _name, header in export_columns()]
         for row in self.data:
             yield [export_value(name, row) for name in EXPORT_COLUMNS]
 
@@ -110,7 +110,7 @@ def ratings_csv(*, rows) -> str:
     """The ratings as CSV text, best first: a header line, then a line per player."""
     text = io.StringIO()
     writer = csv.writer(text)
-    writer.writerow([header for _name, header in export_columns()])
+    writer.writerow([spreadsheet_cell(header) for _name, header in export_columns()])
     for row in rows:
         writer.writerow([export_value(name, row) for name in EXPORT_COLUMNS])
     return text.getvalue()

@@ -16,7 +16,8 @@ from django.utils.translation import gettext_lazy
 from django.views.generic import TemplateView
 from django_tables2 import RequestConfig
 
-from tournament.core.pdf import PdfView
+from tournament.core.pdf import PdfView, readers_key
+from tournament.core.permissions import visible_tournament_ids
 from tournament.core.spreadsheet import TABLE_FORMATS, csv_download, table_download
 from tournament.core.tables import RANKING_TEXT_COLUMNS
 from tournament.models import League
@@ -46,7 +47,7 @@ class RatingsMixin:
         return None if slug is None else league_for_ratings(slug=slug, user=self.request.user)
 
     def rows(self) -> list[dict]:
-        return ratings_rows(league=self.league)
+        return ratings_rows(league=self.league, user=self.request.user)
 
     def file_stem(self) -> str:
         return f"{self.league.slug}-ratings" if self.league else "ratings"
@@ -79,10 +80,22 @@ class RatingsView(RatingsMixin, TemplateView):
 
 
 class RatingsPdfView(RatingsMixin, PdfView):
-    """/ratings.pdf and /leagues/<slug>/ratings.pdf: the ratings, printable (made at each
-    request: they follow every confirmation of every tournament)."""
+    """/ratings.pdf and /leagues/<slug>/ratings.pdf: the ratings, printable. They follow every
+    confirmation of every tournament, which no one data version does: kept once made and
+    compared by what they show (``PdfView.data_version`` None), made again by one worker at a
+    time when that changed, the others sending the copy before meanwhile."""
 
     template_name = "printing/ratings.html"
+
+    def cache_name(self) -> str:
+        if self.league is None:
+            return "ratings"
+        visible = visible_tournament_ids(user=self.request.user,
+                                         tournaments=self.league.tournaments.all())
+        return f"ratings:league:{self.league.pk}:{readers_key(visible)}"
+
+    def data_version(self) -> None:
+        return None
 
     def document_context(self) -> dict:
         rows = self.rows()

@@ -5,6 +5,9 @@ the tests of a past tournament's import (the service, the command and the organi
   by rating, ``LATE`` arriving for session 2, ``PLAYERS[1]`` withdrawn after session 1).
 - ``wipe(tournament)``: this installation forgets the tournament and its players.
 - ``zip_with(data, **entries)``: an archive with entries replaced or left out.
+- ``resealed(data)``: the archive with its manifest's digest of the matches made again from
+  its records (as if it had been exported with them: a record changed by hand is otherwise
+  refused before anything else).
 - ``counts()``: the rows an import writes, counted (tournaments, players, matches, rating
   changes, registrations).
 """
@@ -13,9 +16,11 @@ from __future__ import annotations
 
 import datetime
 import io
+import json
 import zipfile
 
 from tests.factories import confirmed_match
+from tournament.archive import export
 from tournament.core.tournaments import tournament_create
 from tournament.models import (
     Match,
@@ -86,6 +91,17 @@ def zip_with(data: bytes, **replaced: bytes | None) -> bytes:
             if content is not None:
                 target.writestr(info.filename, content)
     return buffer.getvalue()
+
+
+def resealed(data: bytes) -> bytes:
+    """The archive with ``archive.matches_digest`` made again from its records."""
+    source = zipfile.ZipFile(io.BytesIO(data))
+    manifest = json.loads(source.read(export.MANIFEST_NAME))
+    entries = [table["match"]["entry"] for session in manifest["sessions"]
+               for table in session["tables"] if table["match"] and table["match"]["entry"]]
+    manifest["archive"]["matches_digest"] = export.matches_digest(
+        {entry: source.read(entry) for entry in entries})
+    return zip_with(data, **{export.MANIFEST_NAME: json.dumps(manifest).encode()})
 
 
 def counts() -> tuple[int, ...]:

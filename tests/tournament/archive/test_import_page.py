@@ -15,7 +15,14 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.pages import attribute, by_id, has_id, messages, select
-from tests.tournament.archive.helpers import PLAYERS, build_source, counts, wipe, zip_with
+from tests.tournament.archive.helpers import (
+    PLAYERS,
+    build_source,
+    counts,
+    resealed,
+    wipe,
+    zip_with,
+)
 from tournament.archive import export
 from tournament.archive import forms as archive_forms
 from tournament.models import Match, RatingChange, Seat, StaffRole, Tournament
@@ -115,6 +122,26 @@ def test_the_archive_becomes_a_tournament_its_user_organises(organiser_client, o
         "tournament:organise", kwargs={"slug": tournament.slug})).status_code == 200
 
 
+def test_a_second_upload_of_one_archive_names_the_tournament_then_a_copy(organiser_client,
+                                                                         exported):
+    data, _totals = exported
+    assert organiser_client.post(URL, {"file": upload(data)}).status_code == 302
+    first = Tournament.objects.get(slug="open-de-lyon")
+    before = counts()
+    again = organiser_client.post(URL, {"file": upload(data)})
+    assert again.status_code == 400
+    assert field_error_codes(again, "file") == ["archive-already-here"]
+    assert attribute(select(again, "#archive-already-here a")[0], "href") == \
+        first.get_absolute_url()
+    assert counts() == before
+    copy = organiser_client.post(URL, {"file": upload(data), "as_copy": "on",
+                                       "name": "Open de Lyon (copie)"})
+    assert copy.status_code == 302
+    made = Tournament.objects.get(name="Open de Lyon (copie)")
+    assert made.archive_copy and not made.is_rated
+    assert not RatingChange.objects.filter(tournament=made).exists()
+
+
 def test_the_name_given_replaces_the_archives(organiser_client, exported):
     data, _totals = exported
     organiser_client.post(URL, {"file": upload(data), "name": "Coupe de Lyon 2025"})
@@ -156,8 +183,8 @@ def test_a_record_refused_halfway_leaves_nothing_written(organiser_client, expor
     manifest = json.loads(zipfile.ZipFile(io.BytesIO(data)).read(export.MANIFEST_NAME))
     last = manifest["sessions"][-1]["tables"][-1]["match"]["entry"]
     before = counts()
-    response = organiser_client.post(URL, {"file": upload(zip_with(data, **{
-        last: b'{"players": ["A"], "rounds": 3}'}))})
+    response = organiser_client.post(URL, {"file": upload(resealed(zip_with(data, **{
+        last: b'{"players": ["A"], "rounds": 3}'})))})
     assert response.status_code == 400
     assert field_error_codes(response, "file") == ["record-refused"]
     assert counts() == before

@@ -13,10 +13,21 @@ from collections import defaultdict
 import pytest
 from django.core.exceptions import ValidationError
 from django.core.management import CommandError, call_command
+from django.db import IntegrityError, transaction
 
-from tests.tournament.archive.helpers import LATE, PLAYERS, build_source, counts, wipe, zip_with
+from tests.tournament.archive.helpers import (
+    LATE,
+    PLAYERS,
+    build_source,
+    counts,
+    resealed,
+    wipe,
+    zip_with,
+)
+from tests.tournament.tournaments import settings_of
 from tournament.archive import export
 from tournament.archive.imports import past_results_import
+from tournament.core.tournaments import staff_role_grant
 from tournament.models import (
     Match,
     Player,
@@ -24,8 +35,11 @@ from tournament.models import (
     RatingChange,
     Registration,
     Session,
+    StaffRole,
     Tournament,
 )
+from tournament.organiser.services import player_add, tournament_update
+from tournament.ratings.services import ratings_rebuild
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_english")]
 
@@ -133,14 +147,105 @@ def test_known_players_are_found_by_licence_merged_records_and_name_with_club(ex
     assert Match.objects.filter(table__seats__player=kept).count() == 2
 
 
-def test_a_taken_slug_gets_a_new_one_and_a_second_import_is_a_second_tournament(exported):
+def test_an_importer_links_their_own_players_only(exported, make_user, make_tournament):
+    """An organiser imports an archive naming a licence of their own tournament's player and
+    licences of other organisers' players (a private tournament's among them): their own is
+    linked, and the message says so; the others are new records, not borrowed, and nothing
+    tells that their licences are known here."""
     data, _before = exported
+    mine = make_user("importer")
+    own = make_tournament(slug="own-club", players=0, sessions=0)
+    staff_role_grant(tournament=own, user=mine, role=StaffRole.Role.ORGANISER)
+    chloe = player_add(tournament=own, name="Chloé Martin", club="Lyon", licence="L-01").player
+    closed = make_tournament(slug="closed", players=0, sessions=0, is_public=False)
+    mads = player_add(tournament=closed, name="Mads Sørensen", club="Dansk",
+                      licence="L-03").player
+    public = make_tournament(slug="someone-elses", players=0, sessions=0)
+    bruno = player_add(tournament=public, name="Bruno Lefèvre", club="Paris").player
+    untouched = {player.pk: (player.name, player.club, player.licence)
+                 for player in (mads, bruno)}
+    imported = past_results_import(data=data, organiser=mine)
+    registered = set(imported.tournament.registrations.values_list("player_id", flat=True))
+    assert chloe.pk in registered and imported.players_linked == ("Chloé Martin",)
+    assert not registered & {mads.pk, bruno.pk}
+    assert imported.players_created == 8
+    assert {player.pk: (player.name, player.club, player.licence) for player in
+            Player.objects.filter(pk__in=untouched)} == untouched
+    assert not RatingChange.objects.filter(player__in=[mads, bruno]).exists()
+
+
+def test_a_taken_slug_gets_a_new_one(exported, make_tournament):
+    data, _before = exported
+    make_tournament(slug="open-de-lyon", players=0, sessions=0)
+    assert past_results_import(data=data).tournament.slug == "open-de-lyon-2"
+
+
+def test_a_second_import_of_one_archive_is_refused_naming_the_tournament(exported):
+    """Imported twice, an archive's matches counted twice in every rating: the second import
+    is refused with the tournament already here named, and the ratings stay those of a
+    rebuild; asked for explicitly, a copy is made, which counts for no rating (nor can be
+    made to)."""
+    data, before = exported
     first = past_results_import(data=data).tournament
-    second = past_results_import(data=data, name="Open de Lyon (copie)").tournament
-    assert (first.slug, second.slug) == ("open-de-lyon", "open-de-lyon-2")
-    assert second.name == "Open de Lyon (copie)"
-    # The same players (found by licence, or by name and club the second time).
-    assert Player.objects.count() == 9
+    kept = (current_ratings(), counts())
+    with pytest.raises(ValidationError) as refused:
+        past_results_import(data=data, name="Open de Lyon (copie)")
+    assert refused_code(refused.value) == "archive-already-here"
+    assert "/t/open-de-lyon/" in refused.value.error_dict["archive"][0].message
+    assert (current_ratings(), counts()) == kept
+    # Re-exported from here, the archive is the same tournament still.
+    again = export.tournament_records_zip(tournament=first)
+    with pytest.raises(ValidationError) as refused:
+        past_results_import(data=again)
+    assert refused_code(refused.value) == "archive-already-here"
+
+    copy = past_results_import(data=data, name="Open de Lyon (copie)", as_copy=True)
+    assert copy.copy and copy.tournament.archive_copy and not copy.tournament.is_rated
+    assert copy.tournament.slug == "open-de-lyon-2"
+    assert current_ratings() == kept[0] == before["ratings"]
+    assert not RatingChange.objects.filter(tournament=copy.tournament).exists()
+    ratings_rebuild()
+    assert current_ratings() == before["ratings"]
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Tournament.objects.filter(pk=copy.tournament.pk).update(is_rated=True)
+    with pytest.raises(ValidationError) as refused:
+        tournament_update(**settings_of(copy.tournament, is_rated=True, match_rounds=2))
+    assert refused.value.error_dict["is_rated"][0].code == "copy-not-rated"
+
+
+def test_an_archive_made_before_identities_is_known_by_its_matches(exported):
+    """An archive without ``archive`` in its manifest (made before it existed): imported once,
+    a second import of it is refused all the same, by the digest of its matches."""
+    data, _before = exported
+    manifest = json.loads(zipfile.ZipFile(io.BytesIO(data)).read(export.MANIFEST_NAME))
+    del manifest["archive"]
+    older = zip_with(data, **{export.MANIFEST_NAME: json.dumps(manifest).encode()})
+    past_results_import(data=older)
+    with pytest.raises(ValidationError) as refused:
+        past_results_import(data=older)
+    assert refused_code(refused.value) == "archive-already-here"
+
+
+def test_an_archive_of_a_tournament_still_here_is_refused(make_tournament, in_english):
+    tournament = build_source(slug="still-here")
+    data = export.tournament_records_zip(tournament=tournament)
+    before = counts()
+    with pytest.raises(ValidationError) as refused:
+        past_results_import(data=data)
+    assert refused_code(refused.value) == "archive-already-here"
+    assert "/t/still-here/" in refused.value.error_dict["archive"][0].message
+    assert counts() == before
+
+
+def test_a_record_changed_after_the_export_is_refused(exported):
+    data, _before = exported
+    manifest = json.loads(zipfile.ZipFile(io.BytesIO(data)).read(export.MANIFEST_NAME))
+    first = manifest["sessions"][0]["tables"][0]["match"]["entry"]
+    record = json.loads(zipfile.ZipFile(io.BytesIO(data)).read(first))
+    record["players"][0] += " (edited)"
+    with pytest.raises(ValidationError) as refused:
+        past_results_import(data=zip_with(data, **{first: json.dumps(record).encode()}))
+    assert refused_code(refused.value) == "archive-digest"
 
 
 def test_an_old_archive_without_its_manifest_falls_back_on_the_records(exported):
@@ -182,7 +287,8 @@ def test_a_damaged_record_is_refused_with_nothing_written(exported):
     last = manifest["sessions"][1]["tables"][1]["match"]["entry"]  # the last match imported
     before = counts()
     with pytest.raises(ValidationError) as refused:
-        past_results_import(data=zip_with(data, **{last: b'{"players": ["A"], "rounds": 3}'}))
+        past_results_import(data=resealed(zip_with(
+            data, **{last: b'{"players": ["A"], "rounds": 3}'})))
     assert refused_code(refused.value) == "record-refused"
     assert last in refused.value.error_dict["archive"][0].message
     assert counts() == before
@@ -207,6 +313,22 @@ def test_a_record_that_replays_otherwise_than_archived_is_refused(exported):
      "manifest-field"),
     (lambda manifest: manifest.update(format="triominos-tournament/9"), "manifest-format"),
     (lambda manifest: manifest["sessions"][1].update(status="playing"), "session-not-closed"),
+    # What answered 500 (nothing written) before: a NUL in a name, a venue or a licence (the
+    # database cannot store it), a first session of 0, negative or past the column's range, a
+    # confirmation that a time zone takes out of the calendar.
+    (lambda manifest: manifest["tournament"].update(name="Open\x00"), "manifest-field"),
+    (lambda manifest: manifest["tournament"].update(venue="\x00"), "manifest-field"),
+    (lambda manifest: manifest["players"][0].update(name="Chloé\x00"), "manifest-field"),
+    (lambda manifest: manifest["players"][0].update(licence="L-\x00"), "manifest-field"),
+    (lambda manifest: manifest["players"][0].update(name="\udfff"), "manifest-field"),
+    (lambda manifest: manifest["players"][0].update(first_session=0), "manifest-field"),
+    (lambda manifest: manifest["players"][0].update(first_session=-3), "manifest-field"),
+    (lambda manifest: manifest["players"][0].update(first_session=10**9), "manifest-field"),
+    (lambda manifest: manifest["sessions"][0]["tables"][0]["match"].update(
+        confirmed_at="0001-01-01T00:30:00+01:00"), "manifest-field"),
+    (lambda manifest: manifest["sessions"][0]["tables"][0]["match"].update(
+        confirmed_at="9999-12-31T23:59:59-05:00"), "manifest-field"),
+    (lambda manifest: manifest["sessions"][0].update(seed=2**40), "manifest-field"),
 ])
 def test_a_bad_manifest_is_refused_naming_the_field(exported, change, code):
     data, _before = exported
@@ -215,7 +337,7 @@ def test_a_bad_manifest_is_refused_naming_the_field(exported, change, code):
     before = counts()
     with pytest.raises(ValidationError) as refused:
         past_results_import(data=zip_with(data, **{
-            export.MANIFEST_NAME: json.dumps(manifest).encode()}))
+            export.MANIFEST_NAME: json.dumps(manifest).encode("utf-8", "surrogatepass")}))
     assert refused_code(refused.value) == code
     assert counts() == before
 
@@ -252,3 +374,14 @@ def test_the_command_refuses_a_damaged_archive(tmp_path, db):
     with pytest.raises(CommandError, match="missing.zip"):
         call_command("import_results", str(tmp_path / "missing.zip"))
     assert not Tournament.objects.exists()
+
+
+def test_an_old_archive_dated_at_the_end_of_the_calendar_is_refused_not_a_500():
+    """An archive without a manifest is timed from the date given, an hour a session: a
+    date the sessions would take past the calendar is refused with the reason."""
+    from tournament.archive.imports import _fallback_time
+
+    assert _fallback_time(datetime.date(9999, 12, 31), 1, 1).year == 9999
+    with pytest.raises(ValidationError) as refused:
+        _fallback_time(datetime.date(9999, 12, 31), 16, 1)
+    assert refused_code(refused.value) == "start-date-range"

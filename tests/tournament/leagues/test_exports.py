@@ -5,6 +5,8 @@ from __future__ import annotations
 import csv
 import datetime
 import io
+import zipfile
+from xml.etree import ElementTree
 
 import openpyxl
 import pytest
@@ -58,6 +60,27 @@ def test_formulas_are_neutralised_in_the_exports(client, season, people):
     lines = list(csv.reader(io.StringIO(
         client.get("/leagues/season/?_export=csv").content.decode("utf-8-sig"))))
     assert ["'=1+2", "'@club"] in [line[1:3] for line in lines]
+
+
+@pytest.mark.parametrize("export_format", ["xlsx", "ods"])
+def test_a_tournaments_name_is_never_a_formula_in_the_headers(client, season, export_format):
+    """A tournament's name heads its column: written as a cell, it must be neutralised as
+    one, or ``=HYPERLINK(...)`` is a live link in the organiser's spreadsheet."""
+    hostile = '=HYPERLINK("http://evil.example/","Winter")'
+    season.tournaments.filter(slug="winter").update(name=hostile)
+    response = client.get(f"/leagues/season/?_export={export_format}", HTTP_ACCEPT_LANGUAGE="en")
+    if export_format == "xlsx":
+        sheet = openpyxl.load_workbook(io.BytesIO(response.content)).active
+        headers = list(next(sheet.iter_rows()))
+        assert all(cell.data_type != "f" for cell in headers)
+        assert "'" + hostile in [cell.value for cell in headers]
+    else:
+        with zipfile.ZipFile(io.BytesIO(response.content)) as document:
+            content = document.read("content.xml").decode()
+        assert "table:formula" not in content
+        texts = ["".join(element.itertext()) for element in ElementTree.fromstring(content).iter(
+            "{urn:oasis:names:tc:opendocument:xmlns:text:1.0}p")]
+        assert "'" + hostile in texts
 
 
 def test_the_ranking_as_pdf(client, season, people):

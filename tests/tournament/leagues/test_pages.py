@@ -126,12 +126,48 @@ def test_a_private_league_is_a_404_to_the_public_on_every_page(client, make_leag
     assert client.get(league_url(hidden) + "?_export=csv").status_code == 404
 
 
-def test_a_private_tournament_is_named_without_a_link(client, make_finished, make_league):
-    secret = make_finished("secret", ["Ana", "Bo"], is_public=False)
-    league = make_league("open-league", tournaments=[secret])
-    response = client.get(league_url(league))
-    assert select(response, "#league-tournaments li[data-tournament=secret] a") == []
-    assert [line[1] for line in ranking(response)] == ["Ana", "Bo"]
+def test_a_private_tournament_counts_for_its_staff_only(client, make_finished, make_league,
+                                                        league_organiser, make_user):
+    """A public league with a private tournament: the public reads the ranking of the public
+    tournaments alone, with neither the private one's name nor its players nor its points;
+    its staff read it counted, and told so."""
+    make_finished("open", ["Ana", "Bo"])
+    secret = make_finished("secret", ["Cy", "Di", "Ana"], is_public=False)
+    league = make_league("open-league", tournaments=[Tournament.objects.get(slug="open"), secret])
+    league_organiser_of_open_only = make_user("lou")
+    league.organisers.add(league_organiser_of_open_only)
+    public = client.get(league_url(league))
+    assert [item.get("data-tournament") for item in
+            select(public, "#league-tournaments li")] == ["open"]
+    assert [line[1] for line in ranking(public)] == ["Ana", "Bo"]
+    assert "Secret" not in public.content.decode() and "Cy" not in public.content.decode()
+    assert not has_id(public, "league-private-note")
+    for reader in (None, league_organiser_of_open_only):
+        readable = Client()
+        if reader is not None:
+            readable.force_login(reader)
+        for suffix in ("?_export=csv", "?_export=xlsx", "?_export=ods"):
+            export = readable.get(league_url(league) + suffix).content
+            assert b"Cy" not in export and b"Secret" not in export, suffix
+    staff = Client()
+    staff.force_login(league_organiser)  # an organiser of "secret" too
+    counted = staff.get(league_url(league))
+    assert [line[1] for line in ranking(counted)] == ["Cy", "Ana", "Di", "Bo"]
+    assert has_id(counted, "league-private-secret") and has_id(counted, "league-private-note")
+
+
+def test_the_list_counts_the_tournaments_a_reader_may_see(client, make_finished, make_league,
+                                                         league_organiser):
+    secret = make_finished("secret", ["Cy", "Di"], is_public=False)
+    make_league("open-league", tournaments=[make_finished("open", ["Ana", "Bo"]), secret])
+
+    def counted(reader):
+        return [cell.text for cell in select(reader.get(reverse("tournament:leagues")),
+                                             "#leagues td.number")]
+    assert counted(client) == ["1"]
+    staff = Client()
+    staff.force_login(league_organiser)
+    assert counted(staff) == ["2"]
 
 
 def test_the_league_page_names_tournaments_in_play(client, season, league_organiser):

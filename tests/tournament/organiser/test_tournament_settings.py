@@ -65,13 +65,30 @@ def test_bad_settings_are_explained_next_to_their_fields(organiser_client, tourn
         assert has_id(response, f"id_{field}_error")
     form = {**FORM, "slug": "spring-open"}
     response = organiser_client.post("/tournaments/new/", form)
-    assert response.context["form"].has_error("slug", "unique")
+    assert response.context["form"].has_error("slug", "slug-unavailable")
     assert has_id(response, "id_slug_error")
     form = {**FORM, "criterion_1": "", "criterion_2": "", "criterion_3": ""}
     response = organiser_client.post("/tournaments/new/", form)
     assert response.context["form"].has_error("criterion_1")
     assert has_id(response, "id_criterion_1_error")
     assert not Tournament.objects.filter(slug="coupe-automne").exists()
+
+
+def test_a_private_tournaments_address_is_refused_as_any_other(organiser_client, tournament,
+                                                                 make_tournament):
+    """The create form answers the same for a public tournament's address and for a private
+    one's it may not see: "not available", never "already exists"."""
+    make_tournament(slug="closed-club-night", players=0, sessions=0, is_public=False)
+    before = Tournament.objects.count()
+    answers = []
+    for slug in (tournament.slug, "closed-club-night"):
+        response = organiser_client.post("/tournaments/new/", {**FORM, "slug": slug})
+        assert response.status_code == 400
+        errors = response.context["form"].errors.as_data()
+        assert set(errors) == {"slug"}
+        answers.append([(error.code, error.messages) for error in errors["slug"]])
+    assert answers[0] == answers[1] == [("slug-unavailable", answers[0][0][1])]
+    assert Tournament.objects.count() == before
 
 
 def test_edit_the_settings(organiser_client, tournament):

@@ -6,12 +6,15 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from tests.pages import attribute, by_id, has_id, select
 from tests.tournament.players.helpers import long_career, two_tournaments
 from tournament.core.tournaments import staff_role_grant
 from tournament.models import Match, Player, PlayerRating, RatingChange, Seat, StaffRole
+from tournament.organiser.services import player_add
+from tournament.players.services import players_merge
 from tournament.ratings.model import Skill
 from tournament.standings.selectors import standings
 
@@ -128,9 +131,14 @@ def test_no_data_a_sentence_instead_of_a_chart(client, make_tournament):
     assert not select(response, "svg")
 
 
-def test_merged_record_redirects_permanently_to_the_kept_one(client, career):
+def test_merged_record_redirects_permanently_to_the_kept_one(client, career, make_tournament):
     ana = career["ana"]
-    twin = Player.objects.create(name="Ana", club="Lyon", licence="L-1OO", merged_into=ana)
+    winter = make_tournament(slug="winter", players=0, sessions=0)
+    summer = make_tournament(slug="summer", players=0, sessions=0)
+    twin = player_add(tournament=winter, name="Ana", club="Lyon", licence="L-1OO").player
+    third = player_add(tournament=summer, name="Ana B").player
+    players_merge(kept=twin, merged=third, user=None, reason="same person")  # merged twice over
+    players_merge(kept=ana, merged=twin, user=None, reason="same person")
     response = client.get(career_url(twin))
     assert response.status_code == 301
     assert response["Location"] == career_url(ana)
@@ -138,8 +146,29 @@ def test_merged_record_redirects_permanently_to_the_kept_one(client, career):
     assert pdf.status_code == 301
     assert pdf["Location"] == reverse("tournament:player_career_pdf",
                                       kwargs={"player_id": ana.pk})
-    third = Player.objects.create(name="Ana B", merged_into=twin)  # merged twice over
     assert client.get(career_url(third))["Location"] == career_url(ana)
+
+
+def test_a_merged_record_of_a_private_tournament_is_a_404_as_no_record(
+    client, career, make_tournament, make_user
+):
+    """Before the redirect, the visibility: a record of a private tournament merged into a
+    public player's record must not answer 301 to the public (it would tell that the record
+    existed and who it is); it answers as an address with no record at all."""
+    ana = career["ana"]
+    closed = make_tournament(slug="closed", players=0, sessions=0, is_public=False)
+    hidden = player_add(tournament=closed, name="Ana", club="Lyon").player
+    players_merge(kept=ana, merged=hidden, user=None, reason="same person")
+    nobody = Player.objects.order_by("-pk").first().pk + 1000
+    for url_name in ("player_career", "player_career_pdf"):
+        merged = reverse(f"tournament:{url_name}", kwargs={"player_id": hidden.pk})
+        missing = reverse(f"tournament:{url_name}", kwargs={"player_id": nobody})
+        assert client.get(merged).status_code == client.get(missing).status_code == 404
+        referee = make_user(f"closed-referee-{url_name}")
+        staff_role_grant(tournament=closed, user=referee, role=StaffRole.Role.REFEREE)
+        staff = Client()
+        staff.force_login(referee)
+        assert staff.get(merged).status_code == 301
 
 
 def test_unknown_player_404(client, db):

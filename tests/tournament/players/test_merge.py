@@ -186,10 +186,14 @@ def test_403_404_by_role(client, twins, make_user, grant_organiser):
     client.force_login(both)
     assert client.get(merge_url(ana)).status_code == 200
     before = snapshot()
-    response = client.post(merge_url(ana), {
-        "other_id": twin.pk, "keep": "this", "reason": "same person", "confirm": "1",
-    })
-    assert response.status_code == 403
+    merge_twin = {"other_id": twin.pk, "keep": "this", "reason": "same person", "confirm": "1"}
+    # The other record is in a private tournament they do not see: no such record for them.
+    response = client.post(merge_url(ana), merge_twin)
+    assert response.status_code == 400
+    assert response.context["form"].has_error("other_id", "other-unknown")
+    # In a public one: they see it, and may not merge it.
+    Tournament.objects.filter(pk=twins["winter"].pk).update(is_public=True)
+    assert client.post(merge_url(ana), merge_twin).status_code == 403
     assert snapshot() == before
     # A merged record has no merge page.
     players_merge(kept=ana, merged=twin, user=None, reason="same person")
@@ -265,4 +269,38 @@ def test_shared_tournament_shown_on_the_form(client, twins, make_user):
             "shared-tournament"
         ]
         assert not has_id(response, "merge-confirm")
+    assert snapshot() == before
+
+
+def test_the_other_record_a_user_may_not_see_is_answered_as_no_record(
+    client, twins, make_user, grant_organiser, make_tournament
+):
+    """The form names the other record by number or licence: a record of a private
+    tournament, or a licence of a tournament the user does not organise, gets the answer an
+    unknown one gets (not a 403 that says "it exists, but not for you")."""
+    ana = twins["ana"]
+    closed = make_tournament(slug="closed", players=0, sessions=0, is_public=False)
+    hidden = player_add(tournament=closed, name="Ana", club="Lyon", licence="L-999").player
+    organiser = make_user("olga")
+    grant_organiser(organiser, twins["spring"], twins["autumn"])
+    client.force_login(organiser)
+    before = snapshot()
+    answers = {}
+    for name, data in {
+        "unknown number": {"other_id": hidden.pk + 1000},
+        "hidden number": {"other_id": hidden.pk},
+        "unknown licence": {"other_licence": "L-000"},
+        "hidden licence": {"other_licence": "L-999"},
+        "another organiser's licence": {"other_licence": "L-1OO"},
+    }.items():
+        response = client.post(merge_url(ana), {"keep": "this", "reason": "typo",
+                                                "preview": "1", **data})
+        assert response.status_code == 400, name
+        errors = response.context["form"].errors.as_data()
+        answers[name] = {field: [(e.code, e.messages) for e in found]
+                         for field, found in errors.items()}
+    assert answers["unknown number"] == answers["hidden number"]
+    assert answers["unknown licence"] == answers["hidden licence"] \
+        == answers["another organiser's licence"]
+    assert answers["hidden number"]["other_id"][0][0] == "other-unknown"
     assert snapshot() == before

@@ -4,6 +4,7 @@ change shows at once on every kept page and fragment."""
 
 from __future__ import annotations
 
+import hashlib
 import re
 
 import pytest
@@ -11,6 +12,7 @@ from django.db import connection
 from django.test import Client
 from django.test.signals import template_rendered
 from django.test.utils import CaptureQueriesContext
+from django.utils.translation import get_language
 
 from tests.factories import confirmed_match, match_at, played_record
 from tests.tournament.matches.helpers import add, board_turn
@@ -192,3 +194,21 @@ def test_the_public_match_page_follows_the_match_until_it_is_confirmed(client, t
     session_start(session=match.table.session)
     confirmed_match(match=match, user=referee, seed=5)
     assert f'hx-get="{url}" hx-trigger' not in client.get(url).content.decode()
+
+
+def test_an_etag_cannot_be_searched_back_to_the_data_version(client, tournament, settings):
+    """The key (a tournament's id and an address) and the version (a small counter) are easy
+    to guess: a plain hash of them would give the version away to whoever tries every number.
+    The ETag is keyed with the server's secret: no guess without it matches, and another
+    secret gives another ETag for the same page at the same version."""
+    url = addresses(tournament)["standings"]
+    tag = client.get(url)["ETag"].strip('"')
+    key = f"page:{tournament.pk}:{url}:{get_language()}:page"
+    tournament.refresh_from_db()
+    guesses = {
+        hashlib.sha256(f"{key}@{version}".encode()).hexdigest()[: len(tag)]
+        for version in range(tournament.data_version + 1000)
+    }
+    assert tag not in guesses
+    settings.SECRET_KEY = "another-secret-for-another-installation"
+    assert Client().get(url)["ETag"].strip('"') != tag

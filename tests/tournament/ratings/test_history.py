@@ -4,6 +4,7 @@ a correction and after an un-confirmation; a tournament's ``is_rated`` decides w
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -165,6 +166,48 @@ def test_a_tournament_that_does_not_count_leaves_the_ratings(spring, referee):
 
     tournament_update(**settings_of(spring, is_rated=True))
     assert rating_rows() == kept
+
+
+def test_a_private_tournament_counts_for_no_rating_until_it_is_public(spring, referee,
+                                                                      make_user):
+    """A rating is one figure everyone reads: a private tournament's results moving it would
+    show them. Its confirmed matches count for nobody's rating while it is private, from the
+    moment it is made public (the history refreshed from its first match, as a rebuild
+    gives), and no longer once it is private again; through the settings page and the
+    admin alike."""
+    summer = second_event(spring, slug="summer")
+    Tournament.objects.filter(pk=summer.pk).update(is_public=False)
+    for match in matches_of(spring) + matches_of(summer):
+        confirmed_match(match=match, user=referee)
+    assert not RatingChange.objects.filter(tournament=summer).exists()
+    assert PlayerRating.objects.filter(last_tournament=summer).count() == 0
+    spring_only = rating_rows()
+    assert {rating.matches for rating in PlayerRating.objects.all()} == {2}
+    ratings_rebuild()
+    assert rating_rows() == spring_only
+
+    tournament_update(**settings_of(Tournament.objects.get(pk=summer.pk), is_public=True))
+    assert RatingChange.objects.filter(tournament=summer).count() == \
+        Seat.objects.filter(session__tournament=summer).count()
+    public = rating_rows()
+    ratings_rebuild()
+    assert rating_rows() == public
+
+    admin = Client()
+    admin.force_login(make_user("root", is_superuser=True, is_staff=True))
+    summer.refresh_from_db()
+    form = {
+        "name": summer.name, "slug": summer.slug, "start_date": "2025-06-14",
+        "rules": summer.rules, "ranking_criteria": json.dumps(summer.ranking_criteria),
+        "opening_bonus": "on", "data_version": summer.data_version,
+        "staff_roles-TOTAL_FORMS": "0", "staff_roles-INITIAL_FORMS": "0",
+        "registrations-TOTAL_FORMS": "0", "registrations-INITIAL_FORMS": "0",
+    }
+    response = admin.post(f"/admin/tournament/tournament/{summer.pk}/change/", form)
+    assert response.status_code == 302, response.context["adminform"].form.errors
+    assert response["Location"] == "/admin/tournament/tournament/"
+    assert not Tournament.objects.get(pk=summer.pk).is_public
+    assert rating_rows() == spring_only
 
 
 def test_the_settings_page_sets_whether_the_tournament_counts(spring, referee, make_user):

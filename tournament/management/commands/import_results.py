@@ -25,8 +25,10 @@ class Command(BaseCommand):
     help = (
         "Import a tournament's past results from its records.zip (exported by another "
         "installation): the tournament, its players (found by licence, else by name and "
-        "club, else created), its closed sessions and confirmed matches at their original "
-        "confirmation times; then the ratings are refreshed. All or nothing."
+        "club, else created: among the players of the tournaments --organiser organises, or "
+        "every player without it), its closed sessions and confirmed matches at their "
+        "original confirmation times; then the ratings are refreshed. All or nothing. An "
+        "archive whose tournament is already here is refused unless --copy."
     )
 
     def add_arguments(self, parser):
@@ -36,6 +38,9 @@ class Command(BaseCommand):
         parser.add_argument("--name", default="",
                             help="the tournament's name (an archive without tournament.json "
                                  "has none: the file's name by default)")
+        parser.add_argument("--copy", action="store_true",
+                            help="import an archive whose tournament is already here, as a "
+                                 "copy that counts for no rating")
         parser.add_argument("--start-date", default="",
                             help="YYYY-MM-DD, for an archive without tournament.json "
                                  "(today by default)")
@@ -56,6 +61,7 @@ class Command(BaseCommand):
             imported = past_results_import(
                 data=data, organiser=organiser, name=options["name"],
                 fallback_name=path.stem.removesuffix("-records"), start_date=start_date,
+                as_copy=options["copy"],
             )
         except ValidationError as error:
             raise CommandError(f"{path}: " + " ".join(error.messages)) from None
@@ -64,4 +70,6 @@ class Command(BaseCommand):
             f"{tournament.name} imported as /t/{tournament.slug}/: {imported.sessions} "
             f"session(s), {imported.matches} match(es), {imported.players_created} new "
             f"player(s), {imported.players_found} found here"
+            + (": " + ", ".join(imported.players_linked) if imported.players_linked else "")
+            + ("; a copy, counted for no rating" if imported.copy else "")
         ))

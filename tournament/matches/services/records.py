@@ -28,6 +28,22 @@ def _record_error(message: str, code: str) -> ValidationError:
     return ValidationError({"record": ValidationError(message, code=code)})
 
 
+def _refuse_nul_characters(parsed: engine.MatchRecord) -> None:
+    """A player's name or a reason holding a NUL character (``"\\u0000"``: valid JSON, and a
+    record the engine reads) is refused: no database column stores it, and the names go to
+    the audit log."""
+    texts = [("players", name) for name in parsed.players] + [
+        (f"rounds[{r}].turns[{t}].reason", turn.reason or "")
+        for r, round_record in enumerate(parsed.rounds)
+        for t, turn in enumerate(round_record.turns)
+    ]
+    for path, text in texts:
+        if "\x00" in text:
+            raise _record_error(
+                _("This file is not a readable match record: %(path)s holds a NUL character.")
+                % {"path": path}, "unreadable")
+
+
 def _imported_turn(turn: engine.TurnRecord, *, round_: Round, index: int, user, path: str):
     """The Turn row of a record's turn (turn_rows.turn_row); a value the row cannot hold is
     refused, keyed ``record`` with its place in the file."""
@@ -70,6 +86,7 @@ def match_record_import(
         raise _record_error(
             _("This file is not a readable match record: a value has the wrong type or is "
               "too large."), "unreadable") from None
+    _refuse_nul_characters(parsed)
     with match_write(match=match, user=user, seen_revision=seen_revision,
                      submission_key=submission_key) as write:
         rows = write.rows

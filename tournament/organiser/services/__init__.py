@@ -3,7 +3,8 @@
 - :mod:`.tournaments`: the tournament's settings (and deleting tournaments);
 - :mod:`.registrations`: its players (one by one, from a CSV file read by
   ``tournament.organiser.players_csv``), withdrawn or brought back;
-- :mod:`.staff`: its organisers and referees, and their login lock-outs.
+- :mod:`.staff`: its organisers and referees (invited, accepting or declining), and their
+  login lock-outs.
 
 A session's lifecycle is ``tournament.sessions.services``; creating a tournament and granting a
 role, ``tournament.core.tournaments``. Every service runs inside ``transaction.atomic()``,
@@ -21,6 +22,9 @@ from tournament.organiser.services.registrations import (
 )
 from tournament.organiser.services.staff import (
     staff_account_grant,
+    staff_invitation_accept,
+    staff_invitation_cancel,
+    staff_invitation_decline,
     staff_lockout_lift,
     staff_role_revoke,
 )
@@ -37,6 +41,9 @@ __all__ = [
     "registration_update",
     "registration_withdraw",
     "staff_account_grant",
+    "staff_invitation_accept",
+    "staff_invitation_cancel",
+    "staff_invitation_decline",
     "staff_lockout_lift",
     "staff_role_revoke",
     "tournament_set_up",

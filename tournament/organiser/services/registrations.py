@@ -17,7 +17,8 @@ from django.utils.translation import gettext as _
 from tournament.core import freshness
 from tournament.models import Player, Registration, Seat, Tournament
 from tournament.organiser.players_csv import PlayerLine, csv_line_errors, players_csv_read
-from tournament.players.selectors import players_by_licence
+from tournament.players.selectors import may_edit_person, players_by_licence
+from tournament.players.services import player_split
 from tournament.sessions.services import next_session_to_seat
 from tournament.validators import MAX_SESSION_NUMBER
 
@@ -38,7 +39,7 @@ def _status_for(first_session: int | None) -> tuple[str, int | None]:
 class _PlayerChecks:
     """The checks shared by one player and a whole file, against the tournament's players."""
 
-    def __init__(self, tournament: Tournament, lines: Sequence[PlayerLine]) -> None:
+    def __init__(self, tournament: Tournament, lines: Sequence[PlayerLine], *, user=None) -> None:
         self.registered = list(tournament.registrations.values_list(
             "player__name", "player__club", "player__licence", "player_id"
         ))
@@ -47,8 +48,9 @@ class _PlayerChecks:
             (name.casefold(), club.casefold()) for name, club, _l, _i in self.registered
         }
         self.registered_ids = {player_id for _n, _c, _l, player_id in self.registered}
-        # A licence of a merged record leads to the record kept (tournament/players/).
-        self.players_by_licence = players_by_licence(line.licence for line in lines)
+        # The records of the user's own tournaments only; a licence of a merged record leads
+        # to the record kept (tournament/players/).
+        self.players_by_licence = players_by_licence((line.licence for line in lines), user=user)
         self.lines_by_licence: dict[str, int] = {}
         self.lines_by_name: dict[tuple[str, str], int] = {}
         self.max_length = {
@@ -114,7 +116,8 @@ class _PlayerChecks:
         return problems
 
     def player_for(self, line: PlayerLine) -> Player | None:
-        """The existing player of this licence, reused rather than created twice."""
+        """The existing player of this licence in the user's tournaments, reused rather than
+        created twice."""
         return self.players_by_licence.get(line.licence) if line.licence else None
 
 
@@ -149,11 +152,16 @@ def player_add(
     club: str = "",
     licence: str = "",
     first_session: int | None = None,
+    user=None,
 ) -> Registration:
     """Register one player. Once session 1 is seated, a late arrival: seated from
-    ``first_session`` (by default the next session not seated yet)."""
+    ``first_session`` (by default the next session not seated yet).
+
+    A licence links the registration to the record of that licence among the players of the
+    tournaments ``user`` organises (``players_by_licence``: every record for a superuser, or
+    without a user, a command or the demo); otherwise a new record is made."""
     line = PlayerLine(0, name.strip(), club.strip(), licence.strip())
-    checks = _PlayerChecks(tournament, [line])
+    checks = _PlayerChecks(tournament, [line], user=user)
     problems = checks.problems(line)
     next_number = next_session_to_seat(tournament=tournament)
     if first_session is None:
@@ -176,8 +184,9 @@ def player_add(
 
 
 @transaction.atomic
-def players_import_csv(*, tournament: Tournament, text: str) -> list[Registration]:
-    """Register every player of a CSV file (see ``players_csv_lines``), or none.
+def players_import_csv(*, tournament: Tournament, text: str, user=None) -> list[Registration]:
+    """Register every player of a CSV file (see ``players_csv_lines``), or none; licences
+    link as in :func:`player_add`.
 
     A file with a bad line imports nothing: the ``ValidationError`` lists every bad line with
     its number and the reason. Once session 1 is seated, the players are late arrivals.
@@ -185,7 +194,7 @@ def players_import_csv(*, tournament: Tournament, text: str) -> list[Registratio
     lines, errors = players_csv_read(text)
     if not lines and not errors:
         raise ValidationError(_("The file has no player in it."), code="csv-empty")
-    checks = _PlayerChecks(tournament, lines)
+    checks = _PlayerChecks(tournament, lines, user=user)
     for line in lines:
         errors.extend(
             (line.line, error.message, error.code) for error in checks.problems(line).values()
@@ -206,17 +215,39 @@ def registration_update(
     club: str = "",
     licence: str = "",
     first_session: int | None = None,
+    user=None,
 ) -> Registration:
-    """Correct a player's name, club or licence, or the session a late arrival starts from."""
+    """Correct a player's name, club or licence, or the session a late arrival starts from.
+
+    The name, club and licence are the person's, shown by every tournament they entered. A
+    user who may answer for all of those tournaments (``may_edit_person``: a superuser, an
+    organiser of every one, or no user: a command) changes them on the record. For anyone
+    else the change stays in this tournament: its registration and its seats move to a record
+    of their own with the new name, club and licence (``player_split``), and the record the
+    other tournaments show stays as it was; the registration returned then holds the new
+    record (a merge joins them again, with its own rule).
+
+    A licence that names another record of the user's tournaments is refused
+    (``licence-other-player``): that is one person with two records, whom a merge joins."""
     registration = Registration.objects.select_for_update().select_related("player").get(
         pk=registration.pk
     )
     player = registration.player
-    player.name, player.club, player.licence = name.strip(), club.strip(), licence.strip()
+    name, club, licence = name.strip(), club.strip(), licence.strip()
+    changed = (name, club, licence) != (player.name, player.club, player.licence)
+    candidate = Player(name=name, club=club, licence=licence)
     try:
-        player.full_clean()
+        candidate.full_clean(validate_unique=False)
     except ValidationError as error:
         raise ValidationError(error.message_dict) from error
+    if licence and licence != player.licence:
+        other = players_by_licence([licence], user=user).get(licence)
+        if other is not None and other.pk != player.pk:
+            raise ValidationError({"licence": ValidationError(_(
+                "Licence %(licence)s is that of %(other)s (record %(id)s): if they are one "
+                "person, merge the two records rather than give one licence to both."
+            ) % {"licence": licence, "other": other.name, "id": other.pk},
+                code="licence-other-player")})
     if first_session is not None and first_session > MAX_SESSION_NUMBER:
         raise ValidationError({"first_session": _session_too_high()})
     if first_session is not None:
@@ -236,17 +267,24 @@ def registration_update(
                 % {"player": player.name, "number": played_before},
                 code="seated-before",
             )})
-    player.save()
     status, registration.first_session = _status_for(first_session)
     if registration.status != Registration.Status.WITHDRAWN:
         registration.status = status
     registration.full_clean()
     registration.save()
-    # The player's name shows in every tournament they are registered in.
-    for tournament_id in Registration.objects.filter(player=player).values_list(
-        "tournament_id", flat=True
-    ):
-        freshness.touch(tournament_id=tournament_id)
+    if not changed:
+        freshness.touch(tournament_id=registration.tournament_id)
+    elif may_edit_person(user=user, player=player):
+        player.name, player.club, player.licence = name, club, licence
+        player.save()
+        # The player's name shows in every tournament they are registered in.
+        for tournament_id in Registration.objects.filter(player=player).values_list(
+            "tournament_id", flat=True
+        ):
+            freshness.touch(tournament_id=tournament_id)
+    else:
+        player_split(registration=registration, name=name, club=club, licence=licence)
+        registration.refresh_from_db()
     return registration
 
 

@@ -69,8 +69,10 @@ def tournament_update(
 ) -> Tournament:
     """Change the settings. The rule set, the target and the match options (rounds per
     match, opening bonus) are fixed once a session has started; the ranking criteria may
-    change at any time (the standings follow). ``is_rated`` (None: unchanged) may change at
-    any time too: the ratings are refreshed from the tournament's first confirmed match."""
+    change at any time (the standings follow). ``is_rated`` (None: unchanged) and
+    ``is_public`` may change at any time too: when the tournament comes to count for the
+    ratings, or no longer does (rated and public), the ratings are refreshed from its first
+    confirmed match."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     started = tournament.sessions.filter(
         status__in=[Session.Status.PLAYING, Session.Status.FINISHED]
@@ -103,13 +105,17 @@ def tournament_update(
     tournament.opening_bonus = opening_bonus
     tournament.ranking_criteria = list(ranking_criteria)
     tournament.keep_clubs_apart = keep_clubs_apart
+    if is_rated and tournament.archive_copy:
+        raise ValidationError({"is_rated": ValidationError(
+            _("This tournament is a copy of an archive whose tournament is already here: its "
+              "matches count there, and cannot count twice."), code="copy-not-rated")})
+    counted_before = tournament.counts_for_ratings
     tournament.is_public = is_public
-    rated_changed = is_rated is not None and is_rated != tournament.is_rated
     if is_rated is not None:
         tournament.is_rated = is_rated
     tournament.full_clean()
     tournament.save()
-    if rated_changed:
+    if tournament.counts_for_ratings != counted_before:
         ratings_tournament_rated_changed(tournament)
     freshness.touch(tournament_id=tournament.pk)
     return tournament
