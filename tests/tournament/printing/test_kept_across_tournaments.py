@@ -33,10 +33,10 @@ def made(monkeypatch) -> list[str]:
     return calls
 
 
-def across(make_tournament) -> dict[str, str]:
+def across() -> dict[str, str]:
     """Ana's career over two rated tournaments (``two_tournaments``), both in one league; the
     documents' addresses."""
-    career = two_tournaments(make_tournament)
+    career = two_tournaments()
     league = League.objects.create(name="Saison", slug="saison")
     Tournament.objects.filter(pk__in=[career["spring"].pk, career["autumn"].pk]).update(
         league=league)
@@ -50,9 +50,9 @@ def across(make_tournament) -> dict[str, str]:
 
 @pytest.mark.django_db
 def test_each_document_is_made_once_then_again_only_when_what_it_shows_changes(
-    client, make_tournament, made
+    client, made
 ):
-    addresses = across(make_tournament)
+    addresses = across()
     for name, address in addresses.items():
         first = client.get(address)
         assert_pdf(first)
@@ -73,8 +73,8 @@ def test_each_document_is_made_once_then_again_only_when_what_it_shows_changes(
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.skipif(connection.vendor != "postgresql",
                     reason="twelve connections at once: run with DATABASE_URL=postgres://...")
-def test_twelve_readers_at_once_make_each_document_once(make_tournament, made):
-    addresses = across(make_tournament)
+def test_twelve_readers_at_once_make_each_document_once(made):
+    addresses = across()
     for name, address in addresses.items():
         before = len(made)
         start = threading.Barrier(READERS)
