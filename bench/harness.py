@@ -34,7 +34,9 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext, setup_databases, teardown_databases
 from django.utils import timezone
 
+from tournament import engine
 from tournament.core.tournaments import tournament_create
+from tournament.matches.services import TurnInput
 from tournament.models import Match, Player, Seat, Session, Table, Tournament
 from tournament.organiser.services import players_import_csv
 from tournament.seating.services import session_seat
@@ -151,6 +153,22 @@ def bench_client() -> Client:
     """A test client whose requests carry the first host of ``ALLOWED_HOSTS``."""
     host = next((h for h in settings.ALLOWED_HOSTS if h not in ("*", "")), "localhost")
     return Client(HTTP_HOST=host.lstrip("."))
+
+
+def record_turn_input(turn: dict[str, Any]) -> TurnInput:
+    """A turn of a match record (the engine's simulator writes them) as the recording's
+    services take it, as a referee enters it in board mode."""
+    place = turn.get("place") or {}
+    cell = place.get("cell")
+    return TurnInput(
+        player=turn["player"],
+        draws=turn.get("draws", 0),
+        tile=place.get("tile", ""),
+        cell=engine.Cell(*cell) if cell else None,
+        corners=tuple(place["corners"]) if "corners" in place else None,
+        bonus_claimed=turn.get("bonus", "") or "",
+        points_claimed=turn.get("claimed"),
+    )
 
 
 # --- the tournaments measured ----------------------------------------------------------------

@@ -44,6 +44,16 @@ def test_bench_polls_reports_every_page_and_its_304():
     assert all(line.rstrip().endswith("x") for line in lines[2:])
 
 
+@pytest.mark.django_db(transaction=True)
+def test_bench_polls_in_play_counts_every_poll_of_every_page():
+    """Two tables, 8 phones, 30 s of the room, none of it a warm-up: each phone polls its four
+    pages at 0 and 15 s (whatever their offsets, both before 30 s), so 16 polls of each page."""
+    lines = run("bench_polls_in_play", tables=2, seconds=30, warm_up=0).splitlines()
+    rows = {line.split()[0]: line.split() for line in lines[2:]}
+    assert list(rows) == ["standings", "match", "player", "session", "all"]
+    assert [int(row[1]) for row in rows.values()] == [16, 16, 16, 16, 64]
+
+
 def test_bench_exports_in_memory():
     report = run("bench_exports", players=21, sessions=2, repeat=1)
     for label in ("csv (as_values)", "csv (rows)", "xlsx", "ods"):

@@ -44,7 +44,7 @@ def page(browser, live_server):
     context = browser.new_context(
         base_url=live_server.url, locale="fr-FR", viewport={"width": 1024, "height": 768}
     )
-    context.set_default_timeout(10_000)
+    context.set_default_timeout(20_000)  # a shared machine under load answers slowly
     page = context.new_page()
     yield page
     context.close()

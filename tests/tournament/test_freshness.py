@@ -1,12 +1,14 @@
 """Every write that changes what a page shows raises its tournament's data version, in its own
-transaction (tournament/core/freshness.py): the kept pages and PDFs are keyed on it."""
+transaction (tournament/core/freshness.py): the kept pages and PDFs are keyed on it; every write
+but a turn that changes no match's state raises its results version too."""
 
 from __future__ import annotations
 
 import pytest
 from django.core.exceptions import ValidationError
 
-from tests.factories import matches_confirmed
+from tests.factories import confirmed_match, match_at, matches_confirmed, played_record
+from tests.tournament.matches.helpers import add, board_turn
 from tests.tournament.tournaments import settings_of
 from tournament.core.tournaments import staff_role_grant
 from tournament.models import Player, Registration, StaffRole, Tournament
@@ -20,6 +22,10 @@ pytestmark = pytest.mark.django_db
 
 def version(tournament) -> int:
     return Tournament.objects.get(pk=tournament.pk).data_version
+
+
+def results_version(tournament) -> int:
+    return Tournament.objects.get(pk=tournament.pk).results_version
 
 
 def registration(tournament) -> Registration:
@@ -53,9 +59,10 @@ WRITES = {
 @pytest.mark.parametrize("write", WRITES)
 def test_each_write_raises_the_version(tournament, make_user, write):
     user = make_user("rita")
-    before = version(tournament)
+    before, results_before = version(tournament), results_version(tournament)
     WRITES[write](tournament, user)
     assert version(tournament) > before
+    assert results_version(tournament) > results_before
 
 
 def test_a_withdrawn_player_brought_back_and_a_role_revoked(tournament, make_user):
@@ -94,3 +101,31 @@ def test_a_refused_write_raises_nothing(tournament):
     with pytest.raises(ValidationError):
         session_close(session=tournament.sessions.get())
     assert version(tournament) == before
+
+
+def test_a_turn_raises_the_results_version_only_when_the_match_changes_state(tournament,
+                                                                             referee):
+    """The first turn (not started: in play), a turn in the middle of a round (in play: in
+    play), the match's confirmation, then a correction of the confirmed match."""
+    session_start(session=tournament.sessions.get())
+    match = match_at(tournament=tournament)
+    turns = played_record(match=match, seed=3)["rounds"][0]["turns"]
+    steps = [
+        ("the first turn", lambda: add(match, referee, board_turn(turns[0])), True),
+        ("a turn in play", lambda: add(match, referee, board_turn(turns[1])), False),
+        ("another", lambda: add(match, referee, board_turn(turns[2])), False),
+    ]
+    for step, write, moves_results in steps:
+        before, results_before = version(tournament), results_version(tournament)
+        write()
+        assert version(tournament) > before, step
+        assert (results_version(tournament) > results_before) == moves_results, step
+
+
+def test_a_confirmation_raises_the_results_version(tournament, referee):
+    session_start(session=tournament.sessions.get())
+    match = match_at(tournament=tournament)
+    add(match, referee, board_turn(played_record(match=match, seed=3)["rounds"][0]["turns"][0]))
+    results_before = results_version(tournament)
+    confirmed_match(match=match_at(tournament=tournament, table=2), user=referee, seed=4)
+    assert results_version(tournament) > results_before

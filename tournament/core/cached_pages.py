@@ -3,10 +3,11 @@
 Every phone of the room polls the standings, its table's match or its player page every few
 seconds. For a reader who is not logged in (the public: the page is the same for all of them),
 a page and its polled fragment are answered from a copy kept in the shared cache
-(:func:`tournament.core.cache.cached_copy`), made once per change of the tournament's data version
-(:mod:`tournament.core.freshness`), whatever the number of phones; the answer carries an ETag
-named by that version, so that a poll with nothing new is answered 304 after one indexed
-read (the tournament's row, which the view loads anyway).
+(:func:`tournament.core.cache.cached_copy`), made once per change of what the page shows (its
+version, :meth:`CachedPageMixin.page_version`, from :mod:`tournament.core.freshness`),
+whatever the number of phones; the answer carries an ETag named by that version, so that a poll with nothing new is answered 304 after
+one or two indexed reads (the tournament's row, which the view loads anyway, and the
+revisions of the matches the page shows).
 
 The key names what the page is, never what a client chooses freely: the tournament, the view
 and its arguments as the site writes them (a request for ``/players/007/`` or with any query
@@ -53,6 +54,12 @@ class CachedPageMixin:
     def page(self, request, *args, **kwargs):
         raise NotImplementedError
 
+    def page_version(self) -> int:
+        """The version of what the page shows, read before the page's data
+        (:mod:`tournament.core.freshness`): by default the tournament's data version, which
+        every write raises; a page that shows less keys on less and stays a 304 longer."""
+        return self.tournament.data_version
+
     def page_key(self, request) -> str | None:
         """The copy's key for this request, or None when it is made for this reader alone
         (logged in, a query string, an address not written as the site writes it, messages
@@ -75,7 +82,7 @@ class CachedPageMixin:
             response = self.page(request, *args, **kwargs)
             patch_vary_headers(response, ("HX-Request",))
             return response
-        version = self.tournament.data_version
+        version = self.page_version()
         not_modified = get_conditional_response(request, etag=etag(key, version))
         if not_modified is not None:
             return self.with_cache_headers(not_modified, key=key, version=version)

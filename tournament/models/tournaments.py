@@ -111,6 +111,13 @@ class Tournament(models.Model):
         editable=False,
         help_text=_("Raised by every write that changes what the tournament's pages show."),
     )
+    results_version = models.PositiveBigIntegerField(
+        _("results version"),
+        default=0,
+        editable=False,
+        help_text=_("Raised by every write except a turn that leaves every match's state as it "
+                    "was: what the standings show."),
+    )
 
     class Meta:
         verbose_name = _("tournament")

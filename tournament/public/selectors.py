@@ -11,7 +11,7 @@ from django.urls import reverse
 from tournament.core.seats import seat_letter
 from tournament.models import Match, Registration, Seat, Session, Tournament
 from tournament.standings.ranking import match_points
-from tournament.standings.selectors import Standings, standings
+from tournament.standings.selectors import Standings, cached_standings_of
 
 
 def table_match_now(*, tournament: Tournament, number: int) -> Match:
@@ -44,7 +44,7 @@ def tournament_session(*, tournament: Tournament, number: int) -> Session:
 
 
 def player_page(*, tournament: Tournament, player_id: int) -> dict[str, Any]:
-    """Everything a player's page shows (six queries): 404 unless registered here.
+    """Everything a player's page shows (six queries at most): 404 unless registered here.
 
     ``registration``, ``standing`` (their standings row), ``standings`` (a ``Standings``),
     ``now`` (the seat in the session seated or in play: ``session``, ``table``, ``seat``,
@@ -60,7 +60,8 @@ def player_page(*, tournament: Tournament, player_id: int) -> dict[str, Any]:
     )
     if registration is None:
         raise Http404
-    result: Standings = standings(tournament=tournament)
+    # Kept under the results version: computed once per confirmation, not once per turn.
+    result: Standings = cached_standings_of(tournaments=[tournament])[tournament.pk]
     standing = next(row for row in result.rows if row["player_id"] == player_id)
 
     seats = list(

@@ -13,10 +13,11 @@ from django.shortcuts import redirect
 from django.views.generic import TemplateView, View
 from django_tables2 import RequestConfig
 
+from tournament.core import freshness
 from tournament.core.cached_pages import CachedPageMixin
 from tournament.core.mixins import poll_seconds
 from tournament.core.permissions import TournamentMixin, is_referee
-from tournament.models import RankingCriterion, Session
+from tournament.models import Match, RankingCriterion, Session
 from tournament.public import selectors
 from tournament.public.tables import PlayerMatchesTable
 from tournament.seating.selectors import seating_by_player, session_attention, session_seating
@@ -26,7 +27,7 @@ from tournament.standings.tables import criterion_display
 
 class LiveFragmentMixin(CachedPageMixin):
     """Render ``fragment_template_name`` alone for htmx requests; the public's copies kept
-    until the next write (``CachedPageMixin``)."""
+    until what the page shows changes (``CachedPageMixin``)."""
 
     fragment_template_name = ""
 
@@ -41,6 +42,15 @@ class PublicSessionView(TournamentMixin, LiveFragmentMixin, TemplateView):
 
     template_name = "tournament/public/session.html"
     fragment_template_name = "tournament/public/_session_tables.html"
+
+    def page_version(self) -> int:
+        """The results and the revisions of the session's matches."""
+        return freshness.page_version(
+            tournament=self.tournament,
+            revisions=freshness.revisions_of(Match.objects.filter(
+                table__session__tournament=self.tournament,
+                table__session__number=self.kwargs["number"])),
+        )
 
     def page(self, request, *args, **kwargs):
         session = selectors.tournament_session(tournament=self.tournament, number=kwargs["number"])
@@ -68,6 +78,15 @@ class PublicPlayerView(TournamentMixin, LiveFragmentMixin, TemplateView):
 
     template_name = "tournament/public/player.html"
     fragment_template_name = "tournament/public/_player_live.html"
+
+    def page_version(self) -> int:
+        """The results and the revisions of the player's matches in the tournament."""
+        return freshness.page_version(
+            tournament=self.tournament,
+            revisions=freshness.revisions_of(Match.objects.filter(
+                table__session__tournament=self.tournament,
+                table__seats__player_id=self.kwargs["player_id"])),
+        )
 
     def page(self, request, *args, **kwargs):
         page = selectors.player_page(tournament=self.tournament, player_id=kwargs["player_id"])

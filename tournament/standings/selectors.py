@@ -62,15 +62,15 @@ def cached_standings_of(
     *, tournaments: Iterable[Tournament], without_merged: bool = False
 ) -> dict[int, Standings]:
     """``standings_of``, each tournament's standings kept in the shared cache under its id,
-    its data version (``tournament.core.freshness``: every write that changes them raises it) and
+    its results version (``tournament.core.freshness``: every write that changes them raises it) and
     the language (the tables in play carry translated labels): one read of the cache, and
     the standings computed only for the tournaments changed since they were last kept. The
-    ``tournaments`` must have been read in this request (their ``data_version`` current)."""
+    ``tournaments`` must have been read in this request (their ``results_version`` current)."""
     tournaments = list(tournaments)
     language = get_language()
     keys = {
         tournament.pk: (
-            f"standings:{tournament.pk}:{tournament.data_version}:{int(without_merged)}:"
+            f"standings:{tournament.pk}:{tournament.results_version}:{int(without_merged)}:"
             f"{language}"
         )
         for tournament in tournaments

@@ -8,6 +8,7 @@ from django.utils.translation import gettext as _
 from django.views.generic import TemplateView
 from django_tables2 import RequestConfig
 
+from tournament.core import freshness
 from tournament.core.cached_pages import CachedPageMixin
 from tournament.core.mixins import poll_seconds
 from tournament.core.permissions import TournamentMixin
@@ -35,6 +36,10 @@ class PublicStandingsView(TournamentMixin, CachedPageMixin, TemplateView):
 
     template_name = "tournament/standings/standings.html"
     fragment_template_name = "tournament/standings/_live.html"
+
+    def page_version(self) -> int:
+        """The results only: a turn that changes no match's state leaves the page as it is."""
+        return freshness.page_version(tournament=self.tournament)
 
     def page(self, request, *args, **kwargs):
         result = standings(tournament=self.tournament)

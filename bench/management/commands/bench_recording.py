@@ -35,7 +35,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from bench.harness import Run, Timings, throwaway_database, timed
+from bench.harness import Run, Timings, record_turn_input, throwaway_database, timed
 from tournament import engine
 from tournament.core.tournaments import staff_role_grant, tournament_create
 from tournament.matches import services as match_services
@@ -98,14 +98,8 @@ class Command(BaseCommand):
         previews: list[Run[object]] = []
         for turn in rounds[-1]["turns"]:
             match = match_with_tournament(match.pk).get()
-            place = turn.get("place")
-            data = match_services.TurnInput(
-                player=turn["player"], draws=turn.get("draws", 0),
-                cell=engine.Cell(*place["cell"]) if place else None,
-                corners=tuple(place["corners"]) if place else None,
-                points_claimed=turn.get("claimed"),
-            )
-            if place:
+            data = record_turn_input(turn)
+            if turn.get("place"):
                 def preview(match=match, data=data):
                     view = match_replay(match=match)
                     view.live.replay.preview(engine.TurnRecord(

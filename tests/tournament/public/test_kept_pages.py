@@ -57,8 +57,9 @@ def test_a_poll_with_nothing_new_is_a_304_after_one_read(client, tournament):
                 again = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"], **headers)
             assert again.status_code == 304, name
             assert again["ETag"] == first["ETag"]
-            # the tournament's row (and the match's, to know it is of this tournament)
-            assert len(queries) == (2 if name == "match" else 1), queries.captured_queries
+            # the tournament's row; and the match's (to know it is of this tournament) or the
+            # revisions of the matches the page shows
+            assert len(queries) == (1 if name == "standings" else 2), queries.captured_queries
 
 
 def test_the_page_and_its_fragment_are_two_copies(client, tournament):
@@ -84,6 +85,8 @@ def test_each_change_shows_at_once_on_every_kept_page(client, outsider_client, t
                                        player_b=other),
         "the session started": lambda: session_start(session=session),
         "a turn": lambda: add(match, referee, board_turn(record["rounds"][0]["turns"][0])),
+        "a turn in play": lambda: add(match, referee,
+                                      board_turn(record["rounds"][0]["turns"][1])),
         "a match confirmed": lambda: confirmed_match(match=table_two, user=referee, seed=6),
     }
     before = {name: client.get(url, **HTMX).content for name, url in urls.items()}
@@ -97,10 +100,47 @@ def test_each_change_shows_at_once_on_every_kept_page(client, outsider_client, t
         seen = {name: client.get(url, **HTMX).content for name, url in urls.items()}
         changed = {name for name in urls if seen[name] != before[name]}
         assert changed, change
+        if change == "a turn in play":
+            assert "standings" not in changed and "match" in changed
         before = seen
     standings = client.get(urls["standings"], **HTMX).content.decode()
     assert f'/t/{tournament.slug}/matches/{table_two.pk}/"' not in standings  # now counted
     assert f'/t/{tournament.slug}/matches/{match.pk}/"' in standings  # still in play
+
+
+def test_a_turn_at_another_table_leaves_a_poll_a_304(client, outsider_client, tournament,
+                                                     referee):
+    """While tables play, a turn that changes no match's state is seen at once on the pages
+    that show its match (its match, its session, its players) and leaves every other poll a
+    304: the standings, another table's match, another table's player."""
+    session = match_at(tournament=tournament).table.session
+    session_start(session=session)
+    one, two = (match_at(tournament=tournament, table=number) for number in (1, 2))
+    turns = played_record(match=two, seed=7)["rounds"][0]["turns"]
+    add(two, referee, board_turn(turns[0]))  # table 2 in play: its state changed
+    first_of = {match.pk: match.table.seats.order_by("order").first().player_id
+                for match in (one, two)}
+    slug = tournament.slug
+    urls = {
+        "standings": (f"/t/{slug}/standings/", False),
+        "match 1": (f"/t/{slug}/matches/{one.pk}/", False),
+        "player at table 1": (f"/t/{slug}/players/{first_of[one.pk]}/", False),
+        "match 2": (f"/t/{slug}/matches/{two.pk}/", True),
+        "player at table 2": (f"/t/{slug}/players/{first_of[two.pk]}/", True),
+        "session": (f"/t/{slug}/sessions/{session.number}/", True),
+    }
+    tags = {name: client.get(url, **HTMX)["ETag"] for name, (url, _shows) in urls.items()}
+    for turn in turns[1:3]:
+        add(two, referee, board_turn(turn))
+        assert Match.objects.get(pk=two.pk).status == Match.Status.PLAYING
+        for name, (url, shows) in urls.items():
+            poll = client.get(url, HTTP_IF_NONE_MATCH=tags[name], **HTMX)
+            if not shows:
+                assert poll.status_code == 304, name
+                continue
+            assert poll.status_code == 200, name
+            assert poll.content == outsider_client.get(url, **HTMX).content, name
+            tags[name] = poll["ETag"]
 
 
 @pytest.mark.slow  # every page read many times over

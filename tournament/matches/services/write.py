@@ -5,8 +5,7 @@ Inside one transaction:
 1. the revision is claimed: an atomic conditional UPDATE of ``Match.revision`` from the
    revision the client saw; when another save came first nothing matches and
    :class:`StaleMatch` is raised (nothing written). The UPDATE also holds the match's row
-   lock until the transaction ends, so writes to one match are serial. The tournament's data
-   version is raised (``freshness.touch``);
+   lock until the transaction ends, so writes to one match are serial;
    A submission whose key (made by the tablet) was saved before raises
    :class:`AlreadySaved` instead, and writes nothing;
 2. the session must be in play: a closed session's matches, and those of a session seated
@@ -15,7 +14,9 @@ Inside one transaction:
    memory, then asks for the replay once (:meth:`MatchWrite.replay`), checks it, and writes
    its new rows (an old version is superseded, never changed or deleted);
 4. on leaving, the replay's figures are stored on every current row and on the match
-   (:func:`match_results_cache`); when the write confirmed the match, or changed a confirmed
+   (:func:`match_results_cache`); the tournament's data version is raised, and its results
+   version when the match's state changed or it was confirmed (``freshness.touch``); when
+   the write confirmed the match, or changed a confirmed
    one, the players' ratings are refreshed from it (``tournament.ratings.services``); then
    the audit entries the service gave (:meth:`MatchWrite.audit`) are written, with the
    match's closing when it has just closed.
@@ -192,7 +193,6 @@ def _claim_revision(*, match: Match, seen_revision: int, submission_key: str = "
         raise refusal
     if updated != 1:
         raise StaleMatch(match_id=match.pk, seen=seen_revision)
-    freshness.touch(tournament_id=match.table.session.tournament_id)
     if submission_key:
         MatchSubmission.objects.create(match=match, key=submission_key)
     return match
@@ -217,11 +217,16 @@ def match_write(*, match: Match, user, seen_revision: int, submission_key: str =
         else:
             before, rows = None, match_rows(match=match)
         write = MatchWrite(match=match, user=user, rows=rows, before=before)
-        was_confirmed = match.status == Match.Status.CONFIRMED
+        status_before = match.status
+        was_confirmed = status_before == Match.Status.CONFIRMED
         totals_before = list(match.totals)
         yield write
         replay = write.replayed
         closed = match_results_cache(replay=replay)
+        # A turn that leaves the match in the state it was in (and no confirmed match
+        # changed) moves no standing: only the pages that show this match follow it.
+        freshness.touch(tournament_id=match.table.session.tournament_id,
+                        results=was_confirmed or replay.match.status != status_before)
         ratings.match_written(replay.match, was_confirmed=was_confirmed,
                               totals_before=totals_before)
         for entry in write._audit:
