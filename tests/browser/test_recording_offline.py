@@ -1,14 +1,22 @@
-"""The venue's Wi-Fi drops while a referee enters turns: the turns are kept on the tablet,
-shown as waiting to send, and sent in order once the server answers again; each is saved
-once."""
+"""The venue's Wi-Fi drops while a referee enters turns: the turns are kept on the tablet, in the
+queue of their match, shown waiting to send, and sent in order by one tab once the server
+answers again; each is saved exactly once, or shown refused with the server's reason.
+
+Each test acts as the venue does to a tablet: the network cut (``context.set_offline``), an
+answer lost or a server restarting (``page.route`` answering 503 or dropping the request), a
+second tab on the same match, a session closed meanwhile, a login that expired.
+"""
 
 from __future__ import annotations
 
+import re
+
+from django.contrib.sessions.models import Session as LoginSession
 from playwright.sync_api import expect
 
 from tests.browser.test_recording_conflict import enter_opening, open_match
 from tests.factories import match_at
-from tournament.models import MatchSubmission, Turn
+from tournament.models import MatchSubmission, Session, Turn
 
 
 def draw_three_and_pass(page) -> None:
@@ -19,26 +27,45 @@ def draw_three_and_pass(page) -> None:
     confirm.locator("button[type=submit]").click()
 
 
+def queued(page, match) -> list[dict]:
+    """The match's queue on the tablet (its localStorage)."""
+    return page.evaluate(
+        "(id) => JSON.parse(localStorage.getItem('triominos.queue.' + id) || '[]')", match.pk)
+
+
+def stored(match) -> list[tuple]:
+    """The match's turns as saved: (index, player, draws, tile), in order."""
+    return [(t.index, t.player, t.draws, t.tile) for t in
+            Turn.objects.current().filter(round__match=match).order_by("index")]
+
+
+def opened(browser, live_server, staff_password, match):
+    """A referee's tablet on ``match`` with its opening (5-5-5 by the first seat) saved."""
+    context, page = open_match(browser, live_server, staff_password,
+                               f"/t/spring-open/matches/{match.pk}/")
+    names = [text.strip() for text in page.locator(".seat-name").all_inner_texts()]
+    enter_opening(page, names[0], "5-5-5", "25")
+    expect(page.locator("#done")).to_have_text("Tour enregistré.")
+    return context, page, names
+
+
 def test_two_turns_entered_offline_are_saved_once_each_in_order(browser, live_server, tournament,
                                                                 referee, staff_password):
     match = match_at(tournament=tournament, started=True)
-    context, page = open_match(browser, live_server, staff_password,
-                               f"/t/spring-open/matches/{match.pk}/")
+    context, page, names = opened(browser, live_server, staff_password, match)
     try:
-        names = [text.strip() for text in page.locator(".seat-name").all_inner_texts()]
-        enter_opening(page, names[0], "5-5-5", "25")
-        expect(page.locator("#done")).to_have_text("Tour enregistré.")
-
         context.set_offline(True)
         draw_three_and_pass(page)
         expect(page.locator("#send-queue")).to_have_attribute("data-count", "1")
+        expect(page.locator("#send-queue")).to_have_attribute("data-state", "offline")
         draw_three_and_pass(page)
         expect(page.locator("#send-queue")).to_have_attribute("data-count", "2")
         expect(page.locator("#send-queue")).to_contain_text("en attente d’envoi")
-        assert Turn.objects.filter(round__match=match).count() == 1  # nothing reached it
-        queued = page.evaluate("() => JSON.parse(localStorage.getItem('triominos.send-queue'))")
-        assert len(queued) == 2
-        keys = [dict(item["fields"])["submission_key"] for item in queued]
+        expect(page.locator("#send-queue li")).to_have_count(2)
+        expect(page.locator("#send-queue")).to_be_visible()
+        expect(page.locator("#match")).not_to_contain_text("Rechargez")  # no advice to reload
+        assert len(stored(match)) == 1  # nothing reached it
+        keys = [item["key"] for item in queued(page, match)]
         assert len(set(keys)) == 2 and all(keys)
 
         # the tablet is closed while offline; opened again once the server answers, the page
@@ -49,13 +76,159 @@ def test_two_turns_entered_offline_are_saved_once_each_in_order(browser, live_se
         page.goto(f"/t/spring-open/matches/{match.pk}/")
         expect(page.locator("#send-queue")).to_have_count(0, timeout=15_000)
         expect(page.locator(".to-play")).to_contain_text(names[3])
-
-        turns = list(Turn.objects.current().filter(round__match=match).order_by("index"))
-        assert [(t.index, t.player, t.draws, t.tile) for t in turns] == [
-            (0, 0, 0, "5-5-5"), (1, 1, 3, ""), (2, 2, 3, "")]
+        assert stored(match) == [(0, 0, 0, "5-5-5"), (1, 1, 3, ""), (2, 2, 3, "")]
         assert Turn.objects.filter(round__match=match).count() == 3  # none saved twice
         assert set(MatchSubmission.objects.filter(match=match).values_list("key", flat=True)) \
             >= set(keys)
-        assert page.evaluate("() => localStorage.getItem('triominos.send-queue')") == "[]"
+        assert queued(page, match) == []
+    finally:
+        context.close()
+
+
+def test_two_tabs_on_one_match_lose_no_turn(browser, live_server, tournament, referee,
+                                            staff_password):
+    match = match_at(tournament=tournament, started=True)
+    context, first, names = opened(browser, live_server, staff_password, match)
+    try:
+        second = context.new_page()
+        second.goto(f"/t/spring-open/matches/{match.pk}/")
+        expect(second.locator(".to-play")).to_contain_text(names[1])
+        context.set_offline(True)
+        draw_three_and_pass(first)
+        expect(second.locator("#send-queue")).to_have_attribute("data-count", "1")
+        draw_three_and_pass(second)  # entered on the other tab: it follows the first one
+        draw_three_and_pass(first)
+        expect(first.locator("#send-queue")).to_have_attribute("data-count", "3")
+        expect(second.locator("#send-queue")).to_have_attribute("data-count", "3")
+
+        context.set_offline(False)
+        for page in (first, second):
+            expect(page.locator("#send-queue")).to_have_count(0, timeout=20_000)
+            expect(page.locator(".to-play")).to_contain_text(names[0])
+        assert stored(match) == [(0, 0, 0, "5-5-5"), (1, 1, 3, ""), (2, 2, 3, ""),
+                                 (3, 3, 3, "")]
+        assert Turn.objects.filter(round__match=match).count() == 4
+    finally:
+        context.close()
+
+
+def test_turns_queued_for_two_matches_each_go_to_their_own(browser, live_server, tournament,
+                                                           referee, staff_password):
+    first_match = match_at(tournament=tournament, started=True)
+    second_match = match_at(tournament=tournament, table=2, started=True)
+    context, page, names = opened(browser, live_server, staff_password, first_match)
+    try:
+        context.set_offline(True)
+        draw_three_and_pass(page)
+        draw_three_and_pass(page)
+        expect(page.locator("#send-queue")).to_have_attribute("data-count", "2")
+        # back online, but the queue does not get through before the referee opens the other
+        # table's match
+        page.route("**/turns/", lambda route: route.abort())
+        context.set_offline(False)
+        page.goto(f"/t/spring-open/matches/{second_match.pk}/")
+        expect(page.locator("#send-queue")).to_have_count(0)  # not this match's queue
+        assert len(queued(page, first_match)) == 2
+        page.unroute("**/turns/")
+        second_names = [text.strip() for text in page.locator(".seat-name").all_inner_texts()]
+        enter_opening(page, second_names[0], "4-4-4", "22")
+        expect(page.locator("#done")).to_have_text("Tour enregistré.")
+        # the first match's queue went to the first match, and this page stayed this match's
+        page.wait_for_function("(id) => !localStorage.getItem('triominos.queue.' + id)",
+                               arg=first_match.pk, timeout=20_000)
+        assert page.url.endswith(f"/matches/{second_match.pk}/")
+        assert [t.strip() for t in page.locator(".seat-name").all_inner_texts()] == second_names
+        assert stored(first_match) == [(0, 0, 0, "5-5-5"), (1, 1, 3, ""), (2, 2, 3, "")]
+        assert stored(second_match) == [(0, 0, 0, "4-4-4")]
+    finally:
+        context.close()
+
+
+def test_a_503_and_a_network_error_mid_queue_lose_and_repeat_nothing(
+        browser, live_server, tournament, referee, staff_password):
+    match = match_at(tournament=tournament, started=True)
+    context, page, names = opened(browser, live_server, staff_password, match)
+    answers = []
+
+    def venue(route):
+        answers.append(len(answers))
+        if len(answers) == 1:  # the server saved it, but the answer came back a 503
+            route.fetch()
+            route.fulfill(status=503, body="Service Unavailable")
+        elif len(answers) == 2:  # the next try never reaches the server
+            route.abort("connectionreset")
+        else:
+            route.continue_()
+
+    try:
+        context.set_offline(True)
+        for _turn in range(3):
+            draw_three_and_pass(page)
+        expect(page.locator("#send-queue")).to_have_attribute("data-count", "3")
+        page.route("**/turns/", venue)
+        context.set_offline(False)
+        expect(page.locator("#send-queue")).to_have_count(0, timeout=30_000)
+        assert len(answers) >= 5  # the 503 and the dropped one were sent again
+        assert stored(match) == [(0, 0, 0, "5-5-5"), (1, 1, 3, ""), (2, 2, 3, ""),
+                                 (3, 3, 3, "")]
+        expect(page.locator(".to-play")).to_contain_text(names[0])
+    finally:
+        context.close()
+
+
+def test_a_turn_refused_because_the_session_closed_is_kept_and_said(
+        browser, live_server, tournament, referee, staff_password):
+    match = match_at(tournament=tournament, started=True)
+    context, page, _names = opened(browser, live_server, staff_password, match)
+    try:
+        context.set_offline(True)
+        draw_three_and_pass(page)
+        draw_three_and_pass(page)
+        # meanwhile the organiser closed the session (its other tables were done)
+        Session.objects.filter(pk=match.table.session_id).update(status=Session.Status.FINISHED)
+        context.set_offline(False)
+        panel = page.locator("#send-queue")
+        expect(panel).to_have_attribute("data-state", "refused", timeout=20_000)
+        refused = panel.locator('li[data-state="refused"]')
+        expect(refused).to_have_count(1)
+        expect(refused.locator(".send-queue__reason")).to_contain_text("clos")
+        expect(panel.locator('li[data-state="blocked"]')).to_have_count(1)
+        assert len(queued(page, match)) == 2  # nothing dropped
+        assert len(stored(match)) == 1
+        refused.locator("button[data-action=discard]").click()
+        expect(panel).to_have_attribute("data-count", "1")
+        assert len(stored(match)) == 1
+    finally:
+        context.close()
+
+
+def test_an_expired_login_keeps_the_turns_and_sends_them_once_logged_in_again(
+        browser, live_server, tournament, referee, staff_password):
+    match = match_at(tournament=tournament, started=True)
+    context, page, names = opened(browser, live_server, staff_password, match)
+    try:
+        LoginSession.objects.all().delete()  # the login expired on the server
+        draw_three_and_pass(page)
+        panel = page.locator("#send-queue")
+        expect(panel).to_have_attribute("data-state", "login")
+        draw_three_and_pass(page)
+        expect(panel).to_have_attribute("data-count", "2")
+        expect(page.locator("#match")).not_to_contain_text("Connexion")  # no login page swapped in
+        link = panel.locator(".send-queue__login a")
+        expect(link).to_have_attribute("href", re.compile(r"^/login/\?next="))
+        assert len(stored(match)) == 1
+
+        with context.expect_page() as opening:
+            link.click()
+        login = opening.value
+        login.locator("#id_username").fill("remi-referee")
+        login.locator("#id_password").fill(staff_password)
+        login.locator("main form button[type=submit]").click()
+        login.wait_for_load_state()
+        login.close()
+        page.bring_to_front()
+        expect(panel).to_have_count(0, timeout=40_000)
+        assert stored(match) == [(0, 0, 0, "5-5-5"), (1, 1, 3, ""), (2, 2, 3, "")]
+        expect(page.locator(".to-play")).to_contain_text(names[3])
     finally:
         context.close()
