@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 
 from tests.browser.test_recording_conflict import enter_opening, open_match
 from tests.factories import match_at
-from tournament.models import MatchSubmission, Session, Turn
+from tournament.models import Match, MatchSubmission, Session, Turn
 
 
 def draw_three_and_pass(page) -> None:
@@ -230,5 +230,47 @@ def test_an_expired_login_keeps_the_turns_and_sends_them_once_logged_in_again(
         expect(panel).to_have_count(0, timeout=40_000)
         assert stored(match) == [(0, 0, 0, "5-5-5"), (1, 1, 3, ""), (2, 2, 3, "")]
         expect(page.locator(".to-play")).to_contain_text(names[3])
+    finally:
+        context.close()
+
+
+def page_kept(page) -> bool:
+    """The service worker runs and the match page, as last saved, is kept for offline."""
+    return page.evaluate("""async () => {
+        if (!navigator.serviceWorker || !navigator.serviceWorker.controller) { return false; }
+        const kept = await caches.match(location.href);
+        const revision = document.getElementById('match').dataset.revision;
+        return !!kept && (await kept.text()).includes('data-revision="' + revision + '"');
+    }""")
+
+
+def test_a_reload_offline_shows_the_match_and_its_queue(browser, live_server, tournament,
+                                                        referee, staff_password):
+    match = match_at(tournament=tournament, started=True)
+    context, page, names = opened(browser, live_server, staff_password, match)
+    try:
+        worker = page.request.get("/offline-worker.js")
+        assert worker.headers["service-worker-allowed"] == "/"
+        assert worker.headers["content-type"].startswith("text/javascript")
+        for _wait in range(40):
+            if page_kept(page):
+                break
+            page.wait_for_timeout(250)
+        assert page_kept(page)
+        context.set_offline(True)
+        draw_three_and_pass(page)
+        expect(page.locator("#send-queue")).to_have_attribute("data-count", "1")
+        page.reload()
+        expect(page.locator("#turn-form")).to_be_visible()  # the page, not the browser's error
+        expect(page.locator("#send-queue")).to_have_attribute("data-count", "1")
+        expect(page.locator("#send-queue li")).to_contain_text("Pioche 3")
+        # the match as last saved: the opening on the table
+        expect(page.locator("#match")).to_have_attribute("data-revision",
+                                                         str(Match.objects.get(pk=match.pk).revision))
+        assert len(stored(match)) == 1
+
+        context.set_offline(False)
+        expect(page.locator("#send-queue")).to_have_count(0, timeout=40_000)
+        assert stored(match) == [(0, 0, 0, "5-5-5"), (1, 1, 3, "")]
     finally:
         context.close()

@@ -468,10 +468,39 @@
     show();
     if (!event.newValue) { refreshMatch(); }  // another tab sent the last one
   });
+  /* -- the page kept for a reload offline (the service worker, offline-worker.js) -------- */
+
+  var PAGES = "triominos-entry-v1";
+
+  function keepWorker() {
+    var worker = text("worker", "");
+    if (!worker || !navigator.serviceWorker || !document.querySelector(".match-page--entry")) { return; }
+    navigator.serviceWorker.register(worker, {scope: "/"}).catch(function () {});
+  }
+
+  /* The page as the server now has it, kept for a reload offline (a moment after a write). */
+  function keepPage() {
+    if (!window.caches || navigator.onLine === false || !document.querySelector(".match-page--entry")) { return; }
+    window.clearTimeout(keepPage.timer);
+    keepPage.timer = window.setTimeout(function () {
+      var address = new URL(window.location.pathname, window.location.origin).href;
+      fetch(address, {credentials: "same-origin"}).then(function (response) {
+        if (response.ok && !response.redirected) {
+          return window.caches.open(PAGES).then(function (cache) { return cache.put(address, response); });
+        }
+        return null;
+      }).catch(function () {});
+    }, 1500);
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
     migrate();
     show();
     flushAll();
+    keepWorker();
   });
-  document.addEventListener("htmx:afterSwap", show);
+  document.addEventListener("htmx:afterSwap", function (event) {
+    show();
+    if (event.detail && event.detail.target && event.detail.target.id === "match" && !load(pageMatch()).length) { keepPage(); }
+  });
 })();
