@@ -274,3 +274,76 @@ def test_a_reload_offline_shows_the_match_and_its_queue(browser, live_server, to
         assert stored(match) == [(0, 0, 0, "5-5-5"), (1, 1, 3, "")]
     finally:
         context.close()
+
+
+def test_a_whole_round_entered_offline_is_drawn_pending_then_saved_in_order(
+        page, log_in, make_tournament, make_user):
+    """The opening saved, then the network gone for the rest of the round: each tile is
+    placed next to the pending ones (the places that fit follow them), drawn pending with its
+    points beside its player; back online, every turn is saved once, in order."""
+    from scoring.simulate import simulate_match
+    from tests.browser.test_recording_board_mode import SEED
+    from tests.tournament.matches.helpers import seated_names
+    from tournament.core.tournaments import staff_role_grant
+    from tournament.models import StaffRole
+
+    tournament = make_tournament(slug="duo", players=2, table_size=2, started=True)
+    staff_role_grant(tournament=tournament, user=make_user("remi-referee"),
+                     role=StaffRole.Role.REFEREE)
+    match = match_at(tournament=tournament)
+    names = seated_names(match)
+    turns = simulate_match(players=2, seed=SEED, names=names)["rounds"][0]["turns"]
+    log_in("remi-referee", next_url=f"/t/duo/matches/{match.pk}/")
+    first = turns[0]
+    page.locator(".opener label").filter(has_text=names[first["player"]]).click()
+    page.locator(f'.tile-button[data-tile="{"-".join(map(str, sorted(first["place"]["corners"])))}"]').click()
+    expect(page.locator(".preview-head")).to_be_visible()
+    choice = page.locator(f'#turn-preview input[value="{"-".join(map(str, first["place"]["corners"]))}"]')
+    if choice.count():
+        choice.check()
+    page.locator("#id_claimed").fill(str(first["claimed"]))
+    page.keyboard.press("Enter")
+    expect(page.locator("#done")).to_be_attached()
+
+    page.context.set_offline(True)
+    entered = 0
+    for index, turn in enumerate(turns[1:], start=1):
+        place = turn.get("place")
+        if place is None:
+            draw_three_and_pass(page) if turn.get("draws") == 3 else None
+            if turn.get("draws") != 3:
+                break  # a short pool: the pass button is the server's to size
+        else:
+            if turn.get("draws"):
+                page.locator(".draws-field .segment").filter(has_text=str(turn["draws"])).click()
+            tile = "-".join(map(str, sorted(place["corners"])))
+            x, y, o = place["cell"]
+            cell = f"{o}({x},{y})"
+            page.locator(f'.tile-button[data-tile="{tile}"]').click()
+            # the place fits after the pending tiles: board.js says so, not the server
+            target = page.locator(f'#board polygon.open[data-cell="{cell}"]')
+            expect(target).to_have_class(re.compile(r"\bfits\b"))
+            target.click()
+            expect(page.locator("#turn-preview .preview-head")).to_have_attribute("data-cell", cell)
+            corners = "-".join(map(str, place["corners"]))
+            choice = page.locator(f'#turn-preview input[type="radio"][value="{corners}"]')
+            if choice.count():
+                choice.check()
+            page.locator("#id_claimed").fill(str(turn["claimed"]))
+            page.keyboard.press("Enter")
+        entered = index
+        expect(page.locator("#send-queue")).to_have_attribute("data-count", str(index))
+        placed = sum(1 for t in turns[1:index + 1] if t.get("place"))
+        expect(page.locator("#board .tile--pending")).to_have_count(placed)
+    assert entered >= 8
+    assert len(stored(match)) == 1
+    expect(page.locator(".seat-pending").first).to_be_visible()
+
+    page.context.set_offline(False)
+    expect(page.locator("#send-queue")).to_have_count(0, timeout=60_000)
+    saved = stored(match)
+    expected = [(i, t["player"], t.get("draws", 0),
+                 "-".join(map(str, sorted(t["place"]["corners"]))) if t.get("place") else "")
+                for i, t in enumerate(turns[:entered + 1])]
+    assert saved == expected
+    expect(page.locator("#board .tile--pending")).to_have_count(0)

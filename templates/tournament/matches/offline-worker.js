@@ -15,6 +15,7 @@ var FILES = [
   "{% static 'tournament/matches/entry.js' %}",
   "{% static 'tournament/matches/queue.js' %}",
   "{% static 'tournament/matches/board.js' %}",
+  "{% static 'tournament/matches/pending.js' %}",
   "{% static 'django_htmx/htmx-2.min.js' %}",
 ];
 var MATCH_PAGE = /^\/t\/[^/]+\/matches\/\d+\/$/;

@@ -181,6 +181,10 @@ class MatchPageMixin(MatchMixin):
                 context["pass_draws"] = live.pass_draws
                 context["tiles"] = live.tile_grid()
                 context["legal_cells_json"] = json.dumps(live.legal_cells, separators=(",", ":"))
+                # the table as placements, for entry to go on offline (board.js, pending.js)
+                context["placements_json"] = json.dumps(
+                    [str(p) for p in live.board.placements] if live.board is not None else [],
+                    separators=(",", ":"))
             context["can_undo"] = live_round_view is not None and bool(live_round_view.turns)
         if can_write and not replay.rounds:
             context["upload_form"] = forms.get("upload_form") or RecordUploadForm(

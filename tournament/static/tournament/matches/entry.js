@@ -16,13 +16,17 @@
   // cells the tile fits once a tile is chosen), Enter or Space chooses; each cell's name says
   // its state (fits, does not fit, chosen) in the page's language (data-word-* on the board).
   function boardCells(board, onPick) {
-    var cells = Array.prototype.slice.call(board.querySelectorAll("polygon.open"));
+    var cells = [];
     var words = { fits: board.dataset.wordFits || "", nofit: board.dataset.wordNofit || "",
                   chosen: board.dataset.wordChosen || "" };
-    cells.forEach(function (cell) {
-      if (!cell.dataset.label) { cell.dataset.label = cell.getAttribute("aria-label") || cell.getAttribute("data-cell"); }
-      if (!cell.getAttribute("role")) { cell.setAttribute("role", "button"); }
-    });
+    function collect() {  // again when the turns waiting to send change the table (pending.js)
+      cells = Array.prototype.slice.call(board.querySelectorAll("polygon.open"));
+      cells.forEach(function (cell) {
+        if (!cell.dataset.label) { cell.dataset.label = cell.getAttribute("aria-label") || cell.getAttribute("data-cell"); }
+        if (!cell.getAttribute("role")) { cell.setAttribute("role", "button"); }
+      });
+    }
+    collect();
     function has(cell, name) { return cell.classList.contains(name); }
     function candidates() {
       var fitting = cells.filter(function (c) { return has(c, "fits"); });
@@ -82,6 +86,7 @@
     refresh();
     return {
       refresh: refresh,
+      reload: function () { collect(); refresh(); },
       focus: function () {
         var stop = board.querySelector('polygon.open[tabindex="0"]');
         if (stop) { stop.focus({ preventScroll: true }); keepInView(stop); }
@@ -125,7 +130,10 @@
     if (!form) { return; }
     var board = document.getElementById("board");
     var legal = {};
-    try { legal = JSON.parse((board && board.dataset.legal) || "{}"); } catch (e) { legal = {}; }
+    function readLegal() {
+      try { legal = JSON.parse((board && board.dataset.legal) || "{}"); } catch (e) { legal = {}; }
+    }
+    readLegal();
     var tileInput = form.querySelector("#id_tile");
     var cellField = form.querySelector("#id_cell");
     var claim = form.querySelector("#id_claimed");
@@ -136,6 +144,15 @@
     var tiles = grid ? tileGridKeys(grid) : null;
     var picker = board && openCells.length ? boardCells(board, function (cell) { pickCell(cell); }) : null;
     cellField.tabIndex = -1;  // the board takes the cell; the list is for pages without script
+    if (board) {  // the turns waiting to send drawn on the table (pending.js): its cells anew
+      board.addEventListener("entry:board-changed", function () {
+        readLegal();
+        openCells = Array.prototype.slice.call(board.querySelectorAll("polygon.open"));
+        if (!picker && openCells.length) { picker = boardCells(board, function (cell) { pickCell(cell); }); }
+        if (picker) { picker.reload(); }
+        markCells(tileInput.value || null);
+      });
+    }
 
     function markCells(tile) {
       var fits = legal[tile] || [];

@@ -224,7 +224,9 @@
         });
         return queue;
       });
-      if (!queue.length) { replaceMatch(id, html, said); }
+      if (!queue.length) { replaceMatch(id, html, said); } else if (id === pageMatch()) {
+        document.dispatchEvent(new CustomEvent("entry:saved", {detail: {html: html}}));  // pending.js
+      }
       return true;
     }
     change(id, function (queue) {
@@ -282,6 +284,7 @@
     if (!match || !id) { return; }
     var queue = load(id);
     var panel = document.getElementById("send-queue");
+    document.dispatchEvent(new CustomEvent("entry:queue-changed"));  // pending.js draws it
     if (!queue.length) {
       if (panel) { panel.remove(); }
       return;
@@ -388,7 +391,12 @@
   /* The queue has the form's submission, with its key: the form's next one is a new one. */
   function handedOver(form) {
     if (!form) { return; }
-    if (form.id === "turn-form") { form.reset(); }
+    if (form.id === "turn-form") {
+      form.reset();
+      var preview = form.querySelector("#turn-preview");
+      if (preview) { preview.innerHTML = ""; }
+      form.querySelectorAll('.tile-button[aria-pressed="true"]').forEach(function (b) { b.setAttribute("aria-pressed", "false"); });
+    }
     var input = form.querySelector("input[name=submission_key]");
     if (input) { input.value = ""; }
     var details = form.closest("details[open]");
