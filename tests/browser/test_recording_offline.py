@@ -347,3 +347,31 @@ def test_a_whole_round_entered_offline_is_drawn_pending_then_saved_in_order(
                 for i, t in enumerate(turns[:entered + 1])]
     assert saved == expected
     expect(page.locator("#board .tile--pending")).to_have_count(0)
+
+
+def test_a_500_with_debug_on_keeps_the_page_and_the_turn(browser, live_server, tournament,
+                                                         referee, staff_password, settings):
+    settings.DEBUG = True  # the README's set-up: django-htmx's debug script shows errors
+    match = match_at(tournament=tournament, started=True)
+    context, page, names = opened(browser, live_server, staff_password, match)
+    answers = []
+
+    def restarting(route):
+        answers.append(route.request.method)
+        if len(answers) == 1:
+            route.fulfill(status=500, body="<html><body><h1>Server Error</h1></body></html>",
+                          content_type="text/html")
+        else:
+            route.continue_()
+
+    try:
+        expect(page.locator('script[data-debug="True"]')).to_have_count(1)
+        page.route("**/turns/", restarting)
+        draw_three_and_pass(page)
+        expect(page.locator("#turn-form")).to_be_visible()  # not replaced by the error page
+        expect(page.locator("#send-queue")).to_have_count(0, timeout=20_000)
+        assert len(answers) >= 2
+        assert stored(match) == [(0, 0, 0, "5-5-5"), (1, 1, 3, "")]
+        expect(page.locator(".to-play")).to_contain_text(names[2])
+    finally:
+        context.close()

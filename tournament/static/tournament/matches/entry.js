@@ -295,12 +295,13 @@
     if (field) { field.focus({ preventScroll: true }); keepInView(field); } else { keepInView(fieldError); }
   }
 
-  // A refused or stale write (400, 409) answers with the match and its message: with DEBUG
-  // on, django-htmx's debug script would otherwise replace the whole document with it.
+  // A refused or stale write (400, 409) answers with the match and its message, and a 5xx
+  // leaves the write to the tablet's queue (queue.js): with DEBUG on, django-htmx's debug
+  // script would otherwise replace the whole document with the answer, and the turn with it.
   function guardDebugSwap() {
     document.body.addEventListener("htmx:beforeOnLoad", function (event) {
       var xhr = event.detail.xhr;
-      if (xhr && (xhr.status === 400 || xhr.status === 409) && event.target.closest && event.target.closest("#match")) {
+      if (xhr && (xhr.status === 400 || xhr.status === 409 || xhr.status >= 500) && event.target.closest && event.target.closest("#match")) {
         event.stopPropagation();
       }
     });
