@@ -375,3 +375,22 @@ def test_a_500_with_debug_on_keeps_the_page_and_the_turn(browser, live_server, t
         expect(page.locator(".to-play")).to_contain_text(names[2])
     finally:
         context.close()
+
+
+def test_undo_is_asked_on_the_page_not_by_a_browser_dialog(browser, live_server, tournament,
+                                                           referee, staff_password):
+    match = match_at(tournament=tournament, started=True)
+    context, page, _names = opened(browser, live_server, staff_password, match)
+    dialogs = []
+    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    try:
+        page.locator("#undo-confirm > summary").click()
+        question = page.locator("#undo-confirm .undo-question")
+        expect(question).to_be_visible()
+        assert len(stored(match)) == 1  # asked, not done
+        page.locator("#undo-confirm button[type=submit]").click()
+        expect(page.locator("#undo-confirm")).to_have_count(0)  # nothing left to undo
+        assert stored(match) == []
+        assert dialogs == []
+    finally:
+        context.close()
