@@ -394,3 +394,21 @@ def test_undo_is_asked_on_the_page_not_by_a_browser_dialog(browser, live_server,
         assert dialogs == []
     finally:
         context.close()
+
+
+def test_a_claim_that_differs_looks_pending_not_saved(browser, live_server, tournament,
+                                                      referee, staff_password):
+    match = match_at(tournament=tournament, started=True)
+    context, page = open_match(browser, live_server, staff_password,
+                               f"/t/spring-open/matches/{match.pk}/")
+    try:
+        names = [text.strip() for text in page.locator(".seat-name").all_inner_texts()]
+        enter_opening(page, names[0], "5-5-5", "31")  # the engine counts 25
+        toast = page.locator("#entry-toast")
+        expect(toast).to_have_attribute("data-kind", "pending")
+        expect(toast).to_have_class(re.compile(r"entry-toast--pending"))
+        expect(toast).not_to_have_class(re.compile(r"entry-toast--error"))
+        page.wait_for_timeout(6500)  # a saved turn's toast fades; a pending one stays
+        expect(toast).to_have_class(re.compile(r"entry-toast--shown"))
+    finally:
+        context.close()
