@@ -165,6 +165,19 @@ DATABASES = {
     )
 }
 
+# SQLite (the default, and a laptop's event) never answers "database is locked" to two
+# referees saving at once: the journal written ahead (WAL: readers never wait for the
+# writer), a write waits its turn up to 20 s rather than failing, and every transaction takes
+# the write lock when it begins (IMMEDIATE): a transaction that read first and then wants to
+# write cannot be refused halfway (bench/sqlite_writers.py measures it).
+SQLITE_OPTIONS = {
+    "transaction_mode": "IMMEDIATE",
+    "timeout": 20,
+    "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    DATABASES["default"]["OPTIONS"] = {**SQLITE_OPTIONS, **DATABASES["default"].get("OPTIONS", {})}
+
 # The public pages and the PDFs kept once made (tournament/core/cache.py) live in the database:
 # every gunicorn worker, and a second app server on the same database, share them, and
 # nothing else needs to run at the venue. The table is made by the migrations

@@ -11,9 +11,12 @@ Views use the mixins at the bottom; the functions are the single place the rules
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
+from django.conf import settings
 from django.contrib.auth.mixins import AccessMixin
-from django.http import Http404
-from django.shortcuts import get_object_or_404
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, resolve_url
 
 from tournament.models import League, StaffRole, Table, Tournament
 
@@ -112,10 +115,37 @@ class PermissionMixin(AccessMixin):
     ``AccessMixin.handle_no_permission``). Each view says who may use it in one
     ``has_permission()``."""
 
+    #: Only a logged-in user may use this view (a write of the staff's): a script's request
+    #: (htmx, the tablet's queue) of an anonymous user is answered 401 before anything is
+    #: looked up (``login_expired``).
+    login_required: bool = False
+
     def has_permission(self) -> bool:
         return True
 
+    def login_next(self) -> str:
+        """Where the login page leads back to after a 401 (``login_expired``)."""
+        return self.request.path
+
+    def login_expired(self, request) -> HttpResponse | None:
+        """A script's request (htmx, or the tablet's queue, which says ``HX-Request``) of a
+        user whose login expired, to a view that needs one: 401, with the login page's address
+        in ``X-Login-Url``, rather than the redirect a browser's fetch would follow to the
+        login page's 200 (which would count as saved). Nothing of the tournament is looked up:
+        a private tournament's existence is not told."""
+        if not self.login_required or request.user.is_authenticated:
+            return None
+        if request.headers.get("HX-Request") != "true":
+            return None
+        login = f"{resolve_url(settings.LOGIN_URL)}?{urlencode({'next': self.login_next()})}"
+        response = HttpResponse("login required", status=401, content_type="text/plain")
+        response["X-Login-Url"] = login
+        return response
+
     def dispatch(self, request, *args, **kwargs):
+        expired = self.login_expired(request)
+        if expired is not None:
+            return expired
         refusal = self.access_refusal(request)
         if refusal is not None:
             return refusal
@@ -136,6 +166,9 @@ class TournamentMixin(PermissionMixin):
     tournament: Tournament
 
     def dispatch(self, request, *args, **kwargs):
+        expired = self.login_expired(request)
+        if expired is not None:
+            return expired
         self.tournament = get_object_or_404(Tournament, slug=kwargs["slug"])
         return super().dispatch(request, *args, **kwargs)
 

@@ -4,11 +4,13 @@ the audit log, the record."""
 
 from django.urls import path
 
-from tournament.matches.views import corrections, entry, page, records, sheet_mode
+from tournament.matches.views import corrections, entry, offline, page, records, sheet_mode
 
 MATCH = "t/<slug:slug>/matches/<int:match_id>/"
 
 urlpatterns = [
+    # at the site's root: the scope of a service worker is at most its own folder
+    path("offline-worker.js", offline.OfflineWorkerView.as_view(), name="offline_worker"),
     path(MATCH, page.MatchView.as_view(), name="match"),
     path(f"{MATCH}record.json", records.MatchRecordView.as_view(), name="match_record"),
     path(f"{MATCH}record/", records.MatchRecordUploadView.as_view(), name="match_record_upload"),

@@ -26,6 +26,7 @@ from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.views import View
+from django_htmx.http import trigger_client_event
 from django_tables2 import RequestConfig
 
 from tournament.core.permissions import TournamentMixin, can_referee, is_organiser, is_referee
@@ -76,10 +77,17 @@ class MatchMixin(TournamentMixin):
 
 
 class MatchWriteMixin(MatchMixin):
-    """Writes: a referee of this table (or an organiser); anonymous users go to the login."""
+    """Writes: a referee of this table (or an organiser); anonymous users go to the login (a
+    script's request is answered 401: ``PermissionMixin.login_expired``)."""
+
+    login_required = True
 
     def has_permission(self) -> bool:
         return self.can_write
+
+    def login_next(self) -> str:
+        return reverse("tournament:match", kwargs={
+            "slug": self.kwargs["slug"], "match_id": self.kwargs["match_id"]})
 
 
 # -- the match page ----------------------------------------------------------------------------
@@ -173,6 +181,10 @@ class MatchPageMixin(MatchMixin):
                 context["pass_draws"] = live.pass_draws
                 context["tiles"] = live.tile_grid()
                 context["legal_cells_json"] = json.dumps(live.legal_cells, separators=(",", ":"))
+                # the table as placements, for entry to go on offline (board.js, pending.js)
+                context["placements_json"] = json.dumps(
+                    [str(p) for p in live.board.placements] if live.board is not None else [],
+                    separators=(",", ":"))
             context["can_undo"] = live_round_view is not None and bool(live_round_view.turns)
         if can_write and not replay.rounds:
             context["upload_form"] = forms.get("upload_form") or RecordUploadForm(
@@ -187,7 +199,10 @@ class MatchPageMixin(MatchMixin):
         context = self.page_context(replay, unchanged_before=unchanged_before if htmx else 0,
                                     **forms)
         template = self.region_template if htmx else self.template_name
-        return TemplateResponse(self.request, template, context, status=status)
+        response = TemplateResponse(self.request, template, context, status=status)
+        # the tablet reads the revision it writes from here (its queue chains the turns)
+        response[REVISION_HEADER] = str(replay.match.revision)
+        return response
 
     def reload_match(self) -> None:
         self.match = match_with_tournament(self.match.pk).get()
@@ -198,12 +213,15 @@ class MatchWriteView(MatchWriteMixin, MatchPageMixin, View):
 
     http_method_names = ("post",)
 
-    def done(self, message: str, written: services.WriteResult) -> HttpResponse:
-        """The write's answer: the match as the service wrote it (its replay)."""
+    def done(self, message: str, written: services.WriteResult, *,
+             kind: str = "saved") -> HttpResponse:
+        """The write's answer: the match as the service wrote it (its replay). ``kind`` is
+        what the tablet announces: "saved", or "pending" (saved, a decision awaited)."""
         self.match = written.replay.match
         if self.request.htmx:
-            return self.render_match(replay=written.replay, done_message=message,
-                                     unchanged_before=written.round_index)
+            return announced(self.render_match(
+                replay=written.replay, done_message=message, unchanged_before=written.round_index,
+            ), kind, message, submission="saved")
         if message:
             messages.success(self.request, message)
         return redirect(self.url(self.redirect_name()))
@@ -214,7 +232,8 @@ class MatchWriteView(MatchWriteMixin, MatchPageMixin, View):
         self.reload_match()
         message = services.already_saved_message()
         if self.request.htmx:
-            return self.render_match(done_message=message)
+            return announced(self.render_match(done_message=message), "already-saved", message,
+                             submission="already-saved")
         messages.success(self.request, message)
         return redirect(self.url(self.redirect_name()))
 
@@ -230,7 +249,8 @@ class MatchWriteView(MatchWriteMixin, MatchPageMixin, View):
         self.reload_match()
         message = services.stale_match_message()
         if self.request.htmx or self.redirect_name() == "match":
-            return self.render_match(status=409, conflict_message=message)
+            return announced(self.render_match(status=409, conflict_message=message), "stale",
+                             message, submission="stale")
         messages.error(self.request, message, extra_tags="stale")
         return redirect(self.url(self.redirect_name()))
 
@@ -244,7 +264,40 @@ class MatchWriteView(MatchWriteMixin, MatchPageMixin, View):
                         for error in errors:
                             messages.error(self.request, error)
             return redirect(self.url("match_sheet_mode"))
-        return self.render_match(status=status, **forms)
+        return announced(self.render_match(status=status, **forms), "refused",
+                         refusal_text(forms), submission="refused")
+
+
+#: The response header with the match's revision after the answer (every match page answer).
+REVISION_HEADER = "X-Match-Revision"
+#: What became of a write's submission: saved, already-saved, stale, refused.
+SUBMISSION_HEADER = "X-Submission"
+#: The event the entry screen announces a write's outcome by (``HX-Trigger-After-Settle``).
+ANNOUNCE_EVENT = "entry-announce"
+
+
+def announced(response: HttpResponse, kind: str, text: str, *,
+              submission: str) -> HttpResponse:
+    """``response`` telling the tablet the write's outcome: the event it announces (``kind``:
+    saved, pending, already-saved, stale, refused; the sentence), and the submission's fate
+    in ``X-Submission`` (the queue removes a turn saved or already saved)."""
+    response[SUBMISSION_HEADER] = submission
+    # JSON's \u escapes keep the header ASCII whatever the language
+    return trigger_client_event(response, ANNOUNCE_EVENT, {"kind": kind, "text": str(text)},
+                                after="settle")
+
+
+def refusal_text(forms: dict[str, Any]) -> str:
+    """The sentence of a refusal: its message, else the errors of the form refused."""
+    for key, value in forms.items():
+        if key.endswith("_message") and value:
+            return str(value)
+    texts = [str(error) for key, value in forms.items() if key.endswith("_messages") and value
+             for error in value]
+    for value in forms.values():
+        if hasattr(value, "errors") and hasattr(value, "is_bound"):
+            texts += [str(error) for errors in value.errors.values() for error in errors]
+    return " ".join(texts)
 
 
 def submission_key(request) -> str:

@@ -19,6 +19,7 @@ from tournament.matches.views.base import (
     MatchPageMixin,
     MatchWriteMixin,
     MatchWriteView,
+    announced,
     posted_revision,
     preview_from_data,
     submission_key,
@@ -64,7 +65,8 @@ class TurnAddView(MatchWriteView):
             add_service_errors(form, error)
             return self.refused(turn_form=form)
         (turn,) = written.saved
-        return self.done(turn_saved_message(turn), written)
+        return self.done(turn_saved_message(turn), written,
+                         kind="pending" if turn.verdict == Verdict.MISMATCH else "saved")
 
 
 def turn_saved_message(turn) -> str:
@@ -85,8 +87,9 @@ class TurnPreviewView(MatchWriteMixin, MatchPageMixin, View):
     def post(self, request, *args, **kwargs):
         seen = posted_revision(request)
         if seen is not None and seen != self.match.revision:
-            response = self.render_match(
-                status=409, conflict_message=services.stale_match_message())
+            message = services.stale_match_message()
+            response = announced(self.render_match(status=409, conflict_message=message),
+                                 "stale", message, submission="stale")
             response["HX-Retarget"] = "#match"
             response["HX-Reswap"] = "outerHTML"
             return response

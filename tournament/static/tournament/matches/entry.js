@@ -5,19 +5,6 @@
   "use strict";
   document.documentElement.classList.add("js");
 
-  function configureHtmx() {
-    if (!window.htmx) { return; }
-    // A refused save (400) or a stale one (409) answers with the match as it is and the
-    // message next to the field: swap it in like a success.
-    htmx.config.responseHandling = [
-      { code: "204", swap: false },
-      { code: "[23]..", swap: true },
-      { code: "40[09]", swap: true, error: false },
-      { code: "[45]..", swap: false, error: true },
-      { code: "...", swap: false },
-    ];
-  }
-
   function tileName(text) {
     var digits = (text || "").replace(/[^0-9]/g, "");
     if (!/^[0-5]{3}$/.test(digits)) { return null; }
@@ -29,13 +16,17 @@
   // cells the tile fits once a tile is chosen), Enter or Space chooses; each cell's name says
   // its state (fits, does not fit, chosen) in the page's language (data-word-* on the board).
   function boardCells(board, onPick) {
-    var cells = Array.prototype.slice.call(board.querySelectorAll("polygon.open"));
+    var cells = [];
     var words = { fits: board.dataset.wordFits || "", nofit: board.dataset.wordNofit || "",
                   chosen: board.dataset.wordChosen || "" };
-    cells.forEach(function (cell) {
-      if (!cell.dataset.label) { cell.dataset.label = cell.getAttribute("aria-label") || cell.getAttribute("data-cell"); }
-      if (!cell.getAttribute("role")) { cell.setAttribute("role", "button"); }
-    });
+    function collect() {  // again when the turns waiting to send change the table (pending.js)
+      cells = Array.prototype.slice.call(board.querySelectorAll("polygon.open"));
+      cells.forEach(function (cell) {
+        if (!cell.dataset.label) { cell.dataset.label = cell.getAttribute("aria-label") || cell.getAttribute("data-cell"); }
+        if (!cell.getAttribute("role")) { cell.setAttribute("role", "button"); }
+      });
+    }
+    collect();
     function has(cell, name) { return cell.classList.contains(name); }
     function candidates() {
       var fitting = cells.filter(function (c) { return has(c, "fits"); });
@@ -95,6 +86,7 @@
     refresh();
     return {
       refresh: refresh,
+      reload: function () { collect(); refresh(); },
       focus: function () {
         var stop = board.querySelector('polygon.open[tabindex="0"]');
         if (stop) { stop.focus({ preventScroll: true }); keepInView(stop); }
@@ -138,7 +130,10 @@
     if (!form) { return; }
     var board = document.getElementById("board");
     var legal = {};
-    try { legal = JSON.parse((board && board.dataset.legal) || "{}"); } catch (e) { legal = {}; }
+    function readLegal() {
+      try { legal = JSON.parse((board && board.dataset.legal) || "{}"); } catch (e) { legal = {}; }
+    }
+    readLegal();
     var tileInput = form.querySelector("#id_tile");
     var cellField = form.querySelector("#id_cell");
     var claim = form.querySelector("#id_claimed");
@@ -149,6 +144,15 @@
     var tiles = grid ? tileGridKeys(grid) : null;
     var picker = board && openCells.length ? boardCells(board, function (cell) { pickCell(cell); }) : null;
     cellField.tabIndex = -1;  // the board takes the cell; the list is for pages without script
+    if (board) {  // the turns waiting to send drawn on the table (pending.js): its cells anew
+      board.addEventListener("entry:board-changed", function () {
+        readLegal();
+        openCells = Array.prototype.slice.call(board.querySelectorAll("polygon.open"));
+        if (!picker && openCells.length) { picker = boardCells(board, function (cell) { pickCell(cell); }); }
+        if (picker) { picker.reload(); }
+        markCells(tileInput.value || null);
+      });
+    }
 
     function markCells(tile) {
       var fits = legal[tile] || [];
@@ -262,36 +266,42 @@
   }
 
   // The outcome of a write, said where the referee is looking: a persistent live region
-  // pinned to the bottom of the screen (outside #match, so that it survives the swaps), and
-  // the first field refused brought into view with the focus on it.
-  function announce(root) {
+  // pinned to the bottom of the screen (outside #match, so that it survives the swaps). The
+  // server names it (the event "entry-announce" of its HX-Trigger-After-Settle header, or the
+  // queue's answer): saved (green, fades), pending (a decision awaited: amber, stays),
+  // already saved, stale or refused (red, stays).
+  function announce(kind, text) {
     var region = document.getElementById("entry-status");
     var toast = document.getElementById("entry-toast");
     if (!region || !toast) { return; }
-    var top = root.querySelector("#conflict") || root.querySelector("#match > .message--error") || root.querySelector("#done");
-    var fieldError = root.querySelector(".field-errors, .form-errors");
-    var text = top ? top.textContent.trim() : (fieldError ? fieldError.textContent.trim() : "");
     window.clearTimeout(announce.timer);
-    region.textContent = text;
-    var failed = !!(fieldError || (top && top.id !== "done"));
+    region.textContent = text || "";
+    var failed = kind === "stale" || kind === "refused";
+    toast.setAttribute("data-kind", kind || "");
     toast.classList.toggle("entry-toast--error", failed);
+    toast.classList.toggle("entry-toast--pending", kind === "pending");
     toast.classList.toggle("entry-toast--shown", !!text);
-    if (text && !failed) {
+    if (text && (kind === "saved" || kind === "already-saved")) {
       announce.timer = window.setTimeout(function () { toast.classList.remove("entry-toast--shown"); }, 6000);
-    }
-    if (fieldError) {
-      var holder = fieldError.closest(".field, tr, .keep-claim, form") || fieldError;
-      var field = Array.prototype.filter.call(holder.querySelectorAll("input:not([type=hidden]), select, textarea"), visible)[0];
-      if (field) { field.focus({ preventScroll: true }); keepInView(field); } else { keepInView(fieldError); }
     }
   }
 
-  // A refused or stale write (400, 409) answers with the match and its message: with DEBUG
-  // on, django-htmx's debug script would otherwise replace the whole document with it.
+  // After a refused write, the first field refused is brought into view with the focus on it.
+  function focusRefused(root) {
+    var fieldError = root.querySelector(".field-errors, .form-errors");
+    if (!fieldError) { return; }
+    var holder = fieldError.closest(".field, tr, .keep-claim, form") || fieldError;
+    var field = Array.prototype.filter.call(holder.querySelectorAll("input:not([type=hidden]), select, textarea"), visible)[0];
+    if (field) { field.focus({ preventScroll: true }); keepInView(field); } else { keepInView(fieldError); }
+  }
+
+  // A refused or stale write (400, 409) answers with the match and its message, and a 5xx
+  // leaves the write to the tablet's queue (queue.js): with DEBUG on, django-htmx's debug
+  // script would otherwise replace the whole document with the answer, and the turn with it.
   function guardDebugSwap() {
     document.body.addEventListener("htmx:beforeOnLoad", function (event) {
       var xhr = event.detail.xhr;
-      if (xhr && (xhr.status === 400 || xhr.status === 409) && event.target.closest && event.target.closest("#match")) {
+      if (xhr && (xhr.status === 400 || xhr.status === 409 || xhr.status >= 500) && event.target.closest && event.target.closest("#match")) {
         event.stopPropagation();
       }
     });
@@ -416,7 +426,6 @@
   }
 
   document.addEventListener("DOMContentLoaded", function () {
-    configureHtmx();
     guardDebugSwap();
     var close = document.querySelector(".entry-toast__close");
     if (close) {
@@ -432,21 +441,14 @@
     if (event.detail.target && event.detail.target.id === "match") {
       init(document);
       var match = document.getElementById("match");
-      if (match) { announce(match); }
+      if (match) { focusRefused(match); }
     }
+  });
+  document.addEventListener("entry-announce", function (event) {
+    announce(event.detail && event.detail.kind, event.detail && event.detail.text);
   });
   window.addEventListener("resize", function () {
     window.clearTimeout(fitBoard.timer);
     fitBoard.timer = window.setTimeout(fitBoard, 100);
-  });
-  document.addEventListener("htmx:sendError", function () {
-    var match = document.getElementById("match");
-    if (!match || match.querySelector(".offline")) { return; }
-    var note = document.createElement("p");
-    note.className = "message message--error offline";
-    note.setAttribute("role", "alert");
-    note.textContent = match.getAttribute("data-offline-message") || "Network error: this may or may not have been saved; reload the page.";
-    match.insertBefore(note, match.firstChild);
-    announce(match);
   });
 })();

@@ -1,23 +1,38 @@
-/* The tablet's side of "never lost, never entered twice".
+/* The tablet's side of "never lost, never entered twice": one queue per match.
  *
- * 1. Every submission of a form of the match pages carries a key made here (hidden input
+ * 1. Every write from the match pages carries a key made here (hidden input
  *    `submission_key`): the server keeps the key of each saved write and answers the same key
- *    sent again with "already saved". The key stays on the form until an answer arrives, so a
- *    save tapped again after a network error is the same submission, never a second turn.
- * 2. A turn saved while the server cannot be reached (a network error, no answer) is kept on
- *    the tablet (localStorage: it survives a reload), shown as "waiting to send" with a count,
- *    and the turns entered meanwhile join the queue behind it. When the server answers again
- *    they are sent in order, each with its key; each next one is sent at the revision the
- *    previous answer gave. A refusal (an illegal turn, another tablet's save in between)
- *    stops the queue and shows that answer: the turns behind it are dropped, and said so.
+ *    sent again with "already saved" (header X-Submission). The key stays with the write
+ *    until its own answer arrives.
+ * 2. A write the server did not answer (a network error, a timeout, a 5xx, a login that
+ *    expired) is kept on the tablet in its match's queue (localStorage
+ *    "triominos.queue.<match id>": it survives a reload and is shared by the tabs), shown in
+ *    the page with each write waiting; the writes entered meanwhile join the queue behind it.
+ * 3. One sender at a time per match across the tabs (the Web Locks API, or a lease kept in
+ *    localStorage where it is missing) sends the queue in order, each write with its key;
+ *    each is removed only by its own answer (its key), never by its position:
+ *    - saved or already saved: removed; the write queued after it is sent at the revision
+ *      this answer gives (X-Match-Revision);
+ *    - refused (400, 403, 404) or stale (409): kept, shown refused with the server's reason;
+ *      the referee sends it again or discards it; the writes behind it wait;
+ *    - no answer, a timeout or a 5xx: kept, tried again later (1 s, 2 s, 4 s ... 30 s);
+ *    - 401 (the login expired): everything kept; the page offers to log in again in a new
+ *      tab, and the queue is sent once the login is back.
+ * The page's texts come from the script tag's data-* attributes (_queue_script.html).
  */
 (function () {
   "use strict";
 
-  var STORE = "triominos.send-queue";
-  var RETRY_MS = 3000;
+  var PREFIX = "triominos.queue.";
+  var LEASE = "triominos.queue-lease.";
+  var OLD_STORE = "triominos.send-queue";
+  var TIMEOUT_MS = 15000;
+  var FIRST_RETRY_MS = 1000;
+  var LAST_RETRY_MS = 30000;
   var script = document.currentScript;
-  var sending = false;
+  var tab = newKey();
+  var senders = {};  // by match id: {running, delay, timer}
+  var problem = {};  // by match id: "offline" or the login page's address, while it lasts
 
   function text(name, fallback) {
     return (script && script.getAttribute("data-" + name)) || fallback;
@@ -27,44 +42,337 @@
     if (window.crypto && window.crypto.randomUUID) { return window.crypto.randomUUID(); }
     var bytes = new Uint8Array(16);
     window.crypto.getRandomValues(bytes);
-    return Array.prototype.map.call(bytes, function (b) {
-      return ("0" + b.toString(16)).slice(-2);
-    }).join("");
+    return Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
   }
 
-  function load() {
-    try { return JSON.parse(window.localStorage.getItem(STORE) || "[]"); } catch (e) { return []; }
+  function matchOf(url) {
+    var found = /\/matches\/(\d+)\//.exec(new URL(url, window.location.href).pathname);
+    return found ? found[1] : null;
   }
 
-  function store(queue) {
-    window.localStorage.setItem(STORE, JSON.stringify(queue));
-    show(queue);
-  }
-
-  function show(queue) {
+  function pageMatch() {
     var match = document.getElementById("match");
-    if (!match) { return; }
-    var note = document.getElementById("send-queue");
+    return match ? matchOf(window.location.href) : null;
+  }
+
+  function load(id) {
+    try { return JSON.parse(window.localStorage.getItem(PREFIX + id) || "[]"); } catch (e) { return []; }
+  }
+
+  /* Read, change and write the queue at once (another tab may have changed it meanwhile). */
+  function change(id, how) {
+    var queue = load(id);
+    queue = how(queue) || queue;
+    if (queue.length) { window.localStorage.setItem(PREFIX + id, JSON.stringify(queue)); }
+    else { window.localStorage.removeItem(PREFIX + id); }
+    if (id === pageMatch()) { show(); }
+    return queue;
+  }
+
+  function field(item, name) {
+    var pair = item.fields.filter(function (p) { return p[0] === name; })[0];
+    return pair ? pair[1] : "";
+  }
+
+  function setField(item, name, value) {
+    item.fields = item.fields.filter(function (p) { return p[0] !== name; }).concat([[name, String(value)]]);
+  }
+
+  function queuedMatches() {
+    var ids = [];
+    for (var i = 0; i < window.localStorage.length; i++) {
+      var name = window.localStorage.key(i);
+      if (name && name.indexOf(PREFIX) === 0) { ids.push(name.slice(PREFIX.length)); }
+    }
+    return ids;
+  }
+
+  /* The one queue of earlier versions, for every match: each write to its match's queue. */
+  function migrate() {
+    var old;
+    try { old = JSON.parse(window.localStorage.getItem(OLD_STORE) || "[]"); } catch (e) { old = []; }
+    old.forEach(function (item) {
+      var id = matchOf(item.url);
+      if (!id) { return; }
+      item.key = field(item, "submission_key") || newKey();
+      item.state = "waiting";
+      change(id, function (queue) { queue.push(item); });
+    });
+    window.localStorage.removeItem(OLD_STORE);
+  }
+
+  function enqueue(url, formData) {
+    var id = matchOf(url);
+    if (!id) { return; }
+    var fields = [];
+    formData.forEach(function (value, name) { fields.push([name, String(value)]); });
+    var item = {url: url, fields: fields, at: Date.now(), state: "waiting"};
+    item.key = field(item, "submission_key") || newKey();
+    setField(item, "submission_key", item.key);
+    change(id, function (queue) {
+      if (queue.some(function (other) { return other.key === item.key; })) { return; }
+      item.after = queue.length ? queue[queue.length - 1].key : null;
+      queue.push(item);
+    });
+    flush(id);
+  }
+
+  function csrfToken() {
+    var found = /(?:^|;\s*)csrftoken=([^;]+)/.exec(document.cookie);
+    return found ? decodeURIComponent(found[1]) : null;
+  }
+
+  /* -- sending: one sender per match across the tabs ------------------------------------ */
+
+  function exclusive(id, work) {
+    if (navigator.locks && navigator.locks.request) {
+      return navigator.locks.request(PREFIX + id, function () { return work(); });
+    }
+    var lease = null;
+    try { lease = JSON.parse(window.localStorage.getItem(LEASE + id) || "null"); } catch (e) { lease = null; }
+    if (lease && lease.tab !== tab && lease.until > Date.now()) { return Promise.resolve(); }
+    var hold = function () {
+      window.localStorage.setItem(LEASE + id, JSON.stringify({tab: tab, until: Date.now() + TIMEOUT_MS + 5000}));
+    };
+    hold();
+    return work(hold).then(function () { window.localStorage.removeItem(LEASE + id); });
+  }
+
+  function flush(id) {
+    var sender = senders[id] = senders[id] || {running: false, delay: FIRST_RETRY_MS, timer: null};
+    if (sender.running) { return; }
+    window.clearTimeout(sender.timer);
+    sender.running = true;
+    exclusive(id, function (hold) { return drain(id, hold); }).catch(function () {
+      return "retry";
+    }).then(function () {
+      sender.running = false;
+      var head = load(id)[0];
+      if (head && head.state === "waiting") {  // kept: tried again later, each time later
+        sender.timer = window.setTimeout(function () { flush(id); }, sender.delay);
+        sender.delay = Math.min(sender.delay * 2, LAST_RETRY_MS);
+      }
+    });
+  }
+
+  /* Send the queue's head, then the next, until it is empty, refused or unanswered. */
+  function drain(id, hold) {
+    var item = load(id)[0];
+    if (!item || item.state !== "waiting") { return Promise.resolve(); }
+    if (hold) { hold(); }
+    return send(id, item).then(function (next) {
+      if (next) {
+        senders[id].delay = FIRST_RETRY_MS;
+        return drain(id, hold);
+      }
+      return null;
+    });
+  }
+
+  function send(id, item) {
+    var body = new URLSearchParams();
+    var token = csrfToken();  // a login in another tab renews it
+    item.fields.forEach(function (pair) {
+      body.append(pair[0], pair[0] === "csrfmiddlewaretoken" && token ? token : pair[1]);
+    });
+    var headers = {"HX-Request": "true", "Content-Type": "application/x-www-form-urlencoded"};
+    if (token) { headers["X-CSRFToken"] = token; }
+    var abort = new AbortController();
+    var timer = window.setTimeout(function () { abort.abort(); }, TIMEOUT_MS);
+    return fetch(item.url, {
+      method: "POST", body: body, credentials: "same-origin", headers: headers,
+      redirect: "manual", signal: abort.signal,
+    }).then(function (response) {
+      return response.text().then(function (html) { return answered(id, item, response, html); });
+    }, function () {
+      problem[id] = "offline";
+      show();
+      return false;
+    }).then(function (next) {
+      window.clearTimeout(timer);
+      return next;
+    });
+  }
+
+  function announcement(response) {
+    try {
+      return JSON.parse(response.headers.get("HX-Trigger-After-Settle") || "{}")["entry-announce"] || null;
+    } catch (e) { return null; }
+  }
+
+  /* What the answer says of the write: true when the next write may be sent. */
+  function answered(id, item, response, html) {
+    var status = response.status;
+    var said = announcement(response);
+    if (status === 401 || response.type === "opaqueredirect") {
+      problem[id] = response.headers.get("X-Login-Url") || text("login-url", "/login/");
+      show();
+      return false;
+    }
+    if (status >= 500 || status === 0 || status === 408 || status === 429) {
+      problem[id] = "offline";
+      show();
+      return false;
+    }
+    delete problem[id];
+    if (response.ok) {
+      var revision = response.headers.get("X-Match-Revision");
+      var queue = change(id, function (queue) {
+        queue = queue.filter(function (other) { return other.key !== item.key; });
+        queue.forEach(function (other) {  // the write entered after this one follows it
+          if (other.after === item.key && revision !== null) { setField(other, "revision", revision); }
+        });
+        return queue;
+      });
+      if (!queue.length) { replaceMatch(id, html, said); } else if (id === pageMatch()) {
+        document.dispatchEvent(new CustomEvent("entry:saved", {detail: {html: html}}));  // pending.js
+      }
+      return true;
+    }
+    change(id, function (queue) {
+      queue.forEach(function (other) {
+        if (other.key === item.key) {
+          other.state = "refused";
+          other.reason = (said && said.text) || text("refused-status", "Refused by the server ({status}).").replace("{status}", String(status));
+        }
+      });
+    });
+    if (status === 409) { replaceMatch(id, html, said); }  // the match as it now is
+    return false;
+  }
+
+  function replaceMatch(id, html, said) {
+    var current = document.getElementById("match");
+    if (!current || id !== pageMatch() || html.indexOf('id="match"') < 0) { return; }
+    if (window.htmx && window.htmx.swap) {  // keeps the rounds sent as placeholders (hx-preserve)
+      window.htmx.swap(current, html, {swapStyle: "outerHTML"});
+    } else {
+      var holder = document.createElement("div");
+      holder.innerHTML = html;
+      current.replaceWith(holder.querySelector("#match"));
+    }
+    var swapped = document.getElementById("match");
+    document.dispatchEvent(new CustomEvent("htmx:afterSwap", {detail: {target: swapped}}));
+    if (said) { document.body.dispatchEvent(new CustomEvent("entry-announce", {detail: said, bubbles: true})); }
+  }
+
+  /* The match shown again as the server has it (another tab sent the last write). */
+  function refreshMatch() {
+    var match = document.getElementById("match");
+    if (match && window.htmx) {
+      window.htmx.ajax("GET", window.location.pathname, {target: "#match", swap: "outerHTML"});
+    }
+  }
+
+  /* -- the page: the queue shown, the referee's choices ---------------------------------- */
+
+  function describe(item) {
+    var path = new URL(item.url, window.location.href).pathname;
+    if (/\/turns\/$/.test(path)) {
+      if (item.fields.some(function (p) { return p[0] === "pass"; })) {
+        return text("pass", "Draws {draws} and passes").replace("{draws}", field(item, "draws") || "0");
+      }
+      return text("turn", "Tile {tile} at {cell}, {points} points").replace("{tile}", field(item, "tile"))
+        .replace("{cell}", field(item, "cell")).replace("{points}", field(item, "claimed"));
+    }
+    return text("other", "A change to the match");
+  }
+
+  function show() {
+    var match = document.getElementById("match");
+    var id = pageMatch();
+    if (!match || !id) { return; }
+    var queue = load(id);
+    var panel = document.getElementById("send-queue");
+    document.dispatchEvent(new CustomEvent("entry:queue-changed"));  // pending.js draws it
     if (!queue.length) {
-      if (note) { note.remove(); }
+      if (panel) { panel.remove(); }
       return;
     }
-    if (!note) {
-      note = document.createElement("p");
-      note.id = "send-queue";
-      note.className = "message";
-      note.setAttribute("role", "status");
-      match.insertBefore(note, match.firstChild);
+    if (!panel || panel.parentNode !== match) {
+      if (panel) { panel.remove(); }
+      panel = document.createElement("section");
+      panel.id = "send-queue";
+      panel.className = "send-queue";
+      panel.setAttribute("aria-live", "polite");
+      match.insertBefore(panel, match.firstChild);
     }
-    note.setAttribute("data-count", String(queue.length));
-    note.textContent = text("waiting", "Turns waiting to send: {count}.")
-      .replace("{count}", String(queue.length));
-    var offline = match.querySelector(".offline");
-    if (offline) { offline.remove(); }
+    var trouble = problem[id] || (navigator.onLine === false ? "offline" : "");
+    var refused = queue.some(function (item) { return item.state === "refused"; });
+    panel.setAttribute("data-count", String(queue.length));
+    panel.setAttribute("data-state", trouble === "offline" ? "offline" : trouble ? "login" : refused ? "refused" : "waiting");
+    var html = '<p class="send-queue__count"></p>';
+    if (trouble === "offline") { html += '<p class="send-queue__state"></p>'; }
+    if (trouble && trouble !== "offline") {
+      html += '<p class="send-queue__state send-queue__login"><span></span> <a target="_blank" rel="noopener"></a></p>';
+    }
+    panel.innerHTML = html + '<ol class="send-queue__items"></ol>';
+    panel.querySelector(".send-queue__count").textContent =
+      text("waiting", "Turns waiting to send: {count}.").replace("{count}", String(queue.length));
+    if (trouble === "offline") { panel.querySelector(".send-queue__state").textContent = text("offline", "No connection."); }
+    if (trouble && trouble !== "offline") {
+      panel.querySelector(".send-queue__login span").textContent = text("login", "Your login has expired.");
+      var link = panel.querySelector(".send-queue__login a");
+      link.href = trouble;
+      link.textContent = text("login-link", "Log in again");
+    }
+    var list = panel.querySelector("ol");
+    var blocked = false;
+    queue.forEach(function (item) {
+      var row = document.createElement("li");
+      row.setAttribute("data-key", item.key);
+      row.setAttribute("data-state", item.state === "refused" ? "refused" : blocked ? "blocked" : "waiting");
+      row.className = "send-queue__item send-queue__item--" + row.getAttribute("data-state");
+      var what = document.createElement("span");
+      what.textContent = describe(item);
+      row.appendChild(what);
+      if (item.state === "refused") {
+        var why = document.createElement("span");
+        why.className = "send-queue__reason";
+        why.textContent = item.reason || "";
+        row.appendChild(why);
+        row.appendChild(button("send-again", text("send-again", "Send again")));
+        row.appendChild(button("discard", text("discard", "Discard")));
+        blocked = true;
+      }
+      list.appendChild(row);
+    });
   }
 
-  function isTurnAdd(url) {
-    return /\/matches\/\d+\/turns\/$/.test(new URL(url, window.location.href).pathname);
+  function button(action, label) {
+    var element = document.createElement("button");
+    element.type = "button";
+    element.className = "send-queue__" + action;
+    element.setAttribute("data-action", action);
+    element.textContent = label;
+    return element;
+  }
+
+  document.addEventListener("click", function (event) {
+    var target = event.target.closest ? event.target.closest("#send-queue button[data-action]") : null;
+    var id = pageMatch();
+    if (!target || !id) { return; }
+    var key = target.closest("li").getAttribute("data-key");
+    var action = target.getAttribute("data-action");
+    var revision = document.getElementById("match").getAttribute("data-revision");
+    var queue = change(id, function (queue) {
+      if (action === "discard") { return queue.filter(function (item) { return item.key !== key; }); }
+      queue.forEach(function (item) {
+        if (item.key !== key) { return; }
+        item.state = "waiting";  // again, at the revision of the match shown now
+        item.after = null;
+        delete item.reason;
+        if (revision) { setField(item, "revision", revision); }
+      });
+      return queue;
+    });
+    if (queue.length) { retryNow(id); } else { refreshMatch(); }
+  });
+
+  /* -- the forms' writes ----------------------------------------------------------------- */
+
+  function formOf(element) {
+    return element && element.closest ? element.closest("form") : null;
   }
 
   /* The key of a form's submission: made on its first submit, kept until an answer. */
@@ -80,134 +388,127 @@
     return input;
   }
 
+  /* The queue has the form's submission, with its key: the form's next one is a new one. */
+  function handedOver(form) {
+    if (!form) { return; }
+    if (form.id === "turn-form") {
+      form.reset();
+      var preview = form.querySelector("#turn-preview");
+      if (preview) { preview.innerHTML = ""; }
+      form.querySelectorAll('.tile-button[aria-pressed="true"]').forEach(function (b) { b.setAttribute("aria-pressed", "false"); });
+    }
+    var input = form.querySelector("input[name=submission_key]");
+    if (input) { input.value = ""; }
+    var details = form.closest("details[open]");
+    if (details) { details.open = false; }
+  }
+
+  function isWrite(verb, path) {
+    return verb === "post" && !!matchOf(path) && !/\/preview\/$/.test(new URL(path, window.location.href).pathname);
+  }
+
   document.addEventListener("submit", function (event) {
     var form = event.target;
     if (form && form.method && form.method.toLowerCase() === "post") { keyInput(form); }
   }, true);
 
   document.addEventListener("htmx:configRequest", function (event) {
-    var form = event.detail.elt && event.detail.elt.closest ? event.detail.elt.closest("form") : null;
-    if (!form || event.detail.verb !== "post") { return; }
-    if (!(form.getAttribute("hx-post") || "").length) { return; }
-    if (/\/preview\/$/.test(event.detail.path)) { return; }  // a preview writes nothing
+    var token = csrfToken();
+    if (token) { event.detail.headers["X-CSRFToken"] = token; }
+    var form = formOf(event.detail.elt);
+    if (!form || !isWrite(event.detail.verb, event.detail.path)) { return; }
     event.detail.parameters.submission_key = keyInput(form).value;
-    if (load().length && isTurnAdd(event.detail.path)) {
-      // turns wait behind the queue: they are sent after it, in order
+    if (token) { event.detail.parameters.csrfmiddlewaretoken = token; }
+    if (load(matchOf(event.detail.path)).length) {  // it waits behind the queue, in order
       event.preventDefault();
       enqueue(event.detail.path, event.detail.formData);
       handedOver(form);
-      flush();
     }
   });
 
   document.addEventListener("htmx:afterRequest", function (event) {
     var xhr = event.detail.xhr;
-    var form = event.detail.elt && event.detail.elt.closest ? event.detail.elt.closest("form") : null;
-    if (form && xhr && xhr.status) {  // an answer came: the next submission is a new one
-      var input = form.querySelector("input[name=submission_key]");
-      if (input) { input.value = ""; }
+    var form = formOf(event.detail.elt);
+    if (form && xhr && xhr.status && xhr.status !== 401 && xhr.status < 500) {
+      var input = form.querySelector("input[name=submission_key]");  // answered: the next
+      if (input) { input.value = ""; }                                 // submission is new
     }
   });
 
-  document.addEventListener("htmx:sendError", function (event) {
+  /* No answer, or one that saved nothing for sure (5xx, 401): the write joins the queue. */
+  function keep(event) {
     var config = event.detail.requestConfig;
-    if (!config || config.verb !== "post" || !isTurnAdd(config.path)) { return; }
-    enqueue(config.path, config.formData);
-    var form = event.detail.elt && event.detail.elt.closest ? event.detail.elt.closest("form") : null;
-    if (form) { handedOver(form); }
-  });
-
-  /* The queue has the form's submission, with its key: the form's next one is a new one. */
-  function handedOver(form) {
-    form.reset();
-    var input = form.querySelector("input[name=submission_key]");
-    if (input) { input.value = ""; }
-  }
-
-  function enqueue(url, formData) {
-    var fields = [];
-    formData.forEach(function (value, name) { fields.push([name, String(value)]); });
-    var queue = load();
-    queue.push({url: url, fields: fields, at: Date.now()});
-    store(queue);
-  }
-
-  function replaceMatch(html) {
-    var current = document.getElementById("match");
-    if (!current) { return; }
-    if (window.htmx && window.htmx.swap) {  // keeps the rounds sent as placeholders (hx-preserve)
-      window.htmx.swap(current, html, {swapStyle: "outerHTML"});
-      var swapped = document.getElementById("match");
-      document.dispatchEvent(new CustomEvent("htmx:afterSwap", {detail: {target: swapped}}));
+    if (!config || !isWrite(config.verb, config.path)) { return; }
+    var xhr = event.detail.xhr;
+    var id = matchOf(config.path);
+    if (xhr && xhr.status === 401) {
+      problem[id] = xhr.getResponseHeader("X-Login-Url") || text("login-url", "/login/");
+    } else if (xhr && xhr.status && xhr.status < 500) {
       return;
+    } else {
+      problem[id] = "offline";
     }
-    var holder = document.createElement("div");
-    holder.innerHTML = html;
-    var fresh = holder.querySelector("#match");
-    if (!fresh) { return; }
-    current.replaceWith(fresh);
-    if (window.htmx) { window.htmx.process(fresh); }
-    document.dispatchEvent(new CustomEvent("htmx:afterSwap", {detail: {target: fresh}}));
+    enqueue(config.path, config.formData);
+    handedOver(formOf(event.detail.elt));
   }
 
-  function revisionOf(html) {
-    var found = /id="match"[^>]*data-revision="(\d+)"/.exec(html);
-    return found ? found[1] : null;
+  document.addEventListener("htmx:sendError", keep);
+  document.addEventListener("htmx:timeout", keep);
+  document.addEventListener("htmx:responseError", keep);
+
+  function flushAll() { queuedMatches().forEach(flush); }
+
+  /* Try again now, not after the wait the last failure set. */
+  function retryNow(id) {
+    var sender = senders[id];
+    if (sender) { window.clearTimeout(sender.timer); sender.delay = FIRST_RETRY_MS; }
+    flush(id);
   }
 
-  function flush() {
-    if (sending) { return; }
-    var retry = RETRY_MS;
-    var queue = load();
-    if (!queue.length) { return; }
-    sending = true;
-    var item = queue[0];
-    var body = new URLSearchParams();
-    item.fields.forEach(function (pair) { body.append(pair[0], pair[1]); });
-    fetch(item.url, {
-      method: "POST", body: body, credentials: "same-origin",
-      headers: {"HX-Request": "true", "Content-Type": "application/x-www-form-urlencoded"},
-    }).then(function (response) {
-      retry = 0;
-      return response.text().then(function (html) {
-        var rest = load().slice(1);
-        if (response.ok) {
-          var revision = revisionOf(html);
-          if (revision !== null && rest.length) {  // the next turn follows this one
-            rest[0].fields = rest[0].fields.map(function (pair) {
-              return pair[0] === "revision" ? ["revision", revision] : pair;
-            });
-          }
-          store(rest);
-          if (!rest.length) { replaceMatch(html); }
-        } else {
-          store([]);
-          replaceMatch(html);
-          if (rest.length) {
-            var note = document.createElement("p");
-            note.className = "message message--error";
-            note.id = "send-queue-dropped";
-            note.setAttribute("role", "alert");
-            note.textContent = text("dropped", "Turns entered after it and not sent: {count}. Enter them again.")
-              .replace("{count}", String(rest.length));
-            var match = document.getElementById("match");
-            if (match) { match.insertBefore(note, match.firstChild); }
-          }
-        }
-      });
-    }).catch(function () {
-      /* still unreachable: kept, tried again later */
-    }).then(function () {
-      sending = false;
-      if (load().length) { window.setTimeout(flush, retry); }
-    });
-  }
-
-  window.addEventListener("online", flush);
-  window.setInterval(function () { if (load().length) { flush(); } }, RETRY_MS);
-  document.addEventListener("DOMContentLoaded", function () {
-    show(load());
-    flush();
+  window.addEventListener("online", function () { queuedMatches().forEach(retryNow); });
+  window.addEventListener("offline", show);
+  window.addEventListener("focus", function () {  // back from logging in, in another tab
+    queuedMatches().forEach(function (id) { if (problem[id] && problem[id] !== "offline") { retryNow(id); } });
   });
-  document.addEventListener("htmx:afterSwap", function () { show(load()); });
+  window.addEventListener("storage", function (event) {
+    var id = pageMatch();
+    if (!event.key || !id || event.key !== PREFIX + id) { return; }
+    show();
+    if (!event.newValue) { refreshMatch(); }  // another tab sent the last one
+  });
+  /* -- the page kept for a reload offline (the service worker, offline-worker.js) -------- */
+
+  var PAGES = "triominos-entry-v1";
+
+  function keepWorker() {
+    var worker = text("worker", "");
+    if (!worker || !navigator.serviceWorker || !document.querySelector(".match-page--entry")) { return; }
+    navigator.serviceWorker.register(worker, {scope: "/"}).catch(function () {});
+  }
+
+  /* The page as the server now has it, kept for a reload offline (a moment after a write). */
+  function keepPage() {
+    if (!window.caches || navigator.onLine === false || !document.querySelector(".match-page--entry")) { return; }
+    window.clearTimeout(keepPage.timer);
+    keepPage.timer = window.setTimeout(function () {
+      var address = new URL(window.location.pathname, window.location.origin).href;
+      fetch(address, {credentials: "same-origin"}).then(function (response) {
+        if (response.ok && !response.redirected) {
+          return window.caches.open(PAGES).then(function (cache) { return cache.put(address, response); });
+        }
+        return null;
+      }).catch(function () {});
+    }, 1500);
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    migrate();
+    show();
+    flushAll();
+    keepWorker();
+  });
+  document.addEventListener("htmx:afterSwap", function (event) {
+    show();
+    if (event.detail && event.detail.target && event.detail.target.id === "match" && !load(pageMatch()).length) { keepPage(); }
+  });
 })();
