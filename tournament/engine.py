@@ -167,6 +167,10 @@ def round_after_end_message(*, replay: MatchReplay, number: int) -> str:
     """The problem of round ``number`` begun after the match ended (by its target or by its
     number of rounds), in the user's language."""
     rules = replay.rules
+    if replay.ended_by == "time":
+        return problem_message(
+            "round-after-match-end/time", {"number": number, "time_up": rules.time_up_round}
+        )
     if replay.ended_by == "rounds":
         return problem_message(
             "round-after-match-end/rounds", {"number": number, "rounds": rules.round_limit}
