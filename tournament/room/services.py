@@ -230,7 +230,7 @@ def call_make(*, table: Table, reason: str, code: str) -> RefereeCall:
     errors = {}
     if reason not in RefereeCall.Reason.values:
         errors["reason"] = ValidationError(_("Choose a reason."), code="reason-invalid")
-    if not table_code_matches(table.pk, code):
+    if not table_code_matches(session.tournament_id, table.number, code):
         errors["code"] = ValidationError(
             _("This is not the code on this table's card."), code="wrong-code")
     if errors:
