@@ -172,3 +172,26 @@ def test_room_settings_refuse_a_bad_pace_next_to_its_field(client, room):
     assert (tournament.time_up_action, tournament.screen_seconds) == ("finish-round", 20)
     empty = client.post(url, {"action": "announce", "text": "   "})
     assert empty.status_code == 400
+
+
+def test_tables_that_will_not_finish_in_time_are_flagged_from_their_pace(room):
+    from tournament.room.selectors import board
+
+    tournament, session, _, _ = room
+    recorded_match(match=match_at(tournament=tournament, table=1), in_play=True)
+    services.clock_set(session=session, minutes=60, user=None)
+    services.clock_start(session=session, user=None)
+
+    def needs_after(minutes: int) -> dict[int, list[str]]:
+        Session.objects.filter(pk=session.pk).update(
+            clock_started_at=timezone.now() - datetime.timedelta(minutes=minutes))
+        fresh = Session.objects.select_related("tournament").get(pk=session.pk)
+        return {row["number"]: row["needs"] for row in board(session=fresh)["rows"]}
+
+    early = needs_after(1)
+    assert "late" not in early[1] and "late" not in early[2]
+    late = needs_after(45)  # a round in 45 minutes, far from the target: 15 are left
+    assert "late" in late[1] and "late" in late[2]
+    services.clock_remove(session=session, user=None)
+    fresh = Session.objects.select_related("tournament").get(pk=session.pk)
+    assert not any("late" in row["needs"] for row in board(session=fresh)["rows"])
