@@ -75,15 +75,44 @@ def test_the_projector_cycles_fits_and_survives_a_network_failure(axe, room, pag
     shown = page.locator(".screen-view:not([hidden])")
     expect(shown).to_have_count(1)
     first = shown.get_attribute("data-view")
-    # every view fits the screen: nothing to scroll on a projector
-    height = SCREEN_SIZES[size]["height"]
-    assert shown.bounding_box()["y"] + shown.bounding_box()["height"] <= height
+    assert _views_overflowing(page) == []
     page.wait_for_timeout(5500)
     expect(page.locator(".screen-view:not([hidden])")).not_to_have_attribute("data-view", first)
     # the laptop's network fails: the last good content stays, and says how old it is
     page.route("**/screen/", lambda route: route.abort())
     expect(page.locator("#screen-stale")).to_be_visible(timeout=12_000)
     expect(page.locator("#screen .screen-view")).not_to_have_count(0)
+
+
+def _views_overflowing(page) -> list[str]:
+    """The views that do not fit the screen, each shown alone: nothing scrolls on a projector."""
+    return page.evaluate("""() => {
+        const views = [...document.querySelectorAll('#screen .screen-view')], over = [];
+        const shown = views.map(v => v.hidden);
+        views.forEach((view, i) => {
+            views.forEach((other, j) => { other.hidden = i !== j; });
+            const box = view.getBoundingClientRect();
+            if (box.bottom > window.innerHeight || view.scrollWidth > view.clientWidth + 1)
+                over.push(view.dataset.view + ' ' + i);
+        });
+        views.forEach((v, i) => { v.hidden = shown[i]; });
+        return over;
+    }""")
+
+
+@pytest.mark.parametrize("size", SCREEN_SIZES)
+def test_thirty_standings_rows_and_the_seating_of_32_fit_the_screen(axe, make_tournament,
+                                                                   page, size):
+    big = make_tournament(slug="big-open", players=32)
+    services.room_settings_save(tournament=big, time_up_action="flag", screen_seconds=300,
+                                screen_top=30)
+    page.set_viewport_size(SCREEN_SIZES[size])
+    page.goto("/t/big-open/screen/")
+    views = page.locator("#screen .screen-view")
+    assert {views.nth(i).get_attribute("data-view") for i in range(views.count())} == {
+        "seating", "standings"}
+    assert _views_overflowing(page) == []
+    _clean(axe, page)
 
 
 @pytest.mark.parametrize("size", STAFF_SIZES)
