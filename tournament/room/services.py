@@ -172,22 +172,21 @@ def time_up_round(*, match: Match) -> int:
 
 
 def time_up_settle(*, session: Session, user=None) -> bool:
-    """Once the session's time is up: note it (once), and under the tournament's setting
-    "finish the round in play" give each match still in play the option ``time_up``.
+    """Once the time of a session in play is up: note it (once), and under the tournament's
+    setting "finish the round in play" give each match still in play the option ``time_up``.
 
     Idempotent: the first reader to see the time up does it, the others find it done.
     Returns True when this call did it."""
     with transaction.atomic():
         session = _locked(session)
-        if session.time_up_at is not None or not session_clock(
-                session, now=timezone.now()).is_up:
+        if session.time_up_at is not None or session.status != Session.Status.PLAYING \
+                or not session_clock(session, now=timezone.now()).is_up:
             return False
         session.time_up_at = timezone.now()
         session.save(update_fields=["time_up_at"])
         _log(session, user, SessionAuditEntry.Action.TIME_UP)
         freshness.touch(tournament_id=session.tournament_id)
-        ending = (session.tournament.time_up_action == TimeUpAction.FINISH_ROUND
-                  and session.status == Session.Status.PLAYING)
+        ending = session.tournament.time_up_action == TimeUpAction.FINISH_ROUND
         match_ids = list(
             Match.objects.filter(table__session=session, time_up_round__isnull=True)
             .exclude(status__in=(Match.Status.FINISHED, Match.Status.CONFIRMED))

@@ -152,3 +152,15 @@ def test_time_not_up_settles_nothing():
     services.clock_start(session=session, user=None)
     assert not services.time_up_settle(session=_run_for(session, 5))
     assert Session.objects.get(pk=session.pk).time_up_at is None
+
+
+def test_a_closed_session_whose_clock_ran_out_writes_nothing_more():
+    session = _session(TimeUpAction.FINISH_ROUND)
+    services.clock_set(session=session, minutes=10, user=None)
+    services.clock_start(session=session, user=None)
+    Session.objects.filter(pk=session.pk).update(status=Session.Status.FINISHED)
+    session = _run_for(session, 30)
+    logged = SessionAuditEntry.objects.count()
+    assert not services.time_up_settle(session=session)
+    assert SessionAuditEntry.objects.count() == logged
+    assert Session.objects.get(pk=session.pk).time_up_at is None
