@@ -164,3 +164,17 @@ def test_a_closed_session_whose_clock_ran_out_writes_nothing_more():
     assert not services.time_up_settle(session=session)
     assert SessionAuditEntry.objects.count() == logged
     assert Session.objects.get(pk=session.pk).time_up_at is None
+
+
+def test_a_record_with_time_up_brings_it_to_the_match_it_fills():
+    """An uploaded record (or an archive's) carries the match's time_up: the match ends there."""
+    session = _session()
+    match = match_at(tournament=session.tournament, table=1)
+    full = played_record(match=match)
+    assert len(full["rounds"]) >= 2
+    match_record_import(match=match, user=None, seen_revision=match.revision,
+                        record={**full, "options": {"time_up": 1}})
+    match.refresh_from_db()
+    assert (match.time_up_round, match.status) == (1, Match.Status.FINISHED)
+    assert match_record(match=match).to_dict()["options"] == {"time_up": 1}
+    assert AuditEntry.objects.filter(match=match, action="match-closed").exists()
