@@ -111,6 +111,10 @@ MESSAGES: Final[Mapping[str, str]] = {
     "round-after-match-end/rounds": N_(
         "round {number} was recorded after the match had ended (its {rounds} rounds played)"
     ),
+    "round-after-match-end/time": N_(
+        "round {number} was recorded after the match had ended (time was up during round "
+        "{time_up})"
+    ),
     "false-block": N_(
         "the round ended blocked, but {player}'s {tile} could still go at {cell}"
     ),

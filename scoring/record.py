@@ -162,6 +162,8 @@ class MatchRecord:
     opening_bonus: bool = True
     #: The ``options`` of the record: the match is over after this many rounds.
     round_limit: int | None = None
+    #: The ``options`` of the record: the session's time ran out during this round (from 1).
+    time_up: int | None = None
 
     @property
     def rules(self) -> RuleSet:
@@ -171,6 +173,7 @@ class MatchRecord:
             target=self.target,
             opening_bonus=self.opening_bonus,
             round_limit=self.round_limit,
+            time_up_round=self.time_up,
         )
 
     @property
@@ -185,6 +188,8 @@ class MatchRecord:
             options["opening_bonus"] = False
         if self.round_limit is not None:
             options["rounds"] = self.round_limit
+        if self.time_up is not None:
+            options["time_up"] = self.time_up
         return options
 
     def to_dict(self) -> dict[str, Any]:
@@ -519,7 +524,7 @@ def parse_record(data: object) -> MatchRecord:
     target = data.get("target")
     if target is not None:
         target = _int(target, "target", minimum=1)
-    opening_bonus, round_limit = _options(data.get("options"))
+    opening_bonus, round_limit, time_up = _options(data.get("options"))
     try:
         rules = rule_set(rules_name, target=target)
     except UnknownRuleSet:
@@ -545,17 +550,19 @@ def parse_record(data: object) -> MatchRecord:
         target=target,
         opening_bonus=opening_bonus,
         round_limit=round_limit,
+        time_up=time_up,
     )
 
 
 #: The options a record may set on top of its rule set (docs/rules.md).
-OPTIONS: Final = ("opening_bonus", "rounds")
+OPTIONS: Final = ("opening_bonus", "rounds", "time_up")
 
 
-def _options(value: object) -> tuple[bool, int | None]:
-    """The record's ``options``: whether the opening bonus counts, and the rounds limit."""
+def _options(value: object) -> tuple[bool, int | None, int | None]:
+    """The record's ``options``: whether the opening bonus counts, the rounds limit, and the
+    round during which the session's time ran out."""
     if value is None:
-        return True, None
+        return True, None, None
     options = _object(value, "options")
     for key in options:
         if key not in OPTIONS:
@@ -568,5 +575,8 @@ def _options(value: object) -> tuple[bool, int | None]:
     rounds = options.get("rounds")
     if rounds is not None:
         rounds = _int(rounds, "options.rounds", minimum=1)
-    return opening_bonus, rounds
+    time_up = options.get("time_up")
+    if time_up is not None:
+        time_up = _int(time_up, "options.time_up", minimum=1)
+    return opening_bonus, rounds, time_up
 

@@ -517,6 +517,10 @@ class MatchReplay:
             raise ValueError(
                 f"the match is over: its {rules.round_limit} rounds were played"
             )
+        if rules.time_up_round is not None and round_index >= rules.time_up_round:
+            raise ValueError(
+                f"the match is over: time was up during round {rules.time_up_round}"
+            )
         replay._totals = [int(total) for total in totals]
         replay._first_round = round_index
         replay._rounds_counted = counted
@@ -535,15 +539,19 @@ class MatchReplay:
         return self._finished
 
     @property
-    def ended_by(self) -> Literal["target", "rounds"] | None:
-        """What ended the match: its target, or its number of rounds (None while it goes on).
+    def ended_by(self) -> Literal["target", "rounds", "time"] | None:
+        """What ended the match: its target, its number of rounds, or the session's time
+        (the ``time_up`` option; None while it goes on).
 
         >>> MatchReplay(["Ana", "Bo"]).ended_by is None
         True
         """
         if not self._finished:
             return None
-        return "target" if self._target_reached else "rounds"
+        if self._target_reached:
+            return "target"
+        limit = self.rules.round_limit
+        return "rounds" if limit is not None and self._rounds_counted >= limit else "time"
 
     @property
     def winners(self) -> tuple[int, ...]:
@@ -654,10 +662,15 @@ class MatchReplay:
                     index, None, "round-after-match-end", number=index + 1,
                     target=self.rules.target,
                 )
-            else:
+            elif self.ended_by == "rounds":
                 state.late_problem = Problem.make(
                     index, None, "round-after-match-end/rounds", number=index + 1,
                     rounds=self.rules.round_limit or 0,
+                )
+            else:
+                state.late_problem = Problem.make(
+                    index, None, "round-after-match-end/time", number=index + 1,
+                    time_up=self.rules.time_up_round or 0,
                 )
         self._round = state
         if not self._finished:
@@ -1053,7 +1066,12 @@ class MatchReplay:
             if state.end != "unfinished":
                 self._rounds_counted += 1
                 limit = self.rules.round_limit
-                if self._target_reached or (limit is not None and self._rounds_counted >= limit):
+                time_up = self.rules.time_up_round
+                if (
+                    self._target_reached
+                    or (limit is not None and self._rounds_counted >= limit)
+                    or (time_up is not None and r + 1 >= time_up)
+                ):
                     self._finished = True
         report = RoundReport(
             index=r,

@@ -67,6 +67,9 @@ class RuleSet:
     #: The target is looked at only once a round is settled (the Travel Tour sheet);
     #: otherwise touching it at any moment ends the match once that round is played out.
     target_at_round_end_only: bool = False
+    #: The session's time ran out during this round (from 1): the match is over once that
+    #: round has ended, whoever leads (the record's option ``time_up``).
+    time_up_round: int | None = None
 
     def hand_size(self, players: int) -> int:
         """Tiles dealt to each player; raises ValueError for a player count out of range."""
@@ -134,6 +137,7 @@ def rule_set(
     target: int | None = None,
     opening_bonus: bool = True,
     round_limit: int | None = None,
+    time_up_round: int | None = None,
 ) -> RuleSet:
     """A rule set by name, with a tournament's overrides applied.
 
@@ -157,4 +161,8 @@ def rule_set(
         if type(round_limit) is not int or round_limit <= 0:
             raise ValueError(f"round_limit must be a positive integer, got {round_limit!r}")
         changes["round_limit"] = round_limit
+    if time_up_round is not None:
+        if type(time_up_round) is not int or time_up_round <= 0:
+            raise ValueError(f"time_up_round must be a positive integer, got {time_up_round!r}")
+        changes["time_up_round"] = time_up_round
     return dataclasses.replace(rules, **changes) if changes else rules  # type: ignore[arg-type]

@@ -4,6 +4,7 @@ correction goes through the recording services, which keep the old version and l
 from django.contrib import admin
 
 from tournament.models import (
+    Announcement,
     ArchiveImport,
     AuditEntry,
     Installation,
@@ -14,6 +15,7 @@ from tournament.models import (
     PlayerMerge,
     PlayerRating,
     RatingChange,
+    RefereeCall,
     Registration,
     Round,
     RoundEnd,
@@ -144,6 +146,21 @@ class TableInline(admin.TabularInline):
     model = Table
     extra = 0
     show_change_link = True
+
+
+@admin.register(RefereeCall)
+class RefereeCallAdmin(ReadOnlyAdmin):
+    """The players' calls for a referee (docs/room.md): the session's log, read here."""
+
+    list_display = ["table", "session", "reason", "times", "called_at", "answered_at",
+                    "answered_by"]
+    list_filter = ["session__tournament", "reason"]
+
+
+@admin.register(Announcement)
+class AnnouncementAdmin(admin.ModelAdmin):
+    list_display = ["text", "tournament", "is_shown", "created_at"]
+    list_filter = ["tournament", "is_shown"]
 
 
 @admin.register(Session)

@@ -6,6 +6,8 @@ with two matches under way. Each match is a record of a whole match from the eng
 simulator, stored by the recording's record import and confirmed by the demo referee; the
 sessions are started and closed by the organiser's services, which refuse to close a session
 with a match not confirmed. Only the seating is a plan of the demo's own (``demo_seating``).
+Session 3 has its room (docs/room.md): its clock running, a call for a referee from table 3,
+two announcements on the projector screen.
 
 Before it, the demo builds an earlier tournament (slug ``demo-autumn``, a month before: 12
 players, ten of them the demo's, two sessions played and closed), and a league "Demo season"
@@ -25,11 +27,13 @@ from django.db import transaction
 from django.db.models import Count
 
 from tournament import engine
+from tournament.core.table_codes import table_code
 from tournament.core.tournaments import staff_role_grant, tournament_create
 from tournament.leagues.services import league_create, league_tournament_add
 from tournament.matches.services import match_record_import_and_confirm
 from tournament.models import League, Match, Player, Registration, Session, StaffRole, Tournament
 from tournament.organiser.services import player_add, tournaments_delete
+from tournament.room import services as room_services
 from tournament.seating.services import session_seat_players
 from tournament.sessions.services import session_close, session_create, session_start
 
@@ -71,6 +75,13 @@ DEMO_TABLE_SIZE = 4
 FINISHED_SESSIONS = (1, 2)
 # In session 3, the first two tables have a match under way, the others have not started.
 PLAYING_TABLES_IN_PROGRESS = 2
+#: The room in session 3 (docs/room.md): its clock, a call from a table, two announcements.
+DEMO_CLOCK_MINUTES = 90
+DEMO_CALL_TABLE = 3
+DEMO_ANNOUNCEMENTS = [
+    "Bienvenue au tournoi de démonstration ! Welcome!",
+    "Buvette ouverte jusqu'à 18 h · Snacks until 6 pm",
+]
 
 
 @dataclass
@@ -198,6 +209,8 @@ def demo_build(*, today: datetime.date | None = None) -> DemoReport:
         report.matches_filled += _demo_play_session(session, referee=referee)
         if session.number in FINISHED_SESSIONS:
             session = session_close(session=session)
+        else:
+            _demo_room(session, organiser=organiser)
         report.sessions.append((session.number, session.status, len(tables)))
     report.earlier = earlier
     report.league = league_create(
@@ -208,6 +221,18 @@ def demo_build(*, today: datetime.date | None = None) -> DemoReport:
     for member in (earlier, tournament):
         league_tournament_add(league=report.league, tournament=member, user=organiser)
     return report
+
+
+def _demo_room(session: Session, *, organiser) -> None:
+    """The room of the session in play: its clock running, a call for a referee from a table
+    (with its card's code), the announcements on the projector."""
+    room_services.clock_set(session=session, minutes=DEMO_CLOCK_MINUTES, user=organiser)
+    room_services.clock_start(session=session, user=organiser)
+    table = session.tables.get(number=DEMO_CALL_TABLE)
+    room_services.call_make(table=table, reason="tiles-missing",
+                            code=table_code(session.tournament_id, table.number))
+    for text in DEMO_ANNOUNCEMENTS:
+        room_services.announcement_add(tournament=session.tournament, text=text)
 
 
 def _demo_earlier(*, today: datetime.date, organiser, referee) -> Tournament:

@@ -130,9 +130,13 @@ def rule_set(
 # -- the match options (docs/rules.md, "Options a tournament may set") ------------------------
 
 
-def record_options(*, tournament: Any) -> dict[str, Any]:
-    """A tournament's match options as the keyword arguments of ``MatchRecord``."""
-    return {"opening_bonus": tournament.opening_bonus, "round_limit": tournament.match_rounds}
+def record_options(*, tournament: Any, match: Any = None) -> dict[str, Any]:
+    """A tournament's match options as the keyword arguments of ``MatchRecord``; with a
+    ``match``, its own option too (``time_up``: the session clock, docs/room.md)."""
+    options = {"opening_bonus": tournament.opening_bonus, "round_limit": tournament.match_rounds}
+    if match is not None and match.time_up_round is not None:
+        options["time_up"] = match.time_up_round
+    return options
 
 
 def options_label(*, opening_bonus: bool, rounds: int | None) -> str:
@@ -151,7 +155,9 @@ def options_label(*, opening_bonus: bool, rounds: int | None) -> str:
 def record_options_mismatch(*, record: MatchRecord, tournament: Any) -> str | None:
     """Why a record cannot fill a match of ``tournament`` because of its options (in the
     user's language), or None when they are the tournament's."""
-    if record.options == MatchRecord(players=(), **record_options(tournament=tournament)).options:
+    # time_up is the match's own (the session clock): a record brings it with it
+    given = {key: value for key, value in record.options.items() if key != "time_up"}
+    if given == MatchRecord(players=(), **record_options(tournament=tournament)).options:
         return None
     none = gettext("no option")
     return gettext(
@@ -167,6 +173,10 @@ def round_after_end_message(*, replay: MatchReplay, number: int) -> str:
     """The problem of round ``number`` begun after the match ended (by its target or by its
     number of rounds), in the user's language."""
     rules = replay.rules
+    if replay.ended_by == "time":
+        return problem_message(
+            "round-after-match-end/time", {"number": number, "time_up": rules.time_up_round}
+        )
     if replay.ended_by == "rounds":
         return problem_message(
             "round-after-match-end/rounds", {"number": number, "rounds": rules.round_limit}

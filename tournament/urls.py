@@ -18,6 +18,9 @@ tournament_patterns = [
     path("", include("tournament.seating.urls")),
     path("", include("tournament.standings.urls")),
     path("", include("tournament.public.urls")),
+    # The room (tournament/room/): the session clock, the head referee's board, calling a
+    # referee, the projector screen.
+    path("", include("tournament.room.urls")),
     # Printing (tournament/printing/): score sheets, seating, standings and match sheets as PDF.
     path("", include("tournament.printing.urls")),
     # A tournament's archive (tournament/archive/): its records as one ZIP, past results

@@ -54,6 +54,14 @@ def test_bench_polls_in_play_counts_every_poll_of_every_page():
     assert [int(row[1]) for row in rows.values()] == [16, 16, 16, 16, 64]
 
 
+@pytest.mark.django_db(transaction=True)
+def test_bench_room_screens_reports_the_screen_and_the_board_and_their_304():
+    """Every 304 is asserted by the command itself."""
+    lines = run("bench_room_screens", players=12, sessions=1, requests=2).splitlines()
+    assert [line.split()[0] for line in lines[2:]] == ["screen", "board"]
+    assert all(line.rstrip().endswith("x") for line in lines[2:])
+
+
 def test_bench_exports_in_memory():
     report = run("bench_exports", players=21, sessions=2, repeat=1)
     for label in ("csv (as_values)", "csv (rows)", "xlsx", "ods"):

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from scoring import parse_record
+import pytest
+
+from scoring import MatchReplay, RecordError, parse_record
 from scoring.simulate import simulate_match
 from tests.scoring.engine_records import check, codes, record, round_, turn
 
@@ -91,3 +93,50 @@ def test_a_simulated_match_with_options_checks_clean() -> None:
     assert report.finished and len(report.rounds) <= 2
     assert all(t.bonus is None or t.bonus.value != "opening" for r in report.rounds
                for t in r.turns)
+
+
+def test_time_up_ends_the_match_once_the_round_in_play_has_ended() -> None:
+    """Time ran out during round 2: round 2 is played out and counts, round 3 does not."""
+    data = record(ANA_BO, _out_round(), _out_round(1), _out_round(), options={"time_up": 2})
+    report = check(data)
+    assert report.finished
+    assert codes(report) == [(2, None, "round-after-match-end")]
+    assert report.problems[0].template == "round-after-match-end/time"
+    assert report.rounds[1].counted and not report.rounds[2].counted
+    two_rounds = check(record(ANA_BO, _out_round(), _out_round(1)))
+    assert report.totals == two_rounds.totals
+    assert list(report.winners) == [i for i, t in enumerate(report.totals)
+                                    if t == max(report.totals)]
+
+
+def test_time_up_in_a_round_not_yet_ended_leaves_the_match_open() -> None:
+    """A round cut short (no end) ends nothing: the clock does not stop a round in play."""
+    unfinished = round_([turn(0, "5-5-5"), turn(1, draws=3)])
+    report = check(record(ANA_BO, _out_round(), unfinished, options={"time_up": 2}))
+    assert not report.finished and report.valid, codes(report)
+
+
+def test_time_up_with_rounds_and_target_whichever_comes_first() -> None:
+    rounds = [_out_round(), _out_round(1), _out_round()]
+    by_rounds = check(record(ANA_BO, *rounds, target=5000, options={"rounds": 1, "time_up": 2}))
+    assert [p.template for p in by_rounds.problems] == ["round-after-match-end/rounds"] * 2
+    by_time = check(record(ANA_BO, *rounds, target=5000, options={"rounds": 3, "time_up": 1}))
+    assert [p.template for p in by_time.problems] == ["round-after-match-end/time"] * 2
+
+
+def test_time_up_round_trips_and_refuses_nonsense() -> None:
+    data = record(ANA_BO, _out_round(), options={"time_up": 3})
+    parsed = parse_record(data)
+    assert parsed.time_up == 3 and parsed.rules.time_up_round == 3
+    assert parsed.to_dict()["options"] == {"time_up": 3}
+    assert parse_record(parsed.to_dict()) == parsed
+    for bad in (0, -1, "2", True, 1.5):
+        with pytest.raises(RecordError):
+            parse_record(record(ANA_BO, options={"time_up": bad}))
+
+
+def test_a_resumed_replay_past_the_time_up_round_is_over() -> None:
+    rules = parse_record(record(ANA_BO, options={"time_up": 2})).rules
+    with pytest.raises(ValueError, match="time was up"):
+        MatchReplay.resume(ANA_BO, totals=[10, 20], round_index=2, rules=rules)
+    MatchReplay.resume(ANA_BO, totals=[10, 20], round_index=1, rules=rules)

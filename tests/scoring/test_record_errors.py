@@ -94,7 +94,7 @@ CASES: list[tuple[bytes, str, str]] = [
      "rounds[0].turns[0].claimed: expected an integer from -1000000000 to 1000000000, "
      "got an integer"),
     (dump({**GOOD, "options": {"rounds": 5, "time_limit": 30}}), "unknown-option",
-     "options.time_limit: unknown option (known: opening_bonus, rounds)"),
+     "options.time_limit: unknown option (known: opening_bonus, rounds, time_up)"),
     (dump({**GOOD, "options": {"opening_bonus": "no"}}), "expected/boolean",
      'options.opening_bonus: expected true or false, got a string "no"'),
     (dump({**GOOD, "options": {"rounds": 0}}), "expected/integer-minimum",

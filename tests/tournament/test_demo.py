@@ -196,3 +196,25 @@ def test_the_demo_has_a_league_of_an_earlier_tournament_and_the_demo(debug_on, c
     # Ratings kept from both tournaments' confirmed matches (the earlier one's first).
     assert PlayerRating.objects.filter(player_id__in=earlier_people - demo_people).count() == 2
     assert PlayerRating.objects.filter(player_id__in=demo_people).count() == 16
+
+
+@pytest.mark.slow  # the demo built
+def test_the_demo_shows_the_room(debug_on, client):
+    """Session 3's clock runs, table 3 has called a referee, the projector has announcements;
+    the board and the screen show them (docs/room.md)."""
+    from django.utils import timezone
+
+    from tournament.models import RefereeCall
+    from tournament.room.clock import session_clock
+
+    output = run_demo()
+    assert "/t/demo/screen/" in output and "/t/demo/room/" in output
+    session = Session.objects.get(tournament__slug="demo", number=3)
+    assert session_clock(session, now=timezone.now()).state == "running"
+    call = RefereeCall.objects.get(session=session)
+    assert (call.table.number, call.answered_at) == (3, None)
+    screen = client.get("/t/demo/screen/")
+    assert screen.context["announcements"] and screen.context["tables_pages"]
+    client.force_login(StaffRole.objects.get(tournament__slug="demo", role="referee").user)
+    board = client.get("/t/demo/room/")
+    assert board.context["rows"][0]["number"] == 3 and board.context["rows"][0]["needs"] == ["call"]

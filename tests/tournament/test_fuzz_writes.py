@@ -199,6 +199,20 @@ ADDRESSES = {
     "merge players": ("organiser", "/players/{player}/merge/", {
         "other_id": "2", "other_licence": "", "keep": "this", "reason": "Licence typo",
         "confirm": "1"}),
+    "set the session clock": ("organiser", "/t/{slug}/organise/sessions/{number}/clock/",
+                              {"action": "set", "minutes": "60"}),
+    "extra minutes": ("organiser", "/t/{slug}/organise/sessions/{number}/clock/",
+                      {"action": "add", "extra_minutes": "5"}),
+    "room settings": ("organiser", "/t/{slug}/room/settings/", {
+        "action": "settings", "time_up_action": "finish-round", "screen_seconds": "20",
+        "screen_top": "12"}),
+    "announce": ("organiser", "/t/{slug}/room/settings/", {"action": "announce",
+                                                           "text": "Lunch at noon"}),
+    "show an announcement": ("organiser", "/t/{slug}/room/settings/",
+                             {"action": "show", "announcement": "1"}),
+    "call a referee": ("anonymous", "/t/{slug}/tables/{number}/call/",
+                       {"reason": "dispute", "code": "1234"}),
+    "answer a call": ("organiser", "/t/{slug}/room/calls/{number}/answer/", BUTTON),
     "login": ("anonymous", "/login/", {
         "username": "olga-organiser", "password": "tiles-and-hexagons-9", "next": "/"}),
 }
@@ -373,6 +387,8 @@ def test_the_addresses_cover_every_write_outside_the_matches():
         "tournament:staff_revoke", "tournament:staff_unlock", "tournament:player_merge",
         "tournament:staff_invitation_cancel", "tournament:invitation_accept",
         "tournament:invitation_decline",
+        "tournament:session_clock", "tournament:room_settings", "tournament:table_call",
+        "tournament:room_call_answer",
     }
     assert writes == fuzzed, writes ^ fuzzed
 

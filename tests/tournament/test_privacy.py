@@ -21,6 +21,7 @@ from tests.factories import played_record
 from tests.tournament.matches.helpers import fresh
 from tests.tournament.printing.helpers import pdf_pages
 from tests.tournament.test_roles import named_patterns
+from tournament.core.table_codes import table_code
 from tournament.core.tournaments import staff_role_grant, tournament_create
 from tournament.matches.services import match_record_import_and_confirm
 from tournament.models import (
@@ -29,12 +30,14 @@ from tournament.models import (
     Player,
     PlayerRating,
     RatingChange,
+    RefereeCall,
     Registration,
     StaffRole,
     Tournament,
 )
 from tournament.organiser.services import player_add
 from tournament.players.services import players_merge
+from tournament.room import services as room_services
 from tournament.seating.services import session_seat_players
 from tournament.sessions.services import session_create, session_start
 
@@ -74,6 +77,10 @@ def installation(make_tournament, make_user):
     session_seat_players(session=session, tables=[[sam, *secret]])
     session_start(session=session)
     confirm_every_match(closed, olga)
+    # the room of the private tournament: an announcement naming a player, a call
+    room_services.announcement_add(tournament=closed, text=f"{SECRET_PLAYERS[0]} wins a prize")
+    room_services.call_make(table=session.tables.get(number=1), reason="dispute",
+                            code=table_code(closed.pk, 1))
     twin = player_add(tournament=closed, name=TWIN).player
     spring_player = spring.registrations.order_by("pk").last().player
     players_merge(kept=spring_player, merged=twin, user=olga, reason="same person")
@@ -106,6 +113,8 @@ def addresses(installation) -> list[str]:
         "role_id": list(StaffRole.objects.values_list("pk", flat=True))[:1],
         "turn_id": [1],
         "invitation_id": [1],
+        "call_id": list(RefereeCall.objects.values_list("pk", flat=True))[:2] or [1],
+        "table": [1, 2],
     }
     urls = set()
     for name, pattern in named_patterns():

@@ -15,8 +15,9 @@ from tournament.models import Match, StaffRole
 
 pytestmark = pytest.mark.django_db
 
-# POSTs that anyone may send and that change no tournament data.
-PUBLIC_POSTS = {"login", "logout", "set_language"}
+# POSTs that anyone may send and that change no tournament data; and the players' call for a
+# referee, which needs the code of the table's card (tests/tournament/room/): refused here.
+PUBLIC_POSTS = {"login", "logout", "set_language", "tournament:table_call"}
 
 
 def named_patterns(resolver=None, namespace=""):
@@ -48,6 +49,8 @@ def url_of(tournament, organiser):
         "role_id": StaffRole.objects.get(user=organiser).pk,
         "turn_id": 1,
         "invitation_id": 1,
+        "call_id": 1,
+        "table": 1,
     }
 
     def url_of(name: str, pattern: URLPattern) -> str:

@@ -154,7 +154,7 @@ def partial_record(rows: MatchRows) -> engine.MatchRecord:
         rounds=tuple(rounds),
         rules_name=tournament.rules,
         target=tournament.target,
-        **engine.record_options(tournament=tournament),
+        **engine.record_options(tournament=tournament, match=rows.match),
     )
 
 

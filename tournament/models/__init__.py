@@ -25,16 +25,19 @@ from tournament.models.matches import (
 )
 from tournament.models.players import Player, Registration
 from tournament.models.ratings import PlayerMerge, PlayerRating, RatingChange
+from tournament.models.room import Announcement, RefereeCall
 from tournament.models.sessions import Seat, SeatingMethod, Session, SessionAuditEntry, Table
 from tournament.models.tournaments import (
     RankingCriterion,
     StaffInvitation,
     StaffRole,
+    TimeUpAction,
     Tournament,
     default_ranking_criteria,
 )
 
 __all__ = [
+    "Announcement",
     "AppendOnlyEntry",
     "ArchiveImport",
     "AuditEntry",
@@ -49,6 +52,7 @@ __all__ = [
     "PlayerRating",
     "RankingCriterion",
     "RatingChange",
+    "RefereeCall",
     "Registration",
     "Round",
     "RoundEnd",
@@ -59,6 +63,7 @@ __all__ = [
     "StaffInvitation",
     "StaffRole",
     "Table",
+    "TimeUpAction",
     "Tournament",
     "Turn",
     "Verdict",

@@ -41,6 +41,13 @@ class Match(models.Model):
         help_text=_("When the match was first confirmed: its place in the ratings' history, "
                     "kept through later corrections."),
     )
+    time_up_round = models.PositiveSmallIntegerField(
+        _("time up during round"),
+        null=True,
+        blank=True,
+        help_text=_("The session's time ran out during this round (from 1): the match ends "
+                    "once it has ended (the record's option time_up)."),
+    )
     # The engine's results, cached so that standings never replay matches.
     totals = models.JSONField(
         _("totals"), default=list, blank=True, help_text=_("Match totals in seat order.")
@@ -269,6 +276,7 @@ class AuditEntry(AppendOnlyEntry):
         ROUND_CONFIRMED = "round-confirmed", _("round confirmed")
         RECORD_IMPORTED = "record-imported", _("record imported")
         MATCH_CLOSED = "match-closed", _("match closed")
+        TIME_UP = "time-up", _("time up: the match ends after the round in play")
 
     match = models.ForeignKey(
         Match, models.CASCADE, related_name="audit_entries", verbose_name=_("match")

@@ -47,6 +47,21 @@ class Session(models.Model):
         default=SeatingMethod.RANDOM,
         help_text=_("How the first session's players were placed at the tables."),
     )
+    # The session clock (tournament.room.clock): a duration, run from clock_started_at while it
+    # runs; clock_elapsed holds the seconds run before (the pauses left out).
+    clock_seconds = models.PositiveIntegerField(
+        _("session time"), null=True, blank=True,
+        help_text=_("The session's time in seconds, extra minutes included; blank: no clock."),
+    )
+    clock_started_at = models.DateTimeField(_("clock running since"), null=True, blank=True)
+    clock_elapsed = models.PositiveIntegerField(
+        _("seconds run before"), default=0,
+        help_text=_("Seconds the clock ran before its last start (its pauses left out)."),
+    )
+    time_up_at = models.DateTimeField(
+        _("time up at"), null=True, blank=True,
+        help_text=_("When the session's time ran out and the tournament's setting was applied."),
+    )
 
     class Meta:
         verbose_name = _("session")
@@ -81,11 +96,15 @@ class SessionAuditEntry(AppendOnlyEntry):
     class Action(models.TextChoices):
         CLOSED = "closed", _("session closed")
         REOPENED = "reopened", _("session reopened")
+        CLOCK = "clock", _("session clock")
+        TIME_UP = "time-up", _("time up")
+        CALLED = "referee-called", _("referee called")
+        ANSWERED = "call-answered", _("call answered")
 
     session = models.ForeignKey(
         Session, models.CASCADE, related_name="audit_entries", verbose_name=_("session")
     )
-    action = models.CharField(_("action"), max_length=12, choices=Action.choices)
+    action = models.CharField(_("action"), max_length=16, choices=Action.choices)
     reason = models.TextField(_("reason"), blank=True)
 
     class Meta:

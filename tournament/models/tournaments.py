@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime
 
 from django.conf import settings
-from django.core.validators import MinValueValidator
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
@@ -35,6 +35,13 @@ assert tuple(RankingCriterion.values) == RANKING_CRITERIA_CODES
 
 def default_ranking_criteria() -> list[str]:
     return [RankingCriterion.MATCH_POINTS, RankingCriterion.TOTAL_POINTS, RankingCriterion.SHARE]
+
+
+class TimeUpAction(models.TextChoices):
+    """What the session clock does when a session's time is up (docs/room.md)."""
+
+    FLAG = "flag", _("nothing but a flag")
+    FINISH_ROUND = "finish-round", _("finish the round in play, then the match ends")
 
 
 class Tournament(models.Model):
@@ -69,6 +76,25 @@ class Tournament(models.Model):
         validators=[MinValueValidator(1)],
         help_text=_("Leave blank to play every match to the target; a number ends each match "
                     "after that many rounds (whichever comes first with the target)."),
+    )
+    time_up_action = models.CharField(
+        _("when a session's time is up"),
+        max_length=16,
+        choices=TimeUpAction.choices,
+        default=TimeUpAction.FLAG,
+        help_text=_("What the session clock does at time's end (docs/room.md)."),
+    )
+    screen_seconds = models.PositiveSmallIntegerField(
+        _("projector: seconds per view"),
+        default=15,
+        validators=[MinValueValidator(5), MaxValueValidator(300)],
+        help_text=_("How long the projector screen shows each view before the next one."),
+    )
+    screen_top = models.PositiveSmallIntegerField(
+        _("projector: players per standings page"),
+        default=10,
+        validators=[MinValueValidator(3), MaxValueValidator(30)],
+        help_text=_("The standings on the projector: the top N first, then pages of N."),
     )
     ranking_criteria = models.JSONField(
         _("ranking criteria"),

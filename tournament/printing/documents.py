@@ -11,6 +11,7 @@ from urllib.parse import urljoin
 from django.urls import reverse
 
 from tournament.core.seats import seat_letter
+from tournament.core.table_codes import table_code
 from tournament.core.tables import RANKING_TEXT_COLUMNS
 from tournament.models import Match, Session, Table, Tournament
 from tournament.names import name_sort_key
@@ -101,6 +102,8 @@ class TableCard:
     #: The table's address (its match in the session of the moment), and its QR code.
     address: str
     qr: str
+    #: What a phone gives to call a referee to this table (tournament.core.table_codes).
+    code: str = ""
 
 
 def table_address(*, site_root: str, slug: str, number: int) -> str:
@@ -119,7 +122,8 @@ def table_cards_context(*, tournament: Tournament, site_root: str, tables: froze
     cards = []
     for number in sorted(tables):
         address = table_address(site_root=site_root, slug=tournament.slug, number=number)
-        cards.append(TableCard(number=number, address=address, qr=qr_png_data_uri(address)))
+        cards.append(TableCard(number=number, address=address, qr=qr_png_data_uri(address),
+                               code=table_code(tournament.pk, number)))
     return {"tournament": tournament, "cards": cards}
 
 

@@ -177,3 +177,25 @@ def test_not_for_an_account_without_a_role(client, tournament, outsider):
 def test_not_for_the_staff_of_another_tournament(staff_client, tournament, make_tournament):
     other = make_tournament(slug="other-open")
     assert staff_client(other).get(cards_url(tournament.slug)).status_code == 403
+
+
+def test_each_card_prints_the_code_that_calls_a_referee_to_its_table(staff_client, tournament,
+                                                                   client):
+    """The code on card n calls a referee to table n, and to no other table."""
+    from tournament.core.table_codes import table_code
+    from tournament.models import RefereeCall
+    from tournament.sessions.services import session_start
+
+    pages = assert_pdf(staff_client(tournament).get(cards_url(tournament.slug)))
+    codes = {}
+    for number, page in enumerate(pages, start=1):
+        words = page.split()
+        codes[number] = next(word for word in words if word.isdigit() and len(word) == 4)
+        assert codes[number] == table_code(tournament.pk, number)
+    session_start(session=tournament.sessions.get(number=1))
+    anyone = client
+    anyone.logout()
+    refused = anyone.post("/t/spring-open/tables/1/call/", {"reason": "dispute", "code": codes[2]})
+    assert refused.status_code == 400 and not RefereeCall.objects.exists()
+    anyone.post("/t/spring-open/tables/1/call/", {"reason": "dispute", "code": codes[1]})
+    assert RefereeCall.objects.get().table.number == 1

@@ -49,6 +49,10 @@ class Command(BaseCommand):
                 f"  matches filled: {report.matches_filled} ({confirmed} finished and "
                 f"confirmed, {playing} in play), through the record import"
             )
+            out.write(
+                f"  the room: /t/{tournament.slug}/screen/ (projector), /t/{tournament.slug}/room/ "
+                f"(head referee's board: a call from table 3), session clock running"
+            )
             if report.league is not None:
                 out.write(
                     f"  league: {report.league.name} (/leagues/{report.league.slug}/), with "

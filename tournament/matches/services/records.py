@@ -154,6 +154,9 @@ def match_record_import(
                 rows.ends[round_.pk] = end
                 ends.append(end)
         rows.rounds.sort(key=lambda round_: round_.index)
+        if parsed.time_up != write.match.time_up_round:  # the session clock's, docs/room.md
+            write.match.time_up_round = parsed.time_up
+            write.match.save(update_fields=["time_up_round"])
         replay = write.replay()
         RoundEnd.objects.bulk_create(ends)
         write.audit(

@@ -1,0 +1,95 @@
+"""``python manage.py bench_room_screens``: the server's CPU time of a poll of the projector
+screen and of the head referee's board, made again after a write and answered 304 when
+nothing changed.
+
+In a throwaway database (in memory on SQLite; ``test_<name>_bench_room_screens`` on
+PostgreSQL, dropped at the end), builds ``--players`` players over ``--sessions`` closed
+sessions with made-up results and one more session in play (a match recorded at its first
+table, a call for a referee at its second, the session clock running), then polls the
+screen's region (``/t/<slug>/screen/``, as the public: the kept copy) and the board's
+(``/t/<slug>/room/``, as a referee) through the whole Django stack (``django.test.Client``:
+middleware, compression, the kept copies in the database cache): the region made again after
+a write, and the poll of a screen that has it already (304). Each figure is the median CPU
+time (``time.process_time``) over ``--requests`` requests; the ratio is in the same run.
+"""
+
+from __future__ import annotations
+
+import statistics
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand
+from django.db import connection
+from django.test import Client
+
+from bench.harness import Fetched, build_tournament, throwaway_database, timed_get
+from tournament import engine
+from tournament.core import freshness
+from tournament.core.table_codes import table_code
+from tournament.core.tournaments import staff_role_grant
+from tournament.matches import services as match_services
+from tournament.matches.records import match_rows, match_with_tournament
+from tournament.models import Match, Table
+from tournament.room import services as room_services
+from tournament.seating.services import session_seat
+from tournament.sessions.services import session_create, session_start
+
+HTMX = {"HTTP_HX_REQUEST": "true", "HTTP_ACCEPT_ENCODING": "gzip"}
+
+
+class Command(BaseCommand):
+    help = "CPU time of a poll of the projector screen and of the board: made, unchanged (304)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--players", type=int, default=512)
+        parser.add_argument("--sessions", type=int, default=8)
+        parser.add_argument("--requests", type=int, default=15)
+
+    def handle(self, *args, players, sessions, requests, **options):
+        settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]
+        with throwaway_database("bench_room_screens"):
+            self.measure(players=players, sessions=sessions, requests=requests)
+
+    def measure(self, *, players: int, sessions: int, requests: int) -> None:
+        tournament = build_tournament(players=players, sessions=sessions, seed=1)
+        session = session_create(tournament=tournament, seed=sessions + 1)
+        session_seat(session=session)
+        session_start(session=session)
+        match = Match.objects.filter(table__session=session).order_by("table__number").first()
+        referee = get_user_model().objects.create_user("bench-room-referee")
+        staff_role_grant(tournament=tournament, user=referee, role="referee")
+        record = engine.simulated_match_record(
+            names=match_rows(match=match).names, seed=1, rules=tournament.rules)
+        match_services.match_record_import(match=match_with_tournament(match.pk).get(),
+                                           user=referee, seen_revision=0, record=record)
+        second = Table.objects.get(session=session, number=2)
+        room_services.call_make(table=second, reason="dispute",
+                                code=table_code(tournament.pk, 2))
+        room_services.clock_set(session=session, minutes=120, user=referee)
+        room_services.clock_start(session=session, user=referee)
+        slug = tournament.slug
+        board_client = Client()
+        board_client.force_login(referee)
+        screens = {
+            "screen": (f"/t/{slug}/screen/", Client),
+            "board": (f"/t/{slug}/room/", lambda: board_client),
+        }
+        self.stdout.write(
+            f"{players} players, {sessions} sessions closed, session {session.number} in play "
+            f"({session.tables.count()} tables), {connection.vendor}; CPU per request, median "
+            f"of {requests} (time.process_time), through the whole Django stack:")
+        self.stdout.write(f"{'poll':<8} {'made':>9} {'304':>9} {'queries made/304':>17} "
+                          f"{'made/304':>9}")
+        for name, (url, client) in screens.items():
+            made: list[Fetched] = []
+            for _ in range(requests):
+                freshness.touch(tournament_id=tournament.pk)  # a write: made again
+                made.append(timed_get(client(), url, **HTMX))
+            etag = made[-1].response["ETag"]
+            unchanged = [timed_get(client(), url, statuses=(304,), HTTP_IF_NONE_MATCH=etag,
+                                   **HTMX) for _ in range(requests)]
+            m, u = (statistics.median(poll.timings.cpu[0] for poll in polls) * 1000
+                    for polls in (made, unchanged))
+            queries = f"{made[-1].queries}/{unchanged[-1].queries}"
+            self.stdout.write(f"{name:<8} {m:>7.1f}ms {u:>7.2f}ms {queries:>17} {m / u:>8.0f}x")

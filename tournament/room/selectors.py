@@ -1,0 +1,225 @@
+"""What the room's screens read: the session of the moment, the head referee's board, the
+projector's views (a fixed number of queries each, whatever the session's size)."""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+from django.db.models import Case, Count, Exists, Max, OuterRef, When
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tournament.models import (
+    Announcement,
+    AuditEntry,
+    Match,
+    RefereeCall,
+    Round,
+    RoundEnd,
+    Session,
+    StaffRole,
+    Tournament,
+)
+from tournament.room.clock import late, match_progress, session_clock
+from tournament.seating.selectors import seating_by_player, session_attention, session_seating
+from tournament.standings.selectors import standings
+
+
+def session_now(*, tournament: Tournament) -> Session | None:
+    """The session of the moment: the last one seated or in play, else the last one seated
+    at all; None before the first seating (one query)."""
+    in_play_first = Case(
+        When(status__in=(Session.Status.SEATED, Session.Status.PLAYING), then=0), default=1
+    )
+    return (
+        Session.objects.filter(tournament=tournament)
+        .exclude(status=Session.Status.DRAFT)
+        .select_related("tournament")
+        .order_by(in_play_first, "-number")
+        .first()
+    )
+
+
+#: The board's statuses, in the order a table needs a person (most first).
+NOT_STARTED, IN_ROUND, SETTLING, TO_CONFIRM, CONFIRMED = (
+    "not-started", "round", "settling", "to-confirm", "confirmed")
+
+
+def _referees(tournament: Tournament) -> dict[int | None, list[str]]:
+    """The referees' names by table number (None: every table)."""
+    names: dict[int | None, list[str]] = {}
+    roles = (StaffRole.objects.filter(tournament=tournament, role=StaffRole.Role.REFEREE)
+             .select_related("user").order_by("user__username"))
+    for role in roles:
+        numbers = role.table_numbers()
+        name = role.user.get_full_name() or role.user.get_username()
+        for number in ([None] if numbers is None else sorted(numbers)):
+            names.setdefault(number, []).append(name)
+    return names
+
+
+def open_calls(*, session: Session) -> dict[int, RefereeCall]:
+    """The session's calls not answered yet, by table number."""
+    calls = RefereeCall.objects.filter(session=session, answered_at__isnull=True) \
+        .select_related("table")
+    return {call.table.number: call for call in calls}
+
+
+def board(*, session: Session, now: datetime.datetime | None = None) -> dict[str, Any]:
+    """The head referee's board of ``session``: ``clock`` and ``rows``, one per table, what
+    needs a person first.
+
+    Each row: ``number``, ``match_id``, ``match_url``, ``players`` (names), ``totals``,
+    ``status`` (one of the statuses above), ``round`` (the round in play or last, from 1),
+    ``needs`` (codes: ``call``, ``decision``, ``illegal``, ``round-end``, ``confirm``,
+    ``late``), ``call`` (the open call or None), ``last_entry`` (a datetime or None),
+    ``referees`` (names).
+    """
+    now = now or timezone.now()
+    tournament = session.tournament
+    clock = session_clock(session, now=now)
+    tables = session_seating(session=session)
+    attention = session_attention(session=session) if tables else {}
+    rounds = (
+        Round.objects.filter(match__table__session=session)
+        .annotate(ended=Exists(RoundEnd.objects.current().filter(round=OuterRef("pk"))))
+        .order_by("match_id", "index")
+        .values_list("match_id", "index", "end_kind", "ended")
+    )
+    last_round: dict[int, tuple[int, str, bool]] = {}
+    rounds_ended: dict[int, int] = {}
+    for match_id, index, end_kind, ended in rounds:
+        last_round[match_id] = (index, end_kind, ended)
+        if ended:
+            rounds_ended[match_id] = rounds_ended.get(match_id, 0) + 1
+    last_entries = dict(
+        AuditEntry.objects.filter(match__table__session=session)
+        .values("match_id").annotate(last=Max("at")).order_by()
+        .values_list("match_id", "last")
+    )
+    calls = open_calls(session=session)
+    referees = _referees(tournament)
+    target = tournament.effective_target
+    rows = []
+    for table in tables:
+        match_id = table["match_id"]
+        waiting = attention.get(match_id, {})
+        status_value = table["match_status"]
+        index, end_kind, ended = last_round.get(match_id, (None, "", False))
+        needs = []
+        call = calls.get(table["number"])
+        if call is not None:
+            needs.append("call")
+        if waiting.get("pending_decisions"):
+            needs.append("decision")
+        if waiting.get("illegal_turns"):
+            needs.append("illegal")
+        if status_value == Match.Status.CONFIRMED:
+            status = CONFIRMED
+        elif status_value == Match.Status.FINISHED:
+            status = TO_CONFIRM
+        elif index is not None and end_kind != Round.EndKind.UNFINISHED and not ended:
+            status = SETTLING
+            needs.append("round-end")
+        elif status_value == Match.Status.PLAYING:
+            status = IN_ROUND
+        else:
+            status = NOT_STARTED
+        if waiting.get("rounds_to_confirm"):
+            needs.append("confirm")
+        totals = [player["total"] or 0 for player in table["players"]]
+        if status in (NOT_STARTED, IN_ROUND, SETTLING) and session.status == Session.Status.PLAYING:
+            progress = match_progress(totals=totals, target=target,
+                                      rounds_ended=rounds_ended.get(match_id, 0),
+                                      round_limit=tournament.match_rounds)
+            if late(clock=clock, progress=progress) or (clock.is_up and status != CONFIRMED):
+                needs.append("late")
+        rows.append({
+            "number": table["number"],
+            "match_id": match_id,
+            "match_url": table["match_url"],
+            "players": [player["name"] for player in table["players"]],
+            "totals": totals,
+            "status": status,
+            "round": (index + 1) if index is not None else None,
+            "needs": needs,
+            "call": call,
+            "last_entry": last_entries.get(match_id),
+            "referees": referees.get(table["number"], []) + referees.get(None, []),
+        })
+    weight = {"call": 0, "illegal": 1, "decision": 2, "round-end": 3, "confirm": 4, "late": 5}
+    rows.sort(key=lambda row: (min((weight[need] for need in row["needs"]), default=9),
+                               row["status"] == CONFIRMED, row["number"]))
+    return {"clock": clock, "rows": rows, "calls": len(calls)}
+
+
+def needs_label(code: str) -> str:
+    """What a need of the board says (the board's legend and its rows)."""
+    return {
+        "call": _("a referee is called"),
+        "decision": _("a claim to decide"),
+        "illegal": _("an illegal turn"),
+        "round-end": _("the round's end to enter"),
+        "confirm": _("a round to confirm"),
+        "late": _("will not finish in time"),
+    }[code]
+
+
+def status_label(row: dict[str, Any]) -> str:
+    return {
+        NOT_STARTED: _("not started"),
+        IN_ROUND: _("round %(number)s") % {"number": row["round"]},
+        SETTLING: _("settling"),
+        TO_CONFIRM: _("waiting for confirmation"),
+        CONFIRMED: _("confirmed"),
+    }[row["status"]]
+
+
+def screen(*, tournament: Tournament) -> dict[str, Any]:
+    """The projector's views, in the order it shows them: ``standings`` (pages of
+    ``tournament.screen_top`` rows), ``tables`` (the matches in play, with their totals and
+    round), ``seating`` (every player by name with their table, while a session is seated
+    and not started), ``announcements`` (shown ones, newest first); ``session`` (that of the
+    moment, or None)."""
+    session = session_now(tournament=tournament)
+    table = standings(tournament=tournament)
+    size = tournament.screen_top
+    rows = table.rows
+    pages = [rows[start:start + size] for start in range(0, len(rows), size)]
+    tables: list[dict[str, Any]] = []
+    seating: list[dict[str, Any]] = []
+    if session is not None:
+        seated = session_seating(session=session)
+        if session.status == Session.Status.SEATED:
+            seating = seating_by_player(seated)
+        elif session.status == Session.Status.PLAYING:
+            rounds = dict(
+                Round.objects.filter(match__table__session=session)
+                .values("match_id").annotate(count=Count("pk")).order_by()
+                .values_list("match_id", "count")
+            )
+            tables = [
+                {**row, "round": rounds.get(row["match_id"])}
+                for row in seated
+                if row["match_status"] in (Match.Status.PENDING, Match.Status.PLAYING)
+            ]
+    announcements = list(
+        Announcement.objects.filter(tournament=tournament, is_shown=True)
+        .values_list("text", flat=True)[:5]
+    )
+    return {
+        "session": session, "standings_pages": pages, "criteria": table.criteria,
+        "tables_pages": _pages(tables, TABLES_PER_VIEW),
+        "seating_pages": _pages(seating, NAMES_PER_VIEW),
+        "announcements": announcements,
+    }
+
+
+#: How many tables in play, and how many names of the seating, one view of the projector holds.
+TABLES_PER_VIEW = 8
+NAMES_PER_VIEW = 30
+
+
+def _pages(items: list[Any], size: int) -> list[list[Any]]:
+    return [items[start:start + size] for start in range(0, len(items), size)]

@@ -1,0 +1,311 @@
+"""The room's pages: the session clock (its figures for every page's clock, the organiser's
+controls), the head referee's board, a table's call for a referee, the projector screen and
+its settings (docs/room.md).
+
+The board and the screen poll themselves: each poll is answered from a copy kept per data
+version (``tournament.core.cache``), 304 when nothing changed. The clock's figures are never
+kept: they are the server's time left, the one part that moves by itself.
+"""
+
+from __future__ import annotations
+
+import time
+from functools import cached_property
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpResponse, JsonResponse
+from django.middleware.csrf import get_token
+from django.shortcuts import get_object_or_404, redirect
+from django.template.response import TemplateResponse
+from django.utils import timezone
+from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
+from django.utils.http import http_date
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.generic import TemplateView, View
+
+from tournament.core.cache import cached_copy, etag
+from tournament.core.cached_pages import CSRF_MARKER, CachedPageMixin
+from tournament.core.forms import add_service_errors
+from tournament.core.mixins import message_refusal, poll_seconds
+from tournament.core.permissions import (
+    OrganiserRequiredMixin,
+    RefereeRequiredMixin,
+    TournamentMixin,
+)
+from tournament.models import Announcement, Session, Table
+from tournament.room import selectors, services
+from tournament.room.clock import session_clock
+from tournament.room.forms import (
+    AnnouncementForm,
+    CallForm,
+    ClockAddForm,
+    ClockSetForm,
+    RoomSettingsForm,
+)
+
+#: How long a kept board copy stays current at most while nothing is written (its "time since
+#: the last entry" and its pace flags move with time).
+BOARD_SECONDS = 60
+
+
+class ClockView(TournamentMixin, View):
+    """/t/<slug>/sessions/<n>/clock.json (and .../tables/<t>/clock.json): the seconds left,
+    counted by the server, for a page's clock to count down from; for a table, its open call.
+    The first reader to find the time up applies the tournament's setting
+    (``services.time_up_settle``)."""
+
+    http_method_names = ["get", "head"]
+
+    def get(self, request, *args, **kwargs):
+        session = get_object_or_404(
+            Session.objects.select_related("tournament"), tournament=self.tournament,
+            number=kwargs["number"])
+        clock = session_clock(session, now=timezone.now())
+        if clock.is_up and session.time_up_at is None:
+            services.time_up_settle(session=session, user=request.user)
+        data: dict[str, object] = {"clock": clock.as_json()}
+        if "table" in kwargs:
+            table = get_object_or_404(Table, session=session, number=kwargs["table"])
+            call = table.referee_calls.filter(answered_at__isnull=True).first()
+            data["call"] = None if call is None else {
+                "reason": call.get_reason_display(), "times": call.times}
+        response = JsonResponse(data)
+        patch_cache_control(response, no_store=True)
+        return response
+
+
+class SessionClockView(OrganiserRequiredMixin, TemplateView):
+    """/t/<slug>/sessions/<n>/clock/: the organiser sets the session's time, starts, pauses,
+    resumes it, adds minutes, removes it."""
+
+    template_name = "tournament/room/clock.html"
+    actions = ("set", "start", "pause", "add", "remove")
+
+    @cached_property
+    def session(self) -> Session:
+        return get_object_or_404(Session.objects.select_related("tournament"),
+                                 tournament=self.tournament, number=self.kwargs["number"])
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        context.setdefault("set_form", ClockSetForm())
+        context.setdefault("add_form", ClockAddForm(initial={"extra_minutes": 5}))
+        context["session"] = self.session
+        context["clock"] = session_clock(self.session, now=timezone.now())
+        return context
+
+    def post(self, request, *args, **kwargs):
+        action = request.POST.get("action")
+        if action not in self.actions:
+            return self.render_to_response(self.get_context_data(), status=400)
+        forms = {}
+        try:
+            if action == "set":
+                form = forms["set_form"] = ClockSetForm(request.POST)
+                if form.is_valid():
+                    services.clock_set(session=self.session, minutes=form.cleaned_data["minutes"],
+                                       user=request.user)
+            elif action == "add":
+                form = forms["add_form"] = ClockAddForm(request.POST)
+                if form.is_valid():
+                    services.clock_add(session=self.session,
+                                       minutes=form.cleaned_data["extra_minutes"],
+                                       user=request.user)
+            else:
+                service = {"start": services.clock_start, "pause": services.clock_pause,
+                           "remove": services.clock_remove}[action]
+                service(session=self.session, user=request.user)
+        except ValidationError as error:
+            form = forms.get("set_form") or forms.get("add_form")
+            if form is None:
+                message_refusal(request, error)
+                return redirect(request.path)
+            add_service_errors(form, error)
+        if any(form.errors for form in forms.values()):
+            return self.render_to_response(self.get_context_data(**forms), status=400)
+        messages.success(request, _("The session clock is saved."))
+        return redirect(request.path)
+
+
+def _kept_fragment(request, *, key: str, version: int, make) -> HttpResponse:
+    """A fragment answered from a copy kept per data ``version`` under ``key``, 304 to a poll
+    that has it (the kept pages' way, ``tournament.core.cached_pages``, for a page read by
+    the staff: its fragment is the same for each of them)."""
+    tag = etag(key, version)
+    not_modified = get_conditional_response(request, etag=tag)
+    if not_modified is None:
+        made = cached_copy(key=key, version=version, make=make)
+        content = made.content.replace(CSRF_MARKER.encode(), get_token(request).encode())
+        not_modified = HttpResponse(content)
+        not_modified["Last-Modified"] = http_date(made.made_at.timestamp())
+    not_modified["ETag"] = tag
+    patch_cache_control(not_modified, no_cache=True, private=True)
+    patch_vary_headers(not_modified, ("HX-Request", "Cookie"))
+    return not_modified
+
+
+class BoardView(RefereeRequiredMixin, TemplateView):
+    """/t/<slug>/room/: every table of the session of the moment, what needs a person first;
+    its ``#board`` region polls itself (kept per data version, and per minute)."""
+
+    template_name = "tournament/room/board.html"
+    fragment_template_name = "tournament/room/_board.html"
+
+    def board_context(self, session):
+        context = {"session": session, "tournament": self.tournament,
+                   "poll_seconds": poll_seconds()}
+        if session is not None:
+            context.update(selectors.board(session=session))
+        return context
+
+    def get(self, request, *args, **kwargs):
+        session = selectors.session_now(tournament=self.tournament)
+        if session is not None and session.time_up_at is None and \
+                session_clock(session, now=timezone.now()).is_up:
+            services.time_up_settle(session=session, user=request.user)
+            self.tournament.refresh_from_db(fields=["data_version"])
+        if not request.htmx:
+            return self.render_to_response(self.get_context_data(**self.board_context(session)))
+        minute = int(time.time() // BOARD_SECONDS)
+        key = (f"room:{self.tournament.pk}:board:{session.pk if session else 0}:"
+               f"{get_language()}:{minute}")
+
+        def make() -> bytes:
+            response = TemplateResponse(request, self.fragment_template_name,
+                                        {**self.board_context(session),
+                                         "csrf_token": CSRF_MARKER})
+            return response.render().content
+
+        return _kept_fragment(request, key=key, version=self.tournament.data_version, make=make)
+
+
+class CallAnswerView(RefereeRequiredMixin, View):
+    """A call answered: from the board, or from the tablet of the table."""
+
+    http_method_names = ["post"]
+
+    def post(self, request, *args, **kwargs):
+        session = selectors.session_now(tournament=self.tournament)
+        if session is None:
+            raise Http404
+        try:
+            call = services.call_answer(session=session, call_id=kwargs["call_id"],
+                                        user=request.user)
+        except ValidationError as error:
+            message_refusal(request, error)
+        else:
+            messages.success(request, _("Table %(table)s: the call is answered.")
+                             % {"table": call.table.number})
+        return redirect("tournament:room_board", slug=self.tournament.slug)
+
+
+class CallView(TournamentMixin, TemplateView):
+    """/t/<slug>/tables/<n>/call/: the players of table n (in the session of the moment) call
+    a referee, with the code of their table's card."""
+
+    template_name = "tournament/room/call.html"
+
+    @cached_property
+    def table(self) -> Table:
+        session = selectors.session_now(tournament=self.tournament)
+        if session is None:
+            raise Http404
+        return get_object_or_404(Table.objects.select_related("session"), session=session,
+                                 number=self.kwargs["number"])
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        context.setdefault("form", CallForm())
+        context["table"] = self.table
+        context["session"] = self.table.session
+        context["open_call"] = self.table.referee_calls.filter(answered_at__isnull=True).first()
+        return context
+
+    def post(self, request, *args, **kwargs):
+        form = CallForm(request.POST)
+        if form.is_valid():
+            try:
+                services.call_make(table=self.table, reason=form.cleaned_data["reason"],
+                                   code=form.cleaned_data["code"])
+            except ValidationError as error:
+                add_service_errors(form, error)
+        if form.errors:
+            return self.render_to_response(self.get_context_data(form=form), status=400)
+        return self.render_to_response(self.get_context_data(called=True))
+
+
+class ScreenView(TournamentMixin, CachedPageMixin, TemplateView):
+    """/t/<slug>/screen/: the projector, full screen, nothing to click. It cycles through its
+    views by itself and polls its ``#screen`` region, kept per data version for everyone."""
+
+    template_name = "tournament/room/screen.html"
+    fragment_template_name = "tournament/room/_screen.html"
+
+    def page(self, request, *args, **kwargs):
+        context = self.get_context_data(**selectors.screen(tournament=self.tournament),
+                                        poll_seconds=poll_seconds())
+        template = self.fragment_template_name if request.htmx else self.template_name
+        return self.response_class(request, template, context)
+
+
+class RoomSettingsView(OrganiserRequiredMixin, TemplateView):
+    """/t/<slug>/room/settings/: what time's end does, the projector's pace and pages, the
+    announcements."""
+
+    template_name = "tournament/room/settings.html"
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        tournament = self.tournament
+        context.setdefault("settings_form", RoomSettingsForm(initial={
+            "time_up_action": tournament.time_up_action,
+            "screen_seconds": tournament.screen_seconds,
+            "screen_top": tournament.screen_top,
+        }))
+        context.setdefault("announcement_form", AnnouncementForm())
+        context["announcements"] = Announcement.objects.filter(tournament=tournament)[:20]
+        context["session"] = selectors.session_now(tournament=tournament)
+        return context
+
+    def post(self, request, *args, **kwargs):
+        action = request.POST.get("action")
+        try:
+            if action == "settings":
+                form = RoomSettingsForm(request.POST)
+                if form.is_valid():
+                    try:
+                        services.room_settings_save(tournament=self.tournament,
+                                                    **form.cleaned_data)
+                    except ValidationError as error:
+                        add_service_errors(form, error)
+                if form.errors:
+                    return self.render_to_response(
+                        self.get_context_data(settings_form=form), status=400)
+            elif action == "announce":
+                form = AnnouncementForm(request.POST)
+                if form.is_valid():
+                    try:
+                        services.announcement_add(tournament=self.tournament,
+                                                  text=form.cleaned_data["text"])
+                    except ValidationError as error:
+                        add_service_errors(form, error)
+                if form.errors:
+                    return self.render_to_response(
+                        self.get_context_data(announcement_form=form), status=400)
+            elif action in ("show", "hide"):
+                try:
+                    announcement_id = int(request.POST.get("announcement", ""))
+                except ValueError:
+                    announcement_id = 0
+                services.announcement_show(tournament=self.tournament,
+                                           announcement_id=announcement_id,
+                                           shown=action == "show")
+            else:
+                return self.render_to_response(self.get_context_data(), status=400)
+        except ValidationError as error:
+            message_refusal(request, error)
+            return redirect(request.path)
+        messages.success(request, _("Saved."))
+        return redirect(request.path)

@@ -1,0 +1,71 @@
+/* The session clock of a page (templates/tournament/room/_clock.html): the server sends the
+   seconds left (data-clock-url, every 20 seconds); the page counts down from them with its
+   own monotonic timer, so a device whose clock is wrong still shows the right time. Time's
+   end, and a referee called to the table, are said once in the page's status region. */
+(function () {
+  "use strict";
+  var REFRESH_MS = 20000;
+
+  function two(n) { return (n < 10 ? "0" : "") + n; }
+  function shown(seconds) {
+    var s = Math.max(0, Math.round(seconds));
+    var h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60);
+    return (h ? h + ":" + two(m) : m) + ":" + two(s % 60);
+  }
+
+  function setUp(box) {
+    var left = box.querySelector("[data-clock-left]");
+    var label = box.querySelector("[data-clock-label]");
+    var callLine = box.querySelector("[data-clock-call]");
+    var status = box.querySelector("[data-clock-status]");
+    var state = null, remaining = 0, at = 0, said = {};
+
+    function say(key, text) {
+      if (said[key] === text) return;
+      said[key] = text;
+      status.textContent = text;
+    }
+
+    function draw() {
+      if (!state || state.state === "none") { box.hidden = true; return; }
+      box.hidden = false;
+      var seconds = state.state === "running" ? remaining - (performance.now() - at) / 1000 : remaining;
+      var up = state.state === "time-up" || seconds <= 0;
+      box.dataset.state = up ? "time-up" : state.state;
+      label.textContent = box.dataset[up ? "up" : state.state] || "";
+      left.textContent = up ? "0:00" : shown(seconds);
+      if (up) say("up", box.dataset.up);
+    }
+
+    function fetchClock() {
+      fetch(box.dataset.clockUrl, { headers: { Accept: "application/json" }, cache: "no-store" })
+        .then(function (response) { return response.ok ? response.json() : null; })
+        .then(function (data) {
+          if (!data) return;
+          state = data.clock;
+          remaining = state.remaining;
+          at = performance.now();
+          if (callLine && "call" in data) {
+            callLine.hidden = !data.call;
+            var text = data.call ? box.dataset.call.replace("{reason}", data.call.reason) : "";
+            callLine.textContent = text;
+            if (text) say("call", text);
+          }
+          draw();
+        })
+        .catch(function () { /* keep counting from the last figures */ });
+    }
+
+    fetchClock();
+    setInterval(fetchClock, REFRESH_MS);
+    setInterval(draw, 1000);
+  }
+
+  function ready() {
+    document.querySelectorAll("[data-clock-url]").forEach(function (box) {
+      if (!box.dataset.clockReady) { box.dataset.clockReady = "1"; setUp(box); }
+    });
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready);
+  else ready();
+})();
