@@ -36,6 +36,7 @@ from tournament.models import (
     Tournament,
 )
 from tournament.ratings.model import Skill, ranks_of
+from tournament.standings.ranking import ranked_count
 from tournament.standings.selectors import cached_standings_of
 
 #: How many merges deep a record is followed to the one kept (a chain A → B → C is two).
@@ -221,7 +222,8 @@ def player_career(*, player: Player, user) -> dict[str, Any]:
     - ``player``; ``rating`` (their :class:`PlayerRating` or None) and ``rating_last_event``
       (its last tournament when the user may see it, else None); ``show_licence``;
     - ``tournaments``: one dict per tournament, newest first: ``tournament``, ``registration``,
-      ``rank``, ``rank_label``, ``player_count``, ``matches`` (confirmed), ``match_points``,
+      ``rank`` (None when not ranked there), ``rank_label``, ``ranked``, ``player_count`` (the
+      players ranked), ``matches`` (confirmed), ``match_points``,
       ``url`` (their page in that tournament), ``withdrawn``;
     - ``matches``: one dict per match they sat at, oldest first: ``tournament``,
       ``session``, ``table``, ``match_id``, ``url``, ``status``, ``status_label``,
@@ -255,7 +257,8 @@ def player_career(*, player: Player, user) -> dict[str, Any]:
             "registration": registration,
             "rank": row["rank"],
             "rank_label": row["rank_label"],
-            "player_count": len(tournament_rows),
+            "ranked": row["ranked"],
+            "player_count": ranked_count(tournament_rows),
             "matches": row["matches"],
             "match_points": row["match_points"],
             "withdrawn": row["withdrawn"],

@@ -47,7 +47,8 @@ class CareerTournamentsTable(PythonBodyTable):
         empty_text = _("No tournament.")
 
     def body_row_attrs(self, record) -> str:
-        return f'id="tournament-{record["tournament"].pk:d}" data-rank="{record["rank"]:d}"'
+        rank = "" if record["rank"] is None else f'{record["rank"]:d}'
+        return f'id="tournament-{record["tournament"].pk:d}" data-rank="{rank}"'
 
     def cell_tournament(self, record):
         tournament = record["tournament"]
@@ -57,9 +58,14 @@ class CareerTournamentsTable(PythonBodyTable):
         return escape(formats.date_format(record["tournament"].start_date, "SHORT_DATE_FORMAT"))
 
     def cell_rank(self, record):
-        rank = format_html(
-            '{} <span class="of">/ {}</span>', record["rank_label"], record["player_count"]
-        )
+        if record["ranked"]:
+            rank = format_html(
+                '{} <span class="of">/ {}</span>', record["rank_label"], record["player_count"]
+            )
+        elif not record["withdrawn"]:
+            return format_html('<span class="tag tag--unranked">{}</span>', gettext("not ranked"))
+        else:
+            rank = format_html("")
         if record["withdrawn"]:
             rank += format_html(' <span class="tag">{}</span>', gettext("withdrawn"))
         return rank
