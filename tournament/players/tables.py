@@ -9,6 +9,7 @@ from django.utils.html import escape, format_html
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from tournament.core.formats import figure
 from tournament.core.tables import PythonBodyTable
 from tournament.standings.tables import points_display
 
@@ -17,15 +18,15 @@ def rating_change_display(value: float | None, *, separator: str) -> str:
     """A change of rating with its sign and one decimal ("+1,2" in French); '' for none.
 
     >>> rating_change_display(1.25, separator=","), rating_change_display(-0.04, separator=".")
-    ('+1,2', '-0.0')
+    ('+1,3', '0.0')
     """
     if value is None:
         return ""
-    return f"{value:+.1f}".replace(".", separator)
+    return figure(value, signed=True, separator=separator)
 
 
 def rating_display(value: float | None, *, separator: str) -> str:
-    return "" if value is None else f"{value:.1f}".replace(".", separator)
+    return "" if value is None else figure(value, separator=separator)
 
 
 class CareerTournamentsTable(PythonBodyTable):

@@ -20,6 +20,7 @@ from django.http import Http404
 from tournament.core.addresses import career_url_maker
 from tournament.core.permissions import can_view_league, visible_tournament_ids
 from tournament.models import League, Match, PlayerRating, Seat
+from tournament.names import name_sort_key
 
 
 def league_for_ratings(*, slug: str, user) -> League:
@@ -33,7 +34,8 @@ def league_for_ratings(*, slug: str, user) -> League:
 
 
 def ratings_rows(*, league: League | None = None, user=None) -> list[dict[str, Any]]:
-    """The rated players, best first (by conservative rating, then name, then id): one query
+    """The rated players, best first (by conservative rating, then name accents and case aside,
+    then id): one query
     (two with a league, three when a private tournament is in it and ``user`` is logged in).
 
     Only public tournaments count for the ratings (``Tournament.counts_for_ratings``), so the
@@ -56,9 +58,13 @@ def ratings_rows(*, league: League | None = None, user=None) -> list[dict[str, A
             table__match__status=Match.Status.CONFIRMED,
         )
         ratings = ratings.filter(Exists(played))
-    values = ratings.order_by("-conservative", "player__name", "player_id").values_list(
-        "player_id", "player__name", "player__club", "conservative", "mu", "sigma", "matches",
-        "last_event_change", "last_tournament__name",
+    values = sorted(
+        ratings.order_by().values_list(
+            "player_id", "player__name", "player__club", "conservative", "mu", "sigma",
+            "matches", "last_event_change", "last_tournament__name",
+        ),
+        # ties listed by name, accents and case aside (tournament/names.py)
+        key=lambda value: (-value[3], name_sort_key(value[1]), value[0]),
     )
     career_url = career_url_maker()
     rows: list[dict[str, Any]] = []
