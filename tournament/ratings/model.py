@@ -14,6 +14,8 @@ True
 
 from __future__ import annotations
 
+import itertools
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -48,11 +50,53 @@ def ranks_of(totals: Sequence[int]) -> list[int]:
     return [1 + sum(other > total for other in totals) for total in totals]
 
 
+def strict_orders(ranks: Sequence[int]) -> list[list[int]]:
+    """Every way to break the ties of ``ranks`` (shared ranks "1, 1, 3"): the strict ranks of
+    each order of each tied group, the groups keeping their places.
+
+    >>> strict_orders([1, 1, 3])
+    [[1, 2, 3], [2, 1, 3]]
+    """
+    groups: dict[int, list[int]] = {}
+    for seat, rank in enumerate(ranks):
+        groups.setdefault(rank, []).append(seat)
+    per_group = [
+        [(rank, order) for order in itertools.permutations(seats)]
+        for rank, seats in sorted(groups.items())
+    ]
+    orders = []
+    for choice in itertools.product(*per_group):
+        strict = [0] * len(ranks)
+        for rank, order in choice:
+            for offset, seat in enumerate(order):
+                strict[seat] = rank + offset
+        orders.append(strict)
+    return orders
+
+
 def rate(skills: Sequence[Skill], totals: Sequence[int]) -> list[Skill]:
     """The players' skills after one match, in seat order: ``skills`` before it, ``totals``
-    the match totals, both in seat order."""
+    the match totals, both in seat order.
+
+    A tie is rated as the mean of its orders: each way to break the tied groups is rated as a
+    strict finish, and each player's mean and uncertainty are the averages over them (exact
+    sums, so that players of equal skills tied together move by exactly the same). openskill's
+    own ties moved a player placed just below a shared win like the co-winners (four
+    newcomers ranked 1, 1, 3, 4: +0.93, +0.93, +0.93, -2.80); here the co-winners gain the
+    same and the third loses as a third does.
+
+    >>> after = rate([INITIAL] * 4, [400, 400, 200, 100])
+    >>> [round(skill.mu - INITIAL.mu, 2) for skill in after]
+    [2.17, 2.17, -0.31, -4.04]
+    """
     if len(skills) != len(totals) or len(skills) < 2:
         raise ValueError("a rated match has two players or more, each with a total")
     teams = [[_MODEL.rating(mu=skill.mu, sigma=skill.sigma)] for skill in skills]
-    rated = _MODEL.rate(teams, ranks=ranks_of(totals))
-    return [Skill(team[0].mu, team[0].sigma) for team in rated]
+    orders = strict_orders(ranks_of(totals))
+    rated = [_MODEL.rate(teams, ranks=strict) for strict in orders]
+    count = len(orders)
+    return [
+        Skill(math.fsum(result[seat][0].mu for result in rated) / count,
+              math.fsum(result[seat][0].sigma for result in rated) / count)
+        for seat in range(len(skills))
+    ]
