@@ -36,6 +36,12 @@ class RatingChange(models.Model):
     sigma_before = models.FloatField(_("uncertainty before"))
     mu = models.FloatField(_("mean"))
     sigma = models.FloatField(_("uncertainty"))
+    shown_before = models.FloatField(_("rating before"), default=0.0)
+    shown = models.FloatField(
+        _("rating"), default=0.0,
+        help_text=_("The rating shown after the match: never lower after a win, never higher "
+                    "after finishing last (docs/ratings.md)."),
+    )
 
     class Meta:
         verbose_name = _("rating change")
@@ -55,7 +61,9 @@ class RatingChange(models.Model):
 
 class PlayerRating(models.Model):
     """A player's current rating, kept from their rating changes for the lists to read in
-    one query: ``conservative`` is the mean minus three uncertainties (docs/ratings.md)."""
+    one query: ``conservative`` is the rating shown, the sum of the changes of the mean minus
+    three uncertainties, each kept from going against the result at the table
+    (``tournament.ratings.model.shown_change``; docs/ratings.md)."""
 
     player = models.OneToOneField(
         Player, models.CASCADE, primary_key=True, related_name="rating", verbose_name=_("player")

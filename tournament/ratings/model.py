@@ -28,6 +28,12 @@ _MODEL = PlackettLuce()
 #: How many uncertainties the conservative rating takes off the mean.
 CONSERVATIVE_SIGMAS = 3
 
+#: A rating is "provisional" until this many rated matches: three events of four matches.
+#: With 3 or 4 matches an event, σ is still about 6 after 10 to 18 matches (openskill's τ
+#: keeps it from shrinking fast), so the rating shown sits some 18 points under the mean and
+#: moves a lot: a reader is told so until the player has a season's worth of results.
+PROVISIONAL_MATCHES = 12
+
 
 @dataclass(frozen=True)
 class Skill:
@@ -100,3 +106,30 @@ def rate(skills: Sequence[Skill], totals: Sequence[int]) -> list[Skill]:
               math.fsum(result[seat][0].sigma for result in rated) / count)
         for seat in range(len(skills))
     ]
+
+
+def is_provisional(matches: int) -> bool:
+    """A rating of fewer than ``PROVISIONAL_MATCHES`` rated matches: shown "provisional"."""
+    return matches < PROVISIONAL_MATCHES
+
+
+def shown_change(before: Skill, after: Skill, *, rank: int, ranks: Sequence[int]) -> float:
+    """How much one match moves the rating shown: the conservative rating's change, except
+    that it never goes against the result at the table. A winner (rank 1, shared or not)
+    never loses rating; a player finishing last never gains. μ − 3σ alone can do both: the
+    drift τ widens σ before each match, so a sure player who beats a much weaker one can see
+    μ − 3σ fall, and a shrinking σ can lift μ − 3σ after a loss. The rating shown is the sum
+    of these changes from 0 (a newcomer's μ − 3σ); it stays next to μ − 3σ, and a player
+    reads every change in the direction of their result.
+
+    >>> shown_change(Skill(25.0, 8.0), Skill(24.0, 7.0), rank=4, ranks=[1, 2, 3, 4])
+    0.0
+    >>> shown_change(Skill(25.0, 8.0), Skill(24.0, 7.0), rank=2, ranks=[1, 2, 3, 4])
+    2.0
+    """
+    change = float(after.conservative - before.conservative)
+    if rank == 1:
+        return max(change, 0.0)
+    if rank == max(ranks):
+        return min(change, 0.0) + 0.0  # never -0.0
+    return change

@@ -21,6 +21,7 @@ from tournament.core.addresses import career_url_maker
 from tournament.core.permissions import can_view_league, visible_tournament_ids
 from tournament.models import League, Match, PlayerRating, Seat
 from tournament.names import name_sort_key
+from tournament.ratings.model import is_provisional
 
 
 def league_for_ratings(*, slug: str, user) -> League:
@@ -47,7 +48,8 @@ def ratings_rows(*, league: League | None = None, user=None) -> list[dict[str, A
     Each row: ``rank`` (players of equal conservative rating share it), ``rank_label``
     ("3" or "3=" for a tie), ``player_id``, ``name``, ``club``, ``url`` (the career page),
     ``conservative``, ``mu``, ``sigma``, ``matches``, ``last_event_change`` and
-    ``last_event`` (the name of the tournament of the player's last rated match, "" if none).
+    ``last_event`` (the name of the tournament of the player's last rated match, "" if none),
+    ``provisional`` (fewer rated matches than ``PROVISIONAL_MATCHES``).
     """
     ratings = PlayerRating.objects.filter(player__merged_into__isnull=True)
     if league is not None:
@@ -78,7 +80,7 @@ def ratings_rows(*, league: League | None = None, user=None) -> list[dict[str, A
             "rank": rank, "rank_label": str(rank), "player_id": player_id, "name": name,
             "club": club, "url": career_url(player_id), "conservative": conservative, "mu": mu,
             "sigma": sigma, "matches": matches, "last_event_change": change,
-            "last_event": last_event or "",
+            "last_event": last_event or "", "provisional": is_provisional(matches),
         })
     for index, row in enumerate(rows):
         tied_before = index > 0 and rows[index - 1]["rank"] == row["rank"]

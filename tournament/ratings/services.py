@@ -23,7 +23,7 @@ from django.db import connection, transaction
 from django.db.models import Count, OuterRef, Q, Subquery
 
 from tournament.models import Match, PlayerRating, RatingChange, Seat, Tournament
-from tournament.ratings.model import INITIAL, Skill, ranks_of, rate
+from tournament.ratings.model import INITIAL, Skill, ranks_of, rate, shown_change
 
 #: The key of PostgreSQL's advisory lock that makes refreshes take turns.
 _LOCK_KEY = 0x7472696F  # "trio"
@@ -124,7 +124,7 @@ def ratings_refresh(*, since: HistoryPoint | None) -> int:
         )
     )
     players = {player_id for seats in seated.values() for player_id in seats}
-    skills = _skills_before(players, since)
+    skills, shown = _skills_before(players, since)
 
     changes: list[RatingChange] = []
     for match_id, at, totals, tournament_id in matches:
@@ -133,11 +133,15 @@ def ratings_refresh(*, since: HistoryPoint | None) -> int:
             continue
         before = [skills.get(player_id, INITIAL) for player_id in seats]
         after = rate(before, totals)
-        for player_id, rank, old, new in zip(seats, ranks_of(totals), before, after):
+        ranks = ranks_of(totals)
+        for player_id, rank, old, new in zip(seats, ranks, before, after):
             skills[player_id] = new
+            shown_before = shown.get(player_id, INITIAL.conservative)
+            shown[player_id] = shown_before + shown_change(old, new, rank=rank, ranks=ranks)
             changes.append(RatingChange(
                 player_id=player_id, match_id=match_id, tournament_id=tournament_id, at=at,
                 rank=rank, mu_before=old.mu, sigma_before=old.sigma, mu=new.mu, sigma=new.sigma,
+                shown_before=shown_before, shown=shown[player_id],
             ))
     RatingChange.objects.bulk_create(changes, batch_size=2000)
     _current_ratings_write(touched | players)
@@ -163,18 +167,23 @@ def _players_by_match(matches) -> dict[int, list[int]]:
     return seated
 
 
-def _skills_before(players: set[int], since: HistoryPoint | None) -> dict[int, Skill]:
-    """Each player's skill after their last change before ``since`` (none before the whole
-    history)."""
+def _skills_before(
+    players: set[int], since: HistoryPoint | None
+) -> tuple[dict[int, Skill], dict[int, float]]:
+    """Each player's skill and rating shown after their last change before ``since`` (none
+    before the whole history)."""
     if since is None or not players:
-        return {}
+        return {}, {}
     earlier = RatingChange.objects.filter(player=OuterRef("player_id")).exclude(since.later())
     last = earlier.order_by("-at", "-match_id").values("pk")[:1]
     rows = (
         RatingChange.objects.filter(player_id__in=players, pk=Subquery(last))
-        .values_list("player_id", "mu", "sigma")
+        .values_list("player_id", "mu", "sigma", "shown")
     )
-    return {player_id: Skill(mu, sigma) for player_id, mu, sigma in rows}
+    skills, shown = {}, {}
+    for player_id, mu, sigma, rating in rows:
+        skills[player_id], shown[player_id] = Skill(mu, sigma), rating
+    return skills, shown
 
 
 def _current_ratings_write(players: set[int]) -> None:
@@ -190,10 +199,9 @@ def _current_ratings_write(players: set[int]) -> None:
     rows = (
         RatingChange.objects.filter(player_id__in=players, pk=Subquery(last))
         .annotate(
-            event_mu=Subquery(event_start.values("mu_before")[:1]),
-            event_sigma=Subquery(event_start.values("sigma_before")[:1]),
+            event_shown=Subquery(event_start.values("shown_before")[:1]),
         )
-        .values_list("player_id", "tournament_id", "mu", "sigma", "event_mu", "event_sigma")
+        .values_list("player_id", "tournament_id", "mu", "sigma", "shown", "event_shown")
     )
     counts = dict(
         RatingChange.objects.filter(player_id__in=players)
@@ -203,12 +211,11 @@ def _current_ratings_write(players: set[int]) -> None:
         .values_list("player_id", "count")
     )
     ratings = []
-    for player_id, tournament_id, mu, sigma, event_mu, event_sigma in rows:
-        now = Skill(mu, sigma)
+    for player_id, tournament_id, mu, sigma, shown, event_shown in rows:
         ratings.append(PlayerRating(
-            player_id=player_id, mu=mu, sigma=sigma, conservative=now.conservative,
+            player_id=player_id, mu=mu, sigma=sigma, conservative=shown,
             matches=counts[player_id], last_tournament_id=tournament_id,
-            last_event_change=now.conservative - Skill(event_mu, event_sigma).conservative,
+            last_event_change=shown - event_shown,
         ))
     PlayerRating.objects.filter(player_id__in=players).delete()
     PlayerRating.objects.bulk_create(ratings, batch_size=2000)

@@ -65,7 +65,10 @@ class RatingsTable(PlayerRankingTable):
         empty_text = _("No rated player yet.")
 
     def cell_conservative(self, record):
-        return f"<b>{figure_display(record['conservative'], separator=self.separator)}</b>"
+        shown = f"<b>{figure_display(record['conservative'], separator=self.separator)}</b>"
+        if record["provisional"]:
+            shown += f' <span class="tag tag--provisional">{escape(_("provisional"))}</span>'
+        return shown
 
     def cell_mu(self, record):
         return figure_display(record["mu"], separator=self.separator)

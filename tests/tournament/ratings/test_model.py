@@ -6,7 +6,7 @@ import itertools
 
 import pytest
 
-from tournament.ratings.model import INITIAL, Skill, rate
+from tournament.ratings.model import INITIAL, Skill, is_provisional, rate, shown_change
 
 
 def changes(after, before):
@@ -40,3 +40,23 @@ def test_the_seats_do_not_matter():
     shuffled = rate([skills[i] for i in order], [totals[i] for i in order])
     for position, seat in enumerate(order):
         assert shuffled[position].mu == pytest.approx(after[seat].mu, abs=1e-12)
+
+
+def test_the_shown_rating_never_falls_after_a_win_nor_rises_after_finishing_last():
+    """μ − 3σ alone can: a sure player (σ 1) beating a much weaker one loses a little, the drift
+    τ widening σ more than the win moves μ."""
+    strong, weak = Skill(40, 1), Skill(-10, 1)
+    after = rate([strong, weak], [300, 100])
+    assert after[0].conservative < strong.conservative  # the absurdity
+    assert shown_change(strong, after[0], rank=1, ranks=[1, 2]) == 0.0
+    assert shown_change(weak, after[1], rank=2, ranks=[1, 2]) < 0
+    # in the middle of a table, the change is the conservative rating's
+    before = [INITIAL] * 3
+    middle = rate(before, [300, 200, 100])[1]
+    assert shown_change(INITIAL, middle, rank=2, ranks=[1, 2, 3]) == (
+        middle.conservative - INITIAL.conservative)
+
+
+@pytest.mark.parametrize(("matches", "provisional"), [(0, True), (11, True), (12, False)])
+def test_provisional_until_twelve_matches(matches, provisional):
+    assert is_provisional(matches) is provisional
