@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime
+
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
@@ -15,8 +17,10 @@ from tournament.models.tournaments import Tournament
 class RatingChange(models.Model):
     """What one confirmed match did to one player's rating (docs/ratings.md).
 
-    Matches count in the order of ``Match.confirmed_at`` (then the match's id): ``at`` and
-    ``match`` are that key, copied here so that the history reads in order without a join.
+    Matches count in the order they were played: the tournament's start date, the session's
+    number, then ``Match.confirmed_at`` and the match's id within a session; ``played_on``,
+    ``session``, ``at`` and ``match`` are that key, copied here so that the history reads in
+    order without a join.
     Rows are derived data: ``tournament.ratings.services`` deletes and writes them again
     from the first match a change touches, so the same history always gives the same rows.
     """
@@ -30,6 +34,10 @@ class RatingChange(models.Model):
     tournament = models.ForeignKey(
         Tournament, models.CASCADE, related_name="rating_changes", verbose_name=_("tournament")
     )
+    played_on = models.DateField(
+        _("played on"), default=datetime.date.min,
+        help_text=_("The tournament's start date: the history's first key."))
+    session = models.PositiveSmallIntegerField(_("session"), default=0)
     at = models.DateTimeField(_("at"), help_text=_("The match's confirmation."))
     rank = models.PositiveSmallIntegerField(_("rank at the table"), help_text=_("From 1."))
     mu_before = models.FloatField(_("mean before"))
@@ -46,13 +54,15 @@ class RatingChange(models.Model):
     class Meta:
         verbose_name = _("rating change")
         verbose_name_plural = _("rating changes")
-        ordering = ["at", "match_id", "player_id"]
+        ordering = ["played_on", "session", "at", "match_id", "player_id"]
         constraints = [
             models.UniqueConstraint(fields=["match", "player"], name="rating_change_once"),
         ]
         indexes = [
-            models.Index(fields=["player", "at", "match"], name="rating_change_history"),
-            models.Index(fields=["at", "match"], name="rating_change_order"),
+            models.Index(fields=["player", "played_on", "session", "at", "match"],
+                         name="rating_change_history"),
+            models.Index(fields=["played_on", "session", "at", "match"],
+                         name="rating_change_order"),
         ]
 
     def __str__(self) -> str:

@@ -271,7 +271,7 @@ def player_career(*, player: Player, user) -> dict[str, Any]:
         match_id: (rank, shown_before, shown, tournament_id)
         for match_id, rank, shown_before, shown, tournament_id in (
             RatingChange.objects.filter(player=player, tournament_id__in=tournaments)
-            .order_by("at", "match_id")
+            .order_by("played_on", "session", "at", "match_id")
             .values_list("match_id", "rank", "shown_before", "shown", "tournament_id")
         )
     }

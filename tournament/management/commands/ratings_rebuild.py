@@ -13,7 +13,7 @@ from tournament.ratings.services import ratings_rebuild
 
 #: What each match did to each player (the per-match change: before and after, the rank, the
 #: place in the history).
-CHANGE_FIELDS = ("tournament_id", "at", "rank", "mu_before", "sigma_before", "mu", "sigma",
+CHANGE_FIELDS = ("tournament_id", "played_on", "session", "at", "rank", "mu_before", "sigma_before", "mu", "sigma",
                  "shown_before", "shown")
 #: Each player's current rating: the mean, the uncertainty, the rating shown, the matches, the
 #: last event and the change there.
