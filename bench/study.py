@@ -28,7 +28,7 @@ from scipy.stats import kendalltau
 
 from scoring import check_record, parse_record
 from scoring.simulate import simulate_match
-from tournament.ratings.model import ranks_of, strict_orders
+from tournament.ratings.model import BETA, ranks_of, strict_orders
 
 Match = tuple[tuple[int, ...], tuple[int, ...]]  # players in seat order, their totals
 
@@ -95,18 +95,26 @@ def mean_of_orders(model, ratings, totals):
 
 
 def candidates(betas: Sequence[float] = ()) -> list[Candidate]:
-    """The candidates: the model before (Plackett–Luce, openskill's ties), the one in use
-    (Plackett–Luce, ties as the mean of their orders), the "full" Bradley–Terry and
-    Thurstone–Mosteller models (ties as the mean of their orders), and Plackett–Luce with
-    each β of ``betas`` (openskill's default: 25/6)."""
+    """The candidates: the model before (Plackett–Luce, openskill's ties, its default β 25/6),
+    the tie fix alone (ties as the mean of their orders), the "full" Bradley–Terry and
+    Thurstone–Mosteller models (ties as the mean of their orders) at β 25/6 and at the β in
+    use, the model in use (``tournament.ratings.model``: Plackett–Luce, mean of orders,
+    ``BETA``), and Plackett–Luce with each β of ``betas``."""
     made = [
-        Candidate("PL, openskill ties (before)", PlackettLuce(), openskill_ties),
-        Candidate("PL, mean of orders (in use)", PlackettLuce(), mean_of_orders),
-        Candidate("BradleyTerryFull", BradleyTerryFull(), mean_of_orders),
-        Candidate("ThurstoneMostellerFull", ThurstoneMostellerFull(), mean_of_orders),
+        Candidate("PL, openskill ties, beta 25/6 (before)", PlackettLuce(), openskill_ties),
+        Candidate("PL, mean of orders, beta 25/6", PlackettLuce(), mean_of_orders),
+        Candidate("BradleyTerryFull, beta 25/6", BradleyTerryFull(), mean_of_orders),
+        Candidate("ThurstoneMostellerFull, beta 25/6", ThurstoneMostellerFull(),
+                  mean_of_orders),
+        Candidate(f"BradleyTerryFull, beta {BETA:g}", BradleyTerryFull(beta=BETA),
+                  mean_of_orders),
+        Candidate(f"ThurstoneMostellerFull, beta {BETA:g}", ThurstoneMostellerFull(beta=BETA),
+                  mean_of_orders),
+        Candidate(f"PL, mean of orders, beta {BETA:g} (in use)", PlackettLuce(beta=BETA),
+                  mean_of_orders),
     ]
     made += [Candidate(f"PL, mean of orders, beta {beta:g}", PlackettLuce(beta=beta),
-                       mean_of_orders) for beta in betas]
+                       mean_of_orders) for beta in betas if beta != BETA]
     return made
 
 

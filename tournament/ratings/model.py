@@ -21,17 +21,22 @@ from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
 
-#: openskill's defaults: mu 25, sigma 25/3, beta 25/6, tau 25/300 (the drift that keeps a
-#: regular player's uncertainty from falling to nothing).
-_MODEL = PlackettLuce()
+#: openskill's defaults (mu 25, sigma 25/3, tau 25/300: the drift that keeps a regular
+#: player's uncertainty from falling to nothing) but for beta, the spread of one match's
+#: performance around the skill: 20, not 25/6. Fitted on simulated seasons of players of
+#: known strength (``python manage.py bench_rating_study``, docs/ratings.md): the draw weighs
+#: much in a Triominos match, and a wider beta ranks players by their true strength better
+#: (Kendall tau 0.357 against 0.315) and predicts the winners better.
+BETA = 20.0
+_MODEL = PlackettLuce(beta=BETA)
 
 #: How many uncertainties the conservative rating takes off the mean.
 CONSERVATIVE_SIGMAS = 3
 
 #: A rating is "provisional" until this many rated matches: three events of four matches.
-#: With 3 or 4 matches an event, σ is still about 6 after 10 to 18 matches (openskill's τ
-#: keeps it from shrinking fast), so the rating shown sits some 18 points under the mean and
-#: moves a lot: a reader is told so until the player has a season's worth of results.
+#: σ shrinks slowly (at β 20, about 8.2 after 6 matches and 8.1 after 18, from 8.33; at
+#: openskill's default β still about 6 after 10 to 18), so it says little of how much a
+#: rating has seen: a number of matches does, and a reader is told until there are 12.
 PROVISIONAL_MATCHES = 12
 
 
@@ -88,12 +93,12 @@ def rate(skills: Sequence[Skill], totals: Sequence[int]) -> list[Skill]:
     strict finish, and each player's mean and uncertainty are the averages over them (exact
     sums, so that players of equal skills tied together move by exactly the same). openskill's
     own ties moved a player placed just below a shared win like the co-winners (four
-    newcomers ranked 1, 1, 3, 4: +0.93, +0.93, +0.93, -2.80); here the co-winners gain the
-    same and the third loses as a third does.
+    newcomers ranked 1, 1, 3, 4, at openskill's default beta: +0.93, +0.93, +0.93, -2.80);
+    here the co-winners gain the same and the third loses as a third does.
 
     >>> after = rate([INITIAL] * 4, [400, 400, 200, 100])
     >>> [round(skill.mu - INITIAL.mu, 2) for skill in after]
-    [2.17, 2.17, -0.31, -4.04]
+    [0.93, 0.93, -0.13, -1.74]
     """
     if len(skills) != len(totals) or len(skills) < 2:
         raise ValueError("a rated match has two players or more, each with a total")
