@@ -5,8 +5,9 @@
   error, nothing on standard output). With several files, in one process: one line of JSON
   per file, ``{"file": ..., "status": 0|1, "report": {...}}`` or ``{"file": ..., "status": 2,
   "error": "..."}`` (the error on standard error too), and the highest status.
-- ``simulate --players 4 --seed 7 [--rules R] [--target N] [--sheet] [--mistakes P]``: print
-  a whole simulated match record.
+- ``simulate --players 4 --seed 7 [--rules R] [--target N] [--sheet] [--mistakes P]
+  [--skills P,P,...]``: print a whole simulated match record (``--skills``: players of known
+  strength).
 - ``bench [--matches 200]``: print the engine's speed (``scoring/benchmarks/engine.py``).
 - ``bench-command [--runs 15] [--against DIR] [--bytecode-cache]``: the CPU time of whole
   ``check`` commands, start-up included (``scoring/benchmarks/command.py``).
@@ -128,6 +129,9 @@ def _simulate(args: argparse.Namespace) -> int:
     from scoring.simulate import simulate_match
 
     try:
+        skills = None
+        if args.skills:
+            skills = [float(part) for part in args.skills.split(",")]
         record = simulate_match(
             players=args.players,
             seed=args.seed,
@@ -135,6 +139,7 @@ def _simulate(args: argparse.Namespace) -> int:
             target=args.target,
             mistakes=args.mistakes,
             sheet=args.sheet,
+            skills=skills,
         )
     except ValueError as error:
         print(f"scoring simulate: {_one_line(str(error))}", file=sys.stderr)
@@ -216,6 +221,13 @@ def _parser() -> argparse.ArgumentParser:
         default=0.0,
         metavar="P",
         help="probability of a wrong claim (default 0)",
+    )
+    simulate.add_argument(
+        "--skills",
+        default="",
+        metavar="P,P,...",
+        help="each player's strength: the probability of the best-scoring placement, else the "
+        "worst (default: the best 85%% of the time, else any)",
     )
     simulate.set_defaults(run=_simulate)
 

@@ -84,6 +84,7 @@ MESSAGES: Final[Mapping[str, str]] = {
         "{player}'s rack shows {tile}, which was played in this round"
     ),
     "tile-already-played/two-racks": N_("{tile} is shown in the racks of {other} and {player}"),
+    "tile-already-played/same-rack": N_("{player}'s rack shows {tile} twice"),
     "out-of-turn": N_("{player} played out of turn: {expected} was next"),
     "too-many-draws": N_(
         "{player} drew {draws} tiles, at most {allowed} could be drawn (the pool held {pool})"
@@ -95,6 +96,10 @@ MESSAGES: Final[Mapping[str, str]] = {
     "turn-after-end": N_("{player} played a turn after {out_player} went out"),
     "turn-after-end/blocked": N_("{player} played a turn after the round was blocked"),
     "rack-mismatch": N_("{player}'s rack shows {shown} tile(s), {expected} expected"),
+    "rack-impossible": N_(
+        "{player}'s rack shows {shown} tiles: with the hands and the pool, at most {allowed} "
+        "could be held"
+    ),
     "settlement-mismatch": N_(
         "{player} claimed {claimed} at the settlement, the settlement gives {computed}"
     ),

@@ -1138,6 +1138,7 @@ class MatchReplay:
         seen: dict[Tile, int] = {}
         totals: list[int] = []
         readable = True
+        extra = 0  # tiles shown beyond the hands: drawn, the pool can have given no more
         for i, rack in enumerate(racks):
             name = players[i]
             if isinstance(rack, int):
@@ -1157,7 +1158,15 @@ class MatchReplay:
                 if tile in state.played:
                     problems.append(
                         Problem.make(
-                            r, None, "tile-already-played/rack", player=name, tile=str(tile)
+                            r, None, "tile-already-played/rack", player=name, tile=str(tile),
+                            seat=i,
+                        )
+                    )
+                elif seen.get(tile) == i:
+                    problems.append(
+                        Problem.make(
+                            r, None, "tile-already-played/same-rack", player=name,
+                            tile=str(tile), seat=i,
                         )
                     )
                 elif tile in seen:
@@ -1169,11 +1178,28 @@ class MatchReplay:
                             player=name,
                             other=players[seen[tile]],
                             tile=str(tile),
+                            seat=i,
                         )
                     )
                 else:
                     seen[tile] = i
-            if len(rack) != state.hands[i]:
+            allowed = state.hands[i] + state.pool - extra
+            if len(rack) <= allowed:
+                extra += max(len(rack) - state.hands[i], 0)
+            else:
+                # more tiles than the hand and what was left to draw: cannot have happened
+                problems.append(
+                    Problem.make(
+                        r,
+                        None,
+                        "rack-impossible",
+                        player=name,
+                        shown=len(rack),
+                        allowed=allowed,
+                        seat=i,
+                    )
+                )
+            if len(rack) <= allowed and len(rack) != state.hands[i]:
                 problems.append(
                     Problem.make(
                         r,
@@ -1182,6 +1208,7 @@ class MatchReplay:
                         player=name,
                         shown=len(rack),
                         expected=state.hands[i],
+                        seat=i,
                     )
                 )
             totals.append(total)

@@ -135,3 +135,24 @@ def test_bench_archive_reads_every_archive():
     assert report[0].startswith("Reading an archive as the import does")
     assert report[1].startswith("  well-formed, 3 matches: read;")
     assert len(report) == 10 and all(" peak " in line for line in report[1:])
+
+
+def test_bench_rating_study_rates_every_candidate():
+    output = run("bench_rating_study", seasons=2, events=2, sessions=2, betas="8")
+    assert "2 seasons, 32 matches" in output
+    for name in ("openskill ties, beta 25/6 (before)", "beta 20 (in use)", "BradleyTerryFull",
+                 "ThurstoneMostellerFull", "beta 8"):
+        assert name in output
+
+
+def test_a_tie_rated_by_the_study_is_the_app_s():
+    """The study's "in use" candidate is the app's model exactly."""
+    from openskill.models import PlackettLuce
+
+    from bench.study import mean_of_orders
+    from tournament.ratings.model import BETA, INITIAL, rate
+
+    model = PlackettLuce(beta=BETA)
+    studied = mean_of_orders(model, [model.rating()] * 4, (300, 300, 200, 100))
+    used = rate([INITIAL] * 4, [300, 300, 200, 100])
+    assert [(r.mu, r.sigma) for r in studied] == [(s.mu, s.sigma) for s in used]

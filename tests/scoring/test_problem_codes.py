@@ -15,7 +15,7 @@ CODES_OF_RECORD_FORMAT = {
     "claim-mismatch", "bonus-mismatch", "occupied", "no-shared-side", "corner-mismatch",
     "mirror-tile", "unknown-tile", "tile-already-played", "out-of-turn", "too-many-draws",
     "pass-with-pool", "turn-after-end", "rack-mismatch", "settlement-mismatch",
-    "round-after-match-end", "false-block",
+    "round-after-match-end", "false-block", "rack-impossible",
 }
 
 ANA_BO = ["Ana", "Bo"]
@@ -29,6 +29,15 @@ def _blocked_board_round() -> dict[str, Any]:
     turns = [OPEN] + [turn(1 - i % 2, draws=3, claimed=-25) for i in range(14)]
     left = [str(t) for t in ALL_TILES if str(t) != "5-5-5"]
     return record(ANA_BO, round_(turns, racks=[left[:27], left[27:]]))
+
+
+def _rack_beyond_the_pool() -> dict[str, Any]:
+    """The blocked round above, the pool empty, Ana's rack showing one tile of Bo's more than
+    her hand of 27: no draw can have given it."""
+    data = _blocked_board_round()
+    left = [str(t) for t in ALL_TILES if str(t) != "5-5-5"]
+    data["rounds"][0]["racks"] = [left[:28], left[28:]]
+    return data
 
 
 def _finished_then_another_round() -> dict[str, Any]:
@@ -73,6 +82,9 @@ CASES: list[tuple[str, dict[str, Any], list[tuple[int, int | None, str]], list[s
      record(ANA_BO, round_(going_out_round(OUT, opener_bonus=10)[0], racks=[[], 10],
                            settlement=[30, 0])),
      [(0, None, "settlement-mismatch")], ["Ana", "claimed 30", "gives 35"]),
+    ("rack-impossible", _rack_beyond_the_pool(),
+     [(0, None, "rack-impossible"), (0, None, "rack-mismatch"), (0, None, "false-block")],
+     ["Ana's rack shows 28 tiles", "at most 27"]),
     ("round-after-match-end", _finished_then_another_round(),
      [(1, None, "round-after-match-end")], ["round 2", "target 100"]),
     ("false-block", _blocked_board_round(),

@@ -325,8 +325,8 @@ def _past_tournament_import(past: PastTournament, *, organiser,
     if past.is_rated and not copy:
         tournament.is_rated = True
         tournament.save(update_fields=["is_rated"])
-        earliest = min(match.confirmed_at for match, _s, _t in imported)
-        ratings_refresh(since=HistoryPoint(earliest, 0))
+        ratings_refresh(since=HistoryPoint.first_of(
+            Match.objects.filter(pk__in=[match.pk for match, _s, _t in imported])))
     return PastResultsImported(
         tournament=tournament, players_created=len(to_create), players_linked=tuple(linked),
         sessions=len(past.sessions), matches=len(imported), copy=copy)

@@ -1,4 +1,9 @@
-"""Dates as a reader writes them, for the pages (``templatetags/dates.py``) and the documents.
+"""Dates and figures as a reader writes them, for the pages (``templatetags/dates.py``) and the
+documents.
+
+``figure``: a rating, its mean, its uncertainty or a change of rating, to one decimal, rounded
+half away from zero (2.25 shows 2.3, -2.25 shows -2.3), as the decimal a reader sees, never
+"-0.0" nor "+0.0" (Django's ``number_format`` cuts the decimals off: 2.0503 would show 2.0).
 
 Django's formats give "1 décembre 2027"; French writes the first of the month "1er décembre".
 """
@@ -6,6 +11,7 @@ Django's formats give "1 décembre 2027"; French writes the first of the month "
 from __future__ import annotations
 
 import datetime
+from decimal import ROUND_HALF_UP, Decimal
 
 from django.utils import formats, timezone, translation
 
@@ -31,3 +37,24 @@ def long_datetime(value: datetime.datetime | None) -> str:
         return ""
     value = timezone.localtime(value) if timezone.is_aware(value) else value
     return _first_of_the_month(formats.date_format(value, "DATETIME_FORMAT"), value.day)
+
+
+def figure(value: float, *, places: int = 1, signed: bool = False,
+           separator: str | None = None) -> str:
+    """``value`` to ``places`` decimals, half away from zero, with the page's decimal separator
+    (12,3 in French); ``signed``: "+" before a positive figure. What rounds to zero shows
+    "0.0", without a sign.
+
+    >>> figure(2.0503, separator="."), figure(-5.69, separator=","), figure(-2.25, separator=".")
+    ('2.1', '-5,7', '-2.3')
+    >>> figure(0.04, signed=True, separator="."), figure(-0.04, separator=".")
+    ('0.0', '0.0')
+    >>> figure(1.25, signed=True, separator=".")
+    '+1.3'
+    """
+    separator = separator or formats.get_format("DECIMAL_SEPARATOR")
+    rounded = Decimal(repr(float(value))).quantize(Decimal(1).scaleb(-places), ROUND_HALF_UP)
+    if rounded.is_zero():
+        rounded = abs(rounded)
+    text = f"{rounded:+f}" if signed and rounded > 0 else f"{rounded:f}"
+    return text.replace(".", separator)

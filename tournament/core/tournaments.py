@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 
 from tournament.core import freshness
 from tournament.core.addresses import slug_claim
+from tournament.core.formats import long_date
 from tournament.core.permissions import staff_roles_forget
 from tournament.models import StaffRole, Tournament
 
@@ -90,3 +91,16 @@ def refuse_removing_last_organiser(staff_role: StaffRole) -> None:
             % {"username": staff_role.user.get_username()},
             code="last-organiser",
         )
+
+
+def tournament_label(tournament: Tournament) -> str:
+    """A tournament as a list to choose from names it, so that two alike (an archive imported
+    as a copy: the same name and dates) are told apart: its name, dates, venue and address.
+
+    "Open de Lyon · May 17, 2025 · Salle Pierre-Sémard · /t/open-de-lyon-2/"
+    """
+    dates = long_date(tournament.start_date)
+    if tournament.end_date and tournament.end_date != tournament.start_date:
+        dates = f"{dates} – {long_date(tournament.end_date)}"
+    parts = [tournament.name, dates, tournament.venue, tournament.get_absolute_url()]
+    return " · ".join(part for part in parts if part)

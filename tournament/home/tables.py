@@ -9,15 +9,24 @@ from tournament.models import Registration, Session, Tournament
 
 
 class TournamentTable(tables2.Table):
+    """The tournaments, each with its dates, venue and address: two alike (an archive and
+    its copy, same name and dates) are told apart by their address."""
+
     name = tables2.Column(linkify=True)
+    address = tables2.Column(verbose_name=_("address"), accessor="slug", orderable=False,
+                             attrs={"td": {"class": "address"}})
     player_count = tables2.Column(verbose_name=_("players"))
     session_count = tables2.Column(verbose_name=_("sessions"))
 
     class Meta:
         model = Tournament
-        fields = ("name", "start_date", "end_date", "venue", "player_count", "session_count")
+        fields = ("name", "start_date", "end_date", "venue", "address", "player_count",
+                  "session_count")
         empty_text = _("No tournament yet.")
         attrs = {"class": "data-table", "id": "tournaments"}
+
+    def render_address(self, record) -> str:
+        return record.get_absolute_url()
 
 
 class SessionTable(tables2.Table):

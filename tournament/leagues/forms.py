@@ -7,6 +7,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from tournament.core.forms import add_service_errors, model_field, slug_field
+from tournament.core.tournaments import tournament_label
 from tournament.leagues.services import points_table_clean
 from tournament.models import League, Tournament
 
@@ -50,10 +51,18 @@ class LeagueCreateForm(LeagueForm):
     field_order = ["name", "slug"]
 
 
+class TournamentChoiceField(forms.ModelChoiceField):
+    """A tournament named by its name, dates, venue and address (``tournament_label``): two
+    alike, an archive and its copy, are told apart."""
+
+    def label_from_instance(self, obj) -> str:
+        return tournament_label(obj)
+
+
 class LeagueTournamentForm(forms.Form):
     """The tournament to add: one the user organises that is in no league yet."""
 
-    tournament = forms.ModelChoiceField(
+    tournament = TournamentChoiceField(
         label=_("Tournament"),
         queryset=Tournament.objects.none(),
         to_field_name="slug",

@@ -5,8 +5,9 @@ No Django here: :func:`league_ranking` takes each tournament's final ranks and t
 from the database (each tournament's ranks from its standings). See docs/leagues.md.
 
 - Points per final rank: ``linear``, the number of players ranked in the tournament less the
-  rank plus one (last: 1 point); ``table``, the table's value for the rank, 0 after its end.
-  Players sharing a rank get that rank's points.
+  rank plus one; ``table``, the table's value for the rank, 0 after its end. Players sharing
+  a rank get that rank's points, on both scales: ten players sharing rank 3 of 12 (the last)
+  get 10 points each on the linear scale; the last gets 1 point when nobody shares that rank.
 - A player's total: the sum of their best ``best`` results (all of them when None); among
   results of equal points, the earlier tournament's counts first. The others are dropped.
 - Order: total, then best single result, then tournaments played (more is better); players
@@ -15,6 +16,7 @@ from the database (each tournament's ranks from its standings). See docs/leagues
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -124,11 +126,13 @@ class LeaguePlayer:
 @dataclass(frozen=True)
 class LeagueResult:
     """A player's result in one tournament: the final rank, its points, and whether the
-    points count in the total (False: dropped, beyond the best N)."""
+    points count in the total (False: dropped, beyond the best N); ``rank_label`` the rank as
+    the standings show it ("3=" when shared)."""
 
     rank: int
     points: int
     counted: bool = True
+    rank_label: str = ""
 
 
 @dataclass(frozen=True)
@@ -163,15 +167,18 @@ def league_ranking(
     >>> [(row.rank_label, row.player.name, row.total) for row in rows]
     [('1=', 'Ana', 3), ('1=', 'Bo', 3), ('3', 'Cy', 2)]
     >>> rows[0].results[11]
-    LeagueResult(rank=3, points=1, counted=False)
+    LeagueResult(rank=3, points=1, counted=False, rank_label='3')
     """
     results: dict[int, dict[int, LeagueResult]] = {}
     for finish in finishes:
+        sharing = Counter(finish.ranks.values())
         for player_id, rank in finish.ranks.items():
             if player_id not in players:
                 continue
             points = rule.points(rank=rank, ranked=finish.ranked)
-            results.setdefault(player_id, {})[finish.tournament_id] = LeagueResult(rank, points)
+            label = f"{rank}=" if sharing[rank] > 1 else str(rank)
+            results.setdefault(player_id, {})[finish.tournament_id] = LeagueResult(
+                rank, points, rank_label=label)
 
     order = {finish.tournament_id: index for index, finish in enumerate(finishes)}
     keyed = []
@@ -179,7 +186,7 @@ def league_ranking(
         chosen = sorted(by_tournament, key=lambda tid: (-by_tournament[tid].points, order[tid]))
         counted = set(chosen if rule.best is None else chosen[: rule.best])
         marked = {
-            tid: LeagueResult(result.rank, result.points, tid in counted)
+            tid: LeagueResult(result.rank, result.points, tid in counted, result.rank_label)
             for tid, result in by_tournament.items()
         }
         total = sum(marked[tid].points for tid in counted)

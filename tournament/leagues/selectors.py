@@ -109,9 +109,9 @@ def league_standing(*, league: League, user=None) -> LeagueStanding:
         standing = standings[tournament.pk]
         for row in standing.rows:
             names[row["player_id"]] = LeaguePlayer(row["player_id"], row["name"], row["club"])
-        # Ranked: the registered players who played a confirmed match (the others are listed
-        # last in the standings, and get nothing here).
-        ranks = {row["player_id"]: row["rank"] for row in standing.rows if row["matches"]}
+        # Ranked: the players who played a confirmed match and have not withdrawn (the others
+        # are listed apart in the standings, and get nothing here).
+        ranks = {row["player_id"]: row["rank"] for row in standing.rows if row["ranked"]}
         finishes.append(TournamentFinish(tournament.pk, ranks))
         listed.append(LeagueTournament(
             tournament=tournament,

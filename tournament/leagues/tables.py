@@ -104,7 +104,7 @@ class LeagueRankingTable(PlayerRankingTable):
         result = record["results"].get(tournament_id)
         if result is None:
             return ""
-        rank = escape(gettext("rank %(rank)s") % {"rank": result.rank})
+        rank = escape(gettext("rank %(rank)s") % {"rank": result.rank_label or result.rank})
         if result.counted:
             return (f'<span class="league-points" title="{rank}">{result.points:d}</span>'
                     f'<span class="visually-hidden">, {rank}</span>')
@@ -142,15 +142,18 @@ def rule_words(rule: PointsRule) -> list[str]:
     """The league's rule in sentences, for its page and its PDF."""
     if rule.scale == LINEAR:
         points = gettext(
-            "In each tournament, a player gets one point per player ranked below them, plus "
-            "one: the last gets 1 point."
+            "In each tournament, a player gets the number of players ranked, less their rank, "
+            "plus one: among 12, the winner gets 12 points. Players sharing a rank get that "
+            "rank's points: ten players sharing rank 3 of 12 get 10 points each; the last gets "
+            "1 point when nobody shares that rank."
         )
     else:
         points = gettext(
             "In each tournament, ranks 1, 2, 3… get %(table)s points; the ranks after the "
             "last get none."
         ) % {"table": points_table_text(rule.table)}
-    sentences = [points, gettext("Players sharing a rank get that rank's points.")]
+    sentences = [points] if rule.scale == LINEAR else [
+        points, gettext("Players sharing a rank get that rank's points.")]
     if rule.best is None:
         sentences.append(gettext("Every result counts."))
     else:

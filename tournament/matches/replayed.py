@@ -6,6 +6,7 @@ entry screen (:class:`LiveRound`)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -31,6 +32,8 @@ class TranslatedProblem:
     message: str  # in the user's language
     round: int
     turn: int | None
+    #: The engine's values (``seat``: the seat of a rack's problem; ``tile``...).
+    params: Mapping[str, Any] = field(default_factory=dict, compare=False)
 
 
 def translated_problem(problem: engine.Problem) -> TranslatedProblem:
@@ -39,6 +42,7 @@ def translated_problem(problem: engine.Problem) -> TranslatedProblem:
         message=engine.problem_message(problem.template, problem.params),
         round=problem.round,
         turn=problem.turn,
+        params=problem.params,
     )
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime
+
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
@@ -15,8 +17,10 @@ from tournament.models.tournaments import Tournament
 class RatingChange(models.Model):
     """What one confirmed match did to one player's rating (docs/ratings.md).
 
-    Matches count in the order of ``Match.confirmed_at`` (then the match's id): ``at`` and
-    ``match`` are that key, copied here so that the history reads in order without a join.
+    Matches count in the order they were played: the tournament's start date, the session's
+    number, then ``Match.confirmed_at`` and the match's id within a session; ``played_on``,
+    ``session``, ``at`` and ``match`` are that key, copied here so that the history reads in
+    order without a join.
     Rows are derived data: ``tournament.ratings.services`` deletes and writes them again
     from the first match a change touches, so the same history always gives the same rows.
     """
@@ -30,23 +34,35 @@ class RatingChange(models.Model):
     tournament = models.ForeignKey(
         Tournament, models.CASCADE, related_name="rating_changes", verbose_name=_("tournament")
     )
+    played_on = models.DateField(
+        _("played on"), default=datetime.date.min,
+        help_text=_("The tournament's start date: the history's first key."))
+    session = models.PositiveSmallIntegerField(_("session"), default=0)
     at = models.DateTimeField(_("at"), help_text=_("The match's confirmation."))
     rank = models.PositiveSmallIntegerField(_("rank at the table"), help_text=_("From 1."))
     mu_before = models.FloatField(_("mean before"))
     sigma_before = models.FloatField(_("uncertainty before"))
     mu = models.FloatField(_("mean"))
     sigma = models.FloatField(_("uncertainty"))
+    shown_before = models.FloatField(_("rating before"), default=0.0)
+    shown = models.FloatField(
+        _("rating"), default=0.0,
+        help_text=_("The rating shown after the match: never lower after a win, never higher "
+                    "after finishing last (docs/ratings.md)."),
+    )
 
     class Meta:
         verbose_name = _("rating change")
         verbose_name_plural = _("rating changes")
-        ordering = ["at", "match_id", "player_id"]
+        ordering = ["played_on", "session", "at", "match_id", "player_id"]
         constraints = [
             models.UniqueConstraint(fields=["match", "player"], name="rating_change_once"),
         ]
         indexes = [
-            models.Index(fields=["player", "at", "match"], name="rating_change_history"),
-            models.Index(fields=["at", "match"], name="rating_change_order"),
+            models.Index(fields=["player", "played_on", "session", "at", "match"],
+                         name="rating_change_history"),
+            models.Index(fields=["played_on", "session", "at", "match"],
+                         name="rating_change_order"),
         ]
 
     def __str__(self) -> str:
@@ -55,7 +71,9 @@ class RatingChange(models.Model):
 
 class PlayerRating(models.Model):
     """A player's current rating, kept from their rating changes for the lists to read in
-    one query: ``conservative`` is the mean minus three uncertainties (docs/ratings.md)."""
+    one query: ``conservative`` is the rating shown, the sum of the changes of the mean minus
+    three uncertainties, each kept from going against the result at the table
+    (``tournament.ratings.model.shown_change``; docs/ratings.md)."""
 
     player = models.OneToOneField(
         Player, models.CASCADE, primary_key=True, related_name="rating", verbose_name=_("player")

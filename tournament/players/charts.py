@@ -3,11 +3,11 @@ points of each session, with each tournament's stretch shaded and named."""
 
 from __future__ import annotations
 
-from django.utils import formats
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from tournament.core import charts
+from tournament.core.formats import figure
 
 
 def career_charts(career: dict) -> dict[str, str]:
@@ -31,8 +31,8 @@ def career_charts(career: dict) -> dict[str, str]:
                 len(values),
             ) % {
                 "name": name, "count": len(values),
-                "first": formats.number_format(values[0], 1),
-                "last": formats.number_format(values[-1], 1),
+                "first": figure(values[0]),
+                "last": figure(values[-1]),
             },
             x_label=_("Rated matches, in order"),
             y_label=_("Rating"),

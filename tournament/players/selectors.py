@@ -35,7 +35,8 @@ from tournament.models import (
     StaffRole,
     Tournament,
 )
-from tournament.ratings.model import Skill, ranks_of
+from tournament.ratings.model import is_provisional, ranks_of
+from tournament.standings.ranking import ranked_count
 from tournament.standings.selectors import cached_standings_of
 
 #: How many merges deep a record is followed to the one kept (a chain A → B → C is two).
@@ -221,7 +222,8 @@ def player_career(*, player: Player, user) -> dict[str, Any]:
     - ``player``; ``rating`` (their :class:`PlayerRating` or None) and ``rating_last_event``
       (its last tournament when the user may see it, else None); ``show_licence``;
     - ``tournaments``: one dict per tournament, newest first: ``tournament``, ``registration``,
-      ``rank``, ``rank_label``, ``player_count``, ``matches`` (confirmed), ``match_points``,
+      ``rank`` (None when not ranked there), ``rank_label``, ``ranked``, ``player_count`` (the
+      players ranked), ``matches`` (confirmed), ``match_points``,
       ``url`` (their page in that tournament), ``withdrawn``;
     - ``matches``: one dict per match they sat at, oldest first: ``tournament``,
       ``session``, ``table``, ``match_id``, ``url``, ``status``, ``status_label``,
@@ -255,7 +257,8 @@ def player_career(*, player: Player, user) -> dict[str, Any]:
             "registration": registration,
             "rank": row["rank"],
             "rank_label": row["rank_label"],
-            "player_count": len(tournament_rows),
+            "ranked": row["ranked"],
+            "player_count": ranked_count(tournament_rows),
             "matches": row["matches"],
             "match_points": row["match_points"],
             "withdrawn": row["withdrawn"],
@@ -265,12 +268,11 @@ def player_career(*, player: Player, user) -> dict[str, Any]:
         })
 
     changes = {
-        match_id: (rank, Skill(mu_before, sigma_before), Skill(mu, sigma), tournament_id)
-        for match_id, rank, mu_before, sigma_before, mu, sigma, tournament_id in (
+        match_id: (rank, shown_before, shown, tournament_id)
+        for match_id, rank, shown_before, shown, tournament_id in (
             RatingChange.objects.filter(player=player, tournament_id__in=tournaments)
-            .order_by("at", "match_id")
-            .values_list("match_id", "rank", "mu_before", "sigma_before", "mu", "sigma",
-                         "tournament_id")
+            .order_by("played_on", "session", "at", "match_id")
+            .values_list("match_id", "rank", "shown_before", "shown", "tournament_id")
         )
     }
     matches = _matches(player=player, tournaments=tournaments, changes=changes)
@@ -286,11 +288,12 @@ def player_career(*, player: Player, user) -> dict[str, Any]:
         "player": player,
         "rating": rating,
         "rating_last_event": tournaments.get(last_event),
+        "rating_provisional": rating is not None and is_provisional(rating.matches),
         "show_licence": rights.sees_licences,
         "tournaments": entries,
         "matches": matches,
         "rating_history": [
-            (after.conservative, tournaments[tournament_id])
+            (after, tournaments[tournament_id])
             for _rank, _before, after, tournament_id in changes.values()
         ],
         "session_points": [
@@ -360,10 +363,8 @@ def _matches(
             "rank": ranks[seat.order] if ranks else None,
             "won": seat.order in winners,
             "winners": [name for order, _other, name in seated if order in winners],
-            "rating_change": (
-                change[2].conservative - change[1].conservative if change else None
-            ),
-            "rating_after": change[2].conservative if change else None,
+            "rating_change": change[2] - change[1] if change else None,
+            "rating_after": change[2] if change else None,
         })
     return entries
 

@@ -9,6 +9,7 @@ from django.utils.html import escape, format_html
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from tournament.core.formats import figure
 from tournament.core.tables import PythonBodyTable
 from tournament.standings.tables import points_display
 
@@ -17,15 +18,15 @@ def rating_change_display(value: float | None, *, separator: str) -> str:
     """A change of rating with its sign and one decimal ("+1,2" in French); '' for none.
 
     >>> rating_change_display(1.25, separator=","), rating_change_display(-0.04, separator=".")
-    ('+1,2', '-0.0')
+    ('+1,3', '0.0')
     """
     if value is None:
         return ""
-    return f"{value:+.1f}".replace(".", separator)
+    return figure(value, signed=True, separator=separator)
 
 
 def rating_display(value: float | None, *, separator: str) -> str:
-    return "" if value is None else f"{value:.1f}".replace(".", separator)
+    return "" if value is None else figure(value, separator=separator)
 
 
 class CareerTournamentsTable(PythonBodyTable):
@@ -47,7 +48,8 @@ class CareerTournamentsTable(PythonBodyTable):
         empty_text = _("No tournament.")
 
     def body_row_attrs(self, record) -> str:
-        return f'id="tournament-{record["tournament"].pk:d}" data-rank="{record["rank"]:d}"'
+        rank = "" if record["rank"] is None else f'{record["rank"]:d}'
+        return f'id="tournament-{record["tournament"].pk:d}" data-rank="{rank}"'
 
     def cell_tournament(self, record):
         tournament = record["tournament"]
@@ -57,9 +59,14 @@ class CareerTournamentsTable(PythonBodyTable):
         return escape(formats.date_format(record["tournament"].start_date, "SHORT_DATE_FORMAT"))
 
     def cell_rank(self, record):
-        rank = format_html(
-            '{} <span class="of">/ {}</span>', record["rank_label"], record["player_count"]
-        )
+        if record["ranked"]:
+            rank = format_html(
+                '{} <span class="of">/ {}</span>', record["rank_label"], record["player_count"]
+            )
+        elif not record["withdrawn"]:
+            return format_html('<span class="tag tag--unranked">{}</span>', gettext("not ranked"))
+        else:
+            rank = format_html("")
         if record["withdrawn"]:
             rank += format_html(' <span class="tag">{}</span>', gettext("withdrawn"))
         return rank

@@ -276,7 +276,7 @@ def standings_context(*, tournament) -> dict:
     leading = set(LEADING_COLUMNS)
     rows = [
         {
-            "podium": row["rank"] <= 3 and row["matches"] > 0,
+            "podium": row["ranked"] and row["rank"] <= 3,
             "withdrawn": row["withdrawn"],
             "cells": [
                 (
@@ -298,5 +298,5 @@ def standings_context(*, tournament) -> dict:
         "legend": layout.legend,
         "wide": layout.wide,
         "rows": rows,
-        "player_count": len(rows),
+        "player_count": result.ranked_count,
     }

@@ -101,7 +101,7 @@ class PublicPlayerView(TournamentMixin, LiveFragmentMixin, TemplateView):
             **page,
             criteria_scores=criteria_scores,
             matches_table=matches_table,
-            player_count=len(page["standings"].rows),
+            player_count=page["standings"].ranked_count,
             is_live=page["standings"].is_live,
             poll_seconds=poll_seconds(),
         )

@@ -20,6 +20,8 @@ from django.http import Http404
 from tournament.core.addresses import career_url_maker
 from tournament.core.permissions import can_view_league, visible_tournament_ids
 from tournament.models import League, Match, PlayerRating, Seat
+from tournament.names import name_sort_key
+from tournament.ratings.model import is_provisional
 
 
 def league_for_ratings(*, slug: str, user) -> League:
@@ -33,7 +35,8 @@ def league_for_ratings(*, slug: str, user) -> League:
 
 
 def ratings_rows(*, league: League | None = None, user=None) -> list[dict[str, Any]]:
-    """The rated players, best first (by conservative rating, then name, then id): one query
+    """The rated players, best first (by conservative rating, then name accents and case aside,
+    then id): one query
     (two with a league, three when a private tournament is in it and ``user`` is logged in).
 
     Only public tournaments count for the ratings (``Tournament.counts_for_ratings``), so the
@@ -45,7 +48,8 @@ def ratings_rows(*, league: League | None = None, user=None) -> list[dict[str, A
     Each row: ``rank`` (players of equal conservative rating share it), ``rank_label``
     ("3" or "3=" for a tie), ``player_id``, ``name``, ``club``, ``url`` (the career page),
     ``conservative``, ``mu``, ``sigma``, ``matches``, ``last_event_change`` and
-    ``last_event`` (the name of the tournament of the player's last rated match, "" if none).
+    ``last_event`` (the name of the tournament of the player's last rated match, "" if none),
+    ``provisional`` (fewer rated matches than ``PROVISIONAL_MATCHES``).
     """
     ratings = PlayerRating.objects.filter(player__merged_into__isnull=True)
     if league is not None:
@@ -56,9 +60,13 @@ def ratings_rows(*, league: League | None = None, user=None) -> list[dict[str, A
             table__match__status=Match.Status.CONFIRMED,
         )
         ratings = ratings.filter(Exists(played))
-    values = ratings.order_by("-conservative", "player__name", "player_id").values_list(
-        "player_id", "player__name", "player__club", "conservative", "mu", "sigma", "matches",
-        "last_event_change", "last_tournament__name",
+    values = sorted(
+        ratings.order_by().values_list(
+            "player_id", "player__name", "player__club", "conservative", "mu", "sigma",
+            "matches", "last_event_change", "last_tournament__name",
+        ),
+        # ties listed by name, accents and case aside (tournament/names.py)
+        key=lambda value: (-value[3], name_sort_key(value[1]), value[0]),
     )
     career_url = career_url_maker()
     rows: list[dict[str, Any]] = []
@@ -72,7 +80,7 @@ def ratings_rows(*, league: League | None = None, user=None) -> list[dict[str, A
             "rank": rank, "rank_label": str(rank), "player_id": player_id, "name": name,
             "club": club, "url": career_url(player_id), "conservative": conservative, "mu": mu,
             "sigma": sigma, "matches": matches, "last_event_change": change,
-            "last_event": last_event or "",
+            "last_event": last_event or "", "provisional": is_provisional(matches),
         })
     for index, row in enumerate(rows):
         tied_before = index > 0 and rows[index - 1]["rank"] == row["rank"]

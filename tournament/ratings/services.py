@@ -1,12 +1,14 @@
 """The rating history in the database (docs/ratings.md).
 
-Ratings are derived data: the confirmed matches of rated public tournaments, in the order of
-their first confirmation (``Match.confirmed_at``, then the match's id), give every
+Ratings are derived data: the confirmed matches of rated public tournaments, in the order they
+were played (the tournament's start date, the session's number, then the first confirmation,
+``Match.confirmed_at``, and the match's id within a session: ``HistoryPoint``), give every
 :class:`~tournament.models.RatingChange` and every :class:`~tournament.models.PlayerRating`.
 :func:`ratings_refresh` deletes the changes from a point of that history on and writes them
 again from the players' ratings just before it; the matches before the point are left as
 they are. Confirming a match refreshes from that match, which is usually the last one, so
-the cost is one match; correcting a confirmed match refreshes from it, so every later match
+the cost is one match (a result typed in late refreshes from its place, rating every later
+match again); correcting a confirmed match refreshes from it, so every later match
 is rated again. Since each refresh starts from the same prefix the full rebuild would have
 reached, the same history always gives the same ratings, whatever the order in which the
 refreshes ran: ``python manage.py ratings_rebuild`` (:func:`ratings_rebuild`) must find
@@ -17,49 +19,68 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, date, datetime
 
 from django.db import connection, transaction
 from django.db.models import Count, OuterRef, Q, Subquery
 
 from tournament.models import Match, PlayerRating, RatingChange, Seat, Tournament
-from tournament.ratings.model import INITIAL, Skill, ranks_of, rate
+from tournament.ratings.model import INITIAL, Skill, ranks_of, rate, shown_change
 
 #: The key of PostgreSQL's advisory lock that makes refreshes take turns.
 _LOCK_KEY = 0x7472696F  # "trio"
 
 
+#: The history's key on a match: its tournament's start date, its session's number, its
+#: confirmation, its id (the order the matches were played; within a session, confirmed).
+MATCH_KEY = ("table__session__tournament__start_date", "table__session__number",
+             "confirmed_at", "id")
+#: The same key on a rating change.
+CHANGE_KEY = ("played_on", "session", "at", "match_id")
+
+
 @dataclass(frozen=True, order=True)
 class HistoryPoint:
-    """A place in the rating history: the matches confirmed at ``at`` with an id from
-    ``match_id`` on, and every match confirmed later."""
+    """A place in the rating history, which follows the order the matches were played: the
+    tournament's start date, the session's number, then the confirmation and the match's id
+    within a session. The point holds the matches from this key on."""
 
+    played_on: date
+    session: int
     at: datetime
     match_id: int
 
     @classmethod
     def of(cls, match: Match) -> HistoryPoint:
-        return cls(match.confirmed_at, match.pk)
+        session = match.table.session
+        return cls(session.tournament.start_date, session.number, match.confirmed_at, match.pk)
 
     @classmethod
     def first_of(cls, matches) -> HistoryPoint | None:
         """The place of the earliest confirmed of ``matches`` (a queryset), None without one."""
         first = (
             matches.filter(confirmed_at__isnull=False)
-            .order_by("confirmed_at", "id")
-            .values_list("confirmed_at", "id")
+            .order_by(*MATCH_KEY)
+            .values_list(*MATCH_KEY)
             .first()
         )
         return None if first is None else cls(*first)
 
-    def later(self, at: str = "at", match_id: str = "match_id") -> Q:
-        """The rows at this point or after it, for a queryset whose key fields are named.
+    @classmethod
+    def on(cls, day: date) -> HistoryPoint:
+        """The place of the first match of a tournament starting on ``day``."""
+        return cls(day, 0, datetime.min.replace(tzinfo=UTC), 0)
 
-        WriteResult as a range on ``at`` (then the match's id where ``at`` is equal), so that
-        the database reads an index on ``at`` from the point on instead of every row."""
-        return Q(**{f"{at}__gte": self.at}) & (
-            Q(**{f"{at}__gt": self.at}) | Q(**{f"{match_id}__gte": self.match_id})
-        )
+    def later(self, fields: tuple[str, ...] = CHANGE_KEY) -> Q:
+        """The rows at this point or after it, for a queryset whose key fields are ``fields``
+        (``CHANGE_KEY`` for rating changes, ``MATCH_KEY`` for matches): a lexicographic
+        comparison, written as a range on the first field first so that the database reads
+        an index from the point on."""
+        values = (self.played_on, self.session, self.at, self.match_id)
+        condition = Q(**{f"{fields[-1]}__gte": values[-1]})
+        for field, value in zip(reversed(fields[:-1]), reversed(values[:-1])):
+            condition = Q(**{f"{field}__gt": value}) | (Q(**{field: value}) & condition)
+        return Q(**{f"{fields[0]}__gte": values[0]}) & condition
 
 
 def rated_matches():
@@ -83,6 +104,15 @@ def match_written(match: Match, *, was_confirmed: bool, totals_before: list[int]
     if was_confirmed and confirmed and totals_before == list(match.totals):
         return
     ratings_refresh(since=HistoryPoint.of(match))
+
+
+def ratings_tournament_moved(tournament: Tournament, *, start_date_before: date) -> int:
+    """After the tournament's start date changed: its matches move in the history (which
+    follows the order the matches were played), so the ratings are refreshed from the earlier
+    of the two dates. Returns the number of changes written (0 when it does not count)."""
+    if not tournament.counts_for_ratings or tournament.start_date == start_date_before:
+        return 0
+    return ratings_refresh(since=HistoryPoint.on(min(start_date_before, tournament.start_date)))
 
 
 def ratings_tournament_rated_changed(tournament: Tournament) -> int:
@@ -116,28 +146,33 @@ def ratings_refresh(*, since: HistoryPoint | None) -> int:
 
     matches = rated_matches()
     if since is not None:
-        matches = matches.filter(since.later(at="confirmed_at", match_id="id"))
+        matches = matches.filter(since.later(MATCH_KEY))
     seated = _players_by_match(matches)
     matches = list(
-        matches.order_by("confirmed_at", "id").values_list(
-            "id", "confirmed_at", "totals", "table__session__tournament_id"
+        matches.order_by(*MATCH_KEY).values_list(
+            "id", "confirmed_at", "totals", "table__session__tournament_id",
+            "table__session__tournament__start_date", "table__session__number",
         )
     )
     players = {player_id for seats in seated.values() for player_id in seats}
-    skills = _skills_before(players, since)
+    skills, shown = _skills_before(players, since)
 
     changes: list[RatingChange] = []
-    for match_id, at, totals, tournament_id in matches:
+    for match_id, at, totals, tournament_id, played_on, session in matches:
         seats = seated.get(match_id, [])
         if len(seats) < 2 or len(seats) != len(totals):
             continue
         before = [skills.get(player_id, INITIAL) for player_id in seats]
         after = rate(before, totals)
-        for player_id, rank, old, new in zip(seats, ranks_of(totals), before, after):
+        ranks = ranks_of(totals)
+        for player_id, rank, old, new in zip(seats, ranks, before, after):
             skills[player_id] = new
+            shown_before = shown.get(player_id, INITIAL.conservative)
+            shown[player_id] = shown_before + shown_change(old, new, rank=rank, ranks=ranks)
             changes.append(RatingChange(
-                player_id=player_id, match_id=match_id, tournament_id=tournament_id, at=at,
-                rank=rank, mu_before=old.mu, sigma_before=old.sigma, mu=new.mu, sigma=new.sigma,
+                player_id=player_id, match_id=match_id, tournament_id=tournament_id,
+                played_on=played_on, session=session, at=at, rank=rank, mu_before=old.mu, sigma_before=old.sigma, mu=new.mu, sigma=new.sigma,
+                shown_before=shown_before, shown=shown[player_id],
             ))
     RatingChange.objects.bulk_create(changes, batch_size=2000)
     _current_ratings_write(touched | players)
@@ -163,18 +198,23 @@ def _players_by_match(matches) -> dict[int, list[int]]:
     return seated
 
 
-def _skills_before(players: set[int], since: HistoryPoint | None) -> dict[int, Skill]:
-    """Each player's skill after their last change before ``since`` (none before the whole
-    history)."""
+def _skills_before(
+    players: set[int], since: HistoryPoint | None
+) -> tuple[dict[int, Skill], dict[int, float]]:
+    """Each player's skill and rating shown after their last change before ``since`` (none
+    before the whole history)."""
     if since is None or not players:
-        return {}
+        return {}, {}
     earlier = RatingChange.objects.filter(player=OuterRef("player_id")).exclude(since.later())
-    last = earlier.order_by("-at", "-match_id").values("pk")[:1]
+    last = earlier.order_by(*[f"-{field}" for field in CHANGE_KEY]).values("pk")[:1]
     rows = (
         RatingChange.objects.filter(player_id__in=players, pk=Subquery(last))
-        .values_list("player_id", "mu", "sigma")
+        .values_list("player_id", "mu", "sigma", "shown")
     )
-    return {player_id: Skill(mu, sigma) for player_id, mu, sigma in rows}
+    skills, shown = {}, {}
+    for player_id, mu, sigma, rating in rows:
+        skills[player_id], shown[player_id] = Skill(mu, sigma), rating
+    return skills, shown
 
 
 def _current_ratings_write(players: set[int]) -> None:
@@ -185,15 +225,14 @@ def _current_ratings_write(players: set[int]) -> None:
     if not players:
         return
     mine = RatingChange.objects.filter(player=OuterRef("player_id"))
-    last = mine.order_by("-at", "-match_id").values("pk")[:1]
-    event_start = mine.filter(tournament=OuterRef("tournament_id")).order_by("at", "match_id")
+    last = mine.order_by(*[f"-{field}" for field in CHANGE_KEY]).values("pk")[:1]
+    event_start = mine.filter(tournament=OuterRef("tournament_id")).order_by(*CHANGE_KEY)
     rows = (
         RatingChange.objects.filter(player_id__in=players, pk=Subquery(last))
         .annotate(
-            event_mu=Subquery(event_start.values("mu_before")[:1]),
-            event_sigma=Subquery(event_start.values("sigma_before")[:1]),
+            event_shown=Subquery(event_start.values("shown_before")[:1]),
         )
-        .values_list("player_id", "tournament_id", "mu", "sigma", "event_mu", "event_sigma")
+        .values_list("player_id", "tournament_id", "mu", "sigma", "shown", "event_shown")
     )
     counts = dict(
         RatingChange.objects.filter(player_id__in=players)
@@ -203,12 +242,11 @@ def _current_ratings_write(players: set[int]) -> None:
         .values_list("player_id", "count")
     )
     ratings = []
-    for player_id, tournament_id, mu, sigma, event_mu, event_sigma in rows:
-        now = Skill(mu, sigma)
+    for player_id, tournament_id, mu, sigma, shown, event_shown in rows:
         ratings.append(PlayerRating(
-            player_id=player_id, mu=mu, sigma=sigma, conservative=now.conservative,
+            player_id=player_id, mu=mu, sigma=sigma, conservative=shown,
             matches=counts[player_id], last_tournament_id=tournament_id,
-            last_event_change=now.conservative - Skill(event_mu, event_sigma).conservative,
+            last_event_change=shown - event_shown,
         ))
     PlayerRating.objects.filter(player_id__in=players).delete()
     PlayerRating.objects.bulk_create(ratings, batch_size=2000)

@@ -8,11 +8,11 @@ import csv
 import io
 
 import django_tables2 as tables2
-from django.utils import formats
 from django.utils.html import escape
 from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
+from tournament.core.formats import figure
 from tournament.core.spreadsheet import spreadsheet_cell
 from tournament.core.tables import PlayerRankingTable, rank_value
 
@@ -29,18 +29,16 @@ EXPORT_COLUMNS = (
 
 
 def figure_display(value: float, *, separator: str | None = None, signed: bool = False) -> str:
-    """A figure to one decimal with the page's decimal separator (12,3 in French); ``signed``:
-    with its sign, "+0.0" for no change.
+    """A figure to one decimal with the page's decimal separator (12,3 in French), rounded
+    half away from zero (``tournament.core.formats.figure``); ``signed``: with its sign, "0.0"
+    for no change.
 
     >>> figure_display(12.34, separator=","), figure_display(-0.04, separator=".", signed=True)
-    ('12,3', '+0.0')
+    ('12,3', '0.0')
     >>> figure_display(-2.26, separator=".", signed=True)
     '-2.3'
     """
-    separator = separator or formats.get_format("DECIMAL_SEPARATOR")
-    rounded = round(value, SHOWN_DECIMALS) + 0.0  # -0.0 becomes 0.0
-    text = f"{rounded:+.{SHOWN_DECIMALS}f}" if signed else f"{rounded:.{SHOWN_DECIMALS}f}"
-    return text.replace(".", separator)
+    return figure(value, places=SHOWN_DECIMALS, signed=signed, separator=separator)
 
 
 def change_display(row: dict, *, separator: str | None = None) -> str:
@@ -67,7 +65,10 @@ class RatingsTable(PlayerRankingTable):
         empty_text = _("No rated player yet.")
 
     def cell_conservative(self, record):
-        return f"<b>{figure_display(record['conservative'], separator=self.separator)}</b>"
+        shown = f"<b>{figure_display(record['conservative'], separator=self.separator)}</b>"
+        if record["provisional"]:
+            shown += f' <span class="tag tag--provisional">{escape(_("provisional"))}</span>'
+        return shown
 
     def cell_mu(self, record):
         return figure_display(record["mu"], separator=self.separator)

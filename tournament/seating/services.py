@@ -112,7 +112,8 @@ def session_seat(*, session: Session, seed: int | None = None, method: str | Non
         )
     ranks = None
     if session.number > 1:
-        ranks = {row["player_id"]: row["rank"] for row in standings_rows(tournament=tournament)}
+        ranks = {row["player_id"]: row["rank"] for row in standings_rows(tournament=tournament)
+                 if row["ranked"]}
     last_rank = max(ranks.values(), default=0) + 1 if ranks is not None else None
     ratings = {}
     if method != SeatingMethod.RANDOM:

@@ -21,6 +21,13 @@ The criteria (codes of ``Tournament.ranking_criteria``; higher is better for eac
 Match points are counted exactly (whole units of 1/120 point) and the share compared to nine
 decimals, so no tie comes from a rounding; players equal on every chosen criterion share the
 rank ("3="), and are listed by name.
+
+Only a player who has played a confirmed match and has not withdrawn is ranked. The others (a
+withdrawn player, then a registered player without a confirmed match) are listed after the
+ranked players, without a rank (``rank`` None, ``rank_label`` empty, ``ranked`` False): their
+figures show, but they count nowhere (not in the ranks of the others, not in the number of
+players ranked, not in a league). A withdrawn player's matches still count for their
+opponents (match points, opponents' strength).
 """
 
 from __future__ import annotations
@@ -41,7 +48,7 @@ MATCH_POINTS_FOR_FIRST = 3
 
 @dataclass(frozen=True)
 class StandingPlayer:
-    """A player to rank: an id, a name and a club; ``withdrawn`` is shown, not ranked apart."""
+    """A player to rank: an id, a name and a club; ``withdrawn``: listed apart, not ranked."""
 
     id: int
     name: str
@@ -110,8 +117,10 @@ def standings_compute(
 ) -> list[dict[str, Any]]:
     """One row per player, best first (see the module's docstring for the criteria).
 
-    Each row: ``rank`` (int, shared by ties), ``rank_label`` ("3" or "3="), ``player_id``,
-    ``name``, ``name_key`` (how the name sorts; ties are listed by it), ``club``, ``withdrawn``, ``matches`` (confirmed matches played), and every
+    Each row: ``rank`` (int, shared by ties; None when not ranked), ``rank_label`` ("3" or
+    "3="; empty when not ranked), ``ranked``, ``position`` (from 1, the row's place in the
+    list), ``player_id``, ``name``, ``name_key`` (how the name sorts; ties are listed by it),
+    ``club``, ``withdrawn``, ``matches`` (confirmed matches played), and every
     criterion: ``match_points``, ``opponents`` (floats, exact in quarters), ``table_wins``,
     ``total_points``, ``best_match`` (ints), ``share`` (a float from 0 to 1).
 
@@ -174,20 +183,31 @@ def standings_compute(
     keyed = [
         (tuple([values[player.id] for values in chosen]), player) for player in players
     ]
-    keyed.sort(key=lambda item: (tuple([-value for value in item[0]]), name_sort_key(item[1].name), item[1].id))
+
+    def is_ranked(player: StandingPlayer) -> bool:
+        return played[player.id] > 0 and not player.withdrawn
+
+    # The players ranked first; then the others (withdrawn, then no-shows), figures aside.
+    keyed.sort(key=lambda item: (
+        not is_ranked(item[1]), played[item[1].id] == 0,
+        tuple([-value for value in item[0]]), name_sort_key(item[1].name), item[1].id,
+    ))
 
     rows: list[dict[str, Any]] = []
     rank = 0
     previous_key = None
     for position, (key, player) in enumerate(keyed, start=1):
-        if key != previous_key:
+        ranked = is_ranked(player)
+        if ranked and key != previous_key:
             rank = position
             previous_key = key
         player_id = player.id
         rows.append(
             {
-                "rank": rank,
-                "rank_label": str(rank),
+                "rank": rank if ranked else None,
+                "rank_label": str(rank) if ranked else "",
+                "ranked": ranked,
+                "position": position,
                 "player_id": player_id,
                 "name": player.name,
                 "name_key": name_sort_key(player.name),
@@ -204,8 +224,19 @@ def standings_compute(
         )
     ranks = [row["rank"] for row in rows]
     for index, row in enumerate(rows):
+        if row["rank"] is None:
+            continue
         tied_before = index > 0 and ranks[index - 1] == row["rank"]
         tied_after = index + 1 < len(rows) and ranks[index + 1] == row["rank"]
         if tied_before or tied_after:
             row["rank_label"] = f"{row['rank']}="
     return rows
+
+
+def ranked_count(rows: Sequence[dict[str, Any]]) -> int:
+    """How many of the rows are ranked: the "N" of "rank n / N".
+
+    >>> ranked_count([{"ranked": True}, {"ranked": False}])
+    1
+    """
+    return sum(1 for row in rows if row["ranked"])

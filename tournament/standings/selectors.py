@@ -26,7 +26,12 @@ from django.urls import reverse
 from django.utils.translation import get_language
 
 from tournament.models import Match, Registration, Seat, Session, Tournament
-from tournament.standings.ranking import MatchResult, StandingPlayer, standings_compute
+from tournament.standings.ranking import (
+    MatchResult,
+    StandingPlayer,
+    ranked_count,
+    standings_compute,
+)
 
 
 @dataclass(frozen=True)
@@ -47,6 +52,11 @@ class Standings:
     tables_in_play: list[TableInPlay] = field(default_factory=list)
     confirmed_matches: int = 0
     sessions_in_play: list[int] = field(default_factory=list)
+
+    @property
+    def ranked_count(self) -> int:
+        """How many players are ranked (the "N" of "rank n / N"; docs: ``ranking.py``)."""
+        return ranked_count(self.rows)
 
     @property
     def is_live(self) -> bool:
@@ -189,7 +199,8 @@ def _ranked(
 def standings_rows(*, tournament: Tournament) -> list[dict[str, Any]]:
     """The standings as plain dicts, best first; ties share ``rank`` (``rank_label`` "3=").
 
-    Keys: rank, rank_label, player_id, name, name_key (how the name sorts), club, withdrawn,
+    Keys: rank (None when not ranked), rank_label, ranked, position, player_id, name, name_key
+    (how the name sorts), club, withdrawn,
     matches, match_points, table_wins, total_points, share (0 to 1), best_match, opponents,
     url. The order of the criteria that decided it: ``tournament.ranking_criteria``.
     """

@@ -90,6 +90,9 @@ class StandingsTable(PlayerRankingTable):
     best_match = tables2.Column(verbose_name=_("best match"), attrs={"td": {"class": "number"}})
     opponents = tables2.Column(verbose_name=_("opponents"), attrs={"td": {"class": "number"}})
     status = tables2.Column(verbose_name=_("status"), accessor="withdrawn", visible=False)
+    # Sorting by rank keeps the list's order: the players ranked, then the others.
+    rank = tables2.Column(verbose_name=_("rank"), attrs={"td": {"class": "rank"}},
+                          order_by="position")
 
     class Meta(PlayerRankingTable.Meta):
         attrs = {"class": "data-table standings", "id": "standings"}
@@ -111,6 +114,8 @@ class StandingsTable(PlayerRankingTable):
         link = super().cell_name(record)
         if record["withdrawn"]:
             link += f' <span class="tag">{escape(_("withdrawn"))}</span>'
+        elif not record["ranked"]:
+            link += f' <span class="tag tag--unranked">{escape(_("not ranked"))}</span>'
         return link
 
     def cell_match_points(self, record):
@@ -146,12 +151,15 @@ def export_columns(criteria) -> list[tuple[str, str]]:
 def export_value(name: str, row: dict):
     """A row's cell in the exports: numbers as numbers (match points and opponents' strength
     exact, the share from 0 to 1 to four decimals), the rank as shown ("3=" for a tie, else a
-    number), the status "withdrawn" or nothing, and text that a spreadsheet would run as a
+    number, empty when not ranked), the status "withdrawn", "not ranked" (no confirmed match) or
+    nothing, and text that a spreadsheet would run as a
     formula neutralised (:func:`tournament.core.spreadsheet.spreadsheet_cell`)."""
     if name == "rank":
         return rank_value(row["rank_label"])
     if name == "status":
-        return str(_("withdrawn")) if row["withdrawn"] else ""
+        if row["withdrawn"]:
+            return str(_("withdrawn"))
+        return "" if row["ranked"] else str(_("not ranked"))
     if name == "share":
         return round(row["share"], 4)
     return spreadsheet_cell(row[name])

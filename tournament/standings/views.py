@@ -52,7 +52,8 @@ class PublicStandingsView(TournamentMixin, CachedPageMixin, TemplateView):
             return table_download(table, export_format=export_format, title=str(_("Standings")),
                                   stem=f"{self.tournament.slug}-standings")
         context = self.get_context_data(
-            standings=result, standings_table=table, poll_seconds=poll_seconds()
+            standings=result, standings_table=table, ranked_count=result.ranked_count,
+            poll_seconds=poll_seconds(),
         )
         if request.htmx:
             return self.response_class(request, self.fragment_template_name, context)

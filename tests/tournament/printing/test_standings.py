@@ -34,7 +34,8 @@ def test_every_player_in_rank_order(client, make_user):
     assert positions == sorted(positions)
     for row in rows:
         line = next(line for line in text.splitlines() if row["name"] in line)
-        assert line.startswith(f"{row['rank_label']} {row['name']}"), line
+        # an unranked player (no confirmed match yet) has no rank before their name
+        assert line.startswith(f"{row['rank_label']} {row['name']}".strip()), line
     assert "Mads Sørensen" in text and "Łukasz Nowak" in text
     # the session started for the match to be entered: table 2 is in play, table 1 counted
     assert "Still in play, not counted yet: session 1 table 2." in text
@@ -148,16 +149,16 @@ WIDE_LINES = {
         "1 Marie-Christine Delacroix Triominos Club de Villeurbanne 1 3 1 1412 32,2\u202f% 1412 4,5",
         "2= Anne-Sophie Lemaire-Dupont Association ludique du Grand Lyon 1 1,875 0 1187 27,0\u202f% 1187 5,625",
         "2= Jean-Baptiste Vandenberghe Cercle des joueurs de Saint-Étienne 1 1,875 0 1187 27,0\u202f% 1187 5,625",
-        "4 Łukasz Nowak FORFAIT Dansk Triomino Klub København 1 0,75 0 604 13,8\u202f% 604 6,75",
-        "5 Núria Puig i Ferrer Club de Triominos de Barcelona 1 0 0 0 0,0\u202f% 0 7,5",
+        "4 Núria Puig i Ferrer Club de Triominos de Barcelona 1 0 0 0 0,0\u202f% 0 7,5",
+        "Łukasz Nowak FORFAIT Dansk Triomino Klub København 1 0,75 0 604 13,8\u202f% 604 6,75",
     ],
     "en": [
         "RANK PLAYER CLUB MATCHES MP WINS TOTAL SHARE BEST OPP.",
         "1 Marie-Christine Delacroix Triominos Club de Villeurbanne 1 3 1 1412 32.2% 1412 4.5",
         "2= Anne-Sophie Lemaire-Dupont Association ludique du Grand Lyon 1 1.875 0 1187 27.0% 1187 5.625",
         "2= Jean-Baptiste Vandenberghe Cercle des joueurs de Saint-Étienne 1 1.875 0 1187 27.0% 1187 5.625",
-        "4 Łukasz Nowak WITHDRAWN Dansk Triomino Klub København 1 0.75 0 604 13.8% 604 6.75",
-        "5 Núria Puig i Ferrer Club de Triominos de Barcelona 1 0 0 0 0.0% 0 7.5",
+        "4 Núria Puig i Ferrer Club de Triominos de Barcelona 1 0 0 0 0.0% 0 7.5",
+        "Łukasz Nowak WITHDRAWN Dansk Triomino Klub København 1 0.75 0 604 13.8% 604 6.75",
     ],
 }
 LEGEND = {

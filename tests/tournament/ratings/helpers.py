@@ -63,9 +63,10 @@ def correct(match: Match, user) -> None:
 
 def rating_rows() -> tuple[list[tuple], list[tuple]]:
     changes = list(
-        RatingChange.objects.order_by("at", "match_id", "player_id").values_list(
-            "player_id", "match_id", "tournament_id", "at", "rank", "mu_before",
-            "sigma_before", "mu", "sigma",
+        RatingChange.objects.order_by("played_on", "session", "at", "match_id", "player_id")
+        .values_list(
+            "player_id", "match_id", "tournament_id", "played_on", "session", "at", "rank",
+            "mu_before", "sigma_before", "mu", "sigma", "shown_before", "shown",
         )
     )
     ratings = list(

@@ -40,7 +40,10 @@ def spring(make_tournament):
 
 
 def confirmed_in_order() -> list[Match]:
-    return list(Match.objects.filter(status=Match.Status.CONFIRMED).order_by("confirmed_at", "id"))
+    """The confirmed matches in the order they were played: the tournament's date, the
+    session, then the confirmation within a session."""
+    return list(Match.objects.filter(status=Match.Status.CONFIRMED).order_by(
+        "table__session__tournament__start_date", "table__session__number", "confirmed_at", "id"))
 
 
 def replayed_ratings(matches: list[Match]) -> dict[int, Skill]:
@@ -68,9 +71,10 @@ def test_kept_ratings_equal_the_rebuild_after_confirmations_in_any_order_and_a_c
     kept = rating_rows()
     seats = Seat.objects.filter(table__match__in=[m.pk for m in matches]).count()
     assert len(kept[0]) == seats == 30 and len(kept[1]) == 10
+    played = [m.pk for m in confirmed_in_order()]
     assert [change[1] for change in kept[0]] == sorted(
-        (change[1] for change in kept[0]), key=[m.pk for m in order].index
-    )  # the history follows the confirmations, not the tables
+        (change[1] for change in kept[0]), key=played.index
+    )  # the history follows the order played, not the confirmations
     assert ratings_rebuild() == seats
     assert rating_rows() == kept
     expected = replayed_ratings(confirmed_in_order())

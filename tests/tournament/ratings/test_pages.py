@@ -72,11 +72,12 @@ def test_the_ratings_page_lists_every_rated_player_best_first(
     first = PlayerRating.objects.select_related("player", "last_tournament").get(pk=shown[0])
     cells = [text(cell) for cell in select(response, "#ratings tbody tr:first-child td")]
     assert cells[1] == first.player.name and cells[2] == first.player.club
+    cells[3] = cells[3].split()[0]  # the rating, then "provisional" for few matches
     assert [float(cell.replace(",", ".")) for cell in cells[3:6]] == [
         round(first.conservative, 1), round(first.mu, 1), round(first.sigma, 1)
     ]
     assert int(cells[6]) == first.matches
-    assert cells[7].endswith(f"({first.last_tournament.name})") and cells[7][0] in "+-"
+    assert cells[7].endswith(f"({first.last_tournament.name})") and cells[7][0] in "+-0"
     links = select(response, "#ratings tbody tr:first-child a")
     assert [attribute(a, "href") for a in links] == [f"/players/{first.player_id}/"]
     assert text(by_id(response, "ratings-count")).startswith("999")

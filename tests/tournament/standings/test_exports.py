@@ -50,7 +50,7 @@ def five(db):
     """``FIVE`` at one table of 5, confirmed: Ana 3 match points, Bo and Cy 1.875 each (the
     2nd and 3rd places' 1.5 and 1.5 shared: 3 * 5 / 8), Di 0.75, "=1+2" 0; opponents' strength
     Ana 4.5, Bo and Cy 5.625. Di has withdrawn since. Names and clubs that a spreadsheet would
-    run as formulas. Ranked by ``CRITERIA``."""
+    run as formulas. Ranked by ``CRITERIA``; Di, withdrawn, is listed last, unranked."""
     tournament = tournament_with_players(slug="five", players=[(n, c) for n, c, _ in FIVE],
                                          rules="goliath-family")  # tables of up to 6
     tournament = tournament_update(**settings_of(tournament, ranking_criteria=CRITERIA))
@@ -100,8 +100,8 @@ def test_the_csv_is_the_rows_exactly_with_withdrawals_marked(client, five):
         ["1", "Ana", "Lyon", "1", "3", "4.5", "0.3077", ""],
         ["2=", "Bo", "'" + HYPERLINK, "1", "1.875", "5.625", "0.2308", ""],
         ["2=", "Cy", "", "1", "1.875", "5.625", "0.2308", ""],
-        ["4", "Di", "'@Paris", "1", "0.75", "6.75", "0.1538", "withdrawn"],
-        ["5", "'=1+2", "'+33", "1", "0", "7.5", "0.0769", ""],
+        ["4", "'=1+2", "'+33", "1", "0", "7.5", "0.0769", ""],
+        ["", "Di", "'@Paris", "1", "0.75", "6.75", "0.1538", "withdrawn"],
     ]
     assert [line[1] for line in lines[1:]] == [
         spreadsheet.spreadsheet_cell(row["name"]) for row in standings_rows(tournament=five)]
@@ -110,7 +110,7 @@ def test_the_csv_is_the_rows_exactly_with_withdrawals_marked(client, five):
 def test_the_csv_in_french_keeps_the_data_s_decimal_point(client, five):
     lines = list(csv.reader(io.StringIO(
         client.get("/t/five/standings/?_export=csv").content.decode("utf-8-sig"))))
-    assert lines[0][0] == "Rang" and lines[4][4:] == ["0.75", "6.75", "0.1538", "forfait"]
+    assert lines[0][0] == "Rang" and lines[5][4:] == ["0.75", "6.75", "0.1538", "forfait"]
 
 
 def test_the_xlsx_export_has_numbers_a_french_spreadsheet_reads(client, five):
@@ -123,8 +123,8 @@ def test_the_xlsx_export_has_numbers_a_french_spreadsheet_reads(client, five):
     assert values[0] == HEADER
     assert values[1][:7] == [1, "Ana", "Lyon", 1, 3, 4.5, 0.3077]
     assert values[2][:7] == ["2=", "Bo", "'" + HYPERLINK, 1, 1.875, 5.625, 0.2308]
-    assert values[4][1:3] == ["Di", "'@Paris"] and values[4][7] == "withdrawn"
-    assert values[5][1:3] == ["'=1+2", "'+33"]
+    assert values[5][1:3] == ["Di", "'@Paris"] and values[5][7] == "withdrawn"
+    assert values[4][1:3] == ["'=1+2", "'+33"]
     # Text stays text: no cell of the sheet is a formula.
     assert "f" not in {cell.data_type for row in sheet.iter_rows() for cell in row}
 
@@ -136,8 +136,8 @@ def test_the_ods_export(client, five):
     data = tablib.Dataset().load(response.content, format="ods")
     assert data.headers[0] == "Rang" and data.headers[-1] == "Statut"
     assert list(data[1][:7]) == ["2=", "Bo", "'" + HYPERLINK, 1, 1.875, 5.625, 0.2308]
-    assert data[3][1] == "Di" and data[3][7] == "forfait"
-    assert data[4][1:3] == ("'=1+2", "'+33")
+    assert data[4][1] == "Di" and data[4][7] == "forfait"
+    assert data[3][1:3] == ("'=1+2", "'+33")
 
 
 def test_the_standings_page_links_every_download(client, five):

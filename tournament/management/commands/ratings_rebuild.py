@@ -1,48 +1,84 @@
-"""``python manage.py ratings_rebuild``: every rating written again from the match history."""
+"""``python manage.py ratings_rebuild``: every rating written again from the match history, and
+every kept field compared with what the rebuild writes."""
 
 from __future__ import annotations
 
 import time
+from collections import Counter
 
 from django.core.management.base import BaseCommand
 
-from tournament.models import PlayerRating
+from tournament.models import PlayerRating, RatingChange
 from tournament.ratings.services import ratings_rebuild
 
+#: What each match did to each player (the per-match change: before and after, the rank, the
+#: place in the history).
+CHANGE_FIELDS = ("tournament_id", "played_on", "session", "at", "rank", "mu_before", "sigma_before", "mu", "sigma",
+                 "shown_before", "shown")
+#: Each player's current rating: the mean, the uncertainty, the rating shown, the matches, the
+#: last event and the change there.
+RATING_FIELDS = ("mu", "sigma", "conservative", "matches", "last_tournament_id",
+                 "last_event_change")
 
-def _ratings() -> dict[int, tuple[float, float, int]]:
-    return {
-        player_id: (mu, sigma, matches)
-        for player_id, mu, sigma, matches in PlayerRating.objects.values_list(
-            "player_id", "mu", "sigma", "matches"
-        )
+
+def _kept() -> tuple[dict, dict]:
+    changes = {
+        (row[0], row[1]): row[2:]
+        for row in RatingChange.objects.order_by().values_list("match_id", "player_id",
+                                                               *CHANGE_FIELDS)
     }
+    ratings = {
+        row[0]: row[1:]
+        for row in PlayerRating.objects.order_by().values_list("player_id", *RATING_FIELDS)
+    }
+    return changes, ratings
+
+
+def _differences(before: dict, after: dict, fields: tuple[str, ...]) -> tuple[set, Counter]:
+    """The keys whose rows differ, and how many rows differ on each field (a row missing on
+    one side counts for every field)."""
+    keys: set = set()
+    by_field: Counter = Counter()
+    for key in before.keys() | after.keys():
+        old, new = before.get(key), after.get(key)
+        if old == new:
+            continue
+        keys.add(key)
+        for index, field in enumerate(fields):
+            if old is None or new is None or old[index] != new[index]:
+                by_field[field] += 1
+    return keys, by_field
 
 
 class Command(BaseCommand):
     help = (
-        "Rate every confirmed match of the rated tournaments again, in the order they were "
-        "confirmed, and say how many players' ratings this changed (none, when the ratings "
-        "kept up to date match by match are right)."
+        "Rate every confirmed match of the rated tournaments again, in the order of the "
+        "history, and compare every kept field (each match's change, each player's mean, "
+        "uncertainty, rating, matches, last event and change there) with the rebuild's."
     )
 
     def handle(self, *args, **options):
-        before = _ratings()
+        changes_before, ratings_before = _kept()
         started = time.process_time()
-        changes = ratings_rebuild()
+        written = ratings_rebuild()
         cpu = time.process_time() - started
-        after = _ratings()
-        differ = sorted(
-            player_id for player_id in before.keys() | after.keys()
-            if before.get(player_id) != after.get(player_id)
-        )
+        changes_after, ratings_after = _kept()
+        change_keys, change_fields = _differences(changes_before, changes_after, CHANGE_FIELDS)
+        players, rating_fields = _differences(ratings_before, ratings_after, RATING_FIELDS)
+        players |= {player_id for _match_id, player_id in change_keys}
         self.stdout.write(
-            f"{changes} rating changes for {len(after)} players, in {cpu:.2f} s of CPU"
+            f"{written} rating changes for {len(ratings_after)} players, in {cpu:.2f} s of CPU"
         )
-        if differ:
+        if players:
+            fields = ", ".join(
+                f"{field} ({count})"
+                for field, count in [*change_fields.most_common(), *rating_fields.most_common()]
+            )
+            listed = sorted(players)
             self.stdout.write(self.style.WARNING(
-                f"{len(differ)} players' ratings differed from the kept ones: "
-                + ", ".join(map(str, differ[:20])) + (" …" if len(differ) > 20 else "")
+                f"{len(players)} players' ratings differed from the kept ones: "
+                + ", ".join(map(str, listed[:20])) + (" …" if len(listed) > 20 else "")
+                + f"; {len(change_keys)} match changes differed; fields: {fields}"
             ))
         else:
             self.stdout.write(self.style.SUCCESS("the kept ratings were right: nothing changed"))

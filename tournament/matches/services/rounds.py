@@ -19,6 +19,28 @@ from tournament.models import AuditEntry, Match, Round, RoundEnd
 #: A rack as entered: tile names, or the total value left when the tiles were not noted.
 RackInput = list[str] | int
 
+#: The engine's problems of racks that cannot have happened: refused at entry, next to the
+#: rack (a tile already on the table, a tile twice, more tiles than the hand and the pool).
+IMPOSSIBLE_RACK_CODES = frozenset({"tile-already-played", "rack-impossible", "unknown-tile"})
+#: The round's problems that must be settled before it is confirmed: the impossible racks (a
+#: record brought in may hold them) and a settlement claim the engine does not give.
+OPEN_PROBLEM_CODES = IMPOSSIBLE_RACK_CODES | {"settlement-mismatch"}
+
+
+def _impossible_racks(problems) -> None:
+    """ValidationError keyed ``rack_<seat>`` for each rack that cannot have happened, with
+    the engine's message (naming the tile) and code; nothing when every rack is possible."""
+    errors: dict[str, list[ValidationError]] = {}
+    for problem in problems:
+        seat = problem.params.get("seat")
+        if problem.code in IMPOSSIBLE_RACK_CODES and seat is not None:
+            errors.setdefault(f"rack_{seat}", []).append(ValidationError(
+                problem.message, code=problem.code,
+                params={key: problem.params[key] for key in ("tile", "shown", "allowed")
+                        if key in problem.params}))
+    if errors:
+        raise ValidationError(errors)
+
 
 def _round_end_snapshot(end: RoundEnd | None) -> dict[str, Any] | None:
     if end is None:
@@ -100,6 +122,7 @@ def match_round_end(
                 _("Round %(number)s is not over: no player has gone out and the table is not "
                   "blocked.") % {"number": round_index + 1},
                 code="round_not_over")
+        _impossible_racks(round_view.problems)
         if previous is not None:
             write.supersede(previous, end)
         else:
@@ -163,6 +186,13 @@ def match_round_confirm(*, match: Match, user, seen_revision: int, round_index: 
                   "(turns %(turns)s).")
                 % {**number, "turns": _turn_numbers(round_view.illegal_turns)},
                 code="illegal_turns")
+        open_problems = [p for p in round_view.problems if p.code in OPEN_PROBLEM_CODES]
+        if open_problems:
+            raise ValidationError(
+                _("Round %(number)s cannot be confirmed: %(problems)s. Enter the racks again "
+                  "(with a reason) so that they hold.")
+                % {**number, "problems": "; ".join(p.message for p in open_problems)},
+                code="open_problems")
         round_.save(update_fields=["confirmed_at", "confirmed_by"])
         write.audit(
             AuditEntry.Action.ROUND_CONFIRMED,

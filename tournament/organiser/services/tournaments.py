@@ -15,7 +15,7 @@ from tournament.core import freshness
 from tournament.core.tournaments import staff_role_grant, tournament_create
 from tournament.models import Session, Tournament
 from tournament.ratings import services as ratings
-from tournament.ratings.services import ratings_tournament_rated_changed
+from tournament.ratings.services import ratings_tournament_moved, ratings_tournament_rated_changed
 
 
 @transaction.atomic
@@ -95,6 +95,7 @@ def tournament_update(
                 code="started")
         if errors:
             raise ValidationError(errors)
+    start_date_before = tournament.start_date
     tournament.name = name
     tournament.start_date = start_date
     tournament.end_date = end_date
@@ -117,6 +118,8 @@ def tournament_update(
     tournament.save()
     if tournament.counts_for_ratings != counted_before:
         ratings_tournament_rated_changed(tournament)
+    else:
+        ratings_tournament_moved(tournament, start_date_before=start_date_before)
     freshness.touch(tournament_id=tournament.pk)
     return tournament
 
