@@ -9,10 +9,18 @@ from __future__ import annotations
 
 import unicodedata
 
-# Letters that Unicode does not decompose into a base letter and an accent.
-_UNDECOMPOSED = str.maketrans(
-    {"ł": "l", "ø": "o", "đ": "d", "ħ": "h", "ı": "i", "ß": "ss", "æ": "ae", "œ": "oe", "þ": "th"}
-)
+#: Letters that Unicode does not decompose into a base letter and an accent, as a phone
+#: keyboard types them ("duboeuf" for "Dubœuf"). The public "find your table" box folds what
+#: is typed with this same table (the page hands it to pages.js).
+FOLDED_LETTERS = {
+    "ł": "l", "ø": "o", "đ": "d", "ħ": "h", "ı": "i", "ß": "ss", "æ": "ae", "œ": "oe", "þ": "th",
+}
+_UNDECOMPOSED = str.maketrans(FOLDED_LETTERS)
+
+#: Words that open a surname ("Marie de La Fontaine", "Pieter van Dijk"); a sorted list looks
+#: the surname up past them.
+_PARTICLES = {"de", "du", "des", "d'", "d’", "van", "von", "der", "den", "di", "da", "del",
+              "della", "le", "la", "les", "ten", "ter"}
 
 
 def name_sort_key(name: str) -> tuple[str, str]:
@@ -26,3 +34,49 @@ def name_sort_key(name: str) -> tuple[str, str]:
         char for char in unicodedata.normalize("NFKD", folded) if not unicodedata.combining(char)
     )
     return plain, name
+
+
+def search_key(text: str) -> str:
+    """``text`` as a name search compares it: accents, case and ligatures aside.
+
+    >>> search_key("Lefèvre-Dubœuf") == search_key("LEFEVRE-DUBOEUF")
+    True
+    """
+    return name_sort_key(text)[0].strip()
+
+
+def split_name(name: str) -> tuple[str, str]:
+    """(given names, surname) of a name written given names first, as players register.
+
+    The surname is the last word, or from the first particle on ("de La Fontaine"); a name of
+    one word is all surname.
+
+    >>> split_name("Hélène Lefèvre-Dubœuf")
+    ('Hélène', 'Lefèvre-Dubœuf')
+    >>> split_name("Marie de La Fontaine")
+    ('Marie', 'de La Fontaine')
+    >>> split_name("Jean Pierre Martin")
+    ('Jean Pierre', 'Martin')
+    """
+    words = name.split()
+    if len(words) < 2:
+        return "", name.strip()
+    for index in range(1, len(words) - 1):
+        if words[index].casefold() in _PARTICLES:
+            return " ".join(words[:index]), " ".join(words[index:])
+    return " ".join(words[:-1]), words[-1]
+
+
+def surname_sort_key(name: str) -> tuple[str, str, str]:
+    """Sort names by surname, as a printed list of players is read: the surname past its
+    particles, accents and case aside, then the given names.
+
+    >>> sorted(["Zoé Abel", "Amélie Zola", "Marie de La Fontaine", "Élodie Ménard"],
+    ...        key=surname_sort_key)
+    ['Zoé Abel', 'Marie de La Fontaine', 'Élodie Ménard', 'Amélie Zola']
+    """
+    given, surname = split_name(name)
+    words = surname.split()
+    while len(words) > 1 and words[0].casefold() in _PARTICLES:
+        words = words[1:]
+    return search_key(" ".join(words)), search_key(given), name
