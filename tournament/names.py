@@ -7,7 +7,10 @@ players sorted by name sorts with :func:`name_sort_key` instead, in Python.
 
 from __future__ import annotations
 
+import re
 import unicodedata
+
+from django.utils.translation import get_language
 
 #: Letters that Unicode does not decompose into a base letter and an accent, as a phone
 #: keyboard types them ("duboeuf" for "Dubœuf"). The public "find your table" box folds what
@@ -80,3 +83,23 @@ def surname_sort_key(name: str) -> tuple[str, str, str]:
     while len(words) > 1 and words[0].casefold() in _PARTICLES:
         words = words[1:]
     return search_key(" ".join(words)), search_key(given), name
+
+
+_ELIDED = re.compile(r"\b([Dd]e|[Qq]ue) (?=[AEIOUÂÊÎÔÛÉÈÀÆŒaeiouâêîôûéèàæœ])")
+
+
+def elide(text: str) -> str:
+    """``text`` with :func:`french_elisions` when the active language is French."""
+    language = get_language() or ""
+    return french_elisions(text) if language.startswith("fr") else text
+
+
+def french_elisions(text: str) -> str:
+    """French text whose names were put in after translation, elided as French writes them:
+    "le forfait de Amélie" → "le forfait d’Amélie", "que Inès" → "qu’Inès" (names beginning
+    with a vowel; h and y are left alone: "de Hugo", "de Yann").
+
+    >>> french_elisions("la sortie de Amélie, le chevalet de Inès et de Zoé")
+    'la sortie d’Amélie, le chevalet d’Inès et de Zoé'
+    """
+    return _ELIDED.sub(lambda m: m.group(1)[:-1] + "’", text)
