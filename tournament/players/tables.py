@@ -9,7 +9,7 @@ from django.utils.html import escape, format_html
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from tournament.core.tables import PythonBodyTable
+from tournament.core.tables import PythonBodyTable, QuietHeaderColumn
 from tournament.standings.tables import points_display
 
 
@@ -40,7 +40,7 @@ class CareerTournamentsTable(PythonBodyTable):
                              attrs={"td": {"class": "number"}})
     match_points = tables2.Column(verbose_name=_("match points"), orderable=False,
                                   attrs={"td": {"class": "number"}})
-    page = tables2.Column(verbose_name="", accessor="url", orderable=False)
+    page = QuietHeaderColumn(verbose_name=_("page"), accessor="url", orderable=False)
 
     class Meta(PythonBodyTable.Meta):
         attrs = {"class": "data-table career-tournaments", "id": "tournaments"}
