@@ -105,6 +105,13 @@ class PlayersImportForm(forms.Form):
                     "blank), separated by commas or semicolons; a header line is allowed. A file "
                     "with a bad line imports nothing."),
     )
+    same_people = forms.ChoiceField(
+        label=_("A player of the file who has the name and club of a record of your "
+                "tournaments, without a licence number"),
+        required=False, widget=forms.RadioSelect,
+        choices=[("", _("ask me first")), ("existing", _("is that person: register the record")),
+                 ("new", _("is someone else: create a new record"))],
+    )
 
     def clean_file(self) -> str:
         """The file's text: UTF-8, or Windows-1252 as a spreadsheet saves it."""

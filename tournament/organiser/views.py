@@ -172,7 +172,7 @@ class PlayersImportView(PlayersPageMixin, TemplateView):
             try:
                 registrations = services.players_import_csv(
                     tournament=self.tournament, text=form.cleaned_data["file"],
-                    user=request.user,
+                    user=request.user, same_people=form.cleaned_data["same_people"],
                 )
             except ValidationError as error:
                 form.add_error("file", error)

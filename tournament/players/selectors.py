@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Count
+from django.db.models.functions import Lower
 from django.http import Http404
 from django.urls import reverse
 
@@ -83,6 +84,28 @@ def players_by_licence(licences: Iterable[str], *, user=None) -> dict[str, Playe
         target = kept[record.pk]
         if target.merged_into_id is None and (allowed is None or target.pk in allowed):
             found.setdefault(record.licence, target)
+    return found
+
+
+def players_by_name_and_club(keys: Iterable[tuple[str, str]], *, user=None
+                             ) -> dict[tuple[str, str], Player]:
+    """{(name, club) casefolded: a record of that name and club} among the records an import
+    by ``user`` may link to (:func:`linkable_players`; merged records aside), for the keys
+    that name one: likely the same person, when no licence number tells. The oldest record
+    first."""
+    wanted = {key for key in keys if key[0]}
+    if not wanted:
+        return {}
+    candidates = Player.objects.filter(merged_into__isnull=True).annotate(
+        lower_name=Lower("name")).filter(lower_name__in={name.lower() for name, _club in wanted})
+    linkable = linkable_players(user=user)
+    if linkable is not None:
+        candidates = candidates.filter(pk__in=linkable)
+    found: dict[tuple[str, str], Player] = {}
+    for record in sorted(candidates.only("id", "name", "club", "licence"), key=lambda p: p.pk):
+        key = (record.name.casefold(), record.club.casefold())
+        if key in wanted:
+            found.setdefault(key, record)
     return found
 
 
