@@ -121,7 +121,8 @@ def test_the_board_and_the_tiles_are_named_in_the_pages_language(page, log_in, t
     assert names and all(name.startswith("Place libre") for name in names)
     assert len(set(names)) == len(names)  # each place its own name
     nofit = page.locator(".tile-button--nofit").first
-    assert "(ne va nulle part)" in nofit.get_attribute("aria-label")
+    label = nofit.get_attribute("aria-label")
+    assert "ne va nulle part" in label and label.startswith(nofit.inner_text())  # visible text first
     ratio = page.evaluate("""(button) => {
         const rgb = s => s.match(/\\d+/g).slice(0, 3).map(Number).map(v => v / 255)
             .map(v => v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);

@@ -23,6 +23,7 @@ from django.db.models import Count
 from django.db.models.functions import Lower
 from django.http import Http404
 from django.urls import reverse
+from django.utils import timezone
 
 from tournament.core.addresses import career_url
 from tournament.models import (
@@ -33,6 +34,7 @@ from tournament.models import (
     RatingChange,
     Registration,
     Seat,
+    Session,
     StaffRole,
     Tournament,
 )
@@ -245,7 +247,8 @@ def player_career(*, player: Player, user) -> dict[str, Any]:
       (its last tournament when the user may see it, else None); ``show_licence``;
     - ``tournaments``: one dict per tournament, newest first: ``tournament``, ``registration``,
       ``rank``, ``rank_label``, ``player_count``, ``matches`` (confirmed), ``match_points``,
-      ``url`` (their page in that tournament), ``withdrawn``;
+      ``url`` (their page in that tournament), ``withdrawn``, ``in_play`` (a session of it
+      seated or played, or its last day not past: the rank is not final);
     - ``matches``: one dict per match they sat at, oldest first: ``tournament``,
       ``session``, ``table``, ``match_id``, ``url``, ``status``, ``status_label``,
       ``confirmed``, ``total``, ``opponents`` (``name``, ``total``, ``url``, ``winner``),
@@ -268,6 +271,14 @@ def player_career(*, player: Player, user) -> dict[str, Any]:
     rating = PlayerRating.objects.filter(player=player).first()
 
     standings = cached_standings_of(tournaments=tournaments.values())
+    # A tournament is in play while a session of it is seated or played, or until its last
+    # day: its rank there is not final yet.
+    today = timezone.localdate()
+    in_play = set(Session.objects.filter(
+        tournament_id__in=tournaments, status__in=[Session.Status.SEATED, Session.Status.PLAYING],
+    ).values_list("tournament_id", flat=True)) | {
+        pk for pk, tournament in tournaments.items()
+        if (tournament.end_date or tournament.start_date) >= today}
     entries = []
     for registration in registrations:
         tournament = registration.tournament
@@ -282,6 +293,7 @@ def player_career(*, player: Player, user) -> dict[str, Any]:
             "matches": row["matches"],
             "match_points": row["match_points"],
             "withdrawn": row["withdrawn"],
+            "in_play": tournament.pk in in_play,
             "url": reverse(
                 "tournament:player", kwargs={"slug": tournament.slug, "player_id": player.pk}
             ),

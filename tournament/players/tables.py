@@ -34,7 +34,7 @@ class CareerTournamentsTable(PythonBodyTable):
     tournament = tables2.Column(verbose_name=_("tournament"), orderable=False)
     date = tables2.Column(verbose_name=_("date"), accessor="tournament__start_date",
                           orderable=False)
-    rank = tables2.Column(verbose_name=_("final rank"), orderable=False,
+    rank = tables2.Column(verbose_name=_("rank"), orderable=False,
                           attrs={"td": {"class": "number"}})
     matches = tables2.Column(verbose_name=_("matches"), orderable=False,
                              attrs={"td": {"class": "number"}})
@@ -47,7 +47,8 @@ class CareerTournamentsTable(PythonBodyTable):
         empty_text = _("No tournament.")
 
     def body_row_attrs(self, record) -> str:
-        return f'id="tournament-{record["tournament"].pk:d}" data-rank="{record["rank"]:d}"'
+        return (f'id="tournament-{record["tournament"].pk:d}" data-rank="{record["rank"]:d}"'
+                f'{" data-in-play" if record["in_play"] else ""}')
 
     def cell_tournament(self, record):
         tournament = record["tournament"]
@@ -62,6 +63,8 @@ class CareerTournamentsTable(PythonBodyTable):
         )
         if record["withdrawn"]:
             rank += format_html(' <span class="tag">{}</span>', gettext("withdrawn"))
+        if record["in_play"]:  # not a final rank yet
+            rank += format_html(' <span class="tag tag--in-play">{}</span>', gettext("so far"))
         return rank
 
     def cell_match_points(self, record):
