@@ -52,3 +52,36 @@ def test_in_landscape_names_are_whole_and_save_stays_on_one_line(page, log_in, r
     expect(page.locator(".save-turn")).to_be_visible()
     assert page.evaluate(LINES_OF, ".save-turn") == 1
 
+
+
+IN_VIEW = """(selector) => Array.from(document.querySelectorAll(selector)).map(
+  cell => cell.getBoundingClientRect().right <= window.innerWidth + 0.5)"""
+
+
+def test_on_a_phone_the_columns_that_decide_the_rank_stay_in_view(browser, live_server,
+                                                                  tournament, organiser):
+    from tests.factories import confirmed_match
+    from tournament.models import League
+    confirmed_match(match=match_at(tournament=tournament, table=2), totals=[412, 230, 151, 88])
+    league = League.objects.create(name="Spring season", slug="spring-season")
+    tournament.league = league
+    tournament.save(update_fields=["league"])
+    context = browser.new_context(base_url=live_server.url, locale="fr-FR",
+                                  viewport={"width": 390, "height": 844}, is_mobile=True)
+    phone = context.new_page()
+    phone.goto("/t/spring-open/standings/")
+    criteria = tournament.ranking_criteria
+    header = phone.locator("#standings thead th")
+    expect(header.first).to_be_visible()
+    in_view = phone.evaluate(IN_VIEW, "#standings thead th")
+    deciding = in_view[:2] + in_view[4:4 + len(criteria)]  # rank, name; then the criteria
+    assert len(deciding) == 2 + len(criteria) and all(deciding), in_view
+    phone.goto("/leagues/spring-season/")
+    total = phone.locator("table thead th.league-total").first
+    expect(total).to_be_visible()
+    assert total.evaluate("th => th.getBoundingClientRect().right <= window.innerWidth + 0.5")
+    # a table still wider than the screen says that it scrolls
+    for box in phone.locator(".table-container").all():
+        if box.evaluate("b => b.scrollWidth > b.clientWidth + 1"):
+            expect(box.locator("xpath=following-sibling::p[1]")).to_be_visible()
+    context.close()

@@ -95,7 +95,8 @@ class PlayerRankingTable(PythonBodyTable):
 
     rank = tables2.Column(verbose_name=_("rank"), attrs={"td": {"class": "rank"}})
     name = tables2.Column(verbose_name=_("player"), order_by="name_key")
-    club = tables2.Column(verbose_name=_("club"), attrs={"cell": {"class": "club"}})
+    # the club gives way on a phone to the columns that decide the rank (site.css)
+    club = tables2.Column(verbose_name=_("club"), attrs={"cell": {"class": "club col-secondary"}})
 
     def body_row_attrs(self, record) -> str:
         return f'data-player="{record["player_id"]:d}"'

@@ -109,7 +109,8 @@ class StandingsTable(PlayerRankingTable):
     Build it with ``StandingsTable.for_criteria(rows, criteria)``.
     """
 
-    matches = tables2.Column(verbose_name=_("matches"), attrs={"td": {"class": "number"}})
+    matches = tables2.Column(verbose_name=_("matches"), attrs={
+        "td": {"class": "number col-secondary"}, "th": {"class": "col-secondary"}})
     match_points = tables2.Column(verbose_name=_("match points"), attrs={"td": {"class": "number"}})
     table_wins = tables2.Column(verbose_name=_("table wins"), attrs={"td": {"class": "number"}})
     total_points = tables2.Column(verbose_name=_("total points"), attrs={"td": {"class": "number"}})

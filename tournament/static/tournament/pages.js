@@ -104,8 +104,20 @@
     filter();
   }
 
+  /* -- a table wider than the screen says so (the hint after it, site.css) ------------------ */
+
+  function markScrolling() {
+    document.querySelectorAll(".table-container").forEach(function (box) {
+      if (box.scrollWidth > box.clientWidth + 1) box.setAttribute("data-scrolls", "");
+      else box.removeAttribute("data-scrolls");
+    });
+  }
+
   function ready() {
     document.querySelectorAll("input[data-finder]").forEach(setUpFinder);
+    markScrolling();
+    window.addEventListener("resize", markScrolling);
+    document.addEventListener("htmx:afterSettle", markScrolling);
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready);
   else ready();
