@@ -22,9 +22,12 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Count
+from django.utils import translation
+from django.utils.translation import gettext as _
 
 from tournament import engine
 from tournament.core.table_codes import table_code
@@ -175,6 +178,18 @@ def _demo_user(username: str):
 
 
 @transaction.atomic
+def league_name() -> str:
+    """The demo league's name in the site's language (French by default), like its
+    tournaments' names."""
+    with translation.override(settings.LANGUAGE_CODE):
+        return _("Demo season")
+
+
+def league_description() -> str:
+    with translation.override(settings.LANGUAGE_CODE):
+        return _("The demo's tournaments, ranked together: points per final rank.")
+
+
 def demo_build(*, today: datetime.date | None = None) -> DemoReport:
     """(Re)create the demo tournament: sessions 1 and 2 played and closed, session 3 in play."""
     demo_remove()
@@ -214,8 +229,8 @@ def demo_build(*, today: datetime.date | None = None) -> DemoReport:
         report.sessions.append((session.number, session.status, len(tables)))
     report.earlier = earlier
     report.league = league_create(
-        user=organiser, name="Demo season", slug=LEAGUE_SLUG,
-        description="The demo's tournaments, ranked together: points per final rank.",
+        user=organiser, name=league_name(), slug=LEAGUE_SLUG,
+        description=league_description(),
         points_scale=League.PointsScale.TABLE, points_table="25, 18, 15, 12, 10, 8, 6, 4, 2, 1",
     )
     for member in (earlier, tournament):

@@ -7,12 +7,23 @@ players sorted by name sorts with :func:`name_sort_key` instead, in Python.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
-# Letters that Unicode does not decompose into a base letter and an accent.
-_UNDECOMPOSED = str.maketrans(
-    {"ł": "l", "ø": "o", "đ": "d", "ħ": "h", "ı": "i", "ß": "ss", "æ": "ae", "œ": "oe", "þ": "th"}
-)
+from django.utils.translation import get_language
+
+#: Letters that Unicode does not decompose into a base letter and an accent, as a phone
+#: keyboard types them ("duboeuf" for "Dubœuf"). The public "find your table" box folds what
+#: is typed with this same table (the page hands it to pages.js).
+FOLDED_LETTERS = {
+    "ł": "l", "ø": "o", "đ": "d", "ħ": "h", "ı": "i", "ß": "ss", "æ": "ae", "œ": "oe", "þ": "th",
+}
+_UNDECOMPOSED = str.maketrans(FOLDED_LETTERS)
+
+#: Words that open a surname ("Marie de La Fontaine", "Pieter van Dijk"); a sorted list looks
+#: the surname up past them.
+_PARTICLES = {"de", "du", "des", "d'", "d’", "van", "von", "der", "den", "di", "da", "del",
+              "della", "le", "la", "les", "ten", "ter"}
 
 
 def name_sort_key(name: str) -> tuple[str, str]:
@@ -26,3 +37,69 @@ def name_sort_key(name: str) -> tuple[str, str]:
         char for char in unicodedata.normalize("NFKD", folded) if not unicodedata.combining(char)
     )
     return plain, name
+
+
+def search_key(text: str) -> str:
+    """``text`` as a name search compares it: accents, case and ligatures aside.
+
+    >>> search_key("Lefèvre-Dubœuf") == search_key("LEFEVRE-DUBOEUF")
+    True
+    """
+    return name_sort_key(text)[0].strip()
+
+
+def split_name(name: str) -> tuple[str, str]:
+    """(given names, surname) of a name written given names first, as players register.
+
+    The surname is the last word, or from the first particle on ("de La Fontaine"); a name of
+    one word is all surname.
+
+    >>> split_name("Hélène Lefèvre-Dubœuf")
+    ('Hélène', 'Lefèvre-Dubœuf')
+    >>> split_name("Marie de La Fontaine")
+    ('Marie', 'de La Fontaine')
+    >>> split_name("Jean Pierre Martin")
+    ('Jean Pierre', 'Martin')
+    """
+    words = name.split()
+    if len(words) < 2:
+        return "", name.strip()
+    for index in range(1, len(words) - 1):
+        if words[index].casefold() in _PARTICLES:
+            return " ".join(words[:index]), " ".join(words[index:])
+    return " ".join(words[:-1]), words[-1]
+
+
+def surname_sort_key(name: str) -> tuple[str, str, str]:
+    """Sort names by surname, as a printed list of players is read: the surname past its
+    particles, accents and case aside, then the given names.
+
+    >>> sorted(["Zoé Abel", "Amélie Zola", "Marie de La Fontaine", "Élodie Ménard"],
+    ...        key=surname_sort_key)
+    ['Zoé Abel', 'Marie de La Fontaine', 'Élodie Ménard', 'Amélie Zola']
+    """
+    given, surname = split_name(name)
+    words = surname.split()
+    while len(words) > 1 and words[0].casefold() in _PARTICLES:
+        words = words[1:]
+    return search_key(" ".join(words)), search_key(given), name
+
+
+_ELIDED = re.compile(r"\b([Dd]e|[Qq]ue) (?=[AEIOUÂÊÎÔÛÉÈÀÆŒaeiouâêîôûéèàæœ])")
+
+
+def elide(text: str) -> str:
+    """``text`` with :func:`french_elisions` when the active language is French."""
+    language = get_language() or ""
+    return french_elisions(text) if language.startswith("fr") else text
+
+
+def french_elisions(text: str) -> str:
+    """French text whose names were put in after translation, elided as French writes them:
+    "le forfait de Amélie" → "le forfait d’Amélie", "que Inès" → "qu’Inès" (names beginning
+    with a vowel; h and y are left alone: "de Hugo", "de Yann").
+
+    >>> french_elisions("la sortie de Amélie, le chevalet de Inès et de Zoé")
+    'la sortie d’Amélie, le chevalet d’Inès et de Zoé'
+    """
+    return _ELIDED.sub(lambda m: m.group(1)[:-1] + "’", text)

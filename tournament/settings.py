@@ -236,6 +236,8 @@ LOGOUT_REDIRECT_URL = "tournament:home"
 # Languages: French by default, English; chosen from the browser (Accept-Language) or the
 # switcher in the header. The compiled catalogues (locale/*/LC_MESSAGES/django.mo) are committed.
 LANGUAGE_CODE = "fr"
+#: Times as French writes them ("15 h 55"): tournament/core/locale_formats/fr/formats.py.
+FORMAT_MODULE_PATH = ["tournament.core.locale_formats"]
 LANGUAGES = [("fr", _("French")), ("en", _("English"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 USE_I18N = True

@@ -5,13 +5,16 @@
 - ``page``: a fresh browser context and page per test, French like a venue's tablets, its
   base URL the live server's, so ``page.goto("/t/demo/")`` works.
 - ``log_in(username, password=STAFF_PASSWORD)``: fills the login form in ``page``.
+- ``axe``: axe-core's checks, with the axe-core vendored in ``tests/browser/axe/``.
 """
 
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import sync_playwright
 
 # Playwright's sync API runs an event loop in this thread; the tests still use the ORM
@@ -60,3 +63,13 @@ def log_in(page, staff_password):
         page.wait_for_load_state()
 
     return log_in
+
+
+#: axe-core as the npm package ships it (tests/browser/axe/README.md: version, licence, update).
+AXE_JS = Path(__file__).parent / "axe" / "axe.min.js"
+
+
+@pytest.fixture(scope="session")
+def axe():
+    """axe-core's checks with the vendored axe-core (4.10 or later), injected into the page."""
+    return Axe.from_file(AXE_JS)

@@ -108,3 +108,22 @@ def test_the_checkbox_of_the_claims_that_differ_is_one_box(page, log_in, tournam
     style = box.evaluate("""e => { const s = getComputedStyle(e);
         return [s.borderTopWidth, s.paddingTop, e.getBoundingClientRect().width]; }""")
     assert style[0] == "0px" and style[1] == "0px" and style[2] < 30
+
+
+def test_the_codes_printed_on_the_score_sheet_are_typed_as_they_are(page, log_in, tournament,
+                                                                      referee):
+    """The French sheet heads its boxes P, C and H (with 1 to 3 written in it): typed as the
+    paper has them, in capitals, they are read, and the verdict signs have their legend."""
+    match = match_at(tournament=tournament, started=True)
+    log_in("remi-referee", next_url=f"/t/spring-open/matches/{match.pk}/sheet/")
+    for n in ("ok", "mismatch", "illegal", "unverified"):
+        expect(page.locator(f"#verdict-legend [data-verdict={n}]")).to_be_visible()
+    lines = [("C", "444", "", "O", "22"), ("", "3-4-4", "", "C", "11"), ("", "2-4-4", "", "H2", "5")]
+    for index, (who, tile, draws, bonus, points) in enumerate(lines):
+        for name, value in (("who", who), ("tile", tile), ("draws", draws), ("bonus", bonus),
+                            ("points", points)):
+            page.locator(f"#id_line-{index}-{name}").fill(value)
+    page.get_by_role("button", name="Vérifier").click()
+    expect(page.locator("#line-2 .who-resolved")).to_be_visible()
+    expect(page.locator(".sheet-grid .field-errors")).to_have_count(0)
+    expect(page.locator("#id_line-1-bonus")).to_have_value("C")

@@ -8,7 +8,13 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.factories import confirmed_match, matches_confirmed
+from tests.factories import (
+    confirmed_match,
+    matches_confirmed,
+    players_of,
+    seated_session,
+    tournament_with_players,
+)
 from tournament.core.seats import seat_letter
 from tournament.models import Match, Player, Seat
 from tournament.seating.services import session_seat
@@ -138,3 +144,19 @@ def test_the_public_pages_refuse_a_post_from_a_phone(phone, in_play):
     for url in ("/t/cup/standings/", "/t/cup/sessions/2/", f"/t/cup/players/{me.pk}/"):
         assert phone.request.get(url).status == 200
         assert phone.request.post(url).status in (403, 405)
+
+
+@pytest.mark.parametrize(("typed", "found"), [
+    ("duboeuf", "Hélène Lefèvre-Dubœuf"), ("DUBŒUF", "Hélène Lefèvre-Dubœuf"),
+    ("laetitia", "Lætitia Weiß"), ("weiss", "Lætitia Weiß"), ("lefevre", "Hélène Lefèvre-Dubœuf"),
+])
+def test_find_your_table_folds_the_letters_a_phone_keyboard_does_not_have(phone, typed, found):
+    """A phone keyboard has no œ, æ nor ß: "duboeuf" finds Dubœuf, "weiss" finds Weiß."""
+    tournament = tournament_with_players(
+        slug="folds", players=["Hélène Lefèvre-Dubœuf", "Lætitia Weiß", "Zoé Garnier", "Amélie Roux"])
+    seated_session(tournament=tournament, tables=[players_of(tournament)])
+    phone.goto("/t/folds/sessions/1/")
+    rows = phone.locator("#seats tbody tr")
+    phone.get_by_role("searchbox").press_sequentially(typed)
+    expect(rows.filter(visible=True)).to_have_count(1)
+    expect(rows.filter(visible=True)).to_contain_text(found)

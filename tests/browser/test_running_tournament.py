@@ -85,10 +85,14 @@ def test_an_organiser_runs_a_tournament_from_import_to_final_standings(page, log
     # Closing is refused until the referees have confirmed every match.
     page.locator(".sub-nav").get_by_role("link", name="Sessions").click()
     page.get_by_role("link", name="Continuer la session 1").click()
-    page.get_by_role("button", name="Clôturer la session").click()
+    # Closing makes the results final: asked twice, like starting (one tap closes nothing).
+    page.locator("#close summary").click()
+    assert tournament.sessions.get(number=1).status == "playing"
+    page.locator("#close-confirm").click()
     expect(page.locator(".message--error")).to_contain_text("les parties des tables 1, 2, 3 ne sont pas encore confirmées")
     matches_confirmed(tournament=tournament, seed=1)
-    page.get_by_role("button", name="Clôturer la session").click()
+    page.locator("#close summary").click()
+    page.locator("#close-confirm").click()
     expect(message(page)).to_contain_text("La session 1 est clôturée")
 
     # Session 2: ten players (the late arrival in, the withdrawn player out).
@@ -105,7 +109,8 @@ def test_an_organiser_runs_a_tournament_from_import_to_final_standings(page, log
     page.locator("#start summary").click()  # it cannot be undone: asked twice
     page.get_by_role("button", name="Oui, commencer la session").click()
     matches_confirmed(tournament=tournament, seed=2)
-    page.get_by_role("button", name="Clôturer la session").click()
+    page.locator("#close summary").click()
+    page.locator("#close-confirm").click()
     expect(message(page)).to_contain_text("La session 2 est clôturée")
 
     # The final standings, public.
@@ -117,5 +122,5 @@ def test_an_organiser_runs_a_tournament_from_import_to_final_standings(page, log
     expect(page.locator("#standings")).to_contain_text("forfait")
     expect(page.locator(".notice--live")).to_have_count(0)
     with page.expect_download() as download:
-        page.get_by_role("link", name="Télécharger (CSV)").click()
+        page.locator("#download-csv-semicolon").click()  # French: semicolons, decimal commas
     assert download.value.suggested_filename == "open-lyon-standings.csv"

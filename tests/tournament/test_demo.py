@@ -173,6 +173,7 @@ def test_the_demo_has_a_league_of_an_earlier_tournament_and_the_demo(debug_on, c
     output = run_demo()
     league = League.objects.get(slug="demo-season")
     assert "/leagues/demo-season/" in output
+    assert league.name == "Saison de démonstration"  # the site's language, as its tournaments
     earlier, demo = [item.tournament for item in league_standing(league=league).tournaments]
     assert (earlier.slug, demo.slug) == ("demo-autumn", "demo")
     assert earlier.end_date < demo.start_date

@@ -125,3 +125,58 @@ def test_counts_take_the_plural_form_of_their_number(organiser_client, tournamen
     assert "1 inscription active, 0 arrivée tardive, 7 forfaits." in page
     page = organiser_client.get("/t/spring-open/organise/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "1 player registered, 0 late arrivals, 7 withdrawals." in page
+
+
+#: docs/glossary.md's choices the French catalogue holds: one word per thing ("prime", not
+#: "bonus"; "partie", not "match") and the words players use at the table.
+GLOSSARY_AVOIDED = [r"\bbonus\b(?!-)", r"\bmatch(s)?\b", r"^Moteur\b", r"\bRégler la manche\b"]
+AS_PLAYERS_SAY = {
+    ("", "Settle the round"): "Faire le décompte",
+    ("", "Draws 3, does not place"): "Pioche 3 tuiles sans poser",
+    ("", "Engine: %(points)s"): "Calcul\u00a0: %(points)s",
+    ("a shared rank in words", "%(rank)s="): "%(rank)s ex\u00a0æquo",
+    ("a rank in words, its number", "%(rank)s"): "%(rank)se",
+    ("between the items of a list", "; "): "\u202f; ",
+}
+
+
+def test_the_french_catalogue_says_things_as_players_do():
+    entries = po_entries(LOCALE / "fr" / "LC_MESSAGES" / "django.po")
+    placeholders = re.compile(r"%\([a-z_]+\)[sd]|\{[a-z_]+\}")
+    for pattern in GLOSSARY_AVOIDED:
+        found = [forms for _ctx, _msgid, _plural, forms, _fuzzy in entries
+                 if any(re.search(pattern, placeholders.sub("", form)) for form in forms)]
+        assert found == [], pattern
+    french = {(ctx, msgid): forms[0] for ctx, msgid, _plural, forms, _fuzzy in entries}
+    for key, wanted in AS_PLAYERS_SAY.items():
+        assert french[key] == wanted, key
+
+
+def test_times_shared_ranks_and_elisions_as_french_writes_them(organiser_client, tournament):
+    import datetime
+
+    from django.utils import translation
+
+    from tournament.core.formats import long_datetime, rank_words
+    from tournament.names import elide
+    with translation.override("fr"):
+        assert long_datetime(datetime.datetime(2027, 4, 1, 15, 55)) == "1er avril 2027 à 15\u00a0h\u00a055"
+        assert [rank_words(label) for label in ("1", "3=", "12")] == ["1er", "3e ex\u00a0æquo", "12e"]
+        assert elide("le forfait de Amélie, que Inès, de Zoé") == "le forfait d’Amélie, qu’Inès, de Zoé"
+    with translation.override("en"):
+        assert rank_words("3=") == "3=" and elide("de Amélie") == "de Amélie"
+    from tournament.organiser.services import player_add
+    player_add(tournament=tournament, name="Amélie Ménard", club="Club")
+    page = organiser_client.get("/t/spring-open/organise/players/").content.decode()
+    assert "Oui, déclarer le forfait d’Amélie Ménard" in page
+    assert "de Amélie" not in page
+
+
+def test_the_players_page_counts_with_plural_forms(organiser_client, tournament):
+    from tournament.models import Registration
+    registrations = Registration.objects.filter(tournament=tournament)
+    Registration.objects.filter(pk=registrations.first().pk).update(
+        status=Registration.Status.WITHDRAWN)
+    page = organiser_client.get("/t/spring-open/organise/players/").content.decode()
+    assert "7 inscriptions actives, 0 arrivée tardive, 1 forfait." in page
+    assert "forfaits" not in page.split('id="registration-counts"')[1].split("</span>")[0]

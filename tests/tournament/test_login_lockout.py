@@ -202,3 +202,21 @@ def test_an_over_long_username_is_counted_cut_to_an_accounts_length(referee):
     fail(client, "9" * 5000, times=LIMIT - 1)
     assert log_in(client, "9" * 5000, "wrong-password").status_code == 429
     assert log_in(client, referee.username, STAFF_PASSWORD).status_code == 302
+
+
+def test_a_wrong_password_says_how_many_tries_are_left_before_the_lock(client, make_user):
+    make_user("warned")
+    response = fail(client, "warned", times=1)
+    assert response.context["tries_left"] == LIMIT - 1
+    assert 'id="tries-left"' in response.content.decode()
+    response = fail(client, "warned", times=LIMIT - 3)
+    assert response.context["tries_left"] == 2
+    assert "2 essais restants" in response.content.decode()
+    response = fail(client, "warned", times=1)
+    assert response.context["tries_left"] == 1 and "1 essai restant\u00a0:" in response.content.decode()
+    assert fail(client, "warned", times=1).status_code == 429  # the fifth: locked out
+
+
+def test_no_warning_before_any_wrong_password(client):
+    response = client.get("/login/")
+    assert response.status_code == 200 and response.context.get("tries_left") is None

@@ -28,6 +28,7 @@ from typing import Any, BinaryIO
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from tournament import engine
 from tournament.archive.export import (
@@ -208,6 +209,13 @@ class _Fields:
             raise self.fail(where, _("a date and time from 1900 to 2999"))
         return moment
 
+#: A session that is not closed, as the refusal of its archive says it (never its code).
+SESSION_STATES = {
+    "draft": gettext_lazy("not seated yet"),
+    "seated": gettext_lazy("seated but not started"),
+    "playing": gettext_lazy("still in play"),
+}
+
 
 def text_check(value: str, refusal) -> str:
     """``value``, unless it holds a NUL character or an unpaired surrogate (``"\\udfff"``,
@@ -352,9 +360,11 @@ def _manifest_read(archive: BoundedZip) -> tuple[PastTournament, str]:
             continue  # opened, never seated
         if status != Session.Status.FINISHED:
             raise archive_error(
-                _("Session %(number)s is not closed in this archive (%(status)s): only a "
-                  "tournament's closed sessions can be imported.")
-                % {"number": number, "status": status}, "session-not-closed")
+                _("Session %(number)s is %(state)s in this archive: a tournament is imported "
+                  "once every seated session is closed. Nothing was imported; close the "
+                  "session where the tournament is run, then export its archive again.")
+                % {"number": number, "state": SESSION_STATES.get(status, SESSION_STATES["draft"])},
+                "session-not-closed")
         tables = []
         for table_index, table in enumerate(raw_tables):
             where = f"{path}.tables[{table_index}]"

@@ -14,6 +14,7 @@ import datetime
 from decimal import ROUND_HALF_UP, Decimal
 
 from django.utils import formats, timezone, translation
+from django.utils.translation import pgettext
 
 
 def _first_of_the_month(text: str, day: int) -> str:
@@ -58,3 +59,27 @@ def figure(value: float, *, places: int = 1, signed: bool = False,
         rounded = abs(rounded)
     text = f"{rounded:+f}" if signed and rounded > 0 else f"{rounded:f}"
     return text.replace(".", separator)
+
+
+def rank_words(label: str) -> str:
+    """A rank as a sentence writes it, from its label ("3", "3="): in French "1er", "3e",
+    "3e ex æquo"; in English as the tables show it ("3", "3=").
+
+    >>> with translation.override("fr"):
+    ...     rank_words("1"), rank_words("3="), rank_words("12")
+    ('1er', '3e ex\\xa0æquo', '12e')
+    >>> with translation.override("en"):
+    ...     rank_words("3=")
+    '3='
+    """
+    tied = label.endswith("=")
+    number = label.rstrip("=")
+    if not number.isdecimal():
+        return label
+    if number == "1":
+        ordinal = pgettext("a rank in words: first", "1")
+    else:
+        ordinal = pgettext("a rank in words, its number", "%(rank)s") % {"rank": number}
+    if tied:
+        return pgettext("a shared rank in words", "%(rank)s=") % {"rank": ordinal}
+    return ordinal

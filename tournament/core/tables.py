@@ -13,6 +13,21 @@ from django_tables2.utils import AttributeDict, computed_values
 from tournament.core.spreadsheet import spreadsheet_cell
 
 
+class QuietHeaderColumn(tables2.Column):
+    """A column whose header is for screen readers only (a column of links or buttons, whose
+    cells say what they are): the header cell is never empty, its words visually hidden."""
+
+    @property
+    def header(self):
+        return format_html('<span class="visually-hidden">{}</span>', self.verbose_name)
+
+
+class QuietHeaderTemplateColumn(tables2.TemplateColumn):
+    """:class:`QuietHeaderColumn` for a column rendered by a template."""
+
+    header = QuietHeaderColumn.header
+
+
 class PythonBodyTable(tables2.Table):
     """A django-tables2 table whose body is built in Python, not cell by cell in templates.
 
@@ -80,7 +95,8 @@ class PlayerRankingTable(PythonBodyTable):
 
     rank = tables2.Column(verbose_name=_("rank"), attrs={"td": {"class": "rank"}})
     name = tables2.Column(verbose_name=_("player"), order_by="name_key")
-    club = tables2.Column(verbose_name=_("club"), attrs={"cell": {"class": "club"}})
+    # the club gives way on a phone to the columns that decide the rank (site.css)
+    club = tables2.Column(verbose_name=_("club"), attrs={"cell": {"class": "club col-secondary"}})
 
     def body_row_attrs(self, record) -> str:
         return f'data-player="{record["player_id"]:d}"'

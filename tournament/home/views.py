@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from axes.helpers import get_client_ip_address
+from axes.models import AccessAttempt
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.mixins import LoginRequiredMixin
+from django.db.models import Max
 from django.http import HttpResponse
 from django.template.response import TemplateResponse
 from django.views.generic import TemplateView
@@ -37,6 +40,25 @@ def login_locked_out(request, original_response=None, credentials=None) -> HttpR
         "minutes": int(settings.AXES_COOLOFF_TIME.total_seconds() // 60),
         "address": get_client_ip_address(request),
     }, status=429).render()
+
+
+class LoginView(auth_views.LoginView):
+    """The login page; after a wrong password, how many tries are left before django-axes
+    locks the username out from this address (``login_locked_out``), so that nobody is
+    locked out without warning."""
+
+    template_name = "tournament/login.html"
+
+    def form_invalid(self, form):
+        username = login_attempt_username(self.request)
+        failures = AccessAttempt.objects.filter(
+            username=username, ip_address=get_client_ip_address(self.request),
+        ).aggregate(failures=Max("failures_since_start"))["failures"] or 0
+        tries_left = max(settings.AXES_FAILURE_LIMIT - failures, 0)
+        return self.render_to_response(self.get_context_data(
+            form=form, tries_left=tries_left if failures else None,
+            minutes=int(settings.AXES_COOLOFF_TIME.total_seconds() // 60),
+        ))
 
 
 class HomeView(TemplateView):

@@ -71,7 +71,8 @@ class LeagueRankingTable(PlayerRankingTable):
     Build it with ``LeagueRankingTable.for_tournaments(records, tournaments)``.
     """
 
-    total = tables2.Column(verbose_name=_("points"), attrs={"td": {"class": "number"}})
+    total = tables2.Column(verbose_name=_("points"), attrs={"td": {"class": "number"},
+                                                            "th": {"class": "league-total"}})
     best = tables2.Column(verbose_name=_("best result"), attrs={"td": {"class": "number"}})
     played = tables2.Column(verbose_name=_("tournaments"), attrs={"td": {"class": "number"}})
 
@@ -86,7 +87,9 @@ class LeagueRankingTable(PlayerRankingTable):
         in the league's order)."""
         extra = [
             (tournament_column(tournament.pk), tables2.Column(
-                verbose_name=tournament.name, orderable=False, attrs={"td": {"class": "number"}}
+                verbose_name=tournament.name, orderable=False,
+                # on a phone the total, which ranks, stays in view; each result gives way
+                attrs={"td": {"class": "number col-secondary"}, "th": {"class": "col-secondary"}}
             ))
             for tournament in tournaments
         ]

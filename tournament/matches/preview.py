@@ -11,7 +11,7 @@ from typing import Any
 from django.utils.safestring import SafeString
 
 from tournament import engine
-from tournament.matches.replayed import ReplayedMatch, ReplayedRound, TurnLine
+from tournament.matches.replayed import ReplayedMatch, ReplayedRound, TurnLine, translated_problem
 from tournament.matches.replaying import match_replay_before
 from tournament.models import Verdict
 
@@ -48,7 +48,7 @@ def explain_report(report: engine.TurnReport) -> str:
 
 def problem_messages(report: engine.TurnReport) -> list[str]:
     """A turn's problems in the user's language."""
-    return [engine.problem_message(p.template, p.params) for p in report.problems]
+    return [translated_problem(p).message for p in report.problems]
 
 
 @dataclass

@@ -16,6 +16,7 @@ from django.utils.safestring import SafeString
 from tournament import engine
 from tournament.matches.records import MatchRows, record_from_rows
 from tournament.models import Match, Round, RoundEnd, Turn, Verdict
+from tournament.names import elide
 
 
 @dataclass(frozen=True)
@@ -37,9 +38,11 @@ class TranslatedProblem:
 
 
 def translated_problem(problem: engine.Problem) -> TranslatedProblem:
+    """An engine problem in the user's language, the names in it elided as French writes them
+    ("le chevalet d’Amélie"): every page's way of showing one."""
     return TranslatedProblem(
         code=problem.code,
-        message=engine.problem_message(problem.template, problem.params),
+        message=elide(engine.problem_message(problem.template, problem.params)),
         round=problem.round,
         turn=problem.turn,
         params=problem.params,

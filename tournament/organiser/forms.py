@@ -14,8 +14,16 @@ CRITERIA_FIELDS = [f"criterion_{number}" for number in range(1, len(RankingCrite
 CSV_MAX_BYTES = 1_000_000
 
 
+#: The settings fixed once a session has started (``tournament_update`` refuses a change).
+LOCKED_ONCE_STARTED = ("rules", "target", "match_rounds", "opening_bonus")
+
+
 class TournamentForm(forms.Form):
-    """A tournament's settings; ``ranking_criteria`` in cleaned_data, in order."""
+    """A tournament's settings; ``ranking_criteria`` in cleaned_data, in order.
+
+    ``locked`` (a session has started): the rule set, the target and the match options are
+    shown read-only with the reason (``LOCKED_ONCE_STARTED``); a value posted for them all
+    the same (a page opened before the start) is refused next to its field."""
 
     name = model_field(Tournament, "name")
     start_date = model_field(Tournament, "start_date", widget=DateInput())
@@ -29,8 +37,14 @@ class TournamentForm(forms.Form):
     is_public = model_field(Tournament, "is_public")
     is_rated = model_field(Tournament, "is_rated")
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, locked: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
+        self.locked = locked
+        if locked:
+            for name in LOCKED_ONCE_STARTED:
+                self.fields[name].disabled = True
+                self.fields[name].help_text = _(
+                    "Fixed: a session has started, and every match is played under it.")
         choices = [("", "—"), *RankingCriterion.choices]
         for number, field_name in enumerate(CRITERIA_FIELDS, start=1):
             self.fields[field_name] = forms.ChoiceField(
@@ -54,6 +68,20 @@ class TournamentForm(forms.Form):
 
     def clean(self):
         cleaned = super().clean()
+        if self.locked:
+            for name in LOCKED_ONCE_STARTED:
+                field = self.fields[name]
+                posted = field.widget.value_from_datadict(self.data, self.files, self.add_prefix(name))
+                if name not in self.data:
+                    continue
+                try:
+                    changed = field.to_python(posted) != field.to_python(self.get_initial_for_field(field, name))
+                except ValidationError:
+                    changed = True
+                if changed:
+                    self.add_error(name, ValidationError(
+                        _("A session has started: this setting can no longer change."),
+                        code="started"))
         criteria = []
         for field_name in CRITERIA_FIELDS:
             code = cleaned.pop(field_name, "")
@@ -104,6 +132,13 @@ class PlayersImportForm(forms.Form):
         help_text=_("One player a line: name, club, licence number (club and licence may be "
                     "blank), separated by commas or semicolons; a header line is allowed. A file "
                     "with a bad line imports nothing."),
+    )
+    same_people = forms.ChoiceField(
+        label=_("A player of the file who has the name and club of a record of your "
+                "tournaments, without a licence number"),
+        required=False, widget=forms.RadioSelect,
+        choices=[("", _("ask me first")), ("existing", _("is that person: register the record")),
+                 ("new", _("is someone else: create a new record"))],
     )
 
     def clean_file(self) -> str:

@@ -6,6 +6,7 @@ import django_tables2 as tables2
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from tournament.core.tables import QuietHeaderTemplateColumn
 from tournament.models import Registration, Session, StaffRole
 
 
@@ -41,9 +42,9 @@ class OrganiserRegistrationTable(tables2.Table):
     club = tables2.Column(accessor="player__club", verbose_name=_("club"))
     licence = tables2.Column(accessor="player__licence", verbose_name=_("licence number"))
     first_session = tables2.Column(verbose_name=_("first session"))
-    actions = tables2.TemplateColumn(
+    actions = QuietHeaderTemplateColumn(
         template_name="tournament/organiser/_registration_actions.html",
-        verbose_name="",
+        verbose_name=_("actions"),
         orderable=False,
     )
 
@@ -58,9 +59,9 @@ class OrganiserRegistrationTable(tables2.Table):
 class StaffRoleTable(tables2.Table):
     username = tables2.Column(accessor="user__username", verbose_name=_("user"))
     tables = tables2.Column(verbose_name=_("tables"), default=_("all"))
-    revoke = tables2.TemplateColumn(
+    revoke = QuietHeaderTemplateColumn(
         template_name="tournament/_staff_revoke_button.html",
-        verbose_name="",
+        verbose_name=_("actions"),
         orderable=False,
     )
 

@@ -89,6 +89,10 @@ class TournamentEditView(OrganiserRequiredMixin, FormView):
     def get_initial(self):
         return TournamentForm.initial_from(self.tournament)
 
+    def get_form_kwargs(self):
+        return {**super().get_form_kwargs(),
+                "locked": services.tournament_settings_locked(tournament=self.tournament)}
+
     def form_valid(self, form):
         try:
             services.tournament_update(tournament=self.tournament, **form.cleaned_data)
@@ -172,7 +176,7 @@ class PlayersImportView(PlayersPageMixin, TemplateView):
             try:
                 registrations = services.players_import_csv(
                     tournament=self.tournament, text=form.cleaned_data["file"],
-                    user=request.user,
+                    user=request.user, same_people=form.cleaned_data["same_people"],
                 )
             except ValidationError as error:
                 form.add_error("file", error)

@@ -20,8 +20,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Count
+from django.db.models.functions import Lower
 from django.http import Http404
 from django.urls import reverse
+from django.utils import timezone
 
 from tournament.core.addresses import career_url
 from tournament.models import (
@@ -32,6 +34,7 @@ from tournament.models import (
     RatingChange,
     Registration,
     Seat,
+    Session,
     StaffRole,
     Tournament,
 )
@@ -84,6 +87,28 @@ def players_by_licence(licences: Iterable[str], *, user=None) -> dict[str, Playe
         target = kept[record.pk]
         if target.merged_into_id is None and (allowed is None or target.pk in allowed):
             found.setdefault(record.licence, target)
+    return found
+
+
+def players_by_name_and_club(keys: Iterable[tuple[str, str]], *, user=None
+                             ) -> dict[tuple[str, str], Player]:
+    """{(name, club) casefolded: a record of that name and club} among the records an import
+    by ``user`` may link to (:func:`linkable_players`; merged records aside), for the keys
+    that name one: likely the same person, when no licence number tells. The oldest record
+    first."""
+    wanted = {key for key in keys if key[0]}
+    if not wanted:
+        return {}
+    candidates = Player.objects.filter(merged_into__isnull=True).annotate(
+        lower_name=Lower("name")).filter(lower_name__in={name.lower() for name, _club in wanted})
+    linkable = linkable_players(user=user)
+    if linkable is not None:
+        candidates = candidates.filter(pk__in=linkable)
+    found: dict[tuple[str, str], Player] = {}
+    for record in sorted(candidates.only("id", "name", "club", "licence"), key=lambda p: p.pk):
+        key = (record.name.casefold(), record.club.casefold())
+        if key in wanted:
+            found.setdefault(key, record)
     return found
 
 
@@ -224,7 +249,8 @@ def player_career(*, player: Player, user) -> dict[str, Any]:
     - ``tournaments``: one dict per tournament, newest first: ``tournament``, ``registration``,
       ``rank`` (None when not ranked there), ``rank_label``, ``ranked``, ``player_count`` (the
       players ranked), ``matches`` (confirmed), ``match_points``,
-      ``url`` (their page in that tournament), ``withdrawn``;
+      ``url`` (their page in that tournament), ``withdrawn``, ``in_play`` (a session of it
+      seated or played, or its last day not past: the rank is not final);
     - ``matches``: one dict per match they sat at, oldest first: ``tournament``,
       ``session``, ``table``, ``match_id``, ``url``, ``status``, ``status_label``,
       ``confirmed``, ``total``, ``opponents`` (``name``, ``total``, ``url``, ``winner``),
@@ -247,6 +273,14 @@ def player_career(*, player: Player, user) -> dict[str, Any]:
     rating = PlayerRating.objects.filter(player=player).first()
 
     standings = cached_standings_of(tournaments=tournaments.values())
+    # A tournament is in play while a session of it is seated or played, or until its last
+    # day: its rank there is not final yet.
+    today = timezone.localdate()
+    in_play = set(Session.objects.filter(
+        tournament_id__in=tournaments, status__in=[Session.Status.SEATED, Session.Status.PLAYING],
+    ).values_list("tournament_id", flat=True)) | {
+        pk for pk, tournament in tournaments.items()
+        if (tournament.end_date or tournament.start_date) >= today}
     entries = []
     for registration in registrations:
         tournament = registration.tournament
@@ -262,6 +296,7 @@ def player_career(*, player: Player, user) -> dict[str, Any]:
             "matches": row["matches"],
             "match_points": row["match_points"],
             "withdrawn": row["withdrawn"],
+            "in_play": tournament.pk in in_play,
             "url": reverse(
                 "tournament:player", kwargs={"slug": tournament.slug, "player_id": player.pk}
             ),

@@ -10,7 +10,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from tournament.core.formats import figure
-from tournament.core.tables import PythonBodyTable
+from tournament.core.tables import PythonBodyTable, QuietHeaderColumn
 from tournament.standings.tables import points_display
 
 
@@ -35,13 +35,13 @@ class CareerTournamentsTable(PythonBodyTable):
     tournament = tables2.Column(verbose_name=_("tournament"), orderable=False)
     date = tables2.Column(verbose_name=_("date"), accessor="tournament__start_date",
                           orderable=False)
-    rank = tables2.Column(verbose_name=_("final rank"), orderable=False,
+    rank = tables2.Column(verbose_name=_("rank"), orderable=False,
                           attrs={"td": {"class": "number"}})
     matches = tables2.Column(verbose_name=_("matches"), orderable=False,
                              attrs={"td": {"class": "number"}})
     match_points = tables2.Column(verbose_name=_("match points"), orderable=False,
                                   attrs={"td": {"class": "number"}})
-    page = tables2.Column(verbose_name="", accessor="url", orderable=False)
+    page = QuietHeaderColumn(verbose_name=_("page"), accessor="url", orderable=False)
 
     class Meta(PythonBodyTable.Meta):
         attrs = {"class": "data-table career-tournaments", "id": "tournaments"}
@@ -49,7 +49,8 @@ class CareerTournamentsTable(PythonBodyTable):
 
     def body_row_attrs(self, record) -> str:
         rank = "" if record["rank"] is None else f'{record["rank"]:d}'
-        return f'id="tournament-{record["tournament"].pk:d}" data-rank="{rank}"'
+        return (f'id="tournament-{record["tournament"].pk:d}" data-rank="{rank}"'
+                f'{" data-in-play" if record["in_play"] else ""}')
 
     def cell_tournament(self, record):
         tournament = record["tournament"]
@@ -69,6 +70,8 @@ class CareerTournamentsTable(PythonBodyTable):
             rank = format_html("")
         if record["withdrawn"]:
             rank += format_html(' <span class="tag">{}</span>', gettext("withdrawn"))
+        if record["in_play"]:  # not a final rank yet
+            rank += format_html(' <span class="tag tag--in-play">{}</span>', gettext("so far"))
         return rank
 
     def cell_match_points(self, record):

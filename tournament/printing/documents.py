@@ -14,7 +14,7 @@ from tournament.core.seats import seat_letter
 from tournament.core.table_codes import table_code
 from tournament.core.tables import RANKING_TEXT_COLUMNS
 from tournament.models import Match, Session, Table, Tournament
-from tournament.names import name_sort_key
+from tournament.names import split_name, surname_sort_key
 from tournament.printing import selectors
 from tournament.printing.qr import qr_png_data_uri
 from tournament.printing.score_sheet_layout import ScoreSheetLayout, SheetRules
@@ -130,6 +130,8 @@ def table_cards_context(*, tournament: Tournament, site_root: str, tables: froze
 @dataclass(frozen=True)
 class SeatingLine:
     name: str
+    given: str
+    surname: str
     club: str
     table: int
     seat: str
@@ -137,23 +139,26 @@ class SeatingLine:
 
 @dataclass(frozen=True)
 class SeatingGroup:
-    """The players whose names start with ``letter`` (accents aside)."""
+    """The players whose surnames start with ``letter`` (accents aside)."""
 
     letter: str
     lines: list[SeatingLine]
 
 
 def seating_context(*, session: Session) -> dict:
-    """The context of ``printing/seating.html``: every player by name, with their table."""
+    """The context of ``printing/seating.html``: every player by surname, with their table."""
     groups: list[SeatingGroup] = []
-    for seat in selectors.session_seats_by_player_name(session=session):
-        folded = name_sort_key(seat.player.name)[0]
+    for seat in selectors.session_seats_by_surname(session=session):
+        folded = surname_sort_key(seat.player.name)[0]
         letter = folded[:1].upper() if folded[:1].isalpha() else "#"
+        given, surname = split_name(seat.player.name)
         if not groups or groups[-1].letter != letter:
             groups.append(SeatingGroup(letter=letter, lines=[]))
         groups[-1].lines.append(
             SeatingLine(
                 name=seat.player.name,
+                given=given,
+                surname=surname,
                 club=seat.player.club,
                 table=seat.table.number,
                 seat=seat_letter(seat.order),

@@ -27,6 +27,7 @@ from functools import cache
 from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
 
+from tournament.matches.sheet_codes import bonus_codes_text, box_marks
 from tournament.printing.drawing import (
     INK,
     MM_PER_PT,
@@ -187,6 +188,8 @@ class ScoreSheetLayout:
                  False),
             ]
         runs += [
+            (pgettext("score sheet legend", "Sheet mode:"), True),
+            (_("type the bonus as %(codes)s.") % {"codes": bonus_codes_text()}, False),
             (pgettext("score sheet legend", "B/f:"), True),
             (_("the match total of the previous rounds. Pts: the turn's points, draws taken "
                "off; Total: the running total, which the settlement closes."), False),
@@ -390,9 +393,7 @@ class ScoreSheetLayout:
             for x, mark in zip(draw_xs, marks):
                 picture.text(x + BOX / 2, marks_y, mark, size=1.45)
             bonus_boxes = self.bonus_boxes(player)
-            bonus_marks = (pgettext("score sheet box: a bridge", "B"),
-                           pgettext("score sheet box: two sides", "T"),
-                           pgettext("score sheet box: hexagons", "H"))
+            bonus_marks = box_marks()
             for (x, box), mark in zip(bonus_boxes, bonus_marks):
                 picture.text(x + box / 2, marks_y, mark, size=1.6, bold=True, colour=INK)
             boxes = [(x, BOX) for x in draw_xs] + bonus_boxes

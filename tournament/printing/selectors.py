@@ -9,7 +9,7 @@ from __future__ import annotations
 from django.db.models import Max, Prefetch
 
 from tournament.models import Seat, Session, Table, Tournament
-from tournament.names import name_sort_key
+from tournament.names import surname_sort_key
 
 
 def session_tables_with_players(*, session: Session) -> list[Table]:
@@ -25,10 +25,11 @@ def session_tables_with_players(*, session: Session) -> list[Table]:
     )
 
 
-def session_seats_by_player_name(*, session: Session) -> list[Seat]:
-    """Every seat of the session (player and table), sorted by the player's name."""
+def session_seats_by_surname(*, session: Session) -> list[Seat]:
+    """Every seat of the session (player and table), sorted by the player's surname, accents
+    aside (:func:`tournament.names.surname_sort_key`), as a printed list is read."""
     seats = Seat.objects.filter(session=session).select_related("player", "table")
-    return sorted(seats, key=lambda seat: (name_sort_key(seat.player.name), seat.player_id))
+    return sorted(seats, key=lambda seat: (surname_sort_key(seat.player.name), seat.player_id))
 
 
 def tournament_table_count(*, tournament: Tournament) -> int:

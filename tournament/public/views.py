@@ -9,6 +9,8 @@ session's seating, what awaits a referee there; the public's page reads nothing 
 
 from __future__ import annotations
 
+import json
+
 from django.shortcuts import redirect
 from django.views.generic import TemplateView, View
 from django_tables2 import RequestConfig
@@ -18,6 +20,7 @@ from tournament.core.cached_pages import CachedPageMixin
 from tournament.core.mixins import poll_seconds
 from tournament.core.permissions import TournamentMixin, is_referee
 from tournament.models import Match, RankingCriterion, Session
+from tournament.names import FOLDED_LETTERS
 from tournament.public import selectors
 from tournament.public.tables import PlayerMatchesTable
 from tournament.seating.selectors import seating_by_player, session_attention, session_seating
@@ -69,6 +72,7 @@ class PublicSessionView(TournamentMixin, LiveFragmentMixin, TemplateView):
             seats_table=seats_table,
             is_live=session.status == Session.Status.PLAYING,
             poll_seconds=poll_seconds(),
+            fold_letters=json.dumps(FOLDED_LETTERS, ensure_ascii=False),
         )
         return self.render_live(context)
 

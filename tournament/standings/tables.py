@@ -37,8 +37,35 @@ PRINT_PORTRAIT_CRITERIA = 3
 POINTS_DECIMALS = 3
 
 LEADING_COLUMNS = ("rank", "name", "club", "matches")
-#: Columns of the exports only, after the criteria (not shown on the page: a tag there).
+#: Columns of the exports only (not shown on the page: "3=" and a tag there): whether the
+#: rank is shared, after the rank (so that the rank stays a number a spreadsheet sorts), and
+#: the status, after the criteria.
+EXPORT_LEADING_COLUMNS = ("rank", "tie", "name", "club", "matches")
 TRAILING_COLUMNS = ("status",)
+
+#: The CSV's two dialects, named for what they write: ``semicolon`` (``;`` between columns,
+#: decimal commas: what a French spreadsheet opens in columns) and ``comma`` (``,`` and
+#: decimal points). Without a choice the page's language decides (:func:`csv_dialect`).
+CSV_DIALECTS = {"semicolon": (";", ","), "comma": (",", ".")}
+
+
+def csv_dialect(asked: str | None) -> str:
+    """The CSV dialect asked for (``?csv=``), else the one the active language's spreadsheets
+    open in columns: ``semicolon`` where the decimal separator is a comma."""
+    if asked in CSV_DIALECTS:
+        return asked
+    return "semicolon" if formats.get_format("DECIMAL_SEPARATOR") == "," else "comma"
+
+
+def csv_choices() -> list[tuple[str, str]]:
+    """The CSV downloads the page offers, (dialect, label), the active language's first."""
+    labels = {
+        "semicolon": _("Download (CSV: semicolons, decimal commas)"),
+        "comma": _("Download (CSV: commas, decimal points)"),
+    }
+    first = csv_dialect(None)
+    return [(first, str(labels[first]))] + [
+        (dialect, str(label)) for dialect, label in labels.items() if dialect != first]
 
 
 def points_display(value: float, *, separator: str | None = None) -> str:
@@ -82,7 +109,8 @@ class StandingsTable(PlayerRankingTable):
     Build it with ``StandingsTable.for_criteria(rows, criteria)``.
     """
 
-    matches = tables2.Column(verbose_name=_("matches"), attrs={"td": {"class": "number"}})
+    matches = tables2.Column(verbose_name=_("matches"), attrs={
+        "td": {"class": "number col-secondary"}, "th": {"class": "col-secondary"}})
     match_points = tables2.Column(verbose_name=_("match points"), attrs={"td": {"class": "number"}})
     table_wins = tables2.Column(verbose_name=_("table wins"), attrs={"td": {"class": "number"}})
     total_points = tables2.Column(verbose_name=_("total points"), attrs={"td": {"class": "number"}})
@@ -93,6 +121,8 @@ class StandingsTable(PlayerRankingTable):
     # Sorting by rank keeps the list's order: the players ranked, then the others.
     rank = tables2.Column(verbose_name=_("rank"), attrs={"td": {"class": "rank"}},
                           order_by="position")
+    tie = tables2.Column(verbose_name=_("tied"), accessor="rank_label", visible=False,
+                         orderable=False)
 
     class Meta(PlayerRankingTable.Meta):
         attrs = {"class": "data-table standings", "id": "standings"}
@@ -105,7 +135,7 @@ class StandingsTable(PlayerRankingTable):
         """The table with the chosen criteria's columns only, in their order."""
         return cls(
             rows,
-            sequence=(*LEADING_COLUMNS, *criteria, *TRAILING_COLUMNS),
+            sequence=(*EXPORT_LEADING_COLUMNS, *criteria, *TRAILING_COLUMNS),
             exclude=[code for code in CRITERIA if code not in criteria],
             **kwargs,
         )
@@ -128,6 +158,12 @@ class StandingsTable(PlayerRankingTable):
         return criterion_display("share", record, separator=self.separator)
 
     # The XLSX and ODS exports (django-tables2's TableExport reads these): typed cells.
+    def value_rank(self, record):
+        return export_value("rank", record)
+
+    def value_tie(self, record):
+        return export_value("tie", record)
+
     def value_status(self, record):
         return export_value("status", record)
 
@@ -144,18 +180,20 @@ class StandingsTable(PlayerRankingTable):
 def export_columns(criteria) -> list[tuple[str, str]]:
     """The exports' columns, names and headers: the page's columns for ``criteria``, then the
     status (headers in the active language, as on the page)."""
-    names = (*LEADING_COLUMNS, *criteria, *TRAILING_COLUMNS)
+    names = (*EXPORT_LEADING_COLUMNS, *criteria, *TRAILING_COLUMNS)
     return [(name, capfirst(str(StandingsTable.base_columns[name].verbose_name))) for name in names]
 
 
 def export_value(name: str, row: dict):
     """A row's cell in the exports: numbers as numbers (match points and opponents' strength
-    exact, the share from 0 to 1 to four decimals), the rank as shown ("3=" for a tie, else a
-    number, empty when not ranked), the status "withdrawn", "not ranked" (no confirmed match) or
-    nothing, and text that a spreadsheet would run as a
-    formula neutralised (:func:`tournament.core.spreadsheet.spreadsheet_cell`)."""
+    exact, the share from 0 to 1 to four decimals), the rank a number (3 for "3=", empty when
+    not ranked), the tie "tied" or nothing, the status "withdrawn", "not ranked" (no confirmed
+    match) or nothing, and text that a spreadsheet would run as a formula neutralised
+    (:func:`tournament.core.spreadsheet.spreadsheet_cell`)."""
     if name == "rank":
-        return rank_value(row["rank_label"])
+        return rank_value(row["rank_label"].rstrip("="))
+    if name == "tie":
+        return str(_("tied")) if row["rank_label"].endswith("=") else ""
     if name == "status":
         if row["withdrawn"]:
             return str(_("withdrawn"))
@@ -165,26 +203,28 @@ def export_value(name: str, row: dict):
     return spreadsheet_cell(row[name])
 
 
-def csv_cell(name: str, value):
-    """An export's cell (:func:`export_value`) as CSV text: a dot for decimals, match points
-    and opponents' strength exact, the share to four decimals."""
+def csv_cell(name: str, value, *, decimal: str = "."):
+    """An export's cell (:func:`export_value`) as CSV text: ``decimal`` between units and
+    decimals, match points and opponents' strength exact, the share to four decimals."""
     if name in ("match_points", "opponents"):
-        return points_display(value, separator=".")
+        return points_display(value, separator=decimal)
     if name == "share":
-        return f"{value:.4f}"
+        return f"{value:.4f}".replace(".", decimal)
     return value
 
 
-def standings_csv(*, rows, criteria) -> str:
+def standings_csv(*, rows, criteria, dialect: str = "comma") -> str:
     """The standings as CSV text, written straight from the rows (best first): a header line,
-    then a line per player (:func:`csv_cell`)."""
+    then a line per player (:func:`csv_cell`), in ``dialect`` (``CSV_DIALECTS``)."""
+    delimiter, decimal = CSV_DIALECTS[dialect]
     columns = export_columns(criteria)
     text = io.StringIO()
-    writer = csv.writer(text)
+    writer = csv.writer(text, delimiter=delimiter)
     writer.writerow([header for _name, header in columns])
     names = [name for name, _header in columns]
     for row in rows:
-        writer.writerow([csv_cell(name, export_value(name, row)) for name in names])
+        writer.writerow([csv_cell(name, export_value(name, row), decimal=decimal)
+                         for name in names])
     return text.getvalue()
 
 

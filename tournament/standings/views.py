@@ -14,19 +14,21 @@ from tournament.core.mixins import poll_seconds
 from tournament.core.permissions import TournamentMixin
 from tournament.core.spreadsheet import TABLE_FORMATS, csv_download, table_download
 from tournament.standings.selectors import standings
-from tournament.standings.tables import StandingsTable, standings_csv
+from tournament.standings.tables import StandingsTable, csv_choices, csv_dialect, standings_csv
 
 
-def csv_response(result, *, slug: str) -> HttpResponse:
+def csv_response(result, *, slug: str, dialect: str) -> HttpResponse:
     """The standings as a CSV download, written straight from the rows: no table is built for
     it."""
-    return csv_download(standings_csv(rows=result.rows, criteria=result.criteria),
+    return csv_download(standings_csv(rows=result.rows, criteria=result.criteria,
+                                      dialect=dialect),
                         filename=f"{slug}-standings.csv")
 
 
 class PublicStandingsView(TournamentMixin, CachedPageMixin, TemplateView):
     """/t/<slug>/standings/: everyone reads it; ``?_export=csv`` downloads it written from the
-    rows, ``?_export=xlsx`` or ``ods`` through django-tables2's ``TableExport`` (tablib), whose
+    rows (``&csv=semicolon`` or ``comma``; by default the one the page's language opens in
+    columns), ``?_export=xlsx`` or ``ods`` through django-tables2's ``TableExport`` (tablib), whose
     numbers a spreadsheet reads in its own language (a French one too, where a CSV's commas are
     not the separator).
 
@@ -45,7 +47,8 @@ class PublicStandingsView(TournamentMixin, CachedPageMixin, TemplateView):
         result = standings(tournament=self.tournament)
         export_format = request.GET.get("_export")
         if export_format == "csv":
-            return csv_response(result, slug=self.tournament.slug)
+            return csv_response(result, slug=self.tournament.slug,
+                                dialect=csv_dialect(request.GET.get("csv")))
         table = StandingsTable.for_criteria(result.rows, result.criteria)
         RequestConfig(request, paginate=False).configure(table)
         if export_format in TABLE_FORMATS:
@@ -53,7 +56,7 @@ class PublicStandingsView(TournamentMixin, CachedPageMixin, TemplateView):
                                   stem=f"{self.tournament.slug}-standings")
         context = self.get_context_data(
             standings=result, standings_table=table, ranked_count=result.ranked_count,
-            poll_seconds=poll_seconds(),
+            poll_seconds=poll_seconds(), csv_choices=csv_choices(),
         )
         if request.htmx:
             return self.response_class(request, self.fragment_template_name, context)

@@ -385,3 +385,15 @@ def test_an_old_archive_dated_at_the_end_of_the_calendar_is_refused_not_a_500():
     with pytest.raises(ValidationError) as refused:
         _fallback_time(datetime.date(9999, 12, 31), 16, 1)
     assert refused_code(refused.value) == "start-date-range"
+
+
+def test_an_unfinished_tournament_is_refused_in_words(make_tournament):
+    """The refusal says what the session is ("still in play"), never the stored "playing"."""
+    from django.utils import translation
+    tournament = make_tournament(slug="in-words", players=8, sessions=1, started=True)
+    data = export.tournament_records_zip(tournament=tournament)
+    for language, words in (("fr", "encore en cours"), ("en", "still in play")):
+        with translation.override(language), pytest.raises(ValidationError) as refused:
+            past_results_import(data=data)
+        message = refused.value.error_dict["archive"][0].message
+        assert words in message and "playing" not in message and "(" not in message

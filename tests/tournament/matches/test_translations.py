@@ -199,8 +199,8 @@ def test_the_correction_page_says_the_engines_figure_in_words(referee, referee_c
 def test_the_english_sheet_help_gives_english_initials(referee_client, tournament):
     match = match_at(tournament=tournament)
     page = get(referee_client, page_url(match, "match_sheet_mode"), "en")
-    assert "b bridge" in page and "p bridge" not in page
-    assert "p pont" in get(referee_client, page_url(match, "match_sheet_mode"), "fr")
+    assert "B bridge, T two sides" in page and "P bridge" not in page
+    assert "P pont, C deux côtés" in get(referee_client, page_url(match, "match_sheet_mode"), "fr")
 
 
 def test_counts_in_the_audit_log_take_their_plural_form(referee, referee_client, tournament):

@@ -686,3 +686,23 @@ def test_a_tournament_whose_slug_is_0_links_every_turn_right(make_tournament, ma
                            {"revision": fresh(match).revision, "decision": "engine"}, **HTMX)
     assert response.status_code == 200
     assert Turn.objects.current().get(round__match=match, index=1).decision == "engine"
+
+
+@pytest.mark.parametrize("page_name", ["correct", "insert"])
+def test_a_closed_session_s_correction_form_is_read_only_with_the_reason(organiser,
+                                                                         organiser_client,
+                                                                         make_tournament,
+                                                                         page_name):
+    from tests.factories import played_session, players_of
+    from tournament.core.tournaments import staff_role_grant
+    tournament = make_tournament(slug="closed-open", players=4, sessions=0)
+    staff_role_grant(tournament=tournament, user=organiser, role="organiser")
+    session = played_session(tournament=tournament, tables=[players_of(tournament)])
+    turn = Turn.objects.current().filter(round__match__table__session=session).first()
+    match = turn.round.match
+    page = organiser_client.get(
+        f"/t/closed-open/matches/{match.pk}/turns/{turn.pk}/{page_name}/")
+    assert page.status_code == 200
+    assert has_id(page, "write-refusal")
+    assert select(page, "form.turn-edit fieldset[disabled]")
+    assert not select(page, "form.turn-edit button[type=submit]")

@@ -281,3 +281,33 @@ def test_the_capped_list_on_the_page(organiser_client, tournament):
     assert len(errors) == 101 and errors[-1].params == {"count": 900}
     assert len(response.content) < 100_000
     assert tournament.registrations.count() == 8
+
+
+@pytest.mark.parametrize(("choice", "same_record"), [("existing", True), ("new", False)])
+def test_a_likely_same_person_without_licence_is_asked_about(organiser, organiser_client,
+                                                             tournament, choice, same_record):
+    """Théo Girard of Club A plays the organiser's other tournament: a file naming him again,
+    without a licence number, imports nothing until the organiser says whether he is that
+    record or someone else."""
+    from tests.factories import tournament_with_players
+    from tournament.core.tournaments import staff_role_grant
+    other = tournament_with_players(slug="autumn", players=[("Théo Girard", "Club A")])
+    staff_role_grant(tournament=other, user=organiser, role="organiser")
+    known = Player.objects.get(name="Théo Girard")
+
+    def upload(**data):
+        return organiser_client.post("/t/spring-open/organise/players/import/", {
+            "file": SimpleUploadedFile("players.csv", "théo girard;Club A\nNew One;Club B\n".encode()),
+            **data})
+
+    response = upload()
+    assert response.status_code == 400
+    errors = response.context["import_form"].errors.as_data()["file"]
+    assert [(error.params["line"], error.code) for error in errors] == [(1, "likely-same-person")]
+    assert str(known.pk) in errors[0].params["reason"]
+    assert tournament.registrations.count() == 8
+    assert select(response, "#id_same_people")  # the choice is offered next to the file
+    assert upload(same_people=choice).status_code == 302
+    registered = tournament.registrations.get(player__name__iexact="théo girard").player
+    assert (registered.pk == known.pk) is same_record
+    assert Player.objects.filter(name__iexact="théo girard").count() == (1 if same_record else 2)

@@ -8,7 +8,7 @@ import re
 import pytest
 from django.test import Client
 
-from tests.pages import has_id
+from tests.pages import has_id, select
 from tournament.models import Session, StaffRole, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -113,6 +113,26 @@ def test_the_rule_set_is_fixed_once_a_session_has_started(organiser_client, tour
     assert has_id(response, "id_rules_error") and has_id(response, "id_target_error")
     tournament.refresh_from_db()
     assert tournament.rules == "goliath-tournament"
+
+
+def test_once_a_session_has_started_the_fixed_settings_are_shown_read_only(organiser_client,
+                                                                          tournament):
+    page = organiser_client.get("/t/spring-open/organise/settings/")
+    assert not select(page, "#id_rules[disabled]")
+    Session.objects.filter(tournament=tournament).update(status="playing")
+    page = organiser_client.get("/t/spring-open/organise/settings/")
+    for name in ("rules", "target", "match_rounds", "opening_bonus"):
+        assert select(page, f"#id_{name}[disabled]"), name
+        assert has_id(page, f"id_{name}_helptext"), name  # the reason, next to the field
+    assert not select(page, "#id_name[disabled]")
+    # the other settings still save, the fixed ones unchanged
+    form = {key: value for key, value in FORM.items()
+            if key not in ("rules", "target", "match_rounds", "opening_bonus")}
+    response = organiser_client.post("/t/spring-open/organise/settings/",
+                                     {**form, "name": "Renamed"})
+    assert response.status_code == 302
+    tournament.refresh_from_db()
+    assert tournament.name == "Renamed" and tournament.rules == "goliath-tournament"
 
 
 def test_a_referee_cannot_edit_the_settings(referee_client, tournament):

@@ -233,3 +233,23 @@ def test_flat_number_of_queries(client, career, make_tournament, django_assert_m
     assert len(response.context["matches"]) == 3 + 3 * 40
     line = svg_of(response, "rating-chart").find(".//*[@id='rating-chart-line']")
     assert len(line.findall(f".//{SVG}use")) == 123
+
+
+def test_a_rank_is_not_called_final_while_the_tournament_is_in_play(client, career,
+                                                                     make_tournament):
+    """Ana's two past tournaments are over; a third, its session in play, ranks her "so far"."""
+    from tests.factories import played_session, players_of
+    from tournament.organiser.services import player_add
+    ana = career["ana"]
+    live = make_tournament(slug="live-open", players=3, sessions=0)
+    player_add(tournament=live, name=ana.name, club=ana.club, licence=ana.licence)
+    played_session(tournament=live, tables=[players_of(live)], closed=False)
+    response = client.get(career_url(ana))
+    entries = {entry["tournament"].slug: entry["in_play"]
+               for entry in response.context["tournaments"]}
+    assert entries == {"live-open": True, "autumn": False, "spring": False}
+    live_row = by_id(response, f"tournament-{live.pk}")
+    assert attribute(live_row, "data-in-play") is not None
+    assert select(response, f"#tournament-{live.pk} .tag--in-play")
+    autumn = career["autumn"]
+    assert not select(response, f"#tournament-{autumn.pk} .tag--in-play")

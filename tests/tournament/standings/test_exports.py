@@ -36,7 +36,8 @@ from tournament.standings.selectors import standings_rows
 pytestmark = pytest.mark.django_db
 
 CRITERIA = ["match_points", "opponents", "share"]
-HEADER = ["Rank", "Player", "Club", "Matches", "Match points", "Opponents", "Share", "Status"]
+HEADER = ["Rank", "Tied", "Player", "Club", "Matches", "Match points", "Opponents", "Share",
+          "Status"]
 HYPERLINK = '=HYPERLINK("http://example.org")'
 
 
@@ -97,20 +98,37 @@ def test_the_csv_is_the_rows_exactly_with_withdrawals_marked(client, five):
     lines = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
     assert lines[0] == HEADER
     assert lines[1:] == [
-        ["1", "Ana", "Lyon", "1", "3", "4.5", "0.3077", ""],
-        ["2=", "Bo", "'" + HYPERLINK, "1", "1.875", "5.625", "0.2308", ""],
-        ["2=", "Cy", "", "1", "1.875", "5.625", "0.2308", ""],
-        ["4", "'=1+2", "'+33", "1", "0", "7.5", "0.0769", ""],
-        ["", "Di", "'@Paris", "1", "0.75", "6.75", "0.1538", "withdrawn"],
+        ["1", "", "Ana", "Lyon", "1", "3", "4.5", "0.3077", ""],
+        ["2", "tied", "Bo", "'" + HYPERLINK, "1", "1.875", "5.625", "0.2308", ""],
+        ["2", "tied", "Cy", "", "1", "1.875", "5.625", "0.2308", ""],
+        ["4", "", "'=1+2", "'+33", "1", "0", "7.5", "0.0769", ""],
+        ["", "", "Di", "'@Paris", "1", "0.75", "6.75", "0.1538", "withdrawn"],
     ]
-    assert [line[1] for line in lines[1:]] == [
+    assert [line[2] for line in lines[1:]] == [
         spreadsheet.spreadsheet_cell(row["name"]) for row in standings_rows(tournament=five)]
 
 
-def test_the_csv_in_french_keeps_the_data_s_decimal_point(client, five):
+def test_the_csv_in_french_opens_in_columns_in_a_french_spreadsheet(client, five):
+    """French spreadsheets split a CSV at semicolons and read decimal commas."""
     lines = list(csv.reader(io.StringIO(
-        client.get("/t/five/standings/?_export=csv").content.decode("utf-8-sig"))))
-    assert lines[0][0] == "Rang" and lines[5][4:] == ["0.75", "6.75", "0.1538", "forfait"]
+        client.get("/t/five/standings/?_export=csv").content.decode("utf-8-sig")), delimiter=";"))
+    assert len(lines[0]) == len(HEADER) and lines[0][0] == "Rang"
+    assert lines[2][:2] == ["2", "ex æquo"]
+    assert lines[5][5:] == ["0,75", "6,75", "0,1538", "forfait"]
+
+
+@pytest.mark.parametrize(("dialect", "delimiter", "share"), [
+    ("comma", ",", "0.3077"), ("semicolon", ";", "0,3077")])
+def test_either_csv_is_offered_by_name_in_either_language(client, five, dialect, delimiter,
+                                                         share):
+    for language in ("fr", "en"):
+        page = client.get("/t/five/standings/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        assert f'id="download-csv-{dialect}"' in page
+        response = client.get(f"/t/five/standings/?_export=csv&csv={dialect}",
+                              HTTP_ACCEPT_LANGUAGE=language)
+        lines = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig")),
+                                delimiter=delimiter))
+        assert len(lines[1]) == len(HEADER) and lines[1][7] == share
 
 
 def test_the_xlsx_export_has_numbers_a_french_spreadsheet_reads(client, five):
@@ -121,10 +139,14 @@ def test_the_xlsx_export_has_numbers_a_french_spreadsheet_reads(client, five):
     assert sheet.title == "Standings"
     values = [[cell.value for cell in row] for row in sheet.iter_rows()]
     assert values[0] == HEADER
-    assert values[1][:7] == [1, "Ana", "Lyon", 1, 3, 4.5, 0.3077]
-    assert values[2][:7] == ["2=", "Bo", "'" + HYPERLINK, 1, 1.875, 5.625, 0.2308]
-    assert values[5][1:3] == ["Di", "'@Paris"] and values[5][7] == "withdrawn"
-    assert values[4][1:3] == ["'=1+2", "'+33"]
+    assert values[1][:8] == [1, None, "Ana", "Lyon", 1, 3, 4.5, 0.3077]
+    # The rank is a number in every ranked line (a spreadsheet sorts it), the tie in its own
+    # column; the withdrawn player, not ranked, last without a rank.
+    assert values[2][:8] == [2, "tied", "Bo", "'" + HYPERLINK, 1, 1.875, 5.625, 0.2308]
+    assert [row[0] for row in values[1:5]] == [1, 2, 2, 4]
+    assert values[5][0] in (None, "")
+    assert values[5][2:4] == ["Di", "'@Paris"] and values[5][8] == "withdrawn"
+    assert values[4][2:4] == ["'=1+2", "'+33"]
     # Text stays text: no cell of the sheet is a formula.
     assert "f" not in {cell.data_type for row in sheet.iter_rows() for cell in row}
 
@@ -135,21 +157,21 @@ def test_the_ods_export(client, five):
     assert response["Content-Disposition"] == 'attachment; filename="five-standings.ods"'
     data = tablib.Dataset().load(response.content, format="ods")
     assert data.headers[0] == "Rang" and data.headers[-1] == "Statut"
-    assert list(data[1][:7]) == ["2=", "Bo", "'" + HYPERLINK, 1, 1.875, 5.625, 0.2308]
-    assert data[4][1] == "Di" and data[4][7] == "forfait"
-    assert data[3][1:3] == ("'=1+2", "'+33")
+    assert list(data[1][:8]) == [2, "ex æquo", "Bo", "'" + HYPERLINK, 1, 1.875, 5.625, 0.2308]
+    assert data[4][2] == "Di" and data[4][8] == "forfait"
+    assert data[3][2:4] == ("'=1+2", "'+33")
 
 
 def test_the_standings_page_links_every_download(client, five):
     page = client.get("/t/five/standings/").content.decode()
-    for export_format in ("csv", "xlsx", "ods"):
+    for export_format in ("csv&amp;csv=semicolon", "csv&amp;csv=comma", "xlsx", "ods"):
         assert f'href="?_export={export_format}"' in page
 
 
 def test_every_download_the_page_links_is_a_file_of_its_format(client, five):
     """The downloads docs/organiser.md lists are the page's links, and each gives its file."""
     page = client.get("/t/five/standings/").content.decode()
-    linked = re.findall(r'href="\?_export=(\w+)"', page)
+    linked = re.findall(r'href="\?_export=(\w+)[&"]', page)
     assert sorted(set(linked)) == ["csv", "ods", "xlsx"]
     for export_format in set(linked):
         response = client.get(f"/t/five/standings/?_export={export_format}")

@@ -77,7 +77,8 @@ def test_the_player_page(client, seven):
     assert select(response, '#now a[href$="#table-1"]')
     assert context["standing"]["rank_label"] == "1" and context["player_count"] == 7
     assert context["standing"]["matches"] == 2
-    assert text(select(response, "#rank .big")[0]).startswith("1 / 7")
+    assert select(response, '#player-rank[data-rank="1"]')  # "1er / 7" in French
+    assert text(select(response, "#rank .big")[0]).endswith("/ 7")
     rows = select(response, "#matches tbody tr")
     assert len(rows) == 3  # sessions 3, 2, 1
     assert sorted(row["session"] for row in context["matches"]) == [1, 2, 3]

@@ -122,10 +122,10 @@ def test_the_standings_as_csv(client, seven):
     assert response["Content-Type"].startswith("text/csv")
     assert 'filename="seven-standings.csv"' in response["Content-Disposition"]
     rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
-    assert rows[0] == ["Rank", "Player", "Club", "Matches", "Match points", "Total points",
-                       "Share", "Status"]
-    assert rows[1] == ["1", "Ana", "Lyon", "2", "4", "620", "0.2801", ""]
-    assert rows[2][:5] == ["2", "Bo", "Lyon", "2", "3.75"]
+    assert rows[0] == ["Rank", "Tied", "Player", "Club", "Matches", "Match points",
+                       "Total points", "Share", "Status"]
+    assert rows[1] == ["1", "", "Ana", "Lyon", "2", "4", "620", "0.2801", ""]
+    assert rows[2][:6] == ["2", "", "Bo", "Lyon", "2", "3.75"]
 
 
 def test_the_live_fragment_alone_for_htmx(client, seven):

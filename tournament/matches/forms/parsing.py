@@ -21,17 +21,6 @@ from tournament import engine
 
 DRAW_CHOICES = [(str(n), str(n)) for n in range(4)]
 
-#: Sheet mode's short bonus codes (o: opening, b: bridge, p: pont in French, 2: two sides,
-#: h/hh/hhh: hexagons): each language's help gives its own initials, both are accepted.
-BONUS_CODES = {
-    "o": "opening",
-    "b": "bridge",
-    "p": "bridge",
-    "2": "two-sides",
-    "h": "hexagon",
-    "hh": "double-hexagon",
-    "hhh": "triple-hexagon",
-}
 _CORNERS_RE = re.compile(r"^\s*(\d)\s*-?\s*(\d)\s*-?\s*(\d)\s*$")
 
 

@@ -11,13 +11,9 @@ from django.utils.translation import gettext_lazy as _
 
 from tournament import engine
 from tournament.core.seats import SEAT_LETTERS
-from tournament.matches.forms.parsing import (
-    BONUS_CODES,
-    PlacementFieldsMixin,
-    RevisionForm,
-    small_number,
-)
+from tournament.matches.forms.parsing import PlacementFieldsMixin, RevisionForm, small_number
 from tournament.matches.services import TurnInput
+from tournament.matches.sheet_codes import bonus_code, bonus_codes_text
 from tournament.models import Turn
 
 
@@ -75,15 +71,17 @@ class SheetModeLineForm(PlacementFieldsMixin, forms.Form):
         return number
 
     def clean_bonus(self) -> str:
-        text = self.cleaned_data["bonus"].strip().lower()
+        text = self.cleaned_data["bonus"].strip()
         if not text:
             return ""
-        if text in BONUS_CODES:
-            return BONUS_CODES[text]
-        if text in engine.BONUS_LABELS:
-            return text
+        code = bonus_code(text)
+        if code is not None:
+            return code
+        if text.lower() in engine.BONUS_LABELS:
+            return text.lower()
         raise ValidationError(
-            _("Bonus: o (opening), b (bridge), 2 (two sides), h, hh or hhh (hexagons).")
+            _("Bonus, as on the score sheet: %(codes)s."),
+            code="unknown-bonus", params={"codes": bonus_codes_text()},
         )
 
     def clean_points(self) -> int | None:

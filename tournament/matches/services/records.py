@@ -10,6 +10,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from tournament import engine
 from tournament.matches.replayed import ReplayedMatch
@@ -17,6 +18,7 @@ from tournament.matches.services.rounds import match_round_confirm
 from tournament.matches.services.write import WriteResult, match_write
 from tournament.matches.turn_rows import turn_row
 from tournament.models import AuditEntry, Match, Round, RoundEnd
+from tournament.names import elide
 
 
 def _normalised(name: str) -> str:
@@ -124,8 +126,9 @@ def match_record_import(
                     _("The record's players are not the seated players in seat order: "
                       "%(pairs)s. Tick the box below if the record's players are in seat order "
                       "all the same.")
-                    % {"pairs": "; ".join(_("“%(record)s” at the seat of %(seated)s")
-                                          % {"record": r, "seated": s} for r, s in differing)},
+                    % {"pairs": elide(pgettext("between the items of a list", "; ").join(
+                        _("“%(record)s” at the seat of %(seated)s") % {"record": r, "seated": s}
+                        for r, s in differing))},
                     "names_differ")
 
         existing_rounds = {round_.index: round_ for round_ in rows.rounds}

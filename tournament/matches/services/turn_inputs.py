@@ -8,6 +8,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from tournament import engine
 from tournament.matches.replayed import TranslatedProblem
@@ -28,7 +29,8 @@ class TurnsRefused(Exception):
     too many draws...): nothing was saved."""
 
     def __init__(self, refusals: list[Refusal]) -> None:
-        super().__init__("; ".join(p.message for r in refusals for p in r.problems))
+        super().__init__(pgettext("between the items of a list", "; ").join(
+            p.message for r in refusals for p in r.problems))
         self.refusals = refusals
 
     @property

@@ -12,7 +12,11 @@ from django.utils.translation import gettext as _
 
 from tournament import engine
 from tournament.matches.records import MatchRows
-from tournament.matches.replayed import ReplayedMatch, ReplayedRound, TranslatedProblem
+from tournament.matches.replayed import (
+    ReplayedMatch,
+    ReplayedRound,
+    translated_problem,
+)
 from tournament.matches.replaying import replay_with_candidates
 from tournament.matches.services.turn_inputs import (
     MismatchesNotSeen,
@@ -32,9 +36,7 @@ def _refusals(reports: Sequence[engine.TurnReport]) -> list[Refusal]:
         Refusal(
             line=position,
             problems=tuple(
-                TranslatedProblem(code=p.code, message=engine.problem_message(p.template, p.params),
-                            round=p.round, turn=p.turn)
-                for p in report.problems
+                translated_problem(p) for p in report.problems
             ),
         )
         for position, report in enumerate(reports)

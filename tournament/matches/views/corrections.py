@@ -48,6 +48,9 @@ class TurnCorrectView(MatchWriteMixin, View):
             "tournament": self.tournament, "match": self.match, "replay": replay,
             "round": round_view, "position": line.number, "line": line, "form": form,
             "board": board_before(replay=replay, round_view=round_view, line=line),
+            # a closed session takes no correction: the form is shown read-only, with why
+            "write_refusal": (" ".join(self.write_refusal.messages)
+                              if self.write_refusal is not None else ""),
             **self.extra_context(line),
         }, status=status)
 

@@ -19,6 +19,7 @@ from tournament.matches.forms.sheet_mode import SheetModeForm, SheetModeFormSet
 from tournament.matches.preview import explain_report, problem_messages
 from tournament.matches.records import match_with_tournament
 from tournament.matches.replaying import match_replay
+from tournament.matches.sheet_codes import bonus_codes_text
 from tournament.matches.views.base import MatchWriteMixin, posted_at_revision, submission_key
 from tournament.models import Verdict
 
@@ -44,6 +45,8 @@ class SheetModeView(MatchWriteMixin, View):
             "revision": replay.match.revision,
             "live_round": replay.live_round_view,
             "seat_totals": list(zip(replay.seats, replay.totals)),
+            "bonus_codes": bonus_codes_text(),
+            "verdicts": {verdict.value: verdict.label for verdict in Verdict},
             "round_end_url": (reverse("tournament:match_round_end", kwargs={
                 "slug": self.tournament.slug, "match_id": self.match.pk, "number": live.number})
                 if live is not None else ""),

@@ -30,6 +30,7 @@ from tournament.organiser.services.staff import (
 )
 from tournament.organiser.services.tournaments import (
     tournament_set_up,
+    tournament_settings_locked,
     tournament_update,
     tournaments_delete,
 )
@@ -47,6 +48,7 @@ __all__ = [
     "staff_lockout_lift",
     "staff_role_revoke",
     "tournament_set_up",
+    "tournament_settings_locked",
     "tournament_update",
     "tournaments_delete",
 ]

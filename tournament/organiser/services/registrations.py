@@ -17,7 +17,11 @@ from django.utils.translation import gettext as _
 from tournament.core import freshness
 from tournament.models import Player, Registration, Seat, Tournament
 from tournament.organiser.players_csv import PlayerLine, csv_line_errors, players_csv_read
-from tournament.players.selectors import may_edit_person, players_by_licence
+from tournament.players.selectors import (
+    may_edit_person,
+    players_by_licence,
+    players_by_name_and_club,
+)
 from tournament.players.services import player_split
 from tournament.sessions.services import next_session_to_seat
 from tournament.validators import MAX_SESSION_NUMBER
@@ -36,6 +40,11 @@ def _status_for(first_session: int | None) -> tuple[str, int | None]:
     return Registration.Status.ACTIVE, None
 
 
+#: What an import does with a line that likely names a record of the user's tournaments.
+SAME_PEOPLE_EXISTING = "existing"
+SAME_PEOPLE_NEW = "new"
+
+
 class _PlayerChecks:
     """The checks shared by one player and a whole file, against the tournament's players."""
 
@@ -51,6 +60,12 @@ class _PlayerChecks:
         # The records of the user's own tournaments only; a licence of a merged record leads
         # to the record kept (tournament/players/).
         self.players_by_licence = players_by_licence((line.licence for line in lines), user=user)
+        # Lines without a licence whose name and club are those of a record of the user's
+        # tournaments: likely the same person (the import asks before making a second one).
+        self.likely_same = players_by_name_and_club(
+            ((line.name.casefold(), line.club.casefold()) for line in lines if not line.licence),
+            user=user)
+        self.same_people = ""
         self.lines_by_licence: dict[str, int] = {}
         self.lines_by_name: dict[tuple[str, str], int] = {}
         self.max_length = {
@@ -115,10 +130,22 @@ class _PlayerChecks:
         self.lines_by_name.setdefault(key, line.line)
         return problems
 
+    def likely_same_person(self, line: PlayerLine) -> Player | None:
+        """The record of the user's tournaments this line likely names (same name and club,
+        no licence number given), None if none."""
+        if line.licence:
+            return None
+        return self.likely_same.get((line.name.casefold(), line.club.casefold()))
+
     def player_for(self, line: PlayerLine) -> Player | None:
         """The existing player of this licence in the user's tournaments, reused rather than
-        created twice."""
-        return self.players_by_licence.get(line.licence) if line.licence else None
+        created twice; or, when the organiser said so (``same_people == "existing"``), the
+        record of the same name and club."""
+        if line.licence:
+            return self.players_by_licence.get(line.licence)
+        if self.same_people == SAME_PEOPLE_EXISTING:
+            return self.likely_same_person(line)
+        return None
 
 
 def _registrations_create(
@@ -184,9 +211,15 @@ def player_add(
 
 
 @transaction.atomic
-def players_import_csv(*, tournament: Tournament, text: str, user=None) -> list[Registration]:
+def players_import_csv(*, tournament: Tournament, text: str, user=None,
+                       same_people: str = "") -> list[Registration]:
     """Register every player of a CSV file (see ``players_csv_lines``), or none; licences
     link as in :func:`player_add`.
+
+    A line without a licence whose name and club are those of a record of the user's
+    tournaments is likely that person: unless ``same_people`` says what to do
+    (``SAME_PEOPLE_EXISTING``: register that record; ``SAME_PEOPLE_NEW``: a new record),
+    nothing is imported and the error (code ``likely-same-person``) lists those lines.
 
     A file with a bad line imports nothing: the ``ValidationError`` lists every bad line with
     its number and the reason. Once session 1 is seated, the players are late arrivals.
@@ -201,6 +234,17 @@ def players_import_csv(*, tournament: Tournament, text: str, user=None) -> list[
         )
     if errors:
         raise ValidationError(csv_line_errors(errors))
+    if same_people not in (SAME_PEOPLE_EXISTING, SAME_PEOPLE_NEW):
+        likely = [(line, checks.likely_same_person(line)) for line in lines]
+        likely = [(line, player) for line, player in likely if player is not None]
+        if likely:
+            raise ValidationError(csv_line_errors([
+                (line.line, _("%(name)s may be the player of record %(id)s, already in your "
+                              "tournaments (same name and club, no licence number).")
+                 % {"name": f"{line.name} ({line.club})" if line.club else line.name,
+                    "id": player.pk}, "likely-same-person")
+                for line, player in likely]))
+    checks.same_people = same_people
     return _registrations_create(
         tournament=tournament, lines=lines, checks=checks,
         first_session=next_session_to_seat(tournament=tournament),

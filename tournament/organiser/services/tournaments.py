@@ -50,6 +50,15 @@ def tournament_set_up(
     return tournament
 
 
+
+def tournament_settings_locked(*, tournament: Tournament) -> bool:
+    """Are the rule set, the target and the match options fixed? Once a session has started
+    (its matches are played under them)."""
+    return tournament.sessions.filter(
+        status__in=[Session.Status.PLAYING, Session.Status.FINISHED]
+    ).exists()
+
+
 @transaction.atomic
 def tournament_update(
     *,
@@ -74,10 +83,7 @@ def tournament_update(
     ratings, or no longer does (rated and public), the ratings are refreshed from its first
     confirmed match."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
-    started = tournament.sessions.filter(
-        status__in=[Session.Status.PLAYING, Session.Status.FINISHED]
-    ).exists()
-    if started:
+    if tournament_settings_locked(tournament=tournament):
         errors = {}
         if rules != tournament.rules:
             errors["rules"] = ValidationError(

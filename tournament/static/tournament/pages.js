@@ -5,8 +5,17 @@
 (function () {
   "use strict";
 
-  function fold(text) {
-    return text.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase().trim();
+  // Names compared as tournament/names.py folds them: case and accents aside, and the
+  // letters Unicode does not decompose (œ, æ, ß...) as a phone keyboard types them; the page
+  // hands that table over in the search box's data-fold.
+  function fold(text, letters) {
+    var lower = text.toLowerCase();
+    if (letters) {
+      lower = Array.prototype.map.call(lower, function (c) {
+        return Object.prototype.hasOwnProperty.call(letters, c) ? letters[c] : c;
+      }).join("");
+    }
+    return lower.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").trim();
   }
 
   /* -- a refreshed live part keeps the focus and says what changed ------------------------ */
@@ -71,13 +80,15 @@
     var table = document.getElementById(box.getAttribute("aria-controls"));
     var count = document.getElementById(box.dataset.count);
     if (!table) return;
+    var letters = null;
+    try { letters = JSON.parse(box.dataset.fold || "null"); } catch (error) { letters = null; }
     var rows = Array.prototype.slice.call(table.querySelectorAll("tbody tr"));
     var names = rows.map(function (row) {
       var cell = row.querySelector("td");
-      return fold(cell ? cell.textContent : "");
+      return fold(cell ? cell.textContent : "", letters);
     });
     function filter() {
-      var wanted = fold(box.value), shown = 0;
+      var wanted = fold(box.value, letters), shown = 0;
       rows.forEach(function (row, i) {
         var match = !wanted || names[i].indexOf(wanted) !== -1;
         row.hidden = !match;
@@ -93,8 +104,20 @@
     filter();
   }
 
+  /* -- a table wider than the screen says so (the hint after it, site.css) ------------------ */
+
+  function markScrolling() {
+    document.querySelectorAll(".table-container").forEach(function (box) {
+      if (box.scrollWidth > box.clientWidth + 1) box.setAttribute("data-scrolls", "");
+      else box.removeAttribute("data-scrolls");
+    });
+  }
+
   function ready() {
     document.querySelectorAll("input[data-finder]").forEach(setUpFinder);
+    markScrolling();
+    window.addEventListener("resize", markScrolling);
+    document.addEventListener("htmx:afterSettle", markScrolling);
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready);
   else ready();
