@@ -162,7 +162,8 @@ def test_a_phone_calls_with_the_keyboard_and_the_referees_tablet_shows_it(
     tablet.locator("#id_password").fill(staff_password)
     tablet.locator("main form button[type=submit]").click()
     tablet.wait_for_url(re.compile(r"/matches/\d+/"))
-    expect(tablet.locator("[data-clock-call]")).to_be_visible()
+    expect(tablet.locator(".tournament-nav [data-clock-call]")).to_be_visible()
+    _clean(axe, tablet)
     tablet.context.close()
 
 

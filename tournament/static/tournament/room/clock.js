@@ -14,6 +14,11 @@
   }
 
   function setUp(box) {
+    var into = box.dataset.clockInto && document.querySelector(box.dataset.clockInto);
+    if (into) {  // the referee's tablet: in the header's free space, the screen kept for the turn
+      into.appendChild(box);
+      box.classList.add("session-clock--header");
+    }
     var left = box.querySelector("[data-clock-left]");
     var label = box.querySelector("[data-clock-label]");
     var callLine = box.querySelector("[data-clock-call]");
