@@ -71,7 +71,8 @@ def test_a_player_finds_their_table_and_rank_on_a_phone(phone, in_play):
     now = phone.locator("#now")
     expect(now).to_contain_text(f"Table {seat.table.number}, place {seat_letter(seat.order)}")
     expect(now).to_contain_text("Session 2 (en cours)")
-    expect(phone.locator("#rank .big")).to_contain_text(f"{standing['rank_label']} / 13")
+    expect(phone.locator("#player-rank")).to_have_attribute("data-rank", standing["rank_label"])
+    expect(phone.locator("#rank .big")).to_contain_text("/ 13")  # "3e ex æquo / 13" in French
     expect(phone.locator("#matches")).to_contain_text("confirmée")
     assert fits_the_screen(phone)
 

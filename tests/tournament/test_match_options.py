@@ -36,7 +36,7 @@ def record_for(match, *, rounds: int | None, opening_bonus: bool, seed: int = 3)
 def test_the_options_in_words_in_both_languages():
     with translation.override("fr"):
         assert engine.options_label(opening_bonus=False, rounds=5) == (
-            "5 manches · sans bonus d’ouverture")
+            "5 manches · sans prime d’ouverture")
         assert engine.options_label(opening_bonus=True, rounds=1) == "1 manche"
     with translation.override("en"):
         assert engine.options_label(opening_bonus=False, rounds=5) == (
@@ -65,7 +65,10 @@ def test_the_options_are_fixed_once_a_session_has_started(organiser_client, tour
     response = organiser_client.post("/t/spring-open/organise/settings/", form)
     assert response.status_code == 400
     form_errors = response.context["form"]
-    assert form_errors.has_error("match_rounds") and form_errors.has_error("opening_bonus")
+    assert form_errors.has_error("match_rounds", "started")
+    # the opening bonus is a read-only box now: a browser posts nothing for it, which is no
+    # change (an unticked box cannot be told from a disabled one)
+    assert not form_errors.has_error("opening_bonus")
     assert not form_errors.has_error("rules")
     tournament.refresh_from_db()
     assert (tournament.match_rounds, tournament.opening_bonus) == (None, True)
@@ -118,7 +121,7 @@ def test_the_match_page_and_every_printed_sheet_say_the_options(tournament, refe
     match = match_at(tournament=tournament, started=True)  # entry waits for the session's start
     with translation.override("fr"):
         label = tournament.match_options_label
-    assert label == "5 manches · sans bonus d’ouverture"
+    assert label == "5 manches · sans prime d’ouverture"
     kwargs = {"slug": tournament.slug, "match_id": match.pk}
     pages = [
         reverse("tournament:match", kwargs=kwargs),
