@@ -183,6 +183,8 @@ def test_a_turn_refused_because_the_session_closed_is_kept_and_said(
     try:
         context.set_offline(True)
         draw_three_and_pass(page)
+        # the first one waits, drawn pending, before the referee enters the next
+        expect(page.locator("#send-queue")).to_have_attribute("data-count", "1")
         draw_three_and_pass(page)
         # meanwhile the organiser closed the session (its other tables were done)
         Session.objects.filter(pk=match.table.session_id).update(status=Session.Status.FINISHED)

@@ -14,6 +14,7 @@ var FILES = [
   "{% static 'tournament/matches/match.css' %}",
   "{% static 'tournament/matches/entry.js' %}",
   "{% static 'tournament/matches/queue.js' %}",
+  "{% static 'tournament/matches/offline_page.js' %}",
   "{% static 'tournament/matches/board.js' %}",
   "{% static 'tournament/matches/pending.js' %}",
   "{% static 'django_htmx/htmx-2.min.js' %}",

@@ -18,7 +18,8 @@
  *    - no answer, a timeout or a 5xx: kept, tried again later (1 s, 2 s, 4 s ... 30 s);
  *    - 401 (the login expired): everything kept; the page offers to log in again in a new
  *      tab, and the queue is sent once the login is back.
- * The page's texts come from the script tag's data-* attributes (_queue_script.html).
+ * The page's texts come from the script tag's data-* attributes (_queue_script.html). The
+ * page itself is kept for a reload offline by offline_page.js.
  */
 (function () {
   "use strict";
@@ -476,39 +477,12 @@
     show();
     if (!event.newValue) { refreshMatch(); }  // another tab sent the last one
   });
-  /* -- the page kept for a reload offline (the service worker, offline-worker.js) -------- */
-
-  var PAGES = "triominos-entry-v1";
-
-  function keepWorker() {
-    var worker = text("worker", "");
-    if (!worker || !navigator.serviceWorker || !document.querySelector(".match-page--entry")) { return; }
-    navigator.serviceWorker.register(worker, {scope: "/"}).catch(function () {});
-  }
-
-  /* The page as the server now has it, kept for a reload offline (a moment after a write). */
-  function keepPage() {
-    if (!window.caches || navigator.onLine === false || !document.querySelector(".match-page--entry")) { return; }
-    window.clearTimeout(keepPage.timer);
-    keepPage.timer = window.setTimeout(function () {
-      var address = new URL(window.location.pathname, window.location.origin).href;
-      fetch(address, {credentials: "same-origin"}).then(function (response) {
-        if (response.ok && !response.redirected) {
-          return window.caches.open(PAGES).then(function (cache) { return cache.put(address, response); });
-        }
-        return null;
-      }).catch(function () {});
-    }, 1500);
-  }
-
   document.addEventListener("DOMContentLoaded", function () {
     migrate();
     show();
     flushAll();
-    keepWorker();
   });
-  document.addEventListener("htmx:afterSwap", function (event) {
-    show();
-    if (event.detail && event.detail.target && event.detail.target.id === "match" && !load(pageMatch()).length) { keepPage(); }
-  });
+  document.addEventListener("htmx:afterSwap", show);
+  /* For offline_page.js: how many writes of this page's match wait to be sent. */
+  window.triominosQueue = { waiting: function () { return load(pageMatch()).length; } };
 })();
