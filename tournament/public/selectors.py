@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Case, Subquery, When
+from django.db.models import Subquery
 from django.http import Http404
 from django.urls import reverse
 
 from tournament.core.seats import seat_letter
 from tournament.models import Match, Registration, Seat, Session, Tournament
+from tournament.sessions.selectors import sessions_by_moment
 from tournament.standings.ranking import match_points
 from tournament.standings.selectors import Standings, cached_standings_of
 
@@ -21,15 +22,7 @@ def table_match_now(*, tournament: Tournament, number: int) -> Match:
 
     It gives the tablet left at a table one address for the whole event.
     """
-    in_play_first = Case(
-        When(status__in=(Session.Status.SEATED, Session.Status.PLAYING), then=0), default=1
-    )
-    session = (
-        Session.objects.filter(tournament=tournament)
-        .exclude(status=Session.Status.DRAFT)
-        .order_by(in_play_first, "-number")
-        .values("pk")[:1]
-    )
+    session = sessions_by_moment(tournament=tournament).values("pk")[:1]
     match = Match.objects.filter(table__session=Subquery(session), table__number=number).first()
     if match is None:
         raise Http404

@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
-from django.db.models import Case, Count, Exists, Max, OuterRef, When
+from django.db.models import Count, Exists, Max, OuterRef
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -23,23 +23,8 @@ from tournament.models import (
 )
 from tournament.room.clock import late, match_progress, session_clock
 from tournament.seating.selectors import seating_by_player, session_attention, session_seating
+from tournament.sessions.selectors import session_now
 from tournament.standings.selectors import standings
-
-
-def session_now(*, tournament: Tournament) -> Session | None:
-    """The session of the moment: the last one seated or in play, else the last one seated
-    at all; None before the first seating (one query)."""
-    in_play_first = Case(
-        When(status__in=(Session.Status.SEATED, Session.Status.PLAYING), then=0), default=1
-    )
-    return (
-        Session.objects.filter(tournament=tournament)
-        .exclude(status=Session.Status.DRAFT)
-        .select_related("tournament")
-        .order_by(in_play_first, "-number")
-        .first()
-    )
-
 
 #: The board's statuses, in the order a table needs a person (most first).
 NOT_STARTED, IN_ROUND, SETTLING, TO_CONFIRM, CONFIRMED = (

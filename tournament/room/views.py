@@ -44,6 +44,7 @@ from tournament.room.forms import (
     ClockSetForm,
     RoomSettingsForm,
 )
+from tournament.sessions.selectors import session_now
 
 #: How long a kept board copy stays current at most while nothing is written (its "time since
 #: the last entry" and its pace flags move with time).
@@ -161,7 +162,7 @@ class BoardView(RefereeRequiredMixin, TemplateView):
         return context
 
     def get(self, request, *args, **kwargs):
-        session = selectors.session_now(tournament=self.tournament)
+        session = session_now(tournament=self.tournament)
         if session is not None and session.time_up_at is None and \
                 session_clock(session, now=timezone.now()).is_up:
             services.time_up_settle(session=session, user=request.user)
@@ -187,7 +188,7 @@ class CallAnswerView(RefereeRequiredMixin, View):
     http_method_names = ["post"]
 
     def post(self, request, *args, **kwargs):
-        session = selectors.session_now(tournament=self.tournament)
+        session = session_now(tournament=self.tournament)
         if session is None:
             raise Http404
         try:
@@ -209,7 +210,7 @@ class CallView(TournamentMixin, TemplateView):
 
     @cached_property
     def table(self) -> Table:
-        session = selectors.session_now(tournament=self.tournament)
+        session = session_now(tournament=self.tournament)
         if session is None:
             raise Http404
         return get_object_or_404(Table.objects.select_related("session"), session=session,
@@ -266,7 +267,7 @@ class RoomSettingsView(OrganiserRequiredMixin, TemplateView):
         }))
         context.setdefault("announcement_form", AnnouncementForm())
         context["announcements"] = Announcement.objects.filter(tournament=tournament)[:20]
-        context["session"] = selectors.session_now(tournament=tournament)
+        context["session"] = session_now(tournament=tournament)
         return context
 
     def post(self, request, *args, **kwargs):
