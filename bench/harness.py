@@ -51,10 +51,15 @@ T = TypeVar("T")
 
 @contextmanager
 def throwaway_database(command: str) -> Iterator[None]:
-    """Create the test database (named after ``command`` on PostgreSQL), drop it at the end."""
+    """Create the test database (in memory on SQLite, named after ``command`` on PostgreSQL),
+    drop it at the end."""
     test_settings = connection.settings_dict.setdefault("TEST", {})
     test_name = test_settings.get("NAME")
-    if connection.vendor != "sqlite":
+    if connection.vendor == "sqlite":
+        # in memory, whatever the caller's: the test suite's own database may be a file (its
+        # browser tests), which the teardown would delete under the tests that follow
+        test_settings["NAME"] = None
+    else:
         test_settings["NAME"] = f"test_{connection.settings_dict['NAME']}_{command}"
     old_config = setup_databases(verbosity=0, interactive=False, aliases={"default"})
     try:
