@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 from django.http import HttpResponse
 from django.test import Client
@@ -35,13 +36,14 @@ from django.test.utils import CaptureQueriesContext, setup_databases, teardown_d
 from django.utils import timezone
 
 from tournament import engine
-from tournament.core.tournaments import tournament_create
-from tournament.matches.services import TurnInput
+from tournament.core.tournaments import staff_role_grant, tournament_create
+from tournament.matches.records import match_rows, match_with_tournament
+from tournament.matches.services import TurnInput, match_record_import
 from tournament.models import Match, Player, Seat, Session, Table, Tournament
 from tournament.organiser.services import players_import_csv
 from tournament.seating.services import session_seat
 from tournament.seating.simulation import simulated_totals
-from tournament.sessions.services import session_create
+from tournament.sessions.services import session_create, session_start
 
 T = TypeVar("T")
 
@@ -204,6 +206,37 @@ def build_tournament(*, players: int, sessions: int, seed: int) -> Tournament:
         Match.objects.bulk_update(matches, ["totals", "winners", "status"])
         Session.objects.filter(pk=session.pk).update(status=Session.Status.FINISHED)
     return tournament
+
+
+@dataclass(frozen=True)
+class SessionInPlay:
+    """A tournament with a session in play: its referee, and table 1's match."""
+
+    tournament: Tournament
+    session: Session
+    match: Match
+    referee: Any
+
+
+def session_in_play(*, players: int, sessions: int, referee: str,
+                    recorded: bool = True) -> SessionInPlay:
+    """``build_tournament``, then one more session seated and started by the real services, a
+    referee of every table (the account ``referee``), and with ``recorded`` table 1's match
+    filled with a simulated match (the engine's own) through the recording's write path."""
+    tournament = build_tournament(players=players, sessions=sessions, seed=1)
+    session = session_create(tournament=tournament, seed=sessions + 1)
+    session_seat(session=session)
+    session_start(session=session)
+    user = get_user_model().objects.create_user(referee)
+    staff_role_grant(tournament=tournament, user=user, role="referee")
+    match = (Match.objects.filter(table__session=session).select_related("table")
+             .order_by("table__number").first())
+    if recorded:
+        record = engine.simulated_match_record(
+            names=match_rows(match=match).names, seed=1, rules=tournament.rules)
+        match_record_import(match=match_with_tournament(match.pk).get(), user=user,
+                            seen_revision=0, record=record)
+    return SessionInPlay(tournament=tournament, session=session, match=match, referee=user)
 
 
 #: The tournaments and players of ``history_build``: ``bench_ratings`` deletes them first.

@@ -114,7 +114,8 @@ class StaffInvitationAdmin(admin.ModelAdmin):
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
-    """What the site writes and nobody edits: read in the admin, never changed there."""
+    """What the site writes and nobody edits (the history the services append, the archives'
+    identities, the calls): read in the admin, never changed there."""
 
     def has_add_permission(self, request):
         return False
@@ -205,21 +206,8 @@ class RoundAdmin(admin.ModelAdmin):
     readonly_fields = ["end_kind", "scores"]
 
 
-class ReadOnlyHistoryAdmin(admin.ModelAdmin):
-    """History is appended by the services; the admin shows it and never edits it."""
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
-
 @admin.register(Turn)
-class TurnAdmin(ReadOnlyHistoryAdmin):
+class TurnAdmin(ReadOnlyAdmin):
     list_display = [
         "__str__",
         "player",
@@ -235,25 +223,25 @@ class TurnAdmin(ReadOnlyHistoryAdmin):
 
 
 @admin.register(RoundEnd)
-class RoundEndAdmin(ReadOnlyHistoryAdmin):
+class RoundEndAdmin(ReadOnlyAdmin):
     list_display = ["__str__", "racks", "settlement_claimed", "created_at", "superseded_at"]
 
 
 @admin.register(AuditEntry)
-class AuditEntryAdmin(ReadOnlyHistoryAdmin):
+class AuditEntryAdmin(ReadOnlyAdmin):
     list_display = ["at", "match", "user", "action", "summary"]
     list_filter = ["action"]
     search_fields = ["summary", "reason"]
 
 
 @admin.register(SessionAuditEntry)
-class SessionAuditEntryAdmin(ReadOnlyHistoryAdmin):
+class SessionAuditEntryAdmin(ReadOnlyAdmin):
     list_display = ["at", "session", "user", "action", "reason"]
     list_filter = ["action"]
 
 
 @admin.register(MatchSubmission)
-class MatchSubmissionAdmin(ReadOnlyHistoryAdmin):
+class MatchSubmissionAdmin(ReadOnlyAdmin):
     """The keys of the submissions saved (a submission sent again is answered "already
     saved"): kept by the services, shown here."""
 
@@ -261,7 +249,7 @@ class MatchSubmissionAdmin(ReadOnlyHistoryAdmin):
 
 
 @admin.register(RatingChange)
-class RatingChangeAdmin(ReadOnlyHistoryAdmin):
+class RatingChangeAdmin(ReadOnlyAdmin):
     """Derived from the confirmed matches (tournament.ratings.services): shown, never edited."""
 
     list_display = ["at", "match", "player", "rank", "mu", "sigma"]
@@ -270,7 +258,7 @@ class RatingChangeAdmin(ReadOnlyHistoryAdmin):
 
 
 @admin.register(PlayerRating)
-class PlayerRatingAdmin(ReadOnlyHistoryAdmin):
+class PlayerRatingAdmin(ReadOnlyAdmin):
     """Derived from the rating changes: shown, never edited."""
 
     list_display = ["player", "conservative", "mu", "sigma", "matches", "last_tournament"]
@@ -278,5 +266,5 @@ class PlayerRatingAdmin(ReadOnlyHistoryAdmin):
 
 
 @admin.register(PlayerMerge)
-class PlayerMergeAdmin(ReadOnlyHistoryAdmin):
+class PlayerMergeAdmin(ReadOnlyAdmin):
     list_display = ["at", "kept", "merged", "user", "reason"]

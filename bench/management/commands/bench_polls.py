@@ -17,20 +17,12 @@ from __future__ import annotations
 import statistics
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import connection
 from django.test import Client
 
-from bench.harness import Fetched, build_tournament, throwaway_database, timed_get
-from tournament import engine
+from bench.harness import Fetched, session_in_play, throwaway_database, timed_get
 from tournament.core import freshness
-from tournament.core.tournaments import staff_role_grant
-from tournament.matches import services as match_services
-from tournament.matches.records import match_rows, match_with_tournament
-from tournament.models import Match
-from tournament.seating.services import session_seat
-from tournament.sessions.services import session_create, session_start
 
 HTMX = {"HTTP_HX_REQUEST": "true", "HTTP_ACCEPT_ENCODING": "gzip"}
 
@@ -49,16 +41,8 @@ class Command(BaseCommand):
             self.measure(players=players, sessions=sessions, requests=requests)
 
     def measure(self, *, players: int, sessions: int, requests: int) -> None:
-        tournament = build_tournament(players=players, sessions=sessions, seed=1)
-        session = session_create(tournament=tournament, seed=sessions + 1)
-        session_seat(session=session)
-        session_start(session=session)
-        match = Match.objects.filter(table__session=session).order_by("table__number").first()
-        referee = _referee(tournament)
-        record = engine.simulated_match_record(
-            names=match_rows(match=match).names, seed=1, rules=tournament.rules)
-        match_services.match_record_import(match=match_with_tournament(
-            match.pk).get(), user=referee, seen_revision=0, record=record)
+        room = session_in_play(players=players, sessions=sessions, referee="bench-polls-referee")
+        tournament, session, match = room.tournament, room.session, room.match
         player = match.table.seats.order_by("order").first().player_id
         slug = tournament.slug
         pages = {
@@ -93,8 +77,3 @@ def _poll(url: str, *, statuses: tuple[int, ...] = (200,), **headers) -> Fetched
     """One phone's poll (a client of its own, as htmx asks, gzip accepted), timed."""
     return timed_get(Client(), url, statuses=statuses, **HTMX, **headers)
 
-
-def _referee(tournament):
-    user = get_user_model().objects.create_user("bench-polls-referee")
-    staff_role_grant(tournament=tournament, user=user, role="referee")
-    return user

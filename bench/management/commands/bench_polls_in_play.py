@@ -23,19 +23,20 @@ import statistics
 from collections import defaultdict
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import connection
 from django.test import Client
 
-from bench.harness import build_tournament, record_turn_input, throwaway_database, timed
+from bench.harness import (
+    record_turn_input,
+    session_in_play,
+    throwaway_database,
+    timed,
+)
 from tournament import engine
-from tournament.core.tournaments import staff_role_grant
 from tournament.matches import services as match_services
 from tournament.matches.records import match_rows, match_with_tournament
 from tournament.models import Match
-from tournament.seating.services import session_seat
-from tournament.sessions.services import session_create, session_start
 
 HTMX = {"HTTP_HX_REQUEST": "true", "HTTP_ACCEPT_ENCODING": "gzip"}
 PAGES = ("standings", "match", "player", "session")
@@ -60,12 +61,9 @@ class Command(BaseCommand):
 
     def measure(self, *, tables: int, seconds: float, turn_seconds: float,
                 poll_seconds: float, warm_up: float) -> None:
-        tournament = build_tournament(players=4 * tables, sessions=0, seed=1)
-        session = session_create(tournament=tournament, seed=1)
-        session_seat(session=session)
-        session_start(session=session)
-        referee = get_user_model().objects.create_user("bench-polls-in-play-referee")
-        staff_role_grant(tournament=tournament, user=referee, role="referee")
+        room = session_in_play(players=4 * tables, sessions=0,
+                               referee="bench-polls-in-play-referee", recorded=False)
+        tournament, session, referee = room.tournament, room.session, room.referee
         slug = tournament.slug
         matches = list(Match.objects.filter(table__session=session)
                        .select_related("table").order_by("table__number"))

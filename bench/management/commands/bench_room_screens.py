@@ -18,22 +18,15 @@ from __future__ import annotations
 import statistics
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import connection
 from django.test import Client
 
-from bench.harness import Fetched, build_tournament, throwaway_database, timed_get
-from tournament import engine
+from bench.harness import Fetched, session_in_play, throwaway_database, timed_get
 from tournament.core import freshness
 from tournament.core.table_codes import table_code
-from tournament.core.tournaments import staff_role_grant
-from tournament.matches import services as match_services
-from tournament.matches.records import match_rows, match_with_tournament
-from tournament.models import Match, Table
+from tournament.models import Table
 from tournament.room import services as room_services
-from tournament.seating.services import session_seat
-from tournament.sessions.services import session_create, session_start
 
 HTMX = {"HTTP_HX_REQUEST": "true", "HTTP_ACCEPT_ENCODING": "gzip"}
 
@@ -52,17 +45,8 @@ class Command(BaseCommand):
             self.measure(players=players, sessions=sessions, requests=requests)
 
     def measure(self, *, players: int, sessions: int, requests: int) -> None:
-        tournament = build_tournament(players=players, sessions=sessions, seed=1)
-        session = session_create(tournament=tournament, seed=sessions + 1)
-        session_seat(session=session)
-        session_start(session=session)
-        match = Match.objects.filter(table__session=session).order_by("table__number").first()
-        referee = get_user_model().objects.create_user("bench-room-referee")
-        staff_role_grant(tournament=tournament, user=referee, role="referee")
-        record = engine.simulated_match_record(
-            names=match_rows(match=match).names, seed=1, rules=tournament.rules)
-        match_services.match_record_import(match=match_with_tournament(match.pk).get(),
-                                           user=referee, seen_revision=0, record=record)
+        room = session_in_play(players=players, sessions=sessions, referee="bench-room-referee")
+        tournament, session, referee = room.tournament, room.session, room.referee
         second = Table.objects.get(session=session, number=2)
         room_services.call_make(table=second, reason="dispute",
                                 code=table_code(tournament.pk, 2))
