@@ -24,25 +24,33 @@ from tournament.leagues.ranking import (
     parse_points_table,
 )
 from tournament.models import League, StaffRole, Tournament
+from tournament.names import name_sort_key
 from tournament.standings.selectors import cached_standings_of
 
 
-def visible_leagues(*, user) -> QuerySet[League]:
+def visible_leagues(*, user) -> list[League]:
     """The public leagues, and those the user organises (every league for a superuser), by
-    name; ``tournament_count``: the tournaments the user may see in each (a private
-    tournament is counted for its staff only)."""
+    name, accents and case aside (``name_key``, ``tournament.names``); ``tournament_count``:
+    the tournaments the user may see in each (a private tournament is counted for its staff
+    only)."""
     leagues = League.objects.all()
     if user.is_authenticated and user.is_superuser:
-        return leagues.annotate(tournament_count=Count("tournaments")).order_by("name", "pk")
+        return _by_name(leagues.annotate(tournament_count=Count("tournaments")))
     shown = Q(is_public=True)
     seen = Q(tournaments__is_public=True)
     if user.is_authenticated:
         shown |= Q(organisers=user)
         seen |= Q(tournaments__staff_roles__user=user)
     leagues = leagues.filter(pk__in=League.objects.filter(shown).values("pk"))
-    return leagues.annotate(
-        tournament_count=Count("tournaments", filter=seen, distinct=True)
-    ).order_by("name", "pk")
+    return _by_name(leagues.annotate(
+        tournament_count=Count("tournaments", filter=seen, distinct=True)))
+
+
+def _by_name(leagues: QuerySet[League]) -> list[League]:
+    listed = list(leagues)
+    for league in listed:
+        league.name_key = name_sort_key(league.name)
+    return sorted(listed, key=lambda league: (league.name_key, league.pk))
 
 
 def points_rule(league: League) -> PointsRule:

@@ -30,7 +30,7 @@ def tournament_column(tournament_id: int) -> str:
 
 
 class LeagueTable(tables2.Table):
-    name = tables2.Column(verbose_name=_("league"), linkify=True)
+    name = tables2.Column(verbose_name=_("league"), linkify=True, order_by="name_key")
     tournament_count = tables2.Column(verbose_name=_("tournaments"),
                                       attrs={"td": {"class": "number"}})
     is_public = tables2.BooleanColumn(verbose_name=_("public"))

@@ -119,6 +119,17 @@ def test_the_list_shows_public_leagues_and_the_users_own(client, season, make_le
     assert client.get(league_url(hidden)).status_code == 200
 
 
+def test_the_list_sorts_the_names_accents_and_case_aside(client, make_league):
+    for slug, name in (("zoe", "Zoé"), ("ete", "Été"), ("automne", "automne")):
+        League.objects.filter(pk=make_league(slug).pk).update(name=name)
+    response = client.get(reverse("tournament:leagues"))
+    assert [a.get("href") for a in select(response, "#leagues tbody a")] == [
+        "/leagues/automne/", "/leagues/ete/", "/leagues/zoe/"]
+    response = client.get(reverse("tournament:leagues"), {"sort": "-name"})
+    assert [a.get("href") for a in select(response, "#leagues tbody a")] == [
+        "/leagues/zoe/", "/leagues/ete/", "/leagues/automne/"]
+
+
 def test_a_private_league_is_a_404_to_the_public_on_every_page(client, make_league):
     hidden = make_league("hidden", is_public=False)
     for name in ("tournament:league", "tournament:league_ranking_pdf", "tournament:league_edit"):
