@@ -1,6 +1,6 @@
 /* The placement rules in the browser, for entry without the server (queue.js): which cells a
  * tile fits after the turns waiting to send, and how it is turned there. The engine's rules
- * (scoring/board.py, scoring/geometry.py), the same answers: tests/browser/test_board_js.py
+ * (scoring/board.py, scoring/geometry.py), the same answers: tests/tournament/matches/test_board_js.py
  * holds them equal on every fitting place of a corpus of simulated boards. The server still
  * checks every turn when it arrives, and its verdict wins.
  *
