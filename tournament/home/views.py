@@ -51,9 +51,11 @@ class LoginView(auth_views.LoginView):
 
     def form_invalid(self, form):
         username = login_attempt_username(self.request)
-        failures = AccessAttempt.objects.filter(
-            username=username, ip_address=get_client_ip_address(self.request),
-        ).aggregate(failures=Max("failures_since_start"))["failures"] or 0
+        failures = 0
+        if "\x00" not in username:  # PostgreSQL keeps no NUL: no attempt is counted under one
+            failures = AccessAttempt.objects.filter(
+                username=username, ip_address=get_client_ip_address(self.request),
+            ).aggregate(failures=Max("failures_since_start"))["failures"] or 0
         tries_left = max(settings.AXES_FAILURE_LIMIT - failures, 0)
         return self.render_to_response(self.get_context_data(
             form=form, tries_left=tries_left if failures else None,
