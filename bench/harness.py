@@ -29,6 +29,7 @@ from typing import Any, Generic, TypeVar
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand
 from django.db import connection, transaction
 from django.http import HttpResponse
 from django.test import Client
@@ -69,6 +70,33 @@ def throwaway_database(command: str) -> Iterator[None]:
     finally:
         teardown_databases(old_config, verbosity=0)
         test_settings["NAME"] = test_name
+
+
+@contextmanager
+def throwaway_site(command: str) -> Iterator[None]:
+    """``throwaway_database``, with the test client's host (``testserver``) allowed: for the
+    commands that ask the pages through ``django.test.Client``."""
+    settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]
+    with throwaway_database(command):
+        yield
+
+
+class PollsCommand(BaseCommand):
+    """A benchmark of polls at ``--players`` players over ``--sessions`` closed sessions, each
+    figure the median of ``--requests``: ``measure`` runs in a throwaway site named after the
+    command's module."""
+
+    def add_arguments(self, parser):
+        parser.add_argument("--players", type=int, default=512)
+        parser.add_argument("--sessions", type=int, default=8)
+        parser.add_argument("--requests", type=int, default=15)
+
+    def handle(self, *args, players, sessions, requests, **options):
+        with throwaway_site(type(self).__module__.rsplit(".", 1)[-1]):
+            self.measure(players=players, sessions=sessions, requests=requests)
+
+    def measure(self, *, players: int, sessions: int, requests: int) -> None:
+        raise NotImplementedError
 
 
 # --- timing ----------------------------------------------------------------------------------
@@ -119,6 +147,10 @@ def time_runs(action: Callable[[], T], *, repeat: int) -> tuple[Timings, T]:
 def ms(seconds: list[float]) -> str:
     """The median of ``seconds``, in whole milliseconds: ``"12 ms"``."""
     return f"{statistics.median(seconds) * 1000:.0f} ms"
+
+
+#: A phone's poll as htmx asks it, compression accepted.
+POLL_HEADERS = {"HTTP_HX_REQUEST": "true", "HTTP_ACCEPT_ENCODING": "gzip"}
 
 
 # --- requests --------------------------------------------------------------------------------

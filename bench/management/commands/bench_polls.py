@@ -16,29 +16,21 @@ from __future__ import annotations
 
 import statistics
 
-from django.conf import settings
-from django.core.management.base import BaseCommand
 from django.db import connection
 from django.test import Client
 
-from bench.harness import Fetched, session_in_play, throwaway_database, timed_get
+from bench.harness import (
+    POLL_HEADERS,
+    Fetched,
+    PollsCommand,
+    session_in_play,
+    timed_get,
+)
 from tournament.core import freshness
 
-HTMX = {"HTTP_HX_REQUEST": "true", "HTTP_ACCEPT_ENCODING": "gzip"}
 
-
-class Command(BaseCommand):
+class Command(PollsCommand):
     help = "CPU time of the public pages' polls: made, kept, unchanged (304)."
-
-    def add_arguments(self, parser):
-        parser.add_argument("--players", type=int, default=512)
-        parser.add_argument("--sessions", type=int, default=8)
-        parser.add_argument("--requests", type=int, default=15)
-
-    def handle(self, *args, players, sessions, requests, **options):
-        settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]
-        with throwaway_database("bench_polls"):
-            self.measure(players=players, sessions=sessions, requests=requests)
 
     def measure(self, *, players: int, sessions: int, requests: int) -> None:
         room = session_in_play(players=players, sessions=sessions, referee="bench-polls-referee")
@@ -75,5 +67,5 @@ class Command(BaseCommand):
 
 def _poll(url: str, *, statuses: tuple[int, ...] = (200,), **headers) -> Fetched:
     """One phone's poll (a client of its own, as htmx asks, gzip accepted), timed."""
-    return timed_get(Client(), url, statuses=statuses, **HTMX, **headers)
+    return timed_get(Client(), url, statuses=statuses, **POLL_HEADERS, **headers)
 

@@ -22,15 +22,15 @@ import math
 import statistics
 from collections import defaultdict
 
-from django.conf import settings
 from django.core.management.base import BaseCommand
 from django.db import connection
 from django.test import Client
 
 from bench.harness import (
+    POLL_HEADERS,
     record_turn_input,
     session_in_play,
-    throwaway_database,
+    throwaway_site,
     timed,
 )
 from tournament import engine
@@ -38,7 +38,6 @@ from tournament.matches import services as match_services
 from tournament.matches.records import match_rows, match_with_tournament
 from tournament.models import Match
 
-HTMX = {"HTTP_HX_REQUEST": "true", "HTTP_ACCEPT_ENCODING": "gzip"}
 PAGES = ("standings", "match", "player", "session")
 
 
@@ -54,8 +53,7 @@ class Command(BaseCommand):
                             help="seconds of the room whose polls are made but not counted")
 
     def handle(self, *args, tables, seconds, turn_seconds, poll_seconds, warm_up, **options):
-        settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]
-        with throwaway_database("bench_polls_in_play"):
+        with throwaway_site("bench_polls_in_play"):
             self.measure(tables=tables, seconds=seconds, turn_seconds=turn_seconds,
                          poll_seconds=poll_seconds, warm_up=warm_up)
 
@@ -113,7 +111,7 @@ class Command(BaseCommand):
                 continue
             phone, urls = what
             for page in PAGES:
-                headers = dict(HTMX)
+                headers = dict(POLL_HEADERS)
                 if (phone, page) in etags:
                     headers["HTTP_IF_NONE_MATCH"] = etags[(phone, page)]
                 run = timed(lambda url=urls[page], h=headers: Client().get(url, **h))

@@ -17,32 +17,24 @@ from __future__ import annotations
 
 import statistics
 
-from django.conf import settings
-from django.core.management.base import BaseCommand
 from django.db import connection
 from django.test import Client
 
-from bench.harness import Fetched, session_in_play, throwaway_database, timed_get
+from bench.harness import (
+    POLL_HEADERS,
+    Fetched,
+    PollsCommand,
+    session_in_play,
+    timed_get,
+)
 from tournament.core import freshness
 from tournament.core.table_codes import table_code
 from tournament.models import Table
 from tournament.room import services as room_services
 
-HTMX = {"HTTP_HX_REQUEST": "true", "HTTP_ACCEPT_ENCODING": "gzip"}
 
-
-class Command(BaseCommand):
+class Command(PollsCommand):
     help = "CPU time of a poll of the projector screen and of the board: made, unchanged (304)."
-
-    def add_arguments(self, parser):
-        parser.add_argument("--players", type=int, default=512)
-        parser.add_argument("--sessions", type=int, default=8)
-        parser.add_argument("--requests", type=int, default=15)
-
-    def handle(self, *args, players, sessions, requests, **options):
-        settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]
-        with throwaway_database("bench_room_screens"):
-            self.measure(players=players, sessions=sessions, requests=requests)
 
     def measure(self, *, players: int, sessions: int, requests: int) -> None:
         room = session_in_play(players=players, sessions=sessions, referee="bench-room-referee")
@@ -69,12 +61,12 @@ class Command(BaseCommand):
             made: list[Fetched] = []
             for _ in range(requests):
                 freshness.touch(tournament_id=tournament.pk)  # a write: made again
-                made.append(timed_get(client(), url, **HTMX))
+                made.append(timed_get(client(), url, **POLL_HEADERS))
             etag = made[-1].response["ETag"]
             unchanged: list[Fetched] = []
             while len(unchanged) < requests:
                 poll = timed_get(client(), url, statuses=(200, 304), HTTP_IF_NONE_MATCH=etag,
-                                 **HTMX)
+                                 **POLL_HEADERS)
                 if poll.response.status_code == 304:
                     unchanged.append(poll)
                 elif name == "board":  # its copy is kept per minute too: the minute turned
