@@ -82,10 +82,8 @@ def clock_set(*, session: Session, minutes: int, user) -> Session:
             _("The clock has already run: add extra minutes, or remove the clock first."),
             code="clock-started")})
     session.clock_seconds = minutes * 60
-    session.save(update_fields=["clock_seconds"])
-    _log(session, user, SessionAuditEntry.Action.CLOCK,
-         _("time set: %(minutes)s min") % {"minutes": minutes})
-    freshness.touch(tournament_id=session.tournament_id)
+    _clock_changed(session, user, ["clock_seconds"],
+                   _("time set: %(minutes)s min") % {"minutes": minutes})
     return session
 
 
@@ -100,10 +98,8 @@ def clock_start(*, session: Session, user) -> Session:
             _("The clock cannot start: it is not set, already running, or its time is up."),
             code="clock-not-startable")
     session.clock_started_at = timezone.now()
-    session.save(update_fields=["clock_started_at"])
-    _log(session, user, SessionAuditEntry.Action.CLOCK,
-         _("clock started") if clock.state == "ready" else _("clock resumed"))
-    freshness.touch(tournament_id=session.tournament_id)
+    _clock_changed(session, user, ["clock_started_at"],
+                   _("clock started") if clock.state == "ready" else _("clock resumed"))
     return session
 
 
@@ -116,9 +112,7 @@ def clock_pause(*, session: Session, user) -> Session:
         raise ValidationError(_("The clock is not running."), code="clock-not-running")
     session.clock_elapsed = clock.elapsed
     session.clock_started_at = None
-    session.save(update_fields=["clock_elapsed", "clock_started_at"])
-    _log(session, user, SessionAuditEntry.Action.CLOCK, _("clock paused"))
-    freshness.touch(tournament_id=session.tournament_id)
+    _clock_changed(session, user, ["clock_elapsed", "clock_started_at"], _("clock paused"))
     return session
 
 
@@ -141,11 +135,9 @@ def clock_add(*, session: Session, minutes: int, user) -> Session:
         session.clock_started_at = now
     session.clock_seconds += minutes * 60
     session.time_up_at = None
-    session.save(update_fields=["clock_seconds", "clock_elapsed", "clock_started_at",
-                                "time_up_at"])
-    _log(session, user, SessionAuditEntry.Action.CLOCK,
-         _("%(minutes)s extra min") % {"minutes": minutes})
-    freshness.touch(tournament_id=session.tournament_id)
+    _clock_changed(session, user,
+                   ["clock_seconds", "clock_elapsed", "clock_started_at", "time_up_at"],
+                   _("%(minutes)s extra min") % {"minutes": minutes})
     return session
 
 
@@ -158,11 +150,17 @@ def clock_remove(*, session: Session, user) -> Session:
     session.clock_started_at = None
     session.clock_elapsed = 0
     session.time_up_at = None
-    session.save(update_fields=["clock_seconds", "clock_started_at", "clock_elapsed",
-                                "time_up_at"])
-    _log(session, user, SessionAuditEntry.Action.CLOCK, _("clock removed"))
-    freshness.touch(tournament_id=session.tournament_id)
+    _clock_changed(session, user,
+                   ["clock_seconds", "clock_started_at", "clock_elapsed", "time_up_at"],
+                   _("clock removed"))
     return session
+
+
+def _clock_changed(session: Session, user, fields: list[str], summary: str) -> None:
+    """A change of the clock written, in the session's log, and shown (``freshness.touch``)."""
+    session.save(update_fields=fields)
+    _log(session, user, SessionAuditEntry.Action.CLOCK, summary)
+    freshness.touch(tournament_id=session.tournament_id)
 
 
 def time_up_round(*, match: Match) -> int:
