@@ -40,15 +40,6 @@ def touch(*, tournament_id: int, results: bool = True) -> None:
     Tournament.objects.filter(pk=tournament_id).update(**bumped)
 
 
-def version(*, tournament_id: int) -> int:
-    """The tournament's data version as committed (one indexed read)."""
-    return (
-        Tournament.objects.filter(pk=tournament_id)
-        .values_list("data_version", flat=True)
-        .get()
-    )
-
-
 #: The results version sits above this many bits of the revisions' sum.
 REVISION_BITS = 32
 
