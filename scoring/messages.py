@@ -142,6 +142,9 @@ RECORD_ERRORS: Final[Mapping[str, str]] = {
     "empty-place": N_("{path}: needs cell and corners, or tile"),
     "not-a-player": N_("{path}: {player} is not a player index (0 to {last})"),
     "claim-without-reason": N_("{path}: a decision to keep the claim needs claimed and a reason"),
+    "settlement-claim-without-reason": N_(
+        "{path}: a decision to keep the settlement claimed needs settlement_claimed and a reason"
+    ),
     "one-rack-per-player": N_("{path}: expected one rack per player ({players}), got {count}"),
     "one-number-per-player": N_(
         "{path}: expected one number per player ({players}), got {count}"

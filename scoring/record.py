@@ -4,9 +4,11 @@ Reading checks the shape of the record only: types, ranges, the rule set, the pl
 indexes. What a referee must hear about (a wrong claim, an unknown tile name, a mirror image)
 is not a reading error: the replay reports it as a problem.
 
-Extension (documented in docs/engine.md): a rack entry may be an integer, the total value of a
+Extensions (documented in docs/engine.md): a rack entry may be an integer, the total value of a
 rack whose tiles were not noted; the player's rack count is then not checked, and the
-settlement uses the total.
+settlement uses the total. A turn's ``decision`` and ``reason``, and a round's
+``settlement_decision`` and ``settlement_reason``: the referee's decision on a claim that
+differs from the engine.
 """
 
 from __future__ import annotations
@@ -131,6 +133,11 @@ class RoundRecord:
     turns: tuple[TurnRecord, ...] = ()
     racks: tuple[Rack, ...] | None = None
     settlement_claimed: tuple[int, ...] | None = None
+    #: The referee's decision on a settlement claimed that differs from the engine's (an
+    #: extension of the format, as a turn's ``decision``): "claim" keeps the claimed figures,
+    #: "engine" the computed ones.
+    settlement_decision: Decision | None = None
+    settlement_reason: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON object of record-format.md."""
@@ -139,6 +146,10 @@ class RoundRecord:
             data["racks"] = [rack if isinstance(rack, int) else list(rack) for rack in self.racks]
         if self.settlement_claimed is not None:
             data["settlement_claimed"] = list(self.settlement_claimed)
+        if self.settlement_decision is not None:
+            data["settlement_decision"] = self.settlement_decision
+        if self.settlement_reason:
+            data["settlement_reason"] = self.settlement_reason
         return data
 
 
@@ -455,17 +466,26 @@ def _turn(value: object, r: int, t: int, players: int) -> TurnRecord:
     reason = get("reason")
     if decision is not None or reason is not None:
         path = _turn_path(r, t)
-        if decision not in _DECISIONS:
-            raise _fail(
-                f"{path}.decision", "expected/one-of", decision, choices=", ".join(_DECISIONS)
-            )
-        if reason is not None:
-            if type(reason) is not str:
-                raise _fail(f"{path}.reason", "expected/text", reason)
-            _text(reason, f"{path}.reason")
+        decision, reason = _decision(decision, reason, path, "decision", "reason")
         if decision == "claim" and (claimed is None or not reason):
             raise RecordError("claim-without-reason", path=path)
     return _new(TurnRecord, (player, draws, place, claimed, bonus, decision, reason))
+
+
+def _decision(
+    decision: object, reason: object, path: str, decision_key: str, reason_key: str
+) -> tuple[Decision, str | None]:
+    """A referee's decision and its reason as the record gives them (a turn's ``decision``
+    and ``reason``, a round's ``settlement_decision`` and ``settlement_reason``)."""
+    if decision not in _DECISIONS:
+        raise _fail(
+            f"{path}.{decision_key}", "expected/one-of", decision, choices=", ".join(_DECISIONS)
+        )
+    if reason is not None:
+        if type(reason) is not str:
+            raise _fail(f"{path}.{reason_key}", "expected/text", reason)
+        _text(reason, f"{path}.{reason_key}")
+    return decision, reason  # type: ignore[return-value]
 
 
 def _rack(value: object, path: str) -> Rack:
@@ -502,10 +522,20 @@ def _round(value: object, index: int, players: int) -> RoundRecord:
         settlement = _per_player(
             settlement, f"{path}.settlement_claimed", players, "one-number-per-player", _int
         )
+    decision = data.get("settlement_decision")
+    reason = data.get("settlement_reason")
+    if decision is not None or reason is not None:
+        decision, reason = _decision(
+            decision, reason, path, "settlement_decision", "settlement_reason"
+        )
+        if decision == "claim" and (settlement is None or not reason):
+            raise RecordError("settlement-claim-without-reason", path=path)
     return RoundRecord(
         turns=tuple([_turn(turn, index, i, players) for i, turn in enumerate(turns)]),
         racks=racks,
         settlement_claimed=settlement,
+        settlement_decision=decision,
+        settlement_reason=reason,
     )
 
 

@@ -227,16 +227,23 @@ class RoundReport:
     scores: tuple[int, ...]
     problems: tuple[Problem, ...]
     counted: bool = True
+    #: The referee's decision on the settlement claimed, as the record gives it: with
+    #: "claim" the round's scores hold the claimed settlement, ``settlement`` stays the
+    #: engine's (and its problem stays listed).
+    settlement_decision: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The round's object in the check command's output."""
+        end: dict[str, Any] = {
+            "kind": self.end,
+            "player": self.out_player,
+            "settlement": None if self.settlement is None else list(self.settlement),
+        }
+        if self.settlement_decision is not None:
+            end["decision"] = self.settlement_decision
         return {
             "turns": [turn.to_json() for turn in self.turns],
-            "end": {
-                "kind": self.end,
-                "player": self.out_player,
-                "settlement": None if self.settlement is None else list(self.settlement),
-            },
+            "end": end,
             "scores": list(self.scores),
         }
 
@@ -309,11 +316,13 @@ class MatchReport:
             else:
                 append("],\n")
             settlement = round_.settlement
+            decision = round_.settlement_decision
             append(
                 f'   "end": {{"kind": "{round_.end}", '
                 f'"player": {_json_int(round_.out_player)}, '
-                f'"settlement": {_json_ints(settlement)}}},\n'
-                f'   "scores": {_json_ints(round_.scores)}}}'
+                f'"settlement": {_json_ints(settlement)}'
+                + ("}" if decision is None else f', "decision": "{decision}"}}')
+                + f',\n   "scores": {_json_ints(round_.scores)}}}'
             )
         append("\n ],\n" if self.rounds else "],\n")
         append(
@@ -1028,9 +1037,12 @@ class MatchReplay:
         self,
         racks: Sequence[Rack | Sequence[str | Tile]] | None = None,
         settlement_claimed: Sequence[int] | None = None,
+        settlement_decision: str | None = None,
     ) -> RoundReport:
         """Close the round in play with the racks shown (tile names, or a rack's total) and
-        the settlement claimed; returns its report."""
+        the settlement claimed; returns its report. ``settlement_decision`` "claim" (the
+        referee kept the claim over the engine's figure): the round's scores take the
+        settlement claimed, once the round is over."""
         state = self._state()
         r = state.index
         players = self.players
@@ -1055,8 +1067,15 @@ class MatchReplay:
             problem = self._false_block(state, racks)
             if problem is not None:
                 problems.append(problem)
+        counted_settlement = settlement
+        if (
+            settlement_decision == "claim"
+            and settlement_claimed is not None
+            and state.end != "unfinished"
+        ):
+            counted_settlement = tuple(settlement_claimed)
         scores = tuple(
-            p + (settlement[i] if settlement is not None else 0)
+            p + (counted_settlement[i] if counted_settlement is not None else 0)
             for i, p in enumerate(state.points)
         )
         if state.counted:
@@ -1082,6 +1101,7 @@ class MatchReplay:
             scores=scores,
             problems=tuple(state.problems) + tuple(problems),
             counted=state.counted,
+            settlement_decision=settlement_decision,
         )
         self._rounds.append(report)
         self._round = None
@@ -1268,5 +1288,5 @@ def check_record(record: MatchRecord) -> MatchReport:
         replay.begin_round()
         for turn in round_.turns:
             play(turn)
-        replay.end_round(round_.racks, round_.settlement_claimed)
+        replay.end_round(round_.racks, round_.settlement_claimed, round_.settlement_decision)
     return replay.report()

@@ -334,7 +334,7 @@ def replay_record(record: MatchRecord, *, leave_last_round_open: bool,
             replay.play(turn)
         if index == last and leave_last_round_open:
             break
-        replay.end_round(round_.racks, round_.settlement_claimed)
+        replay.end_round(round_.racks, round_.settlement_claimed, round_.settlement_decision)
     return replay
 
 

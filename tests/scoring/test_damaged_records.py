@@ -49,6 +49,7 @@ BASES: list[dict[str, Any]] = [
                 ],
                 "racks": [["0-0-1", "2-3-4"], 17],
                 "settlement_claimed": [0, 0],
+                "settlement_decision": "engine",
             }
         ],
     }

@@ -50,6 +50,10 @@ CASES: list[tuple[bytes, str, str]] = [
      "rounds[0].turns[0].player: 2 is not a player index (0 to 1)"),
     (dump(with_turn(decision="claim")), "claim-without-reason",
      "rounds[0].turns[0]: a decision to keep the claim needs claimed and a reason"),
+    (dump(record(ANA_BO, {**round_([]), "settlement_decision": "claim"})),
+     "settlement-claim-without-reason",
+     "rounds[0]: a decision to keep the settlement claimed needs settlement_claimed and a "
+     "reason"),
     (dump(record(ANA_BO, round_([], racks=[[]]))), "one-rack-per-player",
      "rounds[0].racks: expected one rack per player (2), got 1"),
     (dump(record(ANA_BO, round_([], settlement=[1, 2, 3]))), "one-number-per-player",
