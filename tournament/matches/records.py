@@ -147,6 +147,8 @@ def partial_record(rows: MatchRows) -> engine.MatchRecord:
                     if end is not None and end.settlement_claimed is not None
                     else None
                 ),
+                settlement_decision=(end.decision or None) if end is not None else None,
+                settlement_reason=(end.decision_reason or None) if end is not None else None,
             )
         )
     return engine.MatchRecord(

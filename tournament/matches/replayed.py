@@ -213,8 +213,40 @@ class ReplayedRound:
         return self.end_row.settlement_claimed if self.end_row is not None else None
 
     @property
+    def settlement_differs(self) -> bool:
+        """The racks were entered with a settlement claimed that the engine does not give."""
+        return self.closed and any(p.code == "settlement-mismatch" for p in self.problems)
+
+    @property
+    def settlement_decision(self) -> str:
+        """The referee's decision on the settlement claimed: ``engine``, ``claim`` or ''."""
+        return self.end_row.decision if self.end_row is not None else ""
+
+    @property
+    def settlement_decision_reason(self) -> str:
+        return self.end_row.decision_reason if self.end_row is not None else ""
+
+    @property
+    def settlement_decision_pending(self) -> bool:
+        """A settlement claimed that differs from the engine's, and no decision yet."""
+        return self.settlement_differs and not self.settlement_decision
+
+    @property
+    def settlement_figures(self) -> tuple[str, str]:
+        """The engine's settlement and the one claimed, as text (``65 · 0 · 0``), for the
+        decision's two buttons."""
+        engine_figures = self.settlement or ()
+        claimed = self.settlement_claimed or ()
+        return " · ".join(map(str, engine_figures)), " · ".join(map(str, claimed))
+
+    @property
     def pending_decisions(self) -> list[TurnLine]:
         return [turn for turn in self.turns if turn.decision_pending]
+
+    @property
+    def decisions_to_take(self) -> int:
+        """The decisions awaited: the turns' claims and the settlement claimed."""
+        return len(self.pending_decisions) + self.settlement_decision_pending
 
     @property
     def illegal_turns(self) -> list[TurnLine]:
@@ -222,12 +254,14 @@ class ReplayedRound:
 
     @property
     def can_confirm(self) -> bool:
-        """Closed, not yet confirmed, no decision pending and no illegal turn left."""
+        """Closed, not yet confirmed, no decision pending (on a turn or the settlement) and no
+        illegal turn left."""
         return (
             self.closed
             and not self.confirmed
             and self.end_kind != Round.EndKind.UNFINISHED
             and not self.pending_decisions
+            and not self.settlement_decision_pending
             and not self.illegal_turns
         )
 

@@ -15,7 +15,7 @@ from tournament import engine
 from tournament.core.seats import SEAT_LETTERS
 from tournament.core.tables import PythonBodyTable
 from tournament.matches.replayed import ReplayedRound, TurnLine
-from tournament.models import AuditEntry, Turn, Verdict
+from tournament.models import AuditEntry, RoundEnd, Turn, Verdict
 
 #: The sign shown before each verdict's label in the turn log.
 VERDICT_SIGNS = {Verdict.OK: "✓", Verdict.MISMATCH: "≠", Verdict.ILLEGAL: "✗",
@@ -190,7 +190,8 @@ class TurnLogTable(PythonBodyTable):
     def _decision_forms(self, record: TurnLine) -> Any:
         """The two decision forms of a claim that differs (few per page: one template each)."""
         return get_template(self.decision_template).render({
-            "line": record,
+            "engine_points": record.points,
+            "claimed_points": record.claimed,
             "decide_url": self.turn_url("match_turn_decide", record.row.pk),
             "csrf_token": self.csrf_token,
             "revision": self.revision,
@@ -247,6 +248,10 @@ def describe_round_end(snapshot: dict[str, Any] | None, names: list[str]) -> str
     if snapshot.get("settlement_claimed") is not None:
         text += " · " + gettext("settlement claimed: %(values)s") % {
             "values": ", ".join(map(str, snapshot["settlement_claimed"]))}
+    if snapshot.get("decision") == RoundEnd.Decision.CLAIM:
+        text += " · " + gettext("the claim stands")
+    elif snapshot.get("decision") == RoundEnd.Decision.ENGINE:
+        text += " · " + gettext("the engine's figure stands")
     return text
 
 
@@ -289,7 +294,8 @@ class AuditTable(tables2.Table):
         names = self.names
         action = record.action
         if action in (AuditEntry.Action.TURN_ADDED, AuditEntry.Action.TURN_CORRECTED,
-                      AuditEntry.Action.TURN_UNDONE, AuditEntry.Action.DECISION):
+                      AuditEntry.Action.TURN_UNDONE) or (
+                action == AuditEntry.Action.DECISION and "index" in details):
             rows = []
             if action != AuditEntry.Action.TURN_ADDED:
                 rows.append((gettext("before"), self._turn(details, "before")))
@@ -306,9 +312,11 @@ class AuditTable(tables2.Table):
                     "%(count)s later turns moved one place down, each as a new version",
                     len(moved)) % {"count": len(moved)}))
             return format_html_join("", '<div class="audit-{}">{}</div>', rows)
-        if action in (AuditEntry.Action.ROUND_ENDED, AuditEntry.Action.ROUND_END_CORRECTED):
+        settlement_decision = action == AuditEntry.Action.DECISION and "index" not in details
+        if settlement_decision or action in (AuditEntry.Action.ROUND_ENDED,
+                                             AuditEntry.Action.ROUND_END_CORRECTED):
             rows = []
-            if action == AuditEntry.Action.ROUND_END_CORRECTED:
+            if action != AuditEntry.Action.ROUND_ENDED:
                 rows.append((gettext("before"), describe_round_end(details.get("before"), names)))
             rows.append((gettext("after"), describe_round_end(details.get("after"), names)))
             return format_html_join("", '<div><b>{}</b> {}</div>', rows)

@@ -26,6 +26,8 @@ urlpatterns = [
     path(f"{MATCH}turns/<int:turn_id>/decision/", entry.TurnDecisionView.as_view(),
          name="match_turn_decide"),
     path(f"{MATCH}rounds/<int:number>/end/", entry.RoundEndView.as_view(), name="match_round_end"),
+    path(f"{MATCH}rounds/<int:number>/settlement/decision/",
+         entry.SettlementDecisionView.as_view(), name="match_round_settlement_decide"),
     path(f"{MATCH}rounds/<int:number>/confirm/", entry.RoundConfirmView.as_view(),
          name="match_round_confirm"),
 ]

@@ -232,7 +232,10 @@ class Turn(Versioned):
 
 
 class RoundEnd(Versioned):
-    """The racks shown at the end of a round and the settlement claimed; versioned like turns."""
+    """The racks shown at the end of a round and the settlement claimed, with the referee's
+    decision when the claim differs from the engine's settlement; versioned like turns."""
+
+    Decision = Turn.Decision
 
     round = models.ForeignKey(Round, models.CASCADE, related_name="ends", verbose_name=_("round"))
     racks = models.JSONField(
@@ -241,6 +244,11 @@ class RoundEnd(Versioned):
         help_text=_("Per seat: the tile names left, or the rack's total when not noted."),
     )
     settlement_claimed = models.JSONField(_("settlement claimed"), null=True, blank=True)
+    # The referee's decision when the settlement claimed and the engine's differ.
+    decision = models.CharField(
+        _("decision"), max_length=8, choices=Decision.choices, blank=True, default=Decision.NONE
+    )
+    decision_reason = models.TextField(_("reason for the decision"), blank=True)
 
     class Meta:
         verbose_name = _("end of round")
@@ -255,6 +263,10 @@ class RoundEnd(Versioned):
             models.CheckConstraint(
                 condition=Q(superseded_by__isnull=True) | Q(superseded_at__isnull=False),
                 name="round_end_superseded_by_has_date",
+            ),
+            models.CheckConstraint(
+                condition=~Q(decision="claim") | ~Q(decision_reason=""),
+                name="round_end_claim_decision_has_reason",
             ),
         ]
 

@@ -90,3 +90,30 @@ def find(
                 if predicate(turn, round_, t):
                     return seed, record, r, t
     raise LookupError("no simulated match has such a turn")
+
+
+#: The hands left at a table blocked by :func:`blocked_round`.
+BLOCKED_HANDS = [12, 16, 14, 13]
+
+
+def blocked_round(match: Match, user) -> None:
+    """Seat A opens with 5-5-5, then every draw empties the pool: the table is blocked with
+    hands of ``BLOCKED_HANDS`` tiles and nothing left to draw."""
+    add(match, user, services.TurnInput(player=0, cell=engine.Cell(0, 0, "U"),
+                                        corners=(5, 5, 5), points_claimed=25))
+    for _ in range(9):
+        add(match, user, services.TurnInput(draws=3))
+    add(match, user, services.TurnInput(draws=1))
+    assert replay(match).live.end_kind == "blocked"
+
+
+def blocked_racks() -> list[list[str]]:
+    """Racks of ``BLOCKED_HANDS`` tiles for :func:`blocked_round`: every tile but 5-5-5 (the
+    pool is empty). One of them fits next to 5-5-5: a false block, shown to the referee,
+    which does not stop the round."""
+    free = [str(t) for t in engine.ALL_TILES if str(t) != "5-5-5"]
+    racks, start = [], 0
+    for count in BLOCKED_HANDS:
+        racks.append(free[start:start + count])
+        start += count
+    return racks

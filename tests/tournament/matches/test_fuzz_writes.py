@@ -196,6 +196,16 @@ def test_turn_decide(played, referee_client, field, value):
 
 
 @FUZZ
+@given(field=st.sampled_from(["revision", "decision", "reason"]), value=VALUES)
+def test_settlement_decide(played, referee_client, field, value):
+    with example():
+        match = fresh(played)
+        base = {"revision": str(match.revision), "decision": "claim", "reason": "agreed"}
+        _post(referee_client, match, _url(match, "match_round_settlement_decide", number=1),
+              _fuzzed(base, field, value), HTTP_HX_REQUEST="true")
+
+
+@FUZZ
 @given(field=st.sampled_from(["revision", "reason", "rack_0", "rack_3", "total_1",
                               "settlement_2", "page"]), value=VALUES)
 def test_round_end(played, referee_client, field, value):

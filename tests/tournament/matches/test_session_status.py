@@ -51,6 +51,9 @@ WRITES: dict[str, Write] = {
     "round_end": lambda match, user: services.match_round_end(
         match=match, user=user, seen_revision=match.revision, round_index=0,
         racks=[0, 0, 0, 0], reason="recount"),
+    "settlement_decide": lambda match, user: services.match_round_settlement_decide(
+        match=match, user=user, seen_revision=match.revision, round_index=0,
+        decision="engine"),
     "round_confirm": lambda match, user: services.match_round_confirm(
         match=match, user=user, seen_revision=match.revision, round_index=0),
     "record_import": lambda match, user: services.match_record_import(

@@ -5,7 +5,8 @@ view to render), grouped by what they write:
 - :mod:`.turn_inputs`: what a caller gives for a turn, and why turns are refused;
 - :mod:`.turns`: adding turns (board and sheet mode), undoing, correcting, inserting,
   deciding on a claim;
-- :mod:`.rounds`: the racks at the end of a round, the round's confirmation;
+- :mod:`.rounds`: the racks at the end of a round, deciding on a settlement claimed that
+  differs, the round's confirmation;
 - :mod:`.records`: filling an empty match from a record.
 
 Each returns a :class:`WriteResult`: ``saved`` (what it wrote) and ``replay`` (the match as
@@ -15,7 +16,12 @@ based on an older revision raises :class:`StaleMatch`.
 """
 
 from tournament.matches.services.records import match_record_import, match_record_import_and_confirm
-from tournament.matches.services.rounds import RackInput, match_round_confirm, match_round_end
+from tournament.matches.services.rounds import (
+    RackInput,
+    match_round_confirm,
+    match_round_end,
+    match_round_settlement_decide,
+)
 from tournament.matches.services.turn_inputs import (
     MismatchesNotSeen,
     Refusal,
@@ -58,6 +64,7 @@ __all__ = [
     "match_results_cache",
     "match_round_confirm",
     "match_round_end",
+    "match_round_settlement_decide",
     "match_turn_correct",
     "match_turn_decide",
     "match_turn_insert",

@@ -38,6 +38,9 @@ def _refuse_nul_characters(parsed: engine.MatchRecord) -> None:
         (f"rounds[{r}].turns[{t}].reason", turn.reason or "")
         for r, round_record in enumerate(parsed.rounds)
         for t, turn in enumerate(round_record.turns)
+    ] + [
+        (f"rounds[{r}].settlement_reason", round_record.settlement_reason or "")
+        for r, round_record in enumerate(parsed.rounds)
     ]
     for path, text in texts:
         if "\x00" in text:
@@ -152,6 +155,8 @@ def match_record_import(
                     if round_record.racks is not None else [],
                     settlement_claimed=list(round_record.settlement_claimed)
                     if round_record.settlement_claimed is not None else None,
+                    decision=round_record.settlement_decision or "",
+                    decision_reason=round_record.settlement_reason or "",
                     created_by=write.author,
                 )
                 rows.ends[round_.pk] = end

@@ -12,7 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournament import engine
-from tournament.matches.replayed import TurnLine
+from tournament.matches.replayed import ReplayedRound, TranslatedProblem, TurnLine
 from tournament.matches.services.write import WriteResult, match_write
 from tournament.models import AuditEntry, Match, Round, RoundEnd
 
@@ -23,8 +23,19 @@ RackInput = list[str] | int
 #: rack (a tile already on the table, a tile twice, more tiles than the hand and the pool).
 IMPOSSIBLE_RACK_CODES = frozenset({"tile-already-played", "rack-impossible", "unknown-tile"})
 #: The round's problems that must be settled before it is confirmed: the impossible racks (a
-#: record brought in may hold them) and a settlement claim the engine does not give.
+#: record brought in may hold them) and a settlement claim the engine does not give, until
+#: the referee decides on it (:func:`match_round_settlement_decide`).
 OPEN_PROBLEM_CODES = IMPOSSIBLE_RACK_CODES | {"settlement-mismatch"}
+
+
+def _open_problems(round_view: ReplayedRound) -> list[TranslatedProblem]:
+    """The round's problems that stop its confirmation: a settlement claim that differs counts
+    until the referee has decided on it."""
+    return [
+        p for p in round_view.problems
+        if p.code in OPEN_PROBLEM_CODES
+        and (p.code != "settlement-mismatch" or not round_view.settlement_decision)
+    ]
 
 
 def _impossible_racks(problems) -> None:
@@ -45,7 +56,8 @@ def _impossible_racks(problems) -> None:
 def _round_end_snapshot(end: RoundEnd | None) -> dict[str, Any] | None:
     if end is None:
         return None
-    return {"racks": end.racks, "settlement_claimed": end.settlement_claimed}
+    return {"racks": end.racks, "settlement_claimed": end.settlement_claimed,
+            "decision": end.decision}
 
 
 def _stored_racks(racks: Sequence[RackInput]) -> list[Any]:
@@ -186,11 +198,14 @@ def match_round_confirm(*, match: Match, user, seen_revision: int, round_index: 
                   "(turns %(turns)s).")
                 % {**number, "turns": _turn_numbers(round_view.illegal_turns)},
                 code="illegal_turns")
-        open_problems = [p for p in round_view.problems if p.code in OPEN_PROBLEM_CODES]
+        open_problems = _open_problems(round_view)
         if open_problems:
             raise ValidationError(
-                _("Round %(number)s cannot be confirmed: %(problems)s. Enter the racks again "
-                  "(with a reason) so that they hold.")
+                (_("Round %(number)s cannot be confirmed: %(problems)s. Keep the engine's "
+                   "settlement or the claim (with a reason).")
+                 if all(p.code == "settlement-mismatch" for p in open_problems) else
+                 _("Round %(number)s cannot be confirmed: %(problems)s. Enter the racks again "
+                   "(with a reason) so that they hold."))
                 % {**number, "problems": "; ".join(p.message for p in open_problems)},
                 code="open_problems")
         round_.save(update_fields=["confirmed_at", "confirmed_by"])
@@ -200,3 +215,55 @@ def match_round_confirm(*, match: Match, user, seen_revision: int, round_index: 
             {"round": round_.index, "scores": list(round_view.scores)},
         )
     return WriteResult(saved=round_, replay=replay, round_index=round_.index)
+
+
+def match_round_settlement_decide(
+    *, match: Match, user, seen_revision: int, round_index: int, decision: str,
+    reason: str = "", submission_key: str = "",
+) -> WriteResult[RoundEnd]:
+    """The referee's decision on a settlement claimed that differs from the engine's, as on a
+    turn's claim (``match_turn_decide``): ``engine`` (the engine's settlement stands) or
+    ``claim`` (the claimed one stands and counts; a reason is required). Recorded as a new
+    version of the round's end. A confirmed round takes no decision: its racks are corrected
+    (with a reason) first, which un-confirms it and asks for the decision again."""
+    reason = reason.strip()
+    if decision not in (RoundEnd.Decision.ENGINE, RoundEnd.Decision.CLAIM):
+        raise ValidationError({"decision": ValidationError(
+            _("Choose the engine's figure or the claim."), code="invalid_decision")})
+    if decision == RoundEnd.Decision.CLAIM and not reason:
+        raise ValidationError({"reason": ValidationError(
+            _("Say why the claim stands against the engine."), code="reason_required")})
+    with match_write(match=match, user=user, seen_revision=seen_revision,
+                     submission_key=submission_key) as write:
+        rows = write.rows
+        number = {"number": round_index + 1}
+        round_ = next((r for r in rows.rounds if r.index == round_index), None)
+        old = rows.ends.get(round_.pk) if round_ is not None else None
+        if old is None:
+            raise ValidationError(
+                _("Round %(number)s has no racks entered: there is no settlement to decide on.")
+                % number, code="round_not_closed")
+        if round_.confirmed_at is not None:
+            raise ValidationError(
+                _("Round %(number)s is already confirmed: correct its racks (with a reason) to "
+                  "decide again.") % number, code="already_confirmed")
+        new = RoundEnd(round=round_, racks=old.racks, settlement_claimed=old.settlement_claimed,
+                       decision=decision,
+                       decision_reason=reason if decision == RoundEnd.Decision.CLAIM else "",
+                       created_by=write.author, change_reason=reason)
+        rows.ends[round_.pk] = new
+        replay = write.replay(from_round=round_.index)
+        round_view = next(r for r in replay.rounds if r.row.pk == round_.pk)
+        if not round_view.settlement_differs:
+            raise ValidationError(
+                _("The settlement claimed agrees with the engine: there is nothing to decide."),
+                code="nothing_to_decide")
+        write.supersede(old, new)
+        write.audit(
+            AuditEntry.Action.DECISION,
+            f"round {round_.index + 1}, settlement: {decision}",
+            {"round": round_.index, "before": _round_end_snapshot(old),
+             "after": _round_end_snapshot(new)},
+            reason,
+        )
+    return WriteResult(saved=new, replay=replay, round_index=round_.index)

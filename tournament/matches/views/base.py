@@ -259,6 +259,9 @@ class MatchWriteView(MatchWriteMixin, MatchPageMixin, View):
             for key, value in forms.items():
                 if key.endswith("_message"):
                     messages.error(self.request, value)
+                elif key.endswith("_messages"):
+                    for message in value or ():
+                        messages.error(self.request, message)
                 elif hasattr(value, "errors"):
                     for errors in value.errors.values():
                         for error in errors:

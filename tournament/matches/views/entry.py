@@ -142,6 +142,33 @@ class TurnDecisionView(MatchWriteView):
         return self.done(_("Decision recorded."), written)
 
 
+class SettlementDecisionView(MatchWriteView):
+    """The referee's decision on a settlement claimed that differs from the engine's: the
+    same two choices and reason as a turn's (``DecisionForm``)."""
+
+    def post(self, request, *args, **kwargs):
+        number = kwargs["number"]
+        form = DecisionForm(request.POST)
+        if not form.is_valid():
+            return self.refused(
+                settlement_error_round=number,
+                decision_error_messages=[e for errors in form.errors.values() for e in errors])
+        try:
+            written = services.match_round_settlement_decide(
+                match=self.match, user=request.user, seen_revision=form.cleaned_data["revision"],
+                submission_key=submission_key(self.request), round_index=number - 1,
+                decision=form.cleaned_data["decision"], reason=form.cleaned_data.get("reason", ""),
+            )
+        except services.AlreadySaved:
+            return self.already_saved()
+        except services.StaleMatch:
+            return self.stale()
+        except ValidationError as error:
+            return self.refused(settlement_error_round=number,
+                                decision_error_messages=error.messages)
+        return self.done(_("Decision recorded."), written)
+
+
 class RoundEndView(MatchWriteView):
     """The racks shown at the end of a round (a correction when they were entered already)."""
 
