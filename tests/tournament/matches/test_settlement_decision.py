@@ -72,7 +72,7 @@ def refused_with(code: str, write, match) -> ValidationError:
     with pytest.raises(ValidationError) as error:
         write()
     codes = [e.code for errors in getattr(error.value, "error_dict", {}).values() for e in errors]
-    assert code in ([error.value.code] if not codes else codes)
+    assert code in (codes or [error.value.code])
     assert fresh(match).revision == revision
     assert list(RoundEnd.objects.filter(round__match=match).values_list(
         "pk", "superseded_at")) == ends
