@@ -180,6 +180,8 @@ class RoundPlayerLine:
     name: str
     rack: str
     settlement: int | None
+    #: The settlement claimed at the table (None when no claim was entered).
+    settlement_claimed: int | None
     score: int
     total: int
     went_out: bool
@@ -219,6 +221,7 @@ def match_report_context(*, match: Match) -> dict:
     for round_view in replay.rounds:
         racks = [rack_text(rack) for rack in round_view.racks] if round_view.racks else [""] * len(seats)
         settlement = round_view.settlement or (None,) * len(seats)
+        claimed = round_view.settlement_claimed or (None,) * len(seats)
         rounds.append(
             {
                 "view": round_view,
@@ -228,6 +231,7 @@ def match_report_context(*, match: Match) -> dict:
                         name=seat.name,
                         rack=racks[i],
                         settlement=settlement[i],
+                        settlement_claimed=claimed[i],
                         score=round_view.scores[i],
                         total=round_view.totals_after[i],
                         went_out=round_view.out_player == i,

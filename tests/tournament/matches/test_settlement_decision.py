@@ -16,6 +16,7 @@ from django.utils import translation
 from tests.factories import match_at
 from tests.pages import has_id, select
 from tests.tournament.matches.helpers import blocked_racks, blocked_round, fresh, replay
+from tests.tournament.printing.helpers import assert_pdf
 from tournament.core.tournaments import staff_role_grant
 from tournament.matches import services
 from tournament.models import AuditEntry, Round, RoundEnd, StaffRole
@@ -250,3 +251,14 @@ def test_the_record_carries_the_decision_and_fills_another_match_alike(tournamen
     assert (end.decision, end.decision_reason) == ("claim", "agreed at the table")
     assert fresh(other).totals == fresh(match).totals
     assert not replay(other).rounds[0].settlement_decision_pending
+
+
+def test_the_match_report_prints_the_claim_and_the_decision(tournament, referee,
+                                                            referee_client):
+    match = match_at(tournament=tournament)
+    _figures, claim = settled_with_claim(match, referee)
+    decide(match, referee, "claim", "Chloé et Bruno d’accord")
+    response = referee_client.get(url(match, "match_report_pdf"), HTTP_ACCEPT_LANGUAGE="en")
+    text = " ".join(assert_pdf(response))
+    assert "Chloé et Bruno d’accord" in text
+    assert str(max(claim)) in text.split()
