@@ -9,7 +9,8 @@ What other parts of the tool use:
   ``draws``, ``claimed``, ``bonus_claimed`` — next to the engine's ``points``, ``bonus``,
   ``bonus_points``, ``penalty``, ``verdict``, ``problems`` (translated), the referee's
   ``decision`` and ``decision_reason`` and the ``points_counted``; the round's ``end_kind``,
-  ``racks``, ``settlement``, ``settlement_claimed``, ``scores``, ``totals_after``,
+  ``racks``, ``settlement``, ``settlement_claimed`` and the referee's ``settlement_decision``
+  on it (``settlement_decision_pending`` until taken), ``scores``, ``totals_after``,
   round-level ``problems``, ``confirmed``, and ``board_svg(side=...)``), ``totals``,
   ``finished``, ``winners`` / ``winner_names``, and ``live`` (the round in play).
 - ``selectors.match_record(match=...)`` -> the engine's ``MatchRecord`` of the match

@@ -249,6 +249,8 @@ class RoundEnd(Versioned):
         _("decision"), max_length=8, choices=Decision.choices, blank=True, default=Decision.NONE
     )
     decision_reason = models.TextField(_("reason for the decision"), blank=True)
+    # The engine's word, cached: the settlement claimed is not the engine's.
+    settlement_differs = models.BooleanField(_("settlement claimed differs"), default=False)
 
     class Meta:
         verbose_name = _("end of round")

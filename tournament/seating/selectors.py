@@ -170,16 +170,19 @@ def seated_but_withdrawn(*, session: Session) -> list[dict[str, Any]]:
 #: ``TurnLine.decision_pending`` (its cached verdict is the replay's), which
 #: ``match_round_confirm`` refuses a round for.
 DECISION_PENDING = Q(verdict=Verdict.MISMATCH, decision=Turn.Decision.NONE)
+#: A current end of round whose settlement claimed differs from the engine's, with no
+#: decision yet: ``ReplayedRound.settlement_decision_pending`` from the cached figure.
+SETTLEMENT_DECISION_PENDING = Q(settlement_differs=True, decision=RoundEnd.Decision.NONE)
 #: A current turn the engine finds illegal: ``TurnLine.is_illegal``, the other refusal.
 ILLEGAL_TURN = Q(verdict=Verdict.ILLEGAL)
 
 
 def session_attention(*, session: Session) -> dict[int, dict[str, Any]]:
-    """What awaits a referee at the session's matches (two queries, whatever the session's
+    """What awaits a referee at the session's matches (three queries, whatever the session's
     size), by match id; the matches with nothing waiting are left out.
 
-    Each: ``pending_decisions`` (current turns whose claim differs from the engine, no decision
-    taken), ``illegal_turns`` (current turns the engine finds illegal), ``rounds_to_confirm``
+    Each: ``pending_decisions`` (current turns whose claim differs from the engine, and
+    current ends of rounds whose settlement claimed differs, no decision taken), ``illegal_turns`` (current turns the engine finds illegal), ``rounds_to_confirm``
     (the numbers, from 1, of the rounds whose racks were entered and that are not confirmed:
     ``RoundView.closed`` and not ``confirmed``). The same rules as the match page's badges and
     ``match_round_confirm``'s refusals, read from the figures cached on the rows.
@@ -206,6 +209,14 @@ def session_attention(*, session: Session) -> dict[int, dict[str, Any]]:
         counts = waiting(row["round__match_id"])
         counts["pending_decisions"] = row["pending_decisions"]
         counts["illegal_turns"] = row["illegal_turns"]
+    settlements = (
+        RoundEnd.objects.current()
+        .filter(round__match__table__session=session)
+        .filter(SETTLEMENT_DECISION_PENDING)
+        .values_list("round__match_id", flat=True)
+    )
+    for match_id in settlements:
+        waiting(match_id)["pending_decisions"] += 1
     rounds = (
         Round.objects.filter(match__table__session=session, confirmed_at__isnull=True)
         .filter(Exists(RoundEnd.objects.current().filter(round=OuterRef("pk"))))

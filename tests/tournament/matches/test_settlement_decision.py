@@ -20,6 +20,7 @@ from tests.tournament.printing.helpers import assert_pdf
 from tournament.core.tournaments import staff_role_grant
 from tournament.matches import services
 from tournament.models import AuditEntry, Round, RoundEnd, StaffRole
+from tournament.seating.selectors import session_attention
 
 pytestmark = pytest.mark.django_db
 
@@ -262,3 +263,14 @@ def test_the_match_report_prints_the_claim_and_the_decision(tournament, referee,
     text = " ".join(assert_pdf(response))
     assert "Chloé et Bruno d’accord" in text
     assert str(max(claim)) in text.split()
+
+
+def test_the_room_counts_a_pending_settlement_among_the_decisions_to_take(tournament, referee):
+    match = match_at(tournament=tournament)
+    settled_with_claim(match, referee)
+    session = match.table.session
+    assert RoundEnd.objects.current().get(round__match=match).settlement_differs
+    waiting = session_attention(session=session)[match.pk]
+    assert (waiting["pending_decisions"], waiting["rounds_to_confirm"]) == (1, [1])
+    decide(match, referee, "engine")
+    assert session_attention(session=session)[match.pk]["pending_decisions"] == 0

@@ -43,7 +43,7 @@ from tournament.core import freshness
 from tournament.matches.records import MatchRows, match_rows, match_with_tournament
 from tournament.matches.replayed import ReplayedMatch
 from tournament.matches.replaying import match_replay, match_replay_appended
-from tournament.models import AuditEntry, Match, MatchSubmission, Round, Turn
+from tournament.models import AuditEntry, Match, MatchSubmission, Round, RoundEnd, Turn
 from tournament.ratings import services as ratings
 from tournament.sessions.services import session_write_refusal
 
@@ -256,13 +256,15 @@ _TURN_FIGURES = ("points", "tile_value", "bonus", "bonus_points", "penalty", "ve
 
 def match_results_cache(*, replay: ReplayedMatch) -> bool:
     """Store a replay's results on the rows: every current turn's engine figures, verdict and
-    problems; each round's end and scores; the match's totals, winners, status and
-    finished_at. Only changed rows are written; turn rows not in the database yet (a service's
+    problems; each round's end and scores, and whether its settlement claimed differs
+    (``RoundEnd.settlement_differs``); the match's totals, winners, status and finished_at.
+    Only changed rows are written; turn rows not in the database yet (a service's
     new rows) are inserted with their figures. Returns True when the match has just closed
     (it was not finished before and is now).
     """
     changed_turns: list[Turn] = []
     changed_rounds: list[Round] = []
+    changed_ends: list[RoundEnd] = []
     for round_view in replay.rounds:
         for line in round_view.turns:
             row = line.row
@@ -285,6 +287,11 @@ def match_results_cache(*, replay: ReplayedMatch) -> bool:
             row.end_kind = round_view.end_kind
             row.scores = scores
             changed_rounds.append(row)
+        end = round_view.end_row
+        if (end is not None and not round_view.stored
+                and end.settlement_differs != round_view.settlement_differs):
+            end.settlement_differs = round_view.settlement_differs
+            changed_ends.append(end)
     new_turns = [row for row in changed_turns if row.pk is None]
     changed_turns = [row for row in changed_turns if row.pk is not None]
     if new_turns:
@@ -293,6 +300,8 @@ def match_results_cache(*, replay: ReplayedMatch) -> bool:
         Turn.objects.bulk_update(changed_turns, _TURN_FIGURES)
     if changed_rounds:
         Round.objects.bulk_update(changed_rounds, ["end_kind", "scores"])
+    if changed_ends:
+        RoundEnd.objects.bulk_update(changed_ends, ["settlement_differs"])
 
     match = replay.match
     was_finished = match.status in (Match.Status.FINISHED, Match.Status.CONFIRMED)
