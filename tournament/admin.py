@@ -224,7 +224,9 @@ class TurnAdmin(ReadOnlyAdmin):
 
 @admin.register(RoundEnd)
 class RoundEndAdmin(ReadOnlyAdmin):
-    list_display = ["__str__", "racks", "settlement_claimed", "created_at", "superseded_at"]
+    list_display = ["__str__", "racks", "settlement_claimed", "decision", "created_at",
+                    "superseded_at"]
+    list_filter = ["decision"]
 
 
 @admin.register(AuditEntry)
