@@ -274,3 +274,18 @@ def test_the_room_counts_a_pending_settlement_among_the_decisions_to_take(tourna
     assert (waiting["pending_decisions"], waiting["rounds_to_confirm"]) == (1, [1])
     decide(match, referee, "engine")
     assert session_attention(session=session)[match.pk]["pending_decisions"] == 0
+
+
+def test_racks_saved_with_a_differing_claim_are_announced_as_awaiting_a_decision(
+        tournament, referee, referee_client):
+    match = match_at(tournament=tournament)
+    blocked_round(match, referee)
+    data = {"revision": fresh(match).revision}
+    for seat, rack in enumerate(blocked_racks()):
+        data[f"rack_{seat}"] = " ".join(rack)
+    data["settlement_0"] = "1"  # the engine pays another seat, or this one more
+    response = referee_client.post(url(match, "match_round_end", number=1), data, **HTMX)
+    assert response.status_code == 200 and response["X-Submission"] == "saved"
+    announce = json.loads(response["HX-Trigger-After-Settle"])["entry-announce"]
+    assert announce["kind"] == "pending"
+    assert has_id(response.content.decode(), "settlement-decision-1")

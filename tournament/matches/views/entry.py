@@ -223,6 +223,12 @@ class RoundEndView(MatchWriteView):
             except ValidationError as error:
                 add_service_errors(form, error)
             else:
+                settled = next(r for r in written.replay.rounds if r.index == round_view.index)
+                if settled.settlement_decision_pending:
+                    return self.done(
+                        _("Round %(number)s settled, with a settlement claimed that differs "
+                          "from the engine's: decide below.") % {"number": round_view.number},
+                        written, kind="pending")
                 return self.done(_("Round %(number)s settled.") % {"number": round_view.number},
                                  written)
         if page or round_view.closed or request.POST.get("next") == "sheet":
