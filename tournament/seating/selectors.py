@@ -178,7 +178,7 @@ ILLEGAL_TURN = Q(verdict=Verdict.ILLEGAL)
 
 
 def session_attention(*, session: Session) -> dict[int, dict[str, Any]]:
-    """What awaits a referee at the session's matches (three queries, whatever the session's
+    """What awaits a referee at the session's matches (two queries, whatever the session's
     size), by match id; the matches with nothing waiting are left out.
 
     Each: ``pending_decisions`` (current turns whose claim differs from the engine, and
@@ -209,20 +209,17 @@ def session_attention(*, session: Session) -> dict[int, dict[str, Any]]:
         counts = waiting(row["round__match_id"])
         counts["pending_decisions"] = row["pending_decisions"]
         counts["illegal_turns"] = row["illegal_turns"]
-    settlements = (
-        RoundEnd.objects.current()
-        .filter(round__match__table__session=session)
-        .filter(SETTLEMENT_DECISION_PENDING)
-        .values_list("round__match_id", flat=True)
-    )
-    for match_id in settlements:
-        waiting(match_id)["pending_decisions"] += 1
+    # a settlement awaiting its decision keeps its round unconfirmed: read with the rounds
+    ends = RoundEnd.objects.current().filter(round=OuterRef("pk"))
     rounds = (
         Round.objects.filter(match__table__session=session, confirmed_at__isnull=True)
-        .filter(Exists(RoundEnd.objects.current().filter(round=OuterRef("pk"))))
+        .filter(Exists(ends))
+        .annotate(settlement_pending=Exists(ends.filter(SETTLEMENT_DECISION_PENDING)))
         .order_by("match_id", "index")
-        .values_list("match_id", "index")
+        .values_list("match_id", "index", "settlement_pending")
     )
-    for match_id, index in rounds:
-        waiting(match_id)["rounds_to_confirm"].append(index + 1)
+    for match_id, index, settlement_pending in rounds:
+        counts = waiting(match_id)
+        counts["rounds_to_confirm"].append(index + 1)
+        counts["pending_decisions"] += settlement_pending
     return attention
