@@ -79,13 +79,16 @@ def final_standings(
     *,
     qualifying: Sequence[dict[str, Any]],
     players: Sequence[StandingPlayer],
+    results: Sequence[MatchResult] = (),
     final_results: Sequence[MatchResult],
     criteria: Sequence[str],
 ) -> list[dict[str, Any]]:
-    """The standings with the final decided (see the module's docstring): the rows of
-    ``standings_compute`` with ``stage`` ("final" or "qualifying") and ``qualifying_rank``
-    (the rank the qualifying sessions gave, None when not ranked there). A finalist's
-    figures are those of the final; the others' those of the qualifying sessions."""
+    """The standings with the final decided (see the module's docstring), from the
+    ``qualifying`` rows (``standings_compute`` over the qualifying ``results``): rows with
+    ``stage`` ("final" or "qualifying") and ``qualifying_rank`` (the rank the qualifying
+    sessions gave, None when not ranked there). A finalist's figures are those of the final,
+    and ``overall`` holds their ``matches`` and ``match_points`` over the whole tournament
+    (a career counts those); the others' figures are the qualifying sessions'."""
     finalist_ids = {player_id for result in final_results for player_id in result.player_ids}
     qualifying_rank = {row["player_id"]: row["rank"] for row in qualifying}
     final_rows = standings_compute(
@@ -93,6 +96,12 @@ def final_standings(
         results=final_results,
         criteria=criteria,
     )
+    overall = {
+        row["player_id"]: {"matches": row["matches"], "match_points": row["match_points"]}
+        for row in standings_compute(
+            players=[player for player in players if player.id in finalist_ids],
+            results=[*results, *final_results], criteria=criteria)
+    }
     unplaced = len(qualifying) + 1
 
     def order(row: dict[str, Any]) -> tuple:
@@ -110,7 +119,8 @@ def final_standings(
         if row["ranked"] and key != previous:
             row["rank"] = position
             previous = key
-        rows.append({**row, "position": position, "stage": STAGE_FINAL})
+        rows.append({**row, "position": position, "stage": STAGE_FINAL,
+                     "overall": overall[row["player_id"]]})
     rest = [row for row in qualifying if row["player_id"] not in finalist_ids]
     first_after = len(rows) + 1  # a qualifying rank above it (a tie at the cut line) moves down
     for position, row in enumerate(rest, start=first_after):

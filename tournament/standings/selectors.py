@@ -218,8 +218,8 @@ def _ranked(
     criteria = list(tournament.ranking_criteria)
     rows = standings_compute(players=players, results=results, criteria=criteria)
     if final_results:
-        rows = final_standings(qualifying=rows, players=players, final_results=final_results,
-                               criteria=criteria)
+        rows = final_standings(qualifying=rows, players=players, results=results,
+                               final_results=final_results, criteria=criteria)
     player_url = reverse("tournament:player", kwargs={"slug": tournament.slug, "player_id": 0})
     player_url = player_url[: -len("0/")]
     for row in rows:

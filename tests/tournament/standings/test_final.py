@@ -394,3 +394,16 @@ def test_final_tables_refuse_an_unknown_size():
     assert final_tables([4, 3, 2, 1]) == [[4, 3, 2, 1]]
     with pytest.raises(ValueError):
         final_cut([{"player_id": 1, "rank": 1, "ranked": True}], size=4, seed=0)
+
+
+def test_a_finalists_career_counts_every_match_of_the_tournament():
+    from django.contrib.auth.models import AnonymousUser
+
+    from tournament.players.selectors import player_career
+
+    tournament = eight(final_size=FinalSize.FOUR)
+    final_played(tournament, [[200, 410, 300, 100]])  # P1, P5, P7, P2 as seated
+    p5 = players_of(tournament)[4]
+    (entry,) = player_career(player=p5, user=AnonymousUser())["tournaments"]
+    # P5: 3 + 1 match points in qualifying (QUALIFYING), 3 in the final; three matches.
+    assert (entry["rank"], entry["matches"], entry["match_points"]) == (1, 3, 7)
