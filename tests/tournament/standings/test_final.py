@@ -407,3 +407,46 @@ def test_a_finalists_career_counts_every_match_of_the_tournament():
     (entry,) = player_career(player=p5, user=AnonymousUser())["tournaments"]
     # P5: 3 + 1 match points in qualifying (QUALIFYING), 3 in the final; three matches.
     assert (entry["rank"], entry["matches"], entry["match_points"]) == (1, 3, 7)
+
+
+def test_the_records_archive_carries_the_final_to_another_installation():
+    from tests.tournament.archive.helpers import wipe
+    from tournament.archive import export
+    from tournament.archive.imports import past_results_import
+
+    tournament = eight(final_size=FinalSize.FOUR)
+    final_played(tournament, [[200, 410, 300, 100]])
+
+    def shown(tournament):
+        return [(row["rank_label"], row["name"], row.get("stage")) for row in
+                standings(tournament=tournament).rows]
+
+    before = shown(tournament)
+    data = export.tournament_records_zip(tournament=tournament)
+    wipe(tournament)
+    imported = past_results_import(data=data).tournament
+    assert imported.final_size == FinalSize.FOUR
+    assert list(imported.sessions.values_list("is_final", flat=True)) == [False, False, True]
+    assert shown(imported) == before and before[0][2] == "final"
+
+
+def test_an_archive_whose_final_has_no_final_size_is_refused_whole():
+    import io
+    import json
+    import zipfile
+
+    from tests.tournament.archive.helpers import wipe, zip_with
+    from tournament.archive import export
+    from tournament.archive.imports import past_results_import
+
+    tournament = eight(final_size=FinalSize.FOUR)
+    final_played(tournament, [[200, 410, 300, 100]])
+    data = export.tournament_records_zip(tournament=tournament)
+    wipe(tournament)
+    manifest = json.loads(zipfile.ZipFile(io.BytesIO(data)).read("tournament.json"))
+    manifest["tournament"]["final_size"] = 0
+    tampered = zip_with(data, **{"tournament.json": json.dumps(manifest).encode()})
+    with pytest.raises(ValidationError) as refused:
+        past_results_import(data=tampered)
+    assert "sessions[2].is_final" in " ".join(refused.value.messages)
+    assert not Tournament.objects.exists()
