@@ -71,6 +71,7 @@ def form_data(valid: dict[str, str]):
 SETTINGS = {
     "name": "Spring Open", "start_date": "2025-05-17", "end_date": "", "venue": "Salle",
     "rules": "goliath-tournament", "target": "", "keep_clubs_apart": "on", "is_public": "on",
+    "final_size": "4",
     **{f"criterion_{number}": code for number, code in enumerate(
         ["match_points", "table_wins", "total_points", "share", "best_match", "opponents"],
         start=1)},
