@@ -241,6 +241,8 @@ def standings_rows(*, tournament: Tournament) -> list[dict[str, Any]]:
     Keys: rank (None when not ranked), rank_label, ranked, position, player_id, name, name_key
     (how the name sorts), club, withdrawn,
     matches, match_points, table_wins, total_points, share (0 to 1), best_match, opponents,
-    url. The order of the criteria that decided it: ``tournament.ranking_criteria``.
+    url. The order of the criteria that decided it: ``tournament.ranking_criteria``. Once a
+    final table is decided (docs/final.md), also stage, qualifying_rank, and for the
+    finalists overall (``tournament.standings.final.final_standings``).
     """
     return standings(tournament=tournament).rows

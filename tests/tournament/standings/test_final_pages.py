@@ -128,3 +128,23 @@ def test_the_standings_pdf_prints_the_final_first_under_its_heading(client, deci
     assert final_at < positions[0]
     assert positions == sorted(positions)
     assert positions[3] < qualifying_at < positions[4]
+
+
+def test_the_final_is_printed_like_any_session(client, decided, make_user, grant_organiser):
+    final = decided.sessions.get(is_final=True)
+    kwargs = {"slug": decided.slug, "number": final.number}
+
+    def seating_text(number: int) -> str:
+        return "\n".join(assert_pdf(client.get(
+            reverse("tournament:seating_pdf", kwargs={"slug": decided.slug, "number": number}),
+            HTTP_ACCEPT_LANGUAGE="en")))
+
+    seating = seating_text(final.number)
+    assert "Final" in seating and "Final" not in seating_text(1)  # its heading says so
+    places, _rest = expected_order()
+    for number in places:
+        assert f"P{number}" in seating
+    client.force_login(grant_organiser(make_user("olga"), decided))  # the sheets: staff only
+    assert assert_pdf(client.get(reverse("tournament:score_sheets_pdf", kwargs=kwargs)))
+    page = client.get(reverse("tournament:session", kwargs=kwargs))
+    assert page.status_code == 200 and page.context["session"].is_final
