@@ -140,7 +140,7 @@ def test_the_final_is_printed_like_any_session(client, decided, make_user, grant
             HTTP_ACCEPT_LANGUAGE="en")))
 
     seating = seating_text(final.number)
-    assert "Final" in seating and "Final" not in seating_text(1)  # its heading says so
+    assert "· Final" in seating and "· Final" not in seating_text(1)  # its heading says so
     places, _rest = expected_order()
     for number in places:
         assert f"P{number}" in seating
