@@ -113,14 +113,13 @@ def final_standings(
 
     final_rows.sort(key=lambda row: (*order(row), row["name_key"], row["player_id"]))
     rows: list[dict[str, Any]] = []
-    previous = None
+    previous, rank = None, None
     for position, row in enumerate(final_rows, start=1):
         key = order(row)
         if row["ranked"] and key != previous:
-            row["rank"] = position
-            previous = key
-        rows.append({**row, "position": position, "stage": STAGE_FINAL,
-                     "overall": overall[row["player_id"]]})
+            rank, previous = position, key
+        rows.append({**row, "rank": rank if row["ranked"] else None, "position": position,
+                     "stage": STAGE_FINAL, "overall": overall[row["player_id"]]})
     rest = [row for row in qualifying if row["player_id"] not in finalist_ids]
     first_after = len(rows) + 1  # a qualifying rank above it (a tie at the cut line) moves down
     for position, row in enumerate(rest, start=first_after):

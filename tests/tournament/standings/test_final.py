@@ -450,3 +450,15 @@ def test_an_archive_whose_final_has_no_final_size_is_refused_whole():
         past_results_import(data=tampered)
     assert "sessions[2].is_final" in " ".join(refused.value.messages)
     assert not Tournament.objects.exists()
+
+
+def test_three_equal_in_the_final_are_parted_by_their_qualifying_ranks_only():
+    # Final: P1, P2, P3 equal on every criterion; P1 qualified 1st, P2 and P3 shared 2nd.
+    players = [StandingPlayer(n, f"P{n}") for n in range(1, 6)]
+    qualifying = standings_compute(
+        players=players, criteria=["match_points"],
+        results=[MatchResult((1, 2, 3, 4, 5), (500, 400, 400, 300, 100))])
+    rows = final_standings(qualifying=qualifying, players=players, criteria=["match_points"],
+                           final_results=[MatchResult((3, 2, 1, 4), (250, 250, 250, 50))])
+    assert [(row["player_id"], row["rank_label"]) for row in rows[:4]] == [
+        (1, "1"), (2, "2="), (3, "2="), (4, "4")]
