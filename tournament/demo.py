@@ -10,7 +10,8 @@ Session 3 has its room (docs/room.md): its clock running, a call for a referee f
 two announcements on the projector screen.
 
 Before it, the demo builds an earlier tournament (slug ``demo-autumn``, a month before: 12
-players, ten of them the demo's, two sessions played and closed), and a league "Demo season"
+players, ten of them the demo's, two sessions played and closed, then its final table of 4
+opened, seated from the standings, played and closed: docs/final.md), and a league "Demo season"
 (slug ``demo-season``) of the two, through the leagues' services: the league's ranking and
 the players' ratings have something to show.
 """
@@ -34,10 +35,20 @@ from tournament.core.table_codes import table_code
 from tournament.core.tournaments import staff_role_grant, tournament_create
 from tournament.leagues.services import league_create, league_tournament_add
 from tournament.matches.services import match_record_import_and_confirm
-from tournament.models import League, Match, Player, Registration, Session, StaffRole, Tournament
+from tournament.models import (
+    FinalSize,
+    League,
+    Match,
+    Player,
+    Registration,
+    Session,
+    StaffRole,
+    Tournament,
+)
 from tournament.organiser.services import player_add, tournaments_delete
 from tournament.room import services as room_services
-from tournament.seating.services import session_seat_players
+from tournament.seating.final import final_open
+from tournament.seating.services import session_seat, session_seat_players
 from tournament.sessions.services import session_close, session_create, session_start
 
 DEMO_SLUG = "demo"
@@ -256,7 +267,7 @@ def _demo_earlier(*, today: datetime.date, organiser, referee) -> Tournament:
     start = today - datetime.timedelta(days=EARLIER_DAYS_BEFORE)
     tournament = tournament_create(
         name="Tournoi d'automne", slug=EARLIER_SLUG, start_date=start, end_date=start,
-        venue="Maison des jeux, Villeurbanne", organiser=organiser,
+        venue="Maison des jeux, Villeurbanne", organiser=organiser, final_size=FinalSize.FOUR,
     )
     staff_role_grant(tournament=tournament, user=referee, role=StaffRole.Role.REFEREE)
     entries = DEMO_PLAYERS[:EARLIER_PLAYERS_FROM_DEMO] + EARLIER_ONLY_PLAYERS
@@ -267,13 +278,22 @@ def _demo_earlier(*, today: datetime.date, organiser, referee) -> Tournament:
     for number, tables in enumerate(earlier_seating(players, seed=DEMO_SEED - 1), start=1):
         session = session_create(tournament=tournament, seed=DEMO_SEED - 10 * number)
         session_seat_players(session=session, tables=tables)
-        session = session_start(session=session)
-        matches = Match.objects.filter(table__session=session).select_related("table")
-        for match in matches.order_by("table__number"):
-            record = demo_match_record(match, session.seed * 100 + match.table.number)
-            match_record_import_and_confirm(match=match, user=referee, record=record)
-        session_close(session=session)
+        _demo_play_whole(session, referee=referee)
+    # Its final table, as an organiser runs it: opened, seated from the standings, played.
+    final = final_open(tournament=tournament)
+    session_seat(session=final, seed=DEMO_SEED)
+    _demo_play_whole(final, referee=referee)
     return tournament
+
+
+def _demo_play_whole(session: Session, *, referee) -> None:
+    """Start the seated session, play and confirm every match as its referee, close it."""
+    session = session_start(session=session)
+    matches = Match.objects.filter(table__session=session).select_related("table")
+    for match in matches.order_by("table__number"):
+        record = demo_match_record(match, session.seed * 100 + match.table.number)
+        match_record_import_and_confirm(match=match, user=referee, record=record)
+    session_close(session=session)
 
 
 def _demo_play_session(session: Session, *, referee) -> int:

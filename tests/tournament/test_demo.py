@@ -26,6 +26,7 @@ from tournament.models import (
     Turn,
 )
 from tournament.ratings.services import ratings_rebuild
+from tournament.standings.selectors import standings
 
 pytestmark = pytest.mark.django_db
 
@@ -179,10 +180,20 @@ def test_the_demo_has_a_league_of_an_earlier_tournament_and_the_demo(debug_on, c
     assert earlier.end_date < demo.start_date
     organiser = league.organisers.get()
     assert organiser.username == "organiser" and is_organiser(organiser, earlier)
-    # The earlier tournament: two sessions played and closed, every match confirmed.
-    assert list(earlier.sessions.values_list("status", flat=True)) == ["finished", "finished"]
+    # The earlier tournament: two sessions and its final played and closed, every match
+    # confirmed.
+    assert list(earlier.sessions.values_list("status", "is_final")) == [
+        ("finished", False), ("finished", False), ("finished", True)]
     matches = Match.objects.filter(table__session__tournament=earlier)
-    assert matches.count() == 7 and not matches.exclude(status=Match.Status.CONFIRMED).exists()
+    assert matches.count() == 8 and not matches.exclude(status=Match.Status.CONFIRMED).exists()
+    # Its final: the top four of the qualifying standings, placed first.
+    result = standings(tournament=earlier)
+    finalists = set(Seat.objects.filter(session__tournament=earlier, session__is_final=True)
+                    .values_list("player_id", flat=True))
+    assert result.final_decided and {row["player_id"] for row in result.final_rows} == finalists
+    assert sorted(row["qualifying_rank"] for row in result.final_rows) == [1, 2, 3, 4]
+    assert [row["rank"] for row in result.rows[:5]] == [1, 2, 3, 4, 5]
+    assert client.get("/t/demo-autumn/standings/").context["final_table"] is not None
     # Players partly the same: ten of the demo's, two who came only to the earlier one.
     earlier_people = set(earlier.registrations.values_list("player_id", flat=True))
     demo_people = set(demo.registrations.values_list("player_id", flat=True))

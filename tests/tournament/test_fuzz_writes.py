@@ -71,6 +71,7 @@ def form_data(valid: dict[str, str]):
 SETTINGS = {
     "name": "Spring Open", "start_date": "2025-05-17", "end_date": "", "venue": "Salle",
     "rules": "goliath-tournament", "target": "", "keep_clubs_apart": "on", "is_public": "on",
+    "final_size": "4",
     **{f"criterion_{number}": code for number, code in enumerate(
         ["match_points", "table_wins", "total_points", "share", "best_match", "opponents"],
         start=1)},
@@ -173,6 +174,7 @@ ADDRESSES = {
     "withdraw": ("organiser", "/t/{slug}/organise/players/{registration}/withdraw/", BUTTON),
     "reinstate": ("organiser", "/t/{slug}/organise/players/{registration}/reinstate/", BUTTON),
     "open a session": ("organiser", "/t/{slug}/organise/sessions/open/", BUTTON),
+    "open the final": ("organiser", "/t/{slug}/organise/final/open/", BUTTON),
     "seat": ("organiser", "/t/{slug}/organise/sessions/{number}/seat/", BUTTON),
     "swap": ("organiser", "/t/{slug}/organise/sessions/{number}/swap/",
              {"player_a": "1", "player_b": "2"}),
@@ -391,7 +393,7 @@ def test_the_addresses_cover_every_write_outside_the_matches():
         "tournament:staff_invitation_cancel", "tournament:invitation_accept",
         "tournament:invitation_decline",
         "tournament:session_clock", "tournament:room_settings", "tournament:table_call",
-        "tournament:room_call_answer",
+        "tournament:room_call_answer", "tournament:final_open",
     }
     assert writes == fuzzed, writes ^ fuzzed
 
@@ -418,10 +420,11 @@ MANIFEST_FIELDS = [
     ("format",),
     *[("tournament", name) for name in (
         "name", "slug", "start_date", "end_date", "venue", "rules", "target", "opening_bonus",
-        "match_rounds", "ranking_criteria", "keep_clubs_apart", "is_rated")],
+        "match_rounds", "ranking_criteria", "keep_clubs_apart", "is_rated", "final_size")],
     *[("players", 0, name) for name in (
         "id", "name", "club", "licence", "status", "first_session")],
-    *[("sessions", 0, name) for name in ("number", "status", "seed", "seating", "tables")],
+    *[("sessions", 0, name) for name in ("number", "status", "seed", "seating", "is_final",
+                                                     "tables")],
     *[("sessions", 0, "tables", 0, name) for name in ("number", "players", "match")],
     *[("sessions", 0, "tables", 0, "match", name) for name in (
         "status", "entry", "confirmed_at", "totals", "winners")],

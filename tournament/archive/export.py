@@ -117,9 +117,9 @@ def tournament_manifest(*, tournament: Tournament, entries: dict[int, str],
         }
     sessions = {
         number: {"number": number, "status": status, "seed": seed, "seating": seating,
-                 "tables": []}
-        for number, status, seed, seating in tournament.sessions.order_by("number").values_list(
-            "number", "status", "seed", "seating")
+                 "is_final": is_final, "tables": []}
+        for number, status, seed, seating, is_final in tournament.sessions.order_by(
+            "number").values_list("number", "status", "seed", "seating", "is_final")
     }
     seats = (
         Seat.objects.filter(session__tournament=tournament)
@@ -170,6 +170,7 @@ def tournament_manifest(*, tournament: Tournament, entries: dict[int, str],
             "ranking_criteria": list(tournament.ranking_criteria),
             "keep_clubs_apart": tournament.keep_clubs_apart,
             "is_rated": tournament.is_rated,
+            "final_size": tournament.final_size,
         },
         "players": sorted(players.values(), key=lambda player: player["id"]),
         "sessions": list(sessions.values()),

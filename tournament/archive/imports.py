@@ -128,7 +128,7 @@ def _tournament_made(past: PastTournament, *, organiser) -> Tournament:
                     start_date=past.start_date, end_date=past.end_date, venue=past.venue,
                     rules=past.rules, target=past.target, match_rounds=past.match_rounds,
                     opening_bonus=past.opening_bonus, keep_clubs_apart=past.keep_clubs_apart,
-                    organiser=organiser,
+                    organiser=organiser, final_size=past.final_size,
                 )
         except ValidationError as error:
             if not (hasattr(error, "error_dict") and "slug" in error.error_dict):
@@ -285,7 +285,8 @@ def _past_tournament_import(past: PastTournament, *, organiser,
     imported: list[tuple[Match, PastSession, PastTable]] = []
     for past_session in past.sessions:
         session = session_create(tournament=tournament, seed=past_session.seed)
-        Session.objects.filter(pk=session.pk).update(seating=past_session.seating)
+        Session.objects.filter(pk=session.pk).update(seating=past_session.seating,
+                                                     is_final=past_session.is_final)
         try:
             session_seat_players(session=session, tables=[
                 [players[key] for key in table.players] for table in past_session.tables])

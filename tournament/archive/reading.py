@@ -45,7 +45,7 @@ from tournament.archive.unzip import (
     archive_error,
     json_shape_check,
 )
-from tournament.models import Match, Registration, SeatingMethod, Session, Tournament
+from tournament.models import FinalSize, Match, Registration, SeatingMethod, Session, Tournament
 from tournament.validators import MAX_SESSION_NUMBER, MAX_TABLE_NUMBER
 
 #: The largest number a manifest's id, seed or total may be (the database's integers).
@@ -87,6 +87,7 @@ class PastSession:
     seed: int
     seating: str
     tables: tuple[PastTable, ...]
+    is_final: bool = False
 
 
 @dataclass(frozen=True)
@@ -116,6 +117,7 @@ class PastTournament:
     ranking_criteria: list[str] | None = None
     keep_clubs_apart: bool = False
     is_rated: bool = True
+    final_size: int = 0
     players: list[PastPlayer] = field(default_factory=list)
     sessions: list[PastSession] = field(default_factory=list)
     records: dict[str, bytes] = field(default_factory=dict)
@@ -326,8 +328,11 @@ def _manifest_read(archive: BoundedZip) -> tuple[PastTournament, str]:
         keep_clubs_apart=read.get(meta, "keep_clubs_apart", path, bool, optional=True,
                                   default=False),
         is_rated=read.get(meta, "is_rated", path, bool, optional=True, default=True),
+        final_size=read.integer(meta, "final_size", path, optional=True, default=0),
         identity=identity,
     )
+    if past.final_size not in FinalSize.values:
+        raise read.fail(f"{path}.final_size", " | ".join(map(str, FinalSize.values)))
     statuses = set(Registration.Status.values)
     for index, item in enumerate(read.get(manifest, "players", "", list)):
         path = f"players[{index}]"
@@ -392,9 +397,12 @@ def _manifest_read(archive: BoundedZip) -> tuple[PastTournament, str]:
                 confirmed_at=read.moment(match, "confirmed_at", f"{where}.match"),
                 totals=tuple(totals) if totals else None,
             ))
+        is_final = read.get(item, "is_final", path, bool, optional=True, default=False)
+        if is_final and (not past.final_size or any(s.is_final for s in past.sessions)):
+            raise read.fail(f"{path}.is_final", _("one final at most, in a tournament with one"))
         past.sessions.append(PastSession(
             number=number, seed=read.integer(item, "seed", path, optional=True, default=0),
-            seating=seating, tables=tuple(tables)))
+            seating=seating, tables=tuple(tables), is_final=is_final))
     return past, declared_digest
 
 

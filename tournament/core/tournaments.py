@@ -34,6 +34,7 @@ def tournament_create(
     is_public: bool = True,
     keep_clubs_apart: bool = False,
     organiser=None,
+    final_size: int = 0,
 ) -> Tournament:
     """Create a tournament; ``organiser`` (a user), if given, becomes its organiser. An address
     already held, by any tournament, is refused as "not available" (``slug-unavailable``:
@@ -49,6 +50,7 @@ def tournament_create(
         opening_bonus=opening_bonus,
         is_public=is_public,
         keep_clubs_apart=keep_clubs_apart,
+        final_size=final_size,
     )
     if rules is not None:
         tournament.rules = rules

@@ -28,6 +28,7 @@ from tournament.models.ratings import PlayerMerge, PlayerRating, RatingChange
 from tournament.models.room import Announcement, RefereeCall
 from tournament.models.sessions import Seat, SeatingMethod, Session, SessionAuditEntry, Table
 from tournament.models.tournaments import (
+    FinalSize,
     RankingCriterion,
     StaffInvitation,
     StaffRole,
@@ -43,6 +44,7 @@ __all__ = [
     "AuditEntry",
     "AuditEntryRefused",
     "Bonus",
+    "FinalSize",
     "Installation",
     "League",
     "Match",

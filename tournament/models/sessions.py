@@ -47,6 +47,11 @@ class Session(models.Model):
         default=SeatingMethod.RANDOM,
         help_text=_("How the first session's players were placed at the tables."),
     )
+    is_final = models.BooleanField(
+        _("final"), default=False, editable=False,
+        help_text=_("The final table: seated from the standings, its result decides the "
+                    "finalists' places (docs/final.md)."),
+    )
     # The session clock (tournament.room.clock): a duration, run from clock_started_at while it
     # runs; clock_elapsed holds the seconds run before (the pauses left out).
     clock_seconds = models.PositiveIntegerField(
@@ -72,6 +77,9 @@ class Session(models.Model):
                 fields=["tournament", "number"], name="session_unique_number"
             ),
             models.CheckConstraint(condition=Q(number__gte=1), name="session_number_from_1"),
+            models.UniqueConstraint(
+                fields=["tournament"], condition=Q(is_final=True), name="session_one_final"
+            ),
         ]
 
     def __str__(self) -> str:

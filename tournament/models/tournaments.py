@@ -44,6 +44,15 @@ class TimeUpAction(models.TextChoices):
     FINISH_ROUND = "finish-round", _("finish the round in play, then the match ends")
 
 
+class FinalSize(models.IntegerChoices):
+    """The final table the tournament ends with (docs/final.md): none, or the top 4 at one
+    table, or the top 8 at two."""
+
+    NONE = 0, _("no final")
+    FOUR = 4, _("a final of 4 (one table)")
+    EIGHT = 8, _("a final of 8 (two tables)")
+
+
 class Tournament(models.Model):
     name = models.CharField(_("name"), max_length=200)
     slug = models.SlugField(
@@ -105,6 +114,13 @@ class Tournament(models.Model):
     keep_clubs_apart = models.BooleanField(
         _("keep players of the same club apart in session 1"), default=False
     )
+    final_size = models.PositiveSmallIntegerField(
+        _("final table"),
+        choices=FinalSize.choices,
+        default=FinalSize.NONE,
+        help_text=_("After the qualifying sessions, the top players play one more match that "
+                    "decides their places (docs/final.md); fixed once the final is open."),
+    )
     league = models.ForeignKey(
         "League",
         models.SET_NULL,
@@ -165,6 +181,9 @@ class Tournament(models.Model):
             models.CheckConstraint(
                 condition=Q(archive_copy=False) | Q(is_rated=False),
                 name="tournament_copy_not_rated",
+            ),
+            models.CheckConstraint(
+                condition=Q(final_size__in=[0, 4, 8]), name="tournament_final_size_known"
             ),
         ]
 

@@ -36,6 +36,9 @@ class TournamentForm(forms.Form):
     keep_clubs_apart = model_field(Tournament, "keep_clubs_apart")
     is_public = model_field(Tournament, "is_public")
     is_rated = model_field(Tournament, "is_rated")
+    # Not required: a form posted without it (a page opened before the setting existed)
+    # leaves the final as it is.
+    final_size = model_field(Tournament, "final_size", required=False, empty_value=None)
 
     def __init__(self, *args, locked: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
@@ -61,7 +64,7 @@ class TournamentForm(forms.Form):
             name: getattr(tournament, name)
             for name in ("name", "start_date", "end_date", "venue", "rules", "target",
                          "match_rounds", "opening_bonus", "keep_clubs_apart", "is_public",
-                         "is_rated")
+                         "is_rated", "final_size")
         }
         initial.update(zip(CRITERIA_FIELDS, tournament.ranking_criteria, strict=False))
         return initial

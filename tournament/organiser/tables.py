@@ -28,6 +28,11 @@ class OrganiserSessionTable(tables2.Table):
         empty_text = _("No session yet.")
         attrs = {"class": "data-table", "id": "organiser-sessions"}
 
+    def render_number(self, value, record):
+        if record.is_final:
+            return _("%(number)s (final)") % {"number": value}
+        return value
+
 
 class OrganiserRegistrationTable(tables2.Table):
     name = tables2.Column(

@@ -117,10 +117,14 @@ class OrganiseView(OrganiserRequiredMixin, TemplateView):
         table = OrganiserSessionTable(sessions)
         RequestConfig(self.request, paginate=False).configure(table)
         last = sessions[-1] if sessions else None
+        closed = last is None or last.status == Session.Status.FINISHED
+        final_opened = any(session.is_final for session in sessions)
         context.update(
             session_table=table,
             last_session=last,
-            can_open_session=last is None or last.status == Session.Status.FINISHED,
+            can_open_session=closed and not final_opened,
+            can_open_final=bool(self.tournament.final_size) and last is not None and closed
+            and not final_opened,
             next_session_number=(last.number + 1) if last else 1,
             registration_counts=selectors.registration_counts(tournament=self.tournament),
         )

@@ -286,6 +286,7 @@ def player_career(*, player: Player, user) -> dict[str, Any]:
         tournament = registration.tournament
         tournament_rows = standings[tournament.pk].rows
         row = next(row for row in tournament_rows if row["player_id"] == player.pk)
+        figures = row.get("overall", row)  # a finalist's row holds the final's (docs/final.md)
         entries.append({
             "tournament": tournament,
             "registration": registration,
@@ -293,8 +294,8 @@ def player_career(*, player: Player, user) -> dict[str, Any]:
             "rank_label": row["rank_label"],
             "ranked": row["ranked"],
             "player_count": ranked_count(tournament_rows),
-            "matches": row["matches"],
-            "match_points": row["match_points"],
+            "matches": figures["matches"],
+            "match_points": figures["match_points"],
             "withdrawn": row["withdrawn"],
             "in_play": tournament.pk in in_play,
             "url": reverse(

@@ -283,23 +283,30 @@ def standings_context(*, tournament) -> dict:
     layout = print_layout(result.criteria)
     columns = layout.columns
     leading = set(LEADING_COLUMNS)
-    rows = [
-        {
-            "podium": row["ranked"] and row["rank"] <= 3,
-            "withdrawn": row["withdrawn"],
-            "cells": [
-                (
-                    name,
-                    row["rank_label"] if name == "rank"
-                    else row[name] if name in leading
-                    else criterion_display(name, row),
-                )
-                for name, _header in columns
-            ],
-        }
-        for row in result.rows
-    ]
+
+    def printed(rows, *, podium: bool) -> list[dict]:
+        return [
+            {
+                "podium": podium and row["ranked"] and row["rank"] <= 3,
+                "withdrawn": row["withdrawn"],
+                "cells": [
+                    (
+                        name,
+                        row["rank_label"] if name == "rank"
+                        else row[name] if name in leading
+                        else criterion_display(name, row),
+                    )
+                    for name, _header in columns
+                ],
+            }
+            for row in rows
+        ]
+
+    # A final decided (docs/final.md): its places first, under a heading of their own.
+    final_rows = printed(result.final_rows, podium=True)
+    rows = printed(result.qualifying_rows, podium=not final_rows)
     return {
+        "final_rows": final_rows,
         "tournament": tournament,
         "standings": result,
         "columns": columns,

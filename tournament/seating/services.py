@@ -27,6 +27,7 @@ from tournament.models import (
 )
 from tournament.ratings.model import INITIAL
 from tournament.seating.algorithm import Seating, SeatingPlayer, seating_draw
+from tournament.seating.final import final_plan
 from tournament.seating.selectors import earlier_meetings, registrations_to_seat
 from tournament.standings.selectors import standings_rows
 
@@ -83,7 +84,8 @@ def session_seat(*, session: Session, seed: int | None = None, method: str | Non
     session); None keeps the session's. ``method``: kept on the session (``Session.
     seating``); None keeps the session's; a method by rating is refused after session 1
     (keyed ``method``). A seated session that has not started is drawn again; the earlier
-    sessions must be closed first, so that the standings are final.
+    sessions must be closed first, so that the standings are final. The final table is
+    seated from the standings (``tournament.seating.final``), not drawn.
     """
     session = _session_locked(session)
     tournament = session.tournament
@@ -103,6 +105,8 @@ def session_seat(*, session: Session, seed: int | None = None, method: str | Non
               "its results."),
             code="earlier-not-closed", params={"number": unfinished[0], "next": session.number},
         )
+    if session.is_final:
+        return _final_seat(session, seed=seed)
     registrations = list(registrations_to_seat(session=session))
     if len(registrations) < 2:
         raise ValidationError(
@@ -147,6 +151,23 @@ def session_seat(*, session: Session, seed: int | None = None, method: str | Non
     session_seat_players(
         session=session,
         tables=[[player_by_id[player_id] for player_id in table] for table in seating.tables],
+    )
+    return seating
+
+
+def _final_seat(session: Session, *, seed: int | None) -> Seating:
+    """Seat the final from the standings (``tournament.seating.final``); ``seed`` draws a tie
+    at the cut line again."""
+    if seed is not None:
+        session.seed = seed
+    seating, _cut = final_plan(session=session)
+    session.tables.all().delete()
+    session.status = Session.Status.DRAFT
+    session.save(update_fields=["status", "seed", "seating"])
+    players = Player.objects.in_bulk([player_id for table in seating.tables for player_id in table])
+    session_seat_players(
+        session=session,
+        tables=[[players[player_id] for player_id in table] for table in seating.tables],
     )
     return seating
 

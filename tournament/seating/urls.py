@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tournament.seating import views
+from tournament.seating import final_views, views
 
 urlpatterns = [
     path(
@@ -22,5 +22,10 @@ urlpatterns = [
         "t/<slug:slug>/organise/sessions/<int:number>/reopen/",
         views.SessionReopenView.as_view(),
         name="session_reopen",
+    ),
+    path(
+        "t/<slug:slug>/organise/final/open/",
+        final_views.FinalOpenView.as_view(),
+        name="final_open",
     ),
 ]

@@ -50,8 +50,12 @@ def session_create(*, tournament: Tournament, seed: int = 0) -> Session:
 
 @transaction.atomic
 def session_open(*, tournament: Tournament) -> Session:
-    """Open the next session, as a draft with a fresh seed; the last one must be closed."""
+    """Open the next session, as a draft with a fresh seed; the last one must be closed, and
+    the final (docs/final.md) not opened: it ends the tournament."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if tournament.sessions.filter(is_final=True).exists():
+        raise ValidationError(
+            _("The final is open: it is the tournament's last session."), code="final-opened")
     unfinished = (
         tournament.sessions.exclude(status=Session.Status.FINISHED)
         .order_by("number")

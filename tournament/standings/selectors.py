@@ -13,6 +13,11 @@
 
 Only confirmed matches count (``Match.status == confirmed``), from their cached totals and
 winners; no match is replayed. The number of queries does not grow with players or matches.
+
+A final table (docs/final.md): the final session's matches count only once all of them are
+confirmed, and then through ``tournament.standings.final.final_standings`` (the finalists
+first, placed by the final; the others as the qualifying sessions left them); until then the
+standings are the qualifying sessions' alone.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from django.urls import reverse
 from django.utils.translation import get_language
 
 from tournament.models import Match, Registration, Seat, Session, Tournament
+from tournament.standings.final import STAGE_FINAL, final_standings
 from tournament.standings.ranking import (
     MatchResult,
     StandingPlayer,
@@ -52,6 +58,20 @@ class Standings:
     tables_in_play: list[TableInPlay] = field(default_factory=list)
     confirmed_matches: int = 0
     sessions_in_play: list[int] = field(default_factory=list)
+    #: The final table (docs/final.md): seated and not decided yet, or decided (its places
+    #: first in ``rows``, each row's ``stage`` saying which part it is in).
+    final_in_play: bool = False
+    final_decided: bool = False
+
+    @property
+    def final_rows(self) -> list[dict[str, Any]]:
+        """The rows placed by the final (empty until it is decided)."""
+        return [row for row in self.rows if row.get("stage") == STAGE_FINAL]
+
+    @property
+    def qualifying_rows(self) -> list[dict[str, Any]]:
+        """The rows placed by the qualifying sessions (all of them until the final is decided)."""
+        return [row for row in self.rows if row.get("stage") != STAGE_FINAL]
 
     @property
     def ranked_count(self) -> int:
@@ -127,16 +147,21 @@ def standings_of(
     # definition, docs/record-format.md), which the ranking finds from the totals.
     matches = Match.objects.filter(table__session__tournament_id__in=ids).values_list(
         "table__session__tournament_id", "pk", "table_id", "status", "totals", "table__number",
-        "table__session__number", "table__session__status",
+        "table__session__number", "table__session__status", "table__session__is_final",
     )
     confirmed: dict[int, tuple[int, int, list[int]]] = {}  # table id: tournament, match, totals
+    final_tables: set[int] = set()
+    final_open: dict[int, bool] = {}  # tournament id: a final match is not confirmed yet
     in_play: dict[int, list[TableInPlay]] = {pk: [] for pk in ids}
     sessions_in_play: dict[int, set[int]] = {pk: set() for pk in ids}
     status_labels = dict(Match.Status.choices)
     started = {Session.Status.PLAYING, Session.Status.FINISHED}
-    for tournament_id, match_id, table_id, status, totals, table, session, session_status in (
-        matches
-    ):
+    for (tournament_id, match_id, table_id, status, totals, table, session, session_status,
+         is_final) in matches:
+        if is_final:
+            final_tables.add(table_id)
+            final_open[tournament_id] = (
+                final_open.get(tournament_id, False) or status != Match.Status.CONFIRMED)
         if session_status == Session.Status.PLAYING:
             sessions_in_play[tournament_id].add(session)
         if status == Match.Status.CONFIRMED:
@@ -154,11 +179,13 @@ def standings_of(
         if table_id in seated:
             seated[table_id].append((order, player_id))
     results: dict[int, list[MatchResult]] = {pk: [] for pk in ids}
+    final_results: dict[int, list[MatchResult]] = {pk: [] for pk in ids}
     for table_id, (tournament_id, match_id, totals) in confirmed.items():
         player_ids = tuple(player_id for _order, player_id in sorted(seated[table_id]))
         if len(totals) != len(player_ids):
             continue  # a confirmed match always has its totals; never guess
-        results[tournament_id].append(MatchResult(player_ids, tuple(totals), match_id=match_id))
+        kept = final_results if table_id in final_tables else results
+        kept[tournament_id].append(MatchResult(player_ids, tuple(totals), match_id=match_id))
 
     return {
         tournament.pk: _ranked(
@@ -167,6 +194,10 @@ def standings_of(
             results=results[tournament.pk],
             in_play=in_play[tournament.pk],
             sessions_in_play=sessions_in_play[tournament.pk],
+            final_results=(
+                None if final_open.get(tournament.pk, True) else final_results[tournament.pk]
+            ),
+            final_in_play=final_open.get(tournament.pk, False),
         )
         for tournament in tournaments
     }
@@ -179,10 +210,16 @@ def _ranked(
     results: list[MatchResult],
     in_play: list[TableInPlay],
     sessions_in_play: set[int],
+    final_results: list[MatchResult] | None = None,
+    final_in_play: bool = False,
 ) -> Standings:
-    """One tournament's standings from what :func:`standings_of` read (no query)."""
+    """One tournament's standings from what :func:`standings_of` read (no query);
+    ``final_results``: the final's, once every final match is confirmed (else None)."""
     criteria = list(tournament.ranking_criteria)
     rows = standings_compute(players=players, results=results, criteria=criteria)
+    if final_results:
+        rows = final_standings(qualifying=rows, players=players, results=results,
+                               final_results=final_results, criteria=criteria)
     player_url = reverse("tournament:player", kwargs={"slug": tournament.slug, "player_id": 0})
     player_url = player_url[: -len("0/")]
     for row in rows:
@@ -191,8 +228,10 @@ def _ranked(
         rows=rows,
         criteria=criteria,
         tables_in_play=sorted(in_play, key=lambda table: (table.session, table.table)),
-        confirmed_matches=len(results),
+        confirmed_matches=len(results) + len(final_results or []),
         sessions_in_play=sorted(sessions_in_play),
+        final_in_play=final_in_play,
+        final_decided=bool(final_results),
     )
 
 
@@ -202,6 +241,8 @@ def standings_rows(*, tournament: Tournament) -> list[dict[str, Any]]:
     Keys: rank (None when not ranked), rank_label, ranked, position, player_id, name, name_key
     (how the name sorts), club, withdrawn,
     matches, match_points, table_wins, total_points, share (0 to 1), best_match, opponents,
-    url. The order of the criteria that decided it: ``tournament.ranking_criteria``.
+    url. The order of the criteria that decided it: ``tournament.ranking_criteria``. Once a
+    final table is decided (docs/final.md), also stage, qualifying_rank, and for the
+    finalists overall (``tournament.standings.final.final_standings``).
     """
     return standings(tournament=tournament).rows

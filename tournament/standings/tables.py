@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy as _
 from tournament.core.spreadsheet import spreadsheet_cell
 from tournament.core.tables import PlayerRankingTable, rank_value
 from tournament.models import RankingCriterion
+from tournament.standings.final import STAGE_FINAL
 from tournament.standings.ranking import CRITERIA
 
 #: The printed standings' headers of the criteria: short, so that six columns of figures fit;
@@ -42,6 +43,17 @@ LEADING_COLUMNS = ("rank", "name", "club", "matches")
 #: the status, after the criteria.
 EXPORT_LEADING_COLUMNS = ("rank", "tie", "name", "club", "matches")
 TRAILING_COLUMNS = ("status",)
+#: The exports' column of a tournament whose final is decided (docs/final.md), after the tie:
+#: which part of the standings placed the player, the final or the qualifying sessions.
+STAGE_COLUMN = "stage"
+
+
+def export_names(criteria, *, final: bool = False) -> tuple[str, ...]:
+    """The exports' column names for ``criteria``; ``final``: with the stage column."""
+    leading = EXPORT_LEADING_COLUMNS
+    if final:
+        leading = (*leading[:2], STAGE_COLUMN, *leading[2:])
+    return (*leading, *criteria, *TRAILING_COLUMNS)
 
 #: The CSV's two dialects, named for what they write: ``semicolon`` (``;`` between columns,
 #: decimal commas: what a French spreadsheet opens in columns) and ``comma`` (``,`` and
@@ -123,6 +135,8 @@ class StandingsTable(PlayerRankingTable):
                           order_by="position")
     tie = tables2.Column(verbose_name=_("tied"), accessor="rank_label", visible=False,
                          orderable=False)
+    stage = tables2.Column(verbose_name=_("placed by"), accessor="position", visible=False,
+                           orderable=False)
 
     class Meta(PlayerRankingTable.Meta):
         attrs = {"class": "data-table standings", "id": "standings"}
@@ -131,12 +145,14 @@ class StandingsTable(PlayerRankingTable):
         row_attrs = {"data-player": lambda record: record["player_id"]}
 
     @classmethod
-    def for_criteria(cls, rows, criteria, **kwargs) -> StandingsTable:
-        """The table with the chosen criteria's columns only, in their order."""
+    def for_criteria(cls, rows, criteria, *, final: bool = False, **kwargs) -> StandingsTable:
+        """The table with the chosen criteria's columns only, in their order; ``final``: with
+        the exports' stage column (docs/final.md)."""
         return cls(
             rows,
-            sequence=(*EXPORT_LEADING_COLUMNS, *criteria, *TRAILING_COLUMNS),
-            exclude=[code for code in CRITERIA if code not in criteria],
+            sequence=export_names(criteria, final=final),
+            exclude=[code for code in CRITERIA if code not in criteria]
+            + ([] if final else [STAGE_COLUMN]),
             **kwargs,
         )
 
@@ -167,6 +183,9 @@ class StandingsTable(PlayerRankingTable):
     def value_status(self, record):
         return export_value("status", record)
 
+    def value_stage(self, record):
+        return export_value(STAGE_COLUMN, record)
+
     def value_match_points(self, record):
         return export_value("match_points", record)
 
@@ -177,10 +196,10 @@ class StandingsTable(PlayerRankingTable):
         return export_value("share", record)
 
 
-def export_columns(criteria) -> list[tuple[str, str]]:
+def export_columns(criteria, *, final: bool = False) -> list[tuple[str, str]]:
     """The exports' columns, names and headers: the page's columns for ``criteria``, then the
-    status (headers in the active language, as on the page)."""
-    names = (*EXPORT_LEADING_COLUMNS, *criteria, *TRAILING_COLUMNS)
+    status (headers in the active language, as on the page); ``final``: with the stage."""
+    names = export_names(criteria, final=final)
     return [(name, capfirst(str(StandingsTable.base_columns[name].verbose_name))) for name in names]
 
 
@@ -194,6 +213,8 @@ def export_value(name: str, row: dict):
         return rank_value(row["rank_label"].rstrip("="))
     if name == "tie":
         return str(_("tied")) if row["rank_label"].endswith("=") else ""
+    if name == STAGE_COLUMN:
+        return str(_("Final") if row.get("stage") == STAGE_FINAL else _("Qualifying"))
     if name == "status":
         if row["withdrawn"]:
             return str(_("withdrawn"))
@@ -213,11 +234,12 @@ def csv_cell(name: str, value, *, decimal: str = "."):
     return value
 
 
-def standings_csv(*, rows, criteria, dialect: str = "comma") -> str:
+def standings_csv(*, rows, criteria, dialect: str = "comma", final: bool = False) -> str:
     """The standings as CSV text, written straight from the rows (best first): a header line,
-    then a line per player (:func:`csv_cell`), in ``dialect`` (``CSV_DIALECTS``)."""
+    then a line per player (:func:`csv_cell`), in ``dialect`` (``CSV_DIALECTS``); ``final``:
+    with the stage column (docs/final.md)."""
     delimiter, decimal = CSV_DIALECTS[dialect]
-    columns = export_columns(criteria)
+    columns = export_columns(criteria, final=final)
     text = io.StringIO()
     writer = csv.writer(text, delimiter=delimiter)
     writer.writerow([header for _name, header in columns])

@@ -21,8 +21,20 @@ def csv_response(result, *, slug: str, dialect: str) -> HttpResponse:
     """The standings as a CSV download, written straight from the rows: no table is built for
     it."""
     return csv_download(standings_csv(rows=result.rows, criteria=result.criteria,
-                                      dialect=dialect),
+                                      dialect=dialect, final=result.final_decided),
                         filename=f"{slug}-standings.csv")
+
+
+def final_standings_table(result, *, request) -> StandingsTable | None:
+    """The final's places as a table of their own (sorted apart: ``final-`` parameters), or
+    None while the final is not decided (docs/final.md)."""
+    if not result.final_decided:
+        return None
+    table = StandingsTable.for_criteria(
+        result.final_rows, result.criteria, prefix="final-",
+        attrs={**StandingsTable.Meta.attrs, "id": "standings-final"})
+    RequestConfig(request, paginate=False).configure(table)
+    return table
 
 
 class PublicStandingsView(TournamentMixin, CachedPageMixin, TemplateView):
@@ -49,13 +61,20 @@ class PublicStandingsView(TournamentMixin, CachedPageMixin, TemplateView):
         if export_format == "csv":
             return csv_response(result, slug=self.tournament.slug,
                                 dialect=csv_dialect(request.GET.get("csv")))
-        table = StandingsTable.for_criteria(result.rows, result.criteria)
+        exporting = export_format in TABLE_FORMATS
+        # The page shows the final's places in a table of their own (docs/final.md); the
+        # exports hold every row in one, with a column saying which part placed it.
+        table = StandingsTable.for_criteria(
+            result.rows if exporting else result.qualifying_rows, result.criteria,
+            final=exporting and result.final_decided)
         RequestConfig(request, paginate=False).configure(table)
-        if export_format in TABLE_FORMATS:
+        if exporting:
             return table_download(table, export_format=export_format, title=str(_("Standings")),
                                   stem=f"{self.tournament.slug}-standings")
+        final_table = final_standings_table(result, request=request)
         context = self.get_context_data(
-            standings=result, standings_table=table, ranked_count=result.ranked_count,
+            standings=result, standings_table=table, final_table=final_table,
+            ranked_count=result.ranked_count,
             poll_seconds=poll_seconds(), csv_choices=csv_choices(),
         )
         if request.htmx:

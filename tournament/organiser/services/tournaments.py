@@ -13,9 +13,10 @@ from django.utils.translation import gettext as _
 
 from tournament.core import freshness
 from tournament.core.tournaments import staff_role_grant, tournament_create
-from tournament.models import Session, Tournament
+from tournament.models import FinalSize, Session, Tournament
 from tournament.ratings import services as ratings
 from tournament.ratings.services import ratings_tournament_moved, ratings_tournament_rated_changed
+from tournament.seating.final import final_refusal
 
 
 @transaction.atomic
@@ -35,6 +36,7 @@ def tournament_set_up(
     keep_clubs_apart: bool = False,
     is_public: bool = True,
     is_rated: bool = True,
+    final_size: int | None = FinalSize.NONE,
 ) -> Tournament:
     """Create a tournament with its settings; ``organiser`` becomes its organiser."""
     tournament = tournament_create(
@@ -44,8 +46,9 @@ def tournament_set_up(
     )
     tournament.ranking_criteria = list(ranking_criteria)
     tournament.is_rated = is_rated
+    _final_size_set(tournament, final_size or FinalSize.NONE)
     tournament.full_clean()
-    tournament.save(update_fields=["ranking_criteria", "is_rated"])
+    tournament.save(update_fields=["ranking_criteria", "is_rated", "final_size"])
     staff_role_grant(tournament=tournament, user=organiser, role="organiser")
     return tournament
 
@@ -75,13 +78,15 @@ def tournament_update(
     match_rounds: int | None = None,
     opening_bonus: bool = True,
     is_rated: bool | None = None,
+    final_size: int | None = None,
 ) -> Tournament:
     """Change the settings. The rule set, the target and the match options (rounds per
     match, opening bonus) are fixed once a session has started; the ranking criteria may
     change at any time (the standings follow). ``is_rated`` (None: unchanged) and
     ``is_public`` may change at any time too: when the tournament comes to count for the
     ratings, or no longer does (rated and public), the ratings are refreshed from its first
-    confirmed match."""
+    confirmed match. ``final_size`` (None: unchanged) is fixed once the final is open
+    (docs/final.md)."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     if tournament_settings_locked(tournament=tournament):
         errors = {}
@@ -112,6 +117,8 @@ def tournament_update(
     tournament.opening_bonus = opening_bonus
     tournament.ranking_criteria = list(ranking_criteria)
     tournament.keep_clubs_apart = keep_clubs_apart
+    if final_size is not None:
+        _final_size_set(tournament, final_size)
     if is_rated and tournament.archive_copy:
         raise ValidationError({"is_rated": ValidationError(
             _("This tournament is a copy of an archive whose tournament is already here: its "
@@ -128,6 +135,19 @@ def tournament_update(
         ratings_tournament_moved(tournament, start_date_before=start_date_before)
     freshness.touch(tournament_id=tournament.pk)
     return tournament
+
+
+def _final_size_set(tournament: Tournament, final_size: int) -> None:
+    """Set the final table's size, refused (keyed ``final_size``) once the final is open or
+    when the rule set cannot seat a final table."""
+    final_size = int(final_size)
+    if final_size != tournament.final_size and tournament.sessions.filter(is_final=True).exists():
+        raise ValidationError({"final_size": ValidationError(
+            _("The final is open: its size can no longer change."), code="final-opened")})
+    refusal = final_refusal(tournament=tournament, size=final_size)
+    if refusal is not None:
+        raise ValidationError({"final_size": refusal})
+    tournament.final_size = final_size
 
 
 @transaction.atomic
