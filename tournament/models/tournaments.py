@@ -105,6 +105,27 @@ class Tournament(models.Model):
     keep_clubs_apart = models.BooleanField(
         _("keep players of the same club apart in session 1"), default=False
     )
+    # Club teams and prizes (docs/categories.md): a club's ranking from its best players.
+    team_size = models.PositiveSmallIntegerField(
+        _("club teams: players counted"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1), MaxValueValidator(20)],
+        help_text=_("A club's ranking adds up its best N players' results. Blank: no club "
+                    "ranking."),
+    )
+    team_criterion = models.CharField(
+        _("club teams: results added up"),
+        max_length=20,
+        choices=RankingCriterion.choices,
+        default=RankingCriterion.MATCH_POINTS,
+    )
+    prize_count = models.PositiveSmallIntegerField(
+        _("prize list: places per category"),
+        default=3,
+        validators=[MinValueValidator(1), MaxValueValidator(50)],
+        help_text=_("How many places the printed prize list gives each category."),
+    )
     league = models.ForeignKey(
         "League",
         models.SET_NULL,

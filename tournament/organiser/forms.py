@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tournament.core.forms import DateInput, model_field, slug_field
 from tournament.models import Player, RankingCriterion, StaffRole, Tournament
+from tournament.organiser.players_csv import category_names, category_names_problem
 from tournament.validators import MAX_SESSION_NUMBER, validate_table_numbers
 
 CRITERIA_FIELDS = [f"criterion_{number}" for number in range(1, len(RankingCriterion.values) + 1)]
@@ -112,6 +113,18 @@ class TournamentCreateForm(TournamentForm):
     field_order = ["name", "slug"]
 
 
+class CategoriesField(forms.CharField):
+    """Category names separated by commas (``category_names``): a tuple of names in
+    ``cleaned_data``, a name too long refused next to the field."""
+
+    def clean(self, value):
+        names = category_names(super().clean(value) or "")
+        if problem := category_names_problem(names):
+            raise ValidationError(problem.message[:1].upper() + problem.message[1:],
+                                  code=problem.code)
+        return names
+
+
 class PlayerForm(forms.Form):
     name = model_field(Player, "name")
     club = model_field(Player, "club")
@@ -124,14 +137,20 @@ class PlayerForm(forms.Form):
         help_text=_("A late arrival: the first session the player is seated in. Blank: the next "
                     "session to be seated."),
     )
+    categories = CategoriesField(
+        label=_("Categories"), required=False, max_length=1000,
+        help_text=_("The prize categories the player is in, separated by commas (for example: "
+                    "Women, Juniors). A new name makes a new category."),
+    )
 
 
 class PlayersImportForm(forms.Form):
     file = forms.FileField(
         label=_("CSV file"),
-        help_text=_("One player a line: name, club, licence number (club and licence may be "
-                    "blank), separated by commas or semicolons; a header line is allowed. A file "
-                    "with a bad line imports nothing."),
+        help_text=_("One player a line: name, club, licence number, categories (all but the "
+                    "name may be blank; several categories in one cell, separated by commas), "
+                    "separated by commas or semicolons; a header line is allowed. A file with a "
+                    "bad line imports nothing."),
     )
     same_people = forms.ChoiceField(
         label=_("A player of the file who has the name and club of a record of your "
