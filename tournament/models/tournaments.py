@@ -108,11 +108,11 @@ class Tournament(models.Model):
     # Club teams and prizes (docs/categories.md): a club's ranking from its best players.
     team_size = models.PositiveSmallIntegerField(
         _("club teams: players counted"),
-        null=True,
+        default=0,
         blank=True,
-        validators=[MinValueValidator(1), MaxValueValidator(20)],
-        help_text=_("A club's ranking adds up its best N players' results. Blank: no club "
-                    "ranking."),
+        validators=[MaxValueValidator(20)],
+        help_text=_("A club's ranking adds up its best N players' results. 0 or blank: no "
+                    "club ranking."),
     )
     team_criterion = models.CharField(
         _("club teams: results added up"),

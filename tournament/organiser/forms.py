@@ -37,6 +37,11 @@ class TournamentForm(forms.Form):
     keep_clubs_apart = model_field(Tournament, "keep_clubs_apart")
     is_public = model_field(Tournament, "is_public")
     is_rated = model_field(Tournament, "is_rated")
+    # Blank: no club ranking, the criterion and the places as they are (docs/categories.md).
+    team_size = model_field(Tournament, "team_size", required=False, min_value=0, max_value=20)
+    team_criterion = model_field(Tournament, "team_criterion", required=False)
+    prize_count = model_field(Tournament, "prize_count", required=False, min_value=1,
+                              max_value=50)
 
     def __init__(self, *args, locked: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
@@ -62,7 +67,7 @@ class TournamentForm(forms.Form):
             name: getattr(tournament, name)
             for name in ("name", "start_date", "end_date", "venue", "rules", "target",
                          "match_rounds", "opening_bonus", "keep_clubs_apart", "is_public",
-                         "is_rated")
+                         "is_rated", "team_size", "team_criterion", "prize_count")
         }
         initial.update(zip(CRITERIA_FIELDS, tournament.ranking_criteria, strict=False))
         return initial
@@ -96,6 +101,11 @@ class TournamentForm(forms.Form):
             self.add_error(CRITERIA_FIELDS[0], ValidationError(
                 _("Choose at least one ranking criterion."), code="criteria-empty"))
         cleaned["ranking_criteria"] = criteria
+        if "team_size" in cleaned and cleaned["team_size"] is None:
+            cleaned["team_size"] = 0
+        for name in ("team_criterion", "prize_count"):
+            if name in cleaned and cleaned[name] in ("", None):
+                cleaned[name] = None
         start, end = cleaned.get("start_date"), cleaned.get("end_date")
         if start and end and end < start:
             self.add_error("end_date", ValidationError(

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from tournament.models import Category, Tournament
 from tournament.standings.ranking import ranked_count
@@ -75,16 +75,24 @@ class CategoryStandings:
         return ranked_count(self.rows)
 
 
-def tournament_categories(*, tournament: Tournament) -> list[tuple[int, str, set[int]]]:
-    """The tournament's categories by name: (id, name, the ids of their players), one query."""
-    categories: dict[int, tuple[int, str, set[int]]] = {}
+class CategoryMembers(NamedTuple):
+    """A category: its id, its name and the ids of its players."""
+
+    id: int
+    name: str
+    members: set[int]
+
+
+def tournament_categories(*, tournament: Tournament) -> list[CategoryMembers]:
+    """The tournament's categories by name, with their players (one query)."""
+    categories: dict[int, CategoryMembers] = {}
     for category_id, name, player_id in Category.objects.filter(
         tournament=tournament
     ).values_list("pk", "name", "registrations__player_id"):
-        entry = categories.setdefault(category_id, (category_id, name, set()))
+        entry = categories.setdefault(category_id, CategoryMembers(category_id, name, set()))
         if player_id is not None:
-            entry[2].add(player_id)
-    return sorted(categories.values(), key=lambda entry: (entry[1].casefold(), entry[0]))
+            entry.members.add(player_id)
+    return sorted(categories.values(), key=lambda entry: (entry.name.casefold(), entry.id))
 
 
 def category_standings(

@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 
 from tournament.core import freshness
 from tournament.core.tournaments import staff_role_grant, tournament_create
-from tournament.models import Session, Tournament
+from tournament.models import RankingCriterion, Session, Tournament
 from tournament.ratings import services as ratings
 from tournament.ratings.services import ratings_tournament_moved, ratings_tournament_rated_changed
 
@@ -35,8 +35,12 @@ def tournament_set_up(
     keep_clubs_apart: bool = False,
     is_public: bool = True,
     is_rated: bool = True,
+    team_size: int | None = None,
+    team_criterion: str | None = None,
+    prize_count: int | None = None,
 ) -> Tournament:
-    """Create a tournament with its settings; ``organiser`` becomes its organiser."""
+    """Create a tournament with its settings; ``organiser`` becomes its organiser. The club
+    teams and the prize list: docs/categories.md."""
     tournament = tournament_create(
         name=name, slug=slug, start_date=start_date, end_date=end_date, venue=venue,
         rules=rules, target=target, match_rounds=match_rounds, opening_bonus=opening_bonus,
@@ -44,8 +48,12 @@ def tournament_set_up(
     )
     tournament.ranking_criteria = list(ranking_criteria)
     tournament.is_rated = is_rated
+    tournament.team_size = team_size or 0
+    tournament.team_criterion = team_criterion or RankingCriterion.MATCH_POINTS
+    tournament.prize_count = prize_count or tournament.prize_count
     tournament.full_clean()
-    tournament.save(update_fields=["ranking_criteria", "is_rated"])
+    tournament.save(update_fields=["ranking_criteria", "is_rated", "team_size",
+                                   "team_criterion", "prize_count"])
     staff_role_grant(tournament=tournament, user=organiser, role="organiser")
     return tournament
 
@@ -75,13 +83,17 @@ def tournament_update(
     match_rounds: int | None = None,
     opening_bonus: bool = True,
     is_rated: bool | None = None,
+    team_size: int | None = None,
+    team_criterion: str | None = None,
+    prize_count: int | None = None,
 ) -> Tournament:
     """Change the settings. The rule set, the target and the match options (rounds per
     match, opening bonus) are fixed once a session has started; the ranking criteria may
     change at any time (the standings follow). ``is_rated`` (None: unchanged) and
     ``is_public`` may change at any time too: when the tournament comes to count for the
     ratings, or no longer does (rated and public), the ratings are refreshed from its first
-    confirmed match."""
+    confirmed match. The club teams and the prize list (``team_size``, ``team_criterion``,
+    ``prize_count``: docs/categories.md) may change at any time; None leaves each as it is."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     if tournament_settings_locked(tournament=tournament):
         errors = {}
@@ -112,6 +124,10 @@ def tournament_update(
     tournament.opening_bonus = opening_bonus
     tournament.ranking_criteria = list(ranking_criteria)
     tournament.keep_clubs_apart = keep_clubs_apart
+    for field, value in (("team_size", team_size), ("team_criterion", team_criterion),
+                         ("prize_count", prize_count)):
+        if value is not None:
+            setattr(tournament, field, value)
     if is_rated and tournament.archive_copy:
         raise ValidationError({"is_rated": ValidationError(
             _("This tournament is a copy of an archive whose tournament is already here: its "
