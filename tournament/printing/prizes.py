@@ -7,12 +7,17 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
+from tournament.core.tables import RANKING_TEXT_COLUMNS
 from tournament.models import Tournament
 from tournament.standings.categories import category_standings
 from tournament.standings.category_tables import CategoryStandingsTable, team_players_display
 from tournament.standings.selectors import Standings, standings
 from tournament.standings.tables import LEADING_COLUMNS, criterion_display, print_layout
 from tournament.standings.teams import club_ranking
+
+
+#: The printed sections' columns of words: left-aligned, wrapped.
+SECTION_TEXT_COLUMNS = RANKING_TEXT_COLUMNS | {"counted"}
 
 
 def _player_cells(row: dict, columns) -> list[tuple[str, str]]:
@@ -62,6 +67,7 @@ def standings_sections(*, tournament: Tournament, result: Standings | None = Non
     ]
     teams = club_ranking(tournament=tournament, result=result)
     return {
+        "section_text_columns": SECTION_TEXT_COLUMNS,
         "category_sections": sections,
         "team_columns": _team_columns(),
         "team_rows": None if teams is None else _team_rows(teams),
@@ -86,6 +92,7 @@ def prize_list_context(*, tournament: Tournament) -> dict:
         "tournament": tournament,
         "standings": result,
         "top": top,
+        "section_text_columns": SECTION_TEXT_COLUMNS,
         "overall": {"columns": columns, "rows": podium(result.rows, columns)},
         "category_sections": [
             {"name": category.name, "columns": category_columns,
