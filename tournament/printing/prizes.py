@@ -42,12 +42,13 @@ def _team_columns() -> list[tuple[str, str]]:
 
 
 def _team_rows(teams: list[dict], *, top: int | None = None) -> list[dict]:
+    too_few = _("too few players")
     return [
         {"podium": team["ranked"] and team["rank"] <= 3, "withdrawn": False, "cells": [
             ("rank", team["rank_label"]), ("club", team["club"]),
             ("score", criterion_display(team["criterion"], {team["criterion"]: team["score"]})),
             ("counted", team_players_display(team) if team["ranked"]
-             else f"{team_players_display(team)} ({_('too few players')})"),
+             else f"{team_players_display(team)} ({too_few})"),
         ]}
         for team in teams if top is None or (team["ranked"] and team["rank"] <= top)
     ]

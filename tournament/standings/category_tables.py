@@ -114,5 +114,6 @@ class ClubTeamsTable(PythonBodyTable):
     def cell_counted(self, record):
         text = escape(team_players_display(record))
         if not record["ranked"]:
-            text += f' <span class="tag tag--unranked">{escape(_("too few players"))}</span>'
+            label = escape(_("too few players"))
+            text += f' <span class="tag tag--unranked">{label}</span>'
         return text
