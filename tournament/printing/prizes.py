@@ -15,7 +15,6 @@ from tournament.standings.selectors import Standings, standings
 from tournament.standings.tables import LEADING_COLUMNS, criterion_display, print_layout
 from tournament.standings.teams import club_ranking
 
-
 #: The printed sections' columns of words: left-aligned, wrapped.
 SECTION_TEXT_COLUMNS = RANKING_TEXT_COLUMNS | {"counted"}
 
