@@ -6,11 +6,12 @@ each score shows as the pages show it."""
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from tournament.core.tables import RANKING_TEXT_COLUMNS
 from tournament.models import Tournament
 from tournament.standings.categories import category_standings
-from tournament.standings.category_tables import CategoryStandingsTable, team_players_display
+from tournament.standings.category_tables import team_players_display
 from tournament.standings.selectors import Standings, standings
 from tournament.standings.tables import LEADING_COLUMNS, criterion_display, print_layout
 from tournament.standings.teams import club_ranking
@@ -32,7 +33,8 @@ def _player_cells(row: dict, columns) -> list[tuple[str, str]]:
 
 
 def _overall_column() -> tuple[str, str]:
-    return ("overall", str(CategoryStandingsTable.base_columns["overall"].verbose_name))
+    """The overall rank's column, under a header short enough for six criteria beside it."""
+    return ("overall", pgettext("short for: rank in the main standings", "Overall"))
 
 
 def _team_columns() -> list[tuple[str, str]]:

@@ -63,9 +63,21 @@ def test_too_many_categories_refuse_the_whole_file(empty):
     text = "".join(f"P{number};;;C{number}\n" for number in range(Category.MAX_PER_TOURNAMENT + 1))
     with pytest.raises(ValidationError) as refused:
         services.players_import_csv(tournament=empty, text=text)
-    assert refused.value.error_dict["categories"][0].code == "categories-too-many"
+    assert [error.code for error in refused.value.error_list] == ["categories-too-many"]
     assert not Registration.objects.filter(tournament=empty).exists()
     assert not Category.objects.filter(tournament=empty).exists()
+
+
+def test_too_many_categories_on_the_import_page_next_to_the_file(organiser_client, empty,
+                                                                 grant_organiser, organiser):
+    grant_organiser(organiser, empty)
+    text = "".join(f"P{number};;;C{number}\n" for number in range(Category.MAX_PER_TOURNAMENT + 1))
+    response = organiser_client.post("/t/empty/organise/players/import/",
+                                     {"file": SimpleUploadedFile("players.csv", text.encode())})
+    assert response.status_code == 400
+    errors = response.context["import_form"].errors.as_data()
+    assert [error.code for error in errors["file"]] == ["categories-too-many"]
+    assert not Registration.objects.filter(tournament=empty).exists()
 
 
 def test_an_edit_replaces_the_categories_and_an_empty_category_goes(empty):

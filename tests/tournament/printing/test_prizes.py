@@ -7,11 +7,12 @@ from __future__ import annotations
 import pytest
 
 from tests.tournament.categories import prized_tournament
-from tests.tournament.printing.helpers import assert_pdf
+from tests.tournament.printing.helpers import assert_pdf, cells_overflowing
 from tests.tournament.standings import reference
 from tests.tournament.tournaments import settings_of
 from tournament.models import Category
 from tournament.organiser.services import tournament_update
+from tournament.standings.ranking import CRITERIA
 
 pytestmark = pytest.mark.django_db
 
@@ -78,3 +79,20 @@ def test_the_prize_list_follows_the_organisers_number_of_places(client, prized):
 
 def test_the_prize_list_is_one_click_from_the_standings(client, prized):
     assert b'href="/t/prized/prizes.pdf"' in client.get("/t/prized/standings/").content
+
+
+@pytest.mark.parametrize("language", ["fr", "en"])
+def test_the_printed_categories_and_clubs_are_laid_out_legibly(client, prized, language):
+    """Six criteria (landscape), the overall rank beside each category's, the clubs' counted
+    players as words: no figure wraps, no text passes its cell (WeasyPrint's own layout)."""
+    tournament_update(**settings_of(prized, ranking_criteria=list(CRITERIA),
+                                    team_criterion="share"))
+    for url in ("/t/prized/standings.pdf?html", "/t/prized/prizes.pdf?html"):
+        html = client.get(url, HTTP_ACCEPT_LANGUAGE=language)
+        assert cells_overflowing(html.content.decode()) == [], url
+    shares = reference.main_ranking(prized)
+    lyon = sorted((entry["points"] for entry in shares.values()
+                   if entry["club"] == "Lyon" and entry["ranked"]), reverse=True)
+    assert lyon  # the club teams' scores on the share are the standings' own figures
+    teams = client.get("/t/prized/standings/clubs/").context["teams_table"].data
+    assert all(0 <= team["score"] <= 2 for team in teams)  # two shares of at most 1 each

@@ -251,10 +251,15 @@ def players_import_csv(*, tournament: Tournament, text: str, user=None,
                     "id": player.pk}, "likely-same-person")
                 for line, player in likely]))
     checks.same_people = same_people
-    return _registrations_create(
-        tournament=tournament, lines=lines, checks=checks,
-        first_session=next_session_to_seat(tournament=tournament),
-    )
+    try:
+        return _registrations_create(
+            tournament=tournament, lines=lines, checks=checks,
+            first_session=next_session_to_seat(tournament=tournament),
+        )
+    except ValidationError as error:  # the file's categories: an error of the file's own
+        if hasattr(error, "error_dict") and "categories" in error.error_dict:
+            raise ValidationError(error.error_dict["categories"]) from error
+        raise
 
 
 @transaction.atomic
