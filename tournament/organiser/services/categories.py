@@ -13,6 +13,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from tournament.core import freshness
 from tournament.models import Category, Registration, Tournament
 from tournament.organiser.players_csv import category_names_problem
 
@@ -67,4 +68,5 @@ def registrations_categorise(
         for name in {name.casefold(): name for name in chosen}.values()
     )
     Category.objects.filter(tournament=tournament, registrations__isnull=True).delete()
+    freshness.touch(tournament_id=tournament.pk)
 
