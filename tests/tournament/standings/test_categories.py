@@ -5,6 +5,7 @@ on screen and in the downloads; a category of another tournament is nobody's pag
 from __future__ import annotations
 
 import csv
+import doctest
 import io
 
 import openpyxl
@@ -16,11 +17,19 @@ from tests.tournament.categories import prized_tournament
 from tests.tournament.standings import reference
 from tests.tournament.tournaments import settings_of
 from tournament.models import Category, Registration
+from tournament.organiser import players_csv
 from tournament.organiser.services import registration_update, tournament_update
+from tournament.standings import categories, teams
 from tournament.standings.categories import category_standings
 from tournament.standings.teams import club_ranking, club_teams
 
 pytestmark = pytest.mark.django_db
+
+
+def test_the_doctests():
+    for module in (categories, teams, players_csv):
+        result = doctest.testmod(module)
+        assert result.failed == 0 and result.attempted > 0, module.__name__
 
 
 @pytest.fixture
