@@ -7,6 +7,7 @@ from tournament.models import (
     Announcement,
     ArchiveImport,
     AuditEntry,
+    Category,
     Installation,
     League,
     Match,
@@ -93,6 +94,20 @@ class RegistrationAdmin(admin.ModelAdmin):
     list_filter = ["tournament", "status"]
     search_fields = ["player__name", "player__club"]
     autocomplete_fields = ["player"]
+
+
+@admin.register(Category)
+class CategoryAdmin(admin.ModelAdmin):
+    """Shown, not edited: a category's players are given on the players page, which keeps
+    them in their tournament (docs/categories.md)."""
+
+    list_display = ["name", "tournament"]
+    list_filter = ["tournament"]
+    search_fields = ["name"]
+    readonly_fields = ["tournament", "name", "registrations"]
+
+    def has_add_permission(self, request) -> bool:
+        return False
 
 
 @admin.register(StaffRole)

@@ -9,6 +9,9 @@ with a match not confirmed. Only the seating is a plan of the demo's own (``demo
 Session 3 has its room (docs/room.md): its clock running, a call for a referee from table 3,
 two announcements on the projector screen.
 
+Its players carry prize categories (women, juniors, seniors) and its clubs are ranked by
+their best two players (docs/categories.md).
+
 Before it, the demo builds an earlier tournament (slug ``demo-autumn``, a month before: 12
 players, ten of them the demo's, two sessions played and closed, then its final table of 4
 opened, seated from the standings, played and closed: docs/final.md), and a league "Demo season"
@@ -45,7 +48,7 @@ from tournament.models import (
     StaffRole,
     Tournament,
 )
-from tournament.organiser.services import player_add, tournaments_delete
+from tournament.organiser.services import player_add, tournament_update, tournaments_delete
 from tournament.room import services as room_services
 from tournament.seating.final import final_open
 from tournament.seating.services import session_seat, session_seat_players
@@ -85,6 +88,14 @@ DEMO_PLAYERS = [
     ("Anaïs Morel", "Perpignan Catalans", "DEMO-15"),
     ("Gaël Le Goff", "Perpignan Catalans", "DEMO-16"),
 ]
+#: The demo's prize categories (docs/categories.md), and its club teams: the best two players.
+DEMO_CATEGORIES = {
+    "Women": ["Chloé Martin", "Élodie Faure", "Amélie Dupont", "Margaux Rousseau",
+              "Inès Benali", "Zoé Garnier", "Núria Puig", "Anaïs Morel"],
+    "Juniors": ["Théo Girard", "Zoé Garnier", "Gaël Le Goff"],
+    "Seniors": ["Jürgen Weiß", "Bruno Lefèvre", "François Petit"],
+}
+DEMO_TEAM_SIZE = 2
 DEMO_TABLE_SIZE = 4
 FINISHED_SESSIONS = (1, 2)
 # In session 3, the first two tables have a match under way, the others have not started.
@@ -217,8 +228,17 @@ def demo_build(*, today: datetime.date | None = None) -> DemoReport:
         organiser=organiser,
     )
     staff_role_grant(tournament=tournament, user=referee, role=StaffRole.Role.REFEREE)
+    tournament = tournament_update(
+        tournament=tournament, name=tournament.name, start_date=tournament.start_date,
+        end_date=tournament.end_date, venue=tournament.venue, rules=tournament.rules,
+        target=tournament.target, ranking_criteria=tournament.ranking_criteria,
+        keep_clubs_apart=tournament.keep_clubs_apart, is_public=tournament.is_public,
+        team_size=DEMO_TEAM_SIZE,
+    )
     players = [
-        player_add(tournament=tournament, name=name, club=club, licence=licence).player
+        player_add(tournament=tournament, name=name, club=club, licence=licence,
+                   categories=[category for category, names in DEMO_CATEGORIES.items()
+                               if name in names]).player
         for name, club, licence in DEMO_PLAYERS
     ]
 

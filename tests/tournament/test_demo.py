@@ -230,3 +230,24 @@ def test_the_demo_shows_the_room(debug_on, client):
     client.force_login(StaffRole.objects.get(tournament__slug="demo", role="referee").user)
     board = client.get("/t/demo/room/")
     assert board.context["rows"][0]["number"] == 3 and board.context["rows"][0]["needs"] == ["call"]
+
+
+@pytest.mark.slow  # the demo built
+def test_the_demo_shows_categories_and_a_club_ranking(debug_on, client):
+    """Women, juniors and seniors, each with its standings; the clubs ranked by their best two
+    players; the prize list printed (docs/categories.md)."""
+    from tournament.models import Category
+
+    run_demo()
+    names = sorted(Category.objects.filter(tournament__slug="demo").values_list("name",
+                                                                                flat=True))
+    assert names == ["Juniors", "Seniors", "Women"]
+    women = Category.objects.get(tournament__slug="demo", name="Women")
+    assert women.registrations.count() == 8
+    page = client.get(f"/t/demo/standings/categories/{women.pk}/")
+    assert page.status_code == 200 and page.context["category"].ranked_count == 8
+    clubs = client.get("/t/demo/standings/clubs/")
+    assert clubs.status_code == 200
+    teams = list(clubs.context["teams_table"].data)
+    assert len(teams) == 6 and teams[0]["rank"] == 1 and all(team["ranked"] for team in teams)
+    assert client.get("/t/demo/prizes.pdf")["Content-Type"] == "application/pdf"

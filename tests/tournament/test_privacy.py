@@ -4,7 +4,8 @@ account without a role, and none shows its name, its address, its players or its
 
 The installation: "Spring Open" (public, rated, played), "Closed Night Zeta" (private, rated,
 played: three players of its own and Sam, who plays in Spring too; a record of it merged into
-a Spring player), and "Open Season", a public league of both.
+a Spring player; its players in a category of its own and its clubs ranked), and "Open
+Season", a public league of both. Spring has a category too.
 """
 
 from __future__ import annotations
@@ -21,10 +22,12 @@ from tests.factories import played_record
 from tests.tournament.matches.helpers import fresh
 from tests.tournament.printing.helpers import pdf_pages
 from tests.tournament.test_roles import named_patterns
+from tests.tournament.tournaments import settings_of
 from tournament.core.table_codes import table_code
 from tournament.core.tournaments import staff_role_grant, tournament_create
 from tournament.matches.services import match_record_import_and_confirm
 from tournament.models import (
+    Category,
     League,
     Match,
     Player,
@@ -35,7 +38,8 @@ from tournament.models import (
     StaffRole,
     Tournament,
 )
-from tournament.organiser.services import player_add
+from tournament.organiser.services import player_add, tournament_update
+from tournament.organiser.services.categories import registrations_categorise
 from tournament.players.services import players_merge
 from tournament.room import services as room_services
 from tournament.seating.services import session_seat_players
@@ -47,6 +51,7 @@ SECRET_NAME = "Closed Night Zeta"
 SECRET_SLUG = "closed-night-zeta"
 SECRET_PLAYERS = ["Xavier Hiddenfield", "Yolande Quietmoor", "Zacharie Nevershown"]
 TWIN = "Xara Twinhidden"
+SECRET_CATEGORY = "Zetaveterans"
 #: What each address is read with too: a page's downloads, a document's HTML.
 PAGE_VARIANTS = ["", "?_export=csv", "?_export=xlsx", "?_export=ods"]
 PDF_VARIANTS = ["", "?html"]
@@ -72,7 +77,11 @@ def installation(make_tournament, make_user):
                                start_date=spring.start_date, organiser=olga)
     sam = spring.registrations.order_by("pk").first().player
     Registration.objects.create(tournament=closed, player=sam)
-    secret = [player_add(tournament=closed, name=name).player for name in SECRET_PLAYERS]
+    secret = [player_add(tournament=closed, name=name, club="Zeta Club",
+                         categories=[SECRET_CATEGORY]).player for name in SECRET_PLAYERS]
+    tournament_update(**settings_of(closed, team_size=2))
+    registrations_categorise(tournament=spring, categories={
+        registration.pk: ["Spring Juniors"] for registration in spring.registrations.all()})
     session = session_create(tournament=closed)
     session_seat_players(session=session, tables=[[sam, *secret]])
     session_start(session=session)
@@ -114,6 +123,7 @@ def addresses(installation) -> list[str]:
         "turn_id": [1],
         "invitation_id": [1],
         "call_id": list(RefereeCall.objects.values_list("pk", flat=True))[:2] or [1],
+        "category_id": list(Category.objects.values_list("pk", flat=True)),
         "table": [1, 2],
     }
     urls = set()
@@ -144,7 +154,8 @@ def readable_text(response) -> str:
 
 def forbidden_in(text: str) -> list[str]:
     text = " ".join(text.split())  # a name may wrap in a PDF's cell
-    found = [word for word in (SECRET_NAME, SECRET_SLUG, TWIN, *SECRET_PLAYERS) if word in text]
+    found = [word for word in (SECRET_NAME, SECRET_SLUG, TWIN, SECRET_CATEGORY, *SECRET_PLAYERS)
+             if word in text]
     # Their surnames alone too (a short name, an initial): nobody else bears them.
     found += [name.split()[-1] for name in (*SECRET_PLAYERS, TWIN)
               if re.search(rf"\b{re.escape(name.split()[-1])}\b", text)]

@@ -50,6 +50,7 @@ def url_of(tournament, organiser):
         "turn_id": 1,
         "invitation_id": 1,
         "call_id": 1,
+        "category_id": 1,
         "table": 1,
     }
 

@@ -12,6 +12,7 @@ Match``): the migrations and the rest of the app name them through this package.
 
 from tournament.models.archives import ArchiveImport, Installation
 from tournament.models.base import AppendOnlyEntry, AuditEntryRefused, Versioned, VersionedQuerySet
+from tournament.models.categories import Category
 from tournament.models.leagues import League
 from tournament.models.matches import (
     AuditEntry,
@@ -45,6 +46,7 @@ __all__ = [
     "AuditEntryRefused",
     "Bonus",
     "FinalSize",
+    "Category",
     "Installation",
     "League",
     "Match",

@@ -121,6 +121,27 @@ class Tournament(models.Model):
         help_text=_("After the qualifying sessions, the top players play one more match that "
                     "decides their places (docs/final.md); fixed once the final is open."),
     )
+    # Club teams and prizes (docs/categories.md): a club's ranking from its best players.
+    team_size = models.PositiveSmallIntegerField(
+        _("club teams: players counted"),
+        default=0,
+        blank=True,
+        validators=[MaxValueValidator(20)],
+        help_text=_("A club's ranking adds up its best N players' results. 0 or blank: no "
+                    "club ranking."),
+    )
+    team_criterion = models.CharField(
+        _("club teams: results added up"),
+        max_length=20,
+        choices=RankingCriterion.choices,
+        default=RankingCriterion.MATCH_POINTS,
+    )
+    prize_count = models.PositiveSmallIntegerField(
+        _("prize list: places per category"),
+        default=3,
+        validators=[MinValueValidator(1), MaxValueValidator(50)],
+        help_text=_("How many places the printed prize list gives each category."),
+    )
     league = models.ForeignKey(
         "League",
         models.SET_NULL,

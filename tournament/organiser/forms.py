@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tournament.core.forms import DateInput, model_field, slug_field
 from tournament.models import Player, RankingCriterion, StaffRole, Tournament
+from tournament.organiser.players_csv import category_names, category_names_problem
 from tournament.validators import MAX_SESSION_NUMBER, validate_table_numbers
 
 CRITERIA_FIELDS = [f"criterion_{number}" for number in range(1, len(RankingCriterion.values) + 1)]
@@ -39,6 +40,11 @@ class TournamentForm(forms.Form):
     # Not required: a form posted without it (a page opened before the setting existed)
     # leaves the final as it is.
     final_size = model_field(Tournament, "final_size", required=False, empty_value=None)
+    # Blank: no club ranking, the criterion and the places as they are (docs/categories.md).
+    team_size = model_field(Tournament, "team_size", required=False, min_value=0, max_value=20)
+    team_criterion = model_field(Tournament, "team_criterion", required=False)
+    prize_count = model_field(Tournament, "prize_count", required=False, min_value=1,
+                              max_value=50)
 
     def __init__(self, *args, locked: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
@@ -64,7 +70,8 @@ class TournamentForm(forms.Form):
             name: getattr(tournament, name)
             for name in ("name", "start_date", "end_date", "venue", "rules", "target",
                          "match_rounds", "opening_bonus", "keep_clubs_apart", "is_public",
-                         "is_rated", "final_size")
+                         "is_rated", "final_size", "team_size", "team_criterion",
+                         "prize_count")
         }
         initial.update(zip(CRITERIA_FIELDS, tournament.ranking_criteria, strict=False))
         return initial
@@ -98,6 +105,11 @@ class TournamentForm(forms.Form):
             self.add_error(CRITERIA_FIELDS[0], ValidationError(
                 _("Choose at least one ranking criterion."), code="criteria-empty"))
         cleaned["ranking_criteria"] = criteria
+        if "team_size" in cleaned and cleaned["team_size"] is None:
+            cleaned["team_size"] = 0
+        for name in ("team_criterion", "prize_count"):
+            if name in cleaned and cleaned[name] in ("", None):
+                cleaned[name] = None
         start, end = cleaned.get("start_date"), cleaned.get("end_date")
         if start and end and end < start:
             self.add_error("end_date", ValidationError(
@@ -115,6 +127,18 @@ class TournamentCreateForm(TournamentForm):
     field_order = ["name", "slug"]
 
 
+class CategoriesField(forms.CharField):
+    """Category names separated by commas (``category_names``): a tuple of names in
+    ``cleaned_data``, a name too long refused next to the field."""
+
+    def clean(self, value):
+        names = category_names(super().clean(value) or "")
+        if problem := category_names_problem(names):
+            raise ValidationError(problem.message[:1].upper() + problem.message[1:],
+                                  code=problem.code)
+        return names
+
+
 class PlayerForm(forms.Form):
     name = model_field(Player, "name")
     club = model_field(Player, "club")
@@ -127,14 +151,20 @@ class PlayerForm(forms.Form):
         help_text=_("A late arrival: the first session the player is seated in. Blank: the next "
                     "session to be seated."),
     )
+    categories = CategoriesField(
+        label=_("Categories"), required=False, max_length=1000,
+        help_text=_("The prize categories the player is in, separated by commas (for example: "
+                    "Women, Juniors). A new name makes a new category."),
+    )
 
 
 class PlayersImportForm(forms.Form):
     file = forms.FileField(
         label=_("CSV file"),
-        help_text=_("One player a line: name, club, licence number (club and licence may be "
-                    "blank), separated by commas or semicolons; a header line is allowed. A file "
-                    "with a bad line imports nothing."),
+        help_text=_("One player a line: name, club, licence number, categories (all but the "
+                    "name may be blank; several categories in one cell, separated by commas), "
+                    "separated by commas or semicolons; a header line is allowed. A file with a "
+                    "bad line imports nothing."),
     )
     same_people = forms.ChoiceField(
         label=_("A player of the file who has the name and club of a record of your "

@@ -1,5 +1,6 @@
 """The players' CSV file, read without touching the database: one player a line, ``name, club,
-licence`` (club and licence may be blank), separated by commas, semicolons or tabs (sniffed on
+licence, categories`` (all but the name may be blank; the categories one cell, their names
+separated by commas: :func:`category_names`), separated by commas, semicolons or tabs (sniffed on
 the first lines), a header line allowed. :func:`players_csv_lines` returns the lines, or
 raises ``ValidationError`` listing every bad line with its number and the reason.
 
@@ -15,11 +16,13 @@ from dataclasses import dataclass
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
+from tournament.models import Category
+
 # The first cell of a header line (any case), in the languages of the tool.
 CSV_HEADER_NAMES = {"name", "nom", "player", "joueur", "joueuse", "nom du joueur"}
 
 
-CSV_COLUMNS = 3  # name, club, licence
+CSV_COLUMNS = 4  # name, club, licence, categories
 
 
 CSV_MAX_LINES = 5000
@@ -33,6 +36,36 @@ class PlayerLine:
     name: str
     club: str = ""
     licence: str = ""
+    categories: tuple[str, ...] = ()
+
+
+def category_names(text: str) -> tuple[str, ...]:
+    """The category names of a cell or a field: separated by commas, spaces trimmed and
+    collapsed, empty ones dropped, each name once whatever its case (the first spelling kept).
+
+    >>> category_names(" Juniors, Dames ,, juniors,  Club   Est")
+    ('Juniors', 'Dames', 'Club Est')
+    """
+    names: dict[str, str] = {}
+    for part in text.split(","):
+        name = " ".join(part.split())
+        if name:
+            names.setdefault(name.casefold(), name)
+    return tuple(names.values())
+
+
+def category_names_problem(names: Sequence[str]) -> ValidationError | None:
+    """Why these category names cannot be given to a player (a name too long), None if
+    they can."""
+    for name in names:
+        if len(name) > Category.NAME_MAX_LENGTH:
+            return ValidationError(
+                _("the category “%(name)s” is longer than %(max)s characters.")
+                % {"name": name[:Category.NAME_MAX_LENGTH] + "…",
+                   "max": Category.NAME_MAX_LENGTH},
+                code="category-too-long",
+            )
+    return None
 
 
 #: The separators a spreadsheet saves a CSV with, preferred in this order on a tie.
@@ -117,13 +150,18 @@ def players_csv_read(text: str) -> tuple[list[PlayerLine], list[tuple[int, str, 
             if len(cells) > CSV_COLUMNS:
                 errors.append((
                     reader.line_num,
-                    _("%(count)s columns, expected at most 3: name, club, licence.")
+                    _("%(count)s columns, expected at most 4: name, club, licence, "
+                      "categories.")
                     % {"count": len(cells)},
                     "csv-columns",
                 ))
                 continue
             cells += [""] * (CSV_COLUMNS - len(cells))
-            lines.append(PlayerLine(reader.line_num, *cells))
+            categories = category_names(cells[3])
+            if problem := category_names_problem(categories):
+                errors.append((reader.line_num, problem.message, problem.code))
+                continue
+            lines.append(PlayerLine(reader.line_num, *cells[:3], categories=categories))
             if len(lines) > CSV_MAX_LINES:
                 raise ValidationError(
                     _("The file has more than %(max)s players.") % {"max": CSV_MAX_LINES},
@@ -162,7 +200,8 @@ def csv_line_errors(errors: list[tuple[int, str, str]]) -> list[ValidationError]
 
 
 def players_csv_lines(text: str) -> list[PlayerLine]:
-    """Read a CSV of players: name, club, licence (club and licence may be left out).
+    """Read a CSV of players: name, club, licence, categories (all but the name may be left
+    out).
 
     The separator is sniffed on a sample of lines (``csv_separator``: ``;``, tab or ``,``);
     a line separated by another one is refused; a first line whose

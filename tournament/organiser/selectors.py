@@ -32,9 +32,15 @@ def organiser_sessions(*, tournament: Tournament) -> QuerySet[Session]:
 
 def organiser_registrations(*, tournament: Tournament) -> list[Registration]:
     """The players registered, by name (:mod:`tournament.names`)."""
-    registrations = tournament.registrations.select_related("player", "tournament")
+    registrations = tournament.registrations.select_related(
+        "player", "tournament").prefetch_related("categories")
     return sorted(registrations, key=lambda registration: (registration.player.name_key,
                                                            registration.pk))
+
+
+def registration_category_names(*, registration: Registration) -> list[str]:
+    """The names of the categories a registration carries, by name (docs/categories.md)."""
+    return sorted(registration.categories.values_list("name", flat=True), key=str.casefold)
 
 
 def registration_counts(*, tournament: Tournament) -> dict[str, int]:

@@ -47,6 +47,7 @@ class OrganiserRegistrationTable(tables2.Table):
     club = tables2.Column(accessor="player__club", verbose_name=_("club"))
     licence = tables2.Column(accessor="player__licence", verbose_name=_("licence number"))
     first_session = tables2.Column(verbose_name=_("first session"))
+    categories = tables2.Column(verbose_name=_("categories"), empty_values=(), orderable=False)
     actions = QuietHeaderTemplateColumn(
         template_name="tournament/organiser/_registration_actions.html",
         verbose_name=_("actions"),
@@ -55,10 +56,16 @@ class OrganiserRegistrationTable(tables2.Table):
 
     class Meta:
         model = Registration
-        fields = ("name", "club", "licence", "status", "first_session", "actions")
+        fields = ("name", "club", "licence", "status", "first_session", "categories",
+                  "actions")
         empty_text = _("No player registered yet: add them one by one or import a CSV file.")
         attrs = {"class": "data-table", "id": "organiser-players"}
         row_attrs = {"class": lambda record: f"registration--{record.status}"}
+
+
+    def render_categories(self, record):
+        return ", ".join(sorted((category.name for category in record.categories.all()),
+                                key=str.casefold))
 
 
 class StaffRoleTable(tables2.Table):

@@ -215,6 +215,8 @@ class RegistrationEditView(RegistrationMixin, FormView):
             "club": registration.player.club,
             "licence": registration.player.licence,
             "first_session": registration.first_session,
+            "categories": ", ".join(
+                selectors.registration_category_names(registration=registration)),
         }
 
     def get_context_data(self, **kwargs):

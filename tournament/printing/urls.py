@@ -2,10 +2,12 @@
 
 from django.urls import path
 
-from tournament.printing import views
+from tournament.printing import prize_views, views
 
 urlpatterns = [
     path("t/<slug:slug>/standings.pdf", views.StandingsPdfView.as_view(), name="standings_pdf"),
+    path("t/<slug:slug>/prizes.pdf", prize_views.PrizeListPdfView.as_view(),
+         name="prize_list_pdf"),
     path("t/<slug:slug>/tables.pdf", views.TableCardsPdfView.as_view(), name="table_cards_pdf"),
     path(
         "t/<slug:slug>/sessions/<int:number>/seating.pdf",

@@ -22,7 +22,7 @@ from tournament.core.permissions import (
     refereed_tables,
 )
 from tournament.models import Match, Session
-from tournament.printing import documents, selectors
+from tournament.printing import documents, prizes, selectors
 from tournament.printing.forms import ScoreSheetOptionsForm, TableCardOptionsForm
 
 
@@ -150,7 +150,9 @@ class StandingsPdfView(TournamentMixin, PdfView):
     template_name = "printing/standings.html"
 
     def document_context(self):
-        return documents.standings_context(tournament=self.tournament)
+        context = documents.standings_context(tournament=self.tournament)
+        return {**context, **prizes.standings_sections(tournament=self.tournament,
+                                                       result=context["standings"])}
 
     def cache_name(self) -> str:
         return f"standings:{self.tournament.pk}"

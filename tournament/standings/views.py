@@ -13,6 +13,7 @@ from tournament.core.cached_pages import CachedPageMixin
 from tournament.core.mixins import poll_seconds
 from tournament.core.permissions import TournamentMixin
 from tournament.core.spreadsheet import TABLE_FORMATS, csv_download, table_download
+from tournament.standings.categories import tournament_categories
 from tournament.standings.selectors import standings
 from tournament.standings.tables import StandingsTable, csv_choices, csv_dialect, standings_csv
 
@@ -76,6 +77,7 @@ class PublicStandingsView(TournamentMixin, CachedPageMixin, TemplateView):
             standings=result, standings_table=table, final_table=final_table,
             ranked_count=result.ranked_count,
             poll_seconds=poll_seconds(), csv_choices=csv_choices(),
+            categories=tournament_categories(tournament=self.tournament),
         )
         if request.htmx:
             return self.response_class(request, self.fragment_template_name, context)

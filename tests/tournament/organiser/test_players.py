@@ -74,7 +74,7 @@ def test_a_file_with_bad_lines_imports_nothing_and_lists_every_bad_line(empty, m
         "Ana,Lyon,FR-100",                    # 2: good
         ",Lyon,",                             # 3: no name
         "Bo,Paris,FR-100",                    # 4: licence already on line 2
-        "Cy,Nice,FR-101,extra",               # 5: four columns
+        "Cy,Nice,FR-101,extra,more",          # 5: five columns
         "zoé garnier,marseille,",             # 6: already registered
         "Ana,Lyon,",                          # 7: Ana (Lyon) already on line 2
         "Someone Else,,FR-009",               # 8: licence of another player

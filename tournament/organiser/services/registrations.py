@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from tournament.core import freshness
 from tournament.models import Player, Registration, Seat, Tournament
 from tournament.organiser.players_csv import PlayerLine, csv_line_errors, players_csv_read
+from tournament.organiser.services.categories import registrations_categorise
 from tournament.players.selectors import (
     may_edit_person,
     players_by_licence,
@@ -167,6 +168,10 @@ def _registrations_create(
                      first_session=first_session)
         for player in players
     )
+    registrations_categorise(tournament=tournament, categories={
+        registration.pk: line.categories
+        for registration, line in zip(registrations, lines, strict=True) if line.categories
+    })
     freshness.touch(tournament_id=tournament.pk)
     return registrations
 
@@ -179,15 +184,16 @@ def player_add(
     club: str = "",
     licence: str = "",
     first_session: int | None = None,
+    categories: Sequence[str] = (),
     user=None,
 ) -> Registration:
-    """Register one player. Once session 1 is seated, a late arrival: seated from
+    """Register one player, carrying ``categories`` (their names: docs/categories.md). Once session 1 is seated, a late arrival: seated from
     ``first_session`` (by default the next session not seated yet).
 
     A licence links the registration to the record of that licence among the players of the
     tournaments ``user`` organises (``players_by_licence``: every record for a superuser, or
     without a user, a command or the demo); otherwise a new record is made."""
-    line = PlayerLine(0, name.strip(), club.strip(), licence.strip())
+    line = PlayerLine(0, name.strip(), club.strip(), licence.strip(), tuple(categories))
     checks = _PlayerChecks(tournament, [line], user=user)
     problems = checks.problems(line)
     next_number = next_session_to_seat(tournament=tournament)
@@ -245,10 +251,15 @@ def players_import_csv(*, tournament: Tournament, text: str, user=None,
                     "id": player.pk}, "likely-same-person")
                 for line, player in likely]))
     checks.same_people = same_people
-    return _registrations_create(
-        tournament=tournament, lines=lines, checks=checks,
-        first_session=next_session_to_seat(tournament=tournament),
-    )
+    try:
+        return _registrations_create(
+            tournament=tournament, lines=lines, checks=checks,
+            first_session=next_session_to_seat(tournament=tournament),
+        )
+    except ValidationError as error:  # the file's categories: an error of the file's own
+        if hasattr(error, "error_dict") and "categories" in error.error_dict:
+            raise ValidationError(error.error_dict["categories"]) from error
+        raise
 
 
 @transaction.atomic
@@ -259,9 +270,11 @@ def registration_update(
     club: str = "",
     licence: str = "",
     first_session: int | None = None,
+    categories: Sequence[str] | None = None,
     user=None,
 ) -> Registration:
-    """Correct a player's name, club or licence, or the session a late arrival starts from.
+    """Correct a player's name, club or licence, or the session a late arrival starts from;
+    ``categories``, when given, are the categories the player carries from now on.
 
     The name, club and licence are the person's, shown by every tournament they entered. A
     user who may answer for all of those tournaments (``may_edit_person``: a superuser, an
@@ -316,6 +329,9 @@ def registration_update(
         registration.status = status
     registration.full_clean()
     registration.save()
+    if categories is not None:
+        registrations_categorise(tournament=registration.tournament,
+                                 categories={registration.pk: categories})
     if not changed:
         freshness.touch(tournament_id=registration.tournament_id)
     elif may_edit_person(user=user, player=player):

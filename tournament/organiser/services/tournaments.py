@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 
 from tournament.core import freshness
 from tournament.core.tournaments import staff_role_grant, tournament_create
-from tournament.models import FinalSize, Session, Tournament
+from tournament.models import FinalSize, RankingCriterion, Session, Tournament
 from tournament.ratings import services as ratings
 from tournament.ratings.services import ratings_tournament_moved, ratings_tournament_rated_changed
 from tournament.seating.final import final_refusal
@@ -37,8 +37,12 @@ def tournament_set_up(
     is_public: bool = True,
     is_rated: bool = True,
     final_size: int | None = FinalSize.NONE,
+    team_size: int | None = None,
+    team_criterion: str | None = None,
+    prize_count: int | None = None,
 ) -> Tournament:
-    """Create a tournament with its settings; ``organiser`` becomes its organiser."""
+    """Create a tournament with its settings; ``organiser`` becomes its organiser. The club
+    teams and the prize list: docs/categories.md."""
     tournament = tournament_create(
         name=name, slug=slug, start_date=start_date, end_date=end_date, venue=venue,
         rules=rules, target=target, match_rounds=match_rounds, opening_bonus=opening_bonus,
@@ -47,11 +51,14 @@ def tournament_set_up(
     tournament.ranking_criteria = list(ranking_criteria)
     tournament.is_rated = is_rated
     _final_size_set(tournament, final_size or FinalSize.NONE)
+    tournament.team_size = team_size or 0
+    tournament.team_criterion = team_criterion or RankingCriterion.MATCH_POINTS
+    tournament.prize_count = prize_count or tournament.prize_count
     tournament.full_clean()
-    tournament.save(update_fields=["ranking_criteria", "is_rated", "final_size"])
+    tournament.save(update_fields=["ranking_criteria", "is_rated", "final_size",
+                                   "team_size", "team_criterion", "prize_count"])
     staff_role_grant(tournament=tournament, user=organiser, role="organiser")
     return tournament
-
 
 
 def tournament_settings_locked(*, tournament: Tournament) -> bool:
@@ -79,6 +86,9 @@ def tournament_update(
     opening_bonus: bool = True,
     is_rated: bool | None = None,
     final_size: int | None = None,
+    team_size: int | None = None,
+    team_criterion: str | None = None,
+    prize_count: int | None = None,
 ) -> Tournament:
     """Change the settings. The rule set, the target and the match options (rounds per
     match, opening bonus) are fixed once a session has started; the ranking criteria may
@@ -86,7 +96,8 @@ def tournament_update(
     ``is_public`` may change at any time too: when the tournament comes to count for the
     ratings, or no longer does (rated and public), the ratings are refreshed from its first
     confirmed match. ``final_size`` (None: unchanged) is fixed once the final is open
-    (docs/final.md)."""
+    (docs/final.md). The club teams and the prize list (``team_size``, ``team_criterion``,
+    ``prize_count``: docs/categories.md) may change at any time; None leaves each as it is."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     if tournament_settings_locked(tournament=tournament):
         errors = {}
@@ -119,6 +130,10 @@ def tournament_update(
     tournament.keep_clubs_apart = keep_clubs_apart
     if final_size is not None:
         _final_size_set(tournament, final_size)
+    for field, value in (("team_size", team_size), ("team_criterion", team_criterion),
+                         ("prize_count", prize_count)):
+        if value is not None:
+            setattr(tournament, field, value)
     if is_rated and tournament.archive_copy:
         raise ValidationError({"is_rated": ValidationError(
             _("This tournament is a copy of an archive whose tournament is already here: its "
