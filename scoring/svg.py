@@ -19,13 +19,9 @@ from html import escape
 from typing import Final
 
 from scoring.board import Board, Placement
-from scoring.geometry import Cell, geometry
+from scoring.geometry import DIRECTIONS, Cell, cell_neighbours, geometry
 
 __all__ = ["DIRECTIONS", "CellLabel", "board_svg", "cell_neighbours"]
-
-#: Where an open cell lies from a tile it touches: the six directions of a triangle's sides,
-#: counter-clockwise from the right (as seen on the drawing, up being up).
-DIRECTIONS: Final = ("upper right", "above", "upper left", "lower left", "below", "lower right")
 
 #: Names an open cell from its neighbours: ``(tile, direction)`` pairs, e.g. ``("3-4-5", "below")``.
 CellLabel = Callable[[Cell, tuple[tuple[str, str], ...]], str]
@@ -43,34 +39,6 @@ def _xy(point: tuple[int, int], side: float) -> tuple[float, float]:
 def _fmt(value: float) -> str:
     text = f"{value:.2f}".rstrip("0").rstrip(".")
     return "0" if text == "-0" else text
-
-
-def _centre(cell: Cell) -> tuple[float, float]:
-    corners = [_xy(p, 1.0) for p in geometry(cell).points]
-    return (sum(x for x, _ in corners) / 3, sum(y for _, y in corners) / 3)
-
-
-def cell_neighbours(
-    cell: Cell, placements: Iterable[Placement]
-) -> tuple[tuple[str, str], ...]:
-    """The tiles touching ``cell`` by a side, each with the direction in which ``cell`` lies
-    from it (one of :data:`DIRECTIONS`), in the order of the cell's sides.
-
-    >>> from scoring import Placement, Cell
-    >>> cell_neighbours(Cell(0, 0, "D"), [Placement(Cell(0, 0, "U"), (5, 4, 3))])
-    (('3-4-5', 'upper right'),)
-    """
-    tiles = {p.cell: p for p in placements}
-    found = []
-    for neighbour in geometry(cell).neighbours:
-        placement = tiles.get(neighbour)
-        if placement is None:
-            continue
-        (cx, cy), (nx, ny) = _centre(cell), _centre(neighbour)
-        angle = math.degrees(math.atan2(-(cy - ny), cx - nx)) % 360
-        direction = DIRECTIONS[int(((angle - 30) % 360 + 30) // 60) % 6]
-        found.append(("-".join(str(v) for v in sorted(placement.corners)), direction))
-    return tuple(found)
 
 
 def board_svg(
