@@ -311,3 +311,49 @@ def test_a_likely_same_person_without_licence_is_asked_about(organiser, organise
     registered = tournament.registrations.get(player__name__iexact="théo girard").player
     assert (registered.pk == known.pk) is same_record
     assert Player.objects.filter(name__iexact="théo girard").count() == (1 if same_record else 2)
+
+
+@pytest.mark.parametrize(("known", "typed"), [
+    (("Émile Roux", "Club Été"), ("ÉMILE ROUX", "club été")),  # beyond ASCII, on SQLite too
+    (("HÉLÈNE DUBŒUF", "CLUB A"), ("Hélène Dubœuf", "Club A")),
+    (("ÉMILE DUBŒUF", "CLUB A"), ("émile duboeuf", "club a")),  # œ as a keyboard types it
+])
+def test_a_likely_same_person_is_found_accents_case_and_ligatures_aside(organiser, tournament,
+                                                                        known, typed):
+    from tests.factories import tournament_with_players
+    from tournament.core.tournaments import staff_role_grant
+    other = tournament_with_players(slug="autumn", players=[known])
+    staff_role_grant(tournament=other, user=organiser, role="organiser")
+    record = Player.objects.get(name=known[0])
+    text = f"{typed[0]};{typed[1]}\n"
+    assert line_refusals(lambda: services.players_import_csv(
+        tournament=tournament, text=text, user=organiser)) == [(1, "likely-same-person")]
+    assert tournament.registrations.count() == 8  # nothing half-written
+    services.players_import_csv(tournament=tournament, text=text, user=organiser,
+                                same_people="existing")
+    assert tournament.registrations.filter(player=record).exists()
+    assert Player.objects.filter(name_search_key=record.name_search_key).count() == 1
+
+
+def test_a_player_of_another_club_or_name_is_not_taken_for_the_same_person(organiser,
+                                                                           tournament):
+    from tests.factories import tournament_with_players
+    from tournament.core.tournaments import staff_role_grant
+    other = tournament_with_players(slug="autumn", players=[("Émile Roux", "Club Été")])
+    staff_role_grant(tournament=other, user=organiser, role="organiser")
+    services.players_import_csv(tournament=tournament, user=organiser,
+                                text="ÉMILE ROUX;Club B\nÉmile Rouxel;Club Été\n")
+    assert Player.objects.filter(name_search_key__startswith="emile roux").count() == 3
+
+
+def test_a_records_search_key_follows_its_name_whichever_way_it_is_written(tournament):
+    """save(), save(update_fields=...) and bulk_create() keep the key the database looks
+    the likely same person up by."""
+    player = Player.objects.create(name="ŒDIPE Łukasz")
+    assert player.name_search_key == "oedipe lukasz"
+    player.name = "Straße"
+    player.save(update_fields=["name"])
+    player.refresh_from_db()
+    assert player.name_search_key == "strasse"
+    (made,) = Player.objects.bulk_create([Player(name="ÉMILE")])
+    assert Player.objects.get(pk=made.pk).name_search_key == "emile"

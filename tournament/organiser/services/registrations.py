@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 
 from tournament.core import freshness
 from tournament.models import Player, Registration, Seat, Tournament
+from tournament.names import person_key
 from tournament.organiser.players_csv import PlayerLine, csv_line_errors, players_csv_read
 from tournament.players.selectors import (
     may_edit_person,
@@ -63,8 +64,7 @@ class _PlayerChecks:
         # Lines without a licence whose name and club are those of a record of the user's
         # tournaments: likely the same person (the import asks before making a second one).
         self.likely_same = players_by_name_and_club(
-            ((line.name.casefold(), line.club.casefold()) for line in lines if not line.licence),
-            user=user)
+            ((line.name, line.club) for line in lines if not line.licence), user=user)
         self.same_people = ""
         self.lines_by_licence: dict[str, int] = {}
         self.lines_by_name: dict[tuple[str, str], int] = {}
@@ -135,7 +135,7 @@ class _PlayerChecks:
         no licence number given), None if none."""
         if line.licence:
             return None
-        return self.likely_same.get((line.name.casefold(), line.club.casefold()))
+        return self.likely_same.get(person_key(line.name, line.club))
 
     def player_for(self, line: PlayerLine) -> Player | None:
         """The existing player of this licence in the user's tournaments, reused rather than
