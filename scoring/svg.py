@@ -49,12 +49,15 @@ def board_svg(
     side: float = 60.0,
     title: str | None = None,
     cell_label: CellLabel | None = None,
+    operable: bool = True,
 ) -> str:
     """The table as an SVG document (a string).
 
     ``board`` is a :class:`~scoring.board.Board` or placements; ``highlight`` a cell to
     stand out (the last tile, say); ``open_cells`` the cells to offer for a click; ``side``
-    the length of a tile's side in SVG units.
+    the length of a tile's side in SVG units. ``cell_label`` names the open cells (their
+    ``<title>``; else their code); ``operable``: with ``cell_label``, the cells are buttons
+    (a group of named cells, the module says), else the drawing stays one image.
 
     >>> from scoring import Board, Placement, Cell
     >>> board = Board([Placement(Cell(0, 0, "U"), (5, 5, 5))])
@@ -79,7 +82,8 @@ def board_svg(
         left, top, width, height = -side, -side, 2 * side, 2 * side
     font = side * 0.22
     label = escape(title, quote=True) if title else f"Triominos table, {len(placements)} tiles"
-    role = "group" if cell_label is not None else "img"
+    buttons = cell_label is not None and operable
+    role = "group" if buttons else "img"
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{_fmt(left)} {_fmt(top)} '
         f'{_fmt(width)} {_fmt(height)}" width="{_fmt(width)}" height="{_fmt(height)}" '
@@ -88,11 +92,11 @@ def board_svg(
     ]
     for cell in opens:
         corners = [_xy(p, side) for p in geometry(cell).points]
+        name, named = str(cell), ""
         if cell_label is not None:
             name = escape(cell_label(cell, cell_neighbours(cell, placements)), quote=True)
+        if buttons:
             named = f' role="button" aria-label="{name}"'
-        else:
-            name, named = str(cell), ""
         parts.append(
             f'<polygon class="open" data-cell="{cell}" data-x="{cell.x}" data-y="{cell.y}" '
             f'data-o="{cell.o}"{named} points="{_points(corners)}" fill="#ffffff" fill-opacity="0" '

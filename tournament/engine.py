@@ -440,11 +440,12 @@ def draw_board(
     pickable: bool = False,
 ) -> SafeString:
     """The table as inline SVG (the engine's drawing, safe to put in a template), named in
-    the user's language; ``pickable``: its open cells named too, as buttons."""
+    the user's language, its open cells too (their titles: no cell's code shows);
+    ``pickable``: the open cells are buttons."""
     placements = list(placements)
     if title is None:
         title = gettext("The table, tiles placed: %(count)d") % {"count": len(placements)}
     return mark_safe(  # the engine escapes the words and writes numbers only
         board_svg(placements, highlight=highlight, open_cells=open_cells, side=side,
-                  title=title, cell_label=cell_words if pickable else None)
+                  title=title, cell_label=cell_words, operable=pickable)
     )

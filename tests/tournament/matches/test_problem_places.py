@@ -47,6 +47,7 @@ def test_a_claim_that_differs_names_where_the_tile_went(client, tournament, refe
     assert shown == [problem.message]
     assert not CELL_CODE.search(problem.message)
     assert "5-5-5" in problem.message  # the tile it lies against, its one neighbour
+    assert not CELL_CODE.search(text(select(response, "body")[0]))  # nor anywhere on the page
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -85,3 +86,4 @@ def test_a_false_block_names_where_the_tile_could_go(client, tournament, referee
                   if p.code == "false-block"]
     assert [text(e) for e in select(response, "li.problem--false-block")] == [problem.message]
     assert not CELL_CODE.search(problem.message) and problem.message.count("5-5-5") == 1
+    assert not CELL_CODE.search(text(select(response, "body")[0]))
