@@ -35,6 +35,7 @@ from scoring.replay import (
     RoundReport,
     TurnReport,
     Verdict,
+    Where,
     check_record,
     settle,
 )
@@ -73,6 +74,7 @@ __all__ = [
     "UnknownRuleSet",
     "UnknownTile",
     "Verdict",
+    "Where",
     "cells_around",
     "check_record",
     "load_record",

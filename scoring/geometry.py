@@ -12,12 +12,23 @@ side) is computed once per cell and cached, so the board's hot path is dictionar
 
 from __future__ import annotations
 
+import math
 import re
+from collections.abc import Iterable
 from typing import Final, Literal, NamedTuple
 
 from scoring.errors import InvalidCell
 
-__all__ = ["Point", "Cell", "CellGeometry", "geometry", "cells_around"]
+__all__ = [
+    "DIRECTIONS",
+    "Point",
+    "Cell",
+    "CellGeometry",
+    "geometry",
+    "cells_around",
+    "cell_neighbours",
+    "corner_tiles",
+]
 
 Orientation = Literal["U", "D"]
 
@@ -143,3 +154,73 @@ def cells_around(point: tuple[int, int]) -> tuple[Cell, ...]:
         Cell(x - 1, y - 1, "D"),
     )
 
+
+
+# -- where a cell lies, for words ------------------------------------------------------------
+# (the placements are ``(cell, corners)`` pairs: scoring.board.Placement, which this module
+# cannot import, the board being built on it)
+
+#: Where a cell lies from a tile it touches: the six directions of a triangle's sides,
+#: counter-clockwise from the right (as seen on the drawing, up being up).
+DIRECTIONS: Final = ("upper right", "above", "upper left", "lower left", "below", "lower right")
+
+_SQRT3_2: Final = math.sqrt(3) / 2
+
+
+def _centre(cell: Cell) -> tuple[float, float]:
+    """The cell's centre as drawn (x to the right, y downwards), a side being 1."""
+    corners = [(x + y / 2, -y * _SQRT3_2) for x, y in geometry(cell).points]
+    return (sum(x for x, _ in corners) / 3, sum(y for _, y in corners) / 3)
+
+
+def _tile_name(corners: Iterable[int]) -> str:
+    return "-".join(str(v) for v in sorted(corners))
+
+
+def cell_neighbours(
+    cell: Cell, placements: Iterable[tuple[Cell, tuple[int, int, int]]]
+) -> tuple[tuple[str, str], ...]:
+    """The tiles touching ``cell`` by a side, each with the direction in which ``cell`` lies
+    from it (one of :data:`DIRECTIONS`), in the order of the cell's sides.
+
+    >>> from scoring import Placement, Cell
+    >>> cell_neighbours(Cell(0, 0, "D"), [Placement(Cell(0, 0, "U"), (5, 4, 3))])
+    (('3-4-5', 'upper right'),)
+    """
+    tiles = dict(placements)
+    found = []
+    for neighbour in geometry(cell).neighbours:
+        corners = tiles.get(neighbour)
+        if corners is None:
+            continue
+        (cx, cy), (nx, ny) = _centre(cell), _centre(neighbour)
+        angle = math.degrees(math.atan2(-(cy - ny), cx - nx)) % 360
+        direction = DIRECTIONS[int(((angle - 30) % 360 + 30) // 60) % 6]
+        found.append((_tile_name(corners), direction))
+    return tuple(found)
+
+
+def corner_tiles(
+    points: Iterable[tuple[int, int]],
+    placements: Iterable[tuple[Cell, tuple[int, int, int]]],
+    *,
+    besides: Cell | None = None,
+) -> tuple[str, ...]:
+    """The tiles that have a corner at one of ``points``, ``besides`` and the tiles sharing a
+    side with it left out, in the order of the points and of :func:`cells_around`.
+
+    >>> from scoring import Placement, Cell
+    >>> corner_tiles([Point(1, 0)], [Placement(Cell(0, 0, "U"), (5, 4, 3))])
+    ('3-4-5',)
+    """
+    tiles = dict(placements)
+    skip = set() if besides is None else {besides, *geometry(besides).neighbours}
+    found: list[str] = []
+    for point in points:
+        for cell in cells_around(point):
+            corners = tiles.get(cell)
+            if corners is not None and cell not in skip:
+                name = _tile_name(corners)
+                if name not in found:
+                    found.append(name)
+    return tuple(found)

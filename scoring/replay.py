@@ -23,12 +23,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any, Final, Literal, NamedTuple
 
 from scoring.board import Board, Bonus, Placement, Score, min_tiles_for_bonus
 from scoring.errors import IllegalPlacement, UnknownTile
+from scoring.geometry import Cell, cell_neighbours, corner_tiles, geometry
 from scoring.messages import render
 from scoring.record import MatchRecord, PlaceRecord, Rack, TurnRecord
 from scoring.rules import DEFAULT_RULES, RuleSet
@@ -38,6 +39,7 @@ __all__ = [
     "Verdict",
     "EndKind",
     "Problem",
+    "Where",
     "TurnReport",
     "RoundReport",
     "MatchReport",
@@ -92,12 +94,43 @@ class ReplayStateError(RuntimeError):
     """A :class:`MatchReplay` method called at the wrong moment (a programming error)."""
 
 
+class Where(NamedTuple):
+    """Where a problem's cell lies on the table, from the tiles around it, so that a caller
+    can say it in words (the messages name the cell by its code, ``D(0,-1)``).
+
+    ``neighbours``: the tiles sharing a side with the cell, each with the direction in which
+    the cell lies from it (one of :data:`scoring.geometry.DIRECTIONS`); ``corner``: for
+    ``corner-mismatch``, the tiles meeting at the corner that differs, and for
+    ``no-shared-side``, the tiles the cell touches by a corner only.
+
+    >>> Where("D(0,0)", (("3-4-5", "upper right"),))
+    Where(cell='D(0,0)', neighbours=(('3-4-5', 'upper right'),), corner=())
+    """
+
+    cell: str
+    neighbours: tuple[tuple[str, str], ...]
+    corner: tuple[str, ...] = ()
+
+
+def _where(board: Board, cell: Cell, code: str, point: tuple[int, int] | None = None) -> Where:
+    """Where ``cell`` lies on ``board``, for a problem of ``code``."""
+    placements = board.placements
+    corner: tuple[str, ...] = ()
+    if code == "corner-mismatch" and point is not None:
+        corner = corner_tiles([point], placements)
+    elif code == "no-shared-side":
+        corner = corner_tiles(geometry(cell).points, placements, besides=cell)
+    return Where(str(cell), cell_neighbours(cell, placements), corner)
+
+
 @dataclass(frozen=True, slots=True)
 class Problem:
     """Something the referee must look at.
 
     ``template`` is the key of the message in :data:`scoring.messages.MESSAGES` (the code, or
-    ``code/variant``) and ``params`` the values it was formatted with.
+    ``code/variant``) and ``params`` the values it was formatted with. A problem about a cell
+    of the table (a placement refused, a claim for a placed tile, a tile that could still go
+    somewhere) also says ``where`` that cell lies (:class:`Where`).
 
     >>> p = Problem.make(0, 4, "out-of-turn", player="Bruno", expected="Alice")
     >>> p.message, p.to_json()["code"]
@@ -110,6 +143,7 @@ class Problem:
     message: str
     params: Mapping[str, str | int] = field(default_factory=dict)
     template: str = ""
+    where: Where | None = None
 
     @classmethod
     def make(
@@ -788,7 +822,7 @@ class MatchReplay:
                     try:
                         base, tile = board.score(candidate)
                     except IllegalPlacement as error:
-                        problems.append(self._placement_problem(r, t, name, error))
+                        problems.append(self._placement_problem(r, t, name, error, board))
                     else:
                         placement = candidate
                         if claimed_bonus is not None and claimed_bonus != base.bonus:
@@ -826,6 +860,12 @@ class MatchReplay:
             and (base is not None or place is None)
         ):
             problems.append(self._claim_problem(r, t, name, claimed, score, tile, placement))
+        if placement is not None and problems:  # the claim's and the bonus's problems
+            where = _where(state.board, Cell(*placement.cell), "")  # type: ignore[arg-type]
+            problems = [
+                replace(p, where=where) if "cell" in p.params and p.where is None else p
+                for p in problems
+            ]
         if not problems:
             verdict = _UNVERIFIED if unverified else _OK
         elif any(p.code in _RULE_CODES for p in problems):
@@ -938,8 +978,10 @@ class MatchReplay:
         return tile
 
     @staticmethod
-    def _placement_problem(r: int, t: int, name: str, error: IllegalPlacement) -> Problem:
-        """A placement the board refused."""
+    def _placement_problem(
+        r: int, t: int, name: str, error: IllegalPlacement, board: Board
+    ) -> Problem:
+        """A placement the board refused, with where it was tried."""
         if error.code in ("mirror-tile", "unknown-tile"):  # corners that show no tile
             return _corner_problem(r, t, name, error.params["corners"])  # type: ignore[arg-type]
         params: dict[str, str | int] = {
@@ -947,7 +989,14 @@ class MatchReplay:
             for key, value in error.params.items()
         }
         params["player"] = name
-        return Problem.make(r, t, error.code, **params)
+        problem = Problem.make(r, t, error.code, **params)
+        cell = error.params.get("cell")
+        if not isinstance(cell, tuple):
+            return problem
+        point = error.params.get("point")
+        return replace(problem, where=_where(
+            board, Cell(*cell), error.code, point if isinstance(point, tuple) else None
+        ))
 
     def _evaluate_on_sheet(
         self,
@@ -1252,7 +1301,7 @@ class MatchReplay:
                     continue
             found = next(board.legal_placements(tiles), None)
             if found is not None:
-                return Problem.make(
+                problem = Problem.make(
                     state.index,
                     None,
                     "false-block",
@@ -1260,6 +1309,7 @@ class MatchReplay:
                     tile=str(found.tile),
                     cell=str(found.cell),
                 )
+                return replace(problem, where=_where(board, Cell(*found.cell), problem.code))
         return None
 
 

@@ -19,13 +19,9 @@ from html import escape
 from typing import Final
 
 from scoring.board import Board, Placement
-from scoring.geometry import Cell, geometry
+from scoring.geometry import DIRECTIONS, Cell, cell_neighbours, geometry
 
 __all__ = ["DIRECTIONS", "CellLabel", "board_svg", "cell_neighbours"]
-
-#: Where an open cell lies from a tile it touches: the six directions of a triangle's sides,
-#: counter-clockwise from the right (as seen on the drawing, up being up).
-DIRECTIONS: Final = ("upper right", "above", "upper left", "lower left", "below", "lower right")
 
 #: Names an open cell from its neighbours: ``(tile, direction)`` pairs, e.g. ``("3-4-5", "below")``.
 CellLabel = Callable[[Cell, tuple[tuple[str, str], ...]], str]
@@ -45,34 +41,6 @@ def _fmt(value: float) -> str:
     return "0" if text == "-0" else text
 
 
-def _centre(cell: Cell) -> tuple[float, float]:
-    corners = [_xy(p, 1.0) for p in geometry(cell).points]
-    return (sum(x for x, _ in corners) / 3, sum(y for _, y in corners) / 3)
-
-
-def cell_neighbours(
-    cell: Cell, placements: Iterable[Placement]
-) -> tuple[tuple[str, str], ...]:
-    """The tiles touching ``cell`` by a side, each with the direction in which ``cell`` lies
-    from it (one of :data:`DIRECTIONS`), in the order of the cell's sides.
-
-    >>> from scoring import Placement, Cell
-    >>> cell_neighbours(Cell(0, 0, "D"), [Placement(Cell(0, 0, "U"), (5, 4, 3))])
-    (('3-4-5', 'upper right'),)
-    """
-    tiles = {p.cell: p for p in placements}
-    found = []
-    for neighbour in geometry(cell).neighbours:
-        placement = tiles.get(neighbour)
-        if placement is None:
-            continue
-        (cx, cy), (nx, ny) = _centre(cell), _centre(neighbour)
-        angle = math.degrees(math.atan2(-(cy - ny), cx - nx)) % 360
-        direction = DIRECTIONS[int(((angle - 30) % 360 + 30) // 60) % 6]
-        found.append(("-".join(str(v) for v in sorted(placement.corners)), direction))
-    return tuple(found)
-
-
 def board_svg(
     board: Board | Iterable[Placement],
     *,
@@ -81,12 +49,15 @@ def board_svg(
     side: float = 60.0,
     title: str | None = None,
     cell_label: CellLabel | None = None,
+    operable: bool = True,
 ) -> str:
     """The table as an SVG document (a string).
 
     ``board`` is a :class:`~scoring.board.Board` or placements; ``highlight`` a cell to
     stand out (the last tile, say); ``open_cells`` the cells to offer for a click; ``side``
-    the length of a tile's side in SVG units.
+    the length of a tile's side in SVG units. ``cell_label`` names the open cells (their
+    ``<title>``; else their code); ``operable``: with ``cell_label``, the cells are buttons
+    (a group of named cells, the module says), else the drawing stays one image.
 
     >>> from scoring import Board, Placement, Cell
     >>> board = Board([Placement(Cell(0, 0, "U"), (5, 5, 5))])
@@ -111,7 +82,8 @@ def board_svg(
         left, top, width, height = -side, -side, 2 * side, 2 * side
     font = side * 0.22
     label = escape(title, quote=True) if title else f"Triominos table, {len(placements)} tiles"
-    role = "group" if cell_label is not None else "img"
+    buttons = cell_label is not None and operable
+    role = "group" if buttons else "img"
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{_fmt(left)} {_fmt(top)} '
         f'{_fmt(width)} {_fmt(height)}" width="{_fmt(width)}" height="{_fmt(height)}" '
@@ -120,11 +92,11 @@ def board_svg(
     ]
     for cell in opens:
         corners = [_xy(p, side) for p in geometry(cell).points]
+        name, named = str(cell), ""
         if cell_label is not None:
             name = escape(cell_label(cell, cell_neighbours(cell, placements)), quote=True)
+        if buttons:
             named = f' role="button" aria-label="{name}"'
-        else:
-            name, named = str(cell), ""
         parts.append(
             f'<polygon class="open" data-cell="{cell}" data-x="{cell.x}" data-y="{cell.y}" '
             f'data-o="{cell.o}"{named} points="{_points(corners)}" fill="#ffffff" fill-opacity="0" '

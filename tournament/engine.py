@@ -17,7 +17,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import gettext
+from django.utils.text import get_text_list
+from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 
 from scoring import (
@@ -38,13 +39,15 @@ from scoring import (
     TurnRecord,
     TurnReport,
     UnknownTile,
+    Where,
     load_record,
     parse_record,
 )
 from scoring import rules as engine_rules
+from scoring.geometry import cell_neighbours
 from scoring.messages import MESSAGES, RECORD_ERRORS, Phrase
 from scoring.simulate import simulate_match
-from scoring.svg import board_svg, cell_neighbours
+from scoring.svg import board_svg
 
 # Public names: the rule sets, the demo's simulator, and what recording a match uses (the
 # engine's record and replay types, re-exported so that tournament/matches/ imports them here).
@@ -68,6 +71,7 @@ __all__ = [
     "TurnRecord",
     "TurnReport",
     "UnknownTile",
+    "Where",
     "bonus_label",
     "cell_neighbours",
     "cell_words",
@@ -245,13 +249,54 @@ def score_explained(score: Score) -> str:
     return _translated_explain(score.explain()).replace(" - ", " − ")
 
 
-def problem_message(template: str, params: Mapping[str, object]) -> str:
+#: The problems about a cell of the table, as the pages say them: the engine's messages name
+#: the cell by its code (``at D(0,-1)``, kept in ``python -m scoring check``); these put it in
+#: words from the tiles around it (:class:`scoring.Where`), as the rest of the page does.
+#: ``{cell}``: where the tile went or could go (``below and right of 3-4-5``); ``{corner}``:
+#: the tiles at the corner that differs, or touched by a corner only.
+_LOCATED_MESSAGES = {
+    "claim-mismatch": gettext_noop("{player} claimed {claimed} for {tile} {cell}, the turn scores {sum}"),
+    "bonus-mismatch": gettext_noop(
+        "{player} claimed {claimed_bonus} for {tile} {cell}, the placement earns {found}"),
+    "bonus-mismatch/none": gettext_noop(
+        "{player} claimed {claimed_bonus} for {tile} {cell}, the placement earns no bonus"),
+    "occupied": gettext_noop("{player} cannot place {tile} on {other}: that place is taken"),
+    "no-shared-side": gettext_noop(
+        "{player} cannot place {tile} away from the tiles on the table: it shares no side with them"),
+    "no-shared-side/corner": gettext_noop(
+        "{player} cannot place {tile} against a corner of {corner} only: it shares no side "
+        "with the tiles on the table"),
+    "corner-mismatch": gettext_noop(
+        "{player} cannot place {tile} {cell}: its corner against {corner} shows {value}, "
+        "the table shows {expected} there"),
+    "false-block": gettext_noop(
+        "the round ended blocked, but {player}'s {tile} could still go {cell}"),
+}
+
+
+def _located(template: str, params: Mapping[str, object], where: Where | None
+             ) -> tuple[str | None, dict[str, object]]:
+    """The page's template of a problem about a cell and its values with the cell in words;
+    ``(None, params)`` for a problem that names no cell."""
+    values = dict(params)
+    if where is None or template not in _LOCATED_MESSAGES:
+        return None, values
+    if template == "no-shared-side" and where.corner:
+        template = "no-shared-side/corner"
+    values["cell"] = cell_words(Cell.parse(where.cell), where.neighbours, placed=True)
+    values["corner"] = get_text_list(list(where.corner), gettext("and"))
+    return _LOCATED_MESSAGES[template], values
+
+
+def problem_message(template: str, params: Mapping[str, object],
+                    where: Where | None = None) -> str:
     """An engine problem in the user's language: its English template (scoring/messages.py,
-    collected into the catalogues) translated, then formatted with its parameters."""
-    english = MESSAGES.get(template)
+    collected into the catalogues) translated, then formatted with its parameters; a problem
+    about a cell of the table (``where``) names it in words, from the tiles around it."""
+    located, values = _located(template, params, where)
+    english = located or MESSAGES.get(template)
     if english is None:  # an unknown template: the engine's own words are all there is
         return str(params.get("message", template))
-    values = dict(params)
     for key in ("claimed_bonus", "found"):
         if key in values:
             values[key] = bonus_label(str(values[key]))
@@ -395,11 +440,12 @@ def draw_board(
     pickable: bool = False,
 ) -> SafeString:
     """The table as inline SVG (the engine's drawing, safe to put in a template), named in
-    the user's language; ``pickable``: its open cells named too, as buttons."""
+    the user's language, its open cells too (their titles: no cell's code shows);
+    ``pickable``: the open cells are buttons."""
     placements = list(placements)
     if title is None:
         title = gettext("The table, tiles placed: %(count)d") % {"count": len(placements)}
     return mark_safe(  # the engine escapes the words and writes numbers only
         board_svg(placements, highlight=highlight, open_cells=open_cells, side=side,
-                  title=title, cell_label=cell_words if pickable else None)
+                  title=title, cell_label=cell_words, operable=pickable)
     )

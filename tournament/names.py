@@ -48,6 +48,17 @@ def search_key(text: str) -> str:
     return name_sort_key(text)[0].strip()
 
 
+def person_key(name: str, club: str) -> tuple[str, str]:
+    """(name, club) as the likely same person is looked for: :func:`search_key` of each, so
+    that "ÉMILE DUBŒUF" of "club A" is the "Émile Dubœuf" of "Club A" whatever the database
+    (SQLite's ``lower()`` folds ASCII letters only).
+
+    >>> person_key("ÉMILE DUBŒUF", "club A") == person_key("Émile Dubœuf", "Club A")
+    True
+    """
+    return search_key(name), search_key(club)
+
+
 def split_name(name: str) -> tuple[str, str]:
     """(given names, surname) of a name written given names first, as players register.
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from scoring import ALL_TILES
+from scoring import ALL_TILES, Where
 from scoring.messages import MESSAGES, render
 from tests.scoring.engine_records import check, codes, going_out_round, record, round_, turn
 
@@ -132,3 +132,38 @@ def test_messages_keep_their_template_and_parameters() -> None:
     assert problem.template == "claim-mismatch/sheet"
     assert render(problem.template, problem.params) == problem.message
     assert problem.params["player"] == "Ana"
+
+
+WHERE_CASES = [
+    # (record, code, cell, neighbours, corner)
+    (record(ANA_BO, round_([OPEN, turn(1, cell=[0, 0, "D"], corners=[5, 5, 4], claimed=99)])),
+     "claim-mismatch", "D(0,0)", (("5-5-5", "upper right"),), ()),
+    (record(ANA_BO, round_([OPEN, turn(1, cell=[0, 0, "U"], corners=[4, 4, 4])])),
+     "occupied", "U(0,0)", (), ()),
+    (record(ANA_BO, round_([OPEN, turn(1, cell=[1, 0, "U"], corners=[4, 5, 4])])),
+     "no-shared-side", "U(1,0)", (), ("5-5-5",)),  # it touches the 5-5-5 by a corner only
+    (record(ANA_BO, round_([OPEN, turn(1, cell=[4, 0, "U"], corners=[4, 5, 4])])),
+     "no-shared-side", "U(4,0)", (), ()),  # away from every tile
+    (record(ANA_BO, round_([OPEN, turn(1, cell=[0, 0, "D"], corners=[5, 4, 4])])),
+     "corner-mismatch", "D(0,0)", (("5-5-5", "upper right"),), ("5-5-5",)),
+    (_blocked_board_round(), "false-block", "D(0,-1)", (("5-5-5", "below"),), ()),
+]
+
+
+@pytest.mark.parametrize(("data", "code", "cell", "neighbours", "corner"), WHERE_CASES,
+                         ids=[f"{c[1]}-{i}" for i, c in enumerate(WHERE_CASES)])
+def test_a_problem_about_a_cell_says_where_it_lies_from_the_tiles_around(
+    data: dict[str, Any], code: str, cell: str, neighbours: tuple[tuple[str, str], ...],
+    corner: tuple[str, ...],
+) -> None:
+    """The data a caller needs to name the cell in words (the web app does, in French and
+    English); the message itself keeps the cell's code, as `python -m scoring check` shows it."""
+    (problem,) = [p for p in check(data).problems if p.code == code]
+    assert problem.where == Where(cell, neighbours, corner)
+    assert cell in problem.message
+    assert "where" not in problem.to_json()
+
+
+def test_a_problem_without_a_cell_says_no_place() -> None:
+    (problem,) = check(record(ANA_BO, round_([OPEN, turn(0, draws=3)]))).problems
+    assert problem.code == "out-of-turn" and problem.where is None

@@ -96,3 +96,17 @@ def test_open_cells_named_in_the_callers_words() -> None:
     plain = parse(board_svg(board, open_cells=board.open_cells()))
     assert plain.get("role") == "img"
     assert {p.get("role") for p in plain.findall("svg:polygon[@class='open']", NS)} == {None}
+
+
+def test_open_cells_titled_in_the_callers_words_on_a_drawing_that_stays_an_image() -> None:
+    """A page that only shows the table (``operable=False``) still titles its open cells in
+    the caller's words, never by their code; without ``cell_label`` the code is all there is."""
+    board = board_of("U(0,0):5-5-5")
+    root = parse(board_svg(board, open_cells=board.open_cells(), operable=False,
+                           cell_label=lambda cell, neighbours: f"next to {neighbours[0][0]}"))
+    assert root.get("role") == "img"
+    cells = root.findall("svg:polygon[@class='open']", NS)
+    assert {p.get("role") for p in cells} == {None} and len(cells) == 3
+    assert {p.findtext("svg:title", namespaces=NS) for p in cells} == {"next to 5-5-5"}
+    plain = parse(board_svg(board, open_cells=[Cell(0, 0, "D")]))
+    assert plain.find("svg:polygon[@class='open']/svg:title", NS).text == "D(0,0)"

@@ -16,7 +16,8 @@ charts on one page never share an id. The ids the tests read:
 - ``<prefix>-line``: the rating line, one ``<use>`` marker per point;
 - ``<prefix>-bar-<i>``: the i-th bar (from 0);
 - ``<prefix>-span-<i>``: the i-th tournament's band, and ``<prefix>-span-label-<i>`` its name
-  (when the band is wide enough to hold it).
+  above the plot (shortened to the band's width, left out when the band is too narrow);
+- ``<prefix>-plot``: the plot's area, which the names stay clear of.
 
 >>> svg = points_chart(values=[120, 80], labels=["1", "2"], spans=[Span("Open", 0, 2)],
 ...                    prefix="demo", title="Points", description="Two sessions.")
@@ -42,7 +43,7 @@ from django.utils.html import escape
 from django.utils.translation import get_language
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, MaxNLocator
-from matplotlib.transforms import blended_transform_factory
+from matplotlib.transforms import blended_transform_factory, offset_copy
 
 #: Width and height of a chart, in inches (7 in: the width of an A4 page inside its margins).
 SIZE = (7.0, 2.6)
@@ -54,8 +55,11 @@ BANDS = ("#eef2f4", "#ffffff")
 BARS = ("#0b5d7a", "#6f9fb3")
 #: At most this many labels along the x axis; more bars than that are labelled every n-th.
 MAX_X_LABELS = 30
-#: A tournament's band is named when it holds at least this share of the chart's points.
-MIN_LABELLED_SHARE = 0.02
+#: A tournament's name above its band: its size (points), the room kept either side of it
+#: (points), and the fewest characters shown of a name too long for its band (else none).
+NAME_SIZE = 7
+NAME_PADDING = 3
+MIN_NAME_CHARACTERS = 4
 
 _RC = {
     "svg.fonttype": "none",
@@ -70,8 +74,9 @@ _RC = {
 KEPT_SECONDS = 7 * 24 * 3600
 #: Part of a kept chart's key: changed with the SVG's markup, so that no chart drawn before
 #: is served after. 2: no inline style (the page's and the print's stylesheets size the
-#: chart; WeasyPrint gives an inline SVG with a style attribute a square box).
-MARKUP_VERSION = 2
+#: chart; WeasyPrint gives an inline SVG with a style attribute a square box). 3: the
+#: tournaments' names above the plot, no longer written upwards over the line.
+MARKUP_VERSION = 3
 
 #: matplotlib keeps its settings in one global: charts are drawn one at a time.
 _DRAWING = threading.Lock()
@@ -116,7 +121,8 @@ def rating_chart(
         low, high = min(values), max(values)
         margin = max((high - low) * 0.1, 1.0)
         axes.set_ylim(low - margin, high + margin)
-        _style(axes, x_label=x_label, y_label=y_label, y_format=_decimal(1))
+        _style(axes, prefix=prefix, x_label=x_label, y_label=y_label, y_format=_decimal(1))
+        _fit_names(figure, axes, spans, first_x=1)
 
     return _kept(
         "rating", [list(values), spans, prefix, title, description, x_label, y_label],
@@ -153,7 +159,8 @@ def points_chart(
         step = math.ceil(len(values) / MAX_X_LABELS) or 1
         axes.set_xticks(xs[::step], [str(label) for label in labels][::step])
         axes.set_ylim(min(0, *values), max(1, *values) * 1.15)
-        _style(axes, x_label=x_label, y_label=y_label, y_format=_decimal(0))
+        _style(axes, prefix=prefix, x_label=x_label, y_label=y_label, y_format=_decimal(0))
+        _fit_names(figure, axes, spans, first_x=0)
 
     return _kept(
         "points", [list(values), list(labels), spans, prefix, title, description, x_label,
@@ -189,24 +196,66 @@ def _decimal(places: int) -> FuncFormatter:
 
 def _bands(axes, spans: Sequence[Span], *, prefix: str, first_x: int) -> None:
     """Each span a band (alternate shades) around its points (the first at x = ``first_x``),
-    its name at the top, written upwards, when the band is wide enough for a line of text
-    (``MIN_LABELLED_SHARE`` of the chart): narrower ones would only print over each other."""
-    at_top = blended_transform_factory(axes.transData, axes.transAxes)
-    points = max((span.end for span in spans), default=0)
+    its name above the plot, clear of the line and the bars (:func:`_fit_names` shortens it
+    to its band's width)."""
+    above = offset_copy(blended_transform_factory(axes.transData, axes.transAxes),
+                        fig=axes.figure, y=2, units="points")
     for index, span in enumerate(spans):
         left, right = span.start + first_x - 0.5, span.end + first_x - 0.5
         axes.axvspan(left, right, color=BANDS[index % 2], zorder=0, gid=f"{prefix}-span-{index}")
-        if (span.end - span.start) < MIN_LABELLED_SHARE * points:
-            continue
-        label = axes.text(
-            left + 0.1, 0.97, span.label, transform=at_top, rotation=90, va="top", ha="left",
-            fontsize=6.5, color=MUTED, clip_on=True, zorder=3, parse_math=False,
+        axes.text(
+            (left + right) / 2, 1.0, span.label, transform=above, va="bottom", ha="center",
+            fontsize=NAME_SIZE, color=MUTED, clip_on=False, zorder=3, parse_math=False,
             gid=f"{prefix}-span-label-{index}",
         )
-        label.set_in_layout(False)  # inside the axes: the layout need not measure it
 
 
-def _style(axes, *, x_label: str, y_label: str, y_format: FuncFormatter) -> None:
+def _fit_names(figure: Figure, axes, spans: Sequence[Span], *, first_x: int) -> None:
+    """Each band's name shortened ("Championnat de…") to the band's width, and left out
+    where not even its first ``MIN_NAME_CHARACTERS`` fit: names side by side above the plot,
+    never over each other, at any width the chart is shown (it scales as a whole)."""
+    figure.draw_without_rendering()  # the layout: where the plot and the bands are
+    renderer = figure._get_renderer()
+    names = [text for text in axes.texts if text.get_gid() and "-span-label-" in text.get_gid()]
+    for span, text in zip(spans, names, strict=True):
+        (x_left, _), (x_right, _) = axes.transData.transform(
+            [(span.start + first_x - 0.5, 0), (span.end + first_x - 0.5, 0)])
+        shown = _fitted(text, span.label, (x_right - x_left) - 2 * NAME_PADDING * figure.dpi / 72,
+                        renderer)
+        if shown is None:
+            text.remove()
+        else:
+            text.set_text(shown)
+
+
+def _fitted(text, name: str, room: float, renderer) -> str | None:
+    """``name``, or its longest shortened form, whose ``text`` is at most ``room`` wide
+    (display units); None when not even ``MIN_NAME_CHARACTERS`` of it fit."""
+
+    def width(shown: str) -> float:
+        text.set_text(shown)
+        return text.get_window_extent(renderer).width
+
+    if width(name) <= room:
+        return name
+    shortest, longest = MIN_NAME_CHARACTERS, len(name) - 1  # characters kept
+    if shortest > longest or width(_shortened(name, shortest)) > room:
+        return None
+    while shortest < longest:  # the most characters whose shortened name fits
+        middle = (shortest + longest + 1) // 2
+        if width(_shortened(name, middle)) <= room:
+            shortest = middle
+        else:
+            longest = middle - 1
+    return _shortened(name, shortest)
+
+
+def _shortened(name: str, characters: int) -> str:
+    return name[:characters].rstrip(" -–—,.’'") + "…"
+
+
+def _style(axes, *, prefix: str, x_label: str, y_label: str, y_format: FuncFormatter) -> None:
+    axes.patch.set_gid(f"{prefix}-plot")
     axes.set_xlabel(x_label)
     axes.set_ylabel(y_label)
     axes.yaxis.set_major_formatter(y_format)

@@ -42,7 +42,7 @@ def translated_problem(problem: engine.Problem) -> TranslatedProblem:
     ("le chevalet d’Amélie"): every page's way of showing one."""
     return TranslatedProblem(
         code=problem.code,
-        message=elide(engine.problem_message(problem.template, problem.params)),
+        message=elide(engine.problem_message(problem.template, problem.params, problem.where)),
         round=problem.round,
         turn=problem.turn,
         params=problem.params,

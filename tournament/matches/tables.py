@@ -159,8 +159,8 @@ class TurnLogTable(PythonBodyTable):
         return format_html(
             '<span class="verdict verdict--{}">{}</span>{}', record.verdict,
             self.verdict_words.get(record.verdict, record.verdict),
-            format_html_join("", '<div class="problem-message">{}</div>',
-                             ((problem.message,) for problem in record.problems)),
+            format_html_join("", '<div class="problem-message" data-code="{}">{}</div>',
+                             ((problem.code, problem.message) for problem in record.problems)),
         )
 
     def cell_decision(self, record: TurnLine) -> Any:

@@ -7,7 +7,16 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from tournament.models.tournaments import Tournament
-from tournament.names import name_sort_key
+from tournament.names import name_sort_key, search_key
+
+
+class PlayerQuerySet(models.QuerySet):
+    def bulk_create(self, objs, *args, **kwargs):
+        """Django's, the records' search keys filled first (``save()`` fills them one by one)."""
+        objs = list(objs)
+        for player in objs:
+            player.name_search_key = search_key(player.name)
+        return super().bulk_create(objs, *args, **kwargs)
 
 
 class Player(models.Model):
@@ -20,6 +29,11 @@ class Player(models.Model):
     name = models.CharField(_("name"), max_length=120)
     club = models.CharField(_("club"), max_length=120, blank=True)
     licence = models.CharField(_("licence number"), max_length=40, blank=True)
+    #: The name as a search compares it (``tournament.names.search_key``: accents, case and
+    #: ligatures aside), kept by ``save()`` and ``bulk_create()`` so that the database finds
+    #: "ÉMILE" for "émile", which SQLite's ``lower()`` does not (it folds ASCII only). A text:
+    #: folding can lengthen a name ("ß" is "ss").
+    name_search_key = models.TextField(editable=False, default="")
     merged_into = models.ForeignKey(
         "self",
         models.PROTECT,
@@ -35,10 +49,22 @@ class Player(models.Model):
         verbose_name = _("player")
         verbose_name_plural = _("players")
         ordering = ["name", "id"]
-        indexes = [models.Index(fields=["licence"], name="player_licence")]
+        indexes = [
+            models.Index(fields=["licence"], name="player_licence"),
+            models.Index(fields=["name_search_key"], name="player_name_search_key"),
+        ]
+
+    objects = PlayerQuerySet.as_manager()
 
     def __str__(self) -> str:
         return f"{self.name} ({self.club})" if self.club else self.name
+
+    def save(self, *args, **kwargs) -> None:
+        self.name_search_key = search_key(self.name)
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "name" in update_fields:
+            kwargs["update_fields"] = {*update_fields, "name_search_key"}
+        super().save(*args, **kwargs)
 
     @property
     def name_key(self) -> tuple[str, str]:

@@ -139,6 +139,16 @@ class CategoriesField(forms.CharField):
         return names
 
 
+def same_people_field(label) -> forms.ChoiceField:
+    """What to do with a player who has the name and club of a record of the user's
+    tournaments and no licence number: ask first (the default), or say."""
+    return forms.ChoiceField(
+        label=label, required=False, widget=forms.RadioSelect,
+        choices=[("", _("ask me first")), ("existing", _("is that person: register the record")),
+                 ("new", _("is someone else: create a new record"))],
+    )
+
+
 class PlayerForm(forms.Form):
     name = model_field(Player, "name")
     club = model_field(Player, "club")
@@ -158,6 +168,13 @@ class PlayerForm(forms.Form):
     )
 
 
+class PlayerAddForm(PlayerForm):
+    """A player added by hand: :class:`PlayerForm`, and what to do with a likely same person."""
+
+    same_people = same_people_field(_("If this player has the name and club of a record of your "
+                                      "tournaments, without a licence number, they"))
+
+
 class PlayersImportForm(forms.Form):
     file = forms.FileField(
         label=_("CSV file"),
@@ -166,13 +183,8 @@ class PlayersImportForm(forms.Form):
                     "separated by commas or semicolons; a header line is allowed. A file with a "
                     "bad line imports nothing."),
     )
-    same_people = forms.ChoiceField(
-        label=_("A player of the file who has the name and club of a record of your "
-                "tournaments, without a licence number"),
-        required=False, widget=forms.RadioSelect,
-        choices=[("", _("ask me first")), ("existing", _("is that person: register the record")),
-                 ("new", _("is someone else: create a new record"))],
-    )
+    same_people = same_people_field(_("A player of the file who has the name and club of a "
+                                      "record of your tournaments, without a licence number"))
 
     def clean_file(self) -> str:
         """The file's text: UTF-8, or Windows-1252 as a spreadsheet saves it."""

@@ -36,6 +36,7 @@ from tournament.models import (
 from tournament.organiser import selectors, services
 from tournament.organiser.forms import (
     CRITERIA_FIELDS,
+    PlayerAddForm,
     PlayerForm,
     PlayersImportForm,
     StaffGrantForm,
@@ -145,7 +146,7 @@ class PlayersPageMixin(OrganiserRequiredMixin):
         context["player_table"] = table
         context["registration_counts"] = selectors.registration_counts(tournament=self.tournament)
         context["next_session"] = sessions.next_session_to_seat(tournament=self.tournament)
-        context.setdefault("player_form", PlayerForm())
+        context.setdefault("player_form", PlayerAddForm())
         context.setdefault("import_form", PlayersImportForm())
         return context
 
@@ -154,7 +155,7 @@ class PlayersView(PlayersPageMixin, TemplateView):
     """/t/<slug>/organise/players/: GET the page, POST one player."""
 
     def post(self, request, *args, **kwargs):
-        form = PlayerForm(request.POST)
+        form = PlayerAddForm(request.POST)
         if form.is_valid():
             try:
                 registration = services.player_add(tournament=self.tournament,

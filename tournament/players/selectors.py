@@ -20,7 +20,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Count
-from django.db.models.functions import Lower
 from django.http import Http404
 from django.urls import reverse
 from django.utils import timezone
@@ -38,6 +37,7 @@ from tournament.models import (
     StaffRole,
     Tournament,
 )
+from tournament.names import person_key
 from tournament.ratings.model import is_provisional, ranks_of
 from tournament.standings.ranking import ranked_count
 from tournament.standings.selectors import cached_standings_of
@@ -90,23 +90,24 @@ def players_by_licence(licences: Iterable[str], *, user=None) -> dict[str, Playe
     return found
 
 
-def players_by_name_and_club(keys: Iterable[tuple[str, str]], *, user=None
+def players_by_name_and_club(people: Iterable[tuple[str, str]], *, user=None
                              ) -> dict[tuple[str, str], Player]:
-    """{(name, club) casefolded: a record of that name and club} among the records an import
-    by ``user`` may link to (:func:`linkable_players`; merged records aside), for the keys
-    that name one: likely the same person, when no licence number tells. The oldest record
-    first."""
-    wanted = {key for key in keys if key[0]}
+    """{``person_key(name, club)``: a record of that name and club} among the records an
+    import by ``user`` may link to (:func:`linkable_players`; merged records aside), for the
+    ``(name, club)`` pairs that name one: likely the same person, when no licence number tells.
+    Names and clubs compare accents, case and ligatures aside (``tournament.names``), on
+    SQLite as on PostgreSQL. The oldest record first."""
+    wanted = {person_key(name, club) for name, club in people if name}
     if not wanted:
         return {}
-    candidates = Player.objects.filter(merged_into__isnull=True).annotate(
-        lower_name=Lower("name")).filter(lower_name__in={name.lower() for name, _club in wanted})
+    candidates = Player.objects.filter(
+        merged_into__isnull=True, name_search_key__in={name for name, _club in wanted})
     linkable = linkable_players(user=user)
     if linkable is not None:
         candidates = candidates.filter(pk__in=linkable)
     found: dict[tuple[str, str], Player] = {}
     for record in sorted(candidates.only("id", "name", "club", "licence"), key=lambda p: p.pk):
-        key = (record.name.casefold(), record.club.casefold())
+        key = person_key(record.name, record.club)
         if key in wanted:
             found.setdefault(key, record)
     return found

@@ -54,7 +54,8 @@ def test_the_french_reason_of_a_refusal(tournament, referee):
     with translation.override("fr"), pytest.raises(services.TurnsRefused) as refused:
         add(match, referee, services.TurnInput(cell=engine.Cell(0, 0, "D"), corners=(4, 5, 5)))
     message = refused.value.refusals[0].problems[0].message
-    assert "ne peut pas poser 4-5-5 en D(0,0)\u00a0: son coin en (1,0) montre 4, la table y montre 5" in message
+    assert message == (f"{seated_names(match)[1]} ne peut pas poser 4-5-5 en haut à droite de "
+                       "5-5-5\u00a0: son coin contre 5-5-5 montre 4, la table y montre 5")
 
 
 def test_a_reading_error_in_french_with_what_was_found_translated():

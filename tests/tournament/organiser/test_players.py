@@ -311,3 +311,86 @@ def test_a_likely_same_person_without_licence_is_asked_about(organiser, organise
     registered = tournament.registrations.get(player__name__iexact="théo girard").player
     assert (registered.pk == known.pk) is same_record
     assert Player.objects.filter(name__iexact="théo girard").count() == (1 if same_record else 2)
+
+
+@pytest.mark.parametrize(("known", "typed"), [
+    (("Émile Roux", "Club Été"), ("ÉMILE ROUX", "club été")),  # beyond ASCII, on SQLite too
+    (("HÉLÈNE DUBŒUF", "CLUB A"), ("Hélène Dubœuf", "Club A")),
+    (("ÉMILE DUBŒUF", "CLUB A"), ("émile duboeuf", "club a")),  # œ as a keyboard types it
+])
+def test_a_likely_same_person_is_found_accents_case_and_ligatures_aside(organiser, tournament,
+                                                                        known, typed):
+    from tests.factories import tournament_with_players
+    from tournament.core.tournaments import staff_role_grant
+    other = tournament_with_players(slug="autumn", players=[known])
+    staff_role_grant(tournament=other, user=organiser, role="organiser")
+    record = Player.objects.get(name=known[0])
+    text = f"{typed[0]};{typed[1]}\n"
+    assert line_refusals(lambda: services.players_import_csv(
+        tournament=tournament, text=text, user=organiser)) == [(1, "likely-same-person")]
+    assert tournament.registrations.count() == 8  # nothing half-written
+    services.players_import_csv(tournament=tournament, text=text, user=organiser,
+                                same_people="existing")
+    assert tournament.registrations.filter(player=record).exists()
+    assert Player.objects.filter(name_search_key=record.name_search_key).count() == 1
+
+
+def test_a_player_of_another_club_or_name_is_not_taken_for_the_same_person(organiser,
+                                                                           tournament):
+    from tests.factories import tournament_with_players
+    from tournament.core.tournaments import staff_role_grant
+    other = tournament_with_players(slug="autumn", players=[("Émile Roux", "Club Été")])
+    staff_role_grant(tournament=other, user=organiser, role="organiser")
+    services.players_import_csv(tournament=tournament, user=organiser,
+                                text="ÉMILE ROUX;Club B\nÉmile Rouxel;Club Été\n")
+    assert Player.objects.filter(name_search_key__startswith="emile roux").count() == 3
+
+
+def test_a_records_search_key_follows_its_name_whichever_way_it_is_written(tournament):
+    """save(), save(update_fields=...) and bulk_create() keep the key the database looks
+    the likely same person up by."""
+    player = Player.objects.create(name="ŒDIPE Łukasz")
+    assert player.name_search_key == "oedipe lukasz"
+    player.name = "Straße"
+    player.save(update_fields=["name"])
+    player.refresh_from_db()
+    assert player.name_search_key == "strasse"
+    (made,) = Player.objects.bulk_create([Player(name="ÉMILE")])
+    assert Player.objects.get(pk=made.pk).name_search_key == "emile"
+
+
+@pytest.mark.parametrize(("choice", "same_record"), [("existing", True), ("new", False)])
+def test_the_player_form_asks_about_a_likely_same_person_too(organiser, organiser_client,
+                                                             tournament, choice, same_record):
+    """One by one as by file: "THÉO GIRARD" of "club a", no licence, when the organiser's
+    other tournament has Théo Girard of Club A, is refused next to the name until the
+    organiser says whether he is that record."""
+    from tests.factories import tournament_with_players
+    from tournament.core.tournaments import staff_role_grant
+    other = tournament_with_players(slug="autumn", players=[("Théo Girard", "Club A")])
+    staff_role_grant(tournament=other, user=organiser, role="organiser")
+    known = Player.objects.get(name="Théo Girard")
+
+    def add(**data):
+        return organiser_client.post("/t/spring-open/organise/players/", {
+            "name": "THÉO GIRARD", "club": "club a", "licence": "", **data})
+
+    response = add()
+    assert response.status_code == 400
+    assert response.context["player_form"].has_error("name", "likely-same-person")
+    assert has_id(response, "id_name_error") and str(known.pk) in response.content.decode()
+    assert tournament.registrations.count() == 8
+    assert add(same_people=choice).status_code == 302
+    registered = tournament.registrations.get(player__name_search_key="theo girard").player
+    assert (registered.pk == known.pk) is same_record
+
+
+def test_a_record_of_a_tournament_the_organiser_does_not_run_is_not_offered(organiser,
+                                                                            organiser_client,
+                                                                            tournament):
+    from tests.factories import tournament_with_players
+    tournament_with_players(slug="elsewhere", players=[("Théo Girard", "Club A")])
+    response = organiser_client.post("/t/spring-open/organise/players/", {
+        "name": "THÉO GIRARD", "club": "club a", "licence": ""})
+    assert response.status_code == 302  # nothing of the other organiser's records told
+    assert Player.objects.filter(name_search_key="theo girard").count() == 2

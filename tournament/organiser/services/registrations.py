@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 
 from tournament.core import freshness
 from tournament.models import Player, Registration, Seat, Tournament
+from tournament.names import person_key
 from tournament.organiser.players_csv import PlayerLine, csv_line_errors, players_csv_read
 from tournament.organiser.services.categories import registrations_categorise
 from tournament.players.selectors import (
@@ -64,8 +65,7 @@ class _PlayerChecks:
         # Lines without a licence whose name and club are those of a record of the user's
         # tournaments: likely the same person (the import asks before making a second one).
         self.likely_same = players_by_name_and_club(
-            ((line.name.casefold(), line.club.casefold()) for line in lines if not line.licence),
-            user=user)
+            ((line.name, line.club) for line in lines if not line.licence), user=user)
         self.same_people = ""
         self.lines_by_licence: dict[str, int] = {}
         self.lines_by_name: dict[tuple[str, str], int] = {}
@@ -136,7 +136,7 @@ class _PlayerChecks:
         no licence number given), None if none."""
         if line.licence:
             return None
-        return self.likely_same.get((line.name.casefold(), line.club.casefold()))
+        return self.likely_same.get(person_key(line.name, line.club))
 
     def player_for(self, line: PlayerLine) -> Player | None:
         """The existing player of this licence in the user's tournaments, reused rather than
@@ -186,16 +186,30 @@ def player_add(
     first_session: int | None = None,
     categories: Sequence[str] = (),
     user=None,
+    same_people: str = "",
 ) -> Registration:
-    """Register one player, carrying ``categories`` (their names: docs/categories.md). Once session 1 is seated, a late arrival: seated from
-    ``first_session`` (by default the next session not seated yet).
+    """Register one player, carrying ``categories`` (their names: docs/categories.md). Once
+    session 1 is seated, a late arrival: seated from ``first_session`` (by default the next
+    session not seated yet).
 
     A licence links the registration to the record of that licence among the players of the
     tournaments ``user`` organises (``players_by_licence``: every record for a superuser, or
-    without a user, a command or the demo); otherwise a new record is made."""
+    without a user, a command or the demo); otherwise a new record is made. Without a licence,
+    a record of the same name and club in those tournaments is likely that person: as in
+    :func:`players_import_csv`, ``same_people`` says what to do, and without it the player is
+    refused (code ``likely-same-person``, next to the name), a person being there to answer;
+    without a user (a command, the demo), a new record is made as before."""
     line = PlayerLine(0, name.strip(), club.strip(), licence.strip(), tuple(categories))
     checks = _PlayerChecks(tournament, [line], user=user)
     problems = checks.problems(line)
+    likely = None if user is None else checks.likely_same_person(line)
+    if "name" not in problems and likely is not None and same_people not in (
+        SAME_PEOPLE_EXISTING, SAME_PEOPLE_NEW
+    ):
+        problems["name"] = ValidationError(
+            _likely_same_message(line, likely), code="likely-same-person",
+            params={"id": likely.pk})
+    checks.same_people = same_people
     next_number = next_session_to_seat(tournament=tournament)
     if first_session is None:
         first_session = next_number
@@ -214,6 +228,12 @@ def player_add(
     return _registrations_create(
         tournament=tournament, lines=[line], checks=checks, first_session=first_session
     )[0]
+
+
+def _likely_same_message(line: PlayerLine, player: Player) -> str:
+    return _("%(name)s may be the player of record %(id)s, already in your tournaments (same "
+             "name and club, no licence number).") % {
+        "name": f"{line.name} ({line.club})" if line.club else line.name, "id": player.pk}
 
 
 @transaction.atomic
@@ -245,10 +265,7 @@ def players_import_csv(*, tournament: Tournament, text: str, user=None,
         likely = [(line, player) for line, player in likely if player is not None]
         if likely:
             raise ValidationError(csv_line_errors([
-                (line.line, _("%(name)s may be the player of record %(id)s, already in your "
-                              "tournaments (same name and club, no licence number).")
-                 % {"name": f"{line.name} ({line.club})" if line.club else line.name,
-                    "id": player.pk}, "likely-same-person")
+                (line.line, _likely_same_message(line, player), "likely-same-person")
                 for line, player in likely]))
     checks.same_people = same_people
     try:
