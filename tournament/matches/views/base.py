@@ -15,6 +15,7 @@ with the current state; nothing is written in either case.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from typing import Any
 
@@ -90,6 +91,21 @@ class MatchWriteMixin(MatchMixin):
             "slug": self.kwargs["slug"], "match_id": self.kwargs["match_id"]})
 
 
+def settled_log_key(replay: ReplayedMatch) -> str:
+    """What the public's page shows apart from its live part, as a short digest: the match's
+    state and its settled rounds (every round but the one in play: their turns, as their rows
+    are versioned, their scores and state). The live part carries it; the page takes the
+    whole match again when it differs from its own."""
+    in_play = replay.live_round_view
+    settled = [
+        (round_view.number, round_view.closed, round_view.confirmed, tuple(round_view.scores),
+         tuple(line.row.pk for line in round_view.turns))
+        for round_view in replay.rounds if round_view is not in_play
+    ]
+    shown = repr((replay.match.status, len(replay.rounds), settled)).encode()
+    return hashlib.sha256(shown).hexdigest()[:16]
+
+
 # -- the match page ----------------------------------------------------------------------------
 
 
@@ -163,6 +179,15 @@ class MatchPageMixin(MatchMixin):
              "confirm_elsewhere": round_view is to_confirm}
             for round_view in replay.rounds
         ]
+        if not self.can_write:
+            # the public's page polls its live part alone (``MatchLiveView``): the round in
+            # play with its turns; the settled rounds below change only at a round's end, a
+            # correction or a confirmation, and the live part says when (``log_key``)
+            context["log_key"] = settled_log_key(replay)
+            if "follow_seconds" in context:
+                context["live_url"] = self.url("match_live")
+                if live_round_view is not None:
+                    context["live_log"] = context["log_rounds"].pop()
         context["board_round"] = live_round_view or replay.last_round
         if can_write and live is not None and live.counted:
             if live.round_over:

@@ -1,5 +1,5 @@
-"""The match page: the public's view of the match (kept once made, polled until confirmed) and,
-for a referee of the table, the entry screen."""
+"""The match page: the public's view of the match (kept once made, its live part polled until
+confirmed) and, for a referee of the table, the entry screen."""
 
 from __future__ import annotations
 
@@ -24,3 +24,24 @@ class MatchView(MatchPageMixin, CachedPageMixin, View):
 
     def page(self, request, *args, **kwargs):
         return self.render_match()
+
+
+class MatchLiveView(MatchView):
+    """The live part of the public's match page, which the page polls until the match is
+    confirmed: the totals, the round's state, the table and the turns of the round in play.
+    It is what changes with a turn; the settled rounds are not in it (they weigh what the
+    match has lasted), only their digest (``log_key``), by which the page takes the whole
+    match again when they changed. Kept and answered 304 as the page is, under its own ETag.
+    """
+
+    template_name = "tournament/matches/_match_live.html"
+
+    def access_refusal(self, request):
+        refusal = super().access_refusal(request)
+        self.can_write = False  # the public's view, whoever asks: no form in it
+        return refusal
+
+    def page(self, request, *args, **kwargs):
+        response = self.render_match()
+        response.template_name = self.template_name
+        return response
