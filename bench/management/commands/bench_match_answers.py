@@ -1,14 +1,15 @@
 """``python manage.py bench_match_answers``: what each answer of a match in play weighs and
-costs, early in a match and late in a long one.
+costs, early in a match and late in a long one, early and late in a round.
 
 In a throwaway site (in memory on SQLite; ``test_<name>_bench_match_answers`` on PostgreSQL,
-dropped at the end), two matches of four players (the target raised to 4000 so that a match
-lasts) are filled by the record import up to turn 5 and up to turn ``--late``, each round
+dropped at the end), matches of four players (the target raised to 4000 so that a match
+lasts) are filled by the record import up to each turn of ``--turns``, each round
 confirmed as it ends, as a referee confirms it. Then, ``--requests`` times at each match, as
 the room asks them, through the whole Django stack (``django.test.Client``):
 
 - **preview**: the referee's tablet asks the engine's word on the next turn's tile and cell;
-- **save**: the tablet posts that turn (htmx), as the entry screen does;
+- **save**: the tablet posts that turn (htmx), as the entry screen does (saying which
+  revision its page shows: the answer leaves out what the page shows as it is);
 - **poll, changed**: the first phone of the public to poll the match after the save (the
   answer made again), with the ETag it had before;
 - **poll, kept**: another phone of the public, after it (the copy kept);
@@ -60,15 +61,17 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--requests", type=int, default=15)
-        parser.add_argument("--late", type=int, default=300,
-                            help="the turn posted in the long match (300)")
+        parser.add_argument("--turns", default="5,300,570",
+                            help="the turns posted, one match each (5: early in a match; 300: "
+                                 "a long match, early in a round; 570: late in its round of 53)")
         parser.add_argument("--seed", type=int, default=3, help="simulated match (default 3)")
 
-    def handle(self, *args, requests, late, seed, **options):
+    def handle(self, *args, requests, turns, seed, **options):
         with throwaway_site("bench_match_answers"):
-            self.measure(requests=max(1, requests), late=late, seed=seed)
+            self.measure(requests=max(1, requests), turns=[int(t) for t in turns.split(",")],
+                         seed=seed)
 
-    def measure(self, *, requests: int, late: int, seed: int) -> None:
+    def measure(self, *, requests: int, turns: list[int], seed: int) -> None:
         referee = get_user_model().objects.create_user("bench-match-answers-referee")
         tournament = tournament_create(name="Bench answers", slug="bench-answers",
                                        start_date=datetime.date(2025, 5, 17), target=LONG_TARGET)
@@ -76,11 +79,11 @@ class Command(BaseCommand):
         tablet = bench_client()
         tablet.force_login(referee)
         self.stdout.write(
-            f"{connection.vendor}; a match of 4 (target {LONG_TARGET}), the turn posted at turn "
-            f"5 and at turn {late}; median of {requests} requests through the whole Django "
-            f"stack; CPU time (time.process_time), size as written / gzip:")
+            f"{connection.vendor}; a match of 4 (target {LONG_TARGET}, seed {seed}), the turn "
+            f"posted at turn {', '.join(map(str, turns))}; median of {requests} requests through "
+            f"the whole Django stack; CPU time (time.process_time), size as written / gzip:")
         self.stdout.write(f"{'request':<16} {'turn':>5} {'CPU':>9} {'bytes':>8} {'gzip':>7}")
-        for number in (5, late):
+        for number in turns:
             match = self.match_at(tournament, referee, turn=number, seed=seed)
             for kind, (cpu, size, zipped) in self.requests_at(
                     tablet, referee, tournament, match, requests=requests).items():
@@ -107,7 +110,7 @@ class Command(BaseCommand):
                     requests: int) -> dict[str, tuple[float, int, int]]:
         match, turn = at
         kwargs = {"slug": tournament.slug, "match_id": match.pk}
-        poll_url = reverse("tournament:match", kwargs=kwargs)
+        poll_url = reverse("tournament:match_live", kwargs=kwargs)
         data = posted_turn(turn)
         samples: dict[str, list] = {kind: [] for kind in KINDS}
         first, other = bench_client(), bench_client()
@@ -121,7 +124,7 @@ class Command(BaseCommand):
                     HTTP_HX_REQUEST="true")),
                 "save": timed(lambda: tablet.post(
                     reverse("tournament:match_turn_add", kwargs=kwargs), data,
-                    HTTP_HX_REQUEST="true")),
+                    HTTP_HX_REQUEST="true", HTTP_X_MATCH_SHOWN=data["revision"])),
                 "poll, changed": timed(lambda seen=etag: first.get(
                     poll_url, HTTP_IF_NONE_MATCH=seen, **POLL_HEADERS)),
                 "poll, kept": timed(lambda: other.get(poll_url, **POLL_HEADERS)),

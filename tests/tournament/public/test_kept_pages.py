@@ -36,6 +36,7 @@ def addresses(tournament) -> dict[str, str]:
         "session": f"/t/{tournament.slug}/sessions/1/",
         "player": f"/t/{tournament.slug}/players/{player.pk}/",
         "match": f"/t/{tournament.slug}/matches/{match.pk}/",
+        "match live": f"/t/{tournament.slug}/matches/{match.pk}/live/",
     }
 
 
@@ -101,7 +102,7 @@ def test_each_change_shows_at_once_on_every_kept_page(client, outsider_client, t
         changed = {name for name in urls if seen[name] != before[name]}
         assert changed, change
         if change == "a turn in play":
-            assert "standings" not in changed and "match" in changed
+            assert "standings" not in changed and {"match", "match live"} <= changed
         before = seen
     standings = client.get(urls["standings"], **HTMX).content.decode()
     assert f'/t/{tournament.slug}/matches/{table_two.pk}/"' not in standings  # now counted

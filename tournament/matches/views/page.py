@@ -7,6 +7,8 @@ from django.views import View
 
 from tournament.core import freshness
 from tournament.core.cached_pages import CachedPageMixin
+from tournament.matches.records import match_rows
+from tournament.matches.replaying import match_replay
 from tournament.matches.views.base import MatchPageMixin
 
 
@@ -42,6 +44,11 @@ class MatchLiveView(MatchView):
         return refusal
 
     def page(self, request, *args, **kwargs):
-        response = self.render_match()
+        # the confirmed rounds before the last one from their stored scores: the live part
+        # costs the round in play, not the match's length
+        rows = match_rows(match=self.match, settled_stored=True)
+        replay = match_replay(match=self.match, rows=rows,
+                              settled_before=len(rows.recorded_rounds()) - 1)
+        response = self.render_match(replay=replay)
         response.template_name = self.template_name
         return response
