@@ -77,7 +77,7 @@ class TurnLogTable(PythonBodyTable):
     ``match_turn_insert``), by ``reverse()`` for each turn. With ``kept_rows`` (turn row
     ids: rows the page shows as they are, every one it shows), the page keeps its body
     (``rows_kept``) and takes the other rows (``changed_rows_html``) in place of its rows of
-    the same id, or after them.
+    the same id, or after them. With ``last``, only the last turns are shown.
     """
 
     number = tables2.Column(verbose_name="#", accessor="number", orderable=False)
@@ -103,7 +103,8 @@ class TurnLogTable(PythonBodyTable):
     def __init__(self, *args: Any, can_write: bool = False, revision: int = 0,
                  csrf_token: str = "", turn_url: Callable[[str, int], str] | None = None,
                  error_turn: int | None = None, error_messages: list[str] | None = None,
-                 kept_rows: Collection[int] = (), body_id: str = "", **kwargs: Any) -> None:
+                 kept_rows: Collection[int] = (), body_id: str = "", last: int | None = None,
+                 **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.can_write = can_write
         self.revision = revision
@@ -113,6 +114,7 @@ class TurnLogTable(PythonBodyTable):
         self.error_messages = error_messages or []
         self.kept_rows = kept_rows
         self.body_id = body_id
+        self.last = last
         # the verdicts' labels are the model's (one label map), with their sign
         self.verdict_words = {
             verdict.value: f"{VERDICT_SIGNS[verdict]} {verdict.label}" for verdict in Verdict
@@ -120,6 +122,10 @@ class TurnLogTable(PythonBodyTable):
         self.places = placed_words(self.data)
         self.correct_word = pgettext("verb: correct a turn", "correct")
         self.insert_words = gettext("insert a turn before")
+
+    def body_html(self) -> SafeString:
+        # the last turns only, with ``last``: the places still named from every tile before
+        return self.rows_html(list(self.data)[-self.last:] if self.last else self.data)
 
     @property
     def rows_kept(self) -> bool:

@@ -194,8 +194,12 @@ class MatchPageMixin(MatchMixin):
             context["log_key"] = settled_log_key(replay)
             if "follow_seconds" in context:
                 context["live_url"] = self.url("match_live")
-                if live_round_view is not None:
-                    context["live_log"] = context["log_rounds"].pop()
+                if live_round_view is not None:  # its last turns: what a turn changes
+                    context["log_rounds"].pop()
+                    context["live_log"] = {"round": live_round_view, "table": _log_table(
+                        request, live_round_view, f"r{live_round_view.number}-",
+                        **log_options, last=LIVE_TURNS)}
+                    context["live_turns"] = LIVE_TURNS
         context["board_round"] = live_round_view or replay.last_round
         if can_write and live is not None and live.counted:
             if live.round_over:
@@ -310,6 +314,8 @@ class MatchWriteView(MatchWriteMixin, MatchPageMixin, View):
                          refusal_text(forms), submission="refused")
 
 
+#: The turns of the round in play the public's live part shows (the last ones).
+LIVE_TURNS = 8
 #: The response header with the match's revision after the answer (every match page answer).
 REVISION_HEADER = "X-Match-Revision"
 #: The request header with the revision of the match the tablet's page shows (queue.js sends
