@@ -91,11 +91,14 @@ class Command(BaseCommand):
                                   f"{size:>8} {zipped:>7}")
 
     def match_at(self, tournament, referee, *, turn: int, seed: int) -> tuple[Match, dict]:
-        """A match filled up to the turn before ``turn``, its closed rounds confirmed; and the
-        turn to post."""
+        """A match filled up to the turn before ``turn`` (or before the first turn after it
+        that places a tile), its closed rounds confirmed; and the turn to post."""
         match, names = started_match(tournament, label=f"Turn {turn}")
         record = engine.simulated_match_record(names=names, seed=seed, target=LONG_TARGET)
         head, posted = record_cut(record, before=turn)
+        while not posted.get("place"):  # a tile placed: what the preview is asked for
+            turn += 1
+            head, posted = record_cut(record, before=turn)
         replay = match_services.match_record_import(
             match=match, user=referee, seen_revision=0, record=head).replay
         for round_view in replay.rounds:
