@@ -1,13 +1,16 @@
 """A save's answer carries what the turn changed (the line, the scores, the table's new tile)
 and leaves the rest to the page: on the referee's tablet, the page after each save shows what
-the whole page shows once reloaded, and nothing is asked again."""
+the whole page shows once reloaded, and nothing is asked again. A phone's page polls the
+match's live part, and takes the whole match again only when its settled rounds changed."""
 
 from __future__ import annotations
 
 from playwright.sync_api import expect
 
 from tests.browser.entry_helpers import enter_turns, simulated_round, tile_and_cell
-from tests.factories import match_at
+from tests.factories import match_at, played_record
+from tests.tournament.matches.helpers import add, board_turn, fresh, truncated
+from tournament.matches import services
 
 #: What the entry screen shows, read from the page: the table's elements, what each tile of
 #: the grid says, the totals, the turns' rows, the board's data.
@@ -79,3 +82,34 @@ def test_after_each_save_the_tablet_shows_what_a_reload_shows(page, log_in, tour
     page.reload()
     expect(page.locator("#turn-form")).to_be_visible()
     assert page.evaluate(FACTS) == after_saves
+
+
+def test_a_phone_follows_the_match_by_its_live_part_and_takes_the_rest_when_it_changed(
+        page, tournament, referee, settings):
+    """The public's page polls the live part: a turn shows at once without the match being
+    taken again; a round confirmed (the settled rounds changed) takes the whole match once."""
+    settings.TRIOMINOS_POLL_SECONDS = 1
+    match = match_at(tournament=tournament, started=True)
+    record = played_record(match=match, seed=3)
+    services.match_record_import(match=fresh(match), user=referee,
+                                 seen_revision=fresh(match).revision,
+                                 record=truncated(record, rounds=1, turns=2))
+    polls, whole = [], []
+    page.on("request", lambda request: (whole if request.url.endswith(f"/matches/{match.pk}/")
+                                        else polls).append(request.url)
+            if request.headers.get("hx-request") else None)
+    page.goto(f"/t/spring-open/matches/{match.pk}/")
+    page.evaluate("window.notReloaded = true")
+    live_rows = page.locator("#match-live tbody tr[id^='turn-']")
+    expect(live_rows).to_have_count(2)
+    add(match, referee, board_turn(record["rounds"][1]["turns"][2]))
+    expect(live_rows).to_have_count(3, timeout=5_000)
+    expect(page.locator("#round-1 .badge--good")).to_have_count(0)
+    assert whole == [] and polls and all(url.endswith("/live/") for url in polls)
+
+    services.match_round_confirm(match=fresh(match), user=referee,
+                                 seen_revision=fresh(match).revision, round_index=0)
+    expect(page.locator("#round-1 .badge--good")).to_have_count(1, timeout=5_000)
+    expect(live_rows).to_have_count(3)
+    assert len(whole) == 1
+    assert page.evaluate("window.notReloaded") is True
