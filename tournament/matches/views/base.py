@@ -189,8 +189,8 @@ class MatchPageMixin(MatchMixin):
         ]
         if not self.can_write:
             # the public's page polls its live part alone (``MatchLiveView``): the round in
-            # play with its turns; the settled rounds below change only at a round's end, a
-            # correction or a confirmation, and the live part says when (``log_key``)
+            # play with its last turns; the settled rounds below change only at a round's end,
+            # a correction or a confirmation, and the live part says when (``log_key``)
             context["log_key"] = settled_log_key(replay)
             if "follow_seconds" in context:
                 context["live_url"] = self.url("match_live")

@@ -30,7 +30,8 @@ class MatchView(MatchPageMixin, CachedPageMixin, View):
 
 class MatchLiveView(MatchView):
     """The live part of the public's match page, which the page polls until the match is
-    confirmed: the totals, the round's state, the table and the turns of the round in play.
+    confirmed: the totals, the round's state, the table and the last turns of the round in
+    play (``LIVE_TURNS``).
     It is what changes with a turn; the settled rounds are not in it (they weigh what the
     match has lasted), only their digest (``log_key``), by which the page takes the whole
     match again when they changed. Kept and answered 304 as the page is, under its own ETag.
