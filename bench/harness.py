@@ -41,8 +41,8 @@ from tournament.core.tournaments import staff_role_grant, tournament_create
 from tournament.matches.records import match_rows, match_with_tournament
 from tournament.matches.services import TurnInput, match_record_import
 from tournament.models import Match, Player, Seat, Session, Table, Tournament
-from tournament.organiser.services import players_import_csv
-from tournament.seating.services import session_seat
+from tournament.organiser.services import player_add, players_import_csv
+from tournament.seating.services import session_seat, session_seat_players
 from tournament.seating.simulation import simulated_totals
 from tournament.sessions.services import session_create, session_start
 
@@ -208,6 +208,48 @@ def record_turn_input(turn: dict[str, Any]) -> TurnInput:
         bonus_claimed=turn.get("bonus", "") or "",
         points_claimed=turn.get("claimed"),
     )
+
+
+def started_match(tournament, *, label: str) -> tuple[Match, list[str]]:
+    """A session of one table of four new players (``label 0`` to ``label 3``), seated and
+    started: its match and the players' names in seat order."""
+    players = [player_add(tournament=tournament, name=f"{label} {i}").player for i in range(4)]
+    session = session_create(tournament=tournament)
+    session_seat_players(session=session, tables=[players])
+    session_start(session=session)
+    match = Match.objects.get(table__session=session)
+    return match, match_rows(match=match).names
+
+
+def record_cut(record: dict, *, before: int) -> tuple[dict, dict]:
+    """The record up to the turn numbered ``before`` (from 1, over the whole match) left out,
+    the last round kept open; and that turn."""
+    rounds = []
+    seen = 0
+    for round_ in record["rounds"]:
+        turns = round_["turns"]
+        if seen + len(turns) >= before:
+            kept = turns[: before - 1 - seen]
+            rounds.append({"turns": kept})
+            return {**record, "rounds": rounds}, turns[before - 1 - seen]
+        rounds.append(round_)
+        seen += len(turns)
+    raise ValueError(f"the simulated match has only {seen} turns")
+
+
+def posted_turn(turn: dict) -> dict[str, str]:
+    """The entry screen's POST of a record turn (board mode)."""
+    place = turn.get("place")
+    if not place:
+        return {"pass": "1", "draws": str(turn.get("draws", 0)), "player": str(turn["player"])}
+    x, y, o = place["cell"]
+    corners = place["corners"]
+    data = {"tile": "".join(map(str, sorted(corners))), "cell": f"{o}({x},{y})",
+            "corners": "-".join(map(str, corners)), "draws": str(turn.get("draws", 0)),
+            "player": str(turn["player"])}
+    if turn.get("claimed") is not None:
+        data["claimed"] = str(turn["claimed"])
+    return data
 
 
 # --- the tournaments measured ----------------------------------------------------------------

@@ -9,19 +9,23 @@ Words are the caller's (this module knows no language): ``title`` names the draw
 direction in which the cell lies from it, one of :data:`DIRECTIONS`). With ``cell_label`` the
 drawing is a group of named cells (``role="group"``, each open cell ``role="button"`` with
 its ``aria-label``) instead of one image, so that a page can make the cells operable.
+
+With ``ids``, each open cell and each tile carries an id (:func:`element_id`), and the cells
+in ``kept`` are left out: the drawing is then what changed on a table a reader already shows
+(the page puts each element in place of the one with its id, or adds it).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from html import escape
 from typing import Final
 
 from scoring.board import Board, Placement
 from scoring.geometry import DIRECTIONS, Cell, cell_neighbours, geometry
 
-__all__ = ["DIRECTIONS", "CellLabel", "board_svg", "cell_neighbours"]
+__all__ = ["DIRECTIONS", "CellLabel", "board_svg", "cell_neighbours", "element_id"]
 
 #: Names an open cell from its neighbours: ``(tile, direction)`` pairs, e.g. ``("3-4-5", "below")``.
 CellLabel = Callable[[Cell, tuple[tuple[str, str], ...]], str]
@@ -41,6 +45,20 @@ def _fmt(value: float) -> str:
     return "0" if text == "-0" else text
 
 
+def element_id(cell: Cell, *, placed: bool) -> str:
+    """The id of a cell's element in a drawing with ids: ``placed-`` (a tile) or ``open-`` (an
+    open cell), then the cell in letters, digits, ``_`` and ``m`` for minus (an id a CSS
+    selector takes as it is).
+
+    >>> element_id(Cell(0, -1, "D"), placed=False)
+    'open-D0_m1'
+    """
+    def number(n: int) -> str:
+        return f"m{-n}" if n < 0 else str(n)
+
+    return f"{'placed' if placed else 'open'}-{cell.o}{number(cell.x)}_{number(cell.y)}"
+
+
 def board_svg(
     board: Board | Iterable[Placement],
     *,
@@ -50,6 +68,8 @@ def board_svg(
     title: str | None = None,
     cell_label: CellLabel | None = None,
     operable: bool = True,
+    ids: bool = False,
+    kept: Collection[Cell] = (),
 ) -> str:
     """The table as an SVG document (a string).
 
@@ -57,7 +77,8 @@ def board_svg(
     stand out (the last tile, say); ``open_cells`` the cells to offer for a click; ``side``
     the length of a tile's side in SVG units. ``cell_label`` names the open cells (their
     ``<title>``; else their code); ``operable``: with ``cell_label``, the cells are buttons
-    (a group of named cells, the module says), else the drawing stays one image.
+    (a group of named cells, the module says), else the drawing stays one image; ``ids``
+    and ``kept``: the elements' ids, and the cells left out (the module's docstring).
 
     >>> from scoring import Board, Placement, Cell
     >>> board = Board([Placement(Cell(0, 0, "U"), (5, 5, 5))])
@@ -91,6 +112,8 @@ def board_svg(
         f"<title>{label}</title>",
     ]
     for cell in opens:
+        if cell in kept:
+            continue
         corners = [_xy(p, side) for p in geometry(cell).points]
         name, named = str(cell), ""
         if cell_label is not None:
@@ -98,7 +121,7 @@ def board_svg(
         if buttons:
             named = f' role="button" aria-label="{name}"'
         parts.append(
-            f'<polygon class="open" data-cell="{cell}" data-x="{cell.x}" data-y="{cell.y}" '
+            f'<polygon{_id_attribute(cell, ids, placed=False)} class="open" data-cell="{cell}" data-x="{cell.x}" data-y="{cell.y}" '
             f'data-o="{cell.o}"{named} points="{_points(corners)}" fill="#ffffff" fill-opacity="0" '
             f'stroke="#7a8b99" stroke-width="{_fmt(side * 0.025)}" '
             f'stroke-dasharray="{_fmt(side * 0.08)} {_fmt(side * 0.06)}"><title>{name}</title>'
@@ -106,13 +129,15 @@ def board_svg(
         )
     for placement in placements:
         cell = placement.cell
+        if cell in kept:
+            continue
         corners = [_xy(p, side) for p in geometry(cell).points]
         lit = cell == highlight
         cx = sum(x for x, _ in corners) / 3
         cy = sum(y for _, y in corners) / 3
         tile = "-".join(str(v) for v in sorted(placement.corners))
         parts.append(
-            f'<g class="tile{" last" if lit else ""}" data-cell="{cell}" data-tile="{tile}">'
+            f'<g{_id_attribute(cell, ids, placed=True)} class="tile{" last" if lit else ""}" data-cell="{cell}" data-tile="{tile}">'
             f"<title>{tile}</title>"
             f'<polygon points="{_points(corners)}" fill="{"#ffe08a" if lit else "#fdf8ec"}" '
             f'stroke="{"#c0392b" if lit else "#3b3b3b"}" '
@@ -128,6 +153,10 @@ def board_svg(
         parts.append("</g>")
     parts.append("</svg>")
     return "\n".join(parts)
+
+
+def _id_attribute(cell: Cell, ids: bool, *, placed: bool) -> str:
+    return f' id="{element_id(cell, placed=placed)}"' if ids else ""
 
 
 def _points(corners: list[tuple[float, float]]) -> str:

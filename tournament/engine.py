@@ -13,7 +13,7 @@ language), :func:`record_error_message` (why a record cannot be read, in the use
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any
 
 from django.utils.safestring import SafeString, mark_safe
@@ -47,7 +47,7 @@ from scoring import rules as engine_rules
 from scoring.geometry import cell_neighbours
 from scoring.messages import MESSAGES, RECORD_ERRORS, Phrase
 from scoring.simulate import simulate_match
-from scoring.svg import board_svg
+from scoring.svg import board_svg, element_id
 
 # Public names: the rule sets, the demo's simulator, and what recording a match uses (the
 # engine's record and replay types, re-exported so that tournament/matches/ imports them here).
@@ -74,6 +74,7 @@ __all__ = [
     "Where",
     "bonus_label",
     "cell_neighbours",
+    "element_id",
     "cell_words",
     "draw_board",
     "legal_cells",
@@ -438,14 +439,18 @@ def draw_board(
     side: float = 56.0,
     title: str | None = None,
     pickable: bool = False,
+    ids: bool = False,
+    kept: Collection[Cell] = (),
 ) -> SafeString:
     """The table as inline SVG (the engine's drawing, safe to put in a template), named in
     the user's language, its open cells too (their titles: no cell's code shows);
-    ``pickable``: the open cells are buttons."""
+    ``pickable``: the open cells are buttons; ``ids``, ``kept``: its elements' ids, and the
+    cells left out (what changed: ``scoring.svg``)."""
     placements = list(placements)
     if title is None:
         title = gettext("The table, tiles placed: %(count)d") % {"count": len(placements)}
     return mark_safe(  # the engine escapes the words and writes numbers only
         board_svg(placements, highlight=highlight, open_cells=open_cells, side=side,
-                  title=title, cell_label=cell_words, operable=pickable)
+                  title=title, cell_label=cell_words, operable=pickable, ids=ids,
+                  kept=kept)
     )

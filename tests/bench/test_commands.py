@@ -89,6 +89,19 @@ def test_bench_printing_reports_every_document(tmp_path):
 
 
 @pytest.mark.django_db(transaction=True)
+def test_bench_match_answers_prints_every_kind_at_every_turn():
+    """Every status (a 304 for the unchanged poll, 200 for the others) is asserted by the
+    command itself."""
+    lines = run("bench_match_answers", requests=1, turns="5,40").splitlines()
+    rows = [line.split() for line in lines[2:]]
+    kinds = ["preview", "save", "poll,", "poll,", "poll,"]
+    assert [row[0] for row in rows] == kinds * 2
+    assert [row[-4] for row in rows] == ["5"] * 5 + ["40"] * 5
+    unchanged = [row for row in rows if row[1] == "unchanged"]
+    assert [row[-2:] for row in unchanged] == [["0", "0"]] * 2
+
+
+@pytest.mark.django_db(transaction=True)
 def test_bench_recording():
     report = run("bench_recording", repeat=2, late=40)
     for line in ("simulated match 3: 5 rounds, 148 turns", "save a turn (board mode): median ",

@@ -3,10 +3,11 @@ open cells marked for the web page."""
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
 
 from scoring import Board, Cell, Placement
-from scoring.svg import board_svg
+from scoring.svg import board_svg, element_id
 
 NS = {"svg": "http://www.w3.org/2000/svg"}
 
@@ -110,3 +111,25 @@ def test_open_cells_titled_in_the_callers_words_on_a_drawing_that_stays_an_image
     assert {p.findtext("svg:title", namespaces=NS) for p in cells} == {"next to 5-5-5"}
     plain = parse(board_svg(board, open_cells=[Cell(0, 0, "D")]))
     assert plain.find("svg:polygon[@class='open']/svg:title", NS).text == "D(0,0)"
+
+
+def test_with_ids_every_element_is_named_and_the_kept_cells_are_left_out() -> None:
+    opens = BOARD.open_cells()
+    whole = parse(board_svg(BOARD, open_cells=opens, ids=True))
+    named = {element.get("id") for element in whole if element.get("id")}
+    assert named == ({element_id(p.cell, placed=True) for p in BOARD.placements}
+                     | {element_id(cell, placed=False) for cell in opens})
+    assert all(re.fullmatch(r"(placed|open)-[UD]m?\d+_m?\d+", name) for name in named)
+    kept = {BOARD.placements[0].cell, opens[0]}
+    changes = parse(board_svg(BOARD, open_cells=opens, ids=True, kept=kept))
+    assert {element.get("id") for element in changes if element.get("id")} == \
+        named - {element_id(BOARD.placements[0].cell, placed=True),
+                 element_id(opens[0], placed=False)}
+    assert changes.get("viewBox") == whole.get("viewBox")  # the frame of the whole table
+    assert "id=" not in board_svg(BOARD, open_cells=opens)  # no ids unless asked
+
+
+def test_an_element_id_tells_every_cell_apart() -> None:
+    cells = [Cell(x, y, o) for x in range(-12, 13) for y in range(-12, 13) for o in "UD"]
+    assert len({element_id(cell, placed=True) for cell in cells}) == len(cells)
+    assert element_id(Cell(1, -1, "U"), placed=True) != element_id(Cell(-1, 1, "U"), placed=True)

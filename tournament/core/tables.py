@@ -47,6 +47,10 @@ class PythonBodyTable(tables2.Table):
         template_name = "tournament/_python_body_table.html"
 
     def body_html(self) -> SafeString:
+        return self.rows_html(self.data)
+
+    def rows_html(self, records) -> SafeString:
+        """The body's rows of ``records`` (the table's, or some of them)."""
         self.separator = formats.get_format("DECIMAL_SEPARATOR")
         cells = []
         for column in self.columns:
@@ -54,7 +58,7 @@ class PythonBodyTable(tables2.Table):
             td = column.attrs["td"].as_html()
             cells.append((column.name, f"<td {td}>" if td else "<td>", cell))
         rows = []
-        for record in self.data:
+        for record in records:
             row_attrs = self.body_row_attrs(record)
             rows.append(f"<tr {row_attrs}>" if row_attrs else "<tr>")
             for name, opening, cell in cells:

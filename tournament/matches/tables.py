@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import Any
 
 import django_tables2 as tables2
 from django.template.loader import get_template
 from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext, ngettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
@@ -73,7 +74,10 @@ class TurnLogTable(PythonBodyTable):
     (rendered from ``_decision_forms.html``: few rows have them) and every turn a link
     to correct it and one to insert a forgotten turn before it; ``turn_url(name, turn_id)``
     gives their addresses (``match_turn_decide``, ``match_turn_correct``,
-    ``match_turn_insert``), by ``reverse()`` for each turn.
+    ``match_turn_insert``), by ``reverse()`` for each turn. With ``kept_rows`` (turn row
+    ids: rows the page shows as they are, every one it shows), the page keeps its body
+    (``rows_kept``) and takes the other rows (``changed_rows_html``) in place of its rows of
+    the same id, or after them. With ``last``, only the last turns are shown.
     """
 
     number = tables2.Column(verbose_name="#", accessor="number", orderable=False)
@@ -92,12 +96,14 @@ class TurnLogTable(PythonBodyTable):
     decision_template = "tournament/matches/_decision_forms.html"
 
     class Meta(PythonBodyTable.Meta):
+        template_name = "tournament/matches/_turn_log_table.html"
         attrs = {"class": "data-table turn-log"}
         empty_text = _("No turn yet.")
 
     def __init__(self, *args: Any, can_write: bool = False, revision: int = 0,
                  csrf_token: str = "", turn_url: Callable[[str, int], str] | None = None,
                  error_turn: int | None = None, error_messages: list[str] | None = None,
+                 kept_rows: Collection[int] = (), body_id: str = "", last: int | None = None,
                  **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.can_write = can_write
@@ -106,6 +112,9 @@ class TurnLogTable(PythonBodyTable):
         self.turn_url = turn_url
         self.error_turn = error_turn
         self.error_messages = error_messages or []
+        self.kept_rows = kept_rows
+        self.body_id = body_id
+        self.last = last
         # the verdicts' labels are the model's (one label map), with their sign
         self.verdict_words = {
             verdict.value: f"{VERDICT_SIGNS[verdict]} {verdict.label}" for verdict in Verdict
@@ -113,6 +122,20 @@ class TurnLogTable(PythonBodyTable):
         self.places = placed_words(self.data)
         self.correct_word = pgettext("verb: correct a turn", "correct")
         self.insert_words = gettext("insert a turn before")
+
+    def body_html(self) -> SafeString:
+        # the last turns only, with ``last``: the places still named from every tile before
+        return self.rows_html(list(self.data)[-self.last:] if self.last else self.data)
+
+    @property
+    def rows_kept(self) -> bool:
+        """The page keeps its rows (``kept_rows``): the body is a placeholder it fills with
+        its own, and ``changed_rows_html`` the rows it changes or adds."""
+        return bool(self.kept_rows)
+
+    def changed_rows_html(self) -> SafeString:
+        return self.rows_html([record for record in self.data
+                               if record.row.pk not in self.kept_rows])
 
     def body_row_attrs(self, record: TurnLine) -> str:
         pending = " decision-pending" if record.decision_pending else ""

@@ -12,6 +12,7 @@ urlpatterns = [
     # at the site's root: the scope of a service worker is at most its own folder
     path("offline-worker.js", offline.OfflineWorkerView.as_view(), name="offline_worker"),
     path(MATCH, page.MatchView.as_view(), name="match"),
+    path(f"{MATCH}live/", page.MatchLiveView.as_view(), name="match_live"),
     path(f"{MATCH}record.json", records.MatchRecordView.as_view(), name="match_record"),
     path(f"{MATCH}record/", records.MatchRecordUploadView.as_view(), name="match_record_upload"),
     path(f"{MATCH}sheet/", sheet_mode.SheetModeView.as_view(), name="match_sheet_mode"),

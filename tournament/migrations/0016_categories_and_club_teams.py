@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournament', '0013_rating_played_order'),
+        ('tournament', '0014_round_end_claim_decision'),
     ]
 
     operations = [

@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournament', '0013_rating_played_order'),
+        ('tournament', '0016_categories_and_club_teams'),
     ]
 
     operations = [

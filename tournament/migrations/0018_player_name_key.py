@@ -19,7 +19,7 @@ def fill(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ("tournament", "0013_rating_played_order"),
+        ("tournament", "0017_final_table"),
     ]
 
     operations = [

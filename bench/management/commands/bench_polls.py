@@ -41,7 +41,7 @@ class Command(PollsCommand):
             "standings": f"/t/{slug}/standings/",
             "session": f"/t/{slug}/sessions/{session.number}/",
             "player": f"/t/{slug}/players/{player}/",
-            "match": f"/t/{slug}/matches/{match.pk}/",
+            "match": f"/t/{slug}/matches/{match.pk}/live/",  # what its page polls
         }
         self.stdout.write(
             f"{players} players, {sessions} sessions closed, session {session.number} in play "

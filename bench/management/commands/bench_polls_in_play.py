@@ -86,7 +86,7 @@ class Command(BaseCommand):
                 offset = poll_seconds * (4 * index + phone) / (4 * count)
                 urls = {
                     "standings": f"/t/{slug}/standings/",
-                    "match": f"/t/{slug}/matches/{match.pk}/",
+                    "match": f"/t/{slug}/matches/{match.pk}/live/",  # what its page polls
                     "player": f"/t/{slug}/players/{player}/",
                     "session": f"/t/{slug}/sessions/{session.number}/",
                 }

@@ -35,16 +35,22 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from bench.harness import Run, Timings, record_turn_input, throwaway_database, timed
+from bench.harness import (
+    Run,
+    Timings,
+    posted_turn,
+    record_cut,
+    record_turn_input,
+    started_match,
+    throwaway_database,
+    timed,
+)
 from tournament import engine
 from tournament.core.tournaments import staff_role_grant, tournament_create
 from tournament.matches import services as match_services
-from tournament.matches.records import match_rows, match_with_tournament
+from tournament.matches.records import match_with_tournament
 from tournament.matches.replaying import match_replay
-from tournament.models import Match, StaffRole
-from tournament.organiser.services import player_add
-from tournament.seating.services import session_seat_players
-from tournament.sessions.services import session_create, session_start
+from tournament.models import StaffRole
 
 
 def _line(label: str, samples: list[Run[object]]) -> str:
@@ -52,17 +58,6 @@ def _line(label: str, samples: list[Run[object]]) -> str:
     return (f"{label}: median {timings.wall_median * 1000:.1f} ms, slowest "
             f"{max(timings.wall) * 1000:.1f} ms (CPU median {timings.cpu_median * 1000:.1f} ms; "
             f"{len(samples)} samples)")
-
-
-def _started_match(tournament, *, label: str) -> tuple[Match, list[str]]:
-    """A session of one table of four new players (``label 0`` to ``label 3``), seated and
-    started: its match and the players' names in seat order."""
-    players = [player_add(tournament=tournament, name=f"{label} {i}").player for i in range(4)]
-    session = session_create(tournament=tournament)
-    session_seat_players(session=session, tables=[players])
-    session_start(session=session)
-    match = Match.objects.get(table__session=session)
-    return match, match_rows(match=match).names
 
 
 class Command(BaseCommand):
@@ -84,7 +79,7 @@ class Command(BaseCommand):
         tournament = tournament_create(
             name="Bench", slug="bench", start_date=datetime.date(2025, 5, 17))
         staff_role_grant(tournament=tournament, user=user, role=StaffRole.Role.REFEREE)
-        match, names = _started_match(tournament, label="Player")
+        match, names = started_match(tournament, label="Player")
         record = engine.simulated_match_record(names=names, seed=seed)
         rounds = record["rounds"]
         head = {**record, "rounds": rounds[:-1]}
@@ -130,9 +125,9 @@ class Command(BaseCommand):
         client.force_login(user)
         figures = {}
         for label, number in (("early", 5), ("late", late)):
-            match, names = _started_match(tournament, label=label)
+            match, names = started_match(tournament, label=label)
             record = engine.simulated_match_record(names=names, seed=seed, target=4000)
-            head, turn = _cut(record, before=number)
+            head, turn = record_cut(record, before=number)
             replay = match_services.match_record_import(match=match, user=user, seen_revision=0,
                                                         record=head).replay
             for round_view in replay.rounds:  # the referee confirms each round as it ends
@@ -143,7 +138,7 @@ class Command(BaseCommand):
                         round_index=round_view.index)
             url = reverse("tournament:match_turn_add",
                           kwargs={"slug": tournament.slug, "match_id": match.pk})
-            data = _posted(turn)
+            data = posted_turn(turn)
             cpus, sizes = [], []
             for _ in range(repeat):
                 match = match_with_tournament(match.pk).get()
@@ -163,33 +158,3 @@ class Command(BaseCommand):
         ratio = figures["late"][0] / figures["early"][0]
         self.stdout.write(f"turn {late} / turn 5 CPU ratio: {ratio:.2f}")
 
-
-def _cut(record: dict, *, before: int) -> tuple[dict, dict]:
-    """The record up to the turn numbered ``before`` (from 1, over the whole match) left out,
-    the last round kept open; and that turn."""
-    rounds = []
-    seen = 0
-    for round_ in record["rounds"]:
-        turns = round_["turns"]
-        if seen + len(turns) >= before:
-            kept = turns[: before - 1 - seen]
-            rounds.append({"turns": kept})
-            return {**record, "rounds": rounds}, turns[before - 1 - seen]
-        rounds.append(round_)
-        seen += len(turns)
-    raise ValueError(f"the simulated match has only {seen} turns")
-
-
-def _posted(turn: dict) -> dict[str, str]:
-    """The entry screen's POST of a record turn (board mode)."""
-    place = turn.get("place")
-    if not place:
-        return {"pass": "1", "draws": str(turn.get("draws", 0)), "player": str(turn["player"])}
-    x, y, o = place["cell"]
-    corners = place["corners"]
-    data = {"tile": "".join(map(str, sorted(corners))), "cell": f"{o}({x},{y})",
-            "corners": "-".join(map(str, corners)), "draws": str(turn.get("draws", 0)),
-            "player": str(turn["player"])}
-    if turn.get("claimed") is not None:
-        data["claimed"] = str(turn["claimed"])
-    return data

@@ -36,6 +36,7 @@ def addresses(tournament) -> dict[str, str]:
         "session": f"/t/{tournament.slug}/sessions/1/",
         "player": f"/t/{tournament.slug}/players/{player.pk}/",
         "match": f"/t/{tournament.slug}/matches/{match.pk}/",
+        "match live": f"/t/{tournament.slug}/matches/{match.pk}/live/",
     }
 
 
@@ -101,7 +102,7 @@ def test_each_change_shows_at_once_on_every_kept_page(client, outsider_client, t
         changed = {name for name in urls if seen[name] != before[name]}
         assert changed, change
         if change == "a turn in play":
-            assert "standings" not in changed and "match" in changed
+            assert "standings" not in changed and {"match", "match live"} <= changed
         before = seen
     standings = client.get(urls["standings"], **HTMX).content.decode()
     assert f'/t/{tournament.slug}/matches/{table_two.pk}/"' not in standings  # now counted
@@ -225,15 +226,19 @@ def test_a_private_tournament_is_still_a_404(client, make_tournament):
 
 def test_the_public_match_page_follows_the_match_until_it_is_confirmed(client, tournament,
                                                                        referee, referee_client):
+    """It polls its live part (its own address), not the whole match."""
     match = match_at(tournament=tournament)
     url = addresses(tournament)["match"]
+    live = f"{url}live/"
     page = client.get(url)
-    assert f'hx-get="{url}"' in page.content.decode() and "every 15s" in page.content.decode()
+    assert f'hx-get="{live}"' in page.content.decode() and "every 15s" in page.content.decode()
+    assert f'hx-get="{url}"' not in page.content.decode()
     referee_page = referee_client.get(url).content.decode()
-    assert f'hx-get="{url}" hx-trigger' not in referee_page  # the entry screen does not poll
+    assert "hx-get=" not in referee_page  # the entry screen does not poll
     session_start(session=match.table.session)
     confirmed_match(match=match, user=referee, seed=5)
-    assert f'hx-get="{url}" hx-trigger' not in client.get(url).content.decode()
+    assert "hx-get=" not in client.get(url).content.decode()
+    assert "hx-get=" not in client.get(live).content.decode()  # a last poll stops the polls
 
 
 def test_an_etag_cannot_be_searched_back_to_the_data_version(client, tournament, settings):

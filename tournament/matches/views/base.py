@@ -15,7 +15,7 @@ with the current state; nothing is written in either case.
 
 from __future__ import annotations
 
-import json
+import hashlib
 from typing import Any
 
 from django.contrib import messages
@@ -29,13 +29,14 @@ from django.views import View
 from django_htmx.http import trigger_client_event
 from django_tables2 import RequestConfig
 
+from tournament.core.markup import compact_response, json_attribute
 from tournament.core.permissions import TournamentMixin, can_referee, is_organiser, is_referee
 from tournament.matches import services
 from tournament.matches.forms.entry import RecordUploadForm, RoundEndForm, TurnForm
 from tournament.matches.forms.parsing import clean_cell, clean_corners, clean_tile, small_number
 from tournament.matches.preview import TurnPreview, turn_preview
 from tournament.matches.records import match_with_tournament
-from tournament.matches.replayed import ReplayedMatch, ReplayedRound
+from tournament.matches.replayed import ReplayedMatch, ReplayedRound, ShownRound
 from tournament.matches.replaying import match_replay
 from tournament.matches.tables import TurnLogTable
 from tournament.models import Match
@@ -90,6 +91,23 @@ class MatchWriteMixin(MatchMixin):
             "slug": self.kwargs["slug"], "match_id": self.kwargs["match_id"]})
 
 
+def settled_log_key(replay: ReplayedMatch) -> str:
+    """What the public's page shows apart from its live part, as a short digest: the match's
+    state and its settled rounds (every round but the one in play: their scores and state,
+    and the turns of those not confirmed, whose rows are versioned; a change to a confirmed
+    round un-confirms it). The live part carries it; the page takes the whole match again
+    when it differs from its own. The same whether the confirmed rounds were replayed or
+    taken from their stored scores."""
+    in_play = replay.live_round_view
+    settled = [
+        (round_view.number, round_view.closed, round_view.confirmed, tuple(round_view.scores),
+         () if round_view.confirmed else tuple(line.row.pk for line in round_view.turns))
+        for round_view in replay.rounds if round_view is not in_play
+    ]
+    shown = repr((replay.match.status, len(replay.rounds), settled)).encode()
+    return hashlib.sha256(shown).hexdigest()[:16]
+
+
 # -- the match page ----------------------------------------------------------------------------
 
 
@@ -106,10 +124,12 @@ class MatchPageMixin(MatchMixin):
     region_template = "tournament/matches/_match.html"
 
     def page_context(self, replay: ReplayedMatch, *, unchanged_before: int = 0,
-                     **forms: Any) -> dict[str, Any]:
+                     shown: ShownRound | None = None, **forms: Any) -> dict[str, Any]:
         """The page's context; the confirmed rounds before ``unchanged_before`` (rounds a write
         left as they were, which carry no form) are sent as placeholders that htmx fills with
-        the ones the tablet shows (``hx-preserve``)."""
+        the ones the tablet shows (``hx-preserve``); so are, with ``shown`` (the round in play
+        as the tablet shows it), the parts that the write left as they were: the header, the
+        tiles' grid, the table (only its changes are sent) and the log's turns."""
         request = self.request
         revision = replay.match.revision
         can_write = self.can_write and self.write_refusal is None
@@ -129,6 +149,7 @@ class MatchPageMixin(MatchMixin):
         context["live"] = live
         if not self.can_write and replay.match.status != Match.Status.CONFIRMED:
             context["follow_seconds"] = poll_seconds()
+        context["head_kept"] = shown is not None and shown.status == replay.match.status
         context["can_audit"] = is_referee(request.user, self.tournament)
         context["user_is_organiser"] = is_organiser(request.user, self.tournament)
         context["seat_rows"] = [
@@ -159,10 +180,26 @@ class MatchPageMixin(MatchMixin):
             if round_view.stored or (round_view.index < unchanged_before and round_view.confirmed)
             else
             {"round": round_view,
-             "table": _log_table(request, round_view, f"r{round_view.number}-", **log_options),
+             "table": _log_table(
+                 request, round_view, f"r{round_view.number}-", **log_options,
+                 body_id=f"turns-r{round_view.number}",
+                 kept_rows=live.kept_lines(round_view, shown) if live is not None else ()),
              "confirm_elsewhere": round_view is to_confirm}
             for round_view in replay.rounds
         ]
+        if not self.can_write:
+            # the public's page polls its live part alone (``MatchLiveView``): the round in
+            # play with its last turns; the settled rounds below change only at a round's end,
+            # a correction or a confirmation, and the live part says when (``log_key``)
+            context["log_key"] = settled_log_key(replay)
+            if "follow_seconds" in context:
+                context["live_url"] = self.url("match_live")
+                if live_round_view is not None:  # its last turns: what a turn changes
+                    context["log_rounds"].pop()
+                    context["live_log"] = {"round": live_round_view, "table": _log_table(
+                        request, live_round_view, f"r{live_round_view.number}-",
+                        **log_options, last=LIVE_TURNS)}
+                    context["live_turns"] = LIVE_TURNS
         context["board_round"] = live_round_view or replay.last_round
         if can_write and live is not None and live.counted:
             if live.round_over:
@@ -180,11 +217,15 @@ class MatchPageMixin(MatchMixin):
                     context["preview"] = preview_from_data(replay, turn_form.data)
                 context["pass_draws"] = live.pass_draws
                 context["tiles"] = live.tile_grid()
-                context["legal_cells_json"] = json.dumps(live.legal_cells, separators=(",", ":"))
+                # the tablet shows this round at the revision it posted: the answer carries
+                # what changed on its table, and leaves it the tiles' grid (entry.js sets each
+                # tile from the table) and the cell's list (the table picks the cell)
+                context["board_changes"] = live.board_changes(shown)
+                context["tiles_kept"] = context["board_changes"] is not None
+                context["legal_cells_json"] = json_attribute(live.legal_cells)
                 # the table as placements, for entry to go on offline (board.js, pending.js)
-                context["placements_json"] = json.dumps(
-                    [str(p) for p in live.board.placements] if live.board is not None else [],
-                    separators=(",", ":"))
+                context["placements_json"] = json_attribute(
+                    [str(p) for p in live.board.placements] if live.board is not None else [])
             context["can_undo"] = live_round_view is not None and bool(live_round_view.turns)
         if can_write and not replay.rounds:
             context["upload_form"] = forms.get("upload_form") or RecordUploadForm(
@@ -193,13 +234,16 @@ class MatchPageMixin(MatchMixin):
         return context
 
     def render_match(self, *, status: int = 200, replay: ReplayedMatch | None = None,
-                     unchanged_before: int = 0, **forms: Any) -> HttpResponse:
+                     unchanged_before: int = 0, shown: ShownRound | None = None,
+                     **forms: Any) -> HttpResponse:
         replay = replay if replay is not None else match_replay(match=self.match)
         htmx = bool(self.request.htmx)
         context = self.page_context(replay, unchanged_before=unchanged_before if htmx else 0,
-                                    **forms)
+                                    shown=shown if htmx else None, **forms)
         template = self.region_template if htmx else self.template_name
         response = TemplateResponse(self.request, template, context, status=status)
+        if htmx:  # sent after every save and polled: without the templates' indentation
+            response.add_post_render_callback(compact_response)
         # the tablet reads the revision it writes from here (its queue chains the turns)
         response[REVISION_HEADER] = str(replay.match.revision)
         return response
@@ -214,13 +258,15 @@ class MatchWriteView(MatchWriteMixin, MatchPageMixin, View):
     http_method_names = ("post",)
 
     def done(self, message: str, written: services.WriteResult, *,
-             kind: str = "saved") -> HttpResponse:
+             kind: str = "saved", shown: ShownRound | None = None) -> HttpResponse:
         """The write's answer: the match as the service wrote it (its replay). ``kind`` is
-        what the tablet announces: "saved", or "pending" (saved, a decision awaited)."""
+        what the tablet announces: "saved", or "pending" (saved, a decision awaited);
+        ``shown``: the round in play as the tablet shows it (``shown_round``)."""
         self.match = written.replay.match
         if self.request.htmx:
             return announced(self.render_match(
                 replay=written.replay, done_message=message, unchanged_before=written.round_index,
+                shown=shown,
             ), kind, message, submission="saved")
         if message:
             messages.success(self.request, message)
@@ -271,8 +317,13 @@ class MatchWriteView(MatchWriteMixin, MatchPageMixin, View):
                          refusal_text(forms), submission="refused")
 
 
+#: The turns of the round in play the public's live part shows (the last ones).
+LIVE_TURNS = 8
 #: The response header with the match's revision after the answer (every match page answer).
 REVISION_HEADER = "X-Match-Revision"
+#: The request header with the revision of the match the tablet's page shows (queue.js sends
+#: it with the writes htmx sends from the page, not with those sent again from the queue).
+SHOWN_HEADER = "X-Match-Shown"
 #: What became of a write's submission: saved, already-saved, stale, refused.
 SUBMISSION_HEADER = "X-Submission"
 #: The event the entry screen announces a write's outcome by (``HX-Trigger-After-Settle``).
@@ -310,6 +361,16 @@ def submission_key(request) -> str:
     if 8 <= len(key) <= 64 and key.isascii() and all(c.isalnum() or c in "-_" for c in key):
         return key
     return ""
+
+
+def shown_round(request, replay: ReplayedMatch) -> ShownRound | None:
+    """The round in play as the tablet's page shows it, when the page shows the match as
+    ``replay`` has it (its ``X-Match-Shown`` header): taken before a write, for the answer to
+    leave out what the write left as it was. None otherwise: the answer is whole."""
+    live = replay.live
+    if live is None or request.headers.get(SHOWN_HEADER) != str(replay.match.revision):
+        return None
+    return live.shown(replay.live_round_view, status=replay.match.status)
 
 
 def posted_revision(request) -> int | None:

@@ -22,6 +22,7 @@ from tournament.matches.views.base import (
     announced,
     posted_revision,
     preview_from_data,
+    shown_round,
     submission_key,
 )
 from tournament.models import Verdict
@@ -41,6 +42,8 @@ class TurnAddView(MatchWriteView):
                 return self.refused(error_message=" ".join(
                     str(e) for errors in form.errors.values() for e in errors))
             return self.refused(turn_form=form)
+        # what the tablet shows, taken before the save uses the replay up
+        shown = shown_round(request, replay) if request.htmx else None
         try:
             written = services.match_turns_add(
                 match=self.match, user=request.user, seen_revision=form.cleaned_data["revision"],
@@ -65,7 +68,7 @@ class TurnAddView(MatchWriteView):
             add_service_errors(form, error)
             return self.refused(turn_form=form)
         (turn,) = written.saved
-        return self.done(turn_saved_message(turn), written,
+        return self.done(turn_saved_message(turn), written, shown=shown,
                          kind="pending" if turn.verdict == Verdict.MISMATCH else "saved")
 
 

@@ -1,5 +1,5 @@
-"""The match page: the public's view of the match (kept once made, polled until confirmed) and,
-for a referee of the table, the entry screen."""
+"""The match page: the public's view of the match (kept once made, its live part polled until
+confirmed) and, for a referee of the table, the entry screen."""
 
 from __future__ import annotations
 
@@ -7,6 +7,8 @@ from django.views import View
 
 from tournament.core import freshness
 from tournament.core.cached_pages import CachedPageMixin
+from tournament.matches.records import match_rows
+from tournament.matches.replaying import match_replay
 from tournament.matches.views.base import MatchPageMixin
 
 
@@ -24,3 +26,30 @@ class MatchView(MatchPageMixin, CachedPageMixin, View):
 
     def page(self, request, *args, **kwargs):
         return self.render_match()
+
+
+class MatchLiveView(MatchView):
+    """The live part of the public's match page, which the page polls until the match is
+    confirmed: the totals, the round's state, the table and the last turns of the round in
+    play (``LIVE_TURNS``).
+    It is what changes with a turn; the settled rounds are not in it (they weigh what the
+    match has lasted), only their digest (``log_key``), by which the page takes the whole
+    match again when they changed. Kept and answered 304 as the page is, under its own ETag.
+    """
+
+    template_name = "tournament/matches/_match_live.html"
+
+    def access_refusal(self, request):
+        refusal = super().access_refusal(request)
+        self.can_write = False  # the public's view, whoever asks: no form in it
+        return refusal
+
+    def page(self, request, *args, **kwargs):
+        # the confirmed rounds before the last one from their stored scores: the live part
+        # costs the round in play, not the match's length
+        rows = match_rows(match=self.match, settled_stored=True)
+        replay = match_replay(match=self.match, rows=rows,
+                              settled_before=len(rows.recorded_rounds()) - 1)
+        response = self.render_match(replay=replay)
+        response.template_name = self.template_name
+        return response

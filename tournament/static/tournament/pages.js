@@ -1,6 +1,9 @@
 /* The public pages' enhancements (the pages work without them):
    - a live part of a page (class "live") that htmx refreshes keeps the keyboard focus where the
      user had it, and a change is said once in the page's status region (#live-status);
+   - a match's live part (#match-live) says which settled rounds go with it (data-log): when
+     they are not the ones the page shows (a round ended, a correction, a confirmation), the
+     whole match is taken again;
    - "Find your table": the search box filters the players' list as one types. */
 (function () {
   "use strict";
@@ -71,6 +74,17 @@
     if (status && live.textContent.replace(/\s+/g, " ") !== done.text) {
       var time = new Date().toLocaleTimeString(document.documentElement.lang, { hour: "2-digit", minute: "2-digit" });
       status.textContent = status.dataset.message.replace("{time}", time);
+    }
+  });
+
+  /* -- a match's settled rounds, taken again when its live part says they changed ------- */
+
+  document.addEventListener("htmx:afterSettle", function (event) {
+    var live = event.detail.target;
+    if (!live || live.id !== "match-live" || !window.htmx) return;
+    var match = document.getElementById("match");
+    if (match && match.dataset.log !== live.dataset.log) {
+      window.htmx.ajax("GET", window.location.pathname, { target: "#match", swap: "outerHTML" });
     }
   });
 

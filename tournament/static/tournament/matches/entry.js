@@ -141,6 +141,15 @@
     var preview = form.querySelector("#turn-preview");
     var openCells = board ? Array.prototype.slice.call(board.querySelectorAll("polygon.open")) : [];
     var grid = form.querySelector(".tile-grid");
+    if (grid && form.hasAttribute("data-tiles-kept")) {
+      var placed = [];
+      try { placed = JSON.parse((board && board.dataset.placements) || "[]"); } catch (e) { placed = []; }
+      syncTiles(grid, legal, placed);
+    }
+    // a tile kept from the page before the answer (hx-preserve) is not the one chosen now
+    form.querySelectorAll('.tile-button[aria-pressed="true"]').forEach(function (b) {
+      if (b.getAttribute("data-tile") !== tileInput.value) { b.setAttribute("aria-pressed", "false"); }
+    });
     var tiles = grid ? tileGridKeys(grid) : null;
     var picker = board && openCells.length ? boardCells(board, function (cell) { pickCell(cell); }) : null;
     cellField.tabIndex = -1;  // the board takes the cell; the list is for pages without script
@@ -437,8 +446,102 @@
   document.addEventListener("htmx:afterSettle", function (event) {
     if (event.detail.target && event.detail.target.id === "match") { fitBoard(); }
   });
+  // A save's answer leaves the page its table (hx-preserve) and sends what changed on it
+  // (template#board-changes): each element drawn new or changed put in place of the one with
+  // its id, or added (an open cell under the tiles, a tile on top); those gone removed; the
+  // drawing's frame and name, the places each tile fits and the placements added taken from
+  // the answer.
+  function applyBoardChanges() {
+    var changes = document.getElementById("board-changes");
+    if (!changes) { return; }
+    var board = document.getElementById("board");
+    var svg = board && board.querySelector("svg");
+    var drawn = changes.content && changes.content.querySelector("svg");
+    if (svg && drawn) {
+      (changes.getAttribute("data-gone") || "").split(" ").forEach(function (id) {
+        var gone = id && document.getElementById(id);
+        if (gone) { gone.remove(); }
+      });
+      putInPlace(svg, drawn);
+      ["viewBox", "width", "height", "role", "aria-label"].forEach(function (name) {
+        if (drawn.hasAttribute(name)) { svg.setAttribute(name, drawn.getAttribute(name)); }
+      });
+      var title = svg.querySelector("title");
+      var newTitle = drawn.querySelector("title");
+      if (title && newTitle) { title.textContent = newTitle.textContent; }
+      board.setAttribute("data-legal", changes.getAttribute("data-legal") || "{}");
+      var placements = [];
+      var placed = [];
+      try { placements = JSON.parse(board.getAttribute("data-placements") || "[]"); } catch (e) { placements = []; }
+      try { placed = JSON.parse(changes.getAttribute("data-placed") || "[]"); } catch (e) { placed = []; }
+      board.setAttribute("data-placements", JSON.stringify(placements.concat(placed)));
+    }
+    changes.remove();
+  }
+
+  // Each element of `changes` with an id in place of the page's element of that id, or added
+  // after the container's last child of its kind (an open cell under the tiles, a tile or a
+  // turn's row at the end).
+  function putInPlace(container, changes) {
+    Array.prototype.slice.call(changes.children).forEach(function (element) {
+      if (!element.id) { return; }
+      var made = document.importNode(element, true);
+      var old = document.getElementById(element.id);
+      if (old) { old.replaceWith(made); return; }
+      var same = Array.prototype.filter.call(container.children, function (child) {
+        return child.tagName === made.tagName;
+      });
+      var last = same[same.length - 1];
+      container.insertBefore(made, last ? last.nextSibling : null);
+    });
+  }
+
+  // A save's answer leaves the page the rows of the round's turns it shows (hx-preserve), and
+  // sends the rows new or changed (template#log-changes).
+  function applyLogChanges() {
+    var changes = document.getElementById("log-changes");
+    if (!changes) { return; }
+    var body = document.getElementById(changes.getAttribute("data-into"));
+    var rows = changes.content && changes.content.querySelector("tbody");
+    if (body && rows) { putInPlace(body, rows); }
+    changes.remove();
+  }
+
+  // The tiles' grid left to the page by a save's answer: each tile played or not, fitting
+  // somewhere or not, as the table now says (as the server writes the grid).
+  function syncTiles(grid, legal, placements) {
+    var played = {};
+    placements.forEach(function (placement) {
+      played[placement.split(":")[1].split("-").map(Number).sort().join("-")] = true;
+    });
+    var opening = !placements.length;
+    var words = { played: grid.dataset.wordPlayed || "", nofit: grid.dataset.wordNofit || "" };
+    grid.querySelectorAll(".tile-button").forEach(function (button) {
+      var name = button.getAttribute("data-tile");
+      var short = button.textContent;
+      var fits = opening || (legal[name] || []).length > 0;
+      button.disabled = !!played[name];
+      button.classList.toggle("tile-button--nofit", !fits);
+      button.setAttribute("aria-label", played[name] ? short + " (" + name + ", " + words.played + ")"
+        : fits ? short + " (" + name + ")" : short + " (" + name + ", " + words.nofit + ")");
+    });
+  }
+
+  // An answer's part left for the page to fill with its own (hx-preserve) that the page did
+  // not have: the match is asked for again, whole.
+  function fillGaps(match) {
+    if (match && match.querySelector("[hx-preserve]") && window.htmx) {
+      window.htmx.ajax("GET", window.location.pathname, { target: "#match", swap: "outerHTML" });
+      return true;
+    }
+    return false;
+  }
+
   document.addEventListener("htmx:afterSwap", function (event) {
     if (event.detail.target && event.detail.target.id === "match") {
+      applyBoardChanges();
+      applyLogChanges();
+      if (fillGaps(document.getElementById("match"))) { return; }
       init(document);
       var match = document.getElementById("match");
       if (match) { focusRefused(match); }

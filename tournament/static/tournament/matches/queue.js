@@ -424,6 +424,14 @@
       event.preventDefault();
       enqueue(event.detail.path, event.detail.formData);
       handedOver(form);
+      return;
+    }
+    // sent from the page: the answer may leave out what the page shows as it is (its parts
+    // marked hx-preserve, which htmx fills with the page's own); a write sent again from the
+    // queue says nothing, and its answer is whole
+    var shown = document.getElementById("match");
+    if (shown && matchOf(event.detail.path) === pageMatch() && shown.getAttribute("data-revision")) {
+      event.detail.headers["X-Match-Shown"] = shown.getAttribute("data-revision");
     }
   });
 
