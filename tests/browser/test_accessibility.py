@@ -14,7 +14,10 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.factories import confirmed_match, match_at
-from tournament.models import League, Match, Player, Registration
+from tests.tournament.tournaments import settings_of
+from tournament.models import Category, League, Match, Player, Registration
+from tournament.organiser.services import tournament_update
+from tournament.organiser.services.categories import registrations_categorise
 
 SIZES = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
 AXE_OPTIONS = {
@@ -33,6 +36,10 @@ def in_play(tournament, organiser):
     league.organisers.add(organiser)
     tournament.league = league
     tournament.save(update_fields=["league"])
+    # a category and the club teams (docs/categories.md): their pages are checked too
+    tournament_update(**settings_of(tournament, team_size=2))
+    registrations_categorise(tournament=tournament, categories={
+        registration.pk: ["Juniors"] for registration in tournament.registrations.all()[:3]})
     return tournament
 
 
@@ -45,7 +52,8 @@ def pages_of(role: str, tournament) -> list[str]:
         "/t/spring-open/sessions/1/", f"/t/spring-open/players/{player.pk}/",
         f"/t/spring-open/matches/{match.pk}/", "/t/no-such-tournament/",
         f"/players/{player.pk}/", "/ratings/", "/leagues/", "/leagues/spring-season/",
-        "/leagues/spring-season/ratings/",
+        "/leagues/spring-season/ratings/", "/t/spring-open/standings/clubs/",
+        f"/t/spring-open/standings/categories/{Category.objects.get().pk}/",
     ]
     if role == "public":
         return public

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import IntegrityError, transaction
 
 from tests.tournament.tournaments import settings_of
 from tournament.models import Category, Registration
@@ -180,3 +181,22 @@ def test_the_settings_service_leaves_the_club_teams_as_they_are_unless_told(tour
     services.tournament_update(**settings_of(tournament, name="Renamed"))
     tournament.refresh_from_db()
     assert (tournament.team_size, tournament.prize_count) == (4, 6)
+
+
+def test_the_database_holds_one_name_per_tournament_whatever_its_case(empty, make_tournament):
+    Category.objects.create(tournament=empty, name="Women")
+    for name in ("WOMEN", ""):
+        with pytest.raises(IntegrityError), transaction.atomic():
+            Category.objects.create(tournament=empty, name=name)
+    # another tournament has its own "Women"
+    Category.objects.create(tournament=make_tournament(slug="else", players=0, sessions=0),
+                            name="Women")
+
+
+def test_two_tabs_naming_one_new_category_make_it_once(empty):
+    [ana, bo] = services.players_import_csv(tournament=empty, text="Ana;;;\nBo;;;\n")
+    services.registration_update(registration=ana, name="Ana", categories=["Newcomers"])
+    services.registration_update(registration=bo, name="Bo", categories=["NEWCOMERS"])
+    assert list(Category.objects.filter(tournament=empty).values_list("name", flat=True)) == [
+        "Newcomers"]
+    assert carried(empty) == {"Ana": ["Newcomers"], "Bo": ["Newcomers"]}
