@@ -26,8 +26,16 @@ from tournament.models.matches import (
 from tournament.models.players import Player, Registration
 from tournament.models.ratings import PlayerMerge, PlayerRating, RatingChange
 from tournament.models.room import Announcement, RefereeCall
-from tournament.models.sessions import Seat, SeatingMethod, Session, SessionAuditEntry, Table
+from tournament.models.sessions import (
+    CheckIn,
+    Seat,
+    SeatingMethod,
+    Session,
+    SessionAuditEntry,
+    Table,
+)
 from tournament.models.tournaments import (
+    CheckInRule,
     RankingCriterion,
     StaffInvitation,
     StaffRole,
@@ -43,6 +51,8 @@ __all__ = [
     "AuditEntry",
     "AuditEntryRefused",
     "Bonus",
+    "CheckIn",
+    "CheckInRule",
     "Installation",
     "League",
     "Match",

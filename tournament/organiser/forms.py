@@ -36,6 +36,7 @@ class TournamentForm(forms.Form):
     keep_clubs_apart = model_field(Tournament, "keep_clubs_apart")
     is_public = model_field(Tournament, "is_public")
     is_rated = model_field(Tournament, "is_rated")
+    check_in = model_field(Tournament, "check_in", required=False)  # blank: unchanged
 
     def __init__(self, *args, locked: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
@@ -61,7 +62,7 @@ class TournamentForm(forms.Form):
             name: getattr(tournament, name)
             for name in ("name", "start_date", "end_date", "venue", "rules", "target",
                          "match_rounds", "opening_bonus", "keep_clubs_apart", "is_public",
-                         "is_rated")
+                         "is_rated", "check_in")
         }
         initial.update(zip(CRITERIA_FIELDS, tournament.ranking_criteria, strict=False))
         return initial
@@ -95,6 +96,7 @@ class TournamentForm(forms.Form):
             self.add_error(CRITERIA_FIELDS[0], ValidationError(
                 _("Choose at least one ranking criterion."), code="criteria-empty"))
         cleaned["ranking_criteria"] = criteria
+        cleaned["check_in"] = cleaned.get("check_in") or None
         start, end = cleaned.get("start_date"), cleaned.get("end_date")
         if start and end and end < start:
             self.add_error("end_date", ValidationError(

@@ -118,6 +118,9 @@ class StandingsTable(PlayerRankingTable):
     best_match = tables2.Column(verbose_name=_("best match"), attrs={"td": {"class": "number"}})
     opponents = tables2.Column(verbose_name=_("opponents"), attrs={"td": {"class": "number"}})
     status = tables2.Column(verbose_name=_("status"), accessor="withdrawn", visible=False)
+    # With check-in (docs/check-in.md): the sessions missed; shown only then (for_criteria).
+    absent = tables2.Column(verbose_name=_("absent"), accessor="absent_sessions",
+                            orderable=False, attrs={"td": {"class": "absent"}})
     # Sorting by rank keeps the list's order: the players ranked, then the others.
     rank = tables2.Column(verbose_name=_("rank"), attrs={"td": {"class": "rank"}},
                           order_by="position")
@@ -131,12 +134,15 @@ class StandingsTable(PlayerRankingTable):
         row_attrs = {"data-player": lambda record: record["player_id"]}
 
     @classmethod
-    def for_criteria(cls, rows, criteria, **kwargs) -> StandingsTable:
-        """The table with the chosen criteria's columns only, in their order."""
+    def for_criteria(cls, rows, criteria, *, check_in: bool = False, **kwargs) -> StandingsTable:
+        """The table with the chosen criteria's columns only, in their order; ``check_in``:
+        the sessions each player missed, after them (the tournament uses check-in)."""
+        absent = ("absent",) if check_in else ()
         return cls(
             rows,
-            sequence=(*EXPORT_LEADING_COLUMNS, *criteria, *TRAILING_COLUMNS),
-            exclude=[code for code in CRITERIA if code not in criteria],
+            sequence=(*EXPORT_LEADING_COLUMNS, *criteria, *absent, *TRAILING_COLUMNS),
+            exclude=[code for code in CRITERIA if code not in criteria] + (
+                [] if check_in else ["absent"]),
             **kwargs,
         )
 
@@ -147,6 +153,19 @@ class StandingsTable(PlayerRankingTable):
         elif not record["ranked"]:
             link += f' <span class="tag tag--unranked">{escape(_("not ranked"))}</span>'
         return link
+
+    def cell_absent(self, record):
+        """The sessions missed, "forfeit" after each one that counts as a match for nothing."""
+        sessions = record["absent_sessions"]
+        if not sessions:
+            return "—"
+        label = ", ".join(str(number) for number in sessions)
+        if record["forfeits"]:
+            label += f' <span class="tag" data-forfeits="{record["forfeits"]}">{escape(_("forfeit"))}</span>'
+        return label  # numbers and an escaped word
+
+    def value_absent(self, record):
+        return ", ".join(str(number) for number in record["absent_sessions"])
 
     def cell_match_points(self, record):
         return criterion_display("match_points", record, separator=self.separator)

@@ -49,7 +49,8 @@ class PublicStandingsView(TournamentMixin, CachedPageMixin, TemplateView):
         if export_format == "csv":
             return csv_response(result, slug=self.tournament.slug,
                                 dialect=csv_dialect(request.GET.get("csv")))
-        table = StandingsTable.for_criteria(result.rows, result.criteria)
+        table = StandingsTable.for_criteria(result.rows, result.criteria,
+                                            check_in=self.tournament.uses_check_in)
         RequestConfig(request, paginate=False).configure(table)
         if export_format in TABLE_FORMATS:
             return table_download(table, export_format=export_format, title=str(_("Standings")),

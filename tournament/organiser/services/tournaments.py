@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 
 from tournament.core import freshness
 from tournament.core.tournaments import staff_role_grant, tournament_create
-from tournament.models import Session, Tournament
+from tournament.models import CheckInRule, Session, Tournament
 from tournament.ratings import services as ratings
 from tournament.ratings.services import ratings_tournament_moved, ratings_tournament_rated_changed
 
@@ -35,6 +35,7 @@ def tournament_set_up(
     keep_clubs_apart: bool = False,
     is_public: bool = True,
     is_rated: bool = True,
+    check_in: str | None = None,
 ) -> Tournament:
     """Create a tournament with its settings; ``organiser`` becomes its organiser."""
     tournament = tournament_create(
@@ -44,8 +45,9 @@ def tournament_set_up(
     )
     tournament.ranking_criteria = list(ranking_criteria)
     tournament.is_rated = is_rated
+    tournament.check_in = check_in or CheckInRule.OFF
     tournament.full_clean()
-    tournament.save(update_fields=["ranking_criteria", "is_rated"])
+    tournament.save(update_fields=["ranking_criteria", "is_rated", "check_in"])
     staff_role_grant(tournament=tournament, user=organiser, role="organiser")
     return tournament
 
@@ -75,13 +77,16 @@ def tournament_update(
     match_rounds: int | None = None,
     opening_bonus: bool = True,
     is_rated: bool | None = None,
+    check_in: str | None = None,
 ) -> Tournament:
     """Change the settings. The rule set, the target and the match options (rounds per
     match, opening bonus) are fixed once a session has started; the ranking criteria may
     change at any time (the standings follow). ``is_rated`` (None: unchanged) and
     ``is_public`` may change at any time too: when the tournament comes to count for the
     ratings, or no longer does (rated and public), the ratings are refreshed from its first
-    confirmed match."""
+    confirmed match. ``check_in`` (a ``CheckInRule``; None: unchanged) may change at any
+    time: the sessions seated from then on follow it, and the standings read every seated
+    session's absences under the rule of the moment (docs/check-in.md)."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     if tournament_settings_locked(tournament=tournament):
         errors = {}
@@ -120,6 +125,8 @@ def tournament_update(
     tournament.is_public = is_public
     if is_rated is not None:
         tournament.is_rated = is_rated
+    if check_in is not None:
+        tournament.check_in = check_in or CheckInRule.OFF
     tournament.full_clean()
     tournament.save()
     if tournament.counts_for_ratings != counted_before:
