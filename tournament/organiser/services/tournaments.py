@@ -42,12 +42,12 @@ def tournament_set_up(
         name=name, slug=slug, start_date=start_date, end_date=end_date, venue=venue,
         rules=rules, target=target, match_rounds=match_rounds, opening_bonus=opening_bonus,
         is_public=is_public, keep_clubs_apart=keep_clubs_apart,
+        check_in=check_in or CheckInRule.OFF,
     )
     tournament.ranking_criteria = list(ranking_criteria)
     tournament.is_rated = is_rated
-    tournament.check_in = check_in or CheckInRule.OFF
     tournament.full_clean()
-    tournament.save(update_fields=["ranking_criteria", "is_rated", "check_in"])
+    tournament.save(update_fields=["ranking_criteria", "is_rated"])
     staff_role_grant(tournament=tournament, user=organiser, role="organiser")
     return tournament
 
