@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import datetime
-
 from django.db.models import Count, Prefetch, Q, QuerySet
 
 from tournament.models import Match, Registration, Seat, Session, StaffRole, Table, Tournament
@@ -80,15 +78,11 @@ def staff_tables(*, user) -> list[dict]:
 
 
 def practice_tables(*, user) -> list[dict]:
-    """The tournaments where ``user`` is staff and not over (ended no later than yesterday),
-    each ``{"tournament", "match"}``: their practice table's match, or None before it is
-    opened (two queries)."""
-    yesterday = datetime.date.today() - datetime.timedelta(days=1)  # still on today
+    """The tournaments where ``user`` is staff, latest first, each ``{"tournament",
+    "match"}``: their practice table's match, or None before it is opened (two queries)."""
     tournaments = list(
         Tournament.objects.filter(staff_roles__user=user, practice_of__isnull=True)
-        .exclude(end_date__lt=yesterday)
-        .exclude(end_date__isnull=True, start_date__lt=yesterday)
-        .order_by("start_date", "name")
+        .order_by("-start_date", "name")
     )
     matches = {
         match.table.session.tournament.practice_of_id: match
