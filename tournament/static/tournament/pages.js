@@ -1,7 +1,8 @@
 /* The public pages' enhancements (the pages work without them):
    - a live part of a page (class "live") that htmx refreshes keeps the keyboard focus where the
      user had it, and a change is said once in the page's status region (#live-status);
-   - "Find your table": the search box filters the players' list as one types. */
+   - "Find your table" (and the check-in's list): the search box filters the players' list as
+     one types. */
 (function () {
   "use strict";
 
@@ -82,12 +83,13 @@
     if (!table) return;
     var letters = null;
     try { letters = JSON.parse(box.dataset.fold || "null"); } catch (error) { letters = null; }
-    var rows = Array.prototype.slice.call(table.querySelectorAll("tbody tr"));
-    var names = rows.map(function (row) {
-      var cell = row.querySelector("td");
-      return fold(cell ? cell.textContent : "", letters);
-    });
     function filter() {
+      // the rows read again each time: htmx may have swapped one (the check-in's taps)
+      var rows = Array.prototype.slice.call(table.querySelectorAll("tbody tr"));
+      var names = rows.map(function (row) {
+        var cell = row.querySelector("td");
+        return fold(cell ? cell.textContent : "", letters);
+      });
       var wanted = fold(box.value, letters), shown = 0;
       rows.forEach(function (row, i) {
         var match = !wanted || names[i].indexOf(wanted) !== -1;
