@@ -161,7 +161,8 @@ class StandingsTable(PlayerRankingTable):
             return "—"
         label = ", ".join(str(number) for number in sessions)
         if record["forfeits"]:
-            label += f' <span class="tag" data-forfeits="{record["forfeits"]}">{escape(_("forfeit"))}</span>'
+            word = escape(_("forfeit"))
+            label += f' <span class="tag" data-forfeits="{record["forfeits"]}">{word}</span>'
         return label  # numbers and an escaped word
 
     def value_absent(self, record):
