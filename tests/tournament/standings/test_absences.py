@@ -4,8 +4,10 @@ match played for nothing in the average share; with "unranked" it counts for not
 
 from __future__ import annotations
 
+import io
 from fractions import Fraction
 
+import openpyxl
 import pytest
 from django.test import Client
 
@@ -123,3 +125,16 @@ def test_the_standings_page_says_the_rule_and_who_missed_what():
     assert len(cells) == 1 and "".join(cells[0].itertext()).startswith("2")
     assert [attribute(tag, "data-forfeits") for tag in cells[0].iter() if tag.get(
         "data-forfeits")] == ["1"]
+
+
+def test_the_spreadsheet_export_carries_the_sessions_missed():
+    tournament = build(CheckInRule.UNRANKED)
+    response = Client().get(f"/t/{tournament.slug}/standings/?_export=xlsx")
+    assert response.status_code == 200
+    sheet = openpyxl.load_workbook(io.BytesIO(response.content)).active
+    rows = list(sheet.iter_rows(values_only=True))
+    column = rows[0].index("Absent")
+    name_column = 2  # rank, tied, name: EXPORT_LEADING_COLUMNS
+    missed = {row[name_column][-1]: row[column] for row in rows[1:]}
+    assert missed == {letter: ", ".join(map(str, ABSENT.get(letter, []))) or None
+                      for letter in LETTERS}
