@@ -61,10 +61,12 @@ def test_a_referee_checks_players_in_on_a_phone(phone, cup, staff_password):
         expect(phone.locator(f"#check-in-{by_name[name].pk}")).to_have_attribute(
             "data-present", "1")
         expect(box).to_have_value(typed)  # no reload: the search stays
+    expect(phone.locator("#check-in-count")).to_have_attribute("data-present", "3")
     # a tap again marks a player absent
     phone.locator(f"#check-in-{by_name[NAMES[2]].pk}").get_by_role("button").tap()
     expect(phone.locator(f"#check-in-{by_name[NAMES[2]].pk}")).to_have_attribute(
         "data-present", "0")
+    expect(phone.locator("#check-in-count")).to_have_attribute("data-present", "2")
     assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
 
     assert set(CheckIn.objects.values_list("player__name", flat=True)) == set(NAMES[:2])

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.views.generic import TemplateView
 
 from tournament.core.mixins import ActionView, SessionActionMixin, message_refusal
-from tournament.core.permissions import RefereeRequiredMixin
+from tournament.core.permissions import RefereeRequiredMixin, is_organiser
 from tournament.models import Player, Session
 from tournament.names import FOLDED_LETTERS
 from tournament.sessions import selectors, services
@@ -65,7 +65,7 @@ class CheckInView(SessionActionMixin, RefereeRequiredMixin, TemplateView):
     to htmx; without a script, the page again, the search kept."""
 
     template_name = "tournament/sessions/check_in.html"
-    row_template = "tournament/sessions/_check_in_row.html"
+    row_template = "tournament/sessions/_check_in_tap.html"
     login_required = True
 
     def get_context_data(self, **kwargs):
@@ -108,12 +108,15 @@ class CheckInView(SessionActionMixin, RefereeRequiredMixin, TemplateView):
 
     def row(self, player: Player, *, refusal: ValidationError | None, query: str):
         """The player's row as it now is, with the refusal next to its button (400)."""
-        row = next((item for item in selectors.check_in_list(session=self.session)
-                    if item.player_id == player.pk), None)
+        players = selectors.check_in_list(session=self.session)
+        row = next((item for item in players if item.player_id == player.pk), None)
         if row is None:
             raise Http404
         return self.response_class(
             request=self.request, template=[self.row_template], status=400 if refusal else 200,
             context={"player": row, "tournament": self.tournament, "session": self.session,
                      "can_check_in": True, "query": query,
+                     "present_count": sum(item.present for item in players),
+                     "expected_count": len(players),
+                     "user_is_organiser": is_organiser(self.request.user, self.tournament),
                      "refusal": refusal.error_list[0] if refusal else None})
