@@ -7,6 +7,7 @@ from tournament.models import (
     Announcement,
     ArchiveImport,
     AuditEntry,
+    CheckIn,
     Installation,
     League,
     Match,
@@ -190,6 +191,15 @@ class SeatAdmin(admin.ModelAdmin):
     list_filter = ["session__tournament", "session"]
     search_fields = ["player__name"]
     autocomplete_fields = ["player"]
+
+
+@admin.register(CheckIn)
+class CheckInAdmin(admin.ModelAdmin):
+    list_display = ["player", "session", "at", "by"]
+    list_filter = ["session__tournament", "session"]
+    search_fields = ["player__name"]
+    autocomplete_fields = ["player"]
+    readonly_fields = ["at", "by"]
 
 
 @admin.register(Match)
