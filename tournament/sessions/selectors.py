@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from django.db.models import Case, QuerySet, When
 
-from tournament.models import CheckIn, Registration, Seat, Session, Tournament
+from tournament.models import CheckIn, Registration, Session, Tournament
 from tournament.names import name_sort_key, search_key
 
 
@@ -38,19 +38,17 @@ class CheckInPlayer:
     name: str
     club: str
     present: bool
-    seated: bool
 
 
 def check_in_list(*, session: Session, query: str = "") -> list[CheckInPlayer]:
     """The players expected at the session (``Registration.plays_in``), by name, each
-    marked present or not and seated or not; ``query`` keeps the names that contain it, case,
+    marked present or not; ``query`` keeps the names that contain it, case,
     accents and ligatures aside, as "find your table" does (:func:`tournament.names.
-    search_key`). Three queries."""
+    search_key`). Two queries."""
     present = set(CheckIn.objects.filter(session=session).values_list("player_id", flat=True))
-    seated = set(Seat.objects.filter(session=session).values_list("player_id", flat=True))
     wanted = search_key(query)
     players = [
-        CheckInPlayer(player_id, name, club, player_id in present, player_id in seated)
+        CheckInPlayer(player_id, name, club, player_id in present)
         for player_id, name, club in Registration.objects.filter(
             Registration.plays_in(session.number), tournament_id=session.tournament_id
         ).values_list("player_id", "player__name", "player__club")

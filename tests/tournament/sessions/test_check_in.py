@@ -6,14 +6,16 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 from tests.factories import matches_confirmed, players_of, tournament_with_players
 from tests.pages import attribute, by_id, has_id, messages, select, text
 from tournament.core.tournaments import staff_role_grant
 from tournament.models import CheckIn, CheckInRule, Registration, Seat, StaffRole, Tournament
 from tournament.names import name_sort_key
-from tournament.organiser.services import registration_withdraw
+from tournament.organiser.services import player_add, registration_withdraw
 from tournament.seating.selectors import session_missing
 from tournament.seating.services import session_seat, session_seat_players
 from tournament.sessions.selectors import check_in_list
@@ -294,3 +296,18 @@ def test_the_settings_turn_check_in_on_and_off(cup):
 
 def _key(name):
     return name_sort_key(name)
+
+
+def test_the_page_s_queries_do_not_grow_with_the_players(cup):
+    client = client_of("remi")
+    with CaptureQueriesContext(connection) as nine:
+        assert client.get(ADDRESS).status_code == 200
+    session = cup.sessions.get(number=1)
+    for number in range(30):
+        player_add(tournament=cup, name=f"Extra {number}")
+    check_in(cup, [f"Extra {number}" for number in range(30)])
+    with CaptureQueriesContext(connection) as more:
+        page = client.get(ADDRESS)
+    assert len(select(page, "#check-in-players tr[data-player]")) == len(NAMES) + 30
+    assert len(more.captured_queries) == len(nine.captured_queries)
+    assert session.check_ins.count() == 30
