@@ -166,7 +166,7 @@ class StandingsTable(PlayerRankingTable):
         return label  # numbers and an escaped word
 
     def value_absent(self, record):
-        return ", ".join(str(number) for number in record["absent_sessions"])
+        return export_value("absent", record)
 
     def cell_match_points(self, record):
         return criterion_display("match_points", record, separator=self.separator)
@@ -197,10 +197,12 @@ class StandingsTable(PlayerRankingTable):
         return export_value("share", record)
 
 
-def export_columns(criteria) -> list[tuple[str, str]]:
-    """The exports' columns, names and headers: the page's columns for ``criteria``, then the
-    status (headers in the active language, as on the page)."""
-    names = (*EXPORT_LEADING_COLUMNS, *criteria, *TRAILING_COLUMNS)
+def export_columns(criteria, *, check_in: bool = False) -> list[tuple[str, str]]:
+    """The exports' columns, names and headers: the page's columns for ``criteria`` (the
+    sessions missed with ``check_in``), then the status (headers in the active language, as
+    on the page)."""
+    absent = ("absent",) if check_in else ()
+    names = (*EXPORT_LEADING_COLUMNS, *criteria, *absent, *TRAILING_COLUMNS)
     return [(name, capfirst(str(StandingsTable.base_columns[name].verbose_name))) for name in names]
 
 
@@ -220,6 +222,8 @@ def export_value(name: str, row: dict):
         return "" if row["ranked"] else str(_("not ranked"))
     if name == "share":
         return round(row["share"], 4)
+    if name == "absent":  # the sessions missed (docs/check-in.md)
+        return ", ".join(str(number) for number in row["absent_sessions"])
     return spreadsheet_cell(row[name])
 
 
@@ -233,11 +237,12 @@ def csv_cell(name: str, value, *, decimal: str = "."):
     return value
 
 
-def standings_csv(*, rows, criteria, dialect: str = "comma") -> str:
+def standings_csv(*, rows, criteria, dialect: str = "comma", check_in: bool = False) -> str:
     """The standings as CSV text, written straight from the rows (best first): a header line,
-    then a line per player (:func:`csv_cell`), in ``dialect`` (``CSV_DIALECTS``)."""
+    then a line per player (:func:`csv_cell`), in ``dialect`` (``CSV_DIALECTS``); with
+    ``check_in``, the sessions each player missed."""
     delimiter, decimal = CSV_DIALECTS[dialect]
-    columns = export_columns(criteria)
+    columns = export_columns(criteria, check_in=check_in)
     text = io.StringIO()
     writer = csv.writer(text, delimiter=delimiter)
     writer.writerow([header for _name, header in columns])

@@ -17,11 +17,11 @@ from tournament.standings.selectors import standings
 from tournament.standings.tables import StandingsTable, csv_choices, csv_dialect, standings_csv
 
 
-def csv_response(result, *, slug: str, dialect: str) -> HttpResponse:
+def csv_response(result, *, slug: str, dialect: str, check_in: bool = False) -> HttpResponse:
     """The standings as a CSV download, written straight from the rows: no table is built for
     it."""
     return csv_download(standings_csv(rows=result.rows, criteria=result.criteria,
-                                      dialect=dialect),
+                                      dialect=dialect, check_in=check_in),
                         filename=f"{slug}-standings.csv")
 
 
@@ -48,7 +48,8 @@ class PublicStandingsView(TournamentMixin, CachedPageMixin, TemplateView):
         export_format = request.GET.get("_export")
         if export_format == "csv":
             return csv_response(result, slug=self.tournament.slug,
-                                dialect=csv_dialect(request.GET.get("csv")))
+                                dialect=csv_dialect(request.GET.get("csv")),
+                                check_in=self.tournament.uses_check_in)
         table = StandingsTable.for_criteria(result.rows, result.criteria,
                                             check_in=self.tournament.uses_check_in)
         RequestConfig(request, paginate=False).configure(table)

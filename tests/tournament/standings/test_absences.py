@@ -4,6 +4,7 @@ match played for nothing in the average share; with "unranked" it counts for not
 
 from __future__ import annotations
 
+import csv
 import io
 from fractions import Fraction
 
@@ -23,6 +24,7 @@ from tournament.sessions.services import (
     session_start,
 )
 from tournament.standings.selectors import standings_rows
+from tournament.standings.tables import EXPORT_LEADING_COLUMNS
 
 pytestmark = pytest.mark.django_db
 
@@ -138,3 +140,13 @@ def test_the_spreadsheet_export_carries_the_sessions_missed():
     missed = {row[name_column][-1]: row[column] for row in rows[1:]}
     assert missed == {letter: ", ".join(map(str, ABSENT.get(letter, []))) or None
                       for letter in LETTERS}
+
+
+def test_the_csv_carries_the_sessions_missed():
+    tournament = build(CheckInRule.FORFEIT)
+    response = Client().get(f"/t/{tournament.slug}/standings/?_export=csv&csv=comma")
+    assert response.status_code == 200
+    lines = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
+    column = len(EXPORT_LEADING_COLUMNS) + len(tournament.ranking_criteria)
+    missed = {line[2][-1]: line[column] for line in lines[1:]}
+    assert missed == {letter: ", ".join(map(str, ABSENT.get(letter, []))) for letter in LETTERS}
