@@ -8,6 +8,7 @@ from tournament.models import (
     ArchiveImport,
     AuditEntry,
     Category,
+    CheckIn,
     Installation,
     League,
     Match,
@@ -205,6 +206,15 @@ class SeatAdmin(admin.ModelAdmin):
     list_filter = ["session__tournament", "session"]
     search_fields = ["player__name"]
     autocomplete_fields = ["player"]
+
+
+@admin.register(CheckIn)
+class CheckInAdmin(admin.ModelAdmin):
+    list_display = ["player", "session", "at", "by"]
+    list_filter = ["session__tournament", "session"]
+    search_fields = ["player__name"]
+    autocomplete_fields = ["player"]
+    readonly_fields = ["at", "by"]
 
 
 @admin.register(Match)

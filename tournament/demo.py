@@ -7,7 +7,8 @@ simulator, stored by the recording's record import and confirmed by the demo ref
 sessions are started and closed by the organiser's services, which refuse to close a session
 with a match not confirmed. Only the seating is a plan of the demo's own (``demo_seating``).
 Session 3 has its room (docs/room.md): its clock running, a call for a referee from table 3,
-two announcements on the projector screen.
+two announcements on the projector screen. The demo referee has a practice table
+(``tournament.practice``), opened on the demo tournament.
 
 Its players carry prize categories (women, juniors, seniors) and its clubs are ranked by
 their best two players (docs/categories.md).
@@ -29,7 +30,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.db.models import Count
+from django.db.models import Count, Q
 from django.utils import translation
 from django.utils.translation import gettext as _
 
@@ -49,6 +50,7 @@ from tournament.models import (
     Tournament,
 )
 from tournament.organiser.services import player_add, tournament_update, tournaments_delete
+from tournament.practice.services import practice_open
 from tournament.room import services as room_services
 from tournament.seating.final import final_open
 from tournament.seating.services import session_seat, session_seat_players
@@ -178,9 +180,11 @@ def earlier_seating(players: list[Player], *, seed: int) -> list[list[list[Playe
 
 
 def demo_remove() -> None:
-    """Delete the demo's league, its two tournaments and the players entered only for them."""
+    """Delete the demo's league, its two tournaments (their practice tables with them) and the
+    players entered only for them."""
     League.objects.filter(slug=LEAGUE_SLUG).delete()
-    tournaments = Tournament.objects.filter(slug__in=[DEMO_SLUG, EARLIER_SLUG])
+    tournaments = Tournament.objects.filter(
+        Q(slug__in=[DEMO_SLUG, EARLIER_SLUG]) | Q(practice_of__slug__in=[DEMO_SLUG, EARLIER_SLUG]))
     player_ids = list(
         Registration.objects.filter(tournament__in=tournaments).values_list("player_id", flat=True)
     )
@@ -259,6 +263,7 @@ def demo_build(*, today: datetime.date | None = None) -> DemoReport:
             _demo_room(session, organiser=organiser)
         report.sessions.append((session.number, session.status, len(tables)))
     report.earlier = earlier
+    practice_open(tournament=tournament, user=referee)  # the referee's practice table
     report.league = league_create(
         user=organiser, name=league_name(), slug=LEAGUE_SLUG,
         description=league_description(),

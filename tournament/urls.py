@@ -21,6 +21,7 @@ tournament_patterns = [
     # The room (tournament/room/): the session clock, the head referee's board, calling a
     # referee, the projector screen.
     path("", include("tournament.room.urls")),
+    path("", include("tournament.practice.urls")),
     # Printing (tournament/printing/): score sheets, seating, standings and match sheets as PDF.
     path("", include("tournament.printing.urls")),
     # A tournament's archive (tournament/archive/): its records as one ZIP, past results

@@ -57,7 +57,8 @@ def pages_of(role: str, tournament) -> list[str]:
     ]
     if role == "public":
         return public
-    referee = ["/my-tables/", "/t/spring-open/sessions/1/", f"/t/spring-open/matches/{match.pk}/audit/"]
+    referee = ["/my-tables/", "/t/spring-open/sessions/1/", f"/t/spring-open/matches/{match.pk}/audit/",
+               "/t/spring-open/sessions/1/check-in/", "/t/spring-open/practice/"]
     if role == "referee":
         return referee
     return [

@@ -10,6 +10,7 @@ from django.utils import timezone
 from tournament.models import (
     ArchiveImport,
     AuditEntry,
+    CheckIn,
     Installation,
     League,
     Match,
@@ -40,6 +41,7 @@ def admin_client_with_history(client, make_user, tournament):
     duplicate = Player.objects.create(name=player.name, merged_into=player)
     PlayerMerge.objects.create(kept=player, merged=duplicate, reason="same person")
     League.objects.create(name="Season", slug="season")
+    CheckIn.objects.create(session=match.table.session, player=player)
     StaffInvitation.objects.create(tournament=tournament, username="nina", role="referee")
     ArchiveImport.objects.create(tournament=tournament, matches_digest="0" * 64)
     Installation.identity()

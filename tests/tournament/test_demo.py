@@ -25,6 +25,7 @@ from tournament.models import (
     Tournament,
     Turn,
 )
+from tournament.practice.services import practice_match
 from tournament.ratings.services import ratings_rebuild
 from tournament.standings.selectors import standings
 
@@ -69,6 +70,9 @@ def test_demo_creates_what_it_says(debug_on):
     referee = authenticate(login, username="referee", password="demo")
     assert is_organiser(organiser, tournament) and not is_organiser(referee, tournament)
     assert can_referee(referee, tournament.sessions.get(number=3).tables.get(number=4))
+    practice = practice_match(tournament=tournament, user=referee)  # the referee's practice
+    assert practice is not None and can_referee(referee, practice.table)
+    assert practice_match(tournament=tournament, user=organiser) is None
 
 
 @pytest.mark.slow  # the demo built

@@ -30,6 +30,8 @@ from tournament.archive.export import INDEX_HEADER, INDEX_NAME
 from tournament.core.tournaments import staff_role_grant
 from tournament.models import Registration, StaffInvitation, StaffRole, Tournament
 from tournament.organiser import services as organiser_services
+from tournament.practice.services import practice_open
+from tournament.sessions.services import session_create
 
 # slow: Hypothesis's values posted to every field of every address
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
@@ -72,6 +74,7 @@ SETTINGS = {
     "name": "Spring Open", "start_date": "2025-05-17", "end_date": "", "venue": "Salle",
     "rules": "goliath-tournament", "target": "", "keep_clubs_apart": "on", "is_public": "on",
     "final_size": "4",
+    "check_in": "forfeit",
     **{f"criterion_{number}": code for number, code in enumerate(
         ["match_points", "table_wins", "total_points", "share", "best_match", "opponents"],
         start=1)},
@@ -215,6 +218,10 @@ ADDRESSES = {
     "call a referee": ("anonymous", "/t/{slug}/tables/{number}/call/",
                        {"reason": "dispute", "code": "1234"}),
     "answer a call": ("organiser", "/t/{slug}/room/calls/{number}/answer/", BUTTON),
+    "check in": ("organiser", "/t/{check_in_slug}/sessions/{number}/check-in/",
+                 {"player": "1", "present": "1", "q": "zoé"}),
+    "open the practice table": ("organiser", "/t/{slug}/practice/", BUTTON),
+    "start the practice again": ("organiser", "/t/{practice_slug}/practice/reset/", BUTTON),
     "login": ("anonymous", "/login/", {
         "username": "olga-organiser", "password": "tiles-and-hexagons-9", "next": "/"}),
 }
@@ -281,8 +288,15 @@ def world(tournament, organiser, referee, make_tournament):
     offered = StaffInvitation.objects.create(
         tournament=make_tournament(slug="summer-cup", players=0, sessions=0),
         username=organiser.username, role=StaffRole.Role.REFEREE)
+    check_in_cup = make_tournament(slug="check-in-cup", players=4, sessions=0,
+                                   check_in="forfeit")
+    session_create(tournament=check_in_cup)
+    staff_role_grant(tournament=check_in_cup, user=organiser, role=StaffRole.Role.ORGANISER)
+    practice = practice_open(tournament=tournament, user=organiser)
     return {
         "slug": tournament.slug,
+        "check_in_slug": check_in_cup.slug,
+        "practice_slug": practice.table.session.tournament.slug,
         "registration": registration.pk,
         "number": 1,
         "role_id": role.pk,
@@ -393,7 +407,8 @@ def test_the_addresses_cover_every_write_outside_the_matches():
         "tournament:staff_invitation_cancel", "tournament:invitation_accept",
         "tournament:invitation_decline",
         "tournament:session_clock", "tournament:room_settings", "tournament:table_call",
-        "tournament:room_call_answer", "tournament:final_open",
+        "tournament:room_call_answer", "tournament:final_open", "tournament:session_check_in",
+        "tournament:practice", "tournament:practice_reset",
     }
     assert writes == fuzzed, writes ^ fuzzed
 

@@ -4,8 +4,9 @@ account without a role, and none shows its name, its address, its players or its
 
 The installation: "Spring Open" (public, rated, played), "Closed Night Zeta" (private, rated,
 played: three players of its own and Sam, who plays in Spring too; a record of it merged into
-a Spring player; its players in a category of its own and its clubs ranked), and "Open
-Season", a public league of both. Spring has a category too.
+a Spring player; its players in a category of its own and its clubs ranked), "Open
+Season", a public league of both, and the practice table of Spring's organiser, its match
+confirmed (docs/referee.md: it counts nowhere and shows nowhere). Spring has a category too.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ from tournament.models import (
 from tournament.organiser.services import player_add, tournament_update
 from tournament.organiser.services.categories import registrations_categorise
 from tournament.players.services import players_merge
+from tournament.practice.services import practice_open
 from tournament.room import services as room_services
 from tournament.seating.services import session_seat_players
 from tournament.sessions.services import session_create, session_start
@@ -90,10 +92,13 @@ def installation(make_tournament, make_user):
     room_services.announcement_add(tournament=closed, text=f"{SECRET_PLAYERS[0]} wins a prize")
     room_services.call_make(table=session.tables.get(number=1), reason="dispute",
                             code=table_code(closed.pk, 1))
+    practice = practice_open(tournament=spring, user=olga)
+    confirm_every_match(practice.table.session.tournament, olga)
     twin = player_add(tournament=closed, name=TWIN).player
     spring_player = spring.registrations.order_by("pk").last().player
     players_merge(kept=spring_player, merged=twin, user=olga, reason="same person")
-    # The private tournament's matches moved no rating: the figures are Spring's alone.
+    # The private tournament's and the practice table's matches moved no rating: the figures
+    # are Spring's alone.
     assert sorted(PlayerRating.objects.values_list(
         "player_id", "mu", "sigma", "matches", "last_tournament_id")) == ratings_before
     assert not RatingChange.objects.filter(tournament=closed).exists()
@@ -103,6 +108,7 @@ def installation(make_tournament, make_user):
     Tournament.objects.filter(pk__in=[spring.pk, closed.pk]).update(league=league)
     return {
         "spring": spring, "closed": closed, "sam": sam, "league": league,
+        "practice": practice.table.session.tournament,
         "closed_matches": list(Match.objects.filter(table__session__tournament=closed)
                                .values_list("pk", flat=True)),
     }
@@ -114,7 +120,7 @@ def addresses(installation) -> list[str]:
     ones too), the league."""
     spring, closed, league = installation["spring"], installation["closed"], installation["league"]
     values = {
-        "slug": [spring.slug, closed.slug, league.slug],
+        "slug": [spring.slug, closed.slug, league.slug, installation["practice"].slug],
         "number": [1, 2],
         "match_id": list(Match.objects.values_list("pk", flat=True)),
         "player_id": list(Player.objects.values_list("pk", flat=True)),
@@ -152,9 +158,10 @@ def readable_text(response) -> str:
     return content.decode("utf-8", "replace")
 
 
-def forbidden_in(text: str) -> list[str]:
+def forbidden_in(text: str, *, also: tuple[str, ...] = ()) -> list[str]:
     text = " ".join(text.split())  # a name may wrap in a PDF's cell
-    found = [word for word in (SECRET_NAME, SECRET_SLUG, TWIN, SECRET_CATEGORY, *SECRET_PLAYERS)
+    found = [word for word in (SECRET_NAME, SECRET_SLUG, TWIN, SECRET_CATEGORY, *SECRET_PLAYERS,
+                               *also)
              if word in text]
     # Their surnames alone too (a short name, an initial): nobody else bears them.
     found += [name.split()[-1] for name in (*SECRET_PLAYERS, TWIN)
@@ -174,6 +181,9 @@ def test_no_public_page_export_or_pdf_shows_anything_of_the_private_tournament(
     if reader != "anonymous":
         client.force_login(make_user("oscar-nobody"))
         urls = [url for url in urls if not url.endswith(".pdf")]
+    practice = installation["practice"]
+    practice_words = (practice.slug, practice.name, *practice.registrations.values_list(
+        "player__name", flat=True))
     read = []
     for url in urls:
         for suffix in PDF_VARIANTS if url.endswith(".pdf") else PAGE_VARIANTS:
@@ -182,7 +192,7 @@ def test_no_public_page_export_or_pdf_shows_anything_of_the_private_tournament(
             if response.status_code != 200:
                 continue
             read.append(url + suffix)
-            assert forbidden_in(readable_text(response)) == [], url + suffix
+            assert forbidden_in(readable_text(response), also=practice_words) == [], url + suffix
     # What was read: the lists across tournaments, their exports and PDFs, the careers.
     sam = installation["sam"]
     for expected in ("/ratings/?_export=xlsx", "/ratings.pdf", "/leagues/",
@@ -191,7 +201,7 @@ def test_no_public_page_export_or_pdf_shows_anything_of_the_private_tournament(
                      f"/players/{sam.pk}/career.pdf", "/t/spring-open/standings.pdf"):
         assert expected in read or (reader != "anonymous" and expected.endswith(".pdf")), \
             expected
-    assert not [url for url in read if SECRET_SLUG in url]
+    assert not [url for url in read if SECRET_SLUG in url or practice.slug in url]
     # The private tournament's records answer as no record at all, the merged one too (no
     # redirect telling whom it was merged into).
     nobody = Player.objects.order_by("-pk").first().pk + 1000

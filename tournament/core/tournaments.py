@@ -16,7 +16,7 @@ from tournament.core import freshness
 from tournament.core.addresses import slug_claim
 from tournament.core.formats import long_date
 from tournament.core.permissions import staff_roles_forget
-from tournament.models import StaffRole, Tournament
+from tournament.models import CheckInRule, StaffRole, Tournament
 
 
 @transaction.atomic
@@ -33,6 +33,7 @@ def tournament_create(
     opening_bonus: bool = True,
     is_public: bool = True,
     keep_clubs_apart: bool = False,
+    check_in: str = CheckInRule.OFF,
     organiser=None,
     final_size: int = 0,
 ) -> Tournament:
@@ -51,6 +52,7 @@ def tournament_create(
         is_public=is_public,
         keep_clubs_apart=keep_clubs_apart,
         final_size=final_size,
+        check_in=check_in,
     )
     if rules is not None:
         tournament.rules = rules

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from django.db.models import Count, Prefetch, Q, QuerySet
 
-from tournament.models import Registration, Seat, Session, StaffRole, Table, Tournament
+from tournament.models import Match, Registration, Seat, Session, StaffRole, Table, Tournament
 
 
 def tournaments_visible_to(user) -> QuerySet[Tournament]:
-    """Public tournaments, plus the private ones the user is staff of (all for a superuser)."""
-    tournaments = Tournament.objects.all()
+    """Public tournaments, plus the private ones the user is staff of (all for a superuser);
+    never a practice table (``Tournament.practice_of``: ``tournament.practice``)."""
+    tournaments = Tournament.objects.filter(practice_of__isnull=True)
     if not (user.is_authenticated and user.is_superuser):
         visible = Q(is_public=True)
         if user.is_authenticated:
@@ -48,8 +49,9 @@ def staff_tables(*, user) -> list[dict]:
     """The tables the user may enter, in the sessions seated or in play of the tournaments
     where they are staff: the sessions in play first, then by tournament and session; each
     ``{"tournament", "session", "tables"}``, each table with its match and its players in
-    seat order (three queries)."""
-    roles = {role.tournament_id: role for role in StaffRole.objects.filter(user=user)}
+    seat order (three queries). The practice tables are apart (:func:`practice_tables`)."""
+    roles = {role.tournament_id: role for role in StaffRole.objects.filter(
+        user=user, tournament__practice_of__isnull=True)}
     if not roles:
         return []
     tables = (
@@ -73,3 +75,21 @@ def staff_tables(*, user) -> list[dict]:
     playing_first = sorted(
         groups.values(), key=lambda group: group["session"].status != Session.Status.PLAYING)
     return playing_first
+
+
+def practice_tables(*, user) -> list[dict]:
+    """The tournaments where ``user`` is staff, latest first, each ``{"tournament",
+    "match"}``: their practice table's match, or None before it is opened (two queries)."""
+    tournaments = list(
+        Tournament.objects.filter(staff_roles__user=user, practice_of__isnull=True)
+        .order_by("-start_date", "name")
+    )
+    matches = {
+        match.table.session.tournament.practice_of_id: match
+        for match in Match.objects.filter(
+            table__session__tournament__practice_for=user,
+            table__session__tournament__practice_of__in=tournaments,
+        ).select_related("table__session__tournament")
+    }
+    return [{"tournament": tournament, "match": matches.get(tournament.pk)}
+            for tournament in tournaments]

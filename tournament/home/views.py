@@ -85,6 +85,7 @@ class MyTablesView(LoginRequiredMixin, TemplateView):
     def get_context_data(self, **kwargs):
         return super().get_context_data(
             groups=selectors.staff_tables(user=self.request.user),
+            practice=selectors.practice_tables(user=self.request.user),
             invitations=invitations_for(user=self.request.user),
             **kwargs,
         )

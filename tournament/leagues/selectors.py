@@ -134,7 +134,7 @@ def league_standing(*, league: League, user=None) -> LeagueStanding:
 def addable_tournaments(*, user, league: League) -> QuerySet[Tournament]:
     """The tournaments ``user`` may add to ``league``: those they organise (every one for a
     superuser) that are in no league yet, latest first."""
-    tournaments = Tournament.objects.filter(league__isnull=True)
+    tournaments = Tournament.objects.filter(league__isnull=True, practice_of__isnull=True)
     if not user.is_superuser:
         tournaments = tournaments.filter(
             staff_roles__user=user, staff_roles__role=StaffRole.Role.ORGANISER

@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournament', '0014_round_end_claim_decision'),
+        ('tournament', '0015_check_in_and_practice'),
     ]
 
     operations = [

@@ -27,8 +27,16 @@ from tournament.models.matches import (
 from tournament.models.players import Player, Registration
 from tournament.models.ratings import PlayerMerge, PlayerRating, RatingChange
 from tournament.models.room import Announcement, RefereeCall
-from tournament.models.sessions import Seat, SeatingMethod, Session, SessionAuditEntry, Table
+from tournament.models.sessions import (
+    CheckIn,
+    Seat,
+    SeatingMethod,
+    Session,
+    SessionAuditEntry,
+    Table,
+)
 from tournament.models.tournaments import (
+    CheckInRule,
     FinalSize,
     RankingCriterion,
     StaffInvitation,
@@ -47,6 +55,8 @@ __all__ = [
     "Bonus",
     "FinalSize",
     "Category",
+    "CheckIn",
+    "CheckInRule",
     "Installation",
     "League",
     "Match",

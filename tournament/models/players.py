@@ -111,3 +111,16 @@ class Registration(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} — {self.tournament}"
+
+    @staticmethod
+    def plays_in(number: int) -> Q:
+        """The registrations that play in session ``number``: not withdrawn, and arrived by
+        it (a late arrival plays from its ``first_session`` on)."""
+        return ~Q(status=Registration.Status.WITHDRAWN) & (
+            Q(first_session__isnull=True) | Q(first_session__lte=number))
+
+    @staticmethod
+    def plays_in_values(*, status: str, first_session: int | None, number: int) -> bool:
+        """:meth:`plays_in` for values already read."""
+        return status != Registration.Status.WITHDRAWN and (
+            first_session is None or first_session <= number)

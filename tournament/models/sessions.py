@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
@@ -183,3 +185,33 @@ class Seat(models.Model):
     def save(self, *args, **kwargs) -> None:
         self.session_id = self.table.session_id
         super().save(*args, **kwargs)
+
+
+class CheckIn(models.Model):
+    """A player marked present for a session before it is seated (docs/check-in.md): with
+    the tournament's check-in on, only they are seated."""
+
+    session = models.ForeignKey(
+        Session, models.CASCADE, related_name="check_ins", verbose_name=_("session")
+    )
+    player = models.ForeignKey(
+        Player, models.CASCADE, related_name="check_ins", verbose_name=_("player")
+    )
+    at = models.DateTimeField(_("at"), default=timezone.now)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, models.SET_NULL, null=True, blank=True, related_name="+",
+        verbose_name=_("checked in by"),
+    )
+
+    class Meta:
+        verbose_name = _("check-in")
+        verbose_name_plural = _("check-ins")
+        ordering = ["session", "player"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["session", "player"], name="check_in_once_per_session"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.session}: {self.player.name}"

@@ -53,6 +53,15 @@ class FinalSize(models.IntegerChoices):
     EIGHT = 8, _("a final of 8 (two tables)")
 
 
+class CheckInRule(models.TextChoices):
+    """Whether players check in before each session, and what an absence costs
+    (docs/check-in.md)."""
+
+    OFF = "off", _("no check-in: every registered player is seated")
+    FORFEIT = "forfeit", _("check-in; a player absent from a session forfeits it")
+    UNRANKED = "unranked", _("check-in; a session missed counts for nothing")
+
+
 class Tournament(models.Model):
     name = models.CharField(_("name"), max_length=200)
     slug = models.SlugField(
@@ -104,6 +113,14 @@ class Tournament(models.Model):
         default=10,
         validators=[MinValueValidator(3), MaxValueValidator(30)],
         help_text=_("The standings on the projector: the top N first, then pages of N."),
+    )
+    check_in = models.CharField(
+        _("check-in"),
+        max_length=12,
+        choices=CheckInRule.choices,
+        default=CheckInRule.OFF,
+        help_text=_("With check-in, only the players marked present are seated at a session "
+                    "(docs/check-in.md)."),
     )
     ranking_criteria = models.JSONField(
         _("ranking criteria"),
@@ -167,6 +184,16 @@ class Tournament(models.Model):
         help_text=_("Imported again, as a copy, from an archive of a tournament already here: "
                     "its matches count for no rating, or they would count twice."),
     )
+    # A referee's practice table (tournament.practice): a tournament of its own, private,
+    # unrated and in no league, so that its match counts nowhere.
+    practice_of = models.ForeignKey(
+        "self", models.CASCADE, null=True, blank=True, editable=False,
+        related_name="practice_tournaments", verbose_name=_("practice table of"),
+    )
+    practice_for = models.ForeignKey(
+        settings.AUTH_USER_MODEL, models.CASCADE, null=True, blank=True, editable=False,
+        related_name="+", verbose_name=_("practice table for"),
+    )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     data_version = models.PositiveBigIntegerField(
         _("data version"),
@@ -206,6 +233,17 @@ class Tournament(models.Model):
             models.CheckConstraint(
                 condition=Q(final_size__in=[0, 4, 8]), name="tournament_final_size_known"
             ),
+            models.CheckConstraint(
+                condition=Q(practice_of__isnull=True, practice_for__isnull=True)
+                | Q(practice_of__isnull=False, practice_for__isnull=False, is_public=False,
+                    is_rated=False, league__isnull=True),
+                name="tournament_practice_counts_nowhere",
+            ),
+            models.UniqueConstraint(
+                fields=["practice_of", "practice_for"],
+                condition=Q(practice_of__isnull=False),
+                name="tournament_one_practice_per_referee",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -233,6 +271,15 @@ class Tournament(models.Model):
         is one figure that everyone reads (docs/ratings.md): a private tournament's results
         moving it would show them to people who may not see the tournament."""
         return self.is_rated and self.is_public
+
+    @property
+    def is_practice(self) -> bool:
+        """A referee's practice table (docs/referee.md), not a real tournament."""
+        return self.practice_of_id is not None
+
+    @property
+    def uses_check_in(self) -> bool:
+        return self.check_in != CheckInRule.OFF
 
     @property
     def effective_target(self) -> int:

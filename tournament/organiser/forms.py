@@ -45,6 +45,7 @@ class TournamentForm(forms.Form):
     team_criterion = model_field(Tournament, "team_criterion", required=False)
     prize_count = model_field(Tournament, "prize_count", required=False, min_value=1,
                               max_value=50)
+    check_in = model_field(Tournament, "check_in", required=False)  # blank: unchanged
 
     def __init__(self, *args, locked: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
@@ -71,7 +72,7 @@ class TournamentForm(forms.Form):
             for name in ("name", "start_date", "end_date", "venue", "rules", "target",
                          "match_rounds", "opening_bonus", "keep_clubs_apart", "is_public",
                          "is_rated", "final_size", "team_size", "team_criterion",
-                         "prize_count")
+                         "prize_count", "check_in")
         }
         initial.update(zip(CRITERIA_FIELDS, tournament.ranking_criteria, strict=False))
         return initial
@@ -110,6 +111,7 @@ class TournamentForm(forms.Form):
         for name in ("team_criterion", "prize_count"):
             if name in cleaned and cleaned[name] in ("", None):
                 cleaned[name] = None
+        cleaned["check_in"] = cleaned.get("check_in") or None
         start, end = cleaned.get("start_date"), cleaned.get("end_date")
         if start and end and end < start:
             self.add_error("end_date", ValidationError(

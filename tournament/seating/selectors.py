@@ -24,18 +24,19 @@ from tournament.seating.algorithm import meetings, pair
 
 
 def registrations_to_seat(*, session: Session) -> QuerySet[Registration]:
-    """The registrations seated in this session: not withdrawn, and arrived by its number.
+    """The registrations seated in this session: not withdrawn, and arrived by its number
+    (``Registration.plays_in``); with the tournament's check-in on, only the players checked
+    in for the session (docs/check-in.md).
 
     A late arrival (``first_session``) is seated from that session on; a withdrawn player
     from none.
     """
-    return (
-        Registration.objects.filter(tournament_id=session.tournament_id)
-        .exclude(status=Registration.Status.WITHDRAWN)
-        .filter(Q(first_session__isnull=True) | Q(first_session__lte=session.number))
-        .select_related("player")
-        .order_by("player_id")
-    )
+    registrations = Registration.objects.filter(
+        Registration.plays_in(session.number), tournament_id=session.tournament_id)
+    if session.tournament.uses_check_in:
+        registrations = registrations.filter(
+            player__check_ins__session=session)
+    return registrations.select_related("player").order_by("player_id")
 
 
 def session_seating(*, session: Session) -> list[dict[str, Any]]:
@@ -164,6 +165,27 @@ def seated_but_withdrawn(*, session: Session) -> list[dict[str, Any]]:
         .values_list("player__name", "table__number")
     ]
     return sorted(seats, key=lambda seat: (seat["table"], name_sort_key(seat["name"])))
+
+
+def session_missing(*, session: Session) -> dict[str, list[str]]:
+    """Who is missing at the session, with the tournament's check-in on (docs/check-in.md),
+    by name: ``absent``, the players who play in it and are not checked in; ``not_seated``,
+    the players checked in but not seated, once it is seated (checked in after the draw:
+    draw again to seat them). Empty lists without check-in (two queries)."""
+    if not session.tournament.uses_check_in:
+        return {"absent": [], "not_seated": []}
+    present = set(session.check_ins.values_list("player_id", flat=True))
+    seated = set(Seat.objects.filter(session=session).values_list("player_id", flat=True))
+    absent, not_seated = [], []
+    for player_id, name in Registration.objects.filter(
+        Registration.plays_in(session.number), tournament_id=session.tournament_id
+    ).values_list("player_id", "player__name"):
+        if player_id not in present:
+            absent.append(name)
+        elif seated and player_id not in seated:
+            not_seated.append(name)
+    return {"absent": sorted(absent, key=name_sort_key),
+            "not_seated": sorted(not_seated, key=name_sort_key)}
 
 
 #: A current turn whose claim differs from the engine, with no decision yet: the rows behind

@@ -181,7 +181,7 @@ def session_seat_players(*, session: Session, tables: Sequence[Sequence[Player]]
     sits where) comes from the seating algorithm or from the caller; this service only checks
     and stores it.
     """
-    session = Session.objects.select_for_update().get(pk=session.pk)
+    session = Session.objects.select_for_update().select_related("tournament").get(pk=session.pk)
     if session.status != Session.Status.DRAFT:
         raise ValidationError(_("Only a draft session can be seated; this one is %(status)s.")
                               % {"status": session.get_status_display()}, code="not-draft")
@@ -192,6 +192,9 @@ def session_seat_players(*, session: Session, tables: Sequence[Sequence[Player]]
         .exclude(status=Registration.Status.WITHDRAWN)
         .values_list("player_id", flat=True)
     )
+    checked_in = None
+    if session.tournament.uses_check_in:
+        checked_in = set(session.check_ins.values_list("player_id", flat=True))
     seen: set[int] = set()
     for players in tables:
         if len(players) < 2:
@@ -201,6 +204,11 @@ def session_seat_players(*, session: Session, tables: Sequence[Sequence[Player]]
                 raise ValidationError(
                     _("%(player)s is not registered in this tournament.") % {"player": player.name},
                     code="not-registered",
+                )
+            if checked_in is not None and player.pk not in checked_in:
+                raise ValidationError(
+                    _("%(player)s is not checked in for this session.") % {"player": player.name},
+                    code="not-checked-in",
                 )
             if player.pk in seen:
                 raise ValidationError(

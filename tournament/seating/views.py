@@ -48,6 +48,7 @@ class SessionOrganiseView(SessionActionMixin, OrganiserRequiredMixin, TemplateVi
             to_seat=selectors.registrations_to_seat(session=session).count(),
             repeats=selectors.session_repeat_pairs(session=session, tables=tables) if tables else [],
             seated_but_withdrawn=selectors.seated_but_withdrawn(session=session),
+            missing=selectors.session_missing(session=session),
             can_change_seating=session.status in (Session.Status.DRAFT, Session.Status.SEATED),
             session_audit=session.audit_entries.select_related("user"),
         )

@@ -1,4 +1,4 @@
-"""The reason a closed session is reopened for."""
+"""The reason a closed session is reopened for; a player checked in (docs/check-in.md)."""
 
 from __future__ import annotations
 
@@ -14,3 +14,11 @@ class SessionReopenForm(forms.Form):
         help_text=_("Why the session's results must change, e.g. a score entered at the wrong "
                     "table. Kept in the session's audit log."),
     )
+
+
+class CheckInForm(forms.Form):
+    """One tap of the check-in: this player is present (or no longer)."""
+
+    player = forms.IntegerField(min_value=1, max_value=2**31 - 1)
+    present = forms.TypedChoiceField(
+        choices=[("1", _("present")), ("0", _("absent"))], coerce=lambda value: value == "1")

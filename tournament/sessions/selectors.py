@@ -1,10 +1,14 @@
-"""Which session a tournament is at: the one its tables, its screens and its board follow."""
+"""Which session a tournament is at: the one its tables, its screens and its board follow;
+and who is checked in for a session (docs/check-in.md)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.db.models import Case, QuerySet, When
 
-from tournament.models import Session, Tournament
+from tournament.models import CheckIn, Registration, Session, Tournament
+from tournament.names import name_sort_key, search_key
 
 
 def sessions_by_moment(*, tournament: Tournament) -> QuerySet[Session]:
@@ -24,3 +28,30 @@ def session_now(*, tournament: Tournament) -> Session | None:
     """The session of the moment (:func:`sessions_by_moment`); None before the first seating
     (one query)."""
     return sessions_by_moment(tournament=tournament).select_related("tournament").first()
+
+
+@dataclass(frozen=True)
+class CheckInPlayer:
+    """A player expected at a session, as the check-in lists them."""
+
+    player_id: int
+    name: str
+    club: str
+    present: bool
+
+
+def check_in_list(*, session: Session, query: str = "") -> list[CheckInPlayer]:
+    """The players expected at the session (``Registration.plays_in``), by name, each
+    marked present or not; ``query`` keeps the names that contain it, case,
+    accents and ligatures aside, as "find your table" does (:func:`tournament.names.
+    search_key`). Two queries."""
+    present = set(CheckIn.objects.filter(session=session).values_list("player_id", flat=True))
+    wanted = search_key(query)
+    players = [
+        CheckInPlayer(player_id, name, club, player_id in present)
+        for player_id, name, club in Registration.objects.filter(
+            Registration.plays_in(session.number), tournament_id=session.tournament_id
+        ).values_list("player_id", "player__name", "player__club")
+        if not wanted or wanted in search_key(name)
+    ]
+    return sorted(players, key=lambda player: (name_sort_key(player.name), player.player_id))

@@ -22,7 +22,15 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from tournament.core import freshness
-from tournament.models import Match, Session, SessionAuditEntry, Tournament
+from tournament.models import (
+    CheckIn,
+    Match,
+    Player,
+    Registration,
+    Session,
+    SessionAuditEntry,
+    Tournament,
+)
 
 
 def next_session_to_seat(*, tournament: Tournament) -> int:
@@ -181,6 +189,41 @@ def session_write_refusal(session: Session) -> ValidationError | None:
             code="session_not_started",
         )
     return None
+
+
+@transaction.atomic
+def check_in_mark(*, session: Session, player: Player, present: bool, user) -> bool:
+    """Mark ``player`` present at ``session`` (or no longer present) before it starts
+    (docs/check-in.md); True when it changed anything. Refused when the tournament does not
+    use check-in (``check-in-off``), once the session has started (``started``: a late
+    arrival checks in for the next session) and for a player who does not play in it
+    (``not-playing``: not registered, withdrawn, or arriving at a later session)."""
+    session = Session.objects.select_for_update().select_related("tournament").get(pk=session.pk)
+    if not session.tournament.uses_check_in:
+        raise ValidationError(
+            _("This tournament does not use check-in: every registered player is seated."),
+            code="check-in-off")
+    if session.status in (Session.Status.PLAYING, Session.Status.FINISHED):
+        raise ValidationError(
+            _("Session %(number)s has started: a player arriving now checks in for the next "
+              "session.") % {"number": session.number},
+            code="started")
+    plays = Registration.objects.filter(
+        Registration.plays_in(session.number), tournament_id=session.tournament_id,
+        player=player).exists()
+    if not plays:
+        raise ValidationError(
+            _("%(player)s does not play in session %(number)s.")
+            % {"player": player.name, "number": session.number},
+            code="not-playing")
+    if present:
+        changed = CheckIn.objects.get_or_create(
+            session=session, player=player, defaults={"by": user})[1]
+    else:
+        changed = CheckIn.objects.filter(session=session, player=player).delete()[0] > 0
+    if changed:  # the standings follow the seats, not the check-in
+        freshness.touch(tournament_id=session.tournament_id, results=False)
+    return changed
 
 
 def new_seed() -> int:

@@ -17,6 +17,11 @@ urlpatterns = [
         name="session_start",
     ),
     path(
+        "t/<slug:slug>/sessions/<int:number>/check-in/",
+        views.CheckInView.as_view(),
+        name="session_check_in",
+    ),
+    path(
         "t/<slug:slug>/organise/sessions/<int:number>/close/",
         views.SessionCloseView.as_view(),
         name="session_close",

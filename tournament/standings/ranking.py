@@ -22,6 +22,14 @@ Match points are counted exactly (whole units of 1/120 point) and the share comp
 decimals, so no tie comes from a rounding; players equal on every chosen criterion share the
 rank ("3="), and are listed by name.
 
+Absences (docs/check-in.md): with the tournament's check-in, a player who plays in a seated
+session but was not checked in for it is absent from it (``absences``: the session numbers
+by player). ``forfeit`` (a no-show forfeits the session): each absence counts as a match
+played for nothing, so it lowers the average share; otherwise a session missed counts for
+nothing, as for a late arrival (the average is over the matches played). Every row says its
+absences (``absent_sessions``) and whether they count as forfeits (``forfeits``); a
+forfeit alone ranks nobody.
+
 Only a player who has played a confirmed match and has not withdrawn is ranked. The others (a
 withdrawn player, then a registered player without a confirmed match) are listed after the
 ranked players, without a rank (``rank`` None, ``rank_label`` empty, ``ranked`` False): their
@@ -33,7 +41,7 @@ opponents (match points, opponents' strength).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -114,6 +122,8 @@ def standings_compute(
     players: Sequence[StandingPlayer],
     results: Sequence[MatchResult],
     criteria: Sequence[str],
+    absences: Mapping[int, Sequence[int]] | None = None,
+    forfeit: bool = False,
 ) -> list[dict[str, Any]]:
     """One row per player, best first (see the module's docstring for the criteria).
 
@@ -122,7 +132,9 @@ def standings_compute(
     list), ``player_id``, ``name``, ``name_key`` (how the name sorts; ties are listed by it),
     ``club``, ``withdrawn``, ``matches`` (confirmed matches played), and every
     criterion: ``match_points``, ``opponents`` (floats, exact in quarters), ``table_wins``,
-    ``total_points``, ``best_match`` (ints), ``share`` (a float from 0 to 1).
+    ``total_points``, ``best_match`` (ints), ``share`` (a float from 0 to 1);
+    ``absent_sessions`` (a tuple of session numbers) and ``forfeits`` (how many of them count
+    as matches played for nothing: all with ``forfeit``, else none).
 
     >>> rows = standings_compute(
     ...     players=[StandingPlayer(1, "Ana"), StandingPlayer(2, "Bo"), StandingPlayer(3, "Cy")],
@@ -170,9 +182,11 @@ def standings_compute(
         for player_id in result.player_ids:
             opponents[player_id] += table_points
 
+    absent = {player_id: tuple(sorted(sessions)) for player_id, sessions in (absences or {}).items()}
+    forfeits = {player_id: len(absent.get(player_id, ())) if forfeit else 0 for player_id in played}
     average_share = {
         # rounded well below what shows, so that equal shares compare equal
-        player_id: round(shares[player_id] / count, 9) if count else 0.0
+        player_id: round(shares[player_id] / (count + forfeits[player_id]), 9) if count else 0.0
         for player_id, count in played.items()
     }
     by_code = {
@@ -220,6 +234,8 @@ def standings_compute(
                 "share": average_share[player_id],
                 "best_match": best[player_id],
                 "opponents": opponents[player_id] / scale,
+                "absent_sessions": absent.get(player_id, ()),
+                "forfeits": forfeits[player_id],
             }
         )
     ranks = [row["rank"] for row in rows]

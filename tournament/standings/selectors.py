@@ -1,4 +1,5 @@
-"""The standings, read from the database in a fixed number of queries (three).
+"""The standings, read from the database in a fixed number of queries (three; four when a
+tournament uses check-in, whose absences are read from every seat: docs/check-in.md).
 
 - ``standings(*, tournament)``: the rows, the criteria, the tables still in play.
 - ``standings_of(*, tournaments)``: the same for many tournaments at once, still three
@@ -30,7 +31,7 @@ from django.core.cache import cache
 from django.urls import reverse
 from django.utils.translation import get_language
 
-from tournament.models import Match, Registration, Seat, Session, Tournament
+from tournament.models import CheckInRule, Match, Registration, Seat, Session, Tournament
 from tournament.standings.final import STAGE_FINAL, final_standings
 from tournament.standings.ranking import (
     MatchResult,
@@ -136,12 +137,17 @@ def standings_of(
     if without_merged:
         registrations = registrations.filter(player__merged_into__isnull=True)
     players: dict[int, list[StandingPlayer]] = {pk: [] for pk in ids}
-    for tournament_id, player_id, name, club, status in registrations.order_by().values_list(
-        "tournament_id", "player_id", "player__name", "player__club", "status"
+    playing: dict[int, list[tuple[int, str, int | None]]] = {pk: [] for pk in ids}
+    for tournament_id, player_id, name, club, status, first_session in (
+        registrations.order_by().values_list(
+            "tournament_id", "player_id", "player__name", "player__club", "status",
+            "first_session")
     ):
         players[tournament_id].append(StandingPlayer(
             id=player_id, name=name, club=club, withdrawn=status == Registration.Status.WITHDRAWN
         ))
+        playing[tournament_id].append((player_id, status, first_session))
+    absences = _absences(tournaments, playing=playing)
 
     # The winners are not read: they are the players with the highest total (the engine's
     # definition, docs/record-format.md), which the ranking finds from the totals.
@@ -198,9 +204,36 @@ def standings_of(
                 None if final_open.get(tournament.pk, True) else final_results[tournament.pk]
             ),
             final_in_play=final_open.get(tournament.pk, False),
+            absences=absences.get(tournament.pk, {}),
         )
         for tournament in tournaments
     }
+
+
+def _absences(
+    tournaments: list[Tournament], *, playing: dict[int, list[tuple[int, str, int | None]]]
+) -> dict[int, dict[int, list[int]]]:
+    """By tournament using check-in, by player: the seated sessions they play in
+    (``Registration.plays_in``) without a seat, the sessions they missed (docs/check-in.md).
+    One query, none when no tournament uses check-in."""
+    ids = [tournament.pk for tournament in tournaments if tournament.uses_check_in]
+    if not ids:
+        return {}
+    seated: dict[int, dict[int, set[int]]] = {pk: {} for pk in ids}  # session: players
+    for tournament_id, number, player_id in Seat.objects.filter(
+        session__tournament_id__in=ids
+    ).values_list("session__tournament_id", "session__number", "player_id"):
+        seated[tournament_id].setdefault(number, set()).add(player_id)
+    absences: dict[int, dict[int, list[int]]] = {}
+    for tournament_id in ids:
+        missed: dict[int, list[int]] = {}
+        for number, players in sorted(seated[tournament_id].items()):
+            for player_id, status, first_session in playing[tournament_id]:
+                if player_id not in players and Registration.plays_in_values(
+                        status=status, first_session=first_session, number=number):
+                    missed.setdefault(player_id, []).append(number)
+        absences[tournament_id] = missed
+    return absences
 
 
 def _ranked(
@@ -210,13 +243,15 @@ def _ranked(
     results: list[MatchResult],
     in_play: list[TableInPlay],
     sessions_in_play: set[int],
+    absences: dict[int, list[int]],
     final_results: list[MatchResult] | None = None,
     final_in_play: bool = False,
 ) -> Standings:
     """One tournament's standings from what :func:`standings_of` read (no query);
     ``final_results``: the final's, once every final match is confirmed (else None)."""
     criteria = list(tournament.ranking_criteria)
-    rows = standings_compute(players=players, results=results, criteria=criteria)
+    rows = standings_compute(players=players, results=results, criteria=criteria,
+                             absences=absences, forfeit=tournament.check_in == CheckInRule.FORFEIT)
     if final_results:
         rows = final_standings(qualifying=rows, players=players, results=results,
                                final_results=final_results, criteria=criteria)

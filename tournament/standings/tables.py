@@ -48,12 +48,14 @@ TRAILING_COLUMNS = ("status",)
 STAGE_COLUMN = "stage"
 
 
-def export_names(criteria, *, final: bool = False) -> tuple[str, ...]:
-    """The exports' column names for ``criteria``; ``final``: with the stage column."""
+def export_names(criteria, *, final: bool = False, check_in: bool = False) -> tuple[str, ...]:
+    """The exports' column names for ``criteria``; ``final``: with the stage column;
+    ``check_in``: with the sessions missed."""
     leading = EXPORT_LEADING_COLUMNS
     if final:
         leading = (*leading[:2], STAGE_COLUMN, *leading[2:])
-    return (*leading, *criteria, *TRAILING_COLUMNS)
+    absent = ("absent",) if check_in else ()
+    return (*leading, *criteria, *absent, *TRAILING_COLUMNS)
 
 #: The CSV's two dialects, named for what they write: ``semicolon`` (``;`` between columns,
 #: decimal commas: what a French spreadsheet opens in columns) and ``comma`` (``,`` and
@@ -130,6 +132,9 @@ class StandingsTable(PlayerRankingTable):
     best_match = tables2.Column(verbose_name=_("best match"), attrs={"td": {"class": "number"}})
     opponents = tables2.Column(verbose_name=_("opponents"), attrs={"td": {"class": "number"}})
     status = tables2.Column(verbose_name=_("status"), accessor="withdrawn", visible=False)
+    # With check-in (docs/check-in.md): the sessions missed; shown only then (for_criteria).
+    absent = tables2.Column(verbose_name=_("absent"), accessor="absent_sessions",
+                            orderable=False, attrs={"td": {"class": "absent"}})
     # Sorting by rank keeps the list's order: the players ranked, then the others.
     rank = tables2.Column(verbose_name=_("rank"), attrs={"td": {"class": "rank"}},
                           order_by="position")
@@ -145,14 +150,16 @@ class StandingsTable(PlayerRankingTable):
         row_attrs = {"data-player": lambda record: record["player_id"]}
 
     @classmethod
-    def for_criteria(cls, rows, criteria, *, final: bool = False, **kwargs) -> StandingsTable:
+    def for_criteria(cls, rows, criteria, *, final: bool = False, check_in: bool = False,
+                     **kwargs) -> StandingsTable:
         """The table with the chosen criteria's columns only, in their order; ``final``: with
-        the exports' stage column (docs/final.md)."""
+        the exports' stage column (docs/final.md); ``check_in``: the sessions each player
+        missed, after the criteria (the tournament uses check-in: docs/check-in.md)."""
         return cls(
             rows,
-            sequence=export_names(criteria, final=final),
+            sequence=export_names(criteria, final=final, check_in=check_in),
             exclude=[code for code in CRITERIA if code not in criteria]
-            + ([] if final else [STAGE_COLUMN]),
+            + ([] if final else [STAGE_COLUMN]) + ([] if check_in else ["absent"]),
             **kwargs,
         )
 
@@ -163,6 +170,20 @@ class StandingsTable(PlayerRankingTable):
         elif not record["ranked"]:
             link += f' <span class="tag tag--unranked">{escape(_("not ranked"))}</span>'
         return link
+
+    def cell_absent(self, record):
+        """The sessions missed, "forfeit" after each one that counts as a match for nothing."""
+        sessions = record["absent_sessions"]
+        if not sessions:
+            return "—"
+        label = ", ".join(str(number) for number in sessions)
+        if record["forfeits"]:
+            word = escape(_("forfeit"))
+            label += f' <span class="tag" data-forfeits="{record["forfeits"]}">{word}</span>'
+        return label  # numbers and an escaped word
+
+    def value_absent(self, record):
+        return export_value("absent", record)
 
     def cell_match_points(self, record):
         return criterion_display("match_points", record, separator=self.separator)
@@ -196,10 +217,12 @@ class StandingsTable(PlayerRankingTable):
         return export_value("share", record)
 
 
-def export_columns(criteria, *, final: bool = False) -> list[tuple[str, str]]:
-    """The exports' columns, names and headers: the page's columns for ``criteria``, then the
-    status (headers in the active language, as on the page); ``final``: with the stage."""
-    names = export_names(criteria, final=final)
+def export_columns(criteria, *, final: bool = False, check_in: bool = False
+                   ) -> list[tuple[str, str]]:
+    """The exports' columns, names and headers: the page's columns for ``criteria`` (the
+    sessions missed with ``check_in``), then the status (headers in the active language, as
+    on the page); ``final``: with the stage."""
+    names = export_names(criteria, final=final, check_in=check_in)
     return [(name, capfirst(str(StandingsTable.base_columns[name].verbose_name))) for name in names]
 
 
@@ -221,6 +244,8 @@ def export_value(name: str, row: dict):
         return "" if row["ranked"] else str(_("not ranked"))
     if name == "share":
         return round(row["share"], 4)
+    if name == "absent":  # the sessions missed (docs/check-in.md)
+        return ", ".join(str(number) for number in row["absent_sessions"])
     return spreadsheet_cell(row[name])
 
 
@@ -234,12 +259,13 @@ def csv_cell(name: str, value, *, decimal: str = "."):
     return value
 
 
-def standings_csv(*, rows, criteria, dialect: str = "comma", final: bool = False) -> str:
+def standings_csv(*, rows, criteria, dialect: str = "comma", final: bool = False,
+                  check_in: bool = False) -> str:
     """The standings as CSV text, written straight from the rows (best first): a header line,
     then a line per player (:func:`csv_cell`), in ``dialect`` (``CSV_DIALECTS``); ``final``:
-    with the stage column (docs/final.md)."""
+    with the stage column (docs/final.md); ``check_in``: the sessions each player missed."""
     delimiter, decimal = CSV_DIALECTS[dialect]
-    columns = export_columns(criteria, final=final)
+    columns = export_columns(criteria, final=final, check_in=check_in)
     text = io.StringIO()
     writer = csv.writer(text, delimiter=delimiter)
     writer.writerow([header for _name, header in columns])

@@ -18,11 +18,12 @@ from tournament.standings.selectors import standings
 from tournament.standings.tables import StandingsTable, csv_choices, csv_dialect, standings_csv
 
 
-def csv_response(result, *, slug: str, dialect: str) -> HttpResponse:
+def csv_response(result, *, slug: str, dialect: str, check_in: bool = False) -> HttpResponse:
     """The standings as a CSV download, written straight from the rows: no table is built for
     it."""
     return csv_download(standings_csv(rows=result.rows, criteria=result.criteria,
-                                      dialect=dialect, final=result.final_decided),
+                                      dialect=dialect, final=result.final_decided,
+                                      check_in=check_in),
                         filename=f"{slug}-standings.csv")
 
 
@@ -61,13 +62,14 @@ class PublicStandingsView(TournamentMixin, CachedPageMixin, TemplateView):
         export_format = request.GET.get("_export")
         if export_format == "csv":
             return csv_response(result, slug=self.tournament.slug,
-                                dialect=csv_dialect(request.GET.get("csv")))
+                                dialect=csv_dialect(request.GET.get("csv")),
+                                check_in=self.tournament.uses_check_in)
         exporting = export_format in TABLE_FORMATS
         # The page shows the final's places in a table of their own (docs/final.md); the
         # exports hold every row in one, with a column saying which part placed it.
         table = StandingsTable.for_criteria(
             result.rows if exporting else result.qualifying_rows, result.criteria,
-            final=exporting and result.final_decided)
+            final=exporting and result.final_decided, check_in=self.tournament.uses_check_in)
         RequestConfig(request, paginate=False).configure(table)
         if exporting:
             return table_download(table, export_format=export_format, title=str(_("Standings")),

@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 
 from tournament.core import freshness
 from tournament.core.tournaments import staff_role_grant, tournament_create
-from tournament.models import FinalSize, RankingCriterion, Session, Tournament
+from tournament.models import CheckInRule, FinalSize, RankingCriterion, Session, Tournament
 from tournament.ratings import services as ratings
 from tournament.ratings.services import ratings_tournament_moved, ratings_tournament_rated_changed
 from tournament.seating.final import final_refusal
@@ -40,6 +40,7 @@ def tournament_set_up(
     team_size: int | None = None,
     team_criterion: str | None = None,
     prize_count: int | None = None,
+    check_in: str | None = None,
 ) -> Tournament:
     """Create a tournament with its settings; ``organiser`` becomes its organiser. The club
     teams and the prize list: docs/categories.md."""
@@ -47,6 +48,7 @@ def tournament_set_up(
         name=name, slug=slug, start_date=start_date, end_date=end_date, venue=venue,
         rules=rules, target=target, match_rounds=match_rounds, opening_bonus=opening_bonus,
         is_public=is_public, keep_clubs_apart=keep_clubs_apart,
+        check_in=check_in or CheckInRule.OFF,
     )
     tournament.ranking_criteria = list(ranking_criteria)
     tournament.is_rated = is_rated
@@ -89,6 +91,7 @@ def tournament_update(
     team_size: int | None = None,
     team_criterion: str | None = None,
     prize_count: int | None = None,
+    check_in: str | None = None,
 ) -> Tournament:
     """Change the settings. The rule set, the target and the match options (rounds per
     match, opening bonus) are fixed once a session has started; the ranking criteria may
@@ -97,7 +100,10 @@ def tournament_update(
     ratings, or no longer does (rated and public), the ratings are refreshed from its first
     confirmed match. ``final_size`` (None: unchanged) is fixed once the final is open
     (docs/final.md). The club teams and the prize list (``team_size``, ``team_criterion``,
-    ``prize_count``: docs/categories.md) may change at any time; None leaves each as it is."""
+    ``prize_count``: docs/categories.md) may change at any time; None leaves each as it is.
+    ``check_in`` (a ``CheckInRule``; None: unchanged) may change at any
+    time: the sessions seated from then on follow it, and the standings read every seated
+    session's absences under the rule of the moment (docs/check-in.md)."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     if tournament_settings_locked(tournament=tournament):
         errors = {}
@@ -142,6 +148,8 @@ def tournament_update(
     tournament.is_public = is_public
     if is_rated is not None:
         tournament.is_rated = is_rated
+    if check_in is not None:
+        tournament.check_in = check_in or CheckInRule.OFF
     tournament.full_clean()
     tournament.save()
     if tournament.counts_for_ratings != counted_before:

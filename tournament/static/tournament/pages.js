@@ -4,7 +4,8 @@
    - a match's live part (#match-live) says which settled rounds go with it (data-log): when
      they are not the ones the page shows (a round ended, a correction, a confirmation), the
      whole match is taken again;
-   - "Find your table": the search box filters the players' list as one types. */
+   - "Find your table" (and the check-in's list): the search box filters the players' list as
+     one types. */
 (function () {
   "use strict";
 
@@ -96,12 +97,13 @@
     if (!table) return;
     var letters = null;
     try { letters = JSON.parse(box.dataset.fold || "null"); } catch (error) { letters = null; }
-    var rows = Array.prototype.slice.call(table.querySelectorAll("tbody tr"));
-    var names = rows.map(function (row) {
-      var cell = row.querySelector("td");
-      return fold(cell ? cell.textContent : "", letters);
-    });
     function filter() {
+      // the rows read again each time: htmx may have swapped one (the check-in's taps)
+      var rows = Array.prototype.slice.call(table.querySelectorAll("tbody tr"));
+      var names = rows.map(function (row) {
+        var cell = row.querySelector("td");
+        return fold(cell ? cell.textContent : "", letters);
+      });
       var wanted = fold(box.value, letters), shown = 0;
       rows.forEach(function (row, i) {
         var match = !wanted || names[i].indexOf(wanted) !== -1;
