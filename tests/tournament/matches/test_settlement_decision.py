@@ -17,9 +17,10 @@ from tests.factories import match_at
 from tests.pages import has_id, select
 from tests.tournament.matches.helpers import blocked_racks, blocked_round, fresh, replay
 from tests.tournament.printing.helpers import assert_pdf
+from tournament import engine
 from tournament.core.tournaments import staff_role_grant
 from tournament.matches import services
-from tournament.models import AuditEntry, Round, RoundEnd, StaffRole
+from tournament.models import AuditEntry, Round, RoundEnd, StaffRole, Turn
 from tournament.seating.selectors import session_attention
 
 pytestmark = pytest.mark.django_db
@@ -125,13 +126,75 @@ def test_the_engine_figure_kept_needs_no_reason_and_lets_the_round_be_confirmed(
     confirm(match, referee)
 
 
-def test_a_decision_after_the_round_was_confirmed_is_refused(tournament, referee):
+def _effects(match, write) -> dict:
+    """What ``write()`` changed: the versions raised, the round's confirmation, the audit."""
+    before = fresh(match)
+    tournament = before.table.session.tournament
+    versions_before = (tournament.data_version, tournament.results_version)
+    audit = set(AuditEntry.objects.filter(match=match).values_list("pk", flat=True))
+    write()
+    after = fresh(match)
+    versions = after.table.session.tournament
+    return {
+        "revision": after.revision - before.revision,
+        "data_version": versions.data_version - versions_before[0],
+        "results_version": versions.results_version - versions_before[1],
+        "status": (before.status, after.status),
+        "round_confirmed": Round.objects.get(match=match, index=0).confirmed_at is not None,
+        "audit": list(AuditEntry.objects.filter(match=match).exclude(pk__in=audit)
+                      .values_list("action", flat=True)),
+    }
+
+
+def test_a_decision_on_a_confirmed_round_unconfirms_it_as_a_turn_decision_does(
+        tournament, referee):
+    match = match_at(tournament=tournament)
+    settled_with_claim(match, referee)
+    opening = Turn.objects.current().get(round__match=match, index=0)
+    services.match_turn_correct(
+        match=fresh(match), user=referee, seen_revision=fresh(match).revision,
+        turn_id=opening.pk, reason="the table announced 30",
+        turn=services.TurnInput(player=0, cell=engine.Cell(0, 0, "U"), corners=(5, 5, 5),
+                                points_claimed=30))
+    opening = Turn.objects.current().get(round__match=match, index=0)
+    assert opening.verdict == "mismatch"
+    services.match_turn_decide(match=fresh(match), user=referee,
+                               seen_revision=fresh(match).revision, turn_id=opening.pk,
+                               decision="engine")
+    decide(match, referee, "engine")
+    confirm(match, referee)
+
+    def turn_claim_kept():
+        services.match_turn_decide(
+            match=fresh(match), user=referee, seen_revision=fresh(match).revision,
+            turn_id=Turn.objects.current().get(round__match=match, index=0).pk,
+            decision="claim", reason="seen again")
+
+    by_turn = _effects(match, turn_claim_kept)
+    confirm(match, referee)
+    by_settlement = _effects(match, lambda: decide(match, referee, "claim", "seen again"))
+    assert by_settlement == by_turn
+    assert by_turn["revision"] == by_turn["data_version"] == 1
+    assert not by_turn["round_confirmed"] and by_turn["audit"] == ["decision"]
+    end = RoundEnd.objects.current().get(round__match=match)
+    assert (end.decision, end.decision_reason) == ("claim", "seen again")
+    view = replay(match).rounds[0]
+    assert not view.confirmed and view.can_confirm
+    confirm(match, referee)  # confirmed again, with the claim counted
+
+
+def test_a_decision_on_a_confirmed_round_is_offered_to_the_referee_as_a_turn_s_is(
+        tournament, referee, referee_client):
+    """A round confirmed before its settlement's decision was asked (stored so before the
+    rule): its forms are offered, as a turn's claim's are."""
     match = match_at(tournament=tournament)
     settled_with_claim(match, referee)
     decide(match, referee, "engine")
     confirm(match, referee)
-    refused_with("already_confirmed", lambda: decide(match, referee, "claim", "too late"), match)
-    assert Round.objects.get(match=match, index=0).confirmed_at is not None
+    RoundEnd.objects.current().filter(round__match=match).update(decision="")
+    page = referee_client.get(url(match)).content.decode()
+    decide_url = url(match, "match_round_settlement_decide", number=1)
+    assert page.count(f'hx-post="{decide_url}"') == 2
 
 
 def test_nothing_to_decide_without_racks_or_without_a_differing_claim(tournament, referee):

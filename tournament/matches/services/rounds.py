@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 
 from tournament import engine
 from tournament.matches.replayed import ReplayedRound, TranslatedProblem, TurnLine
-from tournament.matches.services.write import WriteResult, match_write
+from tournament.matches.services.write import WriteResult, checked_decision, match_write
 from tournament.models import AuditEntry, Match, Round, RoundEnd
 
 #: A rack as entered: tile names, or the total value left when the tiles were not noted.
@@ -222,31 +222,21 @@ def match_round_settlement_decide(
     reason: str = "", submission_key: str = "",
 ) -> WriteResult[RoundEnd]:
     """The referee's decision on a settlement claimed that differs from the engine's, as on a
-    turn's claim (``match_turn_decide``): ``engine`` (the engine's settlement stands) or
-    ``claim`` (the claimed one stands and counts; a reason is required). Recorded as a new
-    version of the round's end. A confirmed round takes no decision: its racks are corrected
-    (with a reason) first, which un-confirms it and asks for the decision again."""
-    reason = reason.strip()
-    if decision not in (RoundEnd.Decision.ENGINE, RoundEnd.Decision.CLAIM):
-        raise ValidationError({"decision": ValidationError(
-            _("Choose the engine's figure or the claim."), code="invalid_decision")})
-    if decision == RoundEnd.Decision.CLAIM and not reason:
-        raise ValidationError({"reason": ValidationError(
-            _("Say why the claim stands against the engine."), code="reason_required")})
+    turn's claim (``match_turn_decide``, the same checks and the same path,
+    ``MatchWrite.decided``): ``engine`` (the engine's settlement stands) or ``claim`` (the
+    claimed one stands and counts; a reason is required). Recorded as a new version of the
+    round's end; taken on a confirmed round (or taken again), it un-confirms the round, which
+    the referee confirms again."""
+    reason = checked_decision(decision, reason)
     with match_write(match=match, user=user, seen_revision=seen_revision,
                      submission_key=submission_key) as write:
         rows = write.rows
-        number = {"number": round_index + 1}
         round_ = next((r for r in rows.rounds if r.index == round_index), None)
         old = rows.ends.get(round_.pk) if round_ is not None else None
         if old is None:
             raise ValidationError(
                 _("Round %(number)s has no racks entered: there is no settlement to decide on.")
-                % number, code="round_not_closed")
-        if round_.confirmed_at is not None:
-            raise ValidationError(
-                _("Round %(number)s is already confirmed: correct its racks (with a reason) to "
-                  "decide again.") % number, code="already_confirmed")
+                % {"number": round_index + 1}, code="round_not_closed")
         new = RoundEnd(round=round_, racks=old.racks, settlement_claimed=old.settlement_claimed,
                        decision=decision,
                        decision_reason=reason if decision == RoundEnd.Decision.CLAIM else "",
@@ -258,12 +248,11 @@ def match_round_settlement_decide(
             raise ValidationError(
                 _("The settlement claimed agrees with the engine: there is nothing to decide."),
                 code="nothing_to_decide")
-        write.supersede(old, new)
-        write.audit(
-            AuditEntry.Action.DECISION,
-            f"round {round_.index + 1}, settlement: {decision}",
-            {"round": round_.index, "before": _round_end_snapshot(old),
-             "after": _round_end_snapshot(new)},
-            reason,
+        write.decided(
+            round_, old, new,
+            summary=f"round {round_.index + 1}, settlement: {decision}",
+            details={"round": round_.index, "before": _round_end_snapshot(old),
+                     "after": _round_end_snapshot(new)},
+            reason=reason,
         )
     return WriteResult(saved=new, replay=replay, round_index=round_.index)

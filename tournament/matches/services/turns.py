@@ -25,7 +25,12 @@ from tournament.matches.services.turn_inputs import (
     TurnsRefused,
     turn_snapshot,
 )
-from tournament.matches.services.write import MatchWrite, WriteResult, match_write
+from tournament.matches.services.write import (
+    MatchWrite,
+    WriteResult,
+    checked_decision,
+    match_write,
+)
 from tournament.matches.turn_rows import turn_record
 from tournament.models import AuditEntry, Match, Round, Turn, Verdict
 
@@ -390,13 +395,9 @@ def match_turn_decide(
 ) -> WriteResult[Turn]:
     """The referee's decision on a claim that differs from the engine: ``engine`` (the
     engine's figure stands) or ``claim`` (the claim stands; a reason is required). Recorded
-    as a new version of the turn."""
-    reason = reason.strip()
-    if decision not in (Turn.Decision.ENGINE, Turn.Decision.CLAIM):
-        raise ValidationError({"decision": ValidationError(
-            _("Choose the engine's figure or the claim."), code="invalid_decision")})
-    if decision == Turn.Decision.CLAIM:
-        _reason_required(reason, _("Say why the claim stands against the engine."))
+    as a new version of the turn; a decision taken again is a new version too, and a
+    confirmed round is un-confirmed by it (``MatchWrite.decided``)."""
+    reason = checked_decision(decision, reason)
     with match_write(match=match, user=user, seen_revision=seen_revision,
                      submission_key=submission_key) as write:
         round_, turns, position = _current_turn(write.rows, turn_id)
@@ -409,13 +410,11 @@ def match_turn_decide(
                            decision_reason=reason if decision == Turn.Decision.CLAIM else "")
         turns[position] = new
         replay = write.replay(from_round=round_.index)
-        write.supersede(old, new)
-        write.unconfirm(round_)
-        write.audit(
-            AuditEntry.Action.DECISION,
-            f"round {round_.index + 1}, turn {position + 1}: {decision}",
-            {"round": round_.index, "index": old.index, "before": turn_snapshot(old),
-             "after": turn_snapshot(new)},
-            reason,
+        write.decided(
+            round_, old, new,
+            summary=f"round {round_.index + 1}, turn {position + 1}: {decision}",
+            details={"round": round_.index, "index": old.index, "before": turn_snapshot(old),
+                     "after": turn_snapshot(new)},
+            reason=reason,
         )
     return WriteResult(saved=new, replay=replay, round_index=round_.index)

@@ -33,6 +33,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
@@ -160,6 +161,15 @@ class MatchWrite:
             old.superseded_by = new
             old.save(update_fields=["superseded_by"])
 
+    def decided(self, round_: Round, old, new, *, summary: str, details: dict[str, Any],
+                reason: str) -> None:
+        """The referee's decision on a claim (a turn's or a round's settlement), ``new`` the
+        version of ``old`` that carries it: superseded, the round un-confirmed when it was
+        confirmed (it is confirmed again), audited. One path for both decisions."""
+        self.supersede(old, new)
+        self.unconfirm(round_)
+        self.audit(AuditEntry.Action.DECISION, summary, details, reason)
+
     def unconfirm(self, round_: Round) -> bool:
         """A change to a confirmed round un-confirms it (the referee confirms it again)."""
         if round_.confirmed_at is None:
@@ -168,6 +178,21 @@ class MatchWrite:
         round_.confirmed_by = None
         round_.save(update_fields=["confirmed_at", "confirmed_by"])
         return True
+
+
+def checked_decision(decision: str, reason: str) -> str:
+    """The reason of the referee's decision on a claim that differs from the engine (a turn's
+    or a round's settlement), stripped: ``engine`` (the engine's figure stands) or ``claim``
+    (the claim stands; a reason is required). ValidationError keyed ``decision`` or
+    ``reason`` otherwise."""
+    reason = reason.strip()
+    if decision not in (Turn.Decision.ENGINE, Turn.Decision.CLAIM):
+        raise ValidationError({"decision": ValidationError(
+            _("Choose the engine's figure or the claim."), code="invalid_decision")})
+    if decision == Turn.Decision.CLAIM and not reason:
+        raise ValidationError({"reason": ValidationError(
+            _("Say why the claim stands against the engine."), code="reason_required")})
+    return reason
 
 
 def _saved_before(match_id: int, key: str) -> bool:
