@@ -18,15 +18,8 @@ from scoring.errors import (
     UnknownTile,
 )
 from scoring.geometry import Cell, Point, cells_around
-from scoring.record import (
-    FORMAT,
-    MatchRecord,
-    PlaceRecord,
-    RoundRecord,
-    TurnRecord,
-    load_record,
-    parse_record,
-)
+from scoring.record import FORMAT, MatchRecord, PlaceRecord, RoundRecord, TurnRecord
+from scoring.record_reading import load_record, parse_record
 from scoring.replay import (
     MatchReplay,
     MatchReport,

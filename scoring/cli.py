@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 from scoring.errors import RecordError
-from scoring.record import load_record
+from scoring.record_reading import load_record
 from scoring.replay import MatchReport, check_record
 from scoring.rules import RULE_SETS
 

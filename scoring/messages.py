@@ -126,8 +126,8 @@ MESSAGES: Final[Mapping[str, str]] = {
 }
 
 
-#: Why a match record cannot be read (scoring/record.py). Every one but the first three names
-#: the JSON path first; ``got`` is a :class:`Phrase` keyed ``got/...`` below.
+#: Why a match record cannot be read (scoring/record_reading.py). Every one but the first three
+#: names the JSON path first; ``got`` is a :class:`Phrase` keyed ``got/...`` below.
 RECORD_ERRORS: Final[Mapping[str, str]] = {
     "not-utf8": N_("not UTF-8 text: byte {byte}"),
     # detail: the JSON parser's own words (Python's, in English)

@@ -1325,7 +1325,7 @@ def _corner_problem(r: int, t: int, name: str, corners: Sequence[int]) -> Proble
 def check_record(record: MatchRecord) -> MatchReport:
     """Replay a whole record and report every problem.
 
-    >>> from scoring.record import parse_record
+    >>> from scoring.record_reading import parse_record
     >>> record = parse_record({"format": "triominos-match/1", "players": ["Ana", "Bo"],
     ...     "rounds": [{"turns": [{"player": 0, "place": {"tile": "4-4-4"}, "claimed": 22}]}]})
     >>> report = check_record(record)

@@ -1,7 +1,7 @@
 """``python -m scoring bench``: how fast the engine checks turns and lists placements.
 
 1. Turns checked per second: simulate the matches first (not timed), then time reading each
-   record (:func:`~scoring.record.parse_record`) and replaying it
+   record (:func:`~scoring.record_reading.parse_record`) and replaying it
    (:func:`~scoring.replay.check_record`), and the replay alone; best of seven passes, in
    wall-clock time and in CPU time (which other work on the machine disturbs less).
 2. Legal placements of a 7-tile rack: boards laid at random with legal placements, racks of
@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from typing import Final, TextIO
 
 from scoring.board import ORIGIN, Board, Placement
-from scoring.record import parse_record
+from scoring.record_reading import parse_record
 from scoring.replay import check_record
 from scoring.simulate import simulate_match
 from scoring.tiles import ALL_TILES, Tile
