@@ -27,7 +27,6 @@ import os
 import shlex
 import signal
 import subprocess
-import sys
 import tempfile
 import time
 import urllib.request
@@ -99,9 +98,10 @@ class Command(BaseCommand):
         parser.add_argument("--json", dest="json_out", default="",
                             help="Write every step's figures there.")
 
-    def handle(self, *args, steps, seconds, warm_up, bind, gunicorn, no_server, no_setup, room,
+    def handle(self, *args, steps, verbosity, seconds, warm_up, bind, gunicorn, no_server, no_setup, room,
                sessions_before, phone_pages, save_p95, poll_p95, stop_past_knee, json_out,
                **options):
+        self.verbosity = verbosity
         tables = sorted({int(step) for step in steps.split(",") if step.strip()})
         if not tables or tables[0] < 1:
             raise CommandError("--steps: table counts of 1 or more, e.g. 8,16,32")
@@ -144,8 +144,8 @@ class Command(BaseCommand):
 
     def start_server(self, bind: str, options: str) -> subprocess.Popen:
         command = ["gunicorn", "tournament.wsgi", "--bind", bind, *shlex.split(options)]
-        return subprocess.Popen(command, cwd=settings.BASE_DIR, stdout=subprocess.DEVNULL,
-                                stderr=sys.stderr)
+        log = None if self.verbosity > 1 else subprocess.DEVNULL
+        return subprocess.Popen(command, cwd=settings.BASE_DIR, stdout=log, stderr=log)
 
     def wait_for(self, host: str) -> None:
         deadline = time.monotonic() + 60
@@ -167,13 +167,15 @@ class Command(BaseCommand):
             env = {**os.environ, "BENCH_ROOM": room, "BENCH_TABLES": str(tables),
                    "BENCH_WARMUP": str(warm_up), "BENCH_SUMMARY": str(summary),
                    "BENCH_PHONE_PAGES": phone_pages}
-            subprocess.run(
+            run = subprocess.run(
                 ["locust", "-f", str(LOCUSTFILE), "--headless", "--host", host,
                  "--users", str(users), "--spawn-rate", str(SPAWN_RATE),
                  "--run-time", f"{run_time}s", "--only-summary", "--loglevel", "ERROR",
                  "--exit-code-on-error", "0"],
-                env=env, cwd=settings.BASE_DIR, check=True, stdout=subprocess.DEVNULL,
+                env=env, cwd=settings.BASE_DIR, capture_output=True, text=True,
                 timeout=run_time + 120)
+            if not summary.exists():
+                raise CommandError(f"locust gave no figures:\n{run.stderr[-3000:]}")
             return _read_room(str(summary))
 
 
