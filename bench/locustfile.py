@@ -215,13 +215,14 @@ def report(summary: dict) -> str:
 
 # --- the users -----------------------------------------------------------------------------
 
-_counter = itertools.count()
-_counter_lock = threading.Lock()
+_numbers = {"tablet": itertools.count(), "phone": itertools.count()}
+_numbers_lock = threading.Lock()
 
 
-def next_number() -> int:
-    with _counter_lock:
-        return next(_counter)
+def next_number(kind: str) -> int:
+    """The next tablet's or phone's number: tablet n takes table n, phones 4n to 4n + 3 too."""
+    with _numbers_lock:
+        return next(_numbers[kind])
 
 
 class Tablet(FastHttpUser):
@@ -231,7 +232,7 @@ class Tablet(FastHttpUser):
     wait_time = constant(0)  # the task waits as the referee does
 
     def on_start(self):
-        self.table = TABLES[next_number() % len(TABLES)]
+        self.table = TABLES[next_number("tablet") % len(TABLES)]
         self.url = self.table["match"]
         name, key = self.table["session_cookie"]
         host = urlparse(self.host).hostname
@@ -324,7 +325,7 @@ class Phone(FastHttpUser):
     wait_time = constant(0)
 
     def on_start(self):
-        number = next_number()
+        number = next_number("phone")
         table = TABLES[number // 4 % len(TABLES)]
         seat = number % 4
         player = table["players"][seat % len(table["players"])]

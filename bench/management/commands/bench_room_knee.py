@@ -128,6 +128,11 @@ class Command(BaseCommand):
                                      warm_up=warm_up, phone_pages=phone_pages)
                 done.append(step)
                 self.stdout.write(step_line(step))
+                for name, samples in step["error_samples"].items():
+                    self.stdout.write(f"  errors of {name}: {samples}")
+                if json_out:  # after each step: a run stopped halfway keeps its figures
+                    Path(json_out).write_text(json.dumps(
+                        {"steps": done, "gunicorn": gunicorn}, indent=1))
                 if stop_past_knee and not meets(step, save_p95=save_p95, poll_p95=poll_p95):
                     break
         finally:
