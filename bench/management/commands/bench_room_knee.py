@@ -66,7 +66,8 @@ def step_line(step: dict) -> str:
     load = step["load_average"]
     return (f"{step['tables']:>6} {step['phones']:>6} {step['requests_per_second']:>7.1f} "
             f"{pair(step['save']):>11} {pair(step['preview']):>11} {pair(step['poll']):>11} "
-            f"{step['poll_304_share']:>5.0%} {step['errors']:>6}  cpu ms: {cpu}  "
+            f"{step['poll_304_share']:>5.0%} {step['errors']:>6}  server CPU "
+            f"{step['server_cpu_seconds'] / max(step['seconds'], 1):.2f} cores; ms: {cpu}  "
             f"load {load['start']} -> {load['end']}")
 
 
