@@ -132,6 +132,7 @@ class Command(BaseCommand):
                 for name, samples in step["error_samples"].items():
                     self.stdout.write(f"  errors of {name}: {samples}")
                 if json_out:  # after each step: a run stopped halfway keeps its figures
+                    Path(json_out).parent.mkdir(parents=True, exist_ok=True)
                     Path(json_out).write_text(json.dumps(
                         {"steps": done, "gunicorn": gunicorn}, indent=1))
                 if stop_past_knee and not meets(step, save_p95=save_p95, poll_p95=poll_p95):
@@ -145,6 +146,7 @@ class Command(BaseCommand):
             f"knee (save p95 <= {save_p95:.0f} ms, poll p95 <= {poll_p95:.0f} ms, no error): "
             + (f"{found} tables, {4 * found} phones" if found else "no step"))
         if json_out:
+            Path(json_out).parent.mkdir(parents=True, exist_ok=True)
             Path(json_out).write_text(json.dumps(
                 {"steps": done, "knee": found, "gunicorn": gunicorn}, indent=1))
 
