@@ -1,9 +1,9 @@
 """``python manage.py bench_room_knee``: the room at increasing sizes, and the knee.
 
 Builds the room (``bench_room_setup --tables`` the largest step, in the database of
-``DATABASE_URL``) unless ``--no-setup``; starts gunicorn with ``--gunicorn`` (its options, e.g.
-``"--workers 3 --threads 4"``) on ``--bind`` unless ``--no-server`` (then a server must answer
-at that address, with the same settings); then runs Locust headless (``bench/locustfile.py``)
+``DATABASE_URL``) unless ``--no-setup``; starts gunicorn with ``--gunicorn`` (its options:
+``"--workers 2 --threads 8"``, the README's, by default) on ``--bind`` unless ``--no-server``
+(then a server must answer at that address, with the same settings); then runs Locust headless (``bench/locustfile.py``)
 once per step of ``--steps`` tables, 4 phones each, every step for ``--seconds`` counted after
 the users have started and a ``--warm-up``. Each step prints its line: requests a second, a
 save's p50/p95 (a turn, a round's end, a confirmation), a preview's, a poll's, the share of
@@ -83,8 +83,8 @@ class Command(BaseCommand):
                             help="Seconds after the users started, not counted (20).")
         parser.add_argument("--bind", default="127.0.0.1:8000",
                             help="The server's address (127.0.0.1:8000).")
-        parser.add_argument("--gunicorn", default="--workers 3 --threads 4",
-                            help='gunicorn\'s options ("--workers 3 --threads 4").')
+        parser.add_argument("--gunicorn", default="--workers 2 --threads 8",
+                            help='gunicorn\'s options ("--workers 2 --threads 8").')
         parser.add_argument("--no-server", action="store_true",
                             help="Start no server: one answers at --bind already.")
         parser.add_argument("--no-setup", action="store_true",
