@@ -1,22 +1,39 @@
-"""The room's load: referees entering turns, phones following the event, an organiser printing.
+"""The room under load: tablets entering their matches, phones following the event.
 
 Run against a server of the room built by ``python manage.py bench_room_setup`` (see
-docs/benchmarks.md, "How many tables can one laptop serve"):
+docs/benchmarks.md, "The room under load"); ``python manage.py bench_room_knee`` runs it at
+increasing sizes and prints the knee. By hand, for ``N`` tables (``N`` tablets, ``4N`` phones):
 
-    locust -f bench/locustfile.py --headless --host http://127.0.0.1:8000 \
-        --users 251 --spawn-rate 5 --run-time 4m --reset-stats --csv bench/results/room
+    BENCH_TABLES=N locust -f bench/locustfile.py --headless --host http://127.0.0.1:8000 \
+        --users 5N --spawn-rate 50 --run-time 110s
 
-- ``Referee`` (one per table of the room, ``fixed_count``): logged in already (as the
-  tablets are before a session starts: ``bench_room_setup``), every 20 s asks
-  the engine's preview of the next turn of its table's simulated round and saves it, as the
-  tablet does (htmx, the match's revision carried from one answer to the next).
-- ``Phone`` (200): opens a page once, then polls its live part every 15 s as htmx does,
-  with the browser's cache (If-None-Match): the standings, a table's address (the match it
-  leads to), a player page, the session page.
-- ``Organiser`` (1): every 30 s, the standings PDF, then the seating PDF.
+The requests are the ones the pages' scripts send (``tournament/static/``):
 
-Request names say the kind (``save: turn``, ``poll: standings``...), so that Locust reports
-p50/p95/p99 and errors per kind. ``BENCH_ROOM`` names the room file (bench/room.json).
+- ``Tablet`` (one per table, ``BENCH_TABLES`` of the room's tables): logged in as its table's
+  referee (the room's session cookie: logged in before the session starts), it opens the match
+  page, reads the match's revision from ``X-Match-Revision`` and makes its table's writes in
+  order, at a human pace: a turn every 8 to 15 s, with the engine's preview of the tile at the
+  cell tapped before it (``entry.js``: one when the cell is tapped, a second one a time in four,
+  the draws changed or another cell tapped first), the round's end (the racks shown) when the
+  round is over and its confirmation. Each write is posted as htmx and the queue post it
+  (``queue.js``: ``HX-Request``, ``X-CSRFToken``, a ``submission_key``), at the revision the
+  last answer gave in ``X-Match-Revision``.
+- ``Phone`` (4 per table): a player's phone. It opens one page (the four phones of a table
+  take one each: the table's match by the table card's address, the player's own page, the
+  session, the standings), then polls its live part every 15 s as htmx does (``HX-Request``),
+  with the browser's cache: ``If-None-Match`` with the ETag of the last answer, a 304 counted
+  apart from a 200. ``BENCH_PHONE_PAGES=all``: each phone polls all four every 15 s.
+
+Every answer carries the server's CPU time of the request (``Server-Timing: cpu;dur=``, added by
+``bench/server_timing.py`` when the benchmarks' app is installed in the server); the file
+counts it per kind of request. At the end it prints, per kind, the requests, errors, 304s,
+p50/p95 and the server's CPU, and the room's save and poll percentiles; ``BENCH_SUMMARY`` names
+a JSON file to write them to (``bench_room_knee`` reads it).
+
+``BENCH_ROOM``: the room file (``bench/room.json``); ``BENCH_TABLES``: how many of its tables
+play (all); ``BENCH_WARMUP``: seconds after the last user started whose requests are not
+counted (20: every phone has opened its page); ``BENCH_PACE``: a factor on every wait (1; the
+tests run it at 0.05).
 """
 
 from __future__ import annotations
@@ -27,109 +44,320 @@ import os
 import random
 import re
 import threading
+import time
+import uuid
+from collections import defaultdict
 from pathlib import Path
+from urllib.parse import urlparse
 
-from locust import HttpUser, constant_pacing, task
+import gevent
+from locust import FastHttpUser, constant, events, task
+from requests.cookies import create_cookie
 
 ROOM = json.loads(Path(os.environ.get("BENCH_ROOM", "bench/room.json")).read_text())
+TABLES = ROOM["tables"][: int(os.environ.get("BENCH_TABLES") or len(ROOM["tables"]))]
 SLUG = ROOM["slug"]
-REVISION = re.compile(r'data-revision="(\d+)"')
-HTMX = {"HX-Request": "true"}
+PACE = float(os.environ.get("BENCH_PACE") or 1)
+WARMUP = float(os.environ.get("BENCH_WARMUP") or 20)
+ALL_PAGES = os.environ.get("BENCH_PHONE_PAGES", "one") == "all"
+#: The seconds between two polls of a phone (``poll_seconds``, the pages' hx-trigger).
+POLL_SECONDS = 15
+#: The kinds of request whose p95 the room's aims are about.
+SAVES = ("save: turn", "save: round end", "save: confirm")
+PAGES = ("match", "player", "session", "standings")
+REVISION = "X-Match-Revision"
+SERVER_CPU = re.compile(r"cpu;dur=([0-9.]+)")
 
-_tables = itertools.cycle(ROOM["tables"])
-_tables_lock = threading.Lock()
+
+def paced(low: float, high: float) -> float:
+    return random.uniform(low, high) * PACE
 
 
-def next_table() -> dict:
-    with _tables_lock:
-        return next(_tables)
+# --- the figures: each request's time, status and server CPU, counted after the warm-up ----
 
 
-class Referee(HttpUser):
-    fixed_count = len(ROOM["tables"])
-    wait_time = constant_pacing(20)
+class Figures:
+    """Every request counted once the room is up (``start``), by kind (the request's name)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.start: float | None = None
+        self.load_at_start = ""
+        self.requests: dict[str, list[tuple[float, int, float | None, int]]] = defaultdict(list)
+        self.errors: dict[str, list[str]] = defaultdict(list)
+
+    def counting(self) -> bool:
+        return self.start is not None and time.monotonic() >= self.start
+
+    def add(self, name, response_time, response, exception) -> None:
+        if not self.counting():
+            return
+        status = getattr(response, "status_code", 0) or 0
+        headers = getattr(response, "headers", None) or {}
+        found = SERVER_CPU.search(headers.get("Server-Timing", "") or "")
+        cpu = float(found.group(1)) if found else None
+        size = len(getattr(response, "content", b"") or b"") if status else 0
+        with self.lock:
+            self.requests[name].append((response_time, status, cpu, size))
+            if exception is not None:
+                self.errors[name].append(str(exception)[:200])
+
+    def summary(self) -> dict:
+        seconds = time.monotonic() - self.start if self.counting() else 0.0
+        kinds = {}
+        for name, rows in sorted(self.requests.items()):
+            cpus = [cpu for _t, _s, cpu, _b in rows if cpu is not None]
+            kinds[name] = {
+                "count": len(rows),
+                "errors": len(self.errors.get(name, [])),
+                "not_modified": sum(1 for _t, status, _c, _b in rows if status == 304),
+                "p50": percentile([t for t, *_ in rows], 50),
+                "p95": percentile([t for t, *_ in rows], 95),
+                "cpu_median": percentile(cpus, 50),
+                "cpu_mean": sum(cpus) / len(cpus) if cpus else None,
+                "cpu_total": sum(cpus),
+                "bytes_mean": sum(b for *_, b in rows) / len(rows),
+            }
+
+        def group(names) -> dict:
+            times = [t for name in names for t, *_ in self.requests.get(name, [])]
+            return {"count": len(times), "p50": percentile(times, 50),
+                    "p95": percentile(times, 95)}
+
+        polls = [name for name in self.requests if name.startswith("poll: ")]
+        every = sum(len(rows) for rows in self.requests.values())
+        return {
+            "tables": len(TABLES),
+            "phones": 4 * len(TABLES),
+            "phone_pages": "all" if ALL_PAGES else "one",
+            "seconds": round(seconds, 1),
+            "requests": every,
+            "requests_per_second": every / seconds if seconds else 0.0,
+            "errors": sum(len(found) for found in self.errors.values()),
+            "error_samples": {name: found[:3] for name, found in self.errors.items()},
+            "save": group(SAVES),
+            "poll": group(polls),
+            "poll_304_share": (sum(kinds[name]["not_modified"] for name in polls)
+                               / max(1, sum(kinds[name]["count"] for name in polls))),
+            "preview": group(["preview"]),
+            "server_cpu_seconds": sum(kind["cpu_total"] for kind in kinds.values()) / 1000,
+            "load_average": {"start": self.load_at_start, "end": load_average()},
+            "kinds": kinds,
+        }
+
+
+def percentile(values: list[float], pct: float) -> float | None:
+    if not values:
+        return None
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(pct / 100 * (len(ordered) - 1))))]
+
+
+def load_average() -> str:
+    try:
+        return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+    except OSError:
+        return ""
+
+
+FIGURES = Figures()
+
+
+@events.request.add_listener
+def _count(request_type, name, response_time, response_length, response=None, exception=None,
+           **kwargs):
+    FIGURES.add(name, response_time, response, exception)
+
+
+@events.spawning_complete.add_listener
+def _room_up(user_count, **kwargs):
+    FIGURES.start = time.monotonic() + WARMUP
+    gevent.spawn_later(WARMUP, lambda: setattr(FIGURES, "load_at_start", load_average()))
+
+
+@events.quitting.add_listener
+def _report(environment, **kwargs):
+    summary = FIGURES.summary()
+    print(report(summary))
+    if os.environ.get("BENCH_SUMMARY"):
+        Path(os.environ["BENCH_SUMMARY"]).write_text(json.dumps(summary, indent=1))
+
+
+def ms(value: float | None) -> str:
+    return "-" if value is None else f"{value:.0f}"
+
+
+def report(summary: dict) -> str:
+    lines = [
+        f"The room: {summary['tables']} tables, {summary['phones']} phones "
+        f"({summary['phone_pages']} page each), {summary['seconds']} s counted, "
+        f"{summary['requests_per_second']:.1f} requests/s, {summary['errors']} errors; "
+        f"load average {summary['load_average']['start']} -> {summary['load_average']['end']}",
+        f"{'request':<22}{'count':>7}{'errors':>7}{'304':>6}{'p50 ms':>8}{'p95 ms':>8}"
+        f"{'CPU ms (median)':>16}{'CPU ms (mean)':>14}{'KiB':>7}",
+    ]
+    for name, kind in summary["kinds"].items():
+        share = f"{kind['not_modified'] / kind['count']:.0%}" if name.startswith("poll") else ""
+        cpu_mean = "-" if kind["cpu_mean"] is None else f"{kind['cpu_mean']:.1f}"
+        cpu_median = "-" if kind["cpu_median"] is None else f"{kind['cpu_median']:.1f}"
+        lines.append(f"{name:<22}{kind['count']:>7}{kind['errors']:>7}{share:>6}"
+                     f"{ms(kind['p50']):>8}{ms(kind['p95']):>8}{cpu_median:>16}{cpu_mean:>14}"
+                     f"{kind['bytes_mean'] / 1024:>7.1f}")
+    for group in ("save", "preview", "poll"):
+        lines.append(f"{group}: {summary[group]['count']} requests, p50 "
+                     f"{ms(summary[group]['p50'])} ms, p95 {ms(summary[group]['p95'])} ms")
+    lines.append(f"polls answered 304: {summary['poll_304_share']:.0%}; the server's CPU, all "
+                 f"requests counted: {summary['server_cpu_seconds']:.1f} s")
+    for name, samples in summary["error_samples"].items():
+        lines.append(f"errors of {name}: {samples}")
+    return "\n".join(lines)
+
+
+# --- the users -----------------------------------------------------------------------------
+
+_numbers = {"tablet": itertools.count(), "phone": itertools.count()}
+_numbers_lock = threading.Lock()
+
+
+def next_number(kind: str) -> int:
+    """The next tablet's or phone's number: tablet n takes table n, phones 4n to 4n + 3 too."""
+    with _numbers_lock:
+        return next(_numbers[kind])
+
+
+class Tablet(FastHttpUser):
+    """A table's tablet, logged in as its referee, making its match's writes one by one."""
+
+    fixed_count = len(TABLES)
+    wait_time = constant(0)  # the task waits as the referee does
 
     def on_start(self):
-        self.table = next_table()
-        self.turns = list(self.table["turns"])
-        name, key = self.table["session_cookie"]  # logged in before the session starts
-        self.client.cookies.set(name, key)
+        self.table = TABLES[next_number("tablet") % len(TABLES)]
+        self.url = self.table["match"]
+        name, key = self.table["session_cookie"]
+        host = urlparse(self.host).hostname
+        # the cookie jar names a host without a dot (localhost) as "localhost.local"
+        self.client.cookiejar.set_cookie(
+            create_cookie(name, key, domain=host if "." in host else f"{host}.local"))
+        gevent.sleep(paced(0, 8))  # the tablets are not all started at the same second
         self.load()
 
     def load(self):
-        page = self.client.get(self.table["match"], name="referee: match page")
-        if "match-page--entry" not in page.text:
-            raise RuntimeError("the referee is not logged in: run bench_room_setup with the "
-                               "server's settings (the same TRIOMINOS_SECRET_KEY)")
-        self.token = self.client.cookies.get("csrftoken", "")
-        self.revision = int(REVISION.search(page.text).group(1))
+        """The match page as the tablet opens it: the revision it writes at, the CSRF cookie."""
+        with self.client.get(self.url, name="page: tablet", catch_response=True) as answer:
+            if answer.status_code != 200:
+                answer.failure(f"the match page answered {answer.status_code}")
+                raise RuntimeError(f"{self.url}: {answer.status_code}")
+            if b"match-page--entry" not in answer.content or REVISION not in answer.headers:
+                answer.failure("not logged in as the table's referee")
+                raise RuntimeError("the referee is not logged in: run bench_room_setup with the "
+                                   "server's settings (the same TRIOMINOS_SECRET_KEY)")
+            self.revision = int(answer.headers[REVISION])
+        self.token = next(
+            (cookie.value for cookie in self.client.cookiejar if cookie.name == "csrftoken"), "")
 
-    @task
-    def enter_a_turn(self):
-        if not self.turns:
-            self.load()
-            return
-        turn = self.turns[0]
-        headers = {**HTMX, "X-CSRFToken": self.token,
-                   "Referer": self.host + self.table["match"]}
-        data = {**turn, "revision": str(self.revision)}
-        if "pass" not in turn:
-            self.client.post(self.table["match"] + "preview/", data=data, headers=headers,
-                             name="save: preview")
-        with self.client.post(self.table["match"] + "turns/", data=data, headers=headers,
-                              name="save: turn", catch_response=True) as answer:
-            found = REVISION.search(answer.text or "")
-            if answer.status_code == 200 and found:
-                self.revision = int(found.group(1))
-                self.turns.pop(0)
+    @property
+    def next_write(self) -> dict | None:
+        index = self.revision - self.table["revision"]
+        writes = self.table["writes"]
+        return writes[index] if 0 <= index < len(writes) else None
+
+    def post(self, path: str, data: dict, *, name: str):
+        headers = {"HX-Request": "true", "HX-Target": "match", "X-CSRFToken": self.token,
+                   "Referer": self.host + self.url}
+        form = {**data, "revision": str(self.revision), "csrfmiddlewaretoken": self.token}
+        if name != "preview":
+            form["submission_key"] = uuid.uuid4().hex
+        return self.client.post(self.url + path, data=form, headers=headers, name=name,
+                                catch_response=True)
+
+    def save(self, path: str, data: dict, *, name: str):
+        with self.post(path, data, name=name) as answer:
+            revision = answer.headers.get(REVISION)
+            if answer.status_code == 200 and revision == str(self.revision + 1):
                 answer.success()
-            elif answer.status_code == 409 and found:  # someone else saved: carry on
-                self.revision = int(found.group(1))
+            elif answer.status_code == 200:
+                answer.failure(f"revision {self.revision} -> {revision}")
+            else:
+                answer.failure(f"{name}: {answer.status_code} "
+                               f"({answer.headers.get('X-Submission', '')})")
+            if revision and revision.isdigit():
+                self.revision = int(revision)  # the tablet carries on from where the match is
+
+    def preview(self, form: dict):
+        asked = {key: value for key, value in form.items() if key not in ("corners", "claimed")}
+        with self.post("preview/", asked, name="preview") as answer:
+            if answer.status_code == 200:
                 answer.success()
             else:
-                answer.failure(f"turn refused: {answer.status_code}")
+                answer.failure(f"preview: {answer.status_code}")
+
+    @task
+    def write(self):
+        write = self.next_write
+        if write is None:  # the match is over: the tablet stays on its page
+            gevent.sleep(60 * PACE)
+            return
+        gap = paced(8, 15)
+        if write["kind"] == "turn" and "pass" not in write["form"]:
+            gevent.sleep(gap * 0.6)  # the tile picked, the cell tapped
+            if random.random() < 0.25:
+                self.preview(write["form"])
+                gevent.sleep(gap * 0.1)
+            self.preview(write["form"])
+            gevent.sleep(gap * 0.3)  # the points typed
+            self.save("turns/", write["form"], name="save: turn")
+        elif write["kind"] == "turn":
+            gevent.sleep(gap)
+            self.save("turns/", write["form"], name="save: turn")
+        elif write["kind"] == "end":
+            gevent.sleep(gap * 2)  # the racks counted and typed
+            self.save(f"rounds/{write['round']}/end/", write["form"], name="save: round end")
+        else:
+            gevent.sleep(gap)
+            self.save(f"rounds/{write['round']}/confirm/", {}, name="save: confirm")
 
 
-class Phone(HttpUser):
-    fixed_count = 200
-    wait_time = constant_pacing(15)
+class Phone(FastHttpUser):
+    """A player's phone: one page (or all four) polled every 15 s with the browser's cache."""
+
+    fixed_count = 4 * len(TABLES)
+    wait_time = constant(0)
 
     def on_start(self):
-        kind = random.choices(("standings", "match", "player", "session"),
-                              weights=(8, 8, 2, 2))[0]
-        self.kind = kind
-        if kind == "standings":
-            self.url = f"/t/{SLUG}/standings/"
-        elif kind == "session":
-            self.url = f"/t/{SLUG}/sessions/{ROOM['session']}/"
-        elif kind == "player":
-            self.url = f"/t/{SLUG}/players/{random.choice(ROOM['players'])}/"
-        else:  # the table card's QR code: the table's address leads to its match
-            number = random.choice(ROOM["tables"])["number"]
-            answer = self.client.get(f"/t/{SLUG}/tables/{number}/", name="page: table address")
-            self.url = answer.url.removeprefix(self.host)
-        self.client.get(self.url, name=f"page: {kind}")
-        self.etag = ""
+        number = next_number("phone")
+        table = TABLES[number // 4 % len(TABLES)]
+        seat = number % 4
+        player = table["players"][seat % len(table["players"])]
+        addresses = {
+            "match": table["address"],  # the table card's QR code: it leads to the match
+            "player": f"/t/{SLUG}/players/{player}/",
+            "session": f"/t/{SLUG}/sessions/{ROOM['session']}/",
+            "standings": f"/t/{SLUG}/standings/",
+        }
+        kinds = PAGES if ALL_PAGES else (PAGES[seat],)
+        gevent.sleep(paced(0, POLL_SECONDS))  # the phones' polls spread over the 15 s
+        self.pages = {}
+        for kind in kinds:
+            self.client.get(addresses[kind], name=f"page: {kind}")
+            # the table's address redirects to the match, whose page polls its own address
+            path = table["match"] if kind == "match" else addresses[kind]
+            # the page's ETag is not the live part's (the answer varies on HX-Request): the
+            # browser's cache has none for the first poll
+            self.pages[kind] = {"path": path, "etag": ""}
 
     @task
     def poll(self):
-        headers = dict(HTMX)
-        if self.etag:
-            headers["If-None-Match"] = self.etag
-        with self.client.get(self.url, headers=headers, name=f"poll: {self.kind}",
-                             catch_response=True) as answer:
-            if answer.status_code in (200, 304):
-                self.etag = answer.headers.get("ETag", self.etag)
-                answer.success()
-            else:
-                answer.failure(f"poll answered {answer.status_code}")
+        gevent.sleep(POLL_SECONDS * PACE)
+        for kind, page in self.pages.items():
+            headers = {"HX-Request": "true", "HX-Current-URL": self.host + page["path"]}
+            if page["etag"]:
+                headers["If-None-Match"] = page["etag"]
+            with self.client.get(page["path"], headers=headers, name=f"poll: {kind}",
+                                 catch_response=True) as answer:
+                if answer.status_code in (200, 304):
+                    page["etag"] = answer.headers.get("ETag", page["etag"])
+                    answer.success()
+                else:
+                    answer.failure(f"poll: {answer.status_code}")
 
-
-class Organiser(HttpUser):
-    fixed_count = 1
-    wait_time = constant_pacing(30)
-
-    @task
-    def print_documents(self):
-        self.client.get(f"/t/{SLUG}/standings.pdf", name="pdf: standings")
-        self.client.get(f"/t/{SLUG}/sessions/{ROOM['session']}/seating.pdf", name="pdf: seating")

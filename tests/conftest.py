@@ -67,15 +67,17 @@ def pytest_collection_modifyitems(config, items):
 
 @pytest.fixture(scope="session")
 def django_db_modify_db_settings(request):
-    """On SQLite, a run with browser tests has its database in a file (one per xdist worker),
-    as at a real event: the live server then answers each request on its own connection, in
-    WAL mode with the settings' busy timeout, rather than sharing the in-memory database's one
-    connection between its threads (which answered "database table is locked"). Without
-    browser tests the database stays in memory (the quick loop)."""
+    """On SQLite, a run with tests of the live server (the browser tests, the Locust room's)
+    has its database in a file (one per xdist worker), as at a real event: the live server
+    then answers each request on its own connection, in WAL mode with the settings' busy
+    timeout, rather than sharing the in-memory database's one connection between its threads
+    (which answered "database table is locked"). Without them the database stays in memory
+    (the quick loop)."""
     from django.conf import settings as django_settings
 
     database = django_settings.DATABASES["default"]
-    browsing = any(item.get_closest_marker("browser") for item in request.session.items)
+    browsing = any("live_server" in getattr(item, "fixturenames", ())
+                   for item in request.session.items)
     if database["ENGINE"] == "django.db.backends.sqlite3" and browsing:
         worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
         database.setdefault("TEST", {})["NAME"] = str(

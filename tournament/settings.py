@@ -134,6 +134,9 @@ MIDDLEWARE = [
     # Last, as django-axes asks: it answers a locked-out login with its page.
     "axes.middleware.AxesMiddleware",
 ]
+if BENCH:
+    # each answer's CPU time in Server-Timing, for the load benchmark (bench/server_timing.py)
+    MIDDLEWARE.insert(0, "bench.server_timing.ServerTimingMiddleware")
 
 ROOT_URLCONF = "tournament.urls"
 WSGI_APPLICATION = "tournament.wsgi.application"

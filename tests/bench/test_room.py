@@ -10,7 +10,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.test import Client
 
-from tournament.models import Turn
+from tournament.models import Match, Player, Turn
 
 pytestmark = pytest.mark.django_db
 
@@ -23,10 +23,28 @@ def test_the_room_s_turns_are_saved_by_the_entry_form(tmp_path):
     table = room["tables"][0]
     client = Client()
     client.cookies[table["session_cookie"][0]] = table["session_cookie"][1]  # logged in
-    for revision, turn in enumerate(table["turns"][:6]):
+    assert table["revision"] == 0  # the first table starts its match: the others are further
+    turns = [write["form"] for write in table["writes"] if write["kind"] == "turn"]
+    for revision, turn in enumerate(turns[:6]):
         answer = client.post(table["match"] + "turns/", {**turn, "revision": revision},
                              HTTP_HX_REQUEST="true")
         assert answer.status_code == 200, answer.content.decode()[:500]
     assert Turn.objects.filter(round__match__table__number=1).count() == 6
     with pytest.raises(CommandError):
         call_command("bench_room_setup", tables=2, sessions_before=1, out=str(out))
+
+
+def test_the_room_s_tables_are_spread_over_their_match_and_built_again_with_force(tmp_path):
+    out = tmp_path / "room.json"
+    call_command("bench_room_setup", tables=3, sessions_before=1, out=str(out))
+    room = json.loads(out.read_text())
+    # table i of n has the first i/n of its round 1 recorded (one import: revision 1)
+    assert [table["revision"] for table in room["tables"]] == [0, 1, 1]
+    for table in room["tables"]:
+        kinds = [write["kind"] for write in table["writes"]]
+        assert kinds[-2:] == ["end", "confirm"] and kinds.count("end") == kinds.count("confirm")
+        assert Match.objects.get(pk=int(table["match"].split("/")[-2])).revision \
+            == table["revision"]
+    # again, over it: the room's players go with it (their names would be taken for theirs)
+    call_command("bench_room_setup", tables=3, sessions_before=1, out=str(out), force=True)
+    assert Player.objects.count() == 12

@@ -94,7 +94,8 @@ def test_with_debug_off_a_servers_error_is_logged_on_standard_error(environment)
 
 BENCH_PROBE = (
     "import json, django; from django.conf import settings; django.setup(); "
-    "print(json.dumps('bench' in settings.INSTALLED_APPS))"
+    "print(json.dumps(['bench' in settings.INSTALLED_APPS, "
+    "'bench.server_timing.ServerTimingMiddleware' in settings.MIDDLEWARE]))"
 )
 # As an installed wheel, which has no bench package.
 NO_BENCH_PROBE = "import sys; sys.modules['bench'] = None; " + BENCH_PROBE
@@ -114,7 +115,8 @@ PRODUCTION = {"TRIOMINOS_PRODUCTION": "1", "TRIOMINOS_SECRET_KEY": "x" * 50,
 def test_the_benchmarks_app_is_installed_for_development_only(probe, environment, installed):
     result = load_settings(probe, **environment)
     assert result.returncode == 0, result.stderr
-    assert json.loads(result.stdout) is installed
+    # the answers' CPU time (Server-Timing) comes with the app, and only with it
+    assert json.loads(result.stdout) == [installed, installed]
 
 
 def test_asking_for_the_benchmarks_without_their_package_is_refused():

@@ -1,14 +1,24 @@
 """``python manage.py bench_room_setup``: a room in play for the load benchmark
-(``bench/locustfile.py``).
+(``bench/locustfile.py``, ``bench_room_knee``).
 
 In the database of ``DATABASE_URL`` (use one of its own: ``createdb triominos_bench``), builds
 the tournament ``bench-room``: ``--tables`` x 4 players, ``--sessions-before`` sessions closed
 with made-up results (so that the standings rank real totals), then one more session seated
 and started through the services; one referee account per table (``bench-ref-NN``, limited to
-its table) with a session logged in; and writes, for the load generator, each table's match,
-its referee and the turns of a simulated round (the engine's own simulation) as the entry form
-posts them.
-It refuses to run when the tournament exists, unless ``--force`` (which deletes it first).
+its table) with a session logged in (the tablets are logged in before the session starts).
+
+Each table plays a whole match simulated by the engine, and the room is caught in the middle
+of its first round: table ``i`` of ``n`` has the first ``i/n`` of its round 1 recorded already
+(imported through the record's service), so that some tables end a round within the first
+minute of a run and every table is at a different point of its match. The room file
+(``--out``) gives, for each table, its match's address, its referee's session, its players in
+seat order, the match's revision now and the writes left, in order, as the tablet posts them:
+each turn (the board mode's form), each round's end (the racks shown) and its confirmation.
+Every write raises the match's revision by one, so a tablet finds its place in the list from
+the revision the server answers (``X-Match-Revision``).
+
+It refuses to run when the tournament exists, unless ``--force`` (which deletes it first, with
+its players that no other tournament has).
 """
 
 from __future__ import annotations
@@ -25,8 +35,9 @@ from django.db import transaction
 from bench.harness import build_tournament
 from tournament import engine
 from tournament.core.tournaments import staff_role_grant
-from tournament.matches.records import match_rows
-from tournament.models import Match, Tournament
+from tournament.matches.records import match_rows, match_with_tournament
+from tournament.matches.services import match_record_import
+from tournament.models import Match, Player, Tournament
 from tournament.seating.services import session_seat
 from tournament.sessions.services import session_create, session_start
 
@@ -51,9 +62,29 @@ def turn_form(turn: dict) -> dict:
     }
 
 
+def match_writes(record: dict, *, first_turns: int) -> list[dict]:
+    """The writes of ``record`` from turn ``first_turns`` of its first round on, as the
+    tablet posts them: ``{"kind": "turn", "form": ...}``, ``{"kind": "end", "round": n,
+    "form": ...}`` (the racks shown), ``{"kind": "confirm", "round": n}``."""
+    writes: list[dict] = []
+    for index, round_ in enumerate(record["rounds"]):
+        number = index + 1
+        turns = round_["turns"][first_turns:] if index == 0 else round_["turns"]
+        writes += [{"kind": "turn", "form": turn_form(turn)} for turn in turns]
+        writes.append({"kind": "end", "round": number, "form": {
+            f"rack_{seat}": " ".join(rack) if isinstance(rack, list) else ""
+            for seat, rack in enumerate(round_.get("racks", []))
+        } | {
+            f"total_{seat}": str(rack)
+            for seat, rack in enumerate(round_.get("racks", [])) if isinstance(rack, int)
+        }})
+        writes.append({"kind": "confirm", "round": number})
+    return writes
+
+
 def logged_in(user) -> str:
     """A session of ``user``, logged in as the login page does: the tablets are logged in
-    before the session starts, so the load does not include 50 password hashings."""
+    before the session starts, so the load does not include the password hashings."""
     session = SessionStore()
     session[SESSION_KEY] = str(user.pk)
     session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
@@ -63,7 +94,7 @@ def logged_in(user) -> str:
 
 
 class Command(BaseCommand):
-    help = "Build a room in play (tables, referees, turns to enter) for the load benchmark."
+    help = "Build a room in play (tables, referees, the writes to make) for the load benchmark."
 
     def add_arguments(self, parser):
         parser.add_argument("--tables", type=int, default=50, help="Tables of four (50).")
@@ -76,11 +107,15 @@ class Command(BaseCommand):
 
     def handle(self, *args, tables, sessions_before, out, force, **options):
         existing = Tournament.objects.filter(slug=SLUG).first()
-        if existing is not None:
-            if not force:
-                raise CommandError(f"the tournament {SLUG} exists: --force deletes it first")
-            existing.delete()
+        if existing is not None and not force:
+            raise CommandError(f"the tournament {SLUG} exists: --force deletes it first")
         with transaction.atomic():
+            if existing is not None:
+                # its players too, unless another tournament has them: the new room registers
+                # players of the same names, which would be taken for these
+                players = list(existing.registrations.values_list("player_id", flat=True))
+                existing.delete()
+                Player.objects.filter(pk__in=players, registrations__isnull=True).delete()
             built = build_tournament(players=4 * tables, sessions=sessions_before, seed=1)
             Tournament.objects.filter(pk=built.pk).update(slug=SLUG, name="Bench room")
             tournament = Tournament.objects.get(pk=built.pk)
@@ -89,10 +124,10 @@ class Command(BaseCommand):
             session_start(session=session)
             room = {"slug": SLUG, "session": session.number, "tables": []}
             User = get_user_model()
-            for match in (
-                Match.objects.filter(table__session=session)
-                .select_related("table__session__tournament").order_by("table__number")
-            ):
+            matches = list(Match.objects.filter(table__session=session)
+                           .select_related("table__session__tournament")
+                           .order_by("table__number"))
+            for index, match in enumerate(matches):
                 number = match.table.number
                 username = f"bench-ref-{number:02d}"
                 user = User.objects.filter(username=username).first() or User(username=username)
@@ -100,15 +135,28 @@ class Command(BaseCommand):
                 user.save()
                 staff_role_grant(tournament=tournament, user=user, role="referee",
                                  tables=str(number))
+                rows = match_rows(match=match)
                 record = engine.simulated_match_record(
-                    names=match_rows(match=match).names, seed=number, rules=tournament.rules)
+                    names=rows.names, seed=number, rules=tournament.rules)
+                first = len(record["rounds"][0]["turns"]) * index // len(matches)
+                revision = 0
+                if first:
+                    played = {**record, "rounds": [
+                        {"turns": record["rounds"][0]["turns"][:first]}]}
+                    revision = match_record_import(
+                        match=match_with_tournament(match.pk).get(), user=user,
+                        seen_revision=0, record=played).replay.match.revision
                 room["tables"].append({
                     "number": number,
                     "match": f"/t/{SLUG}/matches/{match.pk}/",
+                    "address": f"/t/{SLUG}/tables/{number}/",
+                    "players": list(match.table.seats.order_by("order")
+                                    .values_list("player_id", flat=True)),
                     "referee": username,
                     "password": PASSWORD,
                     "session_cookie": [settings.SESSION_COOKIE_NAME, logged_in(user)],
-                    "turns": [turn_form(turn) for turn in record["rounds"][0]["turns"]],
+                    "revision": revision,
+                    "writes": match_writes(record, first_turns=first),
                 })
             room["players"] = list(tournament.registrations.values_list("player_id", flat=True))
         Path(out).parent.mkdir(parents=True, exist_ok=True)

@@ -1,0 +1,191 @@
+"""``python manage.py bench_room_knee``: the room at increasing sizes, and the knee.
+
+Builds the room (``bench_room_setup --tables`` the largest step, in the database of
+``DATABASE_URL``) unless ``--no-setup``; starts gunicorn with ``--gunicorn`` (its options:
+``"--workers 2 --threads 8"``, the README's, by default) on ``--bind`` unless ``--no-server``
+(then a server must answer at that address, with the same settings); then runs Locust headless (``bench/locustfile.py``)
+once per step of ``--steps`` tables, 4 phones each, every step for ``--seconds`` counted after
+the users have started and a ``--warm-up``. Each step prints its line: requests a second, a
+save's p50/p95 (a turn, a round's end, a confirmation), a preview's, a poll's, the share of
+polls answered 304, the errors, the server's CPU per request type (the median of
+``Server-Timing: cpu``), and the machine's load average (``/proc/loadavg``) at the start and
+the end of the counted seconds: the machine may be shared, and the figures say with what.
+
+The knee is the most tables of a step with a save's p95 <= ``--save-p95`` (300 ms), a poll's
+p95 <= ``--poll-p95`` (100 ms) and no error. The steps after the first that misses are still
+run unless ``--stop-past-knee``. ``--json`` writes every step's figures.
+
+The server must run with the benchmarks' app (``TRIOMINOS_BENCH=1`` in production mode) for
+the CPU per request; the room's referees' sessions are signed with the server's secret key:
+run this command with the server's environment.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import signal
+import subprocess
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+from django.conf import settings
+from django.core.management import call_command
+from django.core.management.base import BaseCommand, CommandError
+
+LOCUSTFILE = Path(__file__).resolve().parents[2] / "locustfile.py"
+#: The request types whose CPU each step prints, in this order.
+CPU_KINDS = ("save: turn", "save: round end", "save: confirm", "preview", "poll: match",
+             "poll: player", "poll: session", "poll: standings")
+SPAWN_RATE = 50
+
+
+def knee(steps: list[dict], *, save_p95: float, poll_p95: float) -> int | None:
+    """The most tables of a step that meets both aims with no error (None: no step does)."""
+    good = [step["tables"] for step in steps if meets(step, save_p95=save_p95, poll_p95=poll_p95)]
+    return max(good) if good else None
+
+
+def meets(step: dict, *, save_p95: float, poll_p95: float) -> bool:
+    save, poll = step["save"]["p95"], step["poll"]["p95"]
+    return (step["errors"] == 0 and save is not None and poll is not None
+            and save <= save_p95 and poll <= poll_p95)
+
+
+def step_line(step: dict) -> str:
+    def pair(group: dict) -> str:
+        return "/".join("-" if group[p] is None else f"{group[p]:.0f}" for p in ("p50", "p95"))
+
+    cpu = " ".join(
+        f"{kind.split(': ')[-1]}={step['kinds'][kind]['cpu_median']:.1f}"
+        for kind in CPU_KINDS
+        if kind in step["kinds"] and step["kinds"][kind]["cpu_median"] is not None)
+    load = step["load_average"]
+    return (f"{step['tables']:>6} {step['phones']:>6} {step['requests_per_second']:>7.1f} "
+            f"{pair(step['save']):>11} {pair(step['preview']):>11} {pair(step['poll']):>11} "
+            f"{step['poll_304_share']:>5.0%} {step['errors']:>6}  server CPU "
+            f"{step['server_cpu_seconds'] / max(step['seconds'], 1):.2f} cores; ms: {cpu}  "
+            f"load {load['start']} -> {load['end']}")
+
+
+class Command(BaseCommand):
+    help = "Run the Locust room at increasing table counts and print the knee."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--steps", default="8,16,32,64,128",
+                            help="Tables at each step, comma-separated (8,16,32,64,128).")
+        parser.add_argument("--seconds", type=int, default=60,
+                            help="Seconds counted at each step (60).")
+        parser.add_argument("--warm-up", type=int, default=20,
+                            help="Seconds after the users started, not counted (20).")
+        parser.add_argument("--bind", default="127.0.0.1:8000",
+                            help="The server's address (127.0.0.1:8000).")
+        parser.add_argument("--gunicorn", default="--workers 2 --threads 8",
+                            help='gunicorn\'s options ("--workers 2 --threads 8").')
+        parser.add_argument("--no-server", action="store_true",
+                            help="Start no server: one answers at --bind already.")
+        parser.add_argument("--no-setup", action="store_true",
+                            help="Use the room of --room as it is (no bench_room_setup).")
+        parser.add_argument("--room", default="bench/room.json", help="The room file.")
+        parser.add_argument("--sessions-before", type=int, default=3)
+        parser.add_argument("--phone-pages", choices=("one", "all"), default="one",
+                            help="Each phone polls one page (one) or all four (all).")
+        parser.add_argument("--save-p95", type=float, default=300.0)
+        parser.add_argument("--poll-p95", type=float, default=100.0)
+        parser.add_argument("--stop-past-knee", action="store_true")
+        parser.add_argument("--json", dest="json_out", default="",
+                            help="Write every step's figures there.")
+
+    def handle(self, *args, steps, verbosity, seconds, warm_up, bind, gunicorn, no_server, no_setup, room,
+               sessions_before, phone_pages, save_p95, poll_p95, stop_past_knee, json_out,
+               **options):
+        self.verbosity = verbosity
+        tables = sorted({int(step) for step in steps.split(",") if step.strip()})
+        if not tables or tables[0] < 1:
+            raise CommandError("--steps: table counts of 1 or more, e.g. 8,16,32")
+        if not no_setup:
+            call_command("bench_room_setup", tables=tables[-1], sessions_before=sessions_before,
+                         out=room, force=True, stdout=self.stdout)
+        elif len(_read_room(room)["tables"]) < tables[-1]:
+            raise CommandError(f"{room} has fewer tables than {tables[-1]}")
+        host = f"http://{bind}"
+        server = None if no_server else self.start_server(bind, gunicorn)
+        try:
+            self.wait_for(host)
+            self.stdout.write(
+                f"server: {'as it runs' if no_server else 'gunicorn ' + gunicorn}, "
+                f"{settings.DATABASES['default']['ENGINE'].rsplit('.', 1)[-1]}, cache "
+                f"{settings.CACHES['default']['BACKEND'].rsplit('.', 1)[-1]}; "
+                f"{seconds} s counted a step after {warm_up} s; phones: {phone_pages} page each")
+            self.stdout.write(f"{'tables':>6} {'phones':>6} {'req/s':>7} {'save p50/95':>11} "
+                              f"{'prev. p50/95':>11} {'poll p50/95':>11} {'304':>5} "
+                              f"{'errors':>6}")
+            done: list[dict] = []
+            for count in tables:
+                step = self.run_step(host=host, room=room, tables=count, seconds=seconds,
+                                     warm_up=warm_up, phone_pages=phone_pages)
+                done.append(step)
+                self.stdout.write(step_line(step))
+                for name, samples in step["error_samples"].items():
+                    self.stdout.write(f"  errors of {name}: {samples}")
+                if json_out:  # after each step: a run stopped halfway keeps its figures
+                    Path(json_out).parent.mkdir(parents=True, exist_ok=True)
+                    Path(json_out).write_text(json.dumps(
+                        {"steps": done, "gunicorn": gunicorn}, indent=1))
+                if stop_past_knee and not meets(step, save_p95=save_p95, poll_p95=poll_p95):
+                    break
+        finally:
+            if server is not None:
+                server.send_signal(signal.SIGTERM)
+                server.wait(timeout=30)
+        found = knee(done, save_p95=save_p95, poll_p95=poll_p95)
+        self.stdout.write(
+            f"knee (save p95 <= {save_p95:.0f} ms, poll p95 <= {poll_p95:.0f} ms, no error): "
+            + (f"{found} tables, {4 * found} phones" if found else "no step"))
+        if json_out:
+            Path(json_out).parent.mkdir(parents=True, exist_ok=True)
+            Path(json_out).write_text(json.dumps(
+                {"steps": done, "knee": found, "gunicorn": gunicorn}, indent=1))
+
+    def start_server(self, bind: str, options: str) -> subprocess.Popen:
+        command = ["gunicorn", "tournament.wsgi", "--bind", bind, *shlex.split(options)]
+        log = None if self.verbosity > 1 else subprocess.DEVNULL
+        return subprocess.Popen(command, cwd=settings.BASE_DIR, stdout=log, stderr=log)
+
+    def wait_for(self, host: str) -> None:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                urllib.request.urlopen(f"{host}/", timeout=5).read()
+                return
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise CommandError(f"no server answers at {host}") from None
+                time.sleep(0.5)
+
+    def run_step(self, *, host: str, room: str, tables: int, seconds: int, warm_up: int,
+                 phone_pages: str) -> dict:
+        users = 5 * tables
+        run_time = -(-users // SPAWN_RATE) + warm_up + seconds
+        with tempfile.TemporaryDirectory() as folder:
+            summary = Path(folder) / "summary.json"
+            env = {**os.environ, "BENCH_ROOM": room, "BENCH_TABLES": str(tables),
+                   "BENCH_WARMUP": str(warm_up), "BENCH_SUMMARY": str(summary),
+                   "BENCH_PHONE_PAGES": phone_pages}
+            run = subprocess.run(
+                ["locust", "-f", str(LOCUSTFILE), "--headless", "--host", host,
+                 "--users", str(users), "--spawn-rate", str(SPAWN_RATE),
+                 "--run-time", f"{run_time}s", "--only-summary", "--loglevel", "ERROR",
+                 "--exit-code-on-error", "0"],
+                env=env, cwd=settings.BASE_DIR, capture_output=True, text=True,
+                timeout=run_time + 120)
+            if not summary.exists():
+                raise CommandError(f"locust gave no figures:\n{run.stderr[-3000:]}")
+            return _read_room(str(summary))
+
+
+def _read_room(path: str) -> dict:
+    return json.loads(Path(path).read_text())

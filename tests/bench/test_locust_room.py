@@ -1,0 +1,68 @@
+"""The Locust room (``bench/locustfile.py``) runs as the docs say, against a real server: a
+small room for a few seconds, at a twentieth of the human pace, records every kind of request
+the room makes, the server's CPU of each, and no error. Each write is checked by the file
+itself: answered 200 with the match's revision one above the one it was posted at."""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+
+from bench.management.commands.bench_room_knee import knee
+from tournament.models import Match
+
+LOCUSTFILE = Path(__file__).resolve().parents[2] / "bench" / "locustfile.py"
+PACE = 0.05
+
+
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+def test_a_small_room_runs_without_an_error_and_counts_every_kind(live_server, tmp_path):
+    room_file = tmp_path / "room.json"
+    call_command("bench_room_setup", tables=4, sessions_before=1, out=str(room_file),
+                 stdout=io.StringIO())
+    room = json.loads(room_file.read_text())
+    last = room["tables"][-1]  # caught three quarters into its first round
+    to_confirm = next(i for i, write in enumerate(last["writes"]) if write["kind"] == "confirm")
+    # the slowest pace of every write up to that confirmation, the round's end counted twice
+    seconds = math.ceil((to_confirm + 2) * 15 * PACE + 8 * PACE + 3)
+    summary = tmp_path / "summary.json"
+    env = {**os.environ, "BENCH_ROOM": str(room_file), "BENCH_PACE": str(PACE),
+           "BENCH_WARMUP": "0", "BENCH_SUMMARY": str(summary)}
+    run = subprocess.run(
+        [sys.executable, "-m", "locust", "-f", str(LOCUSTFILE), "--headless",
+         "--host", live_server.url, "--users", "20", "--spawn-rate", "20",
+         "--run-time", f"{seconds}s", "--only-summary", "--loglevel", "ERROR"],
+        env=env, capture_output=True, text=True, timeout=seconds + 90)
+    figures = json.loads(summary.read_text())
+
+    assert figures["errors"] == 0 and run.returncode == 0, run.stdout + run.stderr[-3000:]
+    assert (figures["tables"], figures["phones"]) == (4, 16)
+    kinds = figures["kinds"]
+    assert {"save: turn", "save: round end", "save: confirm", "preview", "poll: match",
+            "poll: player", "poll: session", "poll: standings"} <= set(kinds)
+    assert all(kind["cpu_median"] is not None for kind in kinds.values())  # Server-Timing
+    assert figures["save"]["count"] == sum(kinds[name]["count"] for name in (
+        "save: turn", "save: round end", "save: confirm"))
+    # the writes reached the database: the last table's first round is confirmed
+    match = Match.objects.get(pk=int(last["match"].rstrip("/").rsplit("/", 1)[-1]))
+    assert match.revision >= last["revision"] + to_confirm + 1
+    assert match.rounds.get(index=0).confirmed_at is not None
+
+
+def test_the_knee_is_the_most_tables_within_both_aims_and_no_error():
+    def step(tables, save, poll, errors=0):
+        return {"tables": tables, "errors": errors, "save": {"p95": save}, "poll": {"p95": poll}}
+
+    steps = [step(8, 120, 40), step(16, 250, 90), step(32, 280, 99, errors=1),
+             step(64, 310, 80), step(128, 900, 700)]
+    assert knee(steps, save_p95=300, poll_p95=100) == 16
+    assert knee(steps[3:], save_p95=300, poll_p95=100) is None
