@@ -265,6 +265,8 @@ class Tablet(FastHttpUser):
     def post(self, path: str, data: dict, *, name: str):
         headers = {"HX-Request": "true", "HX-Target": "match", "X-CSRFToken": self.token,
                    "Referer": self.host + self.url}
+        if name != "preview":  # sent from the page, which shows the revision (queue.js)
+            headers["X-Match-Shown"] = str(self.revision)
         form = {**data, "revision": str(self.revision), "csrfmiddlewaretoken": self.token}
         if name != "preview":
             form["submission_key"] = uuid.uuid4().hex
@@ -340,17 +342,19 @@ class Phone(FastHttpUser):
         self.pages = {}
         for kind in kinds:
             self.client.get(addresses[kind], name=f"page: {kind}")
-            # the table's address redirects to the match, whose page polls its own address
-            path = table["match"] if kind == "match" else addresses[kind]
+            # the table's address redirects to the match, whose page polls its live part alone
+            # (tournament:match_live, pages.js); the other pages poll their own address
+            path = table["match"] + "live/" if kind == "match" else addresses[kind]
             # the page's ETag is not the live part's (the answer varies on HX-Request): the
             # browser's cache has none for the first poll
-            self.pages[kind] = {"path": path, "etag": ""}
+            current = table["match"] if kind == "match" else addresses[kind]
+            self.pages[kind] = {"path": path, "current": current, "etag": ""}
 
     @task
     def poll(self):
         gevent.sleep(POLL_SECONDS * PACE)
         for kind, page in self.pages.items():
-            headers = {"HX-Request": "true", "HX-Current-URL": self.host + page["path"]}
+            headers = {"HX-Request": "true", "HX-Current-URL": self.host + page["current"]}
             if page["etag"]:
                 headers["If-None-Match"] = page["etag"]
             with self.client.get(page["path"], headers=headers, name=f"poll: {kind}",
