@@ -15,7 +15,9 @@ from django.test import Client
 from tests.factories import confirmed_match, match_at, players_of, tournament_with_players
 from tests.pages import attribute, by_id, has_id, select, text
 from tests.tournament.printing.helpers import assert_pdf
-from tournament.models import CheckInRule, Tournament
+from tests.tournament.standings.test_final import eight, final_played
+from tests.tournament.tournaments import settings_of
+from tournament.models import CheckInRule, FinalSize, Tournament
 from tournament.organiser.services import tournament_update
 from tournament.seating.services import session_seat_players
 from tournament.sessions.services import (
@@ -184,3 +186,20 @@ def select_text(row, name: str) -> str:
     """The text of the printed table's cell of column ``name`` in ``row``."""
     (cell,) = [cell for cell in row if f"standings-{name}" in cell.get("class", "").split()]
     return text(cell)
+
+
+@pytest.mark.parametrize("rule", [CheckInRule.FORFEIT, CheckInRule.UNRANKED])
+def test_the_final_is_seated_without_check_in_and_nobody_misses_it(rule):
+    """The final's players are named by the standings (docs/check-in.md): seating it asks
+    for no check-in, and the qualifiers it leaves out are not absent from it."""
+    tournament = eight(final_size=FinalSize.FOUR)
+    before = {row["player_id"]: (row["share"], row["absent_sessions"])
+              for row in standings_rows(tournament=tournament)}
+    tournament_update(**settings_of(tournament, check_in=rule, match_rounds=1))
+    final = final_played(tournament, [[200, 410, 300, 100]])
+    assert final.is_final and not final.check_ins.exists()
+    rows = standings_rows(tournament=tournament)
+    assert [row["stage"] for row in rows] == ["final"] * 4 + ["qualifying"] * 4
+    assert all(row["absent_sessions"] == () and row["forfeits"] == 0 for row in rows)
+    for row in rows[4:]:  # the others keep the qualifying figures, no forfeit for the final
+        assert (row["share"], row["absent_sessions"]) == before[row["player_id"]]
