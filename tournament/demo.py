@@ -15,7 +15,8 @@ their best two players (docs/categories.md).
 
 Before it, the demo builds an earlier tournament (slug ``demo-autumn``, a month before: 12
 players, ten of them the demo's, two sessions played and closed, then its final table of 4
-opened, seated from the standings, played and closed: docs/final.md), and a league "Demo season"
+opened, seated from the standings, played and closed: docs/final.md; with check-in, one
+player absent from session 1 and the others checked in: docs/check-in.md), and a league "Demo season"
 (slug ``demo-season``) of the two, through the leagues' services: the league's ranking and
 the players' ratings have something to show.
 """
@@ -40,6 +41,7 @@ from tournament.core.tournaments import staff_role_grant, tournament_create
 from tournament.leagues.services import league_create, league_tournament_add
 from tournament.matches.services import match_record_import_and_confirm
 from tournament.models import (
+    CheckInRule,
     FinalSize,
     League,
     Match,
@@ -54,13 +56,20 @@ from tournament.practice.services import practice_open
 from tournament.room import services as room_services
 from tournament.seating.final import final_open
 from tournament.seating.services import session_seat, session_seat_players
-from tournament.sessions.services import session_close, session_create, session_start
+from tournament.sessions.services import (
+    check_in_mark,
+    session_close,
+    session_create,
+    session_start,
+)
 
 DEMO_SLUG = "demo"
 EARLIER_SLUG = "demo-autumn"
 LEAGUE_SLUG = "demo-season"
 #: The earlier tournament's players: the demo's first ten, and two who came only then.
 EARLIER_PLAYERS_FROM_DEMO = 10
+#: The earlier tournament's session that one player misses (check-in: docs/check-in.md).
+EARLIER_ABSENT_SESSION = 1
 EARLIER_ONLY_PLAYERS = [
     ("Yann Kerbrat", "Perpignan Catalans", "DEMO-17"),
     ("Giulia Rossi", "Strasbourg Jeux", "DEMO-18"),
@@ -288,11 +297,13 @@ def _demo_room(session: Session, *, organiser) -> None:
 
 def _demo_earlier(*, today: datetime.date, organiser, referee) -> Tournament:
     """The tournament a month before the demo: two sessions, every match confirmed, closed.
-    Built first, so that its matches come first in the rating history."""
+    Built first, so that its matches come first in the rating history. It uses check-in
+    (docs/check-in.md): one player misses session 1, a forfeit in its standings."""
     start = today - datetime.timedelta(days=EARLIER_DAYS_BEFORE)
     tournament = tournament_create(
         name="Tournoi d'automne", slug=EARLIER_SLUG, start_date=start, end_date=start,
         venue="Maison des jeux, Villeurbanne", organiser=organiser, final_size=FinalSize.FOUR,
+        check_in=CheckInRule.FORFEIT,
     )
     staff_role_grant(tournament=tournament, user=referee, role=StaffRole.Role.REFEREE)
     entries = DEMO_PLAYERS[:EARLIER_PLAYERS_FROM_DEMO] + EARLIER_ONLY_PLAYERS
@@ -302,6 +313,11 @@ def _demo_earlier(*, today: datetime.date, organiser, referee) -> Tournament:
     ]
     for number, tables in enumerate(earlier_seating(players, seed=DEMO_SEED - 1), start=1):
         session = session_create(tournament=tournament, seed=DEMO_SEED - 10 * number)
+        if number == EARLIER_ABSENT_SESSION:  # the last seat of the last table stays empty
+            tables = [*tables[:-1], tables[-1][:-1]]
+        for table in tables:  # at the door: the players seated are those checked in
+            for player in table:
+                check_in_mark(session=session, player=player, present=True, user=organiser)
         session_seat_players(session=session, tables=tables)
         _demo_play_whole(session, referee=referee)
     # Its final table, as an organiser runs it: opened, seated from the standings, played.

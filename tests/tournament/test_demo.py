@@ -255,3 +255,38 @@ def test_the_demo_shows_categories_and_a_club_ranking(debug_on, client):
     teams = list(clubs.context["teams_table"].data)
     assert len(teams) == 6 and teams[0]["rank"] == 1 and all(team["ranked"] for team in teams)
     assert client.get("/t/demo/prizes.pdf")["Content-Type"] == "application/pdf"
+
+
+@pytest.mark.slow  # the demo built
+def test_the_demo_shows_check_in_with_one_player_absent(debug_on, client):
+    """The earlier tournament uses check-in (docs/check-in.md): in session 1 every player
+    seated was checked in and one registered player was not, nor seated; the standings count
+    that absence as a forfeit; the final is seated without a check-in and misses nobody."""
+    from tournament.models import CheckIn, CheckInRule
+
+    run_demo()
+    autumn = Tournament.objects.get(slug="demo-autumn")
+    assert autumn.check_in == CheckInRule.FORFEIT
+    registered = set(autumn.registrations.values_list("player_id", flat=True))
+    absent: dict[int, list[int]] = {}
+    for session in autumn.sessions.filter(is_final=False).order_by("number"):
+        checked_in = set(CheckIn.objects.filter(session=session).values_list("player_id",
+                                                                             flat=True))
+        assert set(Seat.objects.filter(session=session).values_list("player_id", flat=True)
+                   ) == checked_in
+        for player_id in registered - checked_in:
+            absent.setdefault(player_id, []).append(session.number)
+    assert len(absent) == 1 and list(absent.values()) == [[1]]
+    final = autumn.sessions.get(is_final=True)
+    assert final.status == Session.Status.FINISHED and not final.check_ins.exists()
+    result = standings(tournament=autumn)
+    assert result.final_decided
+    missed = {row["player_id"]: list(row["absent_sessions"]) for row in result.rows
+              if row["absent_sessions"]}
+    assert missed == absent
+    (row,) = [row for row in result.rows if row["player_id"] in absent]
+    assert row["forfeits"] == 1 and row["matches"] == 1
+    page = client.get("/t/demo-autumn/standings/")
+    assert page.status_code == 200 and page.context["tournament"].uses_check_in
+    table = page.context["standings_table"]
+    assert "absent" in [column.name for column in table.columns]

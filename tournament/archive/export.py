@@ -12,7 +12,8 @@ a spreadsheet would run as a formula (a player named ``=1+2``) starts with an ap
 ``tournament.json`` at the root (the manifest, :func:`tournament_manifest`) is what another
 installation needs to rebuild the tournament from the archive (``tournament.archive.imports``,
 ``python manage.py import_results``): the tournament's settings, its players (name, club,
-licence, registration), its sessions and tables with the players in seat order, each match's
+licence, registration, categories), its categories, club-team and check-in settings, its
+sessions and tables with the players in seat order, each match's
 status, totals, confirmation time and entry, and the archive's identity (``archive``: the
 exporting installation, the tournament's id there, a digest of its matches,
 :func:`matches_digest`), by which an installation knows an archive it already holds. Its
@@ -21,7 +22,7 @@ before it existed) is still read, with the fallbacks that page lists.
 
 Each match is read as its page reads it (:func:`~tournament.matches.records.match_rows`,
 four queries, then :func:`~tournament.matches.replaying.match_replay`): the queries grow with
-the number of matches played; the manifest takes three more, whatever the tournament's size.
+the number of matches played; the manifest takes ``MANIFEST_QUERIES`` more, whatever the tournament's size.
 """
 
 from __future__ import annotations
@@ -50,9 +51,9 @@ from tournament.models import (
 INDEX_NAME = "index.csv"
 MANIFEST_NAME = "tournament.json"
 MANIFEST_FORMAT = "triominos-tournament/1"
-#: The queries the manifest takes (registrations, sessions, seats, the archive's identity: the
-#: tournament's import here and this installation).
-MANIFEST_QUERIES = 5
+#: The queries the manifest takes (registrations, their categories, sessions, seats, the
+#: archive's identity: the tournament's import here and this installation).
+MANIFEST_QUERIES = 6
 INDEX_HEADER = ("session", "table", "match", "status", "players", "totals", "winners")
 #: Between the players (and the totals, and the winners) of one line of the index.
 INDEX_JOIN = " / "
@@ -102,11 +103,12 @@ def tournament_manifest(*, tournament: Tournament, entries: dict[int, str],
                         digest: str = "") -> dict[str, Any]:
     """The archive's ``tournament.json`` (docs/record-format.md): ``entries`` are the archive's
     match entries by match id (a match without turns has none), ``digest`` their
-    :func:`matches_digest`. Five queries."""
+    :func:`matches_digest`. Six queries (``MANIFEST_QUERIES``)."""
     players: dict[int, dict[str, Any]] = {}
     for registration in (
         Registration.objects.filter(tournament=tournament)
         .select_related("player")
+        .prefetch_related("categories")
         .order_by("player_id")
     ):
         player = registration.player
@@ -114,7 +116,10 @@ def tournament_manifest(*, tournament: Tournament, entries: dict[int, str],
             "id": player.pk, "name": player.name, "club": player.club,
             "licence": player.licence, "status": registration.status,
             "first_session": registration.first_session,
+            "categories": sorted(category.name for category in registration.categories.all()),
         }
+    # A category lives while a player carries it (docs/categories.md): the players' own.
+    categories = sorted({name for player in players.values() for name in player["categories"]})
     sessions = {
         number: {"number": number, "status": status, "seed": seed, "seating": seating,
                  "is_final": is_final, "tables": []}
@@ -134,7 +139,8 @@ def tournament_manifest(*, tournament: Tournament, entries: dict[int, str],
          totals, winners) in seats:
         if player_id not in players:  # seated, but registered no more (a merged record)
             players[player_id] = {"id": player_id, "name": name, "club": club,
-                                  "licence": licence, "status": None, "first_session": None}
+                                  "licence": licence, "status": None, "first_session": None,
+                                  "categories": []}
         tables = sessions[number]["tables"]
         if not tables or tables[-1]["number"] != table_number:
             tables.append({
@@ -171,6 +177,11 @@ def tournament_manifest(*, tournament: Tournament, entries: dict[int, str],
             "keep_clubs_apart": tournament.keep_clubs_apart,
             "is_rated": tournament.is_rated,
             "final_size": tournament.final_size,
+            "check_in": tournament.check_in,
+            "team_size": tournament.team_size,
+            "team_criterion": tournament.team_criterion,
+            "prize_count": tournament.prize_count,
+            "categories": categories,
         },
         "players": sorted(players.values(), key=lambda player: player["id"]),
         "sessions": list(sessions.values()),

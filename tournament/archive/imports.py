@@ -73,6 +73,7 @@ from tournament.core.tournaments import tournament_create
 from tournament.matches.services.records import match_record_import_and_confirm
 from tournament.models import (
     ArchiveImport,
+    Category,
     Installation,
     Match,
     Player,
@@ -104,6 +105,20 @@ class ArchiveAlreadyHere(ValidationError):
                         "“import as a copy” to import it again (a copy counts for no rating).")
         super().__init__({"archive": ValidationError(message, code="archive-already-here")})
         self.tournament = tournament if visible else None
+
+
+def _categories_import(tournament: Tournament, past: PastTournament, *,
+                       registrations: dict[int | str, Registration]) -> None:
+    """The archive's categories and who carries each (names checked by the reading)."""
+    if not past.categories:
+        return
+    made = {category.name.casefold(): category for category in Category.objects.bulk_create(
+        Category(tournament=tournament, name=name) for name in past.categories)}
+    Category.registrations.through.objects.bulk_create(
+        Category.registrations.through(category_id=made[name.casefold()].pk,
+                                       registration_id=registrations[player.key].pk)
+        for player in past.players for name in player.categories
+    )
 
 
 def _free_slug(slug: str, name: str) -> str:
@@ -236,8 +251,11 @@ def _past_tournament_import(past: PastTournament, *, organiser,
         tournament.ranking_criteria = list(past.ranking_criteria)
     tournament.is_rated = False  # until the confirmation times are the archive's (step 5)
     tournament.archive_copy = copy
+    tournament.team_size, tournament.team_criterion, tournament.prize_count = (
+        past.team_size, past.team_criterion, past.prize_count)
     tournament.full_clean()
-    tournament.save(update_fields=["ranking_criteria", "is_rated", "archive_copy"])
+    tournament.save(update_fields=["ranking_criteria", "is_rated", "archive_copy", "team_size",
+                                   "team_criterion", "prize_count"])
     try:
         with transaction.atomic():
             ArchiveImport.objects.create(
@@ -279,8 +297,10 @@ def _past_tournament_import(past: PastTournament, *, organiser,
                 % {"a": by_player[player.pk].name, "b": past_player.name, "player": player},
                 "players-merged")
         by_player[player.pk] = past_player
-    Registration.objects.bulk_create(
+    registrations = Registration.objects.bulk_create(
         Registration(tournament=tournament, player=player) for player in players.values())
+    _categories_import(tournament, past, registrations=dict(zip(players, registrations,
+                                                                  strict=True)))
 
     imported: list[tuple[Match, PastSession, PastTable]] = []
     for past_session in past.sessions:
@@ -323,6 +343,9 @@ def _past_tournament_import(past: PastTournament, *, organiser,
                                         player=players[past_player.key]).update(
                 status=past_player.status or Registration.Status.ACTIVE,
                 first_session=past_player.first_session)
+    if past.check_in != tournament.check_in:  # once seated: the seats say who was absent
+        tournament.check_in = past.check_in
+        tournament.save(update_fields=["check_in"])
     if past.is_rated and not copy:
         tournament.is_rated = True
         tournament.save(update_fields=["is_rated"])

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
 from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -45,9 +46,30 @@ from tournament.archive.unzip import (
     archive_error,
     json_shape_check,
 )
-from tournament.models import FinalSize, Match, Registration, SeatingMethod, Session, Tournament
+from tournament.models import (
+    Category,
+    CheckInRule,
+    FinalSize,
+    Match,
+    RankingCriterion,
+    Registration,
+    SeatingMethod,
+    Session,
+    Tournament,
+)
 from tournament.validators import MAX_SESSION_NUMBER, MAX_TABLE_NUMBER
 
+
+def _field_max(name: str) -> int:
+    """The largest value the tournament's field ``name`` takes (its ``MaxValueValidator``)."""
+    return next(validator.limit_value for validator in Tournament._meta.get_field(name).validators
+                if isinstance(validator, MaxValueValidator))
+
+
+#: The club-team and prize-list settings' bounds, as the tournament's fields hold them.
+TEAM_SIZE_MAX = _field_max("team_size")
+PRIZE_COUNT_MAX = _field_max("prize_count")
+CRITERIA_CODES = tuple(RankingCriterion.values)
 #: The largest number a manifest's id, seed or total may be (the database's integers).
 MAX_INTEGER = 2**31 - 1
 #: The moments a confirmation may be at: wide enough for any real event, narrow enough that
@@ -70,6 +92,7 @@ class PastPlayer:
     licence: str = ""
     status: str | None = Registration.Status.ACTIVE
     first_session: int | None = None
+    categories: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -118,6 +141,11 @@ class PastTournament:
     keep_clubs_apart: bool = False
     is_rated: bool = True
     final_size: int = 0
+    check_in: str = CheckInRule.OFF
+    team_size: int = 0
+    team_criterion: str = RankingCriterion.MATCH_POINTS
+    prize_count: int = 3
+    categories: list[str] = field(default_factory=list)
     players: list[PastPlayer] = field(default_factory=list)
     sessions: list[PastSession] = field(default_factory=list)
     records: dict[str, bytes] = field(default_factory=dict)
@@ -329,10 +357,22 @@ def _manifest_read(archive: BoundedZip) -> tuple[PastTournament, str]:
                                   default=False),
         is_rated=read.get(meta, "is_rated", path, bool, optional=True, default=True),
         final_size=read.integer(meta, "final_size", path, optional=True, default=0),
+        check_in=read.get(meta, "check_in", path, str, optional=True, default=CheckInRule.OFF),
+        team_size=read.integer(meta, "team_size", path, maximum=TEAM_SIZE_MAX, optional=True,
+                               default=0),
+        team_criterion=read.get(meta, "team_criterion", path, str, optional=True,
+                                default=RankingCriterion.MATCH_POINTS),
+        prize_count=read.integer(meta, "prize_count", path, minimum=1, maximum=PRIZE_COUNT_MAX,
+                                 optional=True, default=3),
+        categories=_categories_read(read, meta, path),
         identity=identity,
     )
     if past.final_size not in FinalSize.values:
         raise read.fail(f"{path}.final_size", " | ".join(map(str, FinalSize.values)))
+    for key, values in (("check_in", CheckInRule.values), ("team_criterion", CRITERIA_CODES)):
+        if getattr(past, key) not in values:
+            raise read.fail(f"{path}.{key}", " | ".join(values))
+    known = {name.casefold(): name for name in past.categories}
     statuses = set(Registration.Status.values)
     for index, item in enumerate(read.get(manifest, "players", "", list)):
         path = f"players[{index}]"
@@ -347,6 +387,7 @@ def _manifest_read(archive: BoundedZip) -> tuple[PastTournament, str]:
             status=status,
             first_session=read.integer(item, "first_session", path, minimum=1,
                                        maximum=MAX_SESSION_NUMBER, optional=True),
+            categories=_player_categories_read(read, item, path, known),
         ))
     keys = {player.key for player in past.players}
     licences = [player.licence for player in past.players if player.licence]
@@ -404,6 +445,41 @@ def _manifest_read(archive: BoundedZip) -> tuple[PastTournament, str]:
             number=number, seed=read.integer(item, "seed", path, optional=True, default=0),
             seating=seating, tables=tuple(tables), is_final=is_final))
     return past, declared_digest
+
+
+def _categories_read(read: _Fields, meta: dict, path: str) -> list[str]:
+    """The tournament's categories (docs/categories.md): at most
+    ``Category.MAX_PER_TOURNAMENT`` names, each of 1 to ``Category.NAME_MAX_LENGTH``
+    characters, none twice whatever its case."""
+    names = read.get(meta, "categories", path, list, optional=True, default=[])
+    where = f"{path}.categories"
+    if len(names) > Category.MAX_PER_TOURNAMENT:
+        raise read.fail(where, _("at most %(max)s categories") % {"max": Category.MAX_PER_TOURNAMENT})
+    seen: set[str] = set()
+    for index, name in enumerate(names):
+        if not isinstance(name, str):
+            raise read.fail(f"{where}[{index}]", _("a value of another type"))
+        text_check(name, lambda index=index: read.fail(f"{where}[{index}]",
+                                                        _("text without NUL characters")))
+        if not 0 < len(name.strip()) <= Category.NAME_MAX_LENGTH or name != name.strip():
+            raise read.fail(f"{where}[{index}]", _("a name of 1 to %(max)s characters")
+                            % {"max": Category.NAME_MAX_LENGTH})
+        if name.casefold() in seen:
+            raise read.fail(f"{where}[{index}]", _("each category once"))
+        seen.add(name.casefold())
+    return list(names)
+
+
+def _player_categories_read(read: _Fields, item: dict, path: str,
+                            known: dict[str, str]) -> tuple[str, ...]:
+    """A player's categories: names of the tournament's list (``known``, by casefold)."""
+    names = read.get(item, "categories", path, list, optional=True, default=[])
+    chosen: dict[str, str] = {}
+    for index, name in enumerate(names):
+        if not isinstance(name, str) or name.casefold() not in known:
+            raise read.fail(f"{path}.categories[{index}]", _("a category of tournament.categories"))
+        chosen[name.casefold()] = known[name.casefold()]
+    return tuple(chosen.values())
 
 
 def _index_read(archive: BoundedZip, *, name: str, start_date: datetime.date | None

@@ -274,13 +274,19 @@ def standings_context(*, tournament) -> dict:
     The rows come from ``tournament.standings.selectors.standings`` (the one standings
     computation); the columns, their short headers, the legend and the page's orientation
     from ``tournament.standings.tables.print_layout``, and each score is shown as the page
-    shows it (``criterion_display``).
+    shows it (``criterion_display``); with check-in, the sessions each player missed and the
+    rule that counts them (docs/check-in.md), as on the page.
     """
     from tournament.standings.selectors import standings
-    from tournament.standings.tables import LEADING_COLUMNS, criterion_display, print_layout
+    from tournament.standings.tables import (
+        LEADING_COLUMNS,
+        criterion_display,
+        export_value,
+        print_layout,
+    )
 
     result = standings(tournament=tournament)
-    layout = print_layout(result.criteria)
+    layout = print_layout(result.criteria, check_in=tournament.uses_check_in)
     columns = layout.columns
     leading = set(LEADING_COLUMNS)
 
@@ -294,6 +300,7 @@ def standings_context(*, tournament) -> dict:
                         name,
                         row["rank_label"] if name == "rank"
                         else row[name] if name in leading
+                        else export_value(name, row) if name == "absent"
                         else criterion_display(name, row),
                     )
                     for name, _header in columns

@@ -166,7 +166,8 @@ def screen(*, tournament: Tournament) -> dict[str, Any]:
     ``tournament.screen_top`` rows), ``tables`` (the matches in play, with their totals and
     round), ``seating`` (every player by name with their table, while a session is seated
     and not started), ``announcements`` (shown ones, newest first); ``session`` (that of the
-    moment, or None)."""
+    moment, or None); ``final_decided``: the final's places come first, under a "Final" mark
+    of their own as on the standings page (docs/final.md)."""
     session = session_now(tournament=tournament)
     table = standings(tournament=tournament)
     size = tournament.screen_top
@@ -195,6 +196,7 @@ def screen(*, tournament: Tournament) -> dict[str, Any]:
     )
     return {
         "session": session, "standings_pages": pages, "criteria": table.criteria,
+        "final_decided": table.final_decided,
         "tables_pages": _pages(tables, TABLES_PER_VIEW),
         "seating_pages": _pages(seating, NAMES_PER_VIEW),
         "announcements": announcements,

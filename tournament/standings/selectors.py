@@ -214,14 +214,15 @@ def _absences(
     tournaments: list[Tournament], *, playing: dict[int, list[tuple[int, str, int | None]]]
 ) -> dict[int, dict[int, list[int]]]:
     """By tournament using check-in, by player: the seated sessions they play in
-    (``Registration.plays_in``) without a seat, the sessions they missed (docs/check-in.md).
+    (``Registration.plays_in``) without a seat, the sessions they missed (docs/check-in.md);
+    the final table is not one (it seats only the finalists).
     One query, none when no tournament uses check-in."""
     ids = [tournament.pk for tournament in tournaments if tournament.uses_check_in]
     if not ids:
         return {}
     seated: dict[int, dict[int, set[int]]] = {pk: {} for pk in ids}  # session: players
     for tournament_id, number, player_id in Seat.objects.filter(
-        session__tournament_id__in=ids
+        session__tournament_id__in=ids, session__is_final=False  # the final seats a few
     ).values_list("session__tournament_id", "session__number", "player_id"):
         seated[tournament_id].setdefault(number, set()).add(player_id)
     absences: dict[int, dict[int, list[int]]] = {}

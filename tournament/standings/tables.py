@@ -287,15 +287,18 @@ class PrintLayout:
     wide: bool
 
 
-def print_layout(criteria) -> PrintLayout:
+def print_layout(criteria, *, check_in: bool = False) -> PrintLayout:
     """The printed standings' columns: the page's leading columns, then each criterion under
-    its short header (``PRINT_HEADERS``), explained by the legend."""
+    its short header (``PRINT_HEADERS``), explained by the legend; ``check_in``: then the
+    sessions each player missed, as on the page (docs/check-in.md)."""
     labels = dict(RankingCriterion.choices)
     leading = [(name, str(StandingsTable.base_columns[name].verbose_name))
                for name in LEADING_COLUMNS]
     legend = [(str(PRINT_HEADERS[code]), str(labels[code])) for code in criteria]
+    absent = [("absent", str(StandingsTable.base_columns["absent"].verbose_name))] if check_in else []
     return PrintLayout(
-        columns=leading + [(code, short) for code, (short, _label) in zip(criteria, legend)],
+        columns=leading + [(code, short) for code, (short, _label) in zip(criteria, legend)]
+        + absent,
         legend=legend,
         wide=len(criteria) > PRINT_PORTRAIT_CRITERIA,
     )

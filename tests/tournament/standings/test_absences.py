@@ -13,8 +13,11 @@ import pytest
 from django.test import Client
 
 from tests.factories import confirmed_match, match_at, players_of, tournament_with_players
-from tests.pages import attribute, by_id, select
-from tournament.models import CheckInRule, Tournament
+from tests.pages import attribute, by_id, has_id, select, text
+from tests.tournament.printing.helpers import assert_pdf
+from tests.tournament.standings.test_final import eight, final_played
+from tests.tournament.tournaments import settings_of
+from tournament.models import CheckInRule, FinalSize, Tournament
 from tournament.organiser.services import tournament_update
 from tournament.seating.services import session_seat_players
 from tournament.sessions.services import (
@@ -150,3 +153,53 @@ def test_the_csv_carries_the_sessions_missed():
     column = len(EXPORT_LEADING_COLUMNS) + len(tournament.ranking_criteria)
     missed = {line[2][-1]: line[column] for line in lines[1:]}
     assert missed == {letter: ", ".join(map(str, ABSENT.get(letter, []))) for letter in LETTERS}
+
+
+@pytest.mark.parametrize("rule", [CheckInRule.FORFEIT, CheckInRule.UNRANKED])
+def test_the_printed_standings_carry_the_sessions_missed_and_the_rule(rule):
+    tournament = build(rule)
+    url = f"/t/{tournament.slug}/standings.pdf"
+    page = Client().get(url + "?html", HTTP_ACCEPT_LANGUAGE="en")
+    assert attribute(by_id(page, "absences-rule"), "data-rule") == rule
+    headers = [cell.get("class").split()[0] for cell in select(page, "table.standings-table th")]
+    assert headers[-1] == "standings-absent"
+    missed = {
+        select_text(row, "name")[-1]: select_text(row, "absent")
+        for row in select(page, "table.standings-table tbody tr")
+    }
+    assert missed == {letter: ", ".join(map(str, ABSENT.get(letter, []))) for letter in LETTERS}
+    # the PDF itself: each player's line ends with the sessions missed
+    text = "\n".join(assert_pdf(Client().get(url, HTTP_ACCEPT_LANGUAGE="en")))
+    for letter, sessions in ABSENT.items():
+        line = next(line for line in text.splitlines() if f"Player {letter}" in line)
+        assert line.endswith(", ".join(map(str, sessions))), line
+
+
+def test_without_check_in_the_print_has_no_absences():
+    tournament = tournament_with_players(slug="present-cup", players=["Ann", "Bob"])
+    page = Client().get(f"/t/{tournament.slug}/standings.pdf?html", HTTP_ACCEPT_LANGUAGE="en")
+    assert not has_id(page, "absences-rule")
+    assert not select(page, "th.standings-absent")
+
+
+def select_text(row, name: str) -> str:
+    """The text of the printed table's cell of column ``name`` in ``row``."""
+    (cell,) = [cell for cell in row if f"standings-{name}" in cell.get("class", "").split()]
+    return text(cell)
+
+
+@pytest.mark.parametrize("rule", [CheckInRule.FORFEIT, CheckInRule.UNRANKED])
+def test_the_final_is_seated_without_check_in_and_nobody_misses_it(rule):
+    """The final's players are named by the standings (docs/check-in.md): seating it asks
+    for no check-in, and the qualifiers it leaves out are not absent from it."""
+    tournament = eight(final_size=FinalSize.FOUR)
+    before = {row["player_id"]: (row["share"], row["absent_sessions"])
+              for row in standings_rows(tournament=tournament)}
+    tournament_update(**settings_of(tournament, check_in=rule, match_rounds=1))
+    final = final_played(tournament, [[200, 410, 300, 100]])
+    assert final.is_final and not final.check_ins.exists()
+    rows = standings_rows(tournament=tournament)
+    assert [row["stage"] for row in rows] == ["final"] * 4 + ["qualifying"] * 4
+    assert all(row["absent_sessions"] == () and row["forfeits"] == 0 for row in rows)
+    for row in rows[4:]:  # the others keep the qualifying figures, no forfeit for the final
+        assert (row["share"], row["absent_sessions"]) == before[row["player_id"]]

@@ -12,6 +12,7 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
+from tests.pages import attribute, by_id, has_id, select
 from tests.tournament.printing.helpers import assert_pdf
 from tests.tournament.standings.test_final import (
     eight,
@@ -23,6 +24,7 @@ from tests.tournament.standings.test_final import (
 from tournament.models import FinalSize
 from tournament.seating.final import final_open
 from tournament.seating.services import session_seat
+from tournament.standings.selectors import standings_rows
 
 pytestmark = pytest.mark.django_db
 
@@ -148,3 +150,36 @@ def test_the_final_is_printed_like_any_session(client, decided, make_user, grant
     assert assert_pdf(client.get(reverse("tournament:score_sheets_pdf", kwargs=kwargs)))
     page = client.get(reverse("tournament:session", kwargs=kwargs))
     assert page.status_code == 200 and page.context["session"].is_final
+
+
+def test_the_projector_marks_the_final_places_first(client, decided):
+    page = client.get(reverse("tournament:room_screen", kwargs={"slug": decided.slug}))
+    assert page.status_code == 200
+    places, rest = expected_order()
+    marks = [attribute(row, "data-stage") for row in select(page, "tr.screen__stage")]
+    assert marks[:2] == ["final", "qualifying"]  # the first page: the final, then the rest
+    rows = select(page, "table.screen__standings tbody tr[data-player]")
+    assert [number_of(int(attribute(row, "data-player"))) for row in rows] == places + rest
+    assert [attribute(row, "data-stage") for row in rows] == ["final"] * 4 + ["qualifying"] * 4
+
+
+def test_the_projector_has_no_final_mark_while_the_final_is_played(client):
+    tournament = eight(final_size=FinalSize.FOUR)
+    session_seat(session=final_open(tournament=tournament))
+    page = client.get(reverse("tournament:room_screen", kwargs={"slug": tournament.slug}))
+    assert not select(page, "tr.screen__stage") and not select(page, "tr[data-stage]")
+
+
+def test_a_finalists_page_says_the_final_placed_them_and_the_others_do_not(client, decided):
+    places, rest = expected_order()
+    ids = {number_of(row["player_id"]): row["player_id"]
+           for row in standings_rows(tournament=decided)}
+    for number in (places[0], rest[0]):
+        page = client.get(reverse("tournament:player",
+                                  kwargs={"slug": decided.slug, "player_id": ids[number]}))
+        assert page.status_code == 200
+        if number in places:
+            assert attribute(by_id(page, "player-stage"), "data-stage") == "final"
+            assert attribute(by_id(page, "player-rank"), "data-rank") == "1"
+        else:
+            assert not has_id(page, "player-stage")
