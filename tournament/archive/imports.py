@@ -4,7 +4,7 @@ The archive another installation exported (:mod:`tournament.archive.export`) is 
 (:func:`tournament.archive.reading.archive_read`), then :func:`past_results_import` rebuilds the tournament in one
 transaction, through the services a live tournament goes through:
 
-0. the archive's identity (:class:`tournament.archive.reading.ArchiveIdentity`): an archive
+0. the archive's identity (:class:`tournament.archive.past.ArchiveIdentity`): an archive
    whose tournament is already here (the one it was exported from, or an earlier import of
    it, known by its installation and tournament, or by the digest of its matches) is refused
    (``archive-already-here``, naming that tournament), unless a copy is asked for
@@ -57,16 +57,15 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from tournament.archive.reading import (
-    FALLBACK_START,
+from tournament.archive.past import (
     ArchiveIdentity,
     PastPlayer,
     PastResultsImported,
     PastSession,
     PastTable,
     PastTournament,
-    archive_read,
 )
+from tournament.archive.reading import FALLBACK_START, archive_read
 from tournament.archive.unzip import archive_error
 from tournament.core.permissions import can_view
 from tournament.core.tournaments import tournament_create

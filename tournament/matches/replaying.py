@@ -12,9 +12,9 @@ import dataclasses
 
 from tournament import engine
 from tournament.core.seats import SEAT_LETTERS
+from tournament.matches.live_round import LiveRound
 from tournament.matches.records import MatchRows, match_rows, partial_record, settled_rounds
 from tournament.matches.replayed import (
-    LiveRound,
     ReplayedMatch,
     ReplayedRound,
     SeatedPlayer,

@@ -18,7 +18,8 @@ from tournament.matches.forms.parsing import (
     RevisionForm,
     tile_error,
 )
-from tournament.matches.replayed import LiveRound, ReplayedMatch
+from tournament.matches.live_round import LiveRound
+from tournament.matches.replayed import ReplayedMatch
 from tournament.matches.services import TurnInput
 from tournament.models import Turn
 
