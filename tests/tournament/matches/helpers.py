@@ -7,6 +7,8 @@ The match to fill and its record come from ``tests/factories.py`` (``match_at``,
 - ``fresh(match)``: the match re-read (its revision moves with every save).
 - ``add(match, user, *turns, **options)``: ``match_turns_add`` from the match's current revision.
 - ``board_turn(turn_json)``: a record turn (board mode) as the services' TurnInput.
+- ``confirmed_through(match, user, record, rounds=n)``: the record's first rounds imported and
+  confirmed, as a referee does.
 - ``find(predicate, seeds=range(40), players=4)``: the first (seed, record, round, turn) of a
   simulated match whose turn satisfies ``predicate(turn_json, round_json, position)``.
 """
@@ -66,6 +68,18 @@ def import_record(match: Match, user, record: Json, **options: Any):
 
 def replay(match: Match) -> ReplayedMatch:
     return match_replay(match=fresh(match))
+
+
+def confirmed_through(match: Match, user, record: Json, *, rounds: int) -> None:
+    """The record's first ``rounds`` rounds imported, each confirmed as a referee does."""
+    head = {**record, "rounds": record["rounds"][:rounds]}
+    replay = services.match_record_import(match=fresh(match), user=user,
+                                          seen_revision=fresh(match).revision,
+                                          record=head).replay
+    for round_view in replay.rounds:
+        services.match_round_confirm(match=fresh(match), user=user,
+                                     seen_revision=fresh(match).revision,
+                                     round_index=round_view.index)
 
 
 def truncated(record: Json, *, rounds: int, turns: int | None = None) -> Json:

@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 
 from tests.factories import match_at, played_record
-from tests.tournament.matches.helpers import board_turn, fresh
+from tests.tournament.matches.helpers import board_turn, confirmed_through, fresh
 from tournament import engine
 from tournament.matches import services
 from tournament.matches.records import match_record
@@ -35,22 +35,11 @@ def _figures(view: ReplayedMatch) -> tuple:
     )
 
 
-def _confirmed_through(match, referee, record, rounds: int):
-    head = {**record, "rounds": record["rounds"][:rounds]}
-    replay = services.match_record_import(match=fresh(match), user=referee,
-                                          seen_revision=fresh(match).revision,
-                                          record=head).replay
-    for round_view in replay.rounds:
-        services.match_round_confirm(match=fresh(match), user=referee,
-                                     seen_revision=fresh(match).revision,
-                                     round_index=round_view.index)
-
-
 def test_a_round_entered_on_from_the_pages_replay_is_the_whole_replay(tournament, referee,
                                                                      engine_replays):
     match = match_at(tournament=tournament)
     record = played_record(match=match, seed=3)
-    _confirmed_through(match, referee, record, rounds=2)
+    confirmed_through(match, referee, record, rounds=2)
     for turn in record["rounds"][2]["turns"]:
         before = match_replay(match=fresh(match))  # as the entry screen reads it
         engine_replays.clear()
@@ -67,7 +56,7 @@ def test_a_round_entered_on_from_the_pages_replay_is_the_whole_replay(tournament
 def test_a_replay_from_an_older_revision_is_not_reused(tournament, referee):
     match = match_at(tournament=tournament)
     record = played_record(match=match, seed=3)
-    _confirmed_through(match, referee, record, rounds=1)
+    confirmed_through(match, referee, record, rounds=1)
     turns = record["rounds"][1]["turns"]
     before = match_replay(match=fresh(match))
     services.match_turns_add(match=fresh(match), user=referee,
@@ -85,7 +74,7 @@ def test_a_replay_from_an_older_revision_is_not_reused(tournament, referee):
 def test_the_tablet_is_sent_only_the_rounds_the_save_changed(tournament, referee, referee_client):
     match = match_at(tournament=tournament)
     record = played_record(match=match, seed=3)
-    _confirmed_through(match, referee, record, rounds=2)
+    confirmed_through(match, referee, record, rounds=2)
     turn = record["rounds"][2]["turns"][0]
     x, y, o = turn["place"]["cell"]
     url = reverse("tournament:match_turn_add", kwargs={
@@ -117,7 +106,7 @@ def test_the_settled_rounds_are_taken_from_their_stored_scores(tournament, refer
                                                                engine_replays):
     match = match_at(tournament=tournament)
     record = played_record(match=match, seed=3)
-    _confirmed_through(match, referee, record, rounds=2)
+    confirmed_through(match, referee, record, rounds=2)
     for turn in record["rounds"][2]["turns"][:3]:
         services.match_turns_add(match=fresh(match), user=referee,
                                  seen_revision=fresh(match).revision, turns=[board_turn(turn)])
@@ -176,7 +165,7 @@ def test_a_turn_posted_after_settled_rounds_stores_what_a_whole_replay_gives(
         tournament, referee, referee_client):
     match = match_at(tournament=tournament)
     record = played_record(match=match, seed=3)
-    _confirmed_through(match, referee, record, rounds=2)
+    confirmed_through(match, referee, record, rounds=2)
     url = reverse("tournament:match_turn_add", kwargs={
         "slug": tournament.slug, "match_id": match.pk})
     for turn in record["rounds"][2]["turns"][:4]:
@@ -203,7 +192,7 @@ def test_sheet_modes_check_after_settled_rounds_is_the_whole_replays(tournament,
                                                                       engine_replays):
     match = match_at(tournament=tournament)
     record = played_record(match=match, seed=3)
-    _confirmed_through(match, referee, record, rounds=2)
+    confirmed_through(match, referee, record, rounds=2)
     turns = [board_turn(turn) for turn in record["rounds"][2]["turns"][:5]]
     full = services.candidate_reports(replay=match_replay(match=fresh(match)),
                                       turns=turns)
@@ -218,7 +207,7 @@ def test_sheet_modes_check_after_settled_rounds_is_the_whole_replays(tournament,
 def test_every_write_after_settled_rounds_gives_what_a_whole_replay_gives(tournament, referee):
     match = match_at(tournament=tournament)
     record = played_record(match=match, seed=3)
-    _confirmed_through(match, referee, record, rounds=2)
+    confirmed_through(match, referee, record, rounds=2)
     third = record["rounds"][2]
     services.match_turns_add(match=fresh(match), user=referee,
                              seen_revision=fresh(match).revision,

@@ -11,7 +11,7 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.factories import match_at, played_record
-from tests.tournament.matches.helpers import board_turn, fresh, truncated
+from tests.tournament.matches.helpers import board_turn, confirmed_through, fresh, truncated
 from tournament import engine
 from tournament.core.tournaments import staff_role_grant
 from tournament.matches import services
@@ -23,18 +23,6 @@ pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
 #: The aim of a save's answer (issue 28).
 SAVE_BYTES = 10 * 1024
-
-
-def confirmed_through(match, referee, record, *, rounds: int) -> None:
-    """The record's first ``rounds`` rounds imported, each confirmed as a referee does."""
-    head = {**record, "rounds": record["rounds"][:rounds]}
-    replay = services.match_record_import(match=fresh(match), user=referee,
-                                          seen_revision=fresh(match).revision,
-                                          record=head).replay
-    for round_view in replay.rounds:
-        services.match_round_confirm(match=fresh(match), user=referee,
-                                     seen_revision=fresh(match).revision,
-                                     round_index=round_view.index)
 
 
 def posted(turn: dict, revision: int) -> dict[str, str]:
