@@ -4,6 +4,7 @@
   path, /usr/bin/chromium by default; ``playwright install`` is never needed).
 - ``page``: a fresh browser context and page per test, French like a venue's tablets, its
   base URL the live server's, so ``page.goto("/t/demo/")`` works.
+- ``phone``: the same on a phone (390 × 844, touch), French too (``PHONE``: its size).
 - ``log_in(username, password=STAFF_PASSWORD)``: fills the login form in ``page``.
 - ``axe``: axe-core's checks, with the axe-core vendored in ``tests/browser/axe/``.
 """
@@ -48,6 +49,22 @@ def page(browser, live_server):
         base_url=live_server.url, locale="fr-FR", viewport={"width": 1024, "height": 768}
     )
     context.set_default_timeout(20_000)  # a shared machine under load answers slowly
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+#: A phone's screen, as the phone tests hold it (a 390 px wide phone).
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture
+def phone(browser, live_server):
+    context = browser.new_context(
+        base_url=live_server.url, locale="fr-FR", viewport=PHONE, is_mobile=True,
+        has_touch=True, device_scale_factor=2,
+    )
+    context.set_default_timeout(20_000)
     page = context.new_page()
     yield page
     context.close()

@@ -7,26 +7,14 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.conftest import PHONE
 from tests.factories import players_of, tournament_with_players
 from tournament.core.tournaments import staff_role_grant
 from tournament.models import CheckIn, CheckInRule, Seat, StaffRole
 from tournament.seating.services import session_seat
 from tournament.sessions.services import session_create
 
-PHONE = {"width": 390, "height": 844}
 NAMES = ["Hélène Lefèvre-Dubœuf", "Łukasz Nowak", "Zoé Garnier", "Anaïs Morel", "Mads Sørensen"]
-
-
-@pytest.fixture
-def phone(browser, live_server):
-    context = browser.new_context(
-        base_url=live_server.url, locale="fr-FR", viewport=PHONE, is_mobile=True,
-        has_touch=True, device_scale_factor=2,
-    )
-    context.set_default_timeout(20_000)
-    page = context.new_page()
-    yield page
-    context.close()
 
 
 @pytest.fixture

@@ -13,6 +13,7 @@ from axe_playwright_python.sync_playwright import Axe
 from django.utils import timezone
 from playwright.sync_api import expect
 
+from tests.browser.conftest import PHONE
 from tests.browser.test_accessibility import AXE_OPTIONS, serious
 from tests.factories import match_at, recorded_match
 from tournament.core.table_codes import table_code
@@ -21,7 +22,6 @@ from tournament.room import services
 
 SCREEN_SIZES = {"full-hd": {"width": 1920, "height": 1080}, "hd": {"width": 1280, "height": 720}}
 STAFF_SIZES = {"laptop": {"width": 1280, "height": 800}, "tablet": {"width": 1024, "height": 768}}
-PHONE = {"width": 390, "height": 844}
 
 
 @pytest.fixture(scope="module")

@@ -8,6 +8,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.conftest import PHONE
 from tests.factories import (
     confirmed_match,
     matches_confirmed,
@@ -20,20 +21,6 @@ from tournament.models import Match, Player, Seat
 from tournament.seating.services import session_seat
 from tournament.sessions.services import session_close, session_create, session_start
 from tournament.standings.selectors import standings_rows
-
-PHONE = {"width": 390, "height": 844}
-
-
-@pytest.fixture
-def phone(browser, live_server):
-    context = browser.new_context(
-        base_url=live_server.url, locale="fr-FR", viewport=PHONE, is_mobile=True,
-        has_touch=True, device_scale_factor=2,
-    )
-    context.set_default_timeout(10_000)
-    page = context.new_page()
-    yield page
-    context.close()
 
 
 @pytest.fixture
