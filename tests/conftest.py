@@ -66,13 +66,14 @@ def pytest_collection_modifyitems(config, items):
 
 
 @pytest.fixture(scope="session")
-def django_db_modify_db_settings(request):
+def django_db_modify_db_settings(request, django_db_modify_db_settings_parallel_suffix):
     """On SQLite, a run with tests of the live server (the browser tests, the Locust room's)
     has its database in a file (one per xdist worker), as at a real event: the live server
     then answers each request on its own connection, in WAL mode with the settings' busy
     timeout, rather than sharing the in-memory database's one connection between its threads
     (which answered "database table is locked"). Without them the database stays in memory
-    (the quick loop)."""
+    (the quick loop). On PostgreSQL each xdist worker has its own test database
+    (``test_triominos_gw0``...: pytest-django's suffix, which this fixture keeps)."""
     from django.conf import settings as django_settings
 
     database = django_settings.DATABASES["default"]
