@@ -24,10 +24,11 @@ The requests are the ones the pages' scripts send (``tournament/static/``):
   with the browser's cache: ``If-None-Match`` with the ETag of the last answer, a 304 counted
   apart from a 200. ``BENCH_PHONE_PAGES=all``: each phone polls all four every 15 s.
 
-Every answer carries the server's CPU time of the request (``Server-Timing: cpu;dur=``, added by
-``bench/server_timing.py`` when the benchmarks' app is installed in the server); the file
-counts it per kind of request. At the end it prints, per kind, the requests, errors, 304s,
-p50/p95 and the server's CPU, and the room's save and poll percentiles; ``BENCH_SUMMARY`` names
+Every answer carries the server's timings of the request (``Server-Timing: cpu;dur=``, with its
+queries' time ``db`` and its wall time in the worker ``app``, added by ``bench/server_timing.py``
+when the benchmarks' app is installed in the server); the file counts them per kind of
+request. At the end it prints, per kind, the requests, errors, 304s, p50/p95, the server's CPU
+(median, mean), the queries' and the worker's time (medians), and the room's save and poll percentiles; ``BENCH_SUMMARY`` names
 a JSON file to write them to (``bench_room_knee`` reads it).
 
 ``BENCH_ROOM``: the room file (``bench/room.json``); ``BENCH_TABLES``: how many of its tables
@@ -48,6 +49,7 @@ import time
 import uuid
 from collections import defaultdict
 from pathlib import Path
+from typing import NamedTuple
 from urllib.parse import urlparse
 
 import gevent
@@ -66,7 +68,9 @@ POLL_SECONDS = 15
 SAVES = ("save: turn", "save: round end", "save: confirm")
 PAGES = ("match", "player", "session", "standings")
 REVISION = "X-Match-Revision"
-SERVER_CPU = re.compile(r"cpu;dur=([0-9.]+)")
+#: The server's timings of a request (``bench/server_timing.py``): its CPU, its queries, its
+#: wall time in the worker.
+SERVER_TIMING = {metric: re.compile(rf"\b{metric};dur=([0-9.]+)") for metric in ("cpu", "db", "app")}
 
 
 def paced(low: float, high: float) -> float:
@@ -83,7 +87,7 @@ class Figures:
         self.lock = threading.Lock()
         self.start: float | None = None
         self.load_at_start = ""
-        self.requests: dict[str, list[tuple[float, int, float | None, int]]] = defaultdict(list)
+        self.requests: dict[str, list[Answer]] = defaultdict(list)
         self.errors: dict[str, list[str]] = defaultdict(list)
 
     def counting(self) -> bool:
@@ -94,11 +98,12 @@ class Figures:
             return
         status = getattr(response, "status_code", 0) or 0
         headers = getattr(response, "headers", None) or {}
-        found = SERVER_CPU.search(headers.get("Server-Timing", "") or "")
-        cpu = float(found.group(1)) if found else None
+        timing = headers.get("Server-Timing", "") or ""
+        found = {metric: pattern.search(timing) for metric, pattern in SERVER_TIMING.items()}
+        server = {metric: float(match.group(1)) if match else None for metric, match in found.items()}
         size = len(getattr(response, "content", b"") or b"") if status else 0
         with self.lock:
-            self.requests[name].append((response_time, status, cpu, size))
+            self.requests[name].append(Answer(response_time, status, size, **server))
             if exception is not None:
                 self.errors[name].append(str(exception)[:200])
 
@@ -106,21 +111,23 @@ class Figures:
         seconds = time.monotonic() - self.start if self.counting() else 0.0
         kinds = {}
         for name, rows in sorted(self.requests.items()):
-            cpus = [cpu for _t, _s, cpu, _b in rows if cpu is not None]
+            cpus = [row.cpu for row in rows if row.cpu is not None]
             kinds[name] = {
                 "count": len(rows),
                 "errors": len(self.errors.get(name, [])),
-                "not_modified": sum(1 for _t, status, _c, _b in rows if status == 304),
-                "p50": percentile([t for t, *_ in rows], 50),
-                "p95": percentile([t for t, *_ in rows], 95),
+                "not_modified": sum(1 for row in rows if row.status == 304),
+                "p50": percentile([row.time for row in rows], 50),
+                "p95": percentile([row.time for row in rows], 95),
                 "cpu_median": percentile(cpus, 50),
                 "cpu_mean": sum(cpus) / len(cpus) if cpus else None,
                 "cpu_total": sum(cpus),
-                "bytes_mean": sum(b for *_, b in rows) / len(rows),
+                "db_median": percentile([row.db for row in rows if row.db is not None], 50),
+                "app_median": percentile([row.app for row in rows if row.app is not None], 50),
+                "bytes_mean": sum(row.size for row in rows) / len(rows),
             }
 
         def group(names) -> dict:
-            times = [t for name in names for t, *_ in self.requests.get(name, [])]
+            times = [row.time for name in names for row in self.requests.get(name, [])]
             return {"count": len(times), "p50": percentile(times, 50),
                     "p95": percentile(times, 95)}
 
@@ -144,6 +151,18 @@ class Figures:
             "load_average": {"start": self.load_at_start, "end": load_average()},
             "kinds": kinds,
         }
+
+
+class Answer(NamedTuple):
+    """One request counted: the client's time (ms), the status, the body's bytes, and the
+    server's CPU, query and in-worker times (ms; None without ``Server-Timing``)."""
+
+    time: float
+    status: int
+    size: int
+    cpu: float | None = None
+    db: float | None = None
+    app: float | None = None
 
 
 def percentile(values: list[float], pct: float) -> float | None:
@@ -187,6 +206,10 @@ def ms(value: float | None) -> str:
     return "-" if value is None else f"{value:.0f}"
 
 
+def tenth(value: float | None) -> str:
+    return "-" if value is None else f"{value:.1f}"
+
+
 def report(summary: dict) -> str:
     lines = [
         f"The room: {summary['tables']} tables, {summary['phones']} phones "
@@ -194,7 +217,7 @@ def report(summary: dict) -> str:
         f"{summary['requests_per_second']:.1f} requests/s, {summary['errors']} errors; "
         f"load average {summary['load_average']['start']} -> {summary['load_average']['end']}",
         f"{'request':<22}{'count':>7}{'errors':>7}{'304':>6}{'p50 ms':>8}{'p95 ms':>8}"
-        f"{'CPU ms (median)':>16}{'CPU ms (mean)':>14}{'KiB':>7}",
+        f"{'CPU ms (median)':>16}{'CPU ms (mean)':>14}{'DB ms':>7}{'app ms':>8}{'KiB':>7}",
     ]
     for name, kind in summary["kinds"].items():
         share = f"{kind['not_modified'] / kind['count']:.0%}" if name.startswith("poll") else ""
@@ -202,6 +225,7 @@ def report(summary: dict) -> str:
         cpu_median = "-" if kind["cpu_median"] is None else f"{kind['cpu_median']:.1f}"
         lines.append(f"{name:<22}{kind['count']:>7}{kind['errors']:>7}{share:>6}"
                      f"{ms(kind['p50']):>8}{ms(kind['p95']):>8}{cpu_median:>16}{cpu_mean:>14}"
+                     f"{tenth(kind['db_median']):>7}{tenth(kind['app_median']):>8}"
                      f"{kind['bytes_mean'] / 1024:>7.1f}")
     for group in ("save", "preview", "poll"):
         lines.append(f"{group}: {summary[group]['count']} requests, p50 "
