@@ -13,6 +13,7 @@ from tournament.core.forms import add_service_errors
 from tournament.matches import services
 from tournament.matches.forms.entry import DecisionForm, PassForm, RoundEndForm, TurnForm
 from tournament.matches.forms.parsing import RevisionForm
+from tournament.matches.kept_replays import keep_replay, live_replay
 from tournament.matches.replayed import ReplayedMatch, ReplayedRound
 from tournament.matches.replaying import match_replay
 from tournament.matches.views.base import (
@@ -33,8 +34,10 @@ class TurnAddView(MatchWriteView):
 
     def post(self, request, *args, **kwargs):
         # The form's check and the save change the round in play only: the settled rounds
-        # are taken from their stored scores, not replayed.
-        replay = match_replay(match=self.match, settled_stored=True)
+        # are taken from their stored scores, not replayed; the replay this process kept
+        # after the last save of the match, when it was of the match as it is (its revision)
+        replay = live_replay(match=self.match)
+        results_version = self.match.table.session.tournament.results_version
         passing = "pass" in request.POST
         form = PassForm(request.POST) if passing else TurnForm(request.POST, replay=replay)
         if not form.is_valid():
@@ -68,8 +71,23 @@ class TurnAddView(MatchWriteView):
             add_service_errors(form, error)
             return self.refused(turn_form=form)
         (turn,) = written.saved
-        return self.done(turn_saved_message(turn), written, shown=shown,
-                         kind="pending" if turn.verdict == Verdict.MISMATCH else "saved")
+        response = self.done(turn_saved_message(turn), written, shown=shown,
+                             kind="pending" if turn.verdict == Verdict.MISMATCH else "saved")
+        # kept for the next preview and save, once the answer no longer reads it
+        return kept_after(response, written.replay, results_version=results_version)
+
+
+def kept_after(response, replay: ReplayedMatch, *, results_version: int):
+    """``response``, ``replay`` kept (``keep_replay``) once the response is rendered (at once
+    when it is not a template's)."""
+    def keep(_response=None) -> None:
+        keep_replay(replay, results_version=results_version)
+
+    if isinstance(response, TemplateResponse) and not response.is_rendered:
+        response.add_post_render_callback(keep)
+    else:
+        keep()
+    return response
 
 
 def turn_saved_message(turn) -> str:
@@ -96,10 +114,13 @@ class TurnPreviewView(MatchWriteMixin, MatchPageMixin, View):
             response["HX-Retarget"] = "#match"
             response["HX-Reswap"] = "outerHTML"
             return response
-        # the round in play only: the settled rounds are taken from their stored scores
-        replay = match_replay(match=self.match, settled_stored=True)
+        # the round in play only: the settled rounds are taken from their stored scores (the
+        # replay kept by this process when it is of the match as it is; given back after)
+        replay = live_replay(match=self.match)
+        preview = preview_from_data(replay, request.POST)
+        keep_replay(replay, results_version=self.match.table.session.tournament.results_version)
         return TemplateResponse(request, "tournament/matches/_turn_preview.html",
-                                {"preview": preview_from_data(replay, request.POST)})
+                                {"preview": preview})
 
 
 class TurnUndoView(MatchWriteView):
