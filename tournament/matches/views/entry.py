@@ -227,7 +227,13 @@ class RoundEndView(MatchWriteView):
     def post(self, request, *args, **kwargs):
         if self.posted_stale():  # the form was made for the match as it was: not this one
             return self.stale()
-        replay = match_replay(match=self.match)
+        # the round in play's end: the replay kept since the last save, its settled rounds
+        # taken from their stored scores (also the write's: ``before``); the racks of an
+        # earlier round (a correction) replay the whole match
+        replay = live_replay(match=self.match)
+        results_version = self.match.table.session.tournament.results_version
+        if not any(r.number == self.kwargs["number"] and not r.stored for r in replay.rounds):
+            replay = match_replay(match=self.match)
         round_view = self.round_view(replay)
         form = self.form(replay, round_view, request.POST)
         page = request.POST.get("page") == "round_end"
@@ -238,7 +244,7 @@ class RoundEndView(MatchWriteView):
                     submission_key=submission_key(self.request),
                     round_index=round_view.index, racks=form.cleaned_data["racks"],
                     settlement_claimed=form.cleaned_data["settlement_claimed"],
-                    reason=form.cleaned_data.get("reason", ""),
+                    reason=form.cleaned_data.get("reason", ""), before=replay,
                 )
             except services.AlreadySaved:
                 return self.already_saved()
@@ -249,12 +255,15 @@ class RoundEndView(MatchWriteView):
             else:
                 settled = next(r for r in written.replay.rounds if r.index == round_view.index)
                 if settled.settlement_decision_pending:
-                    return self.done(
+                    response = self.done(
                         _("Round %(number)s settled, with a settlement claimed that differs "
                           "from the engine's: decide below.") % {"number": round_view.number},
                         written, kind="pending")
-                return self.done(_("Round %(number)s settled.") % {"number": round_view.number},
-                                 written)
+                else:
+                    response = self.done(
+                        _("Round %(number)s settled.") % {"number": round_view.number}, written)
+                # kept for the round's confirmation
+                return kept_after(response, written.replay, results_version=results_version)
         if page or round_view.closed or request.POST.get("next") == "sheet":
             return TemplateResponse(request, "tournament/matches/round_end.html", {
                 "tournament": self.tournament, "match": self.match, "replay": replay,
@@ -273,6 +282,8 @@ class RoundConfirmView(MatchWriteView):
                 match=self.match, user=request.user, seen_revision=form.cleaned_data["revision"],
                 submission_key=submission_key(self.request),
                 round_index=kwargs["number"] - 1,
+                # the replay kept since the round's end: the write need not load the rows
+                before=live_replay(match=self.match),
             )
         except services.AlreadySaved:
             return self.already_saved()
