@@ -28,6 +28,7 @@ below), so that ``-m "not slow and not browser"`` is the quick inner loop
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -56,6 +57,14 @@ def pytest_report_header(config):
     return f"hypothesis profile: {HYPOTHESIS_PROFILE} (HYPOTHESIS_PROFILE=ci|dev)"
 
 BROWSER_TESTS = Path(__file__).parent / "browser"
+
+
+def pytest_runtest_setup(item):
+    """No replay kept by a test (``tournament.matches.kept_replays``, once its writes are
+    committed: the browser tests') is served to the next, whose database may reuse its ids."""
+    kept = sys.modules.get("tournament.matches.kept_replays")
+    if kept is not None:
+        kept.forget_replays()
 
 
 def pytest_collection_modifyitems(config, items):

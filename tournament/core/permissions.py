@@ -169,8 +169,13 @@ class TournamentMixin(PermissionMixin):
         expired = self.login_expired(request)
         if expired is not None:
             return expired
-        self.tournament = get_object_or_404(Tournament, slug=kwargs["slug"])
+        self.tournament = self.requested_tournament()
         return super().dispatch(request, *args, **kwargs)
+
+    def requested_tournament(self) -> Tournament:
+        """The tournament of the address (404 when there is none); a view that loads an object
+        of the tournament with it (one query) says so here."""
+        return get_object_or_404(Tournament, slug=self.kwargs["slug"])
 
     def access_refusal(self, request):
         if not can_view(request.user, self.tournament):

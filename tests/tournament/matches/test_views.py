@@ -121,13 +121,14 @@ def test_the_match_page_takes_a_fixed_number_of_queries(
     match = match_at(tournament=tournament)
     record = played_record(match=match, seed=3)
     import_record(match, referee, record if rounds == "all" else truncated(record, rounds=1, turns=5))
-    # tournament, match, session, user; the staff role once (read once for the three
-    # questions: may write? audit link? organiser's links?); seats, rounds, current turns,
-    # current ends: whatever the match's size
-    with django_assert_num_queries(9):
+    # the match with its tournament, session, user; the staff role once (read once for the
+    # three questions: may write? audit link? organiser's links?); seats, rounds, current
+    # turns, current ends: whatever the match's size
+    with django_assert_num_queries(8):
         assert referee_client.get(url(match)).status_code == 200
-    # the public: tournament, match, seats, rounds, turns, ends (then kept: tests/.../queries)
-    with page_queries(6):
+    # the public: the match with its tournament, seats, rounds, turns, ends (then kept:
+    # tests/.../queries)
+    with page_queries(5):
         assert client.get(url(match)).status_code == 200
 
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.utils.choices import CallableChoiceIterator
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
@@ -65,12 +66,17 @@ class TurnForm(PlacementFieldsMixin, RevisionForm):
         self.fields["player"].widget = forms.RadioSelect(choices=self.fields["player"].choices[1:])
         if self.live is not None:
             # named in words as on the board (a referee does not read U(0,0)); the value
-            # keeps the cell's notation
-            placements = self.live.board.placements if self.live.board is not None else []
-            self.fields["cell"].widget = forms.Select(choices=[("", "—")] + [
-                (str(c), engine.cell_words(c, engine.cell_neighbours(c, placements)))
-                for c in self._open_cells()
-            ])
+            # keeps the cell's notation. Named when the list is drawn: a save's check does not
+            # draw it, nor its answer when the tablet keeps its table (``tiles_kept``)
+            self.fields["cell"].widget = forms.Select(
+                choices=CallableChoiceIterator(self._cell_choices))
+
+    def _cell_choices(self) -> list[tuple[str, str]]:
+        placements = self.live.board.placements if self.live.board is not None else []
+        return [("", "—")] + [
+            (str(c), engine.cell_words(c, engine.cell_neighbours(c, placements)))
+            for c in self._open_cells()
+        ]
 
     def _open_cells(self) -> list[engine.Cell]:
         board = self.live.board if self.live is not None else None

@@ -12,7 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournament import engine
-from tournament.matches.replayed import ReplayedRound, TranslatedProblem, TurnLine
+from tournament.matches.replayed import ReplayedMatch, ReplayedRound, TranslatedProblem, TurnLine
 from tournament.matches.services.write import WriteResult, checked_decision, match_write
 from tournament.models import AuditEntry, Match, Round, RoundEnd
 
@@ -95,12 +95,17 @@ def match_round_end(
     racks: Sequence[RackInput],
     settlement_claimed: Sequence[int] | None = None,
     reason: str = "",
+    before: ReplayedMatch | None = None,
 ) -> WriteResult[RoundEnd]:
     """Enter the racks shown at the end of a round (and the settlement claimed); the engine
     settles it. Entering them again is a correction: a new version, a reason required, and
-    the round must be confirmed again. Errors are keyed ``rack_<seat>``."""
+    the round must be confirmed again. Errors are keyed ``rack_<seat>``. ``before``: the
+    caller's replay of the match, its round ``round_index`` replayed (``match_write``)."""
+    if before is not None and not any(
+            r.index == round_index and not r.stored for r in before.rounds):
+        before = None  # the round's turns were not loaded
     with match_write(match=match, user=user, seen_revision=seen_revision,
-                     submission_key=submission_key) as write:
+                     submission_key=submission_key, before=before) as write:
         rows = write.rows
         round_ = next((r for r in rows.rounds if r.index == round_index), None)
         if round_ is None or not rows.turns.get(round_.pk):
@@ -157,13 +162,14 @@ def _turn_numbers(turns: Sequence[TurnLine]) -> str:
 
 
 def match_round_confirm(*, match: Match, user, seen_revision: int, round_index: int,
-                        submission_key: str = "") -> WriteResult[Round]:
+                        submission_key: str = "",
+                        before: ReplayedMatch | None = None) -> WriteResult[Round]:
     """The referee confirms a closed round. It cannot be confirmed while a decision is
     pending or an illegal turn remains, nor once a correction has left it unfinished. Once
     the match is over and every round confirmed, the match is confirmed (what the standings
-    count)."""
+    count). ``before``: the caller's replay of the match (``match_write``)."""
     with match_write(match=match, user=user, seen_revision=seen_revision,
-                     submission_key=submission_key) as write:
+                     submission_key=submission_key, before=before) as write:
         round_ = next((r for r in write.rows.rounds if r.index == round_index), None)
         already = round_ is not None and round_.confirmed_at is not None
         if round_ is not None and not already:

@@ -28,6 +28,7 @@ caller.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -204,7 +205,9 @@ def _claim_revision(*, match: Match, seen_revision: int, submission_key: str = "
     session's refusal, which comes first). A submission whose key was saved before raises
     AlreadySaved, even when its revision is stale (the same submission sent twice at once:
     the second waits for the first, then finds its key). The key is kept with the write.
-    Returns the match re-read after the update (its table, session and tournament loaded)."""
+    Returns the match after the update (its table, session and tournament loaded): ``match``
+    itself when it was read at ``seen_revision`` with them (a copy, its session's state read
+    again), else re-read."""
     if _saved_before(match.pk, submission_key):
         raise AlreadySaved(match_id=match.pk, key=submission_key)
     updated = Match.objects.filter(pk=match.pk, revision=seen_revision).update(
@@ -212,7 +215,14 @@ def _claim_revision(*, match: Match, seen_revision: int, submission_key: str = "
     )
     if updated != 1 and _saved_before(match.pk, submission_key):
         raise AlreadySaved(match_id=match.pk, key=submission_key)
-    match = match_with_tournament(match.pk).get()
+    if updated == 1 and match.revision == seen_revision and _loaded_with_tournament(match):
+        # ``match`` was read at the revision claimed: its row is as read (every write to a
+        # match raises its revision), its session's state is read again
+        match = copy.copy(match)
+        match.revision = seen_revision + 1
+        match.table.session.refresh_from_db(fields=["status"])
+    else:
+        match = match_with_tournament(match.pk).get()
     refusal = session_write_refusal(match.table.session)
     if refusal is not None:
         raise refusal
@@ -221,6 +231,15 @@ def _claim_revision(*, match: Match, seen_revision: int, submission_key: str = "
     if submission_key:
         MatchSubmission.objects.create(match=match, key=submission_key)
     return match
+
+
+def _loaded_with_tournament(match: Match) -> bool:
+    """``match`` came with its table, session and tournament (``match_with_tournament``)."""
+    if not Match.table.is_cached(match):
+        return False
+    table = match.table
+    return (type(table).session.is_cached(table)
+            and type(table.session).tournament.is_cached(table.session))
 
 
 @contextmanager
@@ -323,7 +342,10 @@ def match_results_cache(*, replay: ReplayedMatch) -> bool:
         Turn.objects.bulk_create(new_turns)
     if changed_turns:
         Turn.objects.bulk_update(changed_turns, _TURN_FIGURES)
-    if changed_rounds:
+    if len(changed_rounds) == 1:  # a turn's write: its round alone, without bulk's CASE
+        (row,) = changed_rounds
+        Round.objects.filter(pk=row.pk).update(end_kind=row.end_kind, scores=row.scores)
+    elif changed_rounds:
         Round.objects.bulk_update(changed_rounds, ["end_kind", "scores"])
     if changed_ends:
         RoundEnd.objects.bulk_update(changed_ends, ["settlement_differs"])

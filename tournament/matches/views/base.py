@@ -54,17 +54,22 @@ class MatchMixin(TournamentMixin):
     can_write: bool
     write_refusal: ValidationError | None
 
-    def access_refusal(self, request):
-        # The match is loaded first, for has_permission(); a private tournament is still a
-        # 404 to whoever may not see it (TournamentMixin), whichever match is asked for.
+    def requested_tournament(self):
+        # The match is loaded first, with its tournament (one query), for has_permission(); a
+        # private tournament is still a 404 to whoever may not see it (TournamentMixin),
+        # whichever match is asked for.
         match = (
             match_with_tournament(self.kwargs["match_id"])
-            .filter(table__session__tournament=self.tournament)
+            .filter(table__session__tournament__slug=self.kwargs["slug"])
             .first()
         )
         if match is None:
             raise Http404
         self.match = match
+        return match.table.session.tournament
+
+    def access_refusal(self, request):
+        match = self.match
         self.can_write = can_referee(request.user, match.table)
         self.write_refusal = session_write_refusal(match.table.session)
         return super().access_refusal(request)

@@ -13,6 +13,7 @@ from tournament.core.forms import add_service_errors
 from tournament.matches import services
 from tournament.matches.forms.entry import DecisionForm, PassForm, RoundEndForm, TurnForm
 from tournament.matches.forms.parsing import RevisionForm
+from tournament.matches.kept_replays import keep_replay, live_replay
 from tournament.matches.replayed import ReplayedMatch, ReplayedRound
 from tournament.matches.replaying import match_replay
 from tournament.matches.views.base import (
@@ -33,8 +34,10 @@ class TurnAddView(MatchWriteView):
 
     def post(self, request, *args, **kwargs):
         # The form's check and the save change the round in play only: the settled rounds
-        # are taken from their stored scores, not replayed.
-        replay = match_replay(match=self.match, settled_stored=True)
+        # are taken from their stored scores, not replayed; the replay this process kept
+        # after the last save of the match, when it was of the match as it is (its revision)
+        replay = live_replay(match=self.match)
+        results_version = self.match.table.session.tournament.results_version
         passing = "pass" in request.POST
         form = PassForm(request.POST) if passing else TurnForm(request.POST, replay=replay)
         if not form.is_valid():
@@ -68,8 +71,23 @@ class TurnAddView(MatchWriteView):
             add_service_errors(form, error)
             return self.refused(turn_form=form)
         (turn,) = written.saved
-        return self.done(turn_saved_message(turn), written, shown=shown,
-                         kind="pending" if turn.verdict == Verdict.MISMATCH else "saved")
+        response = self.done(turn_saved_message(turn), written, shown=shown,
+                             kind="pending" if turn.verdict == Verdict.MISMATCH else "saved")
+        # kept for the next preview and save, once the answer no longer reads it
+        return kept_after(response, written.replay, results_version=results_version)
+
+
+def kept_after(response, replay: ReplayedMatch, *, results_version: int):
+    """``response``, ``replay`` kept (``keep_replay``) once the response is rendered (at once
+    when it is not a template's)."""
+    def keep(_response=None) -> None:
+        keep_replay(replay, results_version=results_version)
+
+    if isinstance(response, TemplateResponse) and not response.is_rendered:
+        response.add_post_render_callback(keep)
+    else:
+        keep()
+    return response
 
 
 def turn_saved_message(turn) -> str:
@@ -96,10 +114,13 @@ class TurnPreviewView(MatchWriteMixin, MatchPageMixin, View):
             response["HX-Retarget"] = "#match"
             response["HX-Reswap"] = "outerHTML"
             return response
-        # the round in play only: the settled rounds are taken from their stored scores
-        replay = match_replay(match=self.match, settled_stored=True)
+        # the round in play only: the settled rounds are taken from their stored scores (the
+        # replay kept by this process when it is of the match as it is; given back after)
+        replay = live_replay(match=self.match)
+        preview = preview_from_data(replay, request.POST)
+        keep_replay(replay, results_version=self.match.table.session.tournament.results_version)
         return TemplateResponse(request, "tournament/matches/_turn_preview.html",
-                                {"preview": preview_from_data(replay, request.POST)})
+                                {"preview": preview})
 
 
 class TurnUndoView(MatchWriteView):
@@ -206,7 +227,13 @@ class RoundEndView(MatchWriteView):
     def post(self, request, *args, **kwargs):
         if self.posted_stale():  # the form was made for the match as it was: not this one
             return self.stale()
-        replay = match_replay(match=self.match)
+        # the round in play's end: the replay kept since the last save, its settled rounds
+        # taken from their stored scores (also the write's: ``before``); the racks of an
+        # earlier round (a correction) replay the whole match
+        replay = live_replay(match=self.match)
+        results_version = self.match.table.session.tournament.results_version
+        if not any(r.number == self.kwargs["number"] and not r.stored for r in replay.rounds):
+            replay = match_replay(match=self.match)
         round_view = self.round_view(replay)
         form = self.form(replay, round_view, request.POST)
         page = request.POST.get("page") == "round_end"
@@ -217,7 +244,7 @@ class RoundEndView(MatchWriteView):
                     submission_key=submission_key(self.request),
                     round_index=round_view.index, racks=form.cleaned_data["racks"],
                     settlement_claimed=form.cleaned_data["settlement_claimed"],
-                    reason=form.cleaned_data.get("reason", ""),
+                    reason=form.cleaned_data.get("reason", ""), before=replay,
                 )
             except services.AlreadySaved:
                 return self.already_saved()
@@ -228,12 +255,15 @@ class RoundEndView(MatchWriteView):
             else:
                 settled = next(r for r in written.replay.rounds if r.index == round_view.index)
                 if settled.settlement_decision_pending:
-                    return self.done(
+                    response = self.done(
                         _("Round %(number)s settled, with a settlement claimed that differs "
                           "from the engine's: decide below.") % {"number": round_view.number},
                         written, kind="pending")
-                return self.done(_("Round %(number)s settled.") % {"number": round_view.number},
-                                 written)
+                else:
+                    response = self.done(
+                        _("Round %(number)s settled.") % {"number": round_view.number}, written)
+                # kept for the round's confirmation
+                return kept_after(response, written.replay, results_version=results_version)
         if page or round_view.closed or request.POST.get("next") == "sheet":
             return TemplateResponse(request, "tournament/matches/round_end.html", {
                 "tournament": self.tournament, "match": self.match, "replay": replay,
@@ -252,6 +282,8 @@ class RoundConfirmView(MatchWriteView):
                 match=self.match, user=request.user, seen_revision=form.cleaned_data["revision"],
                 submission_key=submission_key(self.request),
                 round_index=kwargs["number"] - 1,
+                # the replay kept since the round's end: the write need not load the rows
+                before=live_replay(match=self.match),
             )
         except services.AlreadySaved:
             return self.already_saved()

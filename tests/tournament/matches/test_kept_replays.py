@@ -1,0 +1,208 @@
+"""A process keeps the round in play's replay between a tablet's saves
+(``tournament.matches.kept_replays``): the next save or preview at the same state does not
+load the rows again, and a copy is never served once the match moved on (a write by another
+process, another tab), nor rolled back, nor in another language.
+
+The copies are kept once the write is committed: the tests run each in a transaction, so
+they run the commit's callbacks themselves (``django_capture_on_commit_callbacks``)."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+from django.utils import translation
+
+from tests.factories import match_at, played_record
+from tests.tournament.matches.helpers import (
+    add,
+    blocked_racks,
+    blocked_round,
+    board_turn,
+    fresh,
+)
+from tournament.matches import services
+from tournament.matches.kept_replays import forget_replays, keep_replay, live_replay
+from tournament.models import Round, Session, Turn
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def url(match, name: str, **kwargs) -> str:
+    return reverse(f"tournament:{name}", kwargs={
+        "slug": match.table.session.tournament.slug, "match_id": match.pk, **kwargs})
+
+
+def posted(turn: dict, revision: int) -> dict[str, str]:
+    place = turn["place"]
+    x, y, o = place["cell"]
+    return {"revision": str(revision), "player": str(turn["player"]),
+            "tile": "".join(map(str, sorted(place["corners"]))), "cell": f"{o}({x},{y})",
+            "corners": "-".join(map(str, place["corners"])), "draws": str(turn.get("draws", 0)),
+            "claimed": str(turn["claimed"])}
+
+
+def placed(match, count: int) -> list[dict]:
+    """The first ``count`` turns of a simulated round one that place a tile (no draw)."""
+    turns = played_record(match=match, seed=5)["rounds"][0]["turns"]
+    return [t for t in turns if t.get("place") and not t.get("draws")][:count]
+
+
+def tile(turn: dict) -> str:
+    return "-".join(map(str, sorted(turn["place"]["corners"])))
+
+
+def tablet_save(client, match, turn, *, revision: int):
+    """The tablet's htmx save of ``turn``, its page showing ``revision``."""
+    return client.post(url(match, "match_turn_add"), posted(turn, revision),
+                       HTTP_X_MATCH_SHOWN=str(revision), **HTMX)
+
+
+def sql(queries: CaptureQueriesContext, table: str) -> list[str]:
+    return [q["sql"] for q in queries.captured_queries
+            if q["sql"].startswith("SELECT") and f'FROM "{table}"' in q["sql"]]
+
+
+@pytest.fixture
+def opened(tournament, referee):
+    """A match in play, its first turn saved (by the services: nothing kept)."""
+    forget_replays()
+    match = match_at(tournament=tournament, started=True)
+    turns = placed(match, 4)
+    add(match, referee, board_turn(turns[0]))
+    return match, turns
+
+
+def test_a_save_after_a_save_loads_no_row_again(opened, referee_client,
+                                                django_capture_on_commit_callbacks):
+    match, turns = opened
+    revision = fresh(match).revision
+    with django_capture_on_commit_callbacks(execute=True):
+        first = tablet_save(referee_client, match, turns[1], revision=revision)
+    assert first.status_code == 200
+    with CaptureQueriesContext(connection) as queries, \
+            django_capture_on_commit_callbacks(execute=True):
+        second = tablet_save(referee_client, match, turns[2], revision=revision + 1)
+    assert second.status_code == 200 and second["X-Submission"] == "saved"
+    # the replay kept by the first save: no seat, round or turn read; the match read once
+    # (its claim does not read it again)
+    assert sql(queries, "tournament_turn") == []
+    assert sql(queries, "tournament_seat") == []
+    assert len(sql(queries, "tournament_match")) == 1
+    current = Turn.objects.current().filter(round__match=match).order_by("index")
+    assert [t.tile for t in current] == [tile(t) for t in turns[:3]]
+    assert all(t.verdict == "ok" for t in current)
+
+
+def test_a_write_by_another_process_is_never_served_from_the_copy(
+        opened, referee, referee_client, django_capture_on_commit_callbacks):
+    match, turns = opened
+    revision = fresh(match).revision
+    with django_capture_on_commit_callbacks(execute=True):
+        assert tablet_save(referee_client, match, turns[1], revision=revision).status_code == 200
+    # another worker saves the next turn: this process's copy is of the revision before it
+    services.match_turns_add(match=fresh(match), user=referee, seen_revision=revision + 1,
+                             turns=[board_turn(turns[2])])
+    # the tablet, still showing the revision before, is told so; nothing of it is written
+    stale = tablet_save(referee_client, match, turns[2], revision=revision + 1)
+    assert stale.status_code == 409 and stale["X-Submission"] == "stale"
+    assert Turn.objects.current().filter(round__match=match).count() == 3
+    # its next save is checked against the table as the other worker left it
+    with CaptureQueriesContext(connection) as queries:
+        saved = tablet_save(referee_client, match, turns[3], revision=revision + 2)
+    assert saved.status_code == 200
+    assert sql(queries, "tournament_turn")  # replayed from the database
+    line = saved.context["replay"].live_round_view.turns
+    assert [t.row.tile for t in line] == [tile(t) for t in turns[:4]]
+    assert [t.report.verdict.value for t in line] == ["ok"] * 4
+
+
+def test_two_tabs_at_one_revision_one_is_refused(opened, referee_client, client, referee,
+                                                 django_capture_on_commit_callbacks):
+    match, turns = opened
+    other_tab = client
+    other_tab.force_login(referee)
+    revision = fresh(match).revision
+    with django_capture_on_commit_callbacks(execute=True):
+        assert tablet_save(referee_client, match, turns[1], revision=revision).status_code == 200
+    with django_capture_on_commit_callbacks(execute=True):
+        first = tablet_save(referee_client, match, turns[2], revision=revision + 1)
+        second = tablet_save(other_tab, match, turns[3], revision=revision + 1)
+    assert first.status_code == 200 and second.status_code == 409
+    assert fresh(match).revision == revision + 2
+    assert Turn.objects.current().filter(round__match=match).count() == 3
+
+
+def test_a_copy_is_lent_once_and_only_at_the_state_it_was_made_at(
+        opened, django_capture_on_commit_callbacks):
+    match, _turns = opened
+    match = fresh(match)
+    results_version = match.table.session.tournament.results_version
+
+    def kept_then_asked(asked, *, language: str = "en") -> bool:
+        forget_replays()
+        with translation.override("en"):
+            made = live_replay(match=match)
+            with django_capture_on_commit_callbacks(execute=True):  # committed: kept
+                keep_replay(made, results_version=results_version)
+        with translation.override(language):
+            return live_replay(match=asked) is made
+
+    assert kept_then_asked(fresh(match))
+    assert live_replay(match=match) is not live_replay(match=match)  # lent, not kept twice
+    later = fresh(match)
+    later.revision += 1
+    assert not kept_then_asked(later)
+    renamed = fresh(match)
+    renamed.table.session.tournament.results_version += 1
+    assert not kept_then_asked(renamed)
+    assert not kept_then_asked(fresh(match), language="fr")
+
+
+def test_a_write_rolled_back_keeps_nothing(opened, django_capture_on_commit_callbacks):
+    match, _turns = opened
+    match = fresh(match)
+    made = live_replay(match=match)
+    with django_capture_on_commit_callbacks(execute=True), pytest.raises(RuntimeError), \
+            transaction.atomic():
+            keep_replay(made, results_version=match.table.session.tournament.results_version)
+            raise RuntimeError("the write fails after its replay")
+    assert live_replay(match=match) is not made
+
+
+def test_a_session_closed_after_the_page_was_read_still_refuses_the_write(opened, referee):
+    match, turns = opened
+    match = fresh(match)  # read at its revision, with its session in play
+    Session.objects.filter(pk=match.table.session_id).update(status=Session.Status.FINISHED)
+    with pytest.raises(ValidationError) as refused:
+        services.match_turns_add(match=match, user=referee, seen_revision=match.revision,
+                                 turns=[board_turn(turns[1])])
+    assert getattr(refused.value, "code", None) == "session_closed"
+    assert fresh(match).revision == match.revision
+    assert Turn.objects.current().filter(round__match=match).count() == 1
+
+
+def test_the_confirmation_after_a_round_end_loads_no_row_again(
+        tournament, referee, referee_client, django_capture_on_commit_callbacks):
+    forget_replays()
+    match = match_at(tournament=tournament, started=True)
+    blocked_round(match, referee)
+    revision = fresh(match).revision
+    racks = blocked_racks()
+    data = {"revision": str(revision)}
+    for seat, rack in enumerate(racks):
+        data[f"rack_{seat}"] = " ".join(rack)
+        data[f"total_{seat}"] = ""
+    with django_capture_on_commit_callbacks(execute=True):
+        ended = referee_client.post(url(match, "match_round_end", number=1), data, **HTMX)
+    assert ended.status_code == 200 and ended.context["round_to_confirm"].number == 1
+    with CaptureQueriesContext(connection) as queries:
+        confirmed = referee_client.post(url(match, "match_round_confirm", number=1),
+                                        {"revision": str(revision + 1)}, **HTMX)
+    assert confirmed.status_code == 200 and confirmed["X-Submission"] == "saved"
+    assert sql(queries, "tournament_seat") == []  # the write used the copy's rows
+    assert Round.objects.get(match=match, index=0).confirmed_at is not None

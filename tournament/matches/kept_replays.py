@@ -1,0 +1,101 @@
+"""The round in play's replay, kept by this process between a tablet's requests.
+
+A tablet's save replays the match as its page shows it (to check the turn), then the match as
+written; its next preview and save start from the same state. :func:`live_replay` gives
+``match_replay(match=..., settled_stored=True)``, taken from this process's copy when there is
+one made at the same state; :func:`keep_replay` keeps a replay for the next request.
+
+A copy is kept under what makes it: the match's revision (every write to the match raises
+it, in the write's transaction), the tournament's results version (raised by what else a
+replay shows: a player's name, the rules, the seating) and the language (the problems are in
+the user's). Both numbers are read with the request's match (one query); a copy made at
+another revision is never served, so a write by another process (another worker) or another
+thread makes the copy of this one useless, never wrong. A copy is kept only once the write
+that made it is committed (``transaction.on_commit``): a write rolled back leaves none.
+
+A copy is lent to one request at a time: :func:`live_replay` takes it out, and a request that
+used it up (a save plays its turn on it) keeps the new replay instead; one that did not (a
+preview) gives it back. Two requests of one match at once: the second replays from the
+database, as without the copy.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from typing import NamedTuple
+
+from django.db import transaction
+from django.utils import translation
+
+from tournament.matches.records import settled_rounds
+from tournament.matches.replayed import ReplayedMatch
+from tournament.matches.replaying import match_replay
+from tournament.models import Match
+
+#: How many matches' replays a process keeps (a room of 128 tables, with room to spare).
+KEPT_MATCHES = 256
+
+
+class _Key(NamedTuple):
+    revision: int
+    results_version: int
+    language: str | None
+
+
+_kept: OrderedDict[int, tuple[_Key, ReplayedMatch]] = OrderedDict()
+_lock = threading.Lock()
+
+
+def _key(match: Match, *, results_version: int | None = None) -> _Key:
+    if results_version is None:
+        results_version = match.table.session.tournament.results_version
+    return _Key(match.revision, results_version, translation.get_language())
+
+
+def live_replay(*, match: Match) -> ReplayedMatch:
+    """``match_replay(match=match, settled_stored=True)``: the copy kept at ``match``'s state
+    (its revision and its tournament's results version, as read with it), taken out (the
+    caller may use it up: :func:`keep_replay` gives it back), else replayed from the
+    database. The replay's ``match`` is ``match``."""
+    key = _key(match)
+    with _lock:
+        entry = _kept.pop(match.pk, None)
+    if entry is None or entry[0] != key:
+        return match_replay(match=match, settled_stored=True)
+    replay = entry[1]
+    replay.match = replay.rows.match = match
+    return replay
+
+
+def keep_replay(replay: ReplayedMatch, *, results_version: int) -> None:
+    """Keep ``replay`` for the next request of its match, once the transaction in progress
+    (if any) is committed, under its match's revision and ``results_version`` (the version
+    read with the rows, or before them). Only a replay as :func:`live_replay` makes it: its
+    leading settled rounds taken from their stored scores, their turns not loaded; any other
+    is not kept."""
+    rows = replay.rows
+    stored = [round_view.row.pk for round_view in replay.rounds if round_view.stored]
+    settled = [round_.pk for round_ in settled_rounds(rows)]
+    if stored != settled or set(rows.unloaded) != set(stored) or rows.turns.keys() & set(stored):
+        return
+    match = replay.match
+    key = _key(match, results_version=results_version)
+
+    def kept() -> None:
+        with _lock:
+            current = _kept.get(match.pk)
+            if current is not None and current[0].revision > key.revision:
+                return  # a newer one is kept already
+            _kept[match.pk] = (key, replay)
+            _kept.move_to_end(match.pk)
+            while len(_kept) > KEPT_MATCHES:
+                _kept.popitem(last=False)
+
+    transaction.on_commit(kept)
+
+
+def forget_replays() -> None:
+    """Drop every replay kept (the tests)."""
+    with _lock:
+        _kept.clear()
