@@ -61,20 +61,20 @@ class PublicSessionView(TournamentMixin, LiveFragmentMixin, TemplateView):
         staff = is_referee(request.user, self.tournament)  # the context's user_is_staff
         attention = session_attention(session=session) if staff and tables else None
         seating_table = SeatingTable(tables, prefix="table-", attention=attention)
-        seats_table = PlayerSeatTable(seating_by_player(tables), prefix="seat-")
         config = RequestConfig(request, paginate=False)
         config.configure(seating_table)
-        config.configure(seats_table)
-        context = self.get_context_data(
-            session=session,
-            sessions=list(self.tournament.sessions.values_list("number", flat=True)),
-            seating_table=seating_table,
-            seats_table=seats_table,
-            is_live=session.status == Session.Status.PLAYING,
-            poll_seconds=poll_seconds(),
-            fold_letters=json.dumps(FOLDED_LETTERS, ensure_ascii=False),
-        )
-        return self.render_live(context)
+        context = {"session": session, "seating_table": seating_table,
+                   "is_live": session.status == Session.Status.PLAYING,
+                   "poll_seconds": poll_seconds()}
+        if not request.htmx:  # the live fragment (the tables) is all a poll shows
+            seats_table = PlayerSeatTable(seating_by_player(tables), prefix="seat-")
+            config.configure(seats_table)
+            context.update(
+                sessions=list(self.tournament.sessions.values_list("number", flat=True)),
+                seats_table=seats_table,
+                fold_letters=json.dumps(FOLDED_LETTERS, ensure_ascii=False),
+            )
+        return self.render_live(self.get_context_data(**context))
 
 
 class PublicPlayerView(TournamentMixin, LiveFragmentMixin, TemplateView):

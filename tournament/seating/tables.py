@@ -6,6 +6,7 @@ and 512 names, and the page polls itself every 15 seconds while the session is i
 
 from __future__ import annotations
 
+import html
 from typing import Any
 
 import django_tables2 as tables2
@@ -52,20 +53,27 @@ class SeatingTable(PythonBodyTable):
         super().__init__(data, **kwargs)
         self.attention = attention or {}
 
+    def rows_html(self, records):
+        self.seat_title = escape(gettext("seat"))  # once a page, in its language
+        return super().rows_html(records)
+
     def body_row_attrs(self, record) -> str:
         return f'id="table-{record["number"]:d}"'
 
     def cell_players(self, record) -> str:
-        seat_title = escape(_("seat"))
+        # the standard library's escape, as Django's does it, without its check for lazy
+        # strings on each of a session's 512 names (the page is polled while it is in play)
+        seat_title = self.seat_title
         items = []
         for player in record["players"]:
-            club = f' <span class="club">{escape(player["club"])}</span>' if player["club"] else ""
+            club = f' <span class="club">{html.escape(player["club"])}</span>' if player["club"] else ""
             total = "" if player["total"] is None else f'{player["total"]:d}'
             winner = ' class="winner"' if player["winner"] else ""
             items.append(
                 f'<li{winner}>'
-                f'<span class="seat-number" title="{seat_title}">{escape(player["seat"])}</span>'
-                f'<span class="who"><a href="{escape(player["url"])}">{escape(player["name"])}</a>'
+                f'<span class="seat-number" title="{seat_title}">{html.escape(player["seat"])}</span>'
+                f'<span class="who"><a href="{html.escape(player["url"])}">'
+                f'{html.escape(player["name"])}</a>'
                 f'{club}</span><span class="total">{total}</span></li>'
             )
         return f'<ol class="table-players">{"".join(items)}</ol>'
@@ -74,8 +82,9 @@ class SeatingTable(PythonBodyTable):
         if not record["match_url"]:
             return ""
         state = (
-            f'<a class="match-state match-state--{escape(record["match_status"])}" '
-            f'href="{escape(record["match_url"])}">{escape(record["match_status_label"])}</a>'
+            f'<a class="match-state match-state--{html.escape(str(record["match_status"]))}" '
+            f'href="{html.escape(record["match_url"])}">'
+            f'{html.escape(str(record["match_status_label"]))}</a>'
         )
         waiting = self.attention.get(record["match_id"])
         if waiting:
