@@ -133,3 +133,36 @@ def test_a_fitting_tile_is_previewed_without_a_request(browser, live_server, tou
     expect(page.locator("#turn-preview [data-points]")).to_have_count(0)
     expect(page.locator("#turn-form .as-computed")).to_be_disabled()
     context.close()
+
+
+def test_a_late_answer_of_the_server_does_not_replace_the_preview_shown_since(
+        page, log_in, tournament, referee):
+    """A cell where the tile does not fit tapped on a slow network, then the one where it
+    fits: the tablet's preview of the second stays when the server's refusal of the first
+    arrives."""
+    match = match_at(tournament=tournament, started=True)
+    turns = simulated_round(match, seed=11)
+    enter_turns(match, referee, turns[:4])
+    log_in("remi-referee", next_url=f"/t/spring-open/matches/{match.pk}/")
+    expect(page.locator("#turn-form")).to_be_visible()
+    answered: list[int] = []
+    page.on("response", lambda response: answered.append(response.status)
+            if response.url.endswith("/preview/") else None)
+    network = page.context.new_cdp_session(page)
+    network.send("Network.enable")
+    network.send("Network.emulateNetworkConditions", {
+        "offline": False, "latency": 1500, "downloadThroughput": -1, "uploadThroughput": -1})
+
+    turn = next(t for t in turns[4:] if "place" in t)
+    tile, cell = tile_and_cell(turn)
+    page.locator(f'.tile-button[data-tile="{tile}"]').click()
+    page.locator("#board polygon.open.nofit").first.click()
+    page.locator(f'#board polygon.open[data-cell="{cell}"]').click()
+    expect(page.locator("#turn-preview [data-points]")).to_have_count(1)
+    page.wait_for_timeout(100)
+    assert answered == []  # the refusal is still on its way
+    page.wait_for_event("response", lambda response: response.url.endswith("/preview/"))
+    page.wait_for_timeout(300)
+    expect(page.locator("#turn-preview .preview-refused")).to_have_count(0)
+    expect(page.locator("#turn-preview .preview-head")).to_have_attribute("data-cell", cell)
+    assert answered == [200]
