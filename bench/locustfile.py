@@ -12,10 +12,12 @@ The requests are the ones the pages' scripts send (``tournament/static/``):
 - ``Tablet`` (one per table, ``BENCH_TABLES`` of the room's tables): logged in as its table's
   referee (the room's session cookie: logged in before the session starts), it opens the match
   page, reads the match's revision from ``X-Match-Revision`` and makes its table's writes in
-  order, at a human pace: a turn every 8 to 15 s, with the engine's preview of the tile at the
-  cell tapped before it (``entry.js``: one when the cell is tapped, a second one a time in four,
-  the draws changed or another cell tapped first), the round's end (the racks shown) when the
-  round is over and its confirmation. Each write is posted as htmx and the queue post it
+  order, at a human pace: a turn every 8 to 15 s, the round's end (the racks shown) when the
+  round is over and its confirmation. The preview of a tile that fits the cell tapped is the
+  page's own (``entry.js`` and ``board.js``: no request); the server is asked only for a cell
+  where the tile does not fit, which the tablet taps first ``BENCH_NOFIT`` of the turns
+  (0.125: a time in eight): the tile at the cell across the side of the one it goes to, which
+  the server refuses (taken, or not fitting) at the cost of any preview. Each write is posted as htmx and the queue post it
   (``queue.js``: ``HX-Request``, ``X-CSRFToken``, a ``submission_key``), at the revision the
   last answer gave in ``X-Match-Revision``.
 - ``Phone`` (4 per table): a player's phone. It opens one page (the four phones of a table
@@ -34,7 +36,9 @@ a JSON file to write them to (``bench_room_knee`` reads it).
 ``BENCH_ROOM``: the room file (``bench/room.json``); ``BENCH_TABLES``: how many of its tables
 play (all); ``BENCH_WARMUP``: seconds after the last user started whose requests are not
 counted (20: every phone has opened its page); ``BENCH_PACE``: a factor on every wait (1; the
-tests run it at 0.05).
+tests run it at 0.05); ``BENCH_NOFIT``: the share of placed turns with a cell where the tile
+does not fit tapped first (0.125); ``BENCH_PREVIEWS=server``: every placed tile previewed by
+the server as before the browser scored it (one a turn, a second one a time in four).
 """
 
 from __future__ import annotations
@@ -62,6 +66,10 @@ SLUG = ROOM["slug"]
 PACE = float(os.environ.get("BENCH_PACE") or 1)
 WARMUP = float(os.environ.get("BENCH_WARMUP") or 20)
 ALL_PAGES = os.environ.get("BENCH_PHONE_PAGES", "one") == "all"
+NOFIT = float(os.environ.get("BENCH_NOFIT") or 0.125)
+#: The tablets as they were before the browser scored a fitting tile: every placed tile
+#: previewed by the server, a second time a time in four (for a before/after in one set-up).
+SERVER_PREVIEWS = os.environ.get("BENCH_PREVIEWS", "browser") == "server"
 #: The seconds between two polls of a phone (``poll_seconds``, the pages' hx-trigger).
 POLL_SECONDS = 15
 #: The kinds of request whose p95 the room's aims are about.
@@ -249,6 +257,23 @@ def next_number(kind: str) -> int:
         return next(_numbers[kind])
 
 
+CELL = re.compile(r"^([UD])\((-?\d+),(-?\d+)\)$")
+
+
+def across(cell: str) -> str:
+    """The cell across a side of ``cell`` (``U(x,y)`` and ``D(x,y)`` share one): taken, or
+    open, where the tile going to ``cell`` seldom fits.
+
+    >>> across("U(0,-1)"), across("D(2,3)")
+    ('D(0,-1)', 'U(2,3)')
+    """
+    found = CELL.match(cell)
+    if found is None:
+        return cell
+    orientation, x, y = found.groups()
+    return f"{'D' if orientation == 'U' else 'U'}({x},{y})"
+
+
 class Tablet(FastHttpUser):
     """A table's tablet, logged in as its referee, making its match's writes one by one."""
 
@@ -310,8 +335,10 @@ class Tablet(FastHttpUser):
             if revision and revision.isdigit():
                 self.revision = int(revision)  # the tablet carries on from where the match is
 
-    def preview(self, form: dict):
+    def preview(self, form: dict, *, cell: str | None = None):
         asked = {key: value for key, value in form.items() if key not in ("corners", "claimed")}
+        if cell is not None:
+            asked["cell"] = cell
         with self.post("preview/", asked, name="preview") as answer:
             if answer.status_code == 200:
                 answer.success()
@@ -327,11 +354,15 @@ class Tablet(FastHttpUser):
         gap = paced(8, 15)
         if write["kind"] == "turn" and "pass" not in write["form"]:
             gevent.sleep(gap * 0.6)  # the tile picked, the cell tapped
-            if random.random() < 0.25:
+            if SERVER_PREVIEWS:
+                if random.random() < 0.25:
+                    self.preview(write["form"])
+                    gevent.sleep(gap * 0.1)
                 self.preview(write["form"])
+            elif random.random() < NOFIT:  # a cell where the tile does not fit tapped first
+                self.preview(write["form"], cell=across(write["form"]["cell"]))
                 gevent.sleep(gap * 0.1)
-            self.preview(write["form"])
-            gevent.sleep(gap * 0.3)  # the points typed
+            gevent.sleep(gap * 0.3)  # the points typed (the fitting tile previewed at once)
             self.save("turns/", write["form"], name="save: turn")
         elif write["kind"] == "turn":
             gevent.sleep(gap)

@@ -37,8 +37,10 @@ def test_a_small_room_runs_without_an_error_and_counts_every_kind(live_server, t
     # the tablet waits for one before it sends the next
     seconds = math.ceil((to_confirm + 2) * (15 * PACE + 1) + 8 * PACE + 5)
     summary = tmp_path / "summary.json"
+    # every placed tile with a cell where it does not fit tapped first: the server's preview
+    # (the only one the page asks for) is among the kinds counted
     env = {**os.environ, "BENCH_ROOM": str(room_file), "BENCH_PACE": str(PACE),
-           "BENCH_WARMUP": "0", "BENCH_SUMMARY": str(summary)}
+           "BENCH_WARMUP": "0", "BENCH_SUMMARY": str(summary), "BENCH_NOFIT": "1"}
     run = subprocess.run(
         [sys.executable, "-m", "locust", "-f", str(LOCUSTFILE), "--headless",
          "--host", live_server.url, "--users", "20", "--spawn-rate", "20",

@@ -41,10 +41,18 @@ def test_the_second_tablet_is_told_and_shown_the_match_as_it_is(browser, live_se
         enter_opening(first, names[0], "5-5-5", "25")
         expect(first.locator("#done")).to_have_text("Tour enregistré.")
 
-        # the second tablet still shows an empty table: as soon as its scorekeeper picks a
-        # tile, the engine's preview finds the match changed and the page shows it as it is
+        # the second tablet still shows an empty table: the preview of a tile that fits it is
+        # the tablet's own (no request, board.js), and the save made on it is refused: the
+        # page shows the match as it is, nothing of the second tablet's turn saved
+        previews = []
+        second.on("request", lambda request: previews.append(request.url)
+                  if request.url.endswith("/preview/") else None)
         second.locator(".opener label").filter(has_text=names[1]).click()
         second.locator('.tile-button[data-tile="4-4-4"]').click()
+        expect(second.locator(".preview-score")).to_have_attribute("data-points", "22")
+        assert previews == []
+        second.locator("#id_claimed").fill("22")
+        second.keyboard.press("Enter")
         expect(second.locator("#conflict")).to_contain_text("Quelqu’un d’autre a enregistré")
         expect(second.locator("#board g.tile")).to_have_count(1)
         expect(second.locator("#board g.tile")).to_have_attribute("data-tile", "5-5-5")

@@ -1,5 +1,6 @@
 """The engine's word on a turn not saved yet: where a tile fits, what it would score or why it
-does not go there (:func:`turn_preview`), and the table as it stood before a turn, for the
+does not go there (:func:`turn_preview`), what the browser needs to say it itself for a tile
+that fits (:func:`browser_scoring`), and the table as it stood before a turn, for the
 correction and insertion pages (:func:`board_before`)."""
 
 from __future__ import annotations
@@ -9,8 +10,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.utils.safestring import SafeString
+from django.utils.translation import gettext
 
 from tournament import engine
+from tournament.matches.live_round import LiveRound
 from tournament.matches.replayed import ReplayedMatch, ReplayedRound, TurnLine, translated_problem
 from tournament.matches.replaying import match_replay_before
 from tournament.models import Verdict
@@ -109,3 +112,45 @@ def turn_preview(
         preview.bonus = engine.bonus_label(report.bonus.value if report.bonus else "")
         preview.explain = explain_report(report)
     return preview
+
+
+def browser_scoring(live: LiveRound | None) -> dict[str, Any] | None:
+    """What ``board.js`` needs to preview a turn whose tile fits as :func:`turn_preview` does,
+    without a request: the rule set's figures a placement's score reads, the tiles left to
+    draw, and the preview's words in the user's language. None where the table is not known
+    (sheet mode): the server previews every turn then.
+
+    >>> browser_scoring(None) is None
+    True
+    """
+    if live is None or live.board is None:
+        return None
+    return {
+        "rules": rule_figures(live.replay.rules),
+        "pool": live.pool_size,
+        "words": {
+            "engine": gettext("Engine:"),
+            "turned": gettext("How is it turned?"),
+            "draws": gettext("draws"),
+            "bonuses": {name: str(label) for name, label in engine.BONUS_LABELS.items()},
+        },
+    }
+
+
+def rule_figures(rules: Any) -> dict[str, Any]:
+    """The figures of a rule set (the engine's ``RuleSet``) that a placement's score reads,
+    by their names in ``scoring/rules.py``: what ``board.js`` scores with (it refuses a set
+    with a figure it does not know, and the server previews then).
+
+    >>> rule_figures(engine.rule_set("travel-tour"))["two_sides_bonus"] is None
+    True
+    """
+    return {
+        "opening_bonus": rules.opening_bonus,
+        "zero_triple_opening_bonus": rules.zero_triple_opening_bonus,
+        "two_sides_bonus": rules.two_sides_bonus,
+        "bridge_bonus": rules.bridge_bonus,
+        "hexagon_bonuses": list(rules.hexagon_bonuses),
+        "draw_penalty": rules.draw_penalty,
+        "max_draws": rules.max_draws,
+    }

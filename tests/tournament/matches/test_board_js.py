@@ -13,8 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from scoring import ALL_TILES, Board, Cell, Placement
+from scoring import ALL_TILES, Board, Cell, MatchReplay, Placement
+from scoring.record import PlaceRecord, TurnRecord
+from scoring.record_reading import parse_record
+from scoring.rules import RULE_SETS
+from scoring.simulate import simulate_match
 from tournament import engine
+from tournament.matches.preview import rule_figures
 
 BOARD_JS = (Path(__file__).resolve().parents[3]
             / "tournament" / "static" / "tournament" / "matches" / "board.js")
@@ -102,3 +107,131 @@ process.stdout.write(JSON.stringify([
         engine.parse_tile(tile), Cell.parse(cell))] for tile, cell in asked]
     assert answers == expected
     assert answers[:4] == [[], [], [], []]
+
+
+# -- the turn's preview: what a fitting placement scores ------------------------------------
+
+PREVIEW = """
+const rules = require(process.argv[1]);
+const states = JSON.parse(require("fs").readFileSync(0, "utf8"));
+const out = states.map((state) => {
+  const board = new rules.Board(state.placements);
+  return state.asks.map(([tile, cell, draws]) => {
+    const score = board.preview(tile, cell, draws, {rules: state.rules, pool: state.pool});
+    return score && {points: score.points, tile: score.tile, bonus: score.bonus,
+                     bonus_points: score.bonusPoints, penalty: score.penalty,
+                     explain: rules.explain(score, {})};
+  });
+});
+process.stdout.write(JSON.stringify(out));
+"""
+
+
+def preview_js(states: list[dict]) -> list[list[dict | None]]:
+    run = subprocess.run([NODE, "-e", PREVIEW, str(BOARD_JS)], input=json.dumps(states),
+                         capture_output=True, text=True, timeout=300, check=True)
+    return json.loads(run.stdout)
+
+
+def engine_preview(replay: MatchReplay, placement: Placement, draws: int) -> dict | None:
+    """``MatchReplay.preview`` of the placement with ``draws``, as the browser says it: None
+    where the engine refuses the turn."""
+    player = replay.next_player if replay.next_player is not None else 0
+    report = replay.preview(TurnRecord(player=player, draws=draws, place=PlaceRecord(
+        cell=placement.cell, corners=placement.corners)))
+    if report.verdict == "illegal":
+        return None
+    assert report.verdict == "ok", report
+    score = report.score
+    return {"points": report.points, "tile": score.tile_value,
+            "bonus": score.bonus.value if score.bonus else None,
+            "bonus_points": score.bonus_points, "penalty": score.penalty,
+            "explain": score.explain().replace(" - ", " \u2212 ")
+            if score.bonus is not None or score.penalty else ""}
+
+
+def preview_corpus(rule_names, seeds) -> tuple[list[dict], list[list[dict | None]]]:
+    """Before every turn of simulated matches under each rule set (two players up to the
+    set's most, the opening included), every fitting place of every tile not played yet,
+    with 0 to 3 draws before it (more than the pool holds near a round's end): the states
+    for board.js and the engine's answers."""
+    states: list[dict] = []
+    expected: list[list[dict | None]] = []
+    for name in rule_names:
+        rules = engine.rule_set(name)
+        figures = rule_figures(rules)
+        for seed in seeds:
+            players = rules.min_players + seed % (rules.max_players - rules.min_players + 1)
+            record = parse_record(simulate_match(players=players, seed=seed, rules=name))
+            for round_ in record.rounds:
+                replay = MatchReplay(record.players, rules=record.rules)
+                replay.begin_round()
+                for turn in round_.turns:
+                    board = replay.board
+                    played = replay.tiles_played
+                    places = list(board.legal_placements(t for t in ALL_TILES if t not in played))
+                    asks = [(str(p.tile), str(p.cell), index % 4) for index, p in enumerate(places)]
+                    states.append({"placements": [str(p) for p in board.placements],
+                                   "pool": replay.pool_size, "rules": figures, "asks": asks})
+                    expected.append([engine_preview(replay, p, index % 4)
+                                     for index, p in enumerate(places)])
+                    replay.play(turn)
+    return states, expected
+
+
+@pytest.mark.slow
+def test_board_js_scores_every_fitting_place_as_the_engine_previews_it():
+    states, expected = preview_corpus(RULE_SETS, range(6))
+    answers = preview_js(states)
+    assert answers == expected
+    found = [a for answer in expected for a in answer if a]
+    bonuses = {a["bonus"] for a in found}
+    assert {"opening", "bridge", "two-sides", "hexagon", None} <= bonuses
+    assert any(a["penalty"] for a in found) and any(a is None for e in expected for a in e)
+    assert len(found) > 10_000
+    assert sum(1 for s in states if not s["placements"]) >= 3 * 6  # the openings
+
+
+def test_board_js_scores_a_few_turns_as_the_engine_previews_them():
+    """The opening with 0-0-0 and with another triple, a plain tile, a hexagon, the draws
+    taken off: the engine's figures under each rule set. More draws than the rules allow, a
+    tile that does not fit and a rule set with a figure board.js does not know: no answer
+    (the server's preview says)."""
+    hexagon = ["U(0,0):5-5-5", "D(0,-1):0-5-5", "D(-1,0):5-1-5", "U(0,-1):5-0-0",
+               "U(-1,0):1-5-1"]
+    asks = [
+        ([], "0-0-0", "U(0,0)", 0), ([], "2-2-2", "U(0,0)", 1), ([], "1-2-3", "U(0,0)", 0),
+        (hexagon, "0-1-5", "D(-1,-1)", 0), (hexagon, "0-1-5", "D(-1,-1)", 2),
+        (hexagon, "0-1-5", "D(-1,-1)", 4), (hexagon, "2-3-4", "D(-1,-1)", 0),
+        (["U(0,0):5-5-5"], "3-5-5", "D(0,0)", 3),
+    ]
+    for name in RULE_SETS:
+        rules = engine.rule_set(name)
+        figures = rule_figures(rules)
+        states, expected = [], []
+        for placements, tile, cell, draws in asks:
+            replay = MatchReplay(["A", "B"], rules=rules)
+            replay.begin_round()
+            for index, text in enumerate(placements):
+                placement = Placement.parse(text)
+                replay.play(TurnRecord(player=index % 2, place=PlaceRecord(
+                    cell=placement.cell, corners=placement.corners)))
+            states.append({"placements": placements, "pool": replay.pool_size,
+                           "rules": figures, "asks": [[tile, cell, draws]]})
+            fits = replay.board.legal_orientations(engine.parse_tile(tile), Cell.parse(cell))
+            expected.append(engine_preview(replay, fits[0], draws) if fits else None)
+        states.append({"placements": [], "pool": 20, "rules": {**figures, "mystery": 5},
+                       "asks": [["0-0-0", "U(0,0)", 0]]})
+        answers = [answer[0] for answer in preview_js(states)]
+        assert answers == expected + [None], name
+        opening, triple, plain, hexagon_, with_draws, too_many, no_fit, last, _ = answers
+        assert opening["bonus"] == "opening"
+        assert opening["points"] == rules.zero_triple_opening_bonus
+        assert triple["points"] == 6 + rules.opening_bonus - rules.draw_penalty
+        assert plain == {"points": 6, "tile": 6, "bonus": None, "bonus_points": 0, "penalty": 0,
+                         "explain": ""}
+        assert hexagon_["bonus"] == "hexagon" and hexagon_["points"] == 6 + rules.hexagon_bonuses[0]
+        assert with_draws["explain"] == f"6 + {rules.hexagon_bonuses[0]} (hexagon) \u2212 10 " \
+            f"(draws) = {with_draws['points']}"
+        assert too_many is None and no_fit is None
+        assert last["penalty"] == 3 * rules.draw_penalty

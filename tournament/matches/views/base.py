@@ -35,7 +35,7 @@ from tournament.matches import services
 from tournament.matches.forms.entry import RecordUploadForm, RoundEndForm, TurnForm
 from tournament.matches.forms.parsing import clean_cell, clean_corners, clean_tile, small_number
 from tournament.matches.live_round import ShownRound
-from tournament.matches.preview import TurnPreview, turn_preview
+from tournament.matches.preview import TurnPreview, browser_scoring, turn_preview
 from tournament.matches.records import match_with_tournament
 from tournament.matches.replayed import ReplayedMatch, ReplayedRound
 from tournament.matches.replaying import match_replay
@@ -232,6 +232,9 @@ class MatchPageMixin(MatchMixin):
                 # the table as placements, for entry to go on offline (board.js, pending.js)
                 context["placements_json"] = json_attribute(
                     [str(p) for p in live.board.placements] if live.board is not None else [])
+                # the figures and words of a fitting tile's preview, said without a request
+                scoring = browser_scoring(live)
+                context["scoring_json"] = json_attribute(scoring) if scoring else ""
             context["can_undo"] = live_round_view is not None and bool(live_round_view.turns)
         if can_write and not replay.rounds:
             context["upload_form"] = forms.get("upload_form") or RecordUploadForm(

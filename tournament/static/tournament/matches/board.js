@@ -1,8 +1,10 @@
 /* The placement rules in the browser, for entry without the server (queue.js): which cells a
- * tile fits after the turns waiting to send, and how it is turned there. The engine's rules
- * (scoring/board.py, scoring/geometry.py), the same answers: tests/tournament/matches/test_board_js.py
- * holds them equal on every fitting place of a corpus of simulated boards. The server still
- * checks every turn when it arrives, and its verdict wins.
+ * tile fits after the turns waiting to send, and how it is turned there; and what a fitting
+ * placement scores (the tablet's preview without a request, entry.js). The engine's rules
+ * (scoring/board.py, scoring/geometry.py, MatchReplay.preview), the same answers:
+ * tests/tournament/matches/test_board_js.py holds them equal on every fitting place of a
+ * corpus of simulated boards, under every rule set. The server still checks every turn when
+ * it arrives, and its verdict wins.
  *
  * A cell is named as the engine names it, "U(0,0)" or "D(-1,2)"; a placement "U(0,0):2-0-1"
  * (the corners clockwise from the apex); a tile "0-1-2" (its values ascending).
@@ -49,6 +51,7 @@
     this.cells = {};     // cell name -> corners
     this.values = {};    // "x,y" -> the value shown there
     this.frontier = {};  // empty cell name -> sides shared with the table
+    this.touch = {};     // "x,y" -> how many tiles touch that point (five: one short of a hexagon)
     this.tiles = {};     // tile -> cell name
     this.order = [];
     (placements || []).forEach(function (text) { this.push(text); }, this);
@@ -62,7 +65,11 @@
     this.cells[name] = corners;
     this.tiles[tileOf(corners)] = name;
     this.order.push(name + ":" + corners.join("-"));
-    geo.points.forEach(function (p, i) { this.values[p.join(",")] = corners[i]; }, this);
+    geo.points.forEach(function (p, i) {
+      var key = p.join(",");
+      this.values[key] = corners[i];
+      this.touch[key] = (this.touch[key] || 0) + 1;
+    }, this);
     delete this.frontier[name];
     geo.neighbours.forEach(function (n) {
       if (!(n in this.cells)) { this.frontier[n] = (this.frontier[n] || 0) + 1; }
@@ -106,6 +113,81 @@
     return result;
   };
 
+  var HEXAGONS = ["hexagon", "double-hexagon", "triple-hexagon"];
+  //: The figures a placement's score reads, as the server sends them (preview.py,
+  //: browser_scoring): a rule set with another figure is one this file does not know.
+  var FIGURES = ["opening_bonus", "zero_triple_opening_bonus", "two_sides_bonus", "bridge_bonus",
+                 "hexagon_bonuses", "draw_penalty", "max_draws"];
+
+  /* The rule set's figures if this file knows every one of them, else null. */
+  function knownRules(rules) {
+    if (!rules || typeof rules !== "object") { return null; }
+    var names = Object.keys(rules);
+    var known = names.length === FIGURES.length && FIGURES.every(function (name) {
+      var v = rules[name];
+      if (name === "hexagon_bonuses") { return Array.isArray(v) && v.length === 3 && v.every(Number.isInteger); }
+      return Number.isInteger(v) || (name === "two_sides_bonus" && v === null);
+    });
+    return known ? rules : null;
+  }
+
+  /* What a legal placement scores without the draws (Board.score): the tile's value, the
+     bonus the table gives and its points. No check: for corners orientations() gave. */
+  Board.prototype.score = function (name, corners, rules) {
+    var value = corners[0] + corners[1] + corners[2];
+    var plain = {tile: value, bonus: null, bonusPoints: 0};
+    if (this.isEmpty()) {
+      var triple = corners[0] === corners[1] && corners[1] === corners[2];
+      var opening = value === 0 ? rules.zero_triple_opening_bonus : rules.opening_bonus;
+      return triple && opening ? {tile: value, bonus: "opening", bonusPoints: opening} : plain;
+    }
+    var geo = geometry(name);
+    var keys = geo.points.map(function (p) { return p.join(","); });
+    var touch = this.touch;
+    var hexagons = keys.filter(function (key) { return touch[key] === 5; }).length;
+    if (hexagons) {
+      return {tile: value, bonus: HEXAGONS[hexagons - 1], bonusPoints: rules.hexagon_bonuses[hexagons - 1]};
+    }
+    if ((this.frontier[name] || 0) >= 2) {
+      if (rules.two_sides_bonus === null) { return plain; }
+      return {tile: value, bonus: "two-sides", bonusPoints: rules.two_sides_bonus};
+    }
+    // one side shared: a bridge when the corner opposite that side touches the table
+    var n = geo.neighbours;
+    var opposite = n[0] in this.cells ? keys[0] : n[1] in this.cells ? keys[1] : keys[2];
+    return touch[opposite] ? {tile: value, bonus: "bridge", bonusPoints: rules.bridge_bonus} : plain;
+  };
+
+  /* The turn as MatchReplay.preview scores it: a tile at a cell, with the draws before it;
+     figures = {rules: the rule set's figures, pool: the tiles left to draw}. Null where the
+     engine would refuse the turn (the tile does not fit, more draws than the pool allows) or
+     where the figures are not all known: the server's preview says then. The points are the
+     same whichever way the tile is turned. */
+  Board.prototype.preview = function (tile, name, draws, figures) {
+    var rules = knownRules(figures && figures.rules);
+    var pool = figures && figures.pool;
+    if (!rules || !Number.isInteger(pool) || !Number.isInteger(draws) || draws < 0) { return null; }
+    var ways = this.orientations(tile, name);
+    if (!ways.length || draws > Math.min(rules.max_draws, pool)) { return null; }
+    var score = this.score(name, ways[0], rules);
+    score.penalty = draws * rules.draw_penalty;
+    score.points = score.tile + score.bonusPoints - score.penalty;
+    score.ways = ways;
+    return score;
+  };
+
+  /* The engine's sum in words (Score.explain, as engine.score_explained says it): "" for the
+     tile's value alone, else "10 + 40 (bridge) − 5 (draws) = 45" with the words given
+     ({bonuses: {bridge: ...}, draws: ...}: the page's language). */
+  function explain(score, words) {
+    if (score.bonus === null && !score.penalty) { return ""; }
+    var text = String(score.tile);
+    var bonuses = (words && words.bonuses) || {};
+    if (score.bonus !== null) { text += " + " + score.bonusPoints + " (" + (bonuses[score.bonus] || score.bonus) + ")"; }
+    if (score.penalty) { text += " \u2212 " + score.penalty + " (" + ((words && words.draws) || "draws") + ")"; }
+    return text + " = " + score.points;
+  }
+
   /* Every tile of the game, named as the engine names them. */
   function allTiles() {
     var tiles = [];
@@ -114,6 +196,7 @@
   }
 
   var api = {Board: Board, geometry: geometry, parseCell: parseCell, cellName: cellName,
-             rotations: rotations, tileOf: tileOf, allTiles: allTiles, ORIGIN: ORIGIN};
+             rotations: rotations, tileOf: tileOf, allTiles: allTiles, explain: explain,
+             knownRules: knownRules, ORIGIN: ORIGIN};
   if (typeof module !== "undefined" && module.exports) { module.exports = api; } else { root.TriominosBoard = api; }
 })(this);

@@ -1,6 +1,8 @@
 /* The entry screen of a match (board mode): pick the tile, tap the cell, enter the points.
-   The engine answers on the server (htmx); this script only wires taps and keys to the form.
-   Without it the form still posts: the tile is typed and the cell chosen from a list. */
+   A tile that fits the cell is previewed here, as the engine would (board.js, with the rule
+   set's figures and words the server put on the form); one that does not, or a table the
+   browser does not know, is previewed by the server (htmx), which also checks every save.
+   Without the script the form still posts: the tile is typed and the cell chosen from a list. */
 (function () {
   "use strict";
   document.documentElement.classList.add("js");
@@ -174,9 +176,33 @@
       if (picker) { picker.refresh(); }
     }
 
+    // A fitting tile previewed here, without a request; otherwise the server's word. An
+    // answer to a question asked before the last one is not shown (X-Preview-Asked).
+    var previewsAsked = 0;
     function askPreview() {
-      if (!window.htmx || !tileInput.value || !cellField.value) { return; }
-      htmx.ajax("POST", form.dataset.previewUrl, { source: form, target: preview, swap: "innerHTML" });
+      if (!tileInput.value || !cellField.value) { return; }
+      previewsAsked += 1;
+      if (showLocalPreview(form, preview, board)) { afterPreview(); return; }
+      if (!window.htmx) { return; }
+      htmx.ajax("POST", form.dataset.previewUrl, { source: form, target: preview, swap: "innerHTML",
+                                                   headers: { "X-Preview-Asked": String(previewsAsked) } });
+    }
+    form.addEventListener("htmx:beforeSwap", function (event) {
+      var headers = event.detail.requestConfig && event.detail.requestConfig.headers;
+      var asked = headers && headers["X-Preview-Asked"];
+      if (event.detail.target === preview && asked && Number(asked) !== previewsAsked) {
+        event.detail.shouldSwap = false;
+      }
+    });
+
+    // What follows a preview shown, the server's or this script's.
+    function afterPreview() {
+      fitBoard();
+      var score = preview.querySelector("[data-points]");
+      if (asComputed) { asComputed.disabled = !score; }
+      if (score && claim && !preview.querySelector('input[name="corners"][type="radio"]:not(:checked)')) {
+        claim.focus({ preventScroll: true });
+      }
     }
 
     // The points are typed while the engine's preview is on its way: the field takes the
@@ -244,14 +270,7 @@
         askPreview();
       }
     });
-    preview.addEventListener("htmx:afterSwap", function () {
-      fitBoard();
-      var score = preview.querySelector("[data-points]");
-      if (asComputed) { asComputed.disabled = !score; }
-      if (score && claim && !preview.querySelector('input[name="corners"][type="radio"]:not(:checked)')) {
-        claim.focus({ preventScroll: true });
-      }
-    });
+    preview.addEventListener("htmx:afterSwap", afterPreview);
     if (asComputed) { asComputed.disabled = !preview.querySelector("[data-points]"); }
     if (tileInput.value) { markCells(tileInput.value); } else { markCells(null); }
     var invalid = Array.prototype.filter.call(
@@ -338,28 +357,6 @@
       if (first) { first.focus({ preventScroll: true }); keepInView(first); }
     });
 
-    function mini(cell, corners) {  // the tile drawn as the board draws it, turned this way
-      var polygon = board.querySelector('polygon.open[data-cell="' + cell + '"]');
-      var points = polygon.getAttribute("points").split(" ").map(function (p) { return p.split(",").map(Number); });
-      var xs = points.map(function (p) { return p[0]; });
-      var ys = points.map(function (p) { return p[1]; });
-      var left = Math.min.apply(null, xs);
-      var top = Math.min.apply(null, ys);
-      var width = Math.max.apply(null, xs) - left;
-      var height = Math.max.apply(null, ys) - top;
-      var cx = (xs[0] + xs[1] + xs[2]) / 3;
-      var cy = (ys[0] + ys[1] + ys[2]) / 3;
-      var pad = width * 0.06;
-      var svg = '<svg xmlns="http://www.w3.org/2000/svg" aria-hidden="true" viewBox="' + (left - pad) + " " + (top - pad) + " " +
-        (width + 2 * pad) + " " + (height + 2 * pad) + '"><polygon points="' + polygon.getAttribute("points") +
-        '" fill="#fdf8ec" stroke="#3b3b3b" stroke-width="' + width * 0.03 + '"/>';
-      corners.split("-").forEach(function (value, i) {
-        var x = points[i][0] + (cx - points[i][0]) * 0.42;
-        var y = points[i][1] + (cy - points[i][1]) * 0.42;
-        svg += '<text x="' + x + '" y="' + y + '" font-size="' + width * 0.22 + '" text-anchor="middle" dominant-baseline="central">' + value + "</text>";
-      });
-      return svg + "</svg>";
-    }
 
     function update() {
       var tile = tileName(tileInput.value);
@@ -383,7 +380,7 @@
         radio.checked = corners === cornersInput.value.replace(/\s+/g, "");
         radio.setAttribute("aria-label", corners);
         label.appendChild(radio);
-        label.insertAdjacentHTML("beforeend", mini(cellInput.value.replace(/\s+/g, "").toUpperCase(), corners));
+        label.insertAdjacentHTML("beforeend", miniTile(board.querySelector('polygon.open[data-cell="' + cellInput.value.replace(/\s+/g, "").toUpperCase() + '"]'), corners));
         options.appendChild(label);
       });
       if (ways.length === 1) { cornersInput.value = ways[0]; options.querySelector("input").checked = true; }
@@ -397,6 +394,113 @@
     cellInput.addEventListener("input", update);
     cornersInput.addEventListener("input", update);
     update();
+  }
+
+  // A tile drawn as the board draws its open cell `polygon`, turned this way ("5-3-4").
+  function miniTile(polygon, corners) {
+    var points = polygon.getAttribute("points").split(" ").map(function (p) { return p.split(",").map(Number); });
+    var xs = points.map(function (p) { return p[0]; });
+    var ys = points.map(function (p) { return p[1]; });
+    var left = Math.min.apply(null, xs);
+    var top = Math.min.apply(null, ys);
+    var width = Math.max.apply(null, xs) - left;
+    var height = Math.max.apply(null, ys) - top;
+    var cx = (xs[0] + xs[1] + xs[2]) / 3;
+    var cy = (ys[0] + ys[1] + ys[2]) / 3;
+    var pad = width * 0.06;
+    var svg = '<svg xmlns="http://www.w3.org/2000/svg" aria-hidden="true" viewBox="' + (left - pad) + " " + (top - pad) + " " +
+      (width + 2 * pad) + " " + (height + 2 * pad) + '"><polygon points="' + polygon.getAttribute("points") +
+      '" fill="#fdf8ec" stroke="#3b3b3b" stroke-width="' + width * 0.03 + '"/>';
+    corners.split("-").forEach(function (value, i) {
+      var x = points[i][0] + (cx - points[i][0]) * 0.42;
+      var y = points[i][1] + (cy - points[i][1]) * 0.42;
+      svg += '<text x="' + x + '" y="' + y + '" font-size="' + width * 0.22 + '" text-anchor="middle" dominant-baseline="central">' + value + "</text>";
+    });
+    return svg + "</svg>";
+  }
+
+  // The turn's preview said here, as the server's (_turn_preview.html) says it, for a tile
+  // that fits the cell on the table with the turns waiting to send (pending.js): the ways it
+  // is turned, the engine's points, bonus and sum (board.js, from the figures and words on
+  // the form, data-scoring). False when the browser cannot say it: no table or figures, a
+  // tile that does not fit, more draws than the pool holds; the server says it then.
+  function showLocalPreview(form, preview, board) {
+    var rules = window.TriominosBoard;
+    var scoring = null;
+    try { scoring = JSON.parse(form.dataset.scoring || "null"); } catch (e) { scoring = null; }
+    if (!rules || !scoring || !board || !board.hasAttribute("data-placements")) { return false; }
+    var tile = tileName(form.querySelector("#id_tile").value);
+    var cell = rules.parseCell(form.querySelector("#id_cell").value);
+    if (!tile || !cell) { return false; }
+    cell = rules.cellName(cell);
+    var table = window.TriominosPending ? window.TriominosPending.table() : null;
+    if (!table) {
+      var placements = [];
+      try { placements = JSON.parse(board.dataset.placements || "[]"); } catch (e) { return false; }
+      table = { board: new rules.Board(placements), pending: [] };
+    }
+    var pendingDraws = table.pending.reduce(function (sum, turn) { return sum + (turn.draws || 0); }, 0);
+    var drawn = form.querySelector('input[name="draws"]:checked');
+    var draws = drawn && /^[0-3]$/.test(drawn.value) ? Number(drawn.value) : 0;
+    var score = table.board.preview(tile, cell, draws, { rules: scoring.rules, pool: scoring.pool - pendingDraws });
+    if (!score) { return false; }
+    var words = scoring.words || {};
+    var ways = score.ways.map(function (way) { return way.join("-"); });
+    var shown = preview.querySelector('input[name="corners"]:checked, input[name="corners"][type="hidden"]');
+    var chosen = shown && ways.indexOf(shown.value) >= 0 ? shown.value : ways.length === 1 ? ways[0] : "";
+    var polygon = board.querySelector('polygon.open[data-cell="' + cell + '"]');
+
+    function made(tag, className, text) {
+      var element = document.createElement(tag);
+      if (className) { element.className = className; }
+      if (text !== undefined) { element.textContent = text; }
+      return element;
+    }
+    var parts = [];
+    var head = made("p", "preview-head");
+    head.setAttribute("data-cell", cell);
+    head.appendChild(made("span", "tile-name", tile));
+    var where = made("span", "visually-hidden", " \u2192 ");
+    where.appendChild(made("span", "cell-name", polygon ? polygon.dataset.label || polygon.getAttribute("aria-label") || cell : cell));
+    head.appendChild(where);
+    parts.push(head);
+    if (ways.length > 1) {
+      var set = made("fieldset", "orientations");
+      set.appendChild(made("legend", "", words.turned || ""));
+      ways.forEach(function (way) {
+        var label = made("label", "orientation");
+        var radio = made("input");
+        radio.type = "radio";
+        radio.name = "corners";
+        radio.value = way;
+        radio.checked = way === chosen;
+        radio.setAttribute("aria-label", way);
+        label.appendChild(radio);
+        if (polygon) { label.insertAdjacentHTML("beforeend", miniTile(polygon, way)); }
+        set.appendChild(label);
+      });
+      parts.push(set);
+    } else {
+      var hidden = made("input");
+      hidden.type = "hidden";
+      hidden.name = "corners";
+      hidden.value = chosen;
+      parts.push(hidden);
+    }
+    var result = made("p", "preview-score");
+    result.setAttribute("data-points", String(score.points));
+    result.appendChild(made("span", "engine-label", words.engine || ""));
+    result.appendChild(document.createTextNode(" "));
+    result.appendChild(made("strong", "engine-points", String(score.points)));
+    if (score.bonus) {
+      result.appendChild(document.createTextNode(" "));
+      result.appendChild(made("span", "bonus-found", (words.bonuses || {})[score.bonus] || score.bonus));
+    }
+    result.appendChild(document.createTextNode(" "));
+    result.appendChild(made("span", "explain", rules.explain(score, words)));
+    parts.push(result);
+    preview.replaceChildren.apply(preview, parts);
+    return true;
   }
 
   // A tablet shows the whole turn without scrolling: the board takes the height left over

@@ -39,7 +39,8 @@
     return cell ? rules.cellName(cell) : null;
   }
 
-  /* The table: the server's placements, then the pending ones (each with its seat). */
+  /* The table: the server's placements, then the pending ones (each with its seat and its
+     draws); also what entry.js previews a fitting tile on (window.TriominosPending.table). */
   function table() {
     var board = document.getElementById("board");
     var placements = [];
@@ -47,7 +48,7 @@
     var result = {board: new rules.Board(placements), pending: []};
     queued().forEach(function (item) {
       if (item.fields.some(function (p) { return p[0] === "pass"; })) {
-        result.pending.push({item: item, pass: true});
+        result.pending.push({item: item, pass: true, draws: Number(field(item, "draws")) || 0});
         return;
       }
       var tile = tileName(field(item, "tile"));
@@ -59,7 +60,7 @@
       result.board.push(cell + ":" + corners.join("-"));
       result.pending.push({item: item, tile: tile, cell: cell, corners: corners,
                            points: Number(field(item, "claimed")) || 0,
-                           player: field(item, "player")});
+                           player: field(item, "player"), draws: Number(field(item, "draws")) || 0});
     });
     return result;
   }
@@ -260,6 +261,11 @@
     var fresh = new DOMParser().parseFromString(event.detail.html, "text/html");
     var board = document.getElementById("board");
     var newBoard = fresh.getElementById("board");
+    var form = document.getElementById("turn-form");
+    var newForm = fresh.getElementById("turn-form");
+    if (form && newForm && newForm.hasAttribute("data-scoring")) {  // the pool as now drawn
+      form.setAttribute("data-scoring", newForm.getAttribute("data-scoring"));
+    }
     if (board && newBoard) {
       ["data-placements", "data-legal"].forEach(function (name) {
         if (newBoard.hasAttribute(name)) { board.setAttribute(name, newBoard.getAttribute(name)); }
@@ -276,5 +282,6 @@
     redraw();
   });
 
+  window.TriominosPending = {table: table};
   document.addEventListener("DOMContentLoaded", draw);
 })();
