@@ -166,3 +166,46 @@ def test_a_late_answer_of_the_server_does_not_replace_the_preview_shown_since(
     expect(page.locator("#turn-preview .preview-refused")).to_have_count(0)
     expect(page.locator("#turn-preview .preview-head")).to_have_attribute("data-cell", cell)
     assert answered == [200]
+
+
+def test_offline_a_tile_next_to_turns_waiting_to_send_is_previewed_with_its_points(
+        page, log_in, tournament, referee):
+    """The network cut: each turn entered waits on the tablet, and the next tile is previewed
+    on the table with the waiting tiles (a bridge over them, the draws taken off): the
+    engine's figures, with no request."""
+    match = match_at(tournament=tournament, started=True)
+    turns = simulated_round(match, seed=11)
+    first = next(i for i, t in enumerate(turns) if i and "place" in t and t.get("draws"))
+    last = next(i for i, t in enumerate(turns) if i > first and "place" in t and t.get("bonus"))
+    enter_turns(match, referee, turns[:first])
+    log_in("remi-referee", next_url=f"/t/spring-open/matches/{match.pk}/")
+    expect(page.locator("#turn-form")).to_be_visible()
+    previews: list[str] = []
+    page.on("request", lambda request: previews.append(request.url)
+            if request.url.endswith("/preview/") else None)
+    page.context.set_offline(True)
+
+    for count, index in enumerate(range(first, last + 1), start=1):
+        turn = turns[index]
+        if "place" not in turn:
+            page.locator("#pass-confirm .pass-button").click()
+            page.locator("#pass-confirm button[type=submit]").click()
+        else:
+            if turn.get("draws"):
+                page.locator(".draws-field .segment").filter(has_text=str(turn["draws"])).click()
+            tile, cell = tile_and_cell(turn)
+            page.locator(f'.tile-button[data-tile="{tile}"]').click()
+            page.locator(f'#board polygon.open[data-cell="{cell}"]').click()
+            expect(page.locator("#turn-preview [data-points]")).to_have_attribute(
+                "data-points", str(turn["claimed"]))
+            if turn.get("bonus"):
+                expect(page.locator("#turn-preview .bonus-found")).to_have_count(1)
+            corners = "-".join(map(str, turn["place"]["corners"]))
+            choice = page.locator(f'#turn-preview input[type="radio"][value="{corners}"]')
+            if choice.count():
+                choice.check()
+            page.locator("#id_claimed").fill(str(turn["claimed"]))
+            page.keyboard.press("Enter")
+        expect(page.locator("#send-queue")).to_have_attribute("data-count", str(count))
+    assert previews == []
+    assert Turn.objects.current().filter(round__match=match).count() == first

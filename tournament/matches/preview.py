@@ -116,9 +116,11 @@ def turn_preview(
 
 def browser_scoring(live: LiveRound | None) -> dict[str, Any] | None:
     """What ``board.js`` needs to preview a turn whose tile fits as :func:`turn_preview` does,
-    without a request: the rule set's figures a placement's score reads, the tiles left to
-    draw, and the preview's words in the user's language. None where the table is not known
-    (sheet mode): the server previews every turn then.
+    without a request: the rule set's figures a placement's score reads and the preview's
+    words in the user's language (the same all match long: the table's ``data-scoring``,
+    which a save's answer leaves to the page; the tiles left to draw are the turn form's
+    ``data-pool``). None where the table is not known (sheet mode): the server previews
+    every turn then.
 
     >>> browser_scoring(None) is None
     True
@@ -127,7 +129,6 @@ def browser_scoring(live: LiveRound | None) -> dict[str, Any] | None:
         return None
     return {
         "rules": rule_figures(live.replay.rules),
-        "pool": live.pool_size,
         "words": {
             "engine": gettext("Engine:"),
             "turned": gettext("How is it turned?"),

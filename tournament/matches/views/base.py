@@ -232,7 +232,8 @@ class MatchPageMixin(MatchMixin):
                 # the table as placements, for entry to go on offline (board.js, pending.js)
                 context["placements_json"] = json_attribute(
                     [str(p) for p in live.board.placements] if live.board is not None else [])
-                # the figures and words of a fitting tile's preview, said without a request
+                # the figures and words of a fitting tile's preview, said without a request (on
+                # the table, which a save's answer leaves to the page; the pool on the form)
                 scoring = browser_scoring(live)
                 context["scoring_json"] = json_attribute(scoring) if scoring else ""
             context["can_undo"] = live_round_view is not None and bool(live_round_view.turns)

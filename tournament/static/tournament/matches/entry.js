@@ -422,13 +422,15 @@
   // The turn's preview said here, as the server's (_turn_preview.html) says it, for a tile
   // that fits the cell on the table with the turns waiting to send (pending.js): the ways it
   // is turned, the engine's points, bonus and sum (board.js, from the figures and words on
-  // the form, data-scoring). False when the browser cannot say it: no table or figures, a
-  // tile that does not fit, more draws than the pool holds; the server says it then.
+  // the table, data-scoring, and the pool on the form, data-pool). False when the browser
+  // cannot say it: no table or figures, a tile that does not fit, more draws than the pool
+  // holds; the server says it then.
   function showLocalPreview(form, preview, board) {
     var rules = window.TriominosBoard;
     var scoring = null;
-    try { scoring = JSON.parse(form.dataset.scoring || "null"); } catch (e) { scoring = null; }
-    if (!rules || !scoring || !board || !board.hasAttribute("data-placements")) { return false; }
+    try { scoring = JSON.parse((board && board.dataset.scoring) || "null"); } catch (e) { scoring = null; }
+    var pool = Number(form.dataset.pool);
+    if (!rules || !scoring || !board || !board.hasAttribute("data-placements") || !form.hasAttribute("data-pool")) { return false; }
     var tile = tileName(form.querySelector("#id_tile").value);
     var cell = rules.parseCell(form.querySelector("#id_cell").value);
     if (!tile || !cell) { return false; }
@@ -442,7 +444,7 @@
     var pendingDraws = table.pending.reduce(function (sum, turn) { return sum + (turn.draws || 0); }, 0);
     var drawn = form.querySelector('input[name="draws"]:checked');
     var draws = drawn && /^[0-3]$/.test(drawn.value) ? Number(drawn.value) : 0;
-    var score = table.board.preview(tile, cell, draws, { rules: scoring.rules, pool: scoring.pool - pendingDraws });
+    var score = table.board.preview(tile, cell, draws, { rules: scoring.rules, pool: pool - pendingDraws });
     if (!score) { return false; }
     var words = scoring.words || {};
     var ways = score.ways.map(function (way) { return way.join("-"); });

@@ -263,8 +263,8 @@
     var newBoard = fresh.getElementById("board");
     var form = document.getElementById("turn-form");
     var newForm = fresh.getElementById("turn-form");
-    if (form && newForm && newForm.hasAttribute("data-scoring")) {  // the pool as now drawn
-      form.setAttribute("data-scoring", newForm.getAttribute("data-scoring"));
+    if (form && newForm && newForm.hasAttribute("data-pool")) {  // the pool as now drawn
+      form.setAttribute("data-pool", newForm.getAttribute("data-pool"));
     }
     if (board && newBoard) {
       ["data-placements", "data-legal"].forEach(function (name) {
