@@ -187,7 +187,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 # (0005_cache_table).
 CACHES = {
     "default": {
-        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+        "BACKEND": "tournament.core.db_cache.DatabaseCache",
         "LOCATION": "tournament_cache",
         "OPTIONS": {"MAX_ENTRIES": 20000, "CULL_FREQUENCY": 4},
     }

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
-from django.db.models import Subquery
+from django.db.models import Subquery, TextField
+from django.db.models.functions import Cast
 from django.http import Http404
 from django.urls import reverse
 
@@ -12,7 +14,7 @@ from tournament.core.seats import seat_letter
 from tournament.models import Match, Registration, Seat, Session, Tournament
 from tournament.sessions.selectors import sessions_by_moment
 from tournament.standings.ranking import match_points
-from tournament.standings.selectors import Standings, cached_standings_of
+from tournament.standings.selectors import cached_player_standing
 
 
 def table_match_now(*, tournament: Tournament, number: int) -> Match:
@@ -37,10 +39,12 @@ def tournament_session(*, tournament: Tournament, number: int) -> Session:
 
 
 def player_page(*, tournament: Tournament, player_id: int) -> dict[str, Any]:
-    """Everything a player's page shows (six queries at most): 404 unless registered here.
+    """Everything a player's page shows (three queries and a read of the cache, most times):
+    404 unless registered here.
 
-    ``registration``, ``standing`` (their standings row), ``standings`` (a ``Standings``),
-    ``now`` (the seat in the session seated or in play: ``session``, ``table``, ``seat``,
+    ``registration``, ``standing`` (their standings row), ``ranking`` (a ``PlayerStanding``:
+    their row, the criteria, how many are ranked, whether a session is in play), ``now``
+    (the seat in the session seated or in play: ``session``, ``table``, ``seat``,
     ``others``, ``match_url``, ``match_status_label``; or None), ``matches`` (one dict per
     session they sat in: ``session``, ``table``, ``seat``, ``opponents``, ``total``,
     ``match_points`` (None until the match has totals), ``status``, ``status_label``,
@@ -53,35 +57,45 @@ def player_page(*, tournament: Tournament, player_id: int) -> dict[str, Any]:
     )
     if registration is None:
         raise Http404
-    # Kept under the results version: computed once per confirmation, not once per turn.
-    result: Standings = cached_standings_of(tournaments=[tournament])[tournament.pk]
-    standing = next(row for row in result.rows if row["player_id"] == player_id)
+    # Kept under the results version: computed once per confirmation, not once per turn;
+    # the player's row alone read at each turn of their table.
+    ranking = cached_player_standing(tournament=tournament, player_id=player_id)
 
-    seats = list(
-        Seat.objects.filter(player_id=player_id, session__tournament=tournament)
-        .select_related("session", "table__match")
-        .order_by("session__number")
-    )
-    companions: dict[int, list[tuple[int, str, int]]] = {}
-    for table_id, order, name, other_id in Seat.objects.filter(
-        table_id__in=[seat.table_id for seat in seats]
-    ).order_by("order").values_list("table_id", "order", "player__name", "player_id"):
-        companions.setdefault(table_id, []).append((order, name, other_id))
+    # Every seat at the tables they sat at (theirs and their companions'), with the table's
+    # session and match, in one query: the match's totals as text, decoded once a table.
+    tables: dict[int, dict[str, Any]] = {}
+    for (table_id, order, other_id, name, session_number, session_status, table_number,
+         match_id, status, totals_text) in (
+        Seat.objects.filter(session__tournament=tournament, table__seats__player_id=player_id)
+        .annotate(totals_text=Cast("table__match__totals", TextField()))
+        .order_by("session__number", "order")
+        .values_list("table_id", "order", "player_id", "player__name", "session__number",
+                     "session__status", "table__number", "table__match__id",
+                     "table__match__status", "totals_text")
+    ):
+        table = tables.setdefault(table_id, {
+            "session": session_number, "session_status": session_status,
+            "table": table_number, "match_id": match_id, "status": status,
+            "totals": (json.loads(totals_text) if totals_text else None) or [], "seats": [],
+        })
+        table["seats"].append((order, name, other_id))
+        if other_id == player_id:
+            table["order"] = order
 
     player_url = reverse("tournament:player", kwargs={"slug": tournament.slug, "player_id": 0})
     player_url = player_url[: -len("0/")]
+    match_url = reverse("tournament:match", kwargs={"slug": tournament.slug, "match_id": 0})
+    match_url = match_url[: -len("0/")]
+    session_url = reverse("tournament:session", kwargs={"slug": tournament.slug, "number": 0})
+    session_url = session_url[: -len("0/")]
+    match_labels = dict(Match.Status.choices)
+    session_labels = dict(Session.Status.choices)
     matches = []
     now = None
-    for seat in seats:
-        match = getattr(seat.table, "match", None)
-        at_table = companions.get(seat.table_id, [])
-        totals = (match.totals if match else None) or []
+    for table in tables.values():
+        at_table, totals, own = table["seats"], table["totals"], table["order"]
+        match_id, status = table["match_id"], table["status"] or ""
         points = match_points(totals) if len(totals) == len(at_table) and totals else None
-        url = (
-            reverse("tournament:match", kwargs={"slug": tournament.slug, "match_id": match.pk})
-            if match
-            else ""
-        )
         others = [
             {
                 "name": name,
@@ -93,30 +107,27 @@ def player_page(*, tournament: Tournament, player_id: int) -> dict[str, Any]:
             if other_id != player_id
         ]
         entry = {
-            "session": seat.session.number,
-            "table": seat.table.number,
-            "seat": seat_letter(seat.order),
+            "session": table["session"],
+            "table": table["table"],
+            "seat": seat_letter(own),
             "opponents": others,
-            "total": totals[seat.order] if seat.order < len(totals) else None,
-            "match_points": float(points[seat.order]) if points else None,
-            "status": match.status if match else "",
-            "status_label": match.get_status_display() if match else "",
-            "confirmed": bool(match and match.status == Match.Status.CONFIRMED),
-            "url": url,
-            "session_url": reverse(
-                "tournament:session",
-                kwargs={"slug": tournament.slug, "number": seat.session.number},
-            ),
+            "total": totals[own] if own < len(totals) else None,
+            "match_points": float(points[own]) if points else None,
+            "status": status,
+            "status_label": str(match_labels.get(status, status)) if match_id else "",
+            "confirmed": bool(match_id and status == Match.Status.CONFIRMED),
+            "url": f"{match_url}{match_id}/" if match_id else "",
+            "session_url": f"{session_url}{table['session']}/",
         }
         matches.append(entry)
-        if seat.session.status in (Session.Status.SEATED, Session.Status.PLAYING):
-            now = {**entry, "session_status": seat.session.status,
-                   "session_status_label": seat.session.get_status_display()}
+        if table["session_status"] in (Session.Status.SEATED, Session.Status.PLAYING):
+            now = {**entry, "session_status": table["session_status"],
+                   "session_status_label": str(session_labels[table["session_status"]])}
     return {
         "registration": registration,
         "player": registration.player,
-        "standing": standing,
-        "standings": result,
+        "standing": ranking.row,
+        "ranking": ranking,
         "now": now,
         "matches": matches,
     }

@@ -99,14 +99,14 @@ class PublicPlayerView(TournamentMixin, LiveFragmentMixin, TemplateView):
         labels = dict(RankingCriterion.choices)
         criteria_scores = [
             (labels[code], criterion_display(code, page["standing"]))
-            for code in page["standings"].criteria
+            for code in page["ranking"].criteria
         ]
         context = self.get_context_data(
             **page,
             criteria_scores=criteria_scores,
             matches_table=matches_table,
-            player_count=page["standings"].ranked_count,
-            is_live=page["standings"].is_live,
+            player_count=page["ranking"].ranked_count,
+            is_live=page["ranking"].is_live,
             poll_seconds=poll_seconds(),
         )
         return self.render_live(context)

@@ -12,9 +12,11 @@ The seating comes as plain data (lists of dicts), for the pages and for the prin
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
-from django.db.models import Count, Exists, OuterRef, Q, QuerySet
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet, TextField
+from django.db.models.functions import Cast
 from django.urls import reverse
 
 from tournament.core.seats import seat_letter
@@ -49,19 +51,24 @@ def session_seating(*, session: Session) -> list[dict[str, Any]]:
     """
     slug = session.tournament.slug
     status_labels = dict(Match.Status.choices)
+    # the match's totals and winners as text, decoded once a table rather than once a seat
+    # (the public's page of the session reads it at every change while the tables play)
     seats = (
         Seat.objects.filter(session=session)
         .order_by("table__number", "order")
+        .annotate(totals_text=Cast("table__match__totals", TextField()),
+                  winners_text=Cast("table__match__winners", TextField()))
         .values_list(
             "table__number", "order", "player_id", "player__name", "player__club",
-            "table__match__id", "table__match__status", "table__match__totals",
-            "table__match__winners",
+            "table__match__id", "table__match__status", "totals_text", "winners_text",
         )
     )
     player_url = reverse("tournament:player", kwargs={"slug": slug, "player_id": 0})[:-2]
     match_url = reverse("tournament:match", kwargs={"slug": slug, "match_id": 0})[:-2]
     tables: list[dict[str, Any]] = []
-    for number, order, player_id, name, club, match_id, status, totals, winners in seats:
+    totals: list[int] = []
+    winners: list[int] = []
+    for number, order, player_id, name, club, match_id, status, totals_text, winners_text in seats:
         if not tables or tables[-1]["number"] != number:
             tables.append(
                 {
@@ -73,7 +80,8 @@ def session_seating(*, session: Session) -> list[dict[str, Any]]:
                     "players": [],
                 }
             )
-        totals = totals or []
+            totals = (json.loads(totals_text) if totals_text else None) or []
+            winners = (json.loads(winners_text) if winners_text else None) or []
         tables[-1]["players"].append(
             {
                 "order": order,
@@ -82,7 +90,7 @@ def session_seating(*, session: Session) -> list[dict[str, Any]]:
                 "name": name,
                 "club": club,
                 "total": totals[order] if order < len(totals) else None,
-                "winner": order in (winners or []),
+                "winner": order in winners,
                 "url": f"{player_url}{player_id}/",
             }
         )

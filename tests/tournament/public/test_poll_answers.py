@@ -15,7 +15,8 @@ from tests.factories import confirmed_match, match_at, played_record
 from tests.pages import select, text
 from tests.tournament.matches.helpers import add, board_turn
 from tournament.core.cached_pages import CSRF_MARKER
-from tournament.models import Match
+from tournament.models import Match, Registration
+from tournament.standings.selectors import standings
 
 pytestmark = pytest.mark.django_db
 
@@ -169,3 +170,36 @@ def test_a_players_matches_as_a_turn_and_a_confirmation_show_them(client, tourna
     (_where, opponents, total, points), _links, _seats = cells(table_two)
     assert total == str(totals[0]) and points and not points.startswith("(")
     assert f"({totals[1]})" in opponents
+
+
+def test_a_players_rank_follows_each_confirmation_at_once(client, tournament, referee):
+    """Their row of the standings is kept on its own (``cached_player_standing``) under the
+    results version: after each confirmation, their page shows the standings as ranked afresh,
+    never a row kept from before."""
+    one, two = (match_at(tournament=tournament, table=number) for number in (1, 2))
+    player = one.table.seats.order_by("order").first().player_id
+    url = f"/t/{tournament.slug}/players/{player}/"
+    client.get(url, **HTMX)  # their row kept before any confirmation
+    for match, seed in ((one, 5), (two, 6)):
+        confirmed_match(match=match, user=referee, seed=seed)
+        response = client.get(url, **HTMX)
+        fresh = next(row for row in standings(tournament=tournament).rows
+                     if row["player_id"] == player)
+        assert response.context["standing"] == fresh
+        assert select(response, "#player-rank")[0].get("data-rank") == fresh["rank_label"]
+        assert fresh["matches"] == 1
+
+
+def test_a_player_of_two_tournaments_has_their_rank_in_each(client, tournament, referee,
+                                                            make_tournament):
+    """The row kept for a player in one tournament is never shown on their page of another."""
+    match = match_at(tournament=tournament)
+    player = match.table.seats.order_by("order").first().player
+    other = make_tournament(slug="autumn-open", sessions=0)
+    Registration.objects.create(tournament=other, player=player)
+    confirmed_match(match=match, user=referee, seed=5)
+    here = client.get(f"/t/{tournament.slug}/players/{player.pk}/", **HTMX)
+    there = client.get(f"/t/{other.slug}/players/{player.pk}/", **HTMX)
+    assert here.context["standing"]["matches"] == 1 and here.context["player_count"] >= 4
+    assert there.context["standing"]["matches"] == 0 and there.context["player_count"] == 0
+    assert select(here, "#player-rank") and not select(there, "#player-rank")
