@@ -123,7 +123,7 @@ class LiveRound:
             drawn=board is not None,
             placements=frozenset(placements),
             last=board.last.cell if board is not None and board.last is not None else None,
-            open_cells={cell: engine.cell_neighbours(cell, placements) for cell in opens},
+            open_cells=_cells_neighbours(opens, placements),
             lines={line.row.pk: _line_shown(line)
                    for line in (round_view.turns if round_view is not None else ())},
         )
@@ -137,10 +137,9 @@ class LiveRound:
         lit = {board.last.cell if board.last is not None else None, shown.last}
         kept = {p.cell for p in board.placements if p in shown.placements and p.cell not in lit}
         if not self.round_over:
-            placements = board.placements
-            kept.update(
-                cell for cell in board.open_cells()
-                if shown.open_cells.get(cell) == engine.cell_neighbours(cell, placements))
+            now = _cells_neighbours(board.open_cells(), board.placements)
+            kept.update(cell for cell, neighbours in now.items()
+                        if shown.open_cells.get(cell) == neighbours)
         return frozenset(kept)
 
     def kept_lines(self, round_view: ReplayedRound, shown: ShownRound | None) -> frozenset[int]:
@@ -224,6 +223,15 @@ class ShownRound:
     open_cells: dict[engine.Cell, tuple[tuple[str, str], ...]]
     #: per turn row: what its log line shows
     lines: dict[int, tuple[Any, ...]]
+
+
+def _cells_neighbours(cells, placements) -> dict[engine.Cell, tuple[tuple[str, str], ...]]:
+    """``engine.cell_neighbours`` of each of ``cells``, the table read once (not once a cell:
+    a late round's table has fifty tiles and as many open cells)."""
+    by_cell = {placement.cell: placement for placement in placements}
+    return {cell: engine.cell_neighbours(
+                cell, [by_cell[n] for n in cell.neighbours if n in by_cell])
+            for cell in cells}
 
 
 def _line_shown(line: TurnLine) -> tuple[Any, ...]:

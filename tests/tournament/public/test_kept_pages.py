@@ -58,9 +58,10 @@ def test_a_poll_with_nothing_new_is_a_304_after_one_read(client, tournament):
                 again = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"], **headers)
             assert again.status_code == 304, name
             assert again["ETag"] == first["ETag"]
-            # the tournament's row; and the match's (to know it is of this tournament) or the
-            # revisions of the matches the page shows
-            assert len(queries) == (1 if name == "standings" else 2), queries.captured_queries
+            # the tournament's row (the match's address: the match's, with its tournament);
+            # and the revisions of the matches the page shows
+            assert len(queries) == (1 if name in ("standings", "match", "match live")
+                                    else 2), queries.captured_queries
 
 
 def test_the_page_and_its_fragment_are_two_copies(client, tournament):

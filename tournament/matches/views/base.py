@@ -58,13 +58,11 @@ class MatchMixin(TournamentMixin):
         # The match is loaded first, with its tournament (one query), for has_permission(); a
         # private tournament is still a 404 to whoever may not see it (TournamentMixin),
         # whichever match is asked for.
-        match = (
-            match_with_tournament(self.kwargs["match_id"])
-            .filter(table__session__tournament__slug=self.kwargs["slug"])
-            .first()
-        )
-        if match is None:
-            raise Http404
+        try:
+            match = (match_with_tournament(self.kwargs["match_id"])
+                     .filter(table__session__tournament__slug=self.kwargs["slug"]).get())
+        except Match.DoesNotExist:
+            raise Http404 from None
         self.match = match
         return match.table.session.tournament
 
