@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from tests.factories import confirmed_match, match_at, matches_confirmed, played_record
 from tests.tournament.matches.helpers import add, board_turn
@@ -129,3 +131,23 @@ def test_a_confirmation_raises_the_results_version(tournament, referee):
     results_before = results_version(tournament)
     confirmed_match(match=match_at(tournament=tournament, table=2), user=referee, seed=4)
     assert results_version(tournament) > results_before
+
+
+def test_a_match_write_locks_the_tournament_row_for_its_commit_alone(tournament, referee):
+    """Every table's writes raise the one tournament row, whose lock is held from that UPDATE
+    to the commit: the raise is the write's last statement, after the turn, the figures and
+    the audit entries, so tables wait on each other for a commit, not for a write's work."""
+    session_start(session=tournament.sessions.get())
+    match = match_at(tournament=tournament)
+    turns = played_record(match=match, seed=3)["rounds"][0]["turns"]
+    add(match, referee, board_turn(turns[0]))
+    with CaptureQueriesContext(connection) as queries:
+        add(match, referee, board_turn(turns[1]))
+    statements = [query["sql"] for query in queries.captured_queries
+                  if "SAVEPOINT" not in query["sql"]]
+    raised = [index for index, sql in enumerate(statements)
+              if sql.startswith('UPDATE "tournament_tournament"')]
+    assert raised, statements
+    assert raised[-1] == len(statements) - 1, statements[raised[-1]:]
+    assert any(sql.startswith('INSERT INTO "tournament_auditentry"')
+               for sql in statements[:raised[-1]])

@@ -14,12 +14,12 @@ Inside one transaction:
    memory, then asks for the replay once (:meth:`MatchWrite.replay`), checks it, and writes
    its new rows (an old version is superseded, never changed or deleted);
 4. on leaving, the replay's figures are stored on every current row and on the match
-   (:func:`match_results_cache`); the tournament's data version is raised, and its results
-   version when the match's state changed or it was confirmed (``freshness.touch``); when
-   the write confirmed the match, or changed a confirmed
-   one, the players' ratings are refreshed from it (``tournament.ratings.services``); then
-   the audit entries the service gave (:meth:`MatchWrite.audit`) are written, with the
-   match's closing when it has just closed.
+   (:func:`match_results_cache`); when the write confirmed the match, or changed a confirmed
+   one, the players' ratings are refreshed from it (``tournament.ratings.services``); the
+   audit entries the service gave (:meth:`MatchWrite.audit`) are written, with the match's
+   closing when it has just closed; last, the tournament's data version is raised, and its
+   results version when the match's state changed or it was confirmed (``freshness.touch``):
+   its row stays locked until the commit, and every table's writes raise it.
 
 The replay made is the match as written: the service returns it (:class:`WriteResult`) and the
 view renders it. Permissions are the views' business (``can_referee``); services trust their
@@ -267,10 +267,6 @@ def match_write(*, match: Match, user, seen_revision: int, submission_key: str =
         yield write
         replay = write.replayed
         closed = match_results_cache(replay=replay)
-        # A turn that leaves the match in the state it was in (and no confirmed match
-        # changed) moves no standing: only the pages that show this match follow it.
-        freshness.touch(tournament_id=match.table.session.tournament_id,
-                        results=was_confirmed or replay.match.status != status_before)
         ratings.match_written(replay.match, was_confirmed=was_confirmed,
                               totals_before=totals_before)
         for entry in write._audit:
@@ -281,6 +277,12 @@ def match_write(*, match: Match, user, seen_revision: int, submission_key: str =
                 "match over: winners " + ", ".join(replay.winner_names),
                 {"totals": list(replay.totals), "winners": list(replay.winners)},
             )
+        # A turn that leaves the match in the state it was in (and no confirmed match
+        # changed) moves no standing: only the pages that show this match follow it. Last:
+        # the tournament's row stays locked from this UPDATE to the commit, and every table's
+        # writes raise it, so the lock is held for the commit alone.
+        freshness.touch(tournament_id=match.table.session.tournament_id,
+                        results=was_confirmed or replay.match.status != status_before)
 
 
 def _audit_entry(match: Match, user, action: str, summary: str, details: dict[str, Any],
