@@ -49,6 +49,10 @@ PAGE_WAIT_SECONDS = 5.0
 COMPRESS_FROM_BYTES = 200
 #: The random bytes in a compressed copy's header, as ``GZipMiddleware`` puts them.
 COMPRESS_RANDOM_BYTES = 100
+#: The shape of a kept copy, in its key: a server of another shape (an upgrade during an event,
+#: or its rollback) neither reads nor overwrites this one's copies. 2: (content, its encoding,
+#: its type), the content compressed when it holds no token.
+COPY_FORMAT = 2
 #: A reader that takes gzip (``GZipMiddleware``'s test).
 ACCEPTS_GZIP = re.compile(r"\bgzip\b")
 
@@ -90,7 +94,7 @@ class CachedPageMixin:
         ):
             return None
         part = "fragment" if request.htmx else "page"
-        return f"page:{self.tournament.pk}:{request.path}:{get_language()}:{part}"
+        return f"page:{COPY_FORMAT}:{self.tournament.pk}:{request.path}:{get_language()}:{part}"
 
     def get(self, request, *args, **kwargs):
         key = self.page_key(request)
@@ -115,11 +119,7 @@ class CachedPageMixin:
             made = cached_copy(key=key, version=version, make=make, wait_seconds=PAGE_WAIT_SECONDS)
         except NotCacheable as refused:
             return refused.response
-        if len(made.content) == 2:  # a copy kept before copies were compressed
-            made_content = (made.content[0], "", made.content[1])
-        else:
-            made_content = made.content
-        content, encoding, content_type = made_content
+        content, encoding, content_type = made.content
         if encoding == "gzip" and ACCEPTS_GZIP.search(request.META.get("HTTP_ACCEPT_ENCODING", "")):
             response = HttpResponse(content, content_type=content_type)
             response["Last-Modified"] = http_date(made.made_at.timestamp())

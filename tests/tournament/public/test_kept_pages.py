@@ -8,16 +8,19 @@ import hashlib
 import re
 
 import pytest
+from django.core.cache import cache
 from django.db import connection
 from django.test import Client
 from django.test.signals import template_rendered
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 from django.utils.translation import get_language
 
 from tests.factories import confirmed_match, match_at, played_record
 from tests.tournament.matches.helpers import add, board_turn
 from tests.tournament.tournaments import settings_of
-from tournament.core.cached_pages import CSRF_MARKER
+from tournament.core.cache import CachedCopy
+from tournament.core.cached_pages import COPY_FORMAT, CSRF_MARKER
 from tournament.models import Match, Player
 from tournament.organiser import services as organiser_services
 from tournament.seating.services import seating_swap
@@ -249,7 +252,7 @@ def test_an_etag_cannot_be_searched_back_to_the_data_version(client, tournament,
     secret gives another ETag for the same page at the same version."""
     url = addresses(tournament)["standings"]
     tag = client.get(url)["ETag"].strip('"')
-    key = f"page:{tournament.pk}:{url}:{get_language()}:page"
+    key = f"page:{COPY_FORMAT}:{tournament.pk}:{url}:{get_language()}:page"
     tournament.refresh_from_db()
     guesses = {
         hashlib.sha256(f"{key}@{version}".encode()).hexdigest()[: len(tag)]
@@ -258,3 +261,17 @@ def test_an_etag_cannot_be_searched_back_to_the_data_version(client, tournament,
     assert tag not in guesses
     settings.SECRET_KEY = "another-secret-for-another-installation"
     assert Client().get(url)["ETag"].strip('"') != tag
+
+
+def test_a_copy_of_another_shape_is_neither_read_nor_overwritten(client, tournament):
+    """An upgrade during an event, or its rollback: the servers before kept their copies in
+    another shape, under keys without the shape's number. This server neither reads them
+    (it would fail on them) nor overwrites them (the other would fail on its copies)."""
+    url = addresses(tournament)["standings"]
+    old_key = f"page:{tournament.pk}:{url}:{get_language()}:page"
+    old_copy = CachedCopy((b"<p>a copy of the old shape</p>", "text/html"), 10**9, timezone.now())
+    cache.set(old_key, old_copy, 60)
+    answer = client.get(url)
+    assert answer.status_code == 200
+    assert b"old shape" not in answer.content
+    assert cache.get(old_key).content == old_copy.content
