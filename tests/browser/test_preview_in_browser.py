@@ -57,6 +57,18 @@ def server_preview_facts(page, locale: str) -> dict:
     }}""", answer.text())
 
 
+def tap_turn(page, turn: dict) -> None:
+    """Enter a placed turn's draws, tile and cell by tapping, and wait for the preview to show
+    the turn's points."""
+    if turn.get("draws"):
+        page.locator(".draws-field .segment").filter(has_text=str(turn["draws"])).click()
+    tile, cell = tile_and_cell(turn)
+    page.locator(f'.tile-button[data-tile="{tile}"]').click()
+    page.locator(f'#board polygon.open[data-cell="{cell}"]').click()
+    expect(page.locator("#turn-preview [data-points]")).to_have_attribute(
+        "data-points", str(turn["claimed"]))
+
+
 def local_preview_facts(page) -> dict:
     return page.evaluate(f"() => ({PREVIEW_FACTS})(document.querySelector('#turn-preview'))")
 
@@ -92,16 +104,10 @@ def test_a_fitting_tile_is_previewed_without_a_request(browser, live_server, tou
             page.locator("#pass-confirm button[type=submit]").click()
             expect(page.locator("#round-1 table.turn-log tbody tr[id^='turn-']")).to_have_count(index + 1)
             continue
-        if turn.get("draws"):
-            page.locator(".draws-field .segment").filter(has_text=str(turn["draws"])).click()
-        tile, cell = tile_and_cell(turn)
-        page.locator(f'.tile-button[data-tile="{tile}"]').click()
-        page.locator(f'#board polygon.open[data-cell="{cell}"]').click()
-        # the engine's figure, at once, with no request
-        expect(page.locator("#turn-preview [data-points]")).to_have_attribute(
-            "data-points", str(turn["claimed"]))
+        tap_turn(page, turn)  # the engine's figure, at once, with no request
         assert previews == []
         local = local_preview_facts(page)
+        tile, cell = tile_and_cell(turn)
         assert (local["cell"], local["tile"], local["enginePoints"]) == (cell, tile, str(turn["claimed"]))
         if index in (first, last):  # what the server would have said, word for word
             assert local == server_preview_facts(page, locale)
@@ -191,13 +197,7 @@ def test_offline_a_tile_next_to_turns_waiting_to_send_is_previewed_with_its_poin
             page.locator("#pass-confirm .pass-button").click()
             page.locator("#pass-confirm button[type=submit]").click()
         else:
-            if turn.get("draws"):
-                page.locator(".draws-field .segment").filter(has_text=str(turn["draws"])).click()
-            tile, cell = tile_and_cell(turn)
-            page.locator(f'.tile-button[data-tile="{tile}"]').click()
-            page.locator(f'#board polygon.open[data-cell="{cell}"]').click()
-            expect(page.locator("#turn-preview [data-points]")).to_have_attribute(
-                "data-points", str(turn["claimed"]))
+            tap_turn(page, turn)
             if turn.get("bonus"):
                 expect(page.locator("#turn-preview .bonus-found")).to_have_count(1)
             corners = "-".join(map(str, turn["place"]["corners"]))

@@ -52,6 +52,16 @@ def board_turn(turn: Json, **changes: Any) -> services.TurnInput:
     return services.TurnInput(**data)
 
 
+def posted(turn: Json, revision: int) -> dict[str, str]:
+    """The entry screen's POST of a record's turn with a placement, at ``revision``."""
+    place = turn["place"]
+    x, y, o = place["cell"]
+    return {"revision": str(revision), "player": str(turn["player"]),
+            "tile": "".join(map(str, sorted(place["corners"]))), "cell": f"{o}({x},{y})",
+            "corners": "-".join(map(str, place["corners"])), "draws": str(turn.get("draws", 0)),
+            "claimed": str(turn["claimed"])}
+
+
 def add(match: Match, user, *turns: services.TurnInput, **options: Any):
     match = fresh(match)
     return services.match_turns_add(

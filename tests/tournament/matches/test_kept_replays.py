@@ -22,6 +22,7 @@ from tests.tournament.matches.helpers import (
     blocked_round,
     board_turn,
     fresh,
+    posted,
 )
 from tournament.matches import services
 from tournament.matches.kept_replays import forget_replays, keep_replay, live_replay
@@ -35,15 +36,6 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 def url(match, name: str, **kwargs) -> str:
     return reverse(f"tournament:{name}", kwargs={
         "slug": match.table.session.tournament.slug, "match_id": match.pk, **kwargs})
-
-
-def posted(turn: dict, revision: int) -> dict[str, str]:
-    place = turn["place"]
-    x, y, o = place["cell"]
-    return {"revision": str(revision), "player": str(turn["player"]),
-            "tile": "".join(map(str, sorted(place["corners"]))), "cell": f"{o}({x},{y})",
-            "corners": "-".join(map(str, place["corners"])), "draws": str(turn.get("draws", 0)),
-            "claimed": str(turn["claimed"])}
 
 
 def placed(match, count: int) -> list[dict]:

@@ -11,7 +11,13 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.factories import match_at, played_record
-from tests.tournament.matches.helpers import board_turn, confirmed_through, fresh, truncated
+from tests.tournament.matches.helpers import (
+    board_turn,
+    confirmed_through,
+    fresh,
+    posted,
+    truncated,
+)
 from tournament import engine
 from tournament.core.tournaments import staff_role_grant
 from tournament.matches import services
@@ -23,16 +29,6 @@ pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
 #: The aim of a save's answer (issue 28).
 SAVE_BYTES = 10 * 1024
-
-
-def posted(turn: dict, revision: int) -> dict[str, str]:
-    """The entry screen's POST of a record's turn with a placement."""
-    place = turn["place"]
-    x, y, o = place["cell"]
-    return {"revision": str(revision), "player": str(turn["player"]),
-            "tile": "".join(map(str, sorted(place["corners"]))), "cell": f"{o}({x},{y})",
-            "corners": "-".join(map(str, place["corners"])), "draws": str(turn.get("draws", 0)),
-            "claimed": str(turn["claimed"])}
 
 
 def save(client, match, turn, *, shown: int | None):
