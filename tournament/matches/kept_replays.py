@@ -15,7 +15,7 @@ that made it is committed (``transaction.on_commit``): a write rolled back leave
 
 A copy is lent to one request at a time: :func:`live_replay` takes it out, and a request that
 used it up (a save plays its turn on it) keeps the new replay instead; one that did not (a
-preview) gives it back. Two requests of one match at once: the second replays from the
+preview, a phone's poll of the match's live part: :func:`borrowed_replay`) gives it back. Two requests of one match at once: the second replays from the
 database, as without the copy.
 """
 
@@ -58,11 +58,18 @@ def live_replay(*, match: Match) -> ReplayedMatch:
     (its revision and its tournament's results version, as read with it), taken out (the
     caller may use it up: :func:`keep_replay` gives it back), else replayed from the
     database. The replay's ``match`` is ``match``."""
+    replay = borrowed_replay(match=match)
+    return replay if replay is not None else match_replay(match=match, settled_stored=True)
+
+
+def borrowed_replay(*, match: Match) -> ReplayedMatch | None:
+    """The copy kept at ``match``'s state, taken out as :func:`live_replay` takes it, or None
+    when there is none (nothing is replayed)."""
     key = _key(match)
     with _lock:
         entry = _kept.pop(match.pk, None)
     if entry is None or entry[0] != key:
-        return match_replay(match=match, settled_stored=True)
+        return None
     replay = entry[1]
     replay.match = replay.rows.match = match
     return replay

@@ -9,6 +9,7 @@ they run the commit's callbacks themselves (``django_capture_on_commit_callbacks
 from __future__ import annotations
 
 import pytest
+from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
@@ -21,6 +22,7 @@ from tests.tournament.matches.helpers import (
     blocked_racks,
     blocked_round,
     board_turn,
+    confirmed_through,
     fresh,
     posted,
 )
@@ -198,3 +200,79 @@ def test_the_confirmation_after_a_round_end_loads_no_row_again(
     assert confirmed.status_code == 200 and confirmed["X-Submission"] == "saved"
     assert sql(queries, "tournament_seat") == []  # the write used the copy's rows
     assert Round.objects.get(match=match, index=0).confirmed_at is not None
+
+
+def live_part(client, match) -> bytes:
+    """A phone's poll of the match's live part, as htmx asks it (no gzip: the page itself)."""
+    answer = client.get(url(match, "match_live"), **HTMX)
+    assert answer.status_code == 200 and "Content-Encoding" not in answer
+    return answer.content
+
+
+def test_a_phone_polls_the_live_part_from_the_copy_the_save_kept(
+        opened, referee_client, client, django_capture_on_commit_callbacks):
+    """The phones' poll of a match made after a save reads the replay that save kept (no seat
+    or turn read), gives it back for the next save, and shows what a poll made from the
+    database shows, byte for byte."""
+    match, turns = opened
+    revision = fresh(match).revision
+    with django_capture_on_commit_callbacks(execute=True):
+        assert tablet_save(referee_client, match, turns[1], revision=revision).status_code == 200
+    with CaptureQueriesContext(connection) as queries, \
+            django_capture_on_commit_callbacks(execute=True):
+        from_copy = live_part(client, match)
+    assert sql(queries, "tournament_turn") == [] and sql(queries, "tournament_seat") == []
+    # given back: the next save does not read the rows either
+    with CaptureQueriesContext(connection) as queries, \
+            django_capture_on_commit_callbacks(execute=True):
+        assert tablet_save(referee_client, match, turns[2],
+                           revision=revision + 1).status_code == 200
+    assert sql(queries, "tournament_turn") == []
+    # the same state made from the database: the same bytes
+    with CaptureQueriesContext(connection) as queries, \
+            django_capture_on_commit_callbacks(execute=True):
+        after_copy = live_part(client, match)
+    forget_replays()
+    cache.clear()
+    with CaptureQueriesContext(connection) as made_again:
+        from_database = live_part(client, match)
+    assert sql(made_again, "tournament_turn") and not sql(queries, "tournament_turn")
+    assert after_copy == from_database
+    assert from_copy != after_copy  # the turn between them shows
+
+
+def test_a_phone_poll_after_a_write_elsewhere_is_made_from_the_database(
+        opened, referee, referee_client, client, django_capture_on_commit_callbacks):
+    match, turns = opened
+    revision = fresh(match).revision
+    with django_capture_on_commit_callbacks(execute=True):
+        assert tablet_save(referee_client, match, turns[1], revision=revision).status_code == 200
+    services.match_turns_add(match=fresh(match), user=referee, seen_revision=revision + 1,
+                             turns=[board_turn(turns[2])])  # another worker
+    with CaptureQueriesContext(connection) as queries:
+        shown = live_part(client, match)
+    assert sql(queries, "tournament_turn")  # not the copy, one turn behind
+    forget_replays()
+    cache.clear()
+    assert live_part(client, match) == shown
+
+
+def test_the_live_part_from_the_copy_after_a_confirmed_round_is_the_one_made_again(
+        tournament, referee, referee_client, client, django_capture_on_commit_callbacks):
+    """Round 1 confirmed (taken from its stored scores by the copy), round 2 in play."""
+    forget_replays()
+    match = match_at(tournament=tournament, started=True)
+    record = played_record(match=match, seed=5)
+    confirmed_through(match, referee, record, rounds=1)
+    second = [t for t in record["rounds"][1]["turns"] if t.get("place") and not t.get("draws")]
+    add(match, referee, board_turn(second[0]))
+    revision = fresh(match).revision
+    with django_capture_on_commit_callbacks(execute=True):
+        assert tablet_save(referee_client, match, second[1], revision=revision).status_code == 200
+    with CaptureQueriesContext(connection) as queries, \
+            django_capture_on_commit_callbacks(execute=True):
+        from_copy = live_part(client, match)
+    assert sql(queries, "tournament_turn") == []
+    forget_replays()
+    cache.clear()
+    assert live_part(client, match) == from_copy

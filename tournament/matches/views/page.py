@@ -7,9 +7,11 @@ from django.views import View
 
 from tournament.core import freshness
 from tournament.core.cached_pages import CachedPageMixin
+from tournament.matches.kept_replays import borrowed_replay, keep_replay
 from tournament.matches.records import match_rows
 from tournament.matches.replaying import match_replay
 from tournament.matches.views.base import MatchPageMixin
+from tournament.matches.views.entry import kept_after
 
 
 class MatchView(MatchPageMixin, CachedPageMixin, View):
@@ -45,6 +47,18 @@ class MatchLiveView(MatchView):
         return refusal
 
     def page(self, request, *args, **kwargs):
+        # The round in play's replay this worker kept after the match's last save, when it
+        # is of the match as it is: what this would replay (the settled rounds from their
+        # stored scores), unless the last round is settled too (then replayed whole, below).
+        # Only read, and given back once the answer is made.
+        results_version = self.match.table.session.tournament.results_version
+        kept = borrowed_replay(match=self.match)
+        if kept is not None and kept.rounds and not kept.rounds[-1].stored:
+            response = self.render_match(replay=kept)
+            response.template_name = self.template_name
+            return kept_after(response, kept, results_version=results_version)
+        if kept is not None:
+            keep_replay(kept, results_version=results_version)
         # the confirmed rounds before the last one from their stored scores: the live part
         # costs the round in play, not the match's length
         rows = match_rows(match=self.match, settled_stored=True)
