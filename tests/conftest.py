@@ -193,6 +193,14 @@ def outsider(make_user):
 
 
 @pytest.fixture
+def outsider_client(outsider):
+    """Logged in without a role: sees what the public sees, made for them alone, never kept."""
+    client = Client()
+    client.force_login(outsider)
+    return client
+
+
+@pytest.fixture
 def organiser_client(organiser):
     client = Client()
     client.force_login(organiser)

@@ -43,14 +43,6 @@ def addresses(tournament) -> dict[str, str]:
     }
 
 
-@pytest.fixture
-def outsider_client(outsider):
-    """A reader logged in without a role: sees what the public sees, made for them alone."""
-    client = Client()
-    client.force_login(outsider)
-    return client
-
-
 def test_a_poll_with_nothing_new_is_a_304_after_one_read(client, tournament):
     for name, url in addresses(tournament).items():
         for headers in ({}, HTMX):

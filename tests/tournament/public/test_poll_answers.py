@@ -43,14 +43,6 @@ def polled(tournament, match: Match) -> dict[str, str]:
 
 
 @pytest.fixture
-def outsider_client(outsider):
-    """Logged in without a role: the public's page, made afresh for them alone, never kept."""
-    client = Client()
-    client.force_login(outsider)
-    return client
-
-
-@pytest.fixture
 def in_play(tournament, referee):
     """Table 1's match started: one turn played."""
     match = match_at(tournament=tournament, started=True)
