@@ -26,6 +26,7 @@ from collections import OrderedDict
 from typing import NamedTuple
 
 from django.db import transaction
+from django.template.response import TemplateResponse
 from django.utils import translation
 
 from tournament.matches.records import settled_rounds
@@ -100,6 +101,19 @@ def keep_replay(replay: ReplayedMatch, *, results_version: int) -> None:
                 _kept.popitem(last=False)
 
     transaction.on_commit(kept)
+
+
+def kept_after(response, replay: ReplayedMatch, *, results_version: int):
+    """``response``, ``replay`` kept (:func:`keep_replay`) once the response is rendered (at
+    once when it is not a template's): a view's answer reads the replay until then."""
+    def keep(_response=None) -> None:
+        keep_replay(replay, results_version=results_version)
+
+    if isinstance(response, TemplateResponse) and not response.is_rendered:
+        response.add_post_render_callback(keep)
+    else:
+        keep()
+    return response
 
 
 def forget_replays() -> None:

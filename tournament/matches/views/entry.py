@@ -13,7 +13,7 @@ from tournament.core.forms import add_service_errors
 from tournament.matches import services
 from tournament.matches.forms.entry import DecisionForm, PassForm, RoundEndForm, TurnForm
 from tournament.matches.forms.parsing import RevisionForm
-from tournament.matches.kept_replays import keep_replay, live_replay
+from tournament.matches.kept_replays import keep_replay, kept_after, live_replay
 from tournament.matches.replayed import ReplayedMatch, ReplayedRound
 from tournament.matches.replaying import match_replay
 from tournament.matches.views.base import (
@@ -75,19 +75,6 @@ class TurnAddView(MatchWriteView):
                              kind="pending" if turn.verdict == Verdict.MISMATCH else "saved")
         # kept for the next preview and save, once the answer no longer reads it
         return kept_after(response, written.replay, results_version=results_version)
-
-
-def kept_after(response, replay: ReplayedMatch, *, results_version: int):
-    """``response``, ``replay`` kept (``keep_replay``) once the response is rendered (at once
-    when it is not a template's)."""
-    def keep(_response=None) -> None:
-        keep_replay(replay, results_version=results_version)
-
-    if isinstance(response, TemplateResponse) and not response.is_rendered:
-        response.add_post_render_callback(keep)
-    else:
-        keep()
-    return response
 
 
 def turn_saved_message(turn) -> str:
