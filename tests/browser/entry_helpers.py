@@ -30,6 +30,17 @@ def tile_and_cell(turn: dict) -> tuple[str, str]:
     return tile, f"{o}({x},{y})"
 
 
+def claim_and_save(page, turn: dict) -> None:
+    """With the turn's preview shown: its way of turning chosen where the preview asks, its
+    points claimed, the save sent (Enter)."""
+    corners = "-".join(map(str, turn["place"]["corners"]))
+    choice = page.locator(f'#turn-preview input[type="radio"][name="corners"][value="{corners}"]')
+    if choice.count():
+        choice.check()
+    page.locator("#id_claimed").fill(str(turn["claimed"]))
+    page.keyboard.press("Enter")
+
+
 def in_view(page, selector: str) -> bool:
     return page.evaluate("""(selector) => {
         const element = document.querySelector(selector);

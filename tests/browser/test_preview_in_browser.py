@@ -9,7 +9,12 @@ import pytest
 from django.utils import translation
 from playwright.sync_api import expect
 
-from tests.browser.entry_helpers import enter_turns, simulated_round, tile_and_cell
+from tests.browser.entry_helpers import (
+    claim_and_save,
+    enter_turns,
+    simulated_round,
+    tile_and_cell,
+)
 from tests.factories import match_at
 from tournament import engine
 from tournament.models import Turn
@@ -200,12 +205,7 @@ def test_offline_a_tile_next_to_turns_waiting_to_send_is_previewed_with_its_poin
             tap_turn(page, turn)
             if turn.get("bonus"):
                 expect(page.locator("#turn-preview .bonus-found")).to_have_count(1)
-            corners = "-".join(map(str, turn["place"]["corners"]))
-            choice = page.locator(f'#turn-preview input[type="radio"][value="{corners}"]')
-            if choice.count():
-                choice.check()
-            page.locator("#id_claimed").fill(str(turn["claimed"]))
-            page.keyboard.press("Enter")
+            claim_and_save(page, turn)
         expect(page.locator("#send-queue")).to_have_attribute("data-count", str(count))
     assert previews == []
     assert Turn.objects.current().filter(round__match=match).count() == first

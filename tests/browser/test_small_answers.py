@@ -7,7 +7,12 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from tests.browser.entry_helpers import enter_turns, simulated_round, tile_and_cell
+from tests.browser.entry_helpers import (
+    claim_and_save,
+    enter_turns,
+    simulated_round,
+    tile_and_cell,
+)
 from tests.factories import match_at, played_record
 from tests.tournament.matches.helpers import add, board_turn, fresh, truncated
 from tournament.matches import services
@@ -39,12 +44,7 @@ def enter_by_taps(page, turn: dict) -> None:
     page.locator(f'#board polygon.open[data-cell="{cell}"]').click()
     preview = page.locator("#turn-preview [data-points], #turn-preview fieldset.orientations")
     expect(preview.first).to_be_visible()
-    corners = "-".join(map(str, turn["place"]["corners"]))
-    choice = page.locator(f'#turn-preview input[type="radio"][name="corners"][value="{corners}"]')
-    if choice.count():
-        choice.check()
-    page.locator("#id_claimed").fill(str(turn["claimed"]))
-    page.keyboard.press("Enter")
+    claim_and_save(page, turn)
 
 
 def test_after_each_save_the_tablet_shows_what_a_reload_shows(page, log_in, tournament, referee):
