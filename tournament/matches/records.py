@@ -2,7 +2,7 @@
 
 The current versions of a match's Turn and RoundEnd rows ARE the match:
 
-- :func:`match_rows` loads the current rows (4 queries), as a :class:`MatchRows` that a write
+- :func:`match_rows` loads the current rows (3 queries), as a :class:`MatchRows` that a write
   changes in memory before it asks for the replay;
 - :func:`record_from_rows` builds the engine's match record (docs/record-format.md) from them:
   the one place a record is made from rows, used by the replay (``tournament.matches.
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.db.models import Count, QuerySet
+from django.db.models import Count, FilteredRelation, OuterRef, Q, QuerySet, Subquery
 
 from tournament import engine
 from tournament.matches.turn_rows import round_end_racks, turn_record
@@ -78,26 +78,33 @@ def match_with_tournament(match_id: int) -> QuerySet[Match]:
 def match_rows(*, match: Match, settled_stored: bool = False) -> MatchRows:
     """The current rows of ``match``: seats with players, rounds, current turns and ends.
 
-    Four queries (the match's table, session and tournament should come loaded, see
-    :func:`match_with_tournament`). With ``settled_stored``, the turns of the leading
-    settled rounds (:func:`settled_rounds`) are not loaded (:attr:`MatchRows.unloaded`):
-    a replay of these rows starts from their stored scores.
+    Three queries (the match's table, session and tournament should come loaded, see
+    :func:`match_with_tournament`): the seats, the rounds with their current ends, the
+    current turns. With ``settled_stored``, the turns of the leading settled rounds
+    (:func:`settled_rounds`) are not loaded but counted with the rounds
+    (:attr:`MatchRows.unloaded`): a replay of these rows starts from their stored scores.
     """
     seats = list(Seat.objects.filter(table_id=match.table_id).select_related("player").order_by("order"))
-    rounds = list(Round.objects.filter(match=match).order_by("index"))
-    ends = {end.round_id: end for end in RoundEnd.objects.current().filter(round__match=match)}
+    rounds_query = (
+        Round.objects.filter(match=match)
+        .annotate(current_end=FilteredRelation("ends", condition=Q(ends__superseded_at__isnull=True)))
+        .select_related("current_end").order_by("index"))
+    if settled_stored:
+        rounds_query = rounds_query.annotate(current_turns=Subquery(
+            Turn.objects.current().filter(round=OuterRef("pk")).order_by()
+            .values("round").annotate(n=Count("pk")).values("n")))
+    rounds = list(rounds_query)
+    # a round without a current end has no ``current_end`` (the join found none)
+    ends = {round_.pk: end for round_ in rounds
+            if (end := getattr(round_, "current_end", None)) is not None}
     rows = MatchRows(match=match, seats=seats, rounds=rounds, turns={}, ends=ends)
-    settled = [round_.pk for round_ in settled_rounds(rows)] if settled_stored else []
-    current = Turn.objects.current().filter(round__match=match)
-    if settled:
-        rows.unloaded = dict.fromkeys(settled, 0)
-        counts = current.filter(round_id__in=settled).values("round_id").annotate(n=Count("pk"))
-        rows.unloaded.update((count["round_id"], count["n"]) for count in counts)
-        current = current.exclude(round_id__in=settled)
+    settled = settled_rounds(rows) if settled_stored else []
+    rows.unloaded = {round_.pk: round_.current_turns or 0 for round_ in settled}
     turns: dict[int, list[Turn]] = {
         round_.pk: [] for round_ in rounds if round_.pk not in rows.unloaded}
-    for turn in current.order_by("round_id", "index"):
-        turns.setdefault(turn.round_id, []).append(turn)
+    if turns:
+        for turn in Turn.objects.current().filter(round_id__in=turns).order_by("round_id", "index"):
+            turns[turn.round_id].append(turn)
     rows.turns = turns
     return rows
 

@@ -122,13 +122,13 @@ def test_the_match_page_takes_a_fixed_number_of_queries(
     record = played_record(match=match, seed=3)
     import_record(match, referee, record if rounds == "all" else truncated(record, rounds=1, turns=5))
     # the match with its tournament, session, user; the staff role once (read once for the
-    # three questions: may write? audit link? organiser's links?); seats, rounds, current
-    # turns, current ends: whatever the match's size
-    with django_assert_num_queries(8):
+    # three questions: may write? audit link? organiser's links?); seats, rounds with their
+    # current ends, current turns: whatever the match's size
+    with django_assert_num_queries(7):
         assert referee_client.get(url(match)).status_code == 200
-    # the public: the match with its tournament, seats, rounds, turns, ends (then kept:
-    # tests/.../queries)
-    with page_queries(5):
+    # the public: the match with its tournament, seats, rounds with their ends, turns (then
+    # kept: tests/.../queries)
+    with page_queries(4):
         assert client.get(url(match)).status_code == 200
 
 
