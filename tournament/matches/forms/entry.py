@@ -15,6 +15,7 @@ from django.utils.translation import ngettext
 from tournament import engine
 from tournament.matches.forms.parsing import (
     DRAW_CHOICES,
+    WIDGET_RENDERER,
     PlacementFieldsMixin,
     RevisionForm,
     tile_error,
@@ -31,6 +32,8 @@ class TurnForm(PlacementFieldsMixin, RevisionForm):
     ``live`` is the round in play: the player defaults to the engine's next one, and a cell
     where the tile fits one way only needs no orientation.
     """
+
+    default_renderer = WIDGET_RENDERER  # drawn again after every save: its widgets made once
 
     player = forms.TypedChoiceField(label=_("Player"), coerce=int, required=False,
                                     empty_value=None)
@@ -155,6 +158,8 @@ class DecisionForm(RevisionForm):
 class RoundEndForm(RevisionForm):
     """The racks shown at the end of a round, per seat: the tiles, or their total when the
     tiles were not noted; and the settlement claimed (optional; a blank is 0)."""
+
+    default_renderer = WIDGET_RENDERER
 
     reason = forms.CharField(label=_("Why the racks change"), required=False, max_length=500)
 

@@ -15,6 +15,8 @@ from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.forms.renderers import DjangoTemplates
+from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from tournament import engine
@@ -97,6 +99,59 @@ class PlacementFieldsMixin:
 
     def clean_corners(self) -> tuple[int, int, int] | None:
         return clean_corners(self.cleaned_data["corners"])
+
+
+class _Unkeyed(Exception):
+    """A widget's context holds something other than plain data: it is rendered as it is."""
+
+
+_PLAIN = (str, int, float, bool, type(None))
+
+
+def _frozen(value: Any) -> Any:
+    """``value`` as a key that tells apart what renders apart: the type with the value (True
+    renders as a bare attribute, 1 as ``="1"``; a safe string is not escaped), a dict's
+    items in their order (the attributes' order)."""
+    kind = type(value)
+    if kind in _PLAIN or (isinstance(value, str) and hasattr(value, "__html__")):
+        return (kind, value)
+    if kind is dict:
+        return (dict, tuple((key, _frozen(item)) for key, item in value.items()))
+    if kind in (list, tuple):
+        return (kind, tuple(_frozen(item) for item in value))
+    raise _Unkeyed
+
+
+class WidgetRenderer(DjangoTemplates):
+    """Django's form renderer, each widget's HTML made once per context: a turn's answer
+    draws the same turn form after every save (its inputs, the draws' radios), which Django
+    renders from templates each time. A context that holds anything but plain data (a lazy
+    translation, an object) is rendered as it is, uncached."""
+
+    #: How many widgets' HTML are kept (a form's few inputs in each language, and room).
+    KEPT = 2048
+
+    def __init__(self) -> None:
+        self._kept: dict[Any, str] = {}
+
+    def render(self, template_name: str, context: dict[str, Any], request=None) -> str:
+        if request is not None or not template_name.startswith("django/forms/widgets/"):
+            return super().render(template_name, context, request=request)
+        try:
+            key = (template_name, translation.get_language(), _frozen(context))
+        except _Unkeyed:
+            return super().render(template_name, context)
+        html = self._kept.get(key)
+        if html is None:
+            html = super().render(template_name, context)
+            if len(self._kept) >= self.KEPT:
+                self._kept.clear()
+            self._kept[key] = html
+        return html
+
+
+#: The renderer of the entry screen's forms (``default_renderer``).
+WIDGET_RENDERER = WidgetRenderer()
 
 
 class RevisionForm(forms.Form):

@@ -11,7 +11,12 @@ from django.utils.translation import gettext_lazy as _
 
 from tournament import engine
 from tournament.core.seats import SEAT_LETTERS
-from tournament.matches.forms.parsing import PlacementFieldsMixin, RevisionForm, small_number
+from tournament.matches.forms.parsing import (
+    WIDGET_RENDERER,
+    PlacementFieldsMixin,
+    RevisionForm,
+    small_number,
+)
 from tournament.matches.services import TurnInput
 from tournament.matches.sheet_codes import bonus_code, bonus_codes_text
 from tournament.models import Turn
@@ -129,11 +134,14 @@ class BaseSheetModeFormSet(forms.BaseFormSet):
         return kwargs
 
 
+# its lines' inputs, alike but for their names, made once each (``WidgetRenderer``)
 SheetModeFormSet = forms.formset_factory(SheetModeLineForm, formset=BaseSheetModeFormSet, extra=0,
-                                     max_num=200, absolute_max=200)
+                                     max_num=200, absolute_max=200, renderer=WIDGET_RENDERER)
 
 
 class SheetModeForm(RevisionForm):
+    default_renderer = WIDGET_RENDERER
+
     mismatches_seen = forms.BooleanField(
         label=_("I have looked at the claims that differ from the engine"), required=False,
         widget=forms.CheckboxInput(attrs={"autofocus": True}),

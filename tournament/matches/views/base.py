@@ -220,16 +220,18 @@ class MatchPageMixin(MatchMixin):
                 if turn_form.is_bound:
                     context["preview"] = preview_from_data(replay, turn_form.data)
                 context["pass_draws"] = live.pass_draws
-                context["tiles"] = live.tile_grid()
                 # the tablet shows this round at the revision it posted: the answer carries
                 # what changed on its table, and leaves it the tiles' grid (entry.js sets each
                 # tile from the table) and the cell's list (the table picks the cell)
                 context["board_changes"] = live.board_changes(shown)
                 context["tiles_kept"] = context["board_changes"] is not None
                 context["legal_cells_json"] = json_attribute(live.legal_cells)
-                # the table as placements, for entry to go on offline (board.js, pending.js)
-                context["placements_json"] = json_attribute(
-                    [str(p) for p in live.board.placements] if live.board is not None else [])
+                if not context["tiles_kept"]:  # what the tablet keeps is not made again
+                    context["tiles"] = live.tile_grid()
+                    # the table as placements, for entry to go on offline (board.js, pending.js)
+                    context["placements_json"] = json_attribute(
+                        [str(p) for p in live.board.placements] if live.board is not None
+                        else [])
                 # the figures and words of a fitting tile's preview, said without a request (on
                 # the table, which a save's answer leaves to the page; the pool on the form)
                 scoring = browser_scoring(live)
