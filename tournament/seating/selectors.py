@@ -65,24 +65,32 @@ def session_seating(*, session: Session) -> list[dict[str, Any]]:
     )
     player_url = reverse("tournament:player", kwargs={"slug": slug, "player_id": 0})[:-2]
     match_url = reverse("tournament:match", kwargs={"slug": slug, "match_id": 0})[:-2]
+    labels: dict[str | None, str] = {}  # each state's label, translated once a call
     tables: list[dict[str, Any]] = []
+    number_now = None
+    players: list[dict[str, Any]] = []
     totals: list[int] = []
     winners: list[int] = []
     for number, order, player_id, name, club, match_id, status, totals_text, winners_text in seats:
-        if not tables or tables[-1]["number"] != number:
+        if number != number_now:
+            number_now = number
+            label = labels.get(status)
+            if label is None:
+                label = labels[status] = str(status_labels.get(status, status or ""))
+            players = []
             tables.append(
                 {
                     "number": number,
                     "match_id": match_id,
                     "match_status": status,
-                    "match_status_label": str(status_labels.get(status, status or "")),
+                    "match_status_label": label,
                     "match_url": f"{match_url}{match_id}/" if match_id else "",
-                    "players": [],
+                    "players": players,
                 }
             )
             totals = (json.loads(totals_text) if totals_text else None) or []
             winners = (json.loads(winners_text) if winners_text else None) or []
-        tables[-1]["players"].append(
+        players.append(
             {
                 "order": order,
                 "seat": seat_letter(order),
