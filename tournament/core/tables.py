@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import django_tables2 as tables2
-from django.utils import formats
+from django.template.loader import get_template
+from django.utils import formats, translation
 from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.text import capfirst
@@ -46,6 +47,47 @@ class PythonBodyTable(tables2.Table):
     class Meta:
         template_name = "tournament/_python_body_table.html"
 
+    def table_html(self, request=None) -> SafeString:
+        """The table as ``{% render_table %}`` writes it, for less.
+
+        The pages polled while the tables play are made again at nearly every poll, and
+        django-tables2's template (the wrapper, the headers, their sorting links) costs more
+        than a small table's body. Its frame around the ``<tbody>`` is rendered once a process
+        for what it shows (:func:`_frame_key`) and kept; only the ``<tbody>`` is built each
+        time. A request with a query string (a sort asked for), a paginated table or one with
+        a footer is rendered whole, as the tag does.
+        """
+        if (request is not None and request.GET) or getattr(self, "page", None) \
+                or self.has_footer():
+            return self._rendered(request)
+        key = _frame_key(self)
+        frame = _frames.get(key)
+        if frame is None:
+            tbody_html = self.tbody_html
+            self.tbody_html = lambda: mark_safe(_BODY_MARK)
+            try:
+                rendered = self._rendered(request)
+            finally:
+                self.tbody_html = tbody_html
+            before, mark, after = rendered.partition(_BODY_MARK)
+            if not mark:  # a template of django-tables2's cells: the table as it wrote it
+                return rendered
+            frame = _frames[key] = (before, after)
+        return mark_safe(f"{frame[0]}{self.tbody_html()}{frame[1]}")  # the template's, escaped
+
+    def _rendered(self, request) -> SafeString:
+        """``{% render_table %}``: the table's template, with the table and the request."""
+        self.before_render(request)
+        return get_template(self.template_name).render(
+            context={"table": self, "request": request}, request=request
+        )
+
+    def tbody_html(self) -> SafeString:
+        """The ``<tbody>`` and its rows (the template's ``table.tbody`` block writes it)."""
+        attrs = self.attrs.get("tbody")
+        opening = f"<tbody {AttributeDict(attrs).as_html()}>" if attrs else "<tbody>"
+        return mark_safe(f"{opening}{self.body_html()}</tbody>")  # attributes escaped
+
     def body_html(self) -> SafeString:
         return self.rows_html(self.data)
 
@@ -78,6 +120,23 @@ class PythonBodyTable(tables2.Table):
         return AttributeDict(
             computed_values(self.row_attrs, kwargs={"record": record, "table": self})
         ).as_html()
+
+
+#: The frames of :meth:`PythonBodyTable.table_html`: the markup before and after the
+#: ``<tbody>``, by :func:`_frame_key`.
+_frames: dict[tuple, tuple[str, str]] = {}
+_BODY_MARK = "\x00tbody\x00"
+
+
+def _frame_key(table: PythonBodyTable) -> tuple:
+    """What a table's frame shows: its template, attributes, prefix and order, each column's
+    name, header and header attributes, in the active language."""
+    columns = tuple(
+        (column.name, str(column.header), column.orderable, column.attrs["th"].as_html())
+        for column in table.columns
+    )
+    return (type(table), table.template_name, table.attrs.as_html(), table.prefix,
+            table.show_header, str(table.order_by or ""), translation.get_language(), columns)
 
 
 def rank_value(label: str) -> int | str:

@@ -7,7 +7,6 @@ from typing import Any
 
 import django_tables2 as tables2
 from django.template.loader import get_template
-from django.utils import translation
 from django.utils.html import escape, format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, ngettext, pgettext
@@ -97,7 +96,6 @@ class TurnLogTable(PythonBodyTable):
     decision_template = "tournament/matches/_decision_forms.html"
 
     class Meta(PythonBodyTable.Meta):
-        template_name = "tournament/matches/_turn_log_table.html"
         attrs = {"class": "data-table turn-log"}
         empty_text = _("No turn yet.")
 
@@ -124,17 +122,12 @@ class TurnLogTable(PythonBodyTable):
         self.correct_word = pgettext("verb: correct a turn", "correct")
         self.insert_words = gettext("insert a turn before")
 
-    def table_html(self) -> SafeString:
-        """The whole table as ``{% render_table %}`` writes it from ``Meta.template_name``:
-        its frame (the wrapper, the header, the scroll hint) rendered once per language and
-        kept (:func:`_log_frame`), its ``<tbody>`` built here."""
-        before, after = _log_frame(translation.get_language())
+    def tbody_html(self) -> SafeString:
+        """The body named ``body_id``; with ``rows_kept``, empty and kept by the page."""
         if self.rows_kept:
-            tbody = f'<tbody id="{escape(self.body_id)}" hx-preserve></tbody>'
-        else:
-            named = f' id="{escape(self.body_id)}"' if self.body_id else ""
-            tbody = f"<tbody{named}>{self.body_html()}</tbody>"
-        return mark_safe(f"{before}{tbody}{after}")  # the frame is the template's, the rest escaped
+            return mark_safe(f'<tbody id="{escape(self.body_id)}" hx-preserve></tbody>')
+        named = f' id="{escape(self.body_id)}"' if self.body_id else ""
+        return mark_safe(f"<tbody{named}>{self.body_html()}</tbody>")  # id escaped, rows built
 
     def body_html(self) -> SafeString:
         # the last turns only, with ``last``: the places still named from every tile before
@@ -234,36 +227,6 @@ class TurnLogTable(PythonBodyTable):
             "failed": self.error_turn == record.row.pk,
             "error_messages": self.error_messages,
         })
-
-
-#: The turn log's frame by language: its markup before and after the ``<tbody>``.
-_log_frames: dict[str | None, tuple[str, str]] = {}
-_FRAME_MARK = "<tbody>\x00</tbody>"
-
-
-class _FrameTable(TurnLogTable):
-    """A turn log without rows whose body is a mark: its template's frame around it."""
-
-    class Meta(TurnLogTable.Meta):
-        pass
-
-    def body_html(self) -> SafeString:
-        return mark_safe("\x00")
-
-
-def _log_frame(language: str | None) -> tuple[str, str]:
-    """The turn log's markup around its ``<tbody>`` in ``language``, rendered once from the
-    table's template (what ``{% render_table %}`` writes; the header's words are all that
-    change in it, with the language) and kept."""
-    frame = _log_frames.get(language)
-    if frame is None:
-        table = _FrameTable([], orderable=False)
-        html = get_template(table.template_name).render(context={"table": table})
-        before, mark, after = html.partition(_FRAME_MARK)
-        if not mark:
-            raise ValueError("the turn log's template writes no <tbody> where expected")
-        frame = _log_frames[language] = (before, after)
-    return frame
 
 
 def describe_turn(snapshot: dict[str, Any] | None, names: list[str], place: str = "") -> str:

@@ -5,49 +5,11 @@ from __future__ import annotations
 import html
 
 import django_tables2 as tables2
-from django.template.loader import get_template
 from django.utils.html import format_html
-from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from tournament.core.tables import PythonBodyTable
 from tournament.standings.tables import points_display
-
-#: Stands for a table's body in its kept shell (``table_html``).
-BODY_MARKER = "\x00python-body\x00"
-#: Each table's shell (all its HTML but the body's rows), split at the body, by table class,
-#: prefix and language: the same for every page without a query string.
-_shells: dict[tuple[type, str, str], tuple[str, str]] = {}
-
-
-def table_html(table: PythonBodyTable, request) -> SafeString:
-    """The table's HTML, as ``{% render_table table %}`` writes it.
-
-    The polled pages are made again at nearly every poll while the tables play, and
-    django-tables2's template (headers, sorting links) costs more than a small table's body:
-    for a request without a query string (nothing to sort by), the shell is rendered once a
-    process for the table's class, prefix and language, and only the body made each time.
-    """
-    if request.GET:
-        return _rendered(table, request)
-    key = (type(table), table.prefix, get_language())
-    shell = _shells.get(key)
-    if shell is None:
-        body_html = table.body_html
-        table.body_html = lambda: mark_safe(BODY_MARKER)
-        try:
-            before, after = _rendered(table, request).split(BODY_MARKER)
-        finally:
-            table.body_html = body_html
-        shell = _shells[key] = (before, after)
-    return mark_safe(f"{shell[0]}{table.body_html()}{shell[1]}")  # the template's, the body's
-
-
-def _rendered(table: PythonBodyTable, request) -> SafeString:
-    """``{% render_table table %}``: its template, with the table and the request."""
-    table.before_render(request)
-    return get_template(table.template_name).render(context={"table": table}, request=request)
 
 
 class PlayerMatchesTable(PythonBodyTable):

@@ -22,7 +22,7 @@ from tournament.core.permissions import TournamentMixin, is_referee
 from tournament.models import Match, RankingCriterion, Session
 from tournament.names import FOLDED_LETTERS
 from tournament.public import selectors
-from tournament.public.tables import PlayerMatchesTable, table_html
+from tournament.public.tables import PlayerMatchesTable
 from tournament.seating.selectors import seating_by_player, session_attention, session_seating
 from tournament.seating.tables import PlayerSeatTable, SeatingTable
 from tournament.standings.tables import criterion_display
@@ -64,7 +64,7 @@ class PublicSessionView(TournamentMixin, LiveFragmentMixin, TemplateView):
         config = RequestConfig(request, paginate=False)
         config.configure(seating_table)
         context = {"session": session, "seating_table": seating_table,
-                   "seating_table_html": table_html(seating_table, request),
+                   "seating_table_html": seating_table.table_html(request),
                    "is_live": session.status == Session.Status.PLAYING,
                    "poll_seconds": poll_seconds()}
         if not request.htmx:  # the live fragment (the tables) is all a poll shows
@@ -106,7 +106,7 @@ class PublicPlayerView(TournamentMixin, LiveFragmentMixin, TemplateView):
             **page,
             criteria_scores=criteria_scores,
             matches_table=matches_table,
-            matches_table_html=table_html(matches_table, request),
+            matches_table_html=matches_table.table_html(request),
             player_count=page["ranking"].ranked_count,
             is_live=page["ranking"].is_live,
             poll_seconds=poll_seconds(),
