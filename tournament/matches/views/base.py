@@ -179,6 +179,9 @@ class MatchPageMixin(MatchMixin):
             "error_turn": forms.get("decision_error_turn"),
             "error_messages": forms.get("decision_error_messages"),
         }
+        # the public's page following a match shows the round in play apart (``live_log``)
+        follows_apart = (not self.can_write and "follow_seconds" in context
+                         and live_round_view is not None)
         context["log_rounds"] = [
             {"round": round_view, "preserved": True}
             if round_view.stored or (round_view.index < unchanged_before and round_view.confirmed)
@@ -189,7 +192,7 @@ class MatchPageMixin(MatchMixin):
                  body_id=f"turns-r{round_view.number}",
                  kept_rows=live.kept_lines(round_view, shown) if live is not None else ()),
              "confirm_elsewhere": round_view is to_confirm}
-            for round_view in replay.rounds
+            for round_view in (replay.rounds[:-1] if follows_apart else replay.rounds)
         ]
         if not self.can_write:
             # the public's page polls its live part alone (``MatchLiveView``): the round in
@@ -198,8 +201,7 @@ class MatchPageMixin(MatchMixin):
             context["log_key"] = settled_log_key(replay)
             if "follow_seconds" in context:
                 context["live_url"] = self.url("match_live")
-                if live_round_view is not None:  # its last turns: what a turn changes
-                    context["log_rounds"].pop()
+                if follows_apart:  # its last turns: what a turn changes
                     context["live_log"] = {"round": live_round_view, "table": _log_table(
                         request, live_round_view, f"r{live_round_view.number}-",
                         **log_options, last=LIVE_TURNS)}
