@@ -21,7 +21,7 @@ format is in docs/record-format.md ("The tournament archive"); an archive withou
 before it existed) is still read, with the fallbacks that page lists.
 
 Each match is read as its page reads it (:func:`~tournament.matches.records.match_rows`,
-four queries, then :func:`~tournament.matches.replaying.match_replay`): the queries grow with
+three queries, then :func:`~tournament.matches.replaying.match_replay`): the queries grow with
 the number of matches played; the manifest takes ``MANIFEST_QUERIES`` more, whatever the tournament's size.
 """
 

@@ -153,8 +153,8 @@ def test_the_queries_grow_by_one_match_read_per_match_played(lyon, make_user):
     import_record(last, referee, record_truncated(played_record(match=last, seed=9), turns=4))
     with CaptureQueriesContext(connection) as three_matches:
         export.tournament_records_zip(tournament=lyon)
-    assert len(two_matches) == 1 + export.MANIFEST_QUERIES + 2 * 4
-    assert len(three_matches) == 1 + export.MANIFEST_QUERIES + 3 * 4
+    assert len(two_matches) == 1 + export.MANIFEST_QUERIES + 2 * 3
+    assert len(three_matches) == 1 + export.MANIFEST_QUERIES + 3 * 3
 
 
 @pytest.mark.parametrize("is_public", [True, False])
