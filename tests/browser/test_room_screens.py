@@ -60,7 +60,10 @@ def _clean(axe, page) -> None:
 
 
 def _clock_minutes(page) -> int:
-    text = page.locator("[data-clock-left]").first.inner_text()
+    clock = page.locator("[data-clock-left]").first
+    # the page's script writes the time over the "--:--" the server sends: wait for it
+    expect(clock).to_have_text(re.compile(r"\d+:\d\d"))
+    text = clock.inner_text()
     assert re.fullmatch(r"\d+:\d\d", text), text
     return int(text.split(":")[0])
 
