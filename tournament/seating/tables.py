@@ -55,7 +55,6 @@ class SeatingTable(PythonBodyTable):
 
     def rows_html(self, records):
         self.seat_title = escape(gettext("seat"))  # once a page, in its language
-        self.escaped_labels: dict[str, str] = {}  # a match state's label, escaped once a page
         return super().rows_html(records)
 
     def body_row_attrs(self, record) -> str:
@@ -63,20 +62,18 @@ class SeatingTable(PythonBodyTable):
 
     def cell_players(self, record) -> str:
         # the standard library's escape, as Django's does it, without its check for lazy
-        # strings on each of a session's 512 names (the page is polled while it is in play);
-        # the seat (a letter) and the address (the slug's letters and a number) need none
+        # strings on each of a session's 512 names (the page is polled while it is in play)
         seat_title = self.seat_title
-        escape_text = html.escape
         items = []
         for player in record["players"]:
-            club = player["club"]
-            club = f' <span class="club">{escape_text(club)}</span>' if club else ""
-            total = player["total"]
-            total = "" if total is None else f"{total:d}"
-            items.append('<li class="winner">' if player["winner"] else "<li>")
+            club = f' <span class="club">{html.escape(player["club"])}</span>' if player["club"] else ""
+            total = "" if player["total"] is None else f'{player["total"]:d}'
+            winner = ' class="winner"' if player["winner"] else ""
             items.append(
-                f'<span class="seat-number" title="{seat_title}">{player["seat"]}</span>'
-                f'<span class="who"><a href="{player["url"]}">{escape_text(player["name"])}</a>'
+                f'<li{winner}>'
+                f'<span class="seat-number" title="{seat_title}">{html.escape(player["seat"])}</span>'
+                f'<span class="who"><a href="{html.escape(player["url"])}">'
+                f'{html.escape(player["name"])}</a>'
                 f'{club}</span><span class="total">{total}</span></li>'
             )
         return f'<ol class="table-players">{"".join(items)}</ol>'
@@ -84,15 +81,10 @@ class SeatingTable(PythonBodyTable):
     def cell_match_status(self, record) -> str:
         if not record["match_url"]:
             return ""
-        label = record["match_status_label"]
-        escaped = self.escaped_labels.get(label)
-        if escaped is None:
-            escaped = self.escaped_labels[label] = html.escape(str(label))
-        # the state (a Match.Status value) and the address (the slug's letters and a number)
-        # hold nothing to escape
         state = (
-            f'<a class="match-state match-state--{record["match_status"]}" '
-            f'href="{record["match_url"]}">{escaped}</a>'
+            f'<a class="match-state match-state--{html.escape(str(record["match_status"]))}" '
+            f'href="{html.escape(record["match_url"])}">'
+            f'{html.escape(str(record["match_status_label"]))}</a>'
         )
         waiting = self.attention.get(record["match_id"])
         if waiting:
