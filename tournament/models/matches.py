@@ -33,6 +33,8 @@ class Match(models.Model):
     status = models.CharField(
         _("status"), max_length=12, choices=Status.choices, default=Status.PENDING
     )
+    #: The states of a match that is over: its totals are its result.
+    OVER = (Status.FINISHED, Status.CONFIRMED)
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
     confirmed_at = models.DateTimeField(
         _("confirmed at"),

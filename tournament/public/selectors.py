@@ -47,8 +47,8 @@ def player_page(*, tournament: Tournament, player_id: int) -> dict[str, Any]:
     (the seat in the session seated or in play: ``session``, ``table``, ``seat``,
     ``others``, ``match_url``, ``match_status_label``; or None), ``matches`` (one dict per
     session they sat in: ``session``, ``table``, ``seat``, ``opponents``, ``total``,
-    ``match_points`` (None until the match has totals), ``status``, ``status_label``,
-    ``confirmed``, ``url``).
+    ``match_points`` (None until the match is over: while it is in play, its own page
+    follows it), ``status``, ``status_label``, ``confirmed``, ``url``).
     """
     registration = (
         Registration.objects.filter(tournament=tournament, player_id=player_id)
@@ -76,7 +76,9 @@ def player_page(*, tournament: Tournament, player_id: int) -> dict[str, Any]:
         table = tables.setdefault(table_id, {
             "session": session_number, "session_status": session_status,
             "table": table_number, "match_id": match_id, "status": status,
-            "totals": (json.loads(totals_text) if totals_text else None) or [], "seats": [],
+            "totals": (json.loads(totals_text) if totals_text and status in Match.OVER
+                       else None) or [],
+            "seats": [],
         })
         table["seats"].append((order, name, other_id))
         if other_id == player_id:

@@ -16,7 +16,8 @@ class PlayerMatchesTable(PythonBodyTable):
     """A player's matches, one per session: from ``player_page()["matches"]``.
 
     Its body is built in Python (``PythonBodyTable``): the player's page is polled every 15
-    seconds while a session is in play, and its matches change with each turn."""
+    seconds while a session is in play, and its matches change as they end (their totals
+    shown once they are over)."""
 
     session = tables2.Column(verbose_name=_("session"), attrs={"td": {"class": "session"}})
     opponents = tables2.Column(verbose_name=_("opponents"), orderable=False)

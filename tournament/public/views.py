@@ -19,7 +19,7 @@ from tournament.core import freshness
 from tournament.core.cached_pages import CachedPageMixin
 from tournament.core.mixins import poll_seconds
 from tournament.core.permissions import TournamentMixin, is_referee
-from tournament.models import Match, RankingCriterion, Session
+from tournament.models import RankingCriterion, Session
 from tournament.names import FOLDED_LETTERS
 from tournament.public import selectors
 from tournament.public.tables import PlayerMatchesTable
@@ -47,17 +47,13 @@ class PublicSessionView(TournamentMixin, LiveFragmentMixin, TemplateView):
     fragment_template_name = "tournament/public/_session_tables.html"
 
     def page_version(self) -> int:
-        """The results and the revisions of the session's matches."""
-        return freshness.page_version(
-            tournament=self.tournament,
-            revisions=freshness.revisions_of(Match.objects.filter(
-                table__session__tournament=self.tournament,
-                table__session__number=self.kwargs["number"])),
-        )
+        """The results: the seating, each match's state, the totals of the matches over."""
+        return freshness.page_version(tournament=self.tournament)
 
     def page(self, request, *args, **kwargs):
         session = selectors.tournament_session(tournament=self.tournament, number=kwargs["number"])
-        tables = session_seating(session=session)
+        # a match's totals once it is over: while it is in play, its own page follows it
+        tables = session_seating(session=session, totals_in_play=False)
         staff = is_referee(request.user, self.tournament)  # the context's user_is_staff
         attention = session_attention(session=session) if staff and tables else None
         seating_table = SeatingTable(tables, prefix="table-", attention=attention)
@@ -85,13 +81,9 @@ class PublicPlayerView(TournamentMixin, LiveFragmentMixin, TemplateView):
     fragment_template_name = "tournament/public/_player_live.html"
 
     def page_version(self) -> int:
-        """The results and the revisions of the player's matches in the tournament."""
-        return freshness.page_version(
-            tournament=self.tournament,
-            revisions=freshness.revisions_of(Match.objects.filter(
-                table__session__tournament=self.tournament,
-                table__seats__player_id=self.kwargs["player_id"])),
-        )
+        """The results: their rank, their seat, each match's state and the totals of the
+        matches over."""
+        return freshness.page_version(tournament=self.tournament)
 
     def page(self, request, *args, **kwargs):
         page = selectors.player_page(tournament=self.tournament, player_id=kwargs["player_id"])

@@ -187,7 +187,7 @@ def time_up_settle(*, session: Session, user=None) -> bool:
         ending = session.tournament.time_up_action == TimeUpAction.FINISH_ROUND
         match_ids = list(
             Match.objects.filter(table__session=session, time_up_round__isnull=True)
-            .exclude(status__in=(Match.Status.FINISHED, Match.Status.CONFIRMED))
+            .exclude(status__in=Match.OVER)
             .values_list("pk", flat=True)
         ) if ending else []
     for match_id in match_ids:

@@ -2,7 +2,8 @@
 
 The seating comes as plain data (lists of dicts), for the pages and for the printed seating:
 
-- ``session_seating(*, session)``: one dict per table, in table order (one query).
+- ``session_seating(*, session, totals_in_play)``: one dict per table, in table order (one
+  query).
 - ``seating_by_player(tables)``: the same seats as one alphabetical list (no query).
 - ``session_repeat_pairs(*, session)``: the pairs seated together who met before (two
   queries; one given the session's seating).
@@ -41,13 +42,14 @@ def registrations_to_seat(*, session: Session) -> QuerySet[Registration]:
     return registrations.select_related("player").order_by("player_id")
 
 
-def session_seating(*, session: Session) -> list[dict[str, Any]]:
+def session_seating(*, session: Session, totals_in_play: bool = True) -> list[dict[str, Any]]:
     """The session's tables, in order, each with its players in clockwise seat order.
 
     Each table: ``number``, ``match_id``, ``match_status`` (a Match.Status value),
     ``match_status_label``, ``match_url`` (a path), ``players``: a list of ``order`` (from 0),
     ``seat`` (from 1), ``player_id``, ``name``, ``club``, ``total`` (the match total so far,
-    or None), ``winner`` (bool), ``url`` (the player's page).
+    or None; with ``totals_in_play`` False, None until the match is over), ``winner`` (bool),
+    ``url`` (the player's page).
     """
     slug = session.tournament.slug
     status_labels = dict(Match.Status.choices)
@@ -88,7 +90,8 @@ def session_seating(*, session: Session) -> list[dict[str, Any]]:
                     "players": players,
                 }
             )
-            totals = (json.loads(totals_text) if totals_text else None) or []
+            shown = totals_in_play or status in Match.OVER
+            totals = (json.loads(totals_text) if totals_text and shown else None) or []
             winners = (json.loads(winners_text) if winners_text else None) or []
         players.append(
             {

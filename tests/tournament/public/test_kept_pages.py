@@ -17,11 +17,13 @@ from django.utils import timezone
 from django.utils.translation import get_language
 
 from tests.factories import confirmed_match, match_at, played_record
-from tests.tournament.matches.helpers import add, board_turn
+from tests.tournament.matches.helpers import add, board_turn, fresh, import_record, truncated
 from tests.tournament.tournaments import settings_of
+from tournament import engine
 from tournament.core.cache import CachedCopy
 from tournament.core.cached_pages import COPY_FORMAT, CSRF_MARKER
-from tournament.models import Match, Player
+from tournament.matches import services
+from tournament.models import Match, Player, Turn
 from tournament.organiser import services as organiser_services
 from tournament.seating.services import seating_swap
 from tournament.sessions.services import session_start
@@ -53,10 +55,8 @@ def test_a_poll_with_nothing_new_is_a_304_after_one_read(client, tournament):
                 again = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"], **headers)
             assert again.status_code == 304, name
             assert again["ETag"] == first["ETag"]
-            # the tournament's row (the match's address: the match's, with its tournament);
-            # and the revisions of the matches the page shows
-            assert len(queries) == (1 if name in ("standings", "match", "match live")
-                                    else 2), queries.captured_queries
+            # the tournament's row (the match's address: the match's, with its tournament)
+            assert len(queries) == 1, queries.captured_queries
 
 
 def test_the_page_and_its_fragment_are_two_copies(client, tournament):
@@ -98,18 +98,18 @@ def test_each_change_shows_at_once_on_every_kept_page(client, outsider_client, t
         changed = {name for name in urls if seen[name] != before[name]}
         assert changed, change
         if change == "a turn in play":
-            assert "standings" not in changed and {"match", "match live"} <= changed
+            assert changed == {"match", "match live"}
         before = seen
     standings = client.get(urls["standings"], **HTMX).content.decode()
     assert f'/t/{tournament.slug}/matches/{table_two.pk}/"' not in standings  # now counted
     assert f'/t/{tournament.slug}/matches/{match.pk}/"' in standings  # still in play
 
 
-def test_a_turn_at_another_table_leaves_a_poll_a_304(client, outsider_client, tournament,
-                                                     referee):
-    """While tables play, a turn that changes no match's state is seen at once on the pages
-    that show its match (its match, its session, its players) and leaves every other poll a
-    304: the standings, another table's match, another table's player."""
+def test_a_turn_in_play_leaves_every_poll_but_its_match_a_304(client, outsider_client,
+                                                              tournament, referee):
+    """While tables play, a turn that changes no match's state is seen at once on its match's
+    page and leaves every other poll a 304: the standings, the session, another table's
+    match, the players of both tables (their pages show a match's totals once it is over)."""
     session = match_at(tournament=tournament).table.session
     session_start(session=session)
     one, two = (match_at(tournament=tournament, table=number) for number in (1, 2))
@@ -123,8 +123,8 @@ def test_a_turn_at_another_table_leaves_a_poll_a_304(client, outsider_client, to
         "match 1": (f"/t/{slug}/matches/{one.pk}/", False),
         "player at table 1": (f"/t/{slug}/players/{first_of[one.pk]}/", False),
         "match 2": (f"/t/{slug}/matches/{two.pk}/", True),
-        "player at table 2": (f"/t/{slug}/players/{first_of[two.pk]}/", True),
-        "session": (f"/t/{slug}/sessions/{session.number}/", True),
+        "player at table 2": (f"/t/{slug}/players/{first_of[two.pk]}/", False),
+        "session": (f"/t/{slug}/sessions/{session.number}/", False),
     }
     tags = {name: client.get(url, **HTMX)["ETag"] for name, (url, _shows) in urls.items()}
     for turn in turns[1:3]:
@@ -138,6 +138,58 @@ def test_a_turn_at_another_table_leaves_a_poll_a_304(client, outsider_client, to
             assert poll.status_code == 200, name
             assert poll.content == outsider_client.get(url, **HTMX).content, name
             tags[name] = poll["ETag"]
+
+
+def test_a_match_over_shows_at_once_with_its_corrections(
+        client, outsider_client, tournament, referee):
+    """The session's and a player's pages show a match's totals once it is over: the write
+    that ends it and a later correction of its totals each show at once there, as the page
+    made afresh shows them (never a 304 on the totals of before)."""
+    match = match_at(tournament=tournament)
+    session_start(session=match.table.session)
+    record = played_record(match=match, seed=5)
+    last_round = len(record["rounds"]) - 1
+    last_turns = record["rounds"][last_round]["turns"]
+    import_record(match, referee, truncated(record, rounds=last_round,
+                                            turns=len(last_turns) - 1))
+    assert fresh(match).status == Match.Status.PLAYING
+    player = match.table.seats.get(order=0).player_id
+    urls = [f"/t/{tournament.slug}/sessions/1/", f"/t/{tournament.slug}/players/{player}/"]
+    tags = {url: client.get(url, **HTMX)["ETag"] for url in urls}
+
+    def shown(totals) -> list[bool]:
+        """Whether each page shows the first seat's total among ``totals``, as made afresh."""
+        seen = []
+        for url in urls:
+            poll = client.get(url, HTTP_IF_NONE_MATCH=tags[url], **HTMX)
+            assert poll.status_code == 200, url
+            assert poll.content == outsider_client.get(url, **HTMX).content, url
+            tags[url] = poll["ETag"]
+            seen.append(f">{totals[0]:d}<" in poll.content.decode())
+        return seen
+
+    add(match, referee, board_turn(last_turns[-1]))  # the racks to come: still in play
+    assert [client.get(url, HTTP_IF_NONE_MATCH=tags[url], **HTMX).status_code
+            for url in urls] == [304, 304]
+    services.match_round_end(match=fresh(match), user=referee,
+                             seen_revision=fresh(match).revision, round_index=last_round,
+                             racks=record["rounds"][last_round]["racks"])
+    over = fresh(match)
+    assert over.status == Match.Status.FINISHED
+    assert shown(over.totals) == [True, True]
+
+    row = Turn.objects.current().get(round__match=match, round__index=0, index=0)
+    services.match_turn_correct(
+        match=over, user=referee, seen_revision=over.revision, turn_id=row.pk,
+        turn=services.TurnInput(player=row.player, tile=row.tile, cell=engine.Cell.parse(row.cell),
+                                corners=tuple(int(v) for v in row.corners.split("-")),
+                                points_claimed=row.points_claimed + 1, decision="claim",
+                                decision_reason="mal lu"),
+        reason="mal lu")
+    corrected = fresh(match)
+    assert corrected.status == Match.Status.FINISHED
+    assert corrected.totals[row.player] == over.totals[row.player] + 1
+    assert shown(corrected.totals) == [True, True]
 
 
 @pytest.mark.slow  # every page read many times over

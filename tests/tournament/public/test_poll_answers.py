@@ -11,7 +11,13 @@ import re
 import pytest
 from django.test import Client
 
-from tests.factories import confirmed_match, match_at, played_record
+from tests.factories import (
+    confirmed_match,
+    match_at,
+    played_record,
+    recorded_match,
+    rounds_confirmed,
+)
 from tests.pages import select, text
 from tests.tournament.matches.helpers import add, board_turn
 from tournament.core.cached_pages import CSRF_MARKER
@@ -88,10 +94,8 @@ def test_each_turn_and_confirmation_shows_at_once_to_the_phones(tournament, in_p
         tags[name], seen[name] = answer["ETag"], unzipped(answer)
     turns = record["rounds"][0]["turns"]
     writes = {
-        "a turn": (lambda: add(match, referee, board_turn(turns[1])),
-                   {"match live", "player", "session"}),
-        "another turn": (lambda: add(match, referee, board_turn(turns[2])),
-                         {"match live", "player", "session"}),
+        "a turn": (lambda: add(match, referee, board_turn(turns[1])), {"match live"}),
+        "another turn": (lambda: add(match, referee, board_turn(turns[2])), {"match live"}),
         "table 2 confirmed": (lambda: confirmed_match(match=table_two, user=referee, seed=6),
                               {"session", "player at table 2", "match live at table 2"}),
     }
@@ -135,8 +139,9 @@ def test_the_session_fragment_holds_the_tables_and_the_page_the_players_too(clie
 
 
 def test_a_players_matches_as_a_turn_and_a_confirmation_show_them(client, tournament, referee):
-    """Their table: no total before the first turn, then the totals and the match points in
-    brackets while the match is not confirmed, without brackets once it is."""
+    """Their table: no total before the first turn nor while the match is in play (its own
+    page follows it), then the totals and the match points in brackets once it is over and
+    not confirmed, without brackets once it is."""
     match = match_at(tournament=tournament, started=True)
     table_two = match_at(tournament=tournament, table=2)
 
@@ -153,11 +158,15 @@ def test_a_players_matches_as_a_turn_and_a_confirmation_show_them(client, tourna
         assert seat.player.name in opponents
     record = played_record(match=match, seed=5)
     add(match, referee, board_turn(record["rounds"][0]["turns"][0]))
-    totals = Match.objects.get(pk=match.pk).totals
+    assert Match.objects.get(pk=match.pk).status == Match.Status.PLAYING
     (_where, opponents, total, points), _links, _seats = cells(match)
-    assert total == str(totals[0]) and points.startswith("(") and points.endswith(")")
-    assert f"({totals[1]})" in opponents
-    confirmed_match(match=table_two, user=referee, seed=6)
+    assert (total, points) == ("—", "—") and "(" not in opponents
+    over = recorded_match(match=table_two, user=referee, seed=6)
+    assert over.status == Match.Status.FINISHED
+    (_where, opponents, total, points), _links, _seats = cells(table_two)
+    assert total == str(over.totals[0]) and points.startswith("(") and points.endswith(")")
+    assert f"({over.totals[1]})" in opponents
+    assert rounds_confirmed(match=over, user=referee).status == Match.Status.CONFIRMED
     totals = Match.objects.get(pk=table_two.pk).totals
     (_where, opponents, total, points), _links, _seats = cells(table_two)
     assert total == str(totals[0]) and points and not points.startswith("(")

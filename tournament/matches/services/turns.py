@@ -154,7 +154,7 @@ def match_turns_add(
         round_ = _live_round(write)
         existing = rows.round_turns(round_)
         was_new = not existing
-        if was_new and write.match.status in (Match.Status.FINISHED, Match.Status.CONFIRMED):
+        if was_new and write.match.status in Match.OVER:
             raise ValidationError(_("The match is over: no turn or round can be added."),
                                   code="match_over")
         players = _players(turns, due=_player_after(existing, len(rows.seats)),

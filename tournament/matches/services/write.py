@@ -277,12 +277,13 @@ def match_write(*, match: Match, user, seen_revision: int, submission_key: str =
                 "match over: winners " + ", ".join(replay.winner_names),
                 {"totals": list(replay.totals), "winners": list(replay.winners)},
             )
-        # A turn that leaves the match in the state it was in (and no confirmed match
-        # changed) moves no standing: only the pages that show this match follow it. Last:
-        # the tournament's row stays locked from this UPDATE to the commit, and every table's
-        # writes raise it, so the lock is held for the commit alone.
+        # A write that leaves a match in play in play (or one not started as it was) moves
+        # no standing and no result the public's pages show: only the match's own page
+        # follows it. One to a match that is over (a correction, a confirmation) changes its
+        # result. Last: the tournament's row stays locked from this UPDATE to the commit, and
+        # every table's writes raise it, so the lock is held for the commit alone.
         freshness.touch(tournament_id=match.table.session.tournament_id,
-                        results=was_confirmed or replay.match.status != status_before)
+                        results=status_before in Match.OVER or replay.match.status != status_before)
 
 
 def _audit_entry(match: Match, user, action: str, summary: str, details: dict[str, Any],
@@ -353,7 +354,7 @@ def match_results_cache(*, replay: ReplayedMatch) -> bool:
         RoundEnd.objects.bulk_update(changed_ends, ["settlement_differs"])
 
     match = replay.match
-    was_finished = match.status in (Match.Status.FINISHED, Match.Status.CONFIRMED)
+    was_finished = match.status in Match.OVER
     if replay.finished:
         status = Match.Status.CONFIRMED if replay.all_rounds_confirmed else Match.Status.FINISHED
     elif replay.turn_count:

@@ -23,7 +23,7 @@ class MatchView(MatchPageMixin, CachedPageMixin, View):
 
     def page_version(self) -> int:
         """The results and this match's revision, both read before the page's data."""
-        return freshness.page_version(tournament=self.tournament, revisions=self.match.revision)
+        return freshness.page_version(tournament=self.tournament, revision=self.match.revision)
 
     def page(self, request, *args, **kwargs):
         return self.render_match()
