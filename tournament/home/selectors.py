@@ -32,7 +32,7 @@ def tournament_sessions(*, tournament: Tournament) -> QuerySet[Session]:
         table_count=Count("tables", distinct=True),
         matches_done=Count(
             "tables__match",
-            filter=Q(tables__match__status__in=["finished", "confirmed"]),
+            filter=Q(tables__match__status__in=Match.OVER),
             distinct=True,
         ),
     ).order_by("number")
