@@ -178,6 +178,14 @@ SQLITE_OPTIONS = {
     "timeout": 20,
     "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
 }
+# Under ASGI (tournament/asgi.py) each request runs on a thread made for it, which cannot keep
+# a connection for the next: PostgreSQL's connections come from a pool of the worker (up to
+# 16, checked before each use), SQLite's are opened for each request (they cost little).
+ASGI = os.environ.get("TRIOMINOS_ASGI") == "1"
+if ASGI:
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {"min_size": 2, "max_size": 16}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["OPTIONS"] = {**SQLITE_OPTIONS, **DATABASES["default"].get("OPTIONS", {})}
 

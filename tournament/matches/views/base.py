@@ -201,6 +201,7 @@ class MatchPageMixin(MatchMixin):
             context["log_key"] = settled_log_key(replay)
             if "follow_seconds" in context:
                 context["live_url"] = self.url("match_live")
+                context["stream_url"] = self.url("match_stream")
                 if follows_apart:  # its last turns: what a turn changes
                     context["live_log"] = {"round": live_round_view, "table": _log_table(
                         request, live_round_view, f"r{live_round_view.number}-",

@@ -4,6 +4,8 @@
    - a match's live part (#match-live) says which settled rounds go with it (data-log): when
      they are not the ones the page shows (a round ended, a correction, a confirmation), the
      whole match is taken again;
+   - a match's live part is taken when its stream says the match moved (polled where there is
+     no stream);
    - "Find your table" (and the check-in's list): the search box filters the players' list as
      one types. */
 (function () {
@@ -89,6 +91,49 @@
     }
   });
 
+  /* -- a match followed by its stream: its live part taken again when the match moved ---- */
+
+  // The live part's data-stream (tournament/matches/views/stream.py) tells when the match is
+  // at a new revision; the page then takes its live part (the "moved" trigger of its
+  // hx-trigger) and skips its polls while the stream is open. While a dropped stream is
+  // opened again (the browser does it), the polls go on; a stream refused (a 204 from a WSGI
+  // server or for a match confirmed, an error status) is not asked for again by this page,
+  // which polls as before.
+  var stream = null, streaming = false, refused = false;
+
+  function follow() {
+    var live = document.getElementById("match-live");
+    var address = live && live.dataset.stream;
+    if (!address) {
+      if (stream) stream.close();
+      stream = null;
+      streaming = false;
+      return;
+    }
+    if (stream || refused || !window.EventSource || !window.htmx) return;
+    stream = new window.EventSource(address);
+    stream.addEventListener("open", function () { streaming = true; });
+    stream.addEventListener("error", function () {
+      streaming = false;
+      if (stream && stream.readyState === window.EventSource.CLOSED) {
+        stream = null;
+        refused = true;
+      }
+    });
+    stream.addEventListener("moved", function () {
+      var now = document.getElementById("match-live");
+      if (now) window.htmx.trigger(now, "moved");
+    });
+  }
+
+  document.addEventListener("htmx:confirm", function (event) {
+    var live = event.detail.elt;
+    if (!streaming || !live || live.id !== "match-live") return;
+    var cause = event.detail.triggeringEvent;
+    if (!cause || cause.type !== "moved") event.preventDefault();  // a poll: the stream tells
+  });
+  document.addEventListener("htmx:afterSettle", follow);
+
   /* -- find your table: filter as one types --------------------------------------------- */
 
   function setUpFinder(box) {
@@ -131,6 +176,7 @@
 
   function ready() {
     document.querySelectorAll("input[data-finder]").forEach(setUpFinder);
+    follow();
     markScrolling();
     window.addEventListener("resize", markScrolling);
     document.addEventListener("htmx:afterSettle", markScrolling);

@@ -1,0 +1,133 @@
+"""A match's stream: the phones following a match told when it moved (server-sent events).
+
+The public's match page opens ``tournament:match_stream`` (``pages.js``) and takes its live
+part again (``tournament:match_live``) when an event says the match is at a new revision, in
+place of asking for it every 15 seconds: a phone following a match costs the server a
+request when the match moved, none when it did not, and sees a turn within a second or two
+of its save. Each event carries the revision (``id:``, so that a stream taken up again after a drop
+starts from the last one told: ``Last-Event-ID``); a comment every ``HEARTBEAT`` seconds keeps
+the connection known alive; a stream ends after ``STREAM_SECONDS`` (the browser opens it
+again) and once the match is confirmed (then the page follows it no more).
+
+A stream waits in the event loop of an ASGI server (``tournament/asgi.py``: the README's
+command), at the cost of a coroutine and of the idle thread Django keeps for the request's
+middleware. A WSGI server would give each one a thread of its few: there (``manage.py runserver``, the tests' servers) it answers 204 No Content, which
+tells the browser not to open it again, and the page polls its live part as it did.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import AsyncIterator
+from contextlib import aclosing
+
+from asgiref.sync import sync_to_async
+from django.core.handlers.asgi import ASGIRequest
+from django.db import connection
+from django.http import Http404, HttpResponse, StreamingHttpResponse
+from django.views import View
+
+from tournament.core.permissions import can_view
+from tournament.matches.records import match_with_tournament
+from tournament.matches.watch import INTERVAL, revision_watch
+from tournament.models import Match
+
+#: Seconds between two comments on a stream with nothing to tell.
+HEARTBEAT = 20
+#: Seconds a stream lasts before the browser opens it again.
+STREAM_SECONDS = 600
+#: Streams a worker keeps open at most (each holds an idle thread, see tournament/asgi.py);
+#: beyond, a page is answered 204 and polls: a room of 128 tables with 4 phones each on
+#: every match needs 256 a worker, a client opening streams by the thousand gets no more.
+MAX_STREAMS = 1024
+
+_open_streams = 0  # this worker's, counted in its event loop
+
+
+def followed_match(request, *, slug: str, match_id: int) -> Match:
+    """The match of the address, if the user may see its tournament (else a 404, as its page).
+
+    The connection goes back (to the pool) at once: the request lasts as long as its stream,
+    and would hold it all along."""
+    try:
+        match = (match_with_tournament(match_id)
+                 .filter(table__session__tournament__slug=slug).get())
+        if not can_view(request.user, match.table.session.tournament):
+            raise Http404
+        return match
+    except Match.DoesNotExist:
+        raise Http404 from None
+    finally:
+        connection.close()
+
+
+def shown_revision(request, current: int) -> int:
+    """The revision the page shows: the last event's (the browser's ``Last-Event-ID`` when it
+    opens the stream again), else the page's own (``?revision=``), else the current one."""
+    for given in (request.headers.get("Last-Event-ID"), request.GET.get("revision")):
+        if given is not None and given.isdigit() and len(given) < 10:
+            return int(given)
+    return current
+
+
+def event(revision: int) -> bytes:
+    return f"id: {revision}\nevent: moved\ndata: {revision}\n\n".encode()
+
+
+async def match_events(match: Match, shown: int) -> AsyncIterator[bytes]:
+    """What the stream says: an event each time the match is at a new revision."""
+    global _open_streams
+    _open_streams += 1
+    try:
+        async with aclosing(_events(match, shown)) as messages:
+            async for message in messages:
+                yield message
+    finally:  # the stream ended, or was dropped (the client gone: the response let go)
+        _open_streams -= 1
+
+
+async def _events(match: Match, shown: int) -> AsyncIterator[bytes]:
+    loop = asyncio.get_running_loop()
+    ends = loop.time() + STREAM_SECONDS
+    yield b"retry: 5000\n\n"  # the browser's wait before opening a dropped stream again
+    if match.revision != shown:
+        shown = match.revision
+        yield event(shown)
+    watch = revision_watch()
+    while (left := ends - loop.time()) > 0:
+        moved = await watch.moved(match.pk, shown, timeout=min(HEARTBEAT, left))
+        if moved is None:
+            yield b": still here\n\n"
+            continue
+        shown, status = moved
+        if not status:  # the match is gone
+            return
+        # the streams of the matches that moved in one interval are woken together: told
+        # spread over the next interval, their pages' requests do not come all at once
+        await asyncio.sleep(random.uniform(0, INTERVAL))
+        yield event(shown)
+        if status == Match.Status.CONFIRMED:
+            return
+
+
+class MatchStreamView(View):
+    """``GET``: the match's stream (``text/event-stream``), or 204 where streams are not
+    served (a WSGI server, a worker with ``MAX_STREAMS`` open) or no longer needed (the match
+    is confirmed)."""
+
+    async def get(self, request, *args, slug: str, match_id: int, **kwargs):
+        if not isinstance(request, ASGIRequest) or _open_streams >= MAX_STREAMS:
+            return HttpResponse(status=204)
+        match = await sync_to_async(followed_match)(request, slug=slug, match_id=match_id)
+        if match.status == Match.Status.CONFIRMED:
+            return HttpResponse(status=204)
+        response = StreamingHttpResponse(
+            match_events(match, shown_revision(request, match.revision)),
+            content_type="text/event-stream")
+        response["Cache-Control"] = "no-store"
+        # each event goes out as it is made: neither compressed (GZipMiddleware would pack
+        # each alone) nor held by a proxy (nginx)
+        response["Content-Encoding"] = "identity"
+        response["X-Accel-Buffering"] = "no"
+        return response

@@ -1,0 +1,97 @@
+"""Which matches moved: one query a second for all the phones following a match in a process.
+
+A phone on a match's public page keeps a stream open (``views/stream.py``) and is told the
+match's new revision as soon as a write raised it, instead of asking for the match's live part
+every 15 seconds whether it changed or not. The streams of a process wait on one
+:class:`RevisionWatch` (per event loop): while any waits, it reads the revisions of the matches
+waited on, in one query, every ``INTERVAL`` seconds, and wakes those whose match is at another
+revision than the one they show. Every write raises its match's revision in its transaction
+(``tournament/matches/services``), so a write of any worker, or of another app server on the
+same database, is seen within the interval, once committed; nothing else has to run.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import weakref
+from collections import defaultdict
+
+from asgiref.sync import sync_to_async
+from django.db import DatabaseError, connection
+
+from tournament.models import Match
+
+logger = logging.getLogger(__name__)
+
+#: Seconds between two reads of the revisions waited on.
+INTERVAL = 1.0
+
+
+def match_revisions(match_ids: list[int]) -> dict[int, tuple[int, str]]:
+    """The revision and status of each match of ``match_ids`` that still exists (one query).
+
+    Run on a thread of its own, outside a request: the connection goes back at once (to the
+    pool under ASGI), rather than waiting for a request's end that never comes."""
+    try:
+        return {pk: (revision, status) for pk, revision, status in
+                Match.objects.filter(pk__in=match_ids).values_list("pk", "revision", "status")}
+    finally:
+        connection.close()
+
+
+class RevisionWatch:
+    """The streams of one event loop waiting for their match to move."""
+
+    def __init__(self, interval: float = INTERVAL) -> None:
+        self.interval = interval
+        self.waiting: dict[int, set[tuple[int, asyncio.Future]]] = defaultdict(set)
+        self.task: asyncio.Task | None = None
+
+    async def moved(self, match_id: int, revision: int, *, timeout: float) -> tuple[int, str] | None:
+        """The match's revision and status once it is at another revision than ``revision``
+        (or gone: ``(0, "")``), or None after ``timeout`` seconds without a change."""
+        loop = asyncio.get_running_loop()
+        entry = (revision, loop.create_future())
+        self.waiting[match_id].add(entry)
+        if self.task is None or self.task.done():
+            self.task = loop.create_task(self.run())
+        try:
+            return await asyncio.wait_for(entry[1], timeout)
+        except TimeoutError:
+            return None
+        finally:
+            entries = self.waiting.get(match_id)
+            if entries is not None:
+                entries.discard(entry)
+                if not entries:
+                    del self.waiting[match_id]
+
+    async def run(self) -> None:
+        while self.waiting:
+            try:
+                revisions = await sync_to_async(match_revisions, thread_sensitive=False)(
+                    list(self.waiting))
+            except DatabaseError:  # the database away for a moment: the streams wait, read again
+                logger.warning("The matches' revisions could not be read", exc_info=True)
+                revisions = None
+            if revisions is not None:
+                for match_id, entries in list(self.waiting.items()):
+                    now = revisions.get(match_id, (0, ""))
+                    for revision, future in list(entries):
+                        if now[0] != revision and not future.done():
+                            future.set_result(now)
+            await asyncio.sleep(self.interval)
+
+
+_watches: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, RevisionWatch] = (
+    weakref.WeakKeyDictionary())
+
+
+def revision_watch() -> RevisionWatch:
+    """The watch of the running event loop (a worker has one loop; a test may make several)."""
+    loop = asyncio.get_running_loop()
+    watch = _watches.get(loop)
+    if watch is None:
+        watch = _watches[loop] = RevisionWatch()
+    return watch
