@@ -57,6 +57,7 @@ from typing import NamedTuple
 from urllib.parse import urlparse
 
 import gevent
+import gevent.socket
 from locust import FastHttpUser, constant, events, task
 from requests.cookies import create_cookie
 
@@ -72,6 +73,11 @@ NOFIT = float(os.environ.get("BENCH_NOFIT") or 0.125)
 SERVER_PREVIEWS = os.environ.get("BENCH_PREVIEWS", "browser") == "server"
 #: The seconds between two polls of a phone (``poll_seconds``, the pages' hx-trigger).
 POLL_SECONDS = 15
+#: The match's page follows the match's stream where the server has one (pages.js);
+#: ``BENCH_STREAMS=0``: it polls as before the streams.
+STREAMS = os.environ.get("BENCH_STREAMS", "1") != "0"
+STREAM_ADDRESS = re.compile(r'data-stream="([^"]+)"')
+STREAM_EVENT = re.compile(rb"event: moved\ndata: (\d+)\n\n")
 #: The kinds of request whose p95 the room's aims are about.
 SAVES = ("save: turn", "save: round end", "save: confirm")
 PAGES = ("match", "player", "session", "standings")
@@ -140,6 +146,9 @@ class Figures:
                     "p95": percentile(times, 95)}
 
         polls = [name for name in self.requests if name.startswith("poll: ")]
+        # a match's live part asked because its stream told it moved: a phone's request, not
+        # a poll (it is asked because there is something new)
+        fetches = [name for name in self.requests if name.startswith("fetch: ")]
         every = sum(len(rows) for rows in self.requests.values())
         return {
             "tables": len(TABLES),
@@ -151,9 +160,12 @@ class Figures:
             "errors": sum(len(found) for found in self.errors.values()),
             "error_samples": {name: found[:3] for name, found in self.errors.items()},
             "save": group(SAVES),
-            "poll": group(polls),
+            "poll": group(polls + fetches),
             "poll_304_share": (sum(kinds[name]["not_modified"] for name in polls)
                                / max(1, sum(kinds[name]["count"] for name in polls))),
+            "fetches": sum(kinds[name]["count"] for name in fetches),
+            "phone_304_share": (sum(kinds[name]["not_modified"] for name in polls + fetches)
+                                / max(1, sum(kinds[name]["count"] for name in polls + fetches))),
             "preview": group(["preview"]),
             "server_cpu_seconds": sum(kind["cpu_total"] for kind in kinds.values()) / 1000,
             "load_average": {"start": self.load_at_start, "end": load_average()},
@@ -228,17 +240,20 @@ def report(summary: dict) -> str:
         f"{'CPU ms (median)':>16}{'CPU ms (mean)':>14}{'DB ms':>7}{'app ms':>8}{'KiB':>7}",
     ]
     for name, kind in summary["kinds"].items():
-        share = f"{kind['not_modified'] / kind['count']:.0%}" if name.startswith("poll") else ""
+        share = (f"{kind['not_modified'] / kind['count']:.0%}"
+                 if name.startswith(("poll", "fetch")) else "")
         cpu_mean = "-" if kind["cpu_mean"] is None else f"{kind['cpu_mean']:.1f}"
         cpu_median = "-" if kind["cpu_median"] is None else f"{kind['cpu_median']:.1f}"
         lines.append(f"{name:<22}{kind['count']:>7}{kind['errors']:>7}{share:>6}"
                      f"{ms(kind['p50']):>8}{ms(kind['p95']):>8}{cpu_median:>16}{cpu_mean:>14}"
                      f"{tenth(kind['db_median']):>7}{tenth(kind['app_median']):>8}"
                      f"{kind['bytes_mean'] / 1024:>7.1f}")
-    for group in ("save", "preview", "poll"):
+    for group in ("save", "preview", "poll"):  # "poll": the phones' polls and fetches
         lines.append(f"{group}: {summary[group]['count']} requests, p50 "
                      f"{ms(summary[group]['p50'])} ms, p95 {ms(summary[group]['p95'])} ms")
-    lines.append(f"polls answered 304: {summary['poll_304_share']:.0%}; the server's CPU, all "
+    lines.append(f"polls answered 304: {summary['poll_304_share']:.0%}; with the "
+                 f"{summary['fetches']} fetches after a stream's event: "
+                 f"{summary['phone_304_share']:.0%}; the server's CPU, all "
                  f"requests counted: {summary['server_cpu_seconds']:.1f} s")
     for name, samples in summary["error_samples"].items():
         lines.append(f"errors of {name}: {samples}")
@@ -376,7 +391,8 @@ class Tablet(FastHttpUser):
 
 
 class Phone(FastHttpUser):
-    """A player's phone: one page (or all four) polled every 15 s with the browser's cache."""
+    """A player's phone: one page (or all four) polled every 15 s with the browser's cache; the
+    match's page follows its stream instead, where the server has one (``STREAMS``)."""
 
     fixed_count = 4 * len(TABLES)
     wait_time = constant(0)
@@ -396,7 +412,7 @@ class Phone(FastHttpUser):
         gevent.sleep(paced(0, POLL_SECONDS))  # the phones' polls spread over the 15 s
         self.pages = {}
         for kind in kinds:
-            self.client.get(addresses[kind], name=f"page: {kind}")
+            answer = self.client.get(addresses[kind], name=f"page: {kind}")
             # the table's address redirects to the match, whose page polls its live part alone
             # (tournament:match_live, pages.js); the other pages poll their own address
             path = table["match"] + "live/" if kind == "match" else addresses[kind]
@@ -404,19 +420,72 @@ class Phone(FastHttpUser):
             # browser's cache has none for the first poll
             current = table["match"] if kind == "match" else addresses[kind]
             self.pages[kind] = {"path": path, "current": current, "etag": ""}
+            if kind == "match" and STREAMS:
+                found = STREAM_ADDRESS.search(answer.text or "")
+                if found is not None:
+                    self.pages[kind]["stream"] = found.group(1).replace("&amp;", "&")
+                    gevent.spawn(self.follow, self.pages[kind])
+
+    def ask(self, page: dict, name: str) -> None:
+        headers = {"HX-Request": "true", "HX-Current-URL": self.host + page["current"]}
+        if page["etag"]:
+            headers["If-None-Match"] = page["etag"]
+        with self.client.get(page["path"], headers=headers, name=name,
+                             catch_response=True) as answer:
+            if answer.status_code in (200, 304):
+                page["etag"] = answer.headers.get("ETag", page["etag"])
+                answer.success()
+            else:
+                answer.failure(f"{name}: {answer.status_code}")
 
     @task
     def poll(self):
         gevent.sleep(POLL_SECONDS * PACE)
         for kind, page in self.pages.items():
-            headers = {"HX-Request": "true", "HX-Current-URL": self.host + page["current"]}
-            if page["etag"]:
-                headers["If-None-Match"] = page["etag"]
-            with self.client.get(page["path"], headers=headers, name=f"poll: {kind}",
-                                 catch_response=True) as answer:
-                if answer.status_code in (200, 304):
-                    page["etag"] = answer.headers.get("ETag", page["etag"])
-                    answer.success()
-                else:
-                    answer.failure(f"poll: {answer.status_code}")
+            if not page.get("streaming"):  # pages.js: no poll while the stream is open
+                self.ask(page, f"poll: {kind}")
 
+    def follow(self, page: dict) -> None:
+        """The match's stream as the browser's EventSource follows it: the live part asked
+        again at each event, the stream opened again 5 s after it ended (``retry``); a 204
+        (a WSGI server) and the page polls as before."""
+        address = urlparse(self.host)
+        while True:
+            try:
+                connection = gevent.socket.create_connection(
+                    (address.hostname, address.port or 80), timeout=None)
+            except OSError:
+                gevent.sleep(5)
+                continue
+            try:
+                # the last event's id, as the browser sends it when it opens the stream again
+                told = f"Last-Event-ID: {page['told']}\r\n" if "told" in page else ""
+                connection.sendall(
+                    f"GET {page['stream']} HTTP/1.1\r\nHost: {address.netloc}\r\n"
+                    f"Accept: text/event-stream\r\n{told}\r\n".encode())
+                data = b""
+                while b"\r\n\r\n" not in data:
+                    received = connection.recv(4096)
+                    if not received:
+                        break
+                    data += received
+                head, _, data = data.partition(b"\r\n\r\n")
+                status = int(head.split(b" ", 2)[1]) if head.startswith(b"HTTP/") else 0
+                if status != 200:
+                    return
+                page["streaming"] = True
+                while True:
+                    for revision in STREAM_EVENT.findall(data):
+                        page["told"] = int(revision)
+                        self.ask(page, "fetch: match (moved)")
+                    data = data[data.rfind(b"\n\n") + 2:] if b"\n\n" in data else data
+                    received = connection.recv(4096)
+                    if not received:
+                        break
+                    data += received
+            except OSError:
+                pass
+            finally:
+                page["streaming"] = False
+                connection.close()
+            gevent.sleep(5)

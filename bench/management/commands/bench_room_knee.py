@@ -1,13 +1,14 @@
 """``python manage.py bench_room_knee``: the room at increasing sizes, and the knee.
 
 Builds the room (``bench_room_setup --tables`` the largest step, in the database of
-``DATABASE_URL``) unless ``--no-setup``; starts gunicorn with ``--gunicorn`` (its options:
-``"--workers 2 --threads 8"``, the README's, by default) on ``--bind`` unless ``--no-server``
+``DATABASE_URL``) unless ``--no-setup``; starts gunicorn serving ``--app`` with ``--gunicorn``
+(its options; the README's by default: ``tournament.asgi``, ``"-k uvicorn_worker.UvicornWorker
+--workers 2"``) on ``--bind`` unless ``--no-server``
 (then a server must answer at that address, with the same settings); then runs Locust headless (``bench/locustfile.py``)
 once per step of ``--steps`` tables, 4 phones each, every step for ``--seconds`` counted after
 the users have started and a ``--warm-up``. Each step prints its line: requests a second, a
 save's p50/p95 (a turn, a round's end, a confirmation), a preview's, a poll's, the share of
-polls answered 304, the errors, the server's CPU per request type (the median of
+polls answered 304, the errors, the fetches of a match told by its stream, the server's CPU per request type (the median of
 ``Server-Timing: cpu``), and the machine's load average (``/proc/loadavg``) at the start and
 the end of the counted seconds: the machine may be shared, and the figures say with what.
 
@@ -39,7 +40,7 @@ from django.core.management.base import BaseCommand, CommandError
 LOCUSTFILE = Path(__file__).resolve().parents[2] / "locustfile.py"
 #: The request types whose CPU each step prints, in this order.
 CPU_KINDS = ("save: turn", "save: round end", "save: confirm", "preview", "poll: match",
-             "poll: player", "poll: session", "poll: standings")
+             "fetch: match (moved)", "poll: player", "poll: session", "poll: standings")
 SPAWN_RATE = 50
 
 
@@ -66,7 +67,8 @@ def step_line(step: dict) -> str:
     load = step["load_average"]
     return (f"{step['tables']:>6} {step['phones']:>6} {step['requests_per_second']:>7.1f} "
             f"{pair(step['save']):>11} {pair(step['preview']):>11} {pair(step['poll']):>11} "
-            f"{step['poll_304_share']:>5.0%} {step['errors']:>6}  server CPU "
+            f"{step['poll_304_share']:>5.0%} {step['errors']:>6}  fetches after an event "
+            f"{step.get('fetches', 0)} (304 with them {step.get('phone_304_share', 0):.0%}); server CPU "
             f"{step['server_cpu_seconds'] / max(step['seconds'], 1):.2f} cores; ms: {cpu}  "
             f"load {load['start']} -> {load['end']}")
 
@@ -83,8 +85,12 @@ class Command(BaseCommand):
                             help="Seconds after the users started, not counted (20).")
         parser.add_argument("--bind", default="127.0.0.1:8000",
                             help="The server's address (127.0.0.1:8000).")
-        parser.add_argument("--gunicorn", default="--workers 2 --threads 8",
-                            help='gunicorn\'s options ("--workers 2 --threads 8").')
+        parser.add_argument("--app", default="tournament.asgi",
+                            help="The application gunicorn serves (tournament.asgi; "
+                                 "tournament.wsgi: the pages without the matches' streams).")
+        parser.add_argument("--gunicorn", default="-k uvicorn_worker.UvicornWorker --workers 2",
+                            help='gunicorn\'s options (the README\'s: "-k '
+                                 'uvicorn_worker.UvicornWorker --workers 2").')
         parser.add_argument("--no-server", action="store_true",
                             help="Start no server: one answers at --bind already.")
         parser.add_argument("--no-setup", action="store_true",
@@ -99,7 +105,7 @@ class Command(BaseCommand):
         parser.add_argument("--json", dest="json_out", default="",
                             help="Write every step's figures there.")
 
-    def handle(self, *args, steps, verbosity, seconds, warm_up, bind, gunicorn, no_server, no_setup, room,
+    def handle(self, *args, steps, verbosity, seconds, warm_up, bind, app, gunicorn, no_server, no_setup, room,
                sessions_before, phone_pages, save_p95, poll_p95, stop_past_knee, json_out,
                **options):
         self.verbosity = verbosity
@@ -112,11 +118,11 @@ class Command(BaseCommand):
         elif len(_read_room(room)["tables"]) < tables[-1]:
             raise CommandError(f"{room} has fewer tables than {tables[-1]}")
         host = f"http://{bind}"
-        server = None if no_server else self.start_server(bind, gunicorn)
+        server = None if no_server else self.start_server(app, bind, gunicorn)
         try:
             self.wait_for(host)
             self.stdout.write(
-                f"server: {'as it runs' if no_server else 'gunicorn ' + gunicorn}, "
+                f"server: {'as it runs' if no_server else f'gunicorn {app} {gunicorn}'}, "
                 f"{settings.DATABASES['default']['ENGINE'].rsplit('.', 1)[-1]}, cache "
                 f"{settings.CACHES['default']['BACKEND'].rsplit('.', 1)[-1]}; "
                 f"{seconds} s counted a step after {warm_up} s; phones: {phone_pages} page each")
@@ -150,8 +156,8 @@ class Command(BaseCommand):
             Path(json_out).write_text(json.dumps(
                 {"steps": done, "knee": found, "gunicorn": gunicorn}, indent=1))
 
-    def start_server(self, bind: str, options: str) -> subprocess.Popen:
-        command = ["gunicorn", "tournament.wsgi", "--bind", bind, *shlex.split(options)]
+    def start_server(self, app: str, bind: str, options: str) -> subprocess.Popen:
+        command = ["gunicorn", app, "--bind", bind, *shlex.split(options)]
         log = None if self.verbosity > 1 else subprocess.DEVNULL
         return subprocess.Popen(command, cwd=settings.BASE_DIR, stdout=log, stderr=log)
 
