@@ -15,8 +15,7 @@ from django.db import connections
 from playwright.sync_api import expect
 
 from tests.browser.conftest import PHONE
-from tests.factories import match_at, played_record
-from tests.tournament.matches.helpers import add, board_turn, fresh
+from tests.tournament.matches.helpers import add, board_turn, fresh, in_play
 
 
 @pytest.fixture
@@ -54,11 +53,7 @@ def follower(browser, asgi_server):
 
 @pytest.fixture
 def playing(tournament, referee):
-    match = match_at(tournament=tournament, started=True)
-    turns = played_record(match=match, seed=3)["rounds"][0]["turns"]
-    for turn in turns[:2]:
-        add(match, referee, board_turn(turn))
-    return fresh(match), turns
+    return in_play(tournament, referee)
 
 
 def watch_requests(page) -> dict[str, list[str]]:

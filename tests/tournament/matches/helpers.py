@@ -9,6 +9,8 @@ The match to fill and its record come from ``tests/factories.py`` (``match_at``,
 - ``board_turn(turn_json)``: a record turn (board mode) as the services' TurnInput.
 - ``confirmed_through(match, user, record, rounds=n)``: the record's first rounds imported and
   confirmed, as a referee does.
+- ``in_play(tournament, referee)``: a started match with two turns of its first round saved,
+  and that round's turns (the next ones to add).
 - ``find(predicate, seeds=range(40), players=4)``: the first (seed, record, round, turn) of a
   simulated match whose turn satisfies ``predicate(turn_json, round_json, position)``.
 """
@@ -18,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from tests.factories import match_at, played_record
 from tournament import engine
 from tournament.matches import services
 from tournament.matches.records import match_rows, match_with_tournament
@@ -34,6 +37,14 @@ def fresh(match: Match) -> Match:
 
 def seated_names(match: Match) -> list[str]:
     return match_rows(match=match).names
+
+
+def in_play(tournament, referee) -> tuple[Match, list[Json]]:
+    match = match_at(tournament=tournament, started=True)
+    turns = played_record(match=match, seed=3)["rounds"][0]["turns"]
+    for turn in turns[:2]:
+        add(match, referee, board_turn(turn))
+    return fresh(match), turns
 
 
 def board_turn(turn: Json, **changes: Any) -> services.TurnInput:

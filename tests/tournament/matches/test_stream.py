@@ -6,14 +6,14 @@ told; nothing for a match confirmed, another tournament's address or a private t
 from __future__ import annotations
 
 import asyncio
+import gc
 
 import pytest
 from asgiref.sync import sync_to_async
 from django.test import AsyncClient
 from django.urls import reverse
 
-from tests.factories import match_at, played_record
-from tests.tournament.matches.helpers import add, board_turn, fresh
+from tests.tournament.matches.helpers import add, board_turn, fresh, in_play
 from tournament.matches.views import stream
 from tournament.models import Match
 
@@ -22,12 +22,9 @@ pytestmark = pytest.mark.django_db(transaction=True)  # the watch reads on threa
 
 @pytest.fixture
 def playing(tournament, referee):
-    """A match with two turns saved, and the next turn of its record."""
-    match = match_at(tournament=tournament, started=True)
-    turns = played_record(match=match, seed=3)["rounds"][0]["turns"]
-    for turn in turns[:2]:
-        add(match, referee, board_turn(turn))
-    return fresh(match), turns[2]
+    """A match with two turns saved, and the next turn of its round."""
+    match, turns = in_play(tournament, referee)
+    return match, turns[2]
 
 
 def address(match: Match, slug: str = "spring-open") -> str:
@@ -131,8 +128,11 @@ def test_a_worker_with_its_streams_all_open_answers_204(playing, monkeypatch):
         assert await anext(opened) == b"retry: 5000\n\n"  # open: counted
         second = (await AsyncClient().get(address(match))).status_code
         del first, opened  # the client gone: the server lets its response go
-        for _ in range(3):  # the stream's end, run by the event loop
-            await asyncio.sleep(0)
+        for _ in range(100):  # the stream's end, run by the event loop once it is collected
+            if stream._open_streams == 0:
+                break
+            gc.collect()
+            await asyncio.sleep(0.01)
         third = await AsyncClient().get(address(match))
         return second, third.status_code
 
