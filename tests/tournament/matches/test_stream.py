@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import threading
 
 import pytest
 from asgiref.sync import sync_to_async
+from django.db import connections
 from django.test import AsyncClient
 from django.urls import reverse
 
@@ -18,6 +20,32 @@ from tournament.matches.views import stream
 from tournament.models import Match
 
 pytestmark = pytest.mark.django_db(transaction=True)  # the watch reads on threads of its own
+
+
+def on_own_thread(function):
+    """``function()`` run on a thread of its own, its connections closed after: the browser
+    tests' Playwright leaves an event loop running in the tests' thread, where neither
+    ``asyncio.run`` nor an async view under the WSGI test client may run."""
+    outcome = {}
+
+    def target():
+        try:
+            outcome["value"] = function()
+        except BaseException as error:  # raised again in the test's thread
+            outcome["error"] = error
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=target)
+    thread.start()
+    thread.join(60)
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]
+
+
+def run(coroutine):
+    return on_own_thread(lambda: asyncio.run(coroutine))
 
 
 @pytest.fixture
@@ -56,7 +84,7 @@ def test_a_turn_saved_is_told_within_a_second_with_its_revision(playing, referee
         await sync_to_async(add)(match, referee, board_turn(turn))
         return await reading
 
-    retry, moved = asyncio.run(scenario())
+    retry, moved = run(scenario())
     assert retry == "retry: 5000"
     revision = fresh(match).revision
     assert revision > match.revision
@@ -72,12 +100,12 @@ def test_a_page_behind_the_match_is_told_at_once(playing):
         response = await AsyncClient().get(address(match), {"revision": 1}, headers=headers)
         return await read_events(response, count=2, seconds=3)
 
-    assert asyncio.run(scenario())[1] == f"id: {match.revision}\nevent: moved\ndata: {match.revision}"
+    assert run(scenario())[1] == f"id: {match.revision}\nevent: moved\ndata: {match.revision}"
     # the browser opening the stream again sends the last event's id, which wins over the
     # address's revision: up to date, nothing to tell but that it still waits
     stream_heartbeat, stream.HEARTBEAT = stream.HEARTBEAT, 0.5
     try:
-        messages = asyncio.run(scenario(**{"Last-Event-ID": str(match.revision)}))
+        messages = run(scenario(**{"Last-Event-ID": str(match.revision)}))
     finally:
         stream.HEARTBEAT = stream_heartbeat
     assert messages == ["retry: 5000", ": still here"]
@@ -91,23 +119,23 @@ def test_no_stream_for_a_confirmed_match_a_wrong_address_or_a_private_tournament
         return (await AsyncClient().get(url)).status_code
 
     other = make_tournament(slug="other-open")
-    assert asyncio.run(status(address(match, slug=other.slug))) == 404
-    assert asyncio.run(status(address(match, slug="no-such-open"))) == 404
+    assert run(status(address(match, slug=other.slug))) == 404
+    assert run(status(address(match, slug="no-such-open"))) == 404
 
     tournament = match.table.session.tournament
     tournament.is_public = False
     tournament.save(update_fields=["is_public"])
-    assert asyncio.run(status(address(match))) == 404
+    assert run(status(address(match))) == 404
     tournament.is_public = True
     tournament.save(update_fields=["is_public"])
 
     Match.objects.filter(pk=match.pk).update(status=Match.Status.CONFIRMED)
-    assert asyncio.run(status(address(match))) == 204
+    assert run(status(address(match))) == 204
 
 
 def test_a_wsgi_server_answers_204_and_the_page_polls(client, playing):
     match, _ = playing
-    assert client.get(address(match)).status_code == 204
+    assert on_own_thread(lambda: client.get(address(match))).status_code == 204
     page = client.get(reverse("tournament:match", kwargs={"slug": "spring-open",
                                                          "match_id": match.pk}))
     live = page.content.decode()
@@ -136,4 +164,4 @@ def test_a_worker_with_its_streams_all_open_answers_204(playing, monkeypatch):
         third = await AsyncClient().get(address(match))
         return second, third.status_code
 
-    assert asyncio.run(scenario()) == (204, 200)
+    assert run(scenario()) == (204, 200)
