@@ -3,11 +3,7 @@
 from __future__ import annotations
 
 import gzip
-import json
-import os
 import re
-import subprocess
-import sys
 
 import pytest
 from django.conf import settings
@@ -40,18 +36,3 @@ def test_a_304_stays_empty(client, tournament):
 def test_database_connections_are_kept_and_checked():
     database = settings.DATABASES["default"]
     assert database["CONN_MAX_AGE"] > 0 and database["CONN_HEALTH_CHECKS"] is True
-
-
-def test_under_asgi_postgresql_connections_come_from_a_checked_pool():
-    """The README's server (tournament/asgi.py) runs each request on a thread made for it:
-    its connections come from a pool, checked before each use, not kept by the thread."""
-    read = ("import json, tournament.asgi; from django.conf import settings; "
-            "print(json.dumps(settings.DATABASES['default'], default=str))")
-    environment = {**os.environ, "DATABASE_URL": "postgres://someone@127.0.0.1:5432/some_event",
-                   "DJANGO_SETTINGS_MODULE": "tournament.settings"}
-    environment.pop("TRIOMINOS_ASGI", None)
-    found = subprocess.run([sys.executable, "-c", read], env=environment, check=True,
-                           capture_output=True, text=True, cwd=settings.BASE_DIR)
-    database = json.loads(found.stdout.strip().splitlines()[-1])
-    assert database["CONN_MAX_AGE"] == 0 and database["CONN_HEALTH_CHECKS"] is True
-    assert database["OPTIONS"]["pool"]["max_size"] >= 8

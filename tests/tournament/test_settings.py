@@ -119,6 +119,21 @@ def test_the_benchmarks_app_is_installed_for_development_only(probe, environment
     assert json.loads(result.stdout) == [installed, installed]
 
 
+ASGI_PROBE = ("import json, tournament.asgi; from django.conf import settings; "
+              "print(json.dumps(settings.DATABASES['default'], default=str))")
+
+
+def test_under_asgi_postgresql_connections_come_from_a_checked_pool():
+    """The README's server (tournament/asgi.py) runs each request on a thread made for it:
+    its connections come from a pool, checked before each use, not kept by the thread."""
+    result = load_settings(ASGI_PROBE,
+                           DATABASE_URL="postgres://someone@127.0.0.1:5432/some_event")
+    assert result.returncode == 0, result.stderr
+    database = json.loads(result.stdout.strip().splitlines()[-1])
+    assert database["CONN_MAX_AGE"] == 0 and database["CONN_HEALTH_CHECKS"] is True
+    assert database["OPTIONS"]["pool"]["max_size"] >= 8
+
+
 def test_asking_for_the_benchmarks_without_their_package_is_refused():
     result = load_settings(NO_BENCH_PROBE, TRIOMINOS_BENCH="1")
     assert result.returncode != 0 and "there is no bench package" in result.stderr

@@ -45,6 +45,16 @@ from tournament.sessions.services import session_write_refusal
 from tournament.standings.views import poll_seconds
 
 
+def addressed_match(*, slug: str, match_id: int) -> Match:
+    """The match of an address, with its table, session and tournament (one query); a 404
+    when the tournament of ``slug`` has no such match."""
+    try:
+        return (match_with_tournament(match_id)
+                .filter(table__session__tournament__slug=slug).get())
+    except Match.DoesNotExist:
+        raise Http404 from None
+
+
 class MatchMixin(TournamentMixin):
     """Loads ``self.match`` (of this tournament), whether the user may write to it
     (``can_write``: a referee of its table or an organiser) and, when its session takes no
@@ -58,13 +68,8 @@ class MatchMixin(TournamentMixin):
         # The match is loaded first, with its tournament (one query), for has_permission(); a
         # private tournament is still a 404 to whoever may not see it (TournamentMixin),
         # whichever match is asked for.
-        try:
-            match = (match_with_tournament(self.kwargs["match_id"])
-                     .filter(table__session__tournament__slug=self.kwargs["slug"]).get())
-        except Match.DoesNotExist:
-            raise Http404 from None
-        self.match = match
-        return match.table.session.tournament
+        self.match = addressed_match(slug=self.kwargs["slug"], match_id=self.kwargs["match_id"])
+        return self.match.table.session.tournament
 
     def access_refusal(self, request):
         match = self.match

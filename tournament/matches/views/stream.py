@@ -4,15 +4,16 @@ The public's match page opens ``tournament:match_stream`` (``pages.js``) and tak
 part again (``tournament:match_live``) when an event says the match is at a new revision, in
 place of asking for it every 15 seconds: a phone following a match costs the server a
 request when the match moved, none when it did not, and sees a turn within a second or two
-of its save. Each event carries the revision (``id:``, so that a stream taken up again after a drop
-starts from the last one told: ``Last-Event-ID``); a comment every ``HEARTBEAT`` seconds keeps
-the connection known alive; a stream ends after ``STREAM_SECONDS`` (the browser opens it
+of its save. Each event carries the revision (``id:``, so that a stream taken up again after a
+drop starts from the last one told: ``Last-Event-ID``); a comment every ``HEARTBEAT`` seconds
+keeps the connection known alive; a stream ends after ``STREAM_SECONDS`` (the browser opens it
 again) and once the match is confirmed (then the page follows it no more).
 
 A stream waits in the event loop of an ASGI server (``tournament/asgi.py``: the README's
 command), at the cost of a coroutine and of the idle thread Django keeps for the request's
-middleware. A WSGI server would give each one a thread of its few: there (``manage.py runserver``, the tests' servers) it answers 204 No Content, which
-tells the browser not to open it again, and the page polls its live part as it did.
+middleware. A WSGI server would give each one a thread of its few: there (``manage.py
+runserver``, the tests' servers) it answers 204 No Content, which tells the browser not to open
+it again, and the page polls its live part as it did.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.views import View
 
 from tournament.core.permissions import can_view
-from tournament.matches.records import match_with_tournament
+from tournament.matches.views.base import addressed_match
 from tournament.matches.watch import INTERVAL, revision_watch
 from tournament.models import Match
 
@@ -51,13 +52,10 @@ def followed_match(request, *, slug: str, match_id: int) -> Match:
     The connection goes back (to the pool) at once: the request lasts as long as its stream,
     and would hold it all along."""
     try:
-        match = (match_with_tournament(match_id)
-                 .filter(table__session__tournament__slug=slug).get())
+        match = addressed_match(slug=slug, match_id=match_id)
         if not can_view(request.user, match.table.session.tournament):
             raise Http404
         return match
-    except Match.DoesNotExist:
-        raise Http404 from None
     finally:
         connection.close()
 
