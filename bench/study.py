@@ -24,7 +24,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from openskill.models import BradleyTerryFull, PlackettLuce, ThurstoneMostellerFull
-from scipy.stats import kendalltau
 
 from scoring import check_record, parse_record
 from scoring.simulate import simulate_match
@@ -118,6 +117,31 @@ def candidates(betas: Sequence[float] = ()) -> list[Candidate]:
     return made
 
 
+def kendall_tau_b(xs: Sequence[float], ys: Sequence[float]) -> float:
+    """Kendall's τ-b of two equally long sequences: (concordant − discordant pairs) over the
+    geometric mean of the pairs untied in each, so that ties in either count as neither.
+    Quadratic in the length, which is a season's few dozen players here.
+
+    >>> kendall_tau_b([1, 2, 3, 4], [10, 20, 30, 40])
+    1.0
+    >>> kendall_tau_b([1, 2, 3, 4], [40, 30, 20, 10])
+    -1.0
+    >>> round(kendall_tau_b([1, 2, 2, 3], [1, 3, 2, 4]), 6)
+    0.912871
+    """
+    concordant = discordant = untied_x = untied_y = 0
+    for i in range(len(xs)):
+        for j in range(i + 1, len(xs)):
+            dx, dy = xs[i] - xs[j], ys[i] - ys[j]
+            untied_x += dx != 0
+            untied_y += dy != 0
+            concordant += dx * dy > 0
+            discordant += dx * dy < 0
+    if not untied_x or not untied_y:
+        return math.nan
+    return (concordant - discordant) / math.sqrt(untied_x * untied_y)
+
+
 def season_score(candidate: Candidate, season: Season) -> dict[str, float]:
     """Kendall τ (μ and μ − 3σ against true strength) and the predictive log-likelihood of
     the second half of the season, for one candidate."""
@@ -136,7 +160,7 @@ def season_score(candidate: Candidate, season: Season) -> dict[str, float]:
             ratings[player] = after
     players = range(len(season.strengths))
     truth = [season.strengths[p] for p in players]
-    tau_mu = kendalltau([ratings[p].mu for p in players], truth).statistic
-    tau_shown = kendalltau([ratings[p].mu - 3 * ratings[p].sigma for p in players],
-                           truth).statistic
+    tau_mu = kendall_tau_b([ratings[p].mu for p in players], truth)
+    tau_shown = kendall_tau_b([ratings[p].mu - 3 * ratings[p].sigma for p in players],
+                              truth)
     return {"tau_mu": tau_mu, "tau_shown": tau_shown, "loglik": sum(loglik) / len(loglik)}

@@ -67,11 +67,32 @@ def pytest_runtest_setup(item):
         kept.forget_replays()
 
 
+def pytest_addoption(parser):
+    parser.addoption(
+        "--db-only", action="store_true",
+        help="run only the tests that use the database (pytest-django's db, transactional_db, "
+             "live_server or the django_db mark): a second database's pass, as .ci/run makes "
+             "on PostgreSQL, skips the engine's and the linters' tests already run")
+
+
+def uses_the_database(item) -> bool:
+    """A test reaches the database through pytest-django's helper, which ``db``,
+    ``transactional_db`` and ``live_server`` request, or through the ``django_db`` mark."""
+    fixtures = getattr(item, "fixturenames", ())
+    return "_django_db_helper" in fixtures or item.get_closest_marker("django_db") is not None
+
+
 def pytest_collection_modifyitems(config, items):
-    """Mark every test under tests/browser/ ``browser``."""
+    """Mark every test under tests/browser/ ``browser``; with ``--db-only``, deselect the
+    tests that do not use the database."""
     for item in items:
         if BROWSER_TESTS in Path(item.path).parents:
             item.add_marker(pytest.mark.browser)
+    if config.getoption("--db-only"):
+        kept = [item for item in items if uses_the_database(item)]
+        config.hook.pytest_deselected(items=[item for item in items
+                                             if not uses_the_database(item)])
+        items[:] = kept
 
 
 @pytest.fixture(scope="session")

@@ -5,6 +5,7 @@ link of the README and docs/ leads to a file."""
 from __future__ import annotations
 
 import re
+import subprocess
 from pathlib import Path
 
 from scoring import check_record, load_record
@@ -22,10 +23,19 @@ def test_the_record_example_gives_the_output_shown() -> None:
     assert check_record(load_record(record.group(1))).to_text() == output.group(1)
 
 
+def tracked_files() -> list[Path]:
+    """The files git tracks: what a clone holds, and nothing a developer's tree adds beside it
+    (a virtual environment, the databases, the caches)."""
+    listed = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True,
+                            check=True, timeout=60).stdout.decode()
+    return [ROOT / name for name in listed.split("\0")
+            if name and (ROOT / name).is_file()]
+
+
 def test_every_docs_reference_names_a_file_of_the_repository() -> None:
     named: dict[str, list[str]] = {}
-    for path in ROOT.rglob("*"):
-        if path.suffix not in (".py", ".md", ".html") or ".git" in path.parts:
+    for path in tracked_files():
+        if path.suffix not in (".py", ".md", ".html"):
             continue
         for match in re.finditer(r"(?<![\w/.])docs/[\w./-]*\w", path.read_text(encoding="utf-8")):
             named.setdefault(match.group(0), []).append(str(path.relative_to(ROOT)))
