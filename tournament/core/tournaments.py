@@ -12,9 +12,9 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from tournament.core import freshness
 from tournament.core.addresses import slug_claim
 from tournament.core.formats import long_date
+from tournament.core.freshness import tournament_write
 from tournament.core.permissions import staff_roles_forget
 from tournament.models import CheckInRule, StaffRole, Tournament
 
@@ -63,26 +63,26 @@ def tournament_create(
     return tournament
 
 
-@transaction.atomic
 def staff_role_grant(
     *, tournament: Tournament, user, role: str, tables: str = ""
 ) -> StaffRole:
     """Give a user a role in a tournament (or change it). The last organiser stays organiser."""
-    existing = StaffRole.objects.select_for_update().filter(tournament=tournament, user=user).first()
-    if (
-        existing is not None
-        and existing.role == StaffRole.Role.ORGANISER
-        and role != StaffRole.Role.ORGANISER
-    ):
-        refuse_removing_last_organiser(existing)
-    staff_role = existing or StaffRole(tournament=tournament, user=user)
-    staff_role.role = role
-    staff_role.tables = tables.strip() if role == StaffRole.Role.REFEREE else ""
-    staff_role.full_clean()
-    staff_role.save()
-    staff_roles_forget(user)
-    freshness.touch(tournament_id=tournament.pk)  # the staff see more than the public
-    return staff_role
+    with tournament_write(tournament_id=tournament.pk):  # the staff see more than the public
+        existing = StaffRole.objects.select_for_update().filter(
+            tournament=tournament, user=user).first()
+        if (
+            existing is not None
+            and existing.role == StaffRole.Role.ORGANISER
+            and role != StaffRole.Role.ORGANISER
+        ):
+            refuse_removing_last_organiser(existing)
+        staff_role = existing or StaffRole(tournament=tournament, user=user)
+        staff_role.role = role
+        staff_role.tables = tables.strip() if role == StaffRole.Role.REFEREE else ""
+        staff_role.full_clean()
+        staff_role.save()
+        staff_roles_forget(user)
+        return staff_role
 
 
 def refuse_removing_last_organiser(staff_role: StaffRole) -> None:

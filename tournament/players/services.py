@@ -16,10 +16,9 @@ in that tournament, the record the other tournaments show being theirs to answer
 from __future__ import annotations
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
 from django.utils.translation import gettext as _
 
-from tournament.core import freshness
+from tournament.core.freshness import tournament_write
 from tournament.core.transactions import retried_on_deadlock
 from tournament.models import Player, PlayerMerge, Registration, Seat, Tournament
 from tournament.ratings.services import HistoryPoint, rated_matches, ratings_refresh
@@ -63,61 +62,63 @@ def players_merge(*, kept: Player, merged: Player, user, reason: str) -> PlayerM
     The locks are taken in one order, the one a confirmation's meet without a cycle: the two
     records by id, locked "for no key update" (a confirmation writing rating changes that
     point at them is not held up: their foreign keys need a key share only), then the
-    tournaments by id (``freshness.touch``), then the ratings' turn. A deadlock all the same
+    ratings' turn, then the tournaments by id (the end of its ``tournament_write``), as a
+    match's confirmation takes the ratings' turn then its tournament. A deadlock all the same
     runs the merge again (:func:`tournament.core.transactions.retried_on_deadlock`)."""
     return retried_on_deadlock(
         lambda: _players_merge(kept=kept, merged=merged, user=user, reason=reason))
 
 
-@transaction.atomic
 def _players_merge(*, kept: Player, merged: Player, user, reason: str) -> PlayerMerge:
-    reason = reason.strip()
-    if not reason:
-        raise ValidationError(
-            {"reason": ValidationError(_("Give the reason for the merge."), code="reason-missing")}
+    with tournament_write() as write:
+        reason = reason.strip()
+        if not reason:
+            raise ValidationError(
+                {"reason": ValidationError(_("Give the reason for the merge."),
+                                           code="reason-missing")}
+            )
+        locked = {player.pk: player for player in Player.objects.select_for_update(no_key=True)
+                  .filter(pk__in=[kept.pk, merged.pk]).order_by("pk")}
+        kept, merged = locked[kept.pk], locked[merged.pk]
+        players_merge_check(kept=kept, merged=merged)
+
+        registrations = list(
+            Registration.objects.filter(player=merged).order_by("pk")
+            .values_list("pk", "tournament_id")
         )
-    locked = {player.pk: player for player in Player.objects.select_for_update(no_key=True)
-              .filter(pk__in=[kept.pk, merged.pk]).order_by("pk")}
-    kept, merged = locked[kept.pk], locked[merged.pk]
-    players_merge_check(kept=kept, merged=merged)
-
-    registrations = list(
-        Registration.objects.filter(player=merged).order_by("pk").values_list("pk", "tournament_id")
-    )
-    seats = list(Seat.objects.filter(player=merged).order_by("pk").values_list("pk", flat=True))
-    first_rated = HistoryPoint.first_of(rated_matches().filter(table__seats__player=merged))
-    Registration.objects.filter(pk__in=[pk for pk, _tournament in registrations]).update(
-        player=kept
-    )
-    Seat.objects.filter(pk__in=seats).update(player=kept)
-    merged.merged_into = kept
-    merged.save(update_fields=["merged_into"])
-    entry = PlayerMerge.objects.create(
-        kept=kept,
-        merged=merged,
-        user=user if user is not None and user.is_authenticated else None,
-        reason=reason,
-        details={
-            "merged": {"name": merged.name, "club": merged.club, "licence": merged.licence},
-            "kept": {"name": kept.name, "club": kept.club, "licence": kept.licence},
-            "registrations": [pk for pk, _tournament in registrations],
-            "seats": seats,
-            "tournaments": sorted({tournament for _pk, tournament in registrations}),
-        },
-    )
-    # Both records' tournaments: the kept record's pages show the moved matches' opponents'
-    # links and ratings; the merged record's show the kept record now.
-    for tournament_id in sorted(
-        {tournament for _pk, tournament in registrations}
-        | set(Registration.objects.filter(player=kept).values_list("tournament_id", flat=True))
-    ):
-        freshness.touch(tournament_id=tournament_id)
-    if first_rated is not None:
-        ratings_refresh(since=first_rated)
-    return entry
+        seats = list(Seat.objects.filter(player=merged).order_by("pk").values_list("pk", flat=True))
+        first_rated = HistoryPoint.first_of(rated_matches().filter(table__seats__player=merged))
+        Registration.objects.filter(pk__in=[pk for pk, _tournament in registrations]).update(
+            player=kept
+        )
+        Seat.objects.filter(pk__in=seats).update(player=kept)
+        merged.merged_into = kept
+        merged.save(update_fields=["merged_into"])
+        entry = PlayerMerge.objects.create(
+            kept=kept,
+            merged=merged,
+            user=user if user is not None and user.is_authenticated else None,
+            reason=reason,
+            details={
+                "merged": {"name": merged.name, "club": merged.club, "licence": merged.licence},
+                "kept": {"name": kept.name, "club": kept.club, "licence": kept.licence},
+                "registrations": [pk for pk, _tournament in registrations],
+                "seats": seats,
+                "tournaments": sorted({tournament for _pk, tournament in registrations}),
+            },
+        )
+        # Both records' tournaments: the kept record's pages show the moved matches' opponents'
+        # links and ratings; the merged record's show the kept record now.
+        for tournament_id in (
+            {tournament for _pk, tournament in registrations}
+            | set(Registration.objects.filter(player=kept).values_list("tournament_id", flat=True))
+        ):
+            write.also(tournament_id)
+        if first_rated is not None:
+            ratings_refresh(since=first_rated)
+        return entry
 
 
-@transaction.atomic
 def player_split(*, registration: Registration, name: str, club: str = "",
                  licence: str = "") -> Player:
     """Give the registration's tournament a record of its own: a new :class:`Player` with this
@@ -125,18 +126,18 @@ def player_split(*, registration: Registration, name: str, club: str = "",
     the record they leave stays as it was for the other tournaments. The ratings are written
     again from the first rated match that moved. Returns the new record. Its locks are a
     merge's, in the same order (:func:`players_merge`)."""
-    Player.objects.select_for_update(no_key=True).filter(pk=registration.player_id).get()
-    registration = Registration.objects.select_for_update().get(pk=registration.pk)
-    seats = Seat.objects.filter(player_id=registration.player_id,
-                                session__tournament_id=registration.tournament_id)
-    first_rated = HistoryPoint.first_of(
-        rated_matches().filter(table__seats__in=seats.values("pk")))
-    record = Player(name=name, club=club, licence=licence)
-    record.full_clean(validate_unique=False)
-    record.save()
-    seats.update(player=record)
-    Registration.objects.filter(pk=registration.pk).update(player=record)
-    freshness.touch(tournament_id=registration.tournament_id)
-    if first_rated is not None:
-        ratings_refresh(since=first_rated)
-    return record
+    with tournament_write(tournament_id=registration.tournament_id):
+        Player.objects.select_for_update(no_key=True).filter(pk=registration.player_id).get()
+        registration = Registration.objects.select_for_update().get(pk=registration.pk)
+        seats = Seat.objects.filter(player_id=registration.player_id,
+                                    session__tournament_id=registration.tournament_id)
+        first_rated = HistoryPoint.first_of(
+            rated_matches().filter(table__seats__in=seats.values("pk")))
+        record = Player(name=name, club=club, licence=licence)
+        record.full_clean(validate_unique=False)
+        record.save()
+        seats.update(player=record)
+        Registration.objects.filter(pk=registration.pk).update(player=record)
+        if first_rated is not None:
+            ratings_refresh(since=first_rated)
+        return record

@@ -23,8 +23,8 @@ from django.db import transaction
 from django.db.models import F
 from django.utils.translation import gettext as _
 
-from tournament.core import freshness
 from tournament.core.addresses import slug_claim
+from tournament.core.freshness import tournament_write
 from tournament.core.tournaments import staff_role_grant
 from tournament.models import (
     AuditEntry,
@@ -97,28 +97,28 @@ def practice_open(*, tournament: Tournament, user) -> Match:
     return Match.objects.select_related("table__session__tournament").get(table=table)
 
 
-@transaction.atomic
 def practice_reset(*, match: Match, user) -> Match:
     """Start the practice match again: every round, turn, end of round, audit entry and
     submission of it deleted, its state back to "not started". Its revision goes up, so a
     tablet still holding the old match is answered "stale" rather than writing into the new
     one. Refused for a match that is not ``user``'s practice table (``not-practice``)."""
-    match = (
-        Match.objects.select_for_update().select_related("table__session__tournament")
-        .get(pk=match.pk)
-    )
-    tournament = match.table.session.tournament
-    if not tournament.is_practice or tournament.practice_for_id != user.pk:
-        raise ValidationError(_("Only a practice table is started again, by its referee."),
-                              code="not-practice")
-    Round.objects.filter(match=match).delete()  # their turns and ends of rounds with them
-    AuditEntry.objects.filter(match=match).delete()  # the practice's log counts nowhere
-    MatchSubmission.objects.filter(match=match).delete()
-    Match.objects.filter(pk=match.pk).update(
-        status=Match.Status.PENDING, revision=F("revision") + 1, totals=[], winners=[],
-        finished_at=None, confirmed_at=None, time_up_round=None,
-    )
-    Session.objects.filter(pk=match.table.session_id).update(status=Session.Status.PLAYING)
-    freshness.touch(tournament_id=tournament.pk)
-    match.refresh_from_db()
-    return match
+    with tournament_write() as write:
+        match = (
+            Match.objects.select_for_update().select_related("table__session__tournament")
+            .get(pk=match.pk)
+        )
+        tournament = match.table.session.tournament
+        write.also(tournament.pk)
+        if not tournament.is_practice or tournament.practice_for_id != user.pk:
+            raise ValidationError(_("Only a practice table is started again, by its referee."),
+                                  code="not-practice")
+        Round.objects.filter(match=match).delete()  # their turns and ends of rounds with them
+        AuditEntry.objects.filter(match=match).delete()  # the practice's log counts nowhere
+        MatchSubmission.objects.filter(match=match).delete()
+        Match.objects.filter(pk=match.pk).update(
+            status=Match.Status.PENDING, revision=F("revision") + 1, totals=[], winners=[],
+            finished_at=None, confirmed_at=None, time_up_round=None,
+        )
+        Session.objects.filter(pk=match.table.session_id).update(status=Session.Status.PLAYING)
+        match.refresh_from_db()
+        return match

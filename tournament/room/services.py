@@ -1,19 +1,19 @@
 """The room's writes: the session clock and what happens when its time is up, the players'
 calls for a referee, the projector's announcements and settings (docs/room.md).
 
-Keyword arguments only, each inside ``transaction.atomic()``, raising ``ValidationError`` with a
-code (keyed by field where a form shows it); a refused write writes nothing. Each raises the
-tournament's data version (``freshness.touch``), so the kept pages of the room are made again.
+Keyword arguments only, each one ``tournament_write`` (``tournament/core/freshness.py``),
+raising ``ValidationError`` with a code (keyed by field where a form shows it); a refused write
+writes nothing. Each raises the tournament's versions, so the kept pages of the room are made
+again; a call for a referee, which only the staff's pages show, leaves the results' version.
 """
 
 from __future__ import annotations
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tournament.core import freshness
+from tournament.core.freshness import tournament_write
 from tournament.core.table_codes import table_code_matches
 from tournament.matches.records import match_with_tournament
 from tournament.matches.services import StaleMatch, match_write
@@ -70,97 +70,97 @@ def _refuse_time_up_applied(session: Session) -> None:
               "longer change."), code="time-up-applied")
 
 
-@transaction.atomic
 def clock_set(*, session: Session, minutes: int, user) -> Session:
     """Give the session a time of ``minutes``, not started yet. A clock that has run is not
     set again (extra minutes change it; removing it starts over)."""
-    session = _locked(session)
-    _refuse_closed(session)
-    minutes = _minutes(minutes, field="minutes", maximum=MAX_MINUTES)
-    if session.clock_started_at is not None or session.clock_elapsed:
-        raise ValidationError({"minutes": ValidationError(
-            _("The clock has already run: add extra minutes, or remove the clock first."),
-            code="clock-started")})
-    session.clock_seconds = minutes * 60
-    _clock_changed(session, user, ["clock_seconds"],
-                   _("time set: %(minutes)s min") % {"minutes": minutes})
-    return session
+    with tournament_write(tournament_id=session.tournament_id):
+        session = _locked(session)
+        _refuse_closed(session)
+        minutes = _minutes(minutes, field="minutes", maximum=MAX_MINUTES)
+        if session.clock_started_at is not None or session.clock_elapsed:
+            raise ValidationError({"minutes": ValidationError(
+                _("The clock has already run: add extra minutes, or remove the clock first."),
+                code="clock-started")})
+        session.clock_seconds = minutes * 60
+        _clock_changed(session, user, ["clock_seconds"],
+                       _("time set: %(minutes)s min") % {"minutes": minutes})
+        return session
 
 
-@transaction.atomic
 def clock_start(*, session: Session, user) -> Session:
     """Start the clock, or resume it after a pause."""
-    session = _locked(session)
-    _refuse_closed(session)
-    clock = session_clock(session, now=timezone.now())
-    if clock.state not in ("ready", "paused"):
-        raise ValidationError(
-            _("The clock cannot start: it is not set, already running, or its time is up."),
-            code="clock-not-startable")
-    session.clock_started_at = timezone.now()
-    _clock_changed(session, user, ["clock_started_at"],
-                   _("clock started") if clock.state == "ready" else _("clock resumed"))
-    return session
+    with tournament_write(tournament_id=session.tournament_id):
+        session = _locked(session)
+        _refuse_closed(session)
+        clock = session_clock(session, now=timezone.now())
+        if clock.state not in ("ready", "paused"):
+            raise ValidationError(
+                _("The clock cannot start: it is not set, already running, or its time is up."),
+                code="clock-not-startable")
+        session.clock_started_at = timezone.now()
+        _clock_changed(session, user, ["clock_started_at"],
+                       _("clock started") if clock.state == "ready" else _("clock resumed"))
+        return session
 
 
-@transaction.atomic
 def clock_pause(*, session: Session, user) -> Session:
     """Stop the clock where it is; ``clock_start`` resumes it."""
-    session = _locked(session)
-    clock = session_clock(session, now=timezone.now())
-    if clock.state != "running":
-        raise ValidationError(_("The clock is not running."), code="clock-not-running")
-    session.clock_elapsed = clock.elapsed
-    session.clock_started_at = None
-    _clock_changed(session, user, ["clock_elapsed", "clock_started_at"], _("clock paused"))
-    return session
+    with tournament_write(tournament_id=session.tournament_id):
+        session = _locked(session)
+        clock = session_clock(session, now=timezone.now())
+        if clock.state != "running":
+            raise ValidationError(_("The clock is not running."), code="clock-not-running")
+        session.clock_elapsed = clock.elapsed
+        session.clock_started_at = None
+        _clock_changed(session, user, ["clock_elapsed", "clock_started_at"], _("clock paused"))
+        return session
 
 
-@transaction.atomic
 def clock_add(*, session: Session, minutes: int, user) -> Session:
     """Add extra minutes to the session's time (after time is up too, when the tournament's
     setting is a flag only: the flag goes)."""
-    session = _locked(session)
-    _refuse_closed(session)
-    minutes = _minutes(minutes, field="extra_minutes", maximum=MAX_EXTRA_MINUTES)
-    if session.clock_seconds is None:
-        raise ValidationError({"extra_minutes": ValidationError(
-            _("The session has no clock: set its time first."), code="no-clock")})
-    _refuse_time_up_applied(session)
-    now = timezone.now()
-    clock = session_clock(session, now=now)
-    if clock.is_up and session.clock_started_at is not None:
-        # time ran out while running: it starts again from the end of the time set
-        session.clock_elapsed = session.clock_seconds
-        session.clock_started_at = now
-    session.clock_seconds += minutes * 60
-    session.time_up_at = None
-    _clock_changed(session, user,
-                   ["clock_seconds", "clock_elapsed", "clock_started_at", "time_up_at"],
-                   _("%(minutes)s extra min") % {"minutes": minutes})
-    return session
+    with tournament_write(tournament_id=session.tournament_id):
+        session = _locked(session)
+        _refuse_closed(session)
+        minutes = _minutes(minutes, field="extra_minutes", maximum=MAX_EXTRA_MINUTES)
+        if session.clock_seconds is None:
+            raise ValidationError({"extra_minutes": ValidationError(
+                _("The session has no clock: set its time first."), code="no-clock")})
+        _refuse_time_up_applied(session)
+        now = timezone.now()
+        clock = session_clock(session, now=now)
+        if clock.is_up and session.clock_started_at is not None:
+            # time ran out while running: it starts again from the end of the time set
+            session.clock_elapsed = session.clock_seconds
+            session.clock_started_at = now
+        session.clock_seconds += minutes * 60
+        session.time_up_at = None
+        _clock_changed(session, user,
+                       ["clock_seconds", "clock_elapsed", "clock_started_at", "time_up_at"],
+                       _("%(minutes)s extra min") % {"minutes": minutes})
+        return session
 
 
-@transaction.atomic
 def clock_remove(*, session: Session, user) -> Session:
     """Take the clock off the session."""
-    session = _locked(session)
-    _refuse_time_up_applied(session)
-    session.clock_seconds = None
-    session.clock_started_at = None
-    session.clock_elapsed = 0
-    session.time_up_at = None
-    _clock_changed(session, user,
-                   ["clock_seconds", "clock_started_at", "clock_elapsed", "time_up_at"],
-                   _("clock removed"))
-    return session
+    with tournament_write(tournament_id=session.tournament_id):
+        session = _locked(session)
+        _refuse_time_up_applied(session)
+        session.clock_seconds = None
+        session.clock_started_at = None
+        session.clock_elapsed = 0
+        session.time_up_at = None
+        _clock_changed(session, user,
+                       ["clock_seconds", "clock_started_at", "clock_elapsed", "time_up_at"],
+                       _("clock removed"))
+        return session
 
 
 def _clock_changed(session: Session, user, fields: list[str], summary: str) -> None:
-    """A change of the clock written, in the session's log, and shown (``freshness.touch``)."""
+    """A change of the clock written, in the session's log (shown once the clock's
+    ``tournament_write`` ends)."""
     session.save(update_fields=fields)
     _log(session, user, SessionAuditEntry.Action.CLOCK, summary)
-    freshness.touch(tournament_id=session.tournament_id)
 
 
 def time_up_round(*, match: Match) -> int:
@@ -175,15 +175,15 @@ def time_up_settle(*, session: Session, user=None) -> bool:
 
     Idempotent: the first reader to see the time up does it, the others find it done.
     Returns True when this call did it."""
-    with transaction.atomic():
+    with tournament_write(tournament_id=session.tournament_id) as write:
         session = _locked(session)
         if session.time_up_at is not None or session.status != Session.Status.PLAYING \
                 or not session_clock(session, now=timezone.now()).is_up:
+            write.nothing_changed()
             return False
         session.time_up_at = timezone.now()
         session.save(update_fields=["time_up_at"])
         _log(session, user, SessionAuditEntry.Action.TIME_UP)
-        freshness.touch(tournament_id=session.tournament_id)
         ending = session.tournament.time_up_action == TimeUpAction.FINISH_ROUND
         match_ids = list(
             Match.objects.filter(table__session=session, time_up_round__isnull=True)
@@ -218,57 +218,56 @@ def _match_time_up(match_id: int, user) -> None:
 
 # -- calling a referee ----------------------------------------------------------------------
 
-@transaction.atomic
 def call_make(*, table: Table, reason: str, code: str) -> RefereeCall:
     """A call for a referee from ``table``, with the code of its table card. A table's open
     call is the one call: calling again adds to it (``times``), with the latest reason."""
-    table = Table.objects.select_for_update().select_related("session").get(pk=table.pk)
-    session = table.session
-    errors = {}
-    if reason not in RefereeCall.Reason.values:
-        errors["reason"] = ValidationError(_("Choose a reason."), code="reason-invalid")
-    if not table_code_matches(session.tournament_id, table.number, code):
-        errors["code"] = ValidationError(
-            _("This is not the code on this table's card."), code="wrong-code")
-    if errors:
-        raise ValidationError(errors)
-    if session.status != Session.Status.PLAYING:
-        raise ValidationError(
-            _("Session %(number)s is not in play: there is no referee to call.")
-            % {"number": session.number}, code="session-not-in-play")
-    now = timezone.now()
-    call = RefereeCall.objects.filter(table=table, answered_at__isnull=True).first()
-    if call is not None:
-        call.times += 1
-        call.reason = reason
-        call.last_called_at = now
-        call.save(update_fields=["times", "reason", "last_called_at"])
-    else:
-        call = RefereeCall.objects.create(session=session, table=table, reason=reason,
-                                          called_at=now, last_called_at=now)
-        _log(session, None, SessionAuditEntry.Action.CALLED,
-             _("table %(table)s: %(reason)s")
-             % {"table": table.number, "reason": call.get_reason_display()})
-    freshness.touch(tournament_id=session.tournament_id)
-    return call
+    with tournament_write(results=False) as write:
+        table = Table.objects.select_for_update().select_related("session").get(pk=table.pk)
+        session = table.session
+        write.also(session.tournament_id)
+        errors = {}
+        if reason not in RefereeCall.Reason.values:
+            errors["reason"] = ValidationError(_("Choose a reason."), code="reason-invalid")
+        if not table_code_matches(session.tournament_id, table.number, code):
+            errors["code"] = ValidationError(
+                _("This is not the code on this table's card."), code="wrong-code")
+        if errors:
+            raise ValidationError(errors)
+        if session.status != Session.Status.PLAYING:
+            raise ValidationError(
+                _("Session %(number)s is not in play: there is no referee to call.")
+                % {"number": session.number}, code="session-not-in-play")
+        now = timezone.now()
+        call = RefereeCall.objects.filter(table=table, answered_at__isnull=True).first()
+        if call is not None:
+            call.times += 1
+            call.reason = reason
+            call.last_called_at = now
+            call.save(update_fields=["times", "reason", "last_called_at"])
+        else:
+            call = RefereeCall.objects.create(session=session, table=table, reason=reason,
+                                              called_at=now, last_called_at=now)
+            _log(session, None, SessionAuditEntry.Action.CALLED,
+                 _("table %(table)s: %(reason)s")
+                 % {"table": table.number, "reason": call.get_reason_display()})
+        return call
 
 
-@transaction.atomic
 def call_answer(*, session: Session, call_id: int, user) -> RefereeCall:
     """Mark the session's call ``call_id`` answered, by ``user``."""
-    call = (RefereeCall.objects.select_for_update().select_related("table")
-            .filter(session=session, pk=call_id).first())
-    if call is None:
-        raise ValidationError(_("There is no such call in this session."), code="no-such-call")
-    if call.answered_at is not None:
-        raise ValidationError(_("This call was already answered."), code="already-answered")
-    call.answered_at = timezone.now()
-    call.answered_by = user
-    call.save(update_fields=["answered_at", "answered_by"])
-    _log(session, user, SessionAuditEntry.Action.ANSWERED,
-         _("table %(table)s") % {"table": call.table.number})
-    freshness.touch(tournament_id=session.tournament_id)
-    return call
+    with tournament_write(tournament_id=session.tournament_id, results=False):
+        call = (RefereeCall.objects.select_for_update().select_related("table")
+                .filter(session=session, pk=call_id).first())
+        if call is None:
+            raise ValidationError(_("There is no such call in this session."), code="no-such-call")
+        if call.answered_at is not None:
+            raise ValidationError(_("This call was already answered."), code="already-answered")
+        call.answered_at = timezone.now()
+        call.answered_by = user
+        call.save(update_fields=["answered_at", "answered_by"])
+        _log(session, user, SessionAuditEntry.Action.ANSWERED,
+             _("table %(table)s") % {"table": call.table.number})
+        return call
 
 
 # -- the projector --------------------------------------------------------------------------
@@ -276,40 +275,37 @@ def call_answer(*, session: Session, call_id: int, user) -> RefereeCall:
 ANNOUNCEMENT_MAX_LENGTH = 280
 
 
-@transaction.atomic
 def announcement_add(*, tournament: Tournament, text: str) -> Announcement:
-    text = " ".join(str(text).split())
-    if not text:
-        raise ValidationError({"text": ValidationError(
-            _("Write the announcement."), code="text-missing")})
-    if len(text) > ANNOUNCEMENT_MAX_LENGTH:
-        raise ValidationError({"text": ValidationError(
-            _("An announcement holds %(max)s characters at most.")
-            % {"max": ANNOUNCEMENT_MAX_LENGTH}, code="text-too-long")})
-    announcement = Announcement.objects.create(tournament=tournament, text=text)
-    freshness.touch(tournament_id=tournament.pk)
-    return announcement
+    with tournament_write(tournament_id=tournament.pk):
+        text = " ".join(str(text).split())
+        if not text:
+            raise ValidationError({"text": ValidationError(
+                _("Write the announcement."), code="text-missing")})
+        if len(text) > ANNOUNCEMENT_MAX_LENGTH:
+            raise ValidationError({"text": ValidationError(
+                _("An announcement holds %(max)s characters at most.")
+                % {"max": ANNOUNCEMENT_MAX_LENGTH}, code="text-too-long")})
+        announcement = Announcement.objects.create(tournament=tournament, text=text)
+        return announcement
 
 
-@transaction.atomic
 def announcement_show(*, tournament: Tournament, announcement_id: int, shown: bool) -> None:
     """Show an announcement on the projector, or take it off."""
-    changed = Announcement.objects.filter(tournament=tournament, pk=announcement_id).update(
-        is_shown=shown)
-    if not changed:
-        raise ValidationError(_("There is no such announcement."), code="no-such-announcement")
-    freshness.touch(tournament_id=tournament.pk)
+    with tournament_write(tournament_id=tournament.pk):
+        changed = Announcement.objects.filter(tournament=tournament, pk=announcement_id).update(
+            is_shown=shown)
+        if not changed:
+            raise ValidationError(_("There is no such announcement."), code="no-such-announcement")
 
 
-@transaction.atomic
 def room_settings_save(*, tournament: Tournament, time_up_action: str, screen_seconds: int,
                        screen_top: int) -> Tournament:
     """The tournament's room settings: what time's end does, the projector's pace and page."""
-    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
-    tournament.time_up_action = time_up_action
-    tournament.screen_seconds = screen_seconds
-    tournament.screen_top = screen_top
-    tournament.full_clean(validate_unique=False, validate_constraints=False)
-    tournament.save(update_fields=["time_up_action", "screen_seconds", "screen_top"])
-    freshness.touch(tournament_id=tournament.pk)
-    return tournament
+    with tournament_write(tournament_id=tournament.pk):
+        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        tournament.time_up_action = time_up_action
+        tournament.screen_seconds = screen_seconds
+        tournament.screen_top = screen_top
+        tournament.full_clean(validate_unique=False, validate_constraints=False)
+        tournament.save(update_fields=["time_up_action", "screen_seconds", "screen_top"])
+        return tournament

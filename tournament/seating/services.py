@@ -14,7 +14,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from tournament.core import freshness
+from tournament.core.freshness import tournament_write
 from tournament.models import (
     Match,
     Player,
@@ -172,7 +172,6 @@ def _final_seat(session: Session, *, seed: int | None) -> Seating:
     return seating
 
 
-@transaction.atomic
 def session_seat_players(*, session: Session, tables: Sequence[Sequence[Player]]) -> list[Table]:
     """Seat a draft session from an explicit plan: one list of players per table, clockwise.
 
@@ -181,90 +180,93 @@ def session_seat_players(*, session: Session, tables: Sequence[Sequence[Player]]
     sits where) comes from the seating algorithm or from the caller; this service only checks
     and stores it.
     """
-    session = Session.objects.select_for_update().select_related("tournament").get(pk=session.pk)
-    if session.status != Session.Status.DRAFT:
-        raise ValidationError(_("Only a draft session can be seated; this one is %(status)s.")
-                              % {"status": session.get_status_display()}, code="not-draft")
-    if session.tables.exists():
-        raise ValidationError(_("This session already has tables."), code="has-tables")
-    registered = set(
-        Registration.objects.filter(tournament_id=session.tournament_id)
-        .exclude(status=Registration.Status.WITHDRAWN)
-        .values_list("player_id", flat=True)
-    )
-    checked_in = None
-    # The final's players are named by the standings, not checked in (docs/check-in.md).
-    if session.tournament.uses_check_in and not session.is_final:
-        checked_in = set(session.check_ins.values_list("player_id", flat=True))
-    seen: set[int] = set()
-    for players in tables:
-        if len(players) < 2:
-            raise ValidationError(_("A table needs at least two players."), code="table-too-small")
-        for player in players:
-            if player.pk not in registered:
-                raise ValidationError(
-                    _("%(player)s is not registered in this tournament.") % {"player": player.name},
-                    code="not-registered",
-                )
-            if checked_in is not None and player.pk not in checked_in:
-                raise ValidationError(
-                    _("%(player)s is not checked in for this session.") % {"player": player.name},
-                    code="not-checked-in",
-                )
-            if player.pk in seen:
-                raise ValidationError(
-                    _("%(player)s is seated twice.") % {"player": player.name},
-                    code="seated-twice",
-                )
-            seen.add(player.pk)
-    created = Table.objects.bulk_create(
-        Table(session=session, number=number) for number in range(1, len(tables) + 1)
-    )
-    Seat.objects.bulk_create(
-        Seat(table=table, session=session, player=player, order=order)
-        for table, players in zip(created, tables, strict=True)
-        for order, player in enumerate(players)
-    )
-    Match.objects.bulk_create(Match(table=table) for table in created)
-    session.status = Session.Status.SEATED
-    session.save(update_fields=["status"])
-    freshness.touch(tournament_id=session.tournament_id)
-    return created
+    with tournament_write(tournament_id=session.tournament_id):
+        session = Session.objects.select_for_update().select_related("tournament").get(
+            pk=session.pk)
+        if session.status != Session.Status.DRAFT:
+            raise ValidationError(_("Only a draft session can be seated; this one is %(status)s.")
+                                  % {"status": session.get_status_display()}, code="not-draft")
+        if session.tables.exists():
+            raise ValidationError(_("This session already has tables."), code="has-tables")
+        registered = set(
+            Registration.objects.filter(tournament_id=session.tournament_id)
+            .exclude(status=Registration.Status.WITHDRAWN)
+            .values_list("player_id", flat=True)
+        )
+        checked_in = None
+        # The final's players are named by the standings, not checked in (docs/check-in.md).
+        if session.tournament.uses_check_in and not session.is_final:
+            checked_in = set(session.check_ins.values_list("player_id", flat=True))
+        seen: set[int] = set()
+        for players in tables:
+            if len(players) < 2:
+                raise ValidationError(_("A table needs at least two players."),
+                                      code="table-too-small")
+            for player in players:
+                if player.pk not in registered:
+                    raise ValidationError(
+                        _("%(player)s is not registered in this tournament.")
+                        % {"player": player.name},
+                        code="not-registered",
+                    )
+                if checked_in is not None and player.pk not in checked_in:
+                    raise ValidationError(
+                        _("%(player)s is not checked in for this session.")
+                        % {"player": player.name},
+                        code="not-checked-in",
+                    )
+                if player.pk in seen:
+                    raise ValidationError(
+                        _("%(player)s is seated twice.") % {"player": player.name},
+                        code="seated-twice",
+                    )
+                seen.add(player.pk)
+        created = Table.objects.bulk_create(
+            Table(session=session, number=number) for number in range(1, len(tables) + 1)
+        )
+        Seat.objects.bulk_create(
+            Seat(table=table, session=session, player=player, order=order)
+            for table, players in zip(created, tables, strict=True)
+            for order, player in enumerate(players)
+        )
+        Match.objects.bulk_create(Match(table=table) for table in created)
+        session.status = Session.Status.SEATED
+        session.save(update_fields=["status"])
+        return created
 
 
-@transaction.atomic
 def seating_swap(*, session: Session, player_a: Player, player_b: Player) -> None:
     """Swap two players' seats (at two tables, or at one) before the session starts."""
-    session = _session_locked(session)
-    if session.status == Session.Status.DRAFT:
-        raise ValidationError(
-            _("Session %(number)s is not seated yet.") % {"number": session.number},
-            code="not-seated",
-        )
-    _refuse_unless_seatable(session)
-    if player_a.pk == player_b.pk:
-        raise ValidationError({"player_b": ValidationError(
-            _("Choose two different players."), code="same-player")})
-    seats = {
-        seat.player_id: seat
-        for seat in Seat.objects.select_for_update()
-        .select_related("table")
-        .filter(session=session, player_id__in=[player_a.pk, player_b.pk])
-    }
-    for field, player in (("player_a", player_a), ("player_b", player_b)):
-        if player.pk not in seats:
+    with tournament_write(tournament_id=session.tournament_id):
+        session = _session_locked(session)
+        if session.status == Session.Status.DRAFT:
             raise ValidationError(
-                {field: ValidationError(
-                    _("%(player)s is not seated in session %(number)s.")
-                    % {"player": player.name, "number": session.number},
-                    code="not-seated-player",
-                )}
+                _("Session %(number)s is not seated yet.") % {"number": session.number},
+                code="not-seated",
             )
-    seat_a, seat_b = seats[player_a.pk], seats[player_b.pk]
-    swapped = [
-        Seat(table=seat_a.table, session=session, player=player_b, order=seat_a.order),
-        Seat(table=seat_b.table, session=session, player=player_a, order=seat_b.order),
-    ]
-    Seat.objects.filter(pk__in=[seat_a.pk, seat_b.pk]).delete()
-    Seat.objects.bulk_create(swapped)
-    freshness.touch(tournament_id=session.tournament_id)
+        _refuse_unless_seatable(session)
+        if player_a.pk == player_b.pk:
+            raise ValidationError({"player_b": ValidationError(
+                _("Choose two different players."), code="same-player")})
+        seats = {
+            seat.player_id: seat
+            for seat in Seat.objects.select_for_update()
+            .select_related("table")
+            .filter(session=session, player_id__in=[player_a.pk, player_b.pk])
+        }
+        for field, player in (("player_a", player_a), ("player_b", player_b)):
+            if player.pk not in seats:
+                raise ValidationError(
+                    {field: ValidationError(
+                        _("%(player)s is not seated in session %(number)s.")
+                        % {"player": player.name, "number": session.number},
+                        code="not-seated-player",
+                    )}
+                )
+        seat_a, seat_b = seats[player_a.pk], seats[player_b.pk]
+        swapped = [
+            Seat(table=seat_a.table, session=session, player=player_b, order=seat_a.order),
+            Seat(table=seat_b.table, session=session, player=player_a, order=seat_b.order),
+        ]
+        Seat.objects.filter(pk__in=[seat_a.pk, seat_b.pk]).delete()
+        Seat.objects.bulk_create(swapped)

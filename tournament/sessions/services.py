@@ -21,7 +21,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from tournament.core import freshness
+from tournament.core.freshness import tournament_write
 from tournament.models import (
     CheckIn,
     Match,
@@ -40,7 +40,6 @@ def next_session_to_seat(*, tournament: Tournament) -> int:
     return min(drafts) if drafts else max(numbers, default=0) + 1
 
 
-@transaction.atomic
 def session_create(*, tournament: Tournament, seed: int = 0) -> Session:
     """Add the next session (numbered from 1), as a draft seeded with ``seed``.
 
@@ -48,12 +47,12 @@ def session_create(*, tournament: Tournament, seed: int = 0) -> Session:
     session closed first, a fresh seed); the demo and the tests build a tournament's state
     with this one.
     """
-    last = tournament.sessions.order_by("-number").values_list("number", flat=True).first()
-    session = Session(tournament=tournament, number=(last or 0) + 1, seed=seed)
-    session.full_clean()
-    session.save()
-    freshness.touch(tournament_id=tournament.pk)
-    return session
+    with tournament_write(tournament_id=tournament.pk):
+        last = tournament.sessions.order_by("-number").values_list("number", flat=True).first()
+        session = Session(tournament=tournament, number=(last or 0) + 1, seed=seed)
+        session.full_clean()
+        session.save()
+        return session
 
 
 @transaction.atomic
@@ -78,99 +77,97 @@ def session_open(*, tournament: Tournament) -> Session:
     return session_create(tournament=tournament, seed=new_seed())
 
 
-@transaction.atomic
 def session_start(*, session: Session) -> Session:
     """Start a seated session: its seating is final, its matches can be played."""
-    session = Session.objects.select_for_update().get(pk=session.pk)
-    if session.status == Session.Status.DRAFT:
-        raise ValidationError(
-            _("Session %(number)s is not seated yet: seat it first.") % {"number": session.number},
-            code="not-seated",
-        )
-    if session.status != Session.Status.SEATED:
-        raise ValidationError(
-            _("Session %(number)s has already started.") % {"number": session.number},
-            code="already-started",
-        )
-    session.status = Session.Status.PLAYING
-    session.save(update_fields=["status"])
-    freshness.touch(tournament_id=session.tournament_id)
-    return session
+    with tournament_write(tournament_id=session.tournament_id):
+        session = Session.objects.select_for_update().get(pk=session.pk)
+        if session.status == Session.Status.DRAFT:
+            raise ValidationError(
+                _("Session %(number)s is not seated yet: seat it first.")
+                % {"number": session.number},
+                code="not-seated",
+            )
+        if session.status != Session.Status.SEATED:
+            raise ValidationError(
+                _("Session %(number)s has already started.") % {"number": session.number},
+                code="already-started",
+            )
+        session.status = Session.Status.PLAYING
+        session.save(update_fields=["status"])
+        return session
 
 
-@transaction.atomic
 def session_close(*, session: Session, user=None) -> Session:
     """Close a session in play once every match is confirmed: the standings are final.
     ``user``: who closes it, for the session's audit log."""
-    session = Session.objects.select_for_update().get(pk=session.pk)
-    if session.status != Session.Status.PLAYING:
-        raise ValidationError(
-            _("Only a session in play can be closed; session %(number)s is %(status)s.")
-            % {"number": session.number, "status": session.get_status_display()},
-            code="not-in-play",
+    with tournament_write(tournament_id=session.tournament_id):
+        session = Session.objects.select_for_update().get(pk=session.pk)
+        if session.status != Session.Status.PLAYING:
+            raise ValidationError(
+                _("Only a session in play can be closed; session %(number)s is %(status)s.")
+                % {"number": session.number, "status": session.get_status_display()},
+                code="not-in-play",
+            )
+        open_tables = list(
+            Match.objects.filter(table__session=session)
+            .exclude(status=Match.Status.CONFIRMED)
+            .order_by("table__number")
+            .values_list("table__number", flat=True)
         )
-    open_tables = list(
-        Match.objects.filter(table__session=session)
-        .exclude(status=Match.Status.CONFIRMED)
-        .order_by("table__number")
-        .values_list("table__number", flat=True)
-    )
-    if open_tables:
-        raise ValidationError(
-            ngettext("Session %(number)s cannot be closed: the match of table %(tables)s is not "
-                     "confirmed yet.",
-                     "Session %(number)s cannot be closed: the matches of tables %(tables)s are "
-                     "not confirmed yet.", len(open_tables)),
-            code="tables-open",
-            params={"number": session.number, "tables": ", ".join(map(str, open_tables))},
+        if open_tables:
+            raise ValidationError(
+                ngettext("Session %(number)s cannot be closed: the match of table %(tables)s "
+                         "is not confirmed yet.",
+                         "Session %(number)s cannot be closed: the matches of tables "
+                         "%(tables)s are not confirmed yet.", len(open_tables)),
+                code="tables-open",
+                params={"number": session.number, "tables": ", ".join(map(str, open_tables))},
+            )
+        session.status = Session.Status.FINISHED
+        session.save(update_fields=["status"])
+        SessionAuditEntry.objects.create(
+            session=session, user=user, action=SessionAuditEntry.Action.CLOSED
         )
-    session.status = Session.Status.FINISHED
-    session.save(update_fields=["status"])
-    SessionAuditEntry.objects.create(
-        session=session, user=user, action=SessionAuditEntry.Action.CLOSED
-    )
-    freshness.touch(tournament_id=session.tournament_id)
-    return session
+        return session
 
 
 REOPEN_REASON_MAX_LENGTH = 500
 
 
-@transaction.atomic
 def session_reopen(*, session: Session, user, reason: str) -> Session:
     """Reopen a closed session, to correct a match: it is in play again (its matches accept
     corrections, the standings show it in play) until the organiser closes it again as usual.
     The reason is required and kept in the session's audit log with who reopened it."""
-    session = Session.objects.select_for_update().get(pk=session.pk)
-    reason = reason.strip()
-    if session.status != Session.Status.FINISHED:
-        raise ValidationError(
-            _("Only a closed session can be reopened; session %(number)s is %(status)s.")
-            % {"number": session.number, "status": session.get_status_display()},
-            code="session-not-closed",
+    with tournament_write(tournament_id=session.tournament_id):
+        session = Session.objects.select_for_update().get(pk=session.pk)
+        reason = reason.strip()
+        if session.status != Session.Status.FINISHED:
+            raise ValidationError(
+                _("Only a closed session can be reopened; session %(number)s is %(status)s.")
+                % {"number": session.number, "status": session.get_status_display()},
+                code="session-not-closed",
+            )
+        if not reason:
+            raise ValidationError(
+                {"reason": ValidationError(
+                    _("Say why the session is reopened: it is kept in the audit log."),
+                    code="reason-missing",
+                )}
+            )
+        if len(reason) > REOPEN_REASON_MAX_LENGTH:
+            raise ValidationError(
+                {"reason": ValidationError(
+                    _("The reason is longer than %(max)s characters.")
+                    % {"max": REOPEN_REASON_MAX_LENGTH},
+                    code="reason-too-long",
+                )}
+            )
+        session.status = Session.Status.PLAYING
+        session.save(update_fields=["status"])
+        SessionAuditEntry.objects.create(
+            session=session, user=user, action=SessionAuditEntry.Action.REOPENED, reason=reason
         )
-    if not reason:
-        raise ValidationError(
-            {"reason": ValidationError(
-                _("Say why the session is reopened: it is kept in the audit log."),
-                code="reason-missing",
-            )}
-        )
-    if len(reason) > REOPEN_REASON_MAX_LENGTH:
-        raise ValidationError(
-            {"reason": ValidationError(
-                _("The reason is longer than %(max)s characters.")
-                % {"max": REOPEN_REASON_MAX_LENGTH},
-                code="reason-too-long",
-            )}
-        )
-    session.status = Session.Status.PLAYING
-    session.save(update_fields=["status"])
-    SessionAuditEntry.objects.create(
-        session=session, user=user, action=SessionAuditEntry.Action.REOPENED, reason=reason
-    )
-    freshness.touch(tournament_id=session.tournament_id)
-    return session
+        return session
 
 
 def session_write_refusal(session: Session) -> ValidationError | None:
@@ -191,39 +188,41 @@ def session_write_refusal(session: Session) -> ValidationError | None:
     return None
 
 
-@transaction.atomic
 def check_in_mark(*, session: Session, player: Player, present: bool, user) -> bool:
     """Mark ``player`` present at ``session`` (or no longer present) before it starts
     (docs/check-in.md); True when it changed anything. Refused when the tournament does not
     use check-in (``check-in-off``), once the session has started (``started``: a late
     arrival checks in for the next session) and for a player who does not play in it
     (``not-playing``: not registered, withdrawn, or arriving at a later session)."""
-    session = Session.objects.select_for_update().select_related("tournament").get(pk=session.pk)
-    if not session.tournament.uses_check_in:
-        raise ValidationError(
-            _("This tournament does not use check-in: every registered player is seated."),
-            code="check-in-off")
-    if session.status in (Session.Status.PLAYING, Session.Status.FINISHED):
-        raise ValidationError(
-            _("Session %(number)s has started: a player arriving now checks in for the next "
-              "session.") % {"number": session.number},
-            code="started")
-    plays = Registration.objects.filter(
-        Registration.plays_in(session.number), tournament_id=session.tournament_id,
-        player=player).exists()
-    if not plays:
-        raise ValidationError(
-            _("%(player)s does not play in session %(number)s.")
-            % {"player": player.name, "number": session.number},
-            code="not-playing")
-    if present:
-        changed = CheckIn.objects.get_or_create(
-            session=session, player=player, defaults={"by": user})[1]
-    else:
-        changed = CheckIn.objects.filter(session=session, player=player).delete()[0] > 0
-    if changed:  # the standings follow the seats, not the check-in
-        freshness.touch(tournament_id=session.tournament_id, results=False)
-    return changed
+    # the standings follow the seats, not the check-in: the results' version stays
+    with tournament_write(tournament_id=session.tournament_id, results=False) as write:
+        session = Session.objects.select_for_update().select_related("tournament").get(
+            pk=session.pk)
+        if not session.tournament.uses_check_in:
+            raise ValidationError(
+                _("This tournament does not use check-in: every registered player is seated."),
+                code="check-in-off")
+        if session.status in (Session.Status.PLAYING, Session.Status.FINISHED):
+            raise ValidationError(
+                _("Session %(number)s has started: a player arriving now checks in for the next "
+                  "session.") % {"number": session.number},
+                code="started")
+        plays = Registration.objects.filter(
+            Registration.plays_in(session.number), tournament_id=session.tournament_id,
+            player=player).exists()
+        if not plays:
+            raise ValidationError(
+                _("%(player)s does not play in session %(number)s.")
+                % {"player": player.name, "number": session.number},
+                code="not-playing")
+        if present:
+            changed = CheckIn.objects.get_or_create(
+                session=session, player=player, defaults={"by": user})[1]
+        else:
+            changed = CheckIn.objects.filter(session=session, player=player).delete()[0] > 0
+        if not changed:  # marked as it was: every page stays as it is
+            write.nothing_changed()
+        return changed
 
 
 def new_seed() -> int:

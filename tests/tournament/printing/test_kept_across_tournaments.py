@@ -13,7 +13,8 @@ from django.test import Client
 
 from tests.tournament.players.helpers import two_tournaments
 from tests.tournament.printing.helpers import assert_pdf
-from tournament.core import freshness, pdf
+from tournament.core import pdf
+from tournament.core.freshness import tournament_write
 from tournament.models import League, Player, Tournament
 
 READERS = 12
@@ -61,9 +62,10 @@ def test_each_document_is_made_once_then_again_only_when_what_it_shows_changes(
         assert client.get(address, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304, name
     assert len(made) == len(addresses)
     # Shown by every one of them; as a write does, the tournaments' versions are raised.
-    Player.objects.filter(name="Ana").update(name="Anaïs")
-    for tournament in Tournament.objects.all():
-        freshness.touch(tournament_id=tournament.pk)
+    with tournament_write() as write:
+        Player.objects.filter(name="Ana").update(name="Anaïs")
+        for tournament in Tournament.objects.all():
+            write.also(tournament.pk)
     for name, address in addresses.items():
         changed = client.get(address)
         assert "Anaïs" in " ".join(assert_pdf(changed)), name

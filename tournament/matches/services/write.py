@@ -18,8 +18,9 @@ Inside one transaction:
    one, the players' ratings are refreshed from it (``tournament.ratings.services``); the
    audit entries the service gave (:meth:`MatchWrite.audit`) are written, with the match's
    closing when it has just closed; last, the tournament's data version is raised, and its
-   results version when the match's state changed or it was confirmed (``freshness.touch``):
-   its row stays locked until the commit, and every table's writes raise it.
+   results version when the match's state changed or it was confirmed: the transaction is
+   the tournament's write (``tournament/core/freshness.py``, ``tournament_write``), whose
+   end raises them; its row stays locked until the commit, and every table's writes raise it.
 
 The replay made is the match as written: the service returns it (:class:`WriteResult`) and the
 view renders it. Permissions are the views' business (``can_referee``); services trust their
@@ -35,13 +36,12 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournament import engine
-from tournament.core import freshness
+from tournament.core.freshness import tournament_write
 from tournament.matches.records import MatchRows, match_rows, match_with_tournament
 from tournament.matches.replayed import ReplayedMatch
 from tournament.matches.replaying import match_replay, match_replay_appended
@@ -252,9 +252,10 @@ def match_write(*, match: Match, user, seen_revision: int, submission_key: str =
     (made before the transaction); its rows are used instead of loading them again when they
     were read at ``seen_revision``, which the claim proves still current (every write moves
     the revision in the transaction that changes the rows)."""
-    with transaction.atomic():
+    with tournament_write() as versions:
         match = _claim_revision(match=match, seen_revision=seen_revision,
                                 submission_key=submission_key)
+        versions.also(match.table.session.tournament_id)
         if before is not None and before.match.revision == seen_revision:
             rows = before.rows
             rows.match = match
@@ -280,10 +281,11 @@ def match_write(*, match: Match, user, seen_revision: int, submission_key: str =
         # A write that leaves a match in play in play (or one not started as it was) moves
         # no standing and no result the public's pages show: only the match's own page
         # follows it. One to a match that is over (a correction, a confirmation) changes its
-        # result. Last: the tournament's row stays locked from this UPDATE to the commit, and
-        # every table's writes raise it, so the lock is held for the commit alone.
-        freshness.touch(tournament_id=match.table.session.tournament_id,
-                        results=status_before in Match.OVER or replay.match.status != status_before)
+        # result. The versions are raised last, as the tournament write ends: the
+        # tournament's row stays locked from that UPDATE to the commit, and every table's
+        # writes raise it, so the lock is held for the commit alone.
+        versions.results = (status_before in Match.OVER
+                            or replay.match.status != status_before)
 
 
 def _audit_entry(match: Match, user, action: str, summary: str, details: dict[str, Any],

@@ -10,10 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
 from django.utils.translation import gettext as _
 
-from tournament.core import freshness
+from tournament.core.freshness import tournament_write
 from tournament.models import Category, Registration, Tournament
 from tournament.organiser.players_csv import category_names_problem
 
@@ -38,7 +37,6 @@ def _categories_for(*, tournament: Tournament, names: set[str]) -> dict[str, Cat
     return categories
 
 
-@transaction.atomic
 def registrations_categorise(
     *, tournament: Tournament, categories: Mapping[int, Sequence[str]]
 ) -> None:
@@ -48,25 +46,25 @@ def registrations_categorise(
     Refused (``ValidationError`` keyed ``categories``): a registration of another tournament
     (``registration-elsewhere``), a name too long (``category-too-long``), more categories
     than ``Category.MAX_PER_TOURNAMENT`` (``categories-too-many``)."""
-    if not categories:
-        return
-    ids = set(categories)
-    if Registration.objects.filter(pk__in=ids).exclude(tournament=tournament).exists():
-        raise ValidationError({"categories": ValidationError(
-            _("This player is not registered in this tournament."),
-            code="registration-elsewhere")})
-    names = {name for chosen in categories.values() for name in chosen}
-    if problem := category_names_problem(sorted(names)):
-        raise ValidationError({"categories": ValidationError(
-            problem.message[:1].upper() + problem.message[1:], code=problem.code)})
-    by_key = _categories_for(tournament=tournament, names=names)
-    through = Category.registrations.through
-    through.objects.filter(registration_id__in=ids).delete()
-    through.objects.bulk_create(
-        through(category_id=by_key[name.casefold()].pk, registration_id=registration_id)
-        for registration_id, chosen in categories.items()
-        for name in {name.casefold(): name for name in chosen}.values()
-    )
-    Category.objects.filter(tournament=tournament, registrations__isnull=True).delete()
-    freshness.touch(tournament_id=tournament.pk)
+    with tournament_write(tournament_id=tournament.pk):
+        if not categories:
+            return
+        ids = set(categories)
+        if Registration.objects.filter(pk__in=ids).exclude(tournament=tournament).exists():
+            raise ValidationError({"categories": ValidationError(
+                _("This player is not registered in this tournament."),
+                code="registration-elsewhere")})
+        names = {name for chosen in categories.values() for name in chosen}
+        if problem := category_names_problem(sorted(names)):
+            raise ValidationError({"categories": ValidationError(
+                problem.message[:1].upper() + problem.message[1:], code=problem.code)})
+        by_key = _categories_for(tournament=tournament, names=names)
+        through = Category.registrations.through
+        through.objects.filter(registration_id__in=ids).delete()
+        through.objects.bulk_create(
+            through(category_id=by_key[name.casefold()].pk, registration_id=registration_id)
+            for registration_id, chosen in categories.items()
+            for name in {name.casefold(): name for name in chosen}.values()
+        )
+        Category.objects.filter(tournament=tournament, registrations__isnull=True).delete()
 

@@ -11,10 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
 from django.utils.translation import gettext as _
 
-from tournament.core import freshness
+from tournament.core.freshness import tournament_write
 from tournament.models import Player, Registration, Seat, Tournament
 from tournament.names import person_key
 from tournament.organiser.players_csv import PlayerLine, csv_line_errors, players_csv_read
@@ -172,11 +171,9 @@ def _registrations_create(
         registration.pk: line.categories
         for registration, line in zip(registrations, lines, strict=True) if line.categories
     })
-    freshness.touch(tournament_id=tournament.pk)
     return registrations
 
 
-@transaction.atomic
 def player_add(
     *,
     tournament: Tournament,
@@ -199,35 +196,36 @@ def player_add(
     :func:`players_import_csv`, ``same_people`` says what to do, and without it the player is
     refused (code ``likely-same-person``, next to the name), a person being there to answer;
     without a user (a command, the demo), a new record is made as before."""
-    line = PlayerLine(0, name.strip(), club.strip(), licence.strip(), tuple(categories))
-    checks = _PlayerChecks(tournament, [line], user=user)
-    problems = checks.problems(line)
-    likely = None if user is None else checks.likely_same_person(line)
-    if "name" not in problems and likely is not None and same_people not in (
-        SAME_PEOPLE_EXISTING, SAME_PEOPLE_NEW
-    ):
-        problems["name"] = ValidationError(
-            _likely_same_message(line, likely), code="likely-same-person",
-            params={"id": likely.pk})
-    checks.same_people = same_people
-    next_number = next_session_to_seat(tournament=tournament)
-    if first_session is None:
-        first_session = next_number
-    elif first_session > MAX_SESSION_NUMBER:
-        problems["first_session"] = _session_too_high()
-    elif first_session < next_number:
-        problems["first_session"] = ValidationError(_(
-            "Session %(number)s is already seated: choose session %(next)s or a later one."
-        ) % {"number": first_session, "next": next_number}, code="session-seated")
-    if problems:
-        raise ValidationError({
-            field: ValidationError(error.message[:1].upper() + error.message[1:],
-                                   code=error.code)
-            for field, error in problems.items()
-        })
-    return _registrations_create(
-        tournament=tournament, lines=[line], checks=checks, first_session=first_session
-    )[0]
+    with tournament_write(tournament_id=tournament.pk):
+        line = PlayerLine(0, name.strip(), club.strip(), licence.strip(), tuple(categories))
+        checks = _PlayerChecks(tournament, [line], user=user)
+        problems = checks.problems(line)
+        likely = None if user is None else checks.likely_same_person(line)
+        if "name" not in problems and likely is not None and same_people not in (
+            SAME_PEOPLE_EXISTING, SAME_PEOPLE_NEW
+        ):
+            problems["name"] = ValidationError(
+                _likely_same_message(line, likely), code="likely-same-person",
+                params={"id": likely.pk})
+        checks.same_people = same_people
+        next_number = next_session_to_seat(tournament=tournament)
+        if first_session is None:
+            first_session = next_number
+        elif first_session > MAX_SESSION_NUMBER:
+            problems["first_session"] = _session_too_high()
+        elif first_session < next_number:
+            problems["first_session"] = ValidationError(_(
+                "Session %(number)s is already seated: choose session %(next)s or a later one."
+            ) % {"number": first_session, "next": next_number}, code="session-seated")
+        if problems:
+            raise ValidationError({
+                field: ValidationError(error.message[:1].upper() + error.message[1:],
+                                       code=error.code)
+                for field, error in problems.items()
+            })
+        return _registrations_create(
+            tournament=tournament, lines=[line], checks=checks, first_session=first_session
+        )[0]
 
 
 def _likely_same_message(line: PlayerLine, player: Player) -> str:
@@ -236,7 +234,6 @@ def _likely_same_message(line: PlayerLine, player: Player) -> str:
         "name": f"{line.name} ({line.club})" if line.club else line.name, "id": player.pk}
 
 
-@transaction.atomic
 def players_import_csv(*, tournament: Tournament, text: str, user=None,
                        same_people: str = "") -> list[Registration]:
     """Register every player of a CSV file (see ``players_csv_lines``), or none; licences
@@ -250,36 +247,36 @@ def players_import_csv(*, tournament: Tournament, text: str, user=None,
     A file with a bad line imports nothing: the ``ValidationError`` lists every bad line with
     its number and the reason. Once session 1 is seated, the players are late arrivals.
     """
-    lines, errors = players_csv_read(text)
-    if not lines and not errors:
-        raise ValidationError(_("The file has no player in it."), code="csv-empty")
-    checks = _PlayerChecks(tournament, lines, user=user)
-    for line in lines:
-        errors.extend(
-            (line.line, error.message, error.code) for error in checks.problems(line).values()
-        )
-    if errors:
-        raise ValidationError(csv_line_errors(errors))
-    if same_people not in (SAME_PEOPLE_EXISTING, SAME_PEOPLE_NEW):
-        likely = [(line, checks.likely_same_person(line)) for line in lines]
-        likely = [(line, player) for line, player in likely if player is not None]
-        if likely:
-            raise ValidationError(csv_line_errors([
-                (line.line, _likely_same_message(line, player), "likely-same-person")
-                for line, player in likely]))
-    checks.same_people = same_people
-    try:
-        return _registrations_create(
-            tournament=tournament, lines=lines, checks=checks,
-            first_session=next_session_to_seat(tournament=tournament),
-        )
-    except ValidationError as error:  # the file's categories: an error of the file's own
-        if hasattr(error, "error_dict") and "categories" in error.error_dict:
-            raise ValidationError(error.error_dict["categories"]) from error
-        raise
+    with tournament_write(tournament_id=tournament.pk):
+        lines, errors = players_csv_read(text)
+        if not lines and not errors:
+            raise ValidationError(_("The file has no player in it."), code="csv-empty")
+        checks = _PlayerChecks(tournament, lines, user=user)
+        for line in lines:
+            errors.extend(
+                (line.line, error.message, error.code) for error in checks.problems(line).values()
+            )
+        if errors:
+            raise ValidationError(csv_line_errors(errors))
+        if same_people not in (SAME_PEOPLE_EXISTING, SAME_PEOPLE_NEW):
+            likely = [(line, checks.likely_same_person(line)) for line in lines]
+            likely = [(line, player) for line, player in likely if player is not None]
+            if likely:
+                raise ValidationError(csv_line_errors([
+                    (line.line, _likely_same_message(line, player), "likely-same-person")
+                    for line, player in likely]))
+        checks.same_people = same_people
+        try:
+            return _registrations_create(
+                tournament=tournament, lines=lines, checks=checks,
+                first_session=next_session_to_seat(tournament=tournament),
+            )
+        except ValidationError as error:  # the file's categories: an error of the file's own
+            if hasattr(error, "error_dict") and "categories" in error.error_dict:
+                raise ValidationError(error.error_dict["categories"]) from error
+            raise
 
 
-@transaction.atomic
 def registration_update(
     *,
     registration: Registration,
@@ -303,87 +300,84 @@ def registration_update(
 
     A licence that names another record of the user's tournaments is refused
     (``licence-other-player``): that is one person with two records, whom a merge joins."""
-    registration = Registration.objects.select_for_update().select_related("player").get(
-        pk=registration.pk
-    )
-    player = registration.player
-    name, club, licence = name.strip(), club.strip(), licence.strip()
-    changed = (name, club, licence) != (player.name, player.club, player.licence)
-    candidate = Player(name=name, club=club, licence=licence)
-    try:
-        candidate.full_clean(validate_unique=False)
-    except ValidationError as error:
-        raise ValidationError(error.message_dict) from error
-    if licence and licence != player.licence:
-        other = players_by_licence([licence], user=user).get(licence)
-        if other is not None and other.pk != player.pk:
-            raise ValidationError({"licence": ValidationError(_(
-                "Licence %(licence)s is that of %(other)s (record %(id)s): if they are one "
-                "person, merge the two records rather than give one licence to both."
-            ) % {"licence": licence, "other": other.name, "id": other.pk},
-                code="licence-other-player")})
-    if first_session is not None and first_session > MAX_SESSION_NUMBER:
-        raise ValidationError({"first_session": _session_too_high()})
-    if first_session is not None:
-        played_before = (
-            Seat.objects.filter(
-                player=player,
-                session__tournament_id=registration.tournament_id,
-                session__number__lt=first_session,
-            )
-            .order_by("session__number")
-            .values_list("session__number", flat=True)
-            .first()
+    with tournament_write(tournament_id=registration.tournament_id) as write:
+        registration = Registration.objects.select_for_update().select_related("player").get(
+            pk=registration.pk
         )
-        if played_before is not None:
-            raise ValidationError({"first_session": ValidationError(
-                _("%(player)s is already seated in session %(number)s.")
-                % {"player": player.name, "number": played_before},
-                code="seated-before",
-            )})
-    status, registration.first_session = _status_for(first_session)
-    if registration.status != Registration.Status.WITHDRAWN:
-        registration.status = status
-    registration.full_clean()
-    registration.save()
-    if categories is not None:
-        registrations_categorise(tournament=registration.tournament,
-                                 categories={registration.pk: categories})
-    if not changed:
-        freshness.touch(tournament_id=registration.tournament_id)
-    elif may_edit_person(user=user, player=player):
-        player.name, player.club, player.licence = name, club, licence
-        player.save()
-        # The player's name shows in every tournament they are registered in.
-        for tournament_id in Registration.objects.filter(player=player).values_list(
-            "tournament_id", flat=True
-        ):
-            freshness.touch(tournament_id=tournament_id)
-    else:
-        player_split(registration=registration, name=name, club=club, licence=licence)
-        registration.refresh_from_db()
-    return registration
+        player = registration.player
+        name, club, licence = name.strip(), club.strip(), licence.strip()
+        changed = (name, club, licence) != (player.name, player.club, player.licence)
+        candidate = Player(name=name, club=club, licence=licence)
+        try:
+            candidate.full_clean(validate_unique=False)
+        except ValidationError as error:
+            raise ValidationError(error.message_dict) from error
+        if licence and licence != player.licence:
+            other = players_by_licence([licence], user=user).get(licence)
+            if other is not None and other.pk != player.pk:
+                raise ValidationError({"licence": ValidationError(_(
+                    "Licence %(licence)s is that of %(other)s (record %(id)s): if they are one "
+                    "person, merge the two records rather than give one licence to both."
+                ) % {"licence": licence, "other": other.name, "id": other.pk},
+                    code="licence-other-player")})
+        if first_session is not None and first_session > MAX_SESSION_NUMBER:
+            raise ValidationError({"first_session": _session_too_high()})
+        if first_session is not None:
+            played_before = (
+                Seat.objects.filter(
+                    player=player,
+                    session__tournament_id=registration.tournament_id,
+                    session__number__lt=first_session,
+                )
+                .order_by("session__number")
+                .values_list("session__number", flat=True)
+                .first()
+            )
+            if played_before is not None:
+                raise ValidationError({"first_session": ValidationError(
+                    _("%(player)s is already seated in session %(number)s.")
+                    % {"player": player.name, "number": played_before},
+                    code="seated-before",
+                )})
+        status, registration.first_session = _status_for(first_session)
+        if registration.status != Registration.Status.WITHDRAWN:
+            registration.status = status
+        registration.full_clean()
+        registration.save()
+        if categories is not None:
+            registrations_categorise(tournament=registration.tournament,
+                                     categories={registration.pk: categories})
+        if changed and may_edit_person(user=user, player=player):
+            player.name, player.club, player.licence = name, club, licence
+            player.save()
+            # The player's name shows in every tournament they are registered in.
+            for tournament_id in Registration.objects.filter(player=player).values_list(
+                "tournament_id", flat=True
+            ):
+                write.also(tournament_id)
+        elif changed:
+            player_split(registration=registration, name=name, club=club, licence=licence)
+            registration.refresh_from_db()
+        return registration
 
 
-@transaction.atomic
 def registration_withdraw(*, registration: Registration) -> Registration:
     """Withdraw a player: not seated from the next seating on; their matches still count."""
-    registration = Registration.objects.select_for_update().get(pk=registration.pk)
-    if registration.status == Registration.Status.WITHDRAWN:
-        raise ValidationError(_("This player has already withdrawn."), code="withdrawn")
-    registration.status = Registration.Status.WITHDRAWN
-    registration.save(update_fields=["status"])
-    freshness.touch(tournament_id=registration.tournament_id)
-    return registration
+    with tournament_write(tournament_id=registration.tournament_id):
+        registration = Registration.objects.select_for_update().get(pk=registration.pk)
+        if registration.status == Registration.Status.WITHDRAWN:
+            raise ValidationError(_("This player has already withdrawn."), code="withdrawn")
+        registration.status = Registration.Status.WITHDRAWN
+        registration.save(update_fields=["status"])
+        return registration
 
 
-@transaction.atomic
 def registration_reinstate(*, registration: Registration) -> Registration:
     """Bring a withdrawn player back: seated again from the next seating on."""
-    registration = Registration.objects.select_for_update().get(pk=registration.pk)
-    if registration.status != Registration.Status.WITHDRAWN:
-        raise ValidationError(_("This player has not withdrawn."), code="not-withdrawn")
-    registration.status, _first = _status_for(registration.first_session)
-    registration.save(update_fields=["status"])
-    freshness.touch(tournament_id=registration.tournament_id)
-    return registration
+    with tournament_write(tournament_id=registration.tournament_id):
+        registration = Registration.objects.select_for_update().get(pk=registration.pk)
+        if registration.status != Registration.Status.WITHDRAWN:
+            raise ValidationError(_("This player has not withdrawn."), code="not-withdrawn")
+        registration.status, _first = _status_for(registration.first_session)
+        registration.save(update_fields=["status"])
+        return registration

@@ -26,7 +26,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tournament.core import freshness
+from tournament.core.freshness import tournament_write
 from tournament.core.tournaments import refuse_removing_last_organiser, staff_role_grant
 from tournament.models import StaffInvitation, StaffRole, Tournament
 
@@ -121,14 +121,13 @@ def staff_invitation_cancel(*, invitation: StaffInvitation) -> None:
     StaffInvitation.objects.filter(pk=invitation.pk).delete()
 
 
-@transaction.atomic
 def staff_role_revoke(*, staff_role: StaffRole) -> None:
     """Take a role away. A tournament always keeps one organiser."""
-    staff_role = StaffRole.objects.select_for_update().get(pk=staff_role.pk)
-    if staff_role.role == StaffRole.Role.ORGANISER:
-        refuse_removing_last_organiser(staff_role)
-    staff_role.delete()
-    freshness.touch(tournament_id=staff_role.tournament_id)
+    with tournament_write(tournament_id=staff_role.tournament_id):
+        staff_role = StaffRole.objects.select_for_update().get(pk=staff_role.pk)
+        if staff_role.role == StaffRole.Role.ORGANISER:
+            refuse_removing_last_organiser(staff_role)
+        staff_role.delete()
 
 
 @transaction.atomic

@@ -11,7 +11,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from tournament.core import freshness
+from tournament.core.freshness import tournament_write
 from tournament.core.tournaments import staff_role_grant, tournament_create
 from tournament.models import CheckInRule, FinalSize, RankingCriterion, Session, Tournament
 from tournament.ratings import services as ratings
@@ -71,7 +71,6 @@ def tournament_settings_locked(*, tournament: Tournament) -> bool:
     ).exists()
 
 
-@transaction.atomic
 def tournament_update(
     *,
     tournament: Tournament,
@@ -104,60 +103,60 @@ def tournament_update(
     ``check_in`` (a ``CheckInRule``; None: unchanged) may change at any
     time: the sessions seated from then on follow it, and the standings read every seated
     session's absences under the rule of the moment (docs/check-in.md)."""
-    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
-    if tournament_settings_locked(tournament=tournament):
-        errors = {}
-        if rules != tournament.rules:
-            errors["rules"] = ValidationError(
-                _("A session has started: the rule set can no longer change."), code="started")
-        if target != tournament.target:
-            errors["target"] = ValidationError(
-                _("A session has started: the target can no longer change."), code="started")
-        if match_rounds != tournament.match_rounds:
-            errors["match_rounds"] = ValidationError(
-                _("A session has started: the rounds per match can no longer change."),
-                code="started")
-        if opening_bonus != tournament.opening_bonus:
-            errors["opening_bonus"] = ValidationError(
-                _("A session has started: the opening bonus can no longer change."),
-                code="started")
-        if errors:
-            raise ValidationError(errors)
-    start_date_before = tournament.start_date
-    tournament.name = name
-    tournament.start_date = start_date
-    tournament.end_date = end_date
-    tournament.venue = venue
-    tournament.rules = rules
-    tournament.target = target
-    tournament.match_rounds = match_rounds
-    tournament.opening_bonus = opening_bonus
-    tournament.ranking_criteria = list(ranking_criteria)
-    tournament.keep_clubs_apart = keep_clubs_apart
-    if final_size is not None:
-        _final_size_set(tournament, final_size)
-    for field, value in (("team_size", team_size), ("team_criterion", team_criterion),
-                         ("prize_count", prize_count)):
-        if value is not None:
-            setattr(tournament, field, value)
-    if is_rated and tournament.archive_copy:
-        raise ValidationError({"is_rated": ValidationError(
-            _("This tournament is a copy of an archive whose tournament is already here: its "
-              "matches count there, and cannot count twice."), code="copy-not-rated")})
-    counted_before = tournament.counts_for_ratings
-    tournament.is_public = is_public
-    if is_rated is not None:
-        tournament.is_rated = is_rated
-    if check_in is not None:
-        tournament.check_in = check_in or CheckInRule.OFF
-    tournament.full_clean()
-    tournament.save()
-    if tournament.counts_for_ratings != counted_before:
-        ratings_tournament_rated_changed(tournament)
-    else:
-        ratings_tournament_moved(tournament, start_date_before=start_date_before)
-    freshness.touch(tournament_id=tournament.pk)
-    return tournament
+    with tournament_write(tournament_id=tournament.pk):
+        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        if tournament_settings_locked(tournament=tournament):
+            errors = {}
+            if rules != tournament.rules:
+                errors["rules"] = ValidationError(
+                    _("A session has started: the rule set can no longer change."), code="started")
+            if target != tournament.target:
+                errors["target"] = ValidationError(
+                    _("A session has started: the target can no longer change."), code="started")
+            if match_rounds != tournament.match_rounds:
+                errors["match_rounds"] = ValidationError(
+                    _("A session has started: the rounds per match can no longer change."),
+                    code="started")
+            if opening_bonus != tournament.opening_bonus:
+                errors["opening_bonus"] = ValidationError(
+                    _("A session has started: the opening bonus can no longer change."),
+                    code="started")
+            if errors:
+                raise ValidationError(errors)
+        start_date_before = tournament.start_date
+        tournament.name = name
+        tournament.start_date = start_date
+        tournament.end_date = end_date
+        tournament.venue = venue
+        tournament.rules = rules
+        tournament.target = target
+        tournament.match_rounds = match_rounds
+        tournament.opening_bonus = opening_bonus
+        tournament.ranking_criteria = list(ranking_criteria)
+        tournament.keep_clubs_apart = keep_clubs_apart
+        if final_size is not None:
+            _final_size_set(tournament, final_size)
+        for field, value in (("team_size", team_size), ("team_criterion", team_criterion),
+                             ("prize_count", prize_count)):
+            if value is not None:
+                setattr(tournament, field, value)
+        if is_rated and tournament.archive_copy:
+            raise ValidationError({"is_rated": ValidationError(
+                _("This tournament is a copy of an archive whose tournament is already here: its "
+                  "matches count there, and cannot count twice."), code="copy-not-rated")})
+        counted_before = tournament.counts_for_ratings
+        tournament.is_public = is_public
+        if is_rated is not None:
+            tournament.is_rated = is_rated
+        if check_in is not None:
+            tournament.check_in = check_in or CheckInRule.OFF
+        tournament.full_clean()
+        tournament.save()
+        if tournament.counts_for_ratings != counted_before:
+            ratings_tournament_rated_changed(tournament)
+        else:
+            ratings_tournament_moved(tournament, start_date_before=start_date_before)
+        return tournament
 
 
 def _final_size_set(tournament: Tournament, final_size: int) -> None:
