@@ -38,6 +38,26 @@ The builders that play a match start its session when it is only seated (a seate
 refuses every write). A match whose totals all stay under the target can only end by its
 number of rounds: ask for it with the tournament's ``match_rounds=1``; a table of 5 or 6 is
 played under the family rules only (``rules="goliath-family"``).
+
+The recording's steps that several packages take, as a referee's screen or upload would
+(these take the match and the user positionally, as the tests call them):
+
+- ``fresh(match)``: the match re-read (its revision moves with every save).
+- ``seated_names(match)``: the players' names in seat order.
+- ``board_turn(turn_json, **changes)``: a record's turn (board mode) as the services'
+  ``TurnInput``.
+- ``add(match, user, *turns, **options)``: ``match_turns_add`` from the match's current
+  revision; returns what was saved.
+- ``import_record(match, user, record, **options)``: ``match_record_import`` from the match's
+  current revision; returns the replay.
+- ``replay(match)``: the match replayed as its pages show it (``match_replay``).
+- ``truncated(record, rounds=n, turns=None)``: the record's first rounds, then the next
+  round's first turns.
+- ``in_play(tournament, referee)``: a started match with two turns of its first round saved,
+  and that round's turns (the next ones to add).
+- ``blocked_round(match, user)``: seat A opens with 5-5-5, then the draws empty the pool: the
+  table is blocked with hands of ``BLOCKED_HANDS`` tiles; ``blocked_racks()``: racks of those
+  hands, every tile but 5-5-5.
 """
 
 from __future__ import annotations
@@ -48,11 +68,15 @@ from typing import Any
 
 from tournament import engine
 from tournament.core.tournaments import tournament_create
-from tournament.matches.records import match_with_tournament
+from tournament.matches.records import match_rows, match_with_tournament
+from tournament.matches.replayed import ReplayedMatch
+from tournament.matches.replaying import match_replay
 from tournament.matches.services import (
+    TurnInput,
     match_record_import,
     match_record_import_and_confirm,
     match_round_confirm,
+    match_turns_add,
 )
 from tournament.models import Match, Player, Round, Session, Tournament
 from tournament.organiser.services import player_add
@@ -310,3 +334,89 @@ def matches_confirmed(*, tournament: Tournament, user=None, seed: int = 0) -> in
     for match in matches:
         confirmed_match(match=match, user=user, seed=1000 * seed + _place_seed(match))
     return len(matches)
+
+
+def fresh(match: Match) -> Match:
+    return match_with_tournament(match.pk).get()
+
+
+def seated_names(match: Match) -> list[str]:
+    return match_rows(match=match).names
+
+
+def in_play(tournament, referee) -> tuple[Match, list[Json]]:
+    match = match_at(tournament=tournament, started=True)
+    turns = played_record(match=match, seed=3)["rounds"][0]["turns"]
+    for turn in turns[:2]:
+        add(match, referee, board_turn(turn))
+    return fresh(match), turns
+
+
+def board_turn(turn: Json, **changes: Any) -> TurnInput:
+    place = turn.get("place") or {}
+    cell = place.get("cell")
+    data = {
+        "player": turn["player"],
+        "draws": turn.get("draws", 0),
+        "tile": place.get("tile", ""),
+        "cell": engine.Cell(cell[0], cell[1], cell[2]) if cell else None,
+        "corners": tuple(place["corners"]) if "corners" in place else None,
+        "bonus_claimed": turn.get("bonus", "") or "",
+        "points_claimed": turn.get("claimed"),
+    }
+    data.update(changes)
+    return TurnInput(**data)
+
+
+def add(match: Match, user, *turns: TurnInput, **options: Any):
+    match = fresh(match)
+    return match_turns_add(
+        match=match, user=user, seen_revision=match.revision, turns=list(turns), **options
+    ).saved
+
+
+def import_record(match: Match, user, record: Json, **options: Any):
+    match = fresh(match)
+    return match_record_import(
+        match=match, user=user, seen_revision=match.revision, record=record, **options
+    ).replay
+
+
+def replay(match: Match) -> ReplayedMatch:
+    return match_replay(match=fresh(match))
+
+
+def truncated(record: Json, *, rounds: int, turns: int | None = None) -> Json:
+    """The record's first ``rounds`` rounds whole, then the next round's first ``turns`` turns
+    (without its racks)."""
+    kept = [dict(r) for r in record["rounds"][:rounds]]
+    if turns is not None:
+        kept.append({"turns": record["rounds"][rounds]["turns"][:turns]})
+    return {**record, "rounds": kept}
+
+
+#: The hands left at a table blocked by :func:`blocked_round`.
+BLOCKED_HANDS = [12, 16, 14, 13]
+
+
+def blocked_round(match: Match, user) -> None:
+    """Seat A opens with 5-5-5, then every draw empties the pool: the table is blocked with
+    hands of ``BLOCKED_HANDS`` tiles and nothing left to draw."""
+    add(match, user, TurnInput(player=0, cell=engine.Cell(0, 0, "U"),
+                               corners=(5, 5, 5), points_claimed=25))
+    for _ in range(9):
+        add(match, user, TurnInput(draws=3))
+    add(match, user, TurnInput(draws=1))
+    assert replay(match).live.end_kind == "blocked"
+
+
+def blocked_racks() -> list[list[str]]:
+    """Racks of ``BLOCKED_HANDS`` tiles for :func:`blocked_round`: every tile but 5-5-5 (the
+    pool is empty). One of them fits next to 5-5-5: a false block, shown to the referee,
+    which does not stop the round."""
+    free = [str(t) for t in engine.ALL_TILES if str(t) != "5-5-5"]
+    racks, start = [], 0
+    for count in BLOCKED_HANDS:
+        racks.append(free[start:start + count])
+        start += count
+    return racks

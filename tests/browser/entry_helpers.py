@@ -9,8 +9,7 @@
 
 from __future__ import annotations
 
-from tests.factories import played_record
-from tests.tournament.matches.helpers import add, board_turn
+from tests.factories import add, board_turn, played_record
 
 
 def simulated_round(match, seed: int = 5) -> list[dict]:

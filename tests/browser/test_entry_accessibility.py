@@ -9,8 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.entry_helpers import enter_turns, simulated_round, tile_and_cell
-from tests.factories import match_at
-from tests.tournament.matches.helpers import replay
+from tests.factories import match_at, replay
 from tournament.models import Turn
 
 FOCUS_IN_VIEW = """() => {

@@ -8,8 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.entry_helpers import enter_turns, in_view, simulated_round, tile_and_cell
-from tests.factories import match_at
-from tests.tournament.matches.helpers import fresh, seated_names
+from tests.factories import fresh, match_at, seated_names
 from tournament.models import Turn
 
 

@@ -15,7 +15,7 @@ from django.db import connections
 from playwright.sync_api import expect
 
 from tests.browser.conftest import PHONE
-from tests.tournament.matches.helpers import add, board_turn, fresh, in_play
+from tests.factories import add, board_turn, fresh, in_play
 
 
 @pytest.fixture

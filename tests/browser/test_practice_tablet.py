@@ -7,7 +7,7 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 from scoring.simulate import simulate_match
-from tests.tournament.matches.helpers import seated_names
+from tests.factories import seated_names
 from tournament.models import Match, Round, Tournament
 from tournament.practice.services import practice_match
 

@@ -18,8 +18,7 @@ from playwright.sync_api import expect
 
 from scoring import check_record, parse_record
 from scoring.simulate import simulate_match
-from tests.factories import match_at
-from tests.tournament.matches.helpers import seated_names
+from tests.factories import match_at, seated_names
 from tournament.core.tournaments import staff_role_grant
 from tournament.models import Match, Round, Turn
 

@@ -286,7 +286,7 @@ def test_a_whole_round_entered_offline_is_drawn_pending_then_saved_in_order(
     points beside its player; back online, every turn is saved once, in order."""
     from scoring.simulate import simulate_match
     from tests.browser.test_recording_board_mode import SEED
-    from tests.tournament.matches.helpers import seated_names
+    from tests.factories import seated_names
     from tournament.core.tournaments import staff_role_grant
     from tournament.models import StaffRole
 

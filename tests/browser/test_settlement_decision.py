@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from tests.factories import match_at
-from tests.tournament.matches.helpers import blocked_racks, blocked_round, fresh, replay
+from tests.factories import blocked_racks, blocked_round, fresh, match_at, replay
 from tournament.matches import services
 from tournament.models import Round, RoundEnd
 

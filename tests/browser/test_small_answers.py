@@ -13,8 +13,7 @@ from tests.browser.entry_helpers import (
     simulated_round,
     tile_and_cell,
 )
-from tests.factories import match_at, played_record
-from tests.tournament.matches.helpers import add, board_turn, fresh, truncated
+from tests.factories import add, board_turn, fresh, match_at, played_record, truncated
 from tournament.matches import services
 
 #: What the entry screen shows, read from the page: the table's elements, what each tile of

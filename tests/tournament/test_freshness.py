@@ -9,8 +9,14 @@ from django.core.exceptions import ValidationError
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from tests.factories import confirmed_match, match_at, matches_confirmed, played_record
-from tests.tournament.matches.helpers import add, board_turn
+from tests.factories import (
+    add,
+    board_turn,
+    confirmed_match,
+    match_at,
+    matches_confirmed,
+    played_record,
+)
 from tests.tournament.tournaments import settings_of
 from tournament.core.tournaments import staff_role_grant
 from tournament.models import Player, Registration, StaffRole, Tournament

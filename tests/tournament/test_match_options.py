@@ -12,8 +12,7 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 from django.utils import translation
 
-from tests.factories import match_at
-from tests.tournament.matches.helpers import fresh, import_record, seated_names
+from tests.factories import fresh, import_record, match_at, seated_names
 from tests.tournament.organiser.test_tournament_settings import FORM
 from tournament import engine
 from tournament.models import Session, Tournament

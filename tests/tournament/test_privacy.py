@@ -19,8 +19,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tests.factories import played_record
-from tests.tournament.matches.helpers import fresh
+from tests.factories import fresh, played_record
 from tests.tournament.printing.helpers import pdf_pages
 from tests.tournament.test_roles import named_patterns
 from tests.tournament.tournaments import settings_of

@@ -18,14 +18,17 @@ import scoring
 from tests.factories import (
     ACCENTED_NAMES,
     accented_tournament,
+    add,
+    board_turn,
     confirmed_match,
+    fresh,
+    import_record,
     match_at,
     played_record,
     players_of,
     seated_session,
     tournament_with_players,
 )
-from tests.tournament.matches.helpers import add, board_turn, fresh, import_record
 from tournament.archive import export
 from tournament.core.tournaments import staff_role_grant
 from tournament.demo import record_truncated

@@ -13,8 +13,7 @@ from dataclasses import dataclass
 import pytest
 from django.db import connection, connections
 
-from tests.factories import match_at
-from tests.tournament.matches.helpers import fresh
+from tests.factories import fresh, match_at
 from tournament import engine
 from tournament.matches import services
 from tournament.matches.services import write

@@ -8,8 +8,7 @@ import re
 import pytest
 from django.utils import translation
 
-from tests.factories import match_at
-from tests.tournament.matches.helpers import add
+from tests.factories import add, match_at
 from tournament import engine
 from tournament.matches import services
 from tournament.matches.forms.sheet_mode import SheetModeLineForm

@@ -24,8 +24,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.examples import examples
-from tests.factories import played_record
-from tests.tournament.matches.helpers import fresh, import_record, seated_names, truncated
+from tests.factories import fresh, import_record, played_record, seated_names, truncated
 from tournament import engine
 from tournament.models import AuditEntry, Match, Round, RoundEnd, Turn
 

@@ -9,8 +9,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.utils import translation
 
-from tests.factories import match_at
-from tests.tournament.matches.helpers import blocked_racks, blocked_round, fresh, replay
+from tests.factories import blocked_racks, blocked_round, fresh, match_at, replay
 from tournament.matches import services
 from tournament.models import Round, RoundEnd
 

@@ -16,16 +16,16 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import translation
 
-from tests.factories import match_at, played_record
-from tests.tournament.matches.helpers import (
+from tests.factories import (
     add,
     blocked_racks,
     blocked_round,
     board_turn,
-    confirmed_through,
     fresh,
-    posted,
+    match_at,
+    played_record,
 )
+from tests.tournament.matches.helpers import confirmed_through, posted
 from tournament.matches import services
 from tournament.matches.kept_replays import forget_replays, keep_replay, live_replay
 from tournament.models import Round, Session, Turn

@@ -12,8 +12,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from tests.factories import match_at, played_record
-from tests.tournament.matches.helpers import add, board_turn, confirmed_through, fresh
+from tests.factories import add, board_turn, fresh, match_at, played_record
+from tests.tournament.matches.helpers import confirmed_through
 from tournament.matches.kept_replays import forget_replays
 from tournament.matches.records import match_rows
 from tournament.models import Round, RoundEnd, Turn

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from tests.factories import match_at, played_record
-from tests.tournament.matches.helpers import board_turn, confirmed_through, fresh
+from tests.factories import board_turn, fresh, match_at, played_record
+from tests.tournament.matches.helpers import confirmed_through
 from tournament import engine
 from tournament.matches import services
 from tournament.matches.records import match_record

@@ -11,9 +11,8 @@ import re
 import pytest
 from django.urls import reverse
 
-from tests.factories import match_at
+from tests.factories import add, fresh, match_at
 from tests.pages import by_id, select, text
-from tests.tournament.matches.helpers import add, fresh
 from tournament import engine
 from tournament.matches import services
 from tournament.models import Turn

@@ -7,8 +7,7 @@ import json
 import pytest
 
 from scoring import check_record, parse_record
-from tests.factories import match_at, played_record
-from tests.tournament.matches.helpers import fresh, import_record, truncated
+from tests.factories import fresh, import_record, match_at, played_record, truncated
 from tournament.matches.records import match_record
 from tournament.matches.replaying import match_replay
 

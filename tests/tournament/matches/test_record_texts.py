@@ -12,9 +12,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from bench.hostile_archives import manifest_and_records, zipped
-from tests.factories import match_at, played_record
+from tests.factories import fresh, match_at, played_record
 from tests.tournament.archive.helpers import counts
-from tests.tournament.matches.helpers import fresh
 from tournament.models import AuditEntry, Round
 
 pytestmark = pytest.mark.django_db

@@ -11,8 +11,7 @@ from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy
 
-from tests.factories import match_at
-from tests.tournament.matches.helpers import fresh
+from tests.factories import fresh, match_at
 from tournament.matches.forms.parsing import WidgetRenderer
 from tournament.matches.live_round import LiveRound
 

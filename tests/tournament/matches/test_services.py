@@ -7,17 +7,19 @@ from django.core.exceptions import ValidationError
 from django.utils import translation
 
 from scoring.simulate import simulate_match
-from tests.factories import confirmed_match, match_at, played_record
-from tests.tournament.matches.helpers import (
+from tests.factories import (
     add,
     board_turn,
-    find,
+    confirmed_match,
     fresh,
     import_record,
+    match_at,
+    played_record,
     replay,
     seated_names,
     truncated,
 )
+from tests.tournament.matches.helpers import find
 from tournament import engine
 from tournament.matches import selectors, services
 from tournament.models import AuditEntry, Round, RoundEnd, Turn

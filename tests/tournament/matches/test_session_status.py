@@ -10,8 +10,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
-from tests.factories import confirmed_match, match_at, played_record
-from tests.tournament.matches.helpers import fresh
+from tests.factories import confirmed_match, fresh, match_at, played_record
 from tournament import engine
 from tournament.core.tournaments import staff_role_grant
 from tournament.matches import services

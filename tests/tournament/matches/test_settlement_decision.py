@@ -13,9 +13,8 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from tests.factories import match_at
+from tests.factories import blocked_racks, blocked_round, fresh, match_at, replay
 from tests.pages import has_id, select
-from tests.tournament.matches.helpers import blocked_racks, blocked_round, fresh, replay
 from tests.tournament.printing.helpers import assert_pdf
 from tournament import engine
 from tournament.core.tournaments import staff_role_grant

@@ -10,14 +10,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tests.factories import match_at, played_record
-from tests.tournament.matches.helpers import (
-    board_turn,
-    confirmed_through,
-    fresh,
-    posted,
-    truncated,
-)
+from tests.factories import board_turn, fresh, match_at, played_record, truncated
+from tests.tournament.matches.helpers import confirmed_through, posted
 from tournament import engine
 from tournament.core.tournaments import staff_role_grant
 from tournament.matches import services

@@ -15,7 +15,7 @@ from django.db import connections
 from django.test import AsyncClient
 from django.urls import reverse
 
-from tests.tournament.matches.helpers import add, board_turn, fresh, in_play
+from tests.factories import add, board_turn, fresh, in_play
 from tournament.matches.views import stream
 from tournament.models import Match
 

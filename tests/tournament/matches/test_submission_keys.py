@@ -7,8 +7,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from tests.factories import match_at
-from tests.tournament.matches.helpers import fresh
+from tests.factories import fresh, match_at
 from tournament import engine
 from tournament.matches import services
 from tournament.models import AuditEntry, Match, MatchSubmission, Turn

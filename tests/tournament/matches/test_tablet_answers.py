@@ -12,8 +12,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tests.factories import match_at
-from tests.tournament.matches.helpers import fresh
+from tests.factories import fresh, match_at
 from tournament.models import Session, Tournament, Turn
 
 pytestmark = pytest.mark.django_db

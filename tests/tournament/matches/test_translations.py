@@ -15,8 +15,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from scoring.messages import MESSAGES, RECORD_ERRORS
-from tests.factories import accented_tournament, match_at
-from tests.tournament.matches.helpers import add, seated_names
+from tests.factories import accented_tournament, add, match_at, seated_names
 from tournament import engine
 from tournament.matches import services
 
@@ -246,7 +245,7 @@ def test_the_match_pages_name_a_table_as_the_glossary_does(referee_client, tourn
 
 def test_the_versions_of_a_corrected_turn_name_their_place_in_words(referee, referee_client,
                                                                     tournament):
-    from tests.tournament.matches.helpers import fresh
+    from tests.factories import fresh
     match = match_at(tournament=tournament)
     two_turns(match, referee)
     second = services_turn(match, index=1)

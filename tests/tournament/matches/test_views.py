@@ -10,9 +10,16 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
 
-from tests.factories import match_at, played_record
+from tests.factories import (
+    add,
+    fresh,
+    import_record,
+    match_at,
+    played_record,
+    seated_names,
+    truncated,
+)
 from tests.pages import attribute, by_id, has_id, select, text
-from tests.tournament.matches.helpers import add, fresh, import_record, seated_names, truncated
 from tests.tournament.queries import page_queries
 from tournament import engine
 from tournament.core.tournaments import staff_role_grant

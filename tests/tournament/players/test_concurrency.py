@@ -12,8 +12,7 @@ import threading
 import pytest
 from django.db import connection, connections
 
-from tests.factories import played_record, played_session
-from tests.tournament.matches.helpers import fresh
+from tests.factories import fresh, played_record, played_session
 from tournament.core.tournaments import tournament_create
 from tournament.matches.services import match_record_import_and_confirm
 from tournament.models import Match, Player, PlayerRating, RatingChange

@@ -16,8 +16,16 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from django.utils.translation import get_language
 
-from tests.factories import confirmed_match, match_at, played_record
-from tests.tournament.matches.helpers import add, board_turn, fresh, import_record, truncated
+from tests.factories import (
+    add,
+    board_turn,
+    confirmed_match,
+    fresh,
+    import_record,
+    match_at,
+    played_record,
+    truncated,
+)
 from tests.tournament.tournaments import settings_of
 from tournament import engine
 from tournament.core.cache import CachedCopy

@@ -12,6 +12,8 @@ import pytest
 from django.test import Client
 
 from tests.factories import (
+    add,
+    board_turn,
     confirmed_match,
     match_at,
     played_record,
@@ -19,7 +21,6 @@ from tests.factories import (
     rounds_confirmed,
 )
 from tests.pages import select, text
-from tests.tournament.matches.helpers import add, board_turn
 from tournament.core.cached_pages import CSRF_MARKER
 from tournament.models import Match, Registration
 from tournament.standings.selectors import standings

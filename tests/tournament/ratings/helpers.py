@@ -14,8 +14,13 @@ from __future__ import annotations
 
 import datetime
 
-from tests.factories import played_record, seated_session, tournament_with_players
-from tests.tournament.matches.helpers import board_turn, fresh
+from tests.factories import (
+    board_turn,
+    fresh,
+    played_record,
+    seated_session,
+    tournament_with_players,
+)
 from tournament.matches import services
 from tournament.models import Match, PlayerRating, RatingChange, Registration, Turn
 

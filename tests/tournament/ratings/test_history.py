@@ -10,8 +10,7 @@ import random
 import pytest
 from django.test import Client
 
-from tests.factories import confirmed_match, rounds_confirmed
-from tests.tournament.matches.helpers import fresh
+from tests.factories import confirmed_match, fresh, rounds_confirmed
 from tests.tournament.ratings.helpers import (
     correct,
     matches_of,

@@ -11,9 +11,8 @@ from __future__ import annotations
 import pytest
 from django.utils import translation
 
-from tests.factories import played_record
+from tests.factories import add, fresh, import_record, played_record, truncated
 from tests.pages import by_id, has_id, select, text
-from tests.tournament.matches.helpers import add, fresh, import_record, truncated
 from tests.tournament.queries import page_queries
 from tournament import engine
 from tournament.matches import services as match_services
