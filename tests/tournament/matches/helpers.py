@@ -13,6 +13,8 @@ The match to fill and its record come from ``tests/factories.py`` (``match_at``,
   and that round's turns (the next ones to add).
 - ``find(predicate, seeds=range(40), players=4)``: the first (seed, record, round, turn) of a
   simulated match whose turn satisfies ``predicate(turn_json, round_json, position)``.
+- ``blocked_round(match, user)``, ``blocked_racks()``: round 1 blocked, and its racks;
+  ``settled_with_claim(match, referee)``: that round settled with a claim that differs.
 """
 
 from __future__ import annotations
@@ -152,3 +154,21 @@ def blocked_racks() -> list[list[str]]:
         racks.append(free[start:start + count])
         start += count
     return racks
+
+
+def settled_with_claim(match: Match, referee, *, off_by: int = 7) -> tuple[list[int], list[int]]:
+    """Round 1 blocked and settled with a claim ``off_by`` above the engine's figure for the
+    seat the settlement pays; returns the engine's settlement and the claim."""
+    blocked_round(match, referee)
+    services.match_round_end(match=fresh(match), user=referee,
+                             seen_revision=fresh(match).revision, round_index=0,
+                             racks=blocked_racks())
+    figures = list(replay(match).rounds[0].settlement)
+    seat = max(range(len(figures)), key=lambda i: figures[i])
+    claim = list(figures)
+    claim[seat] += off_by
+    services.match_round_end(match=fresh(match), user=referee,
+                             seen_revision=fresh(match).revision, round_index=0,
+                             racks=blocked_racks(), settlement_claimed=claim,
+                             reason="the settlement the table announced")
+    return figures, claim
