@@ -10,13 +10,15 @@ from ``tests/factories.py``.
   confirmed, as a referee does.
 - ``find(predicate, names=..., seeds=range(60))``: the first (seed, record, round, turn) of a
   simulated match whose turn satisfies ``predicate(turn_json, round_json, position)``.
+- ``settled_with_claim(match, referee)``: round 1 blocked (``blocked_round``) and settled with
+  a claim that differs from the engine's figure.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from tests.factories import Json, fresh
+from tests.factories import Json, blocked_racks, blocked_round, fresh, replay
 from tournament import engine
 from tournament.matches import services
 from tournament.models import Match
@@ -57,3 +59,21 @@ def find(
                 if predicate(turn, round_, t):
                     return seed, record, r, t
     raise LookupError("no simulated match has such a turn")
+
+
+def settled_with_claim(match: Match, referee, *, off_by: int = 7) -> tuple[list[int], list[int]]:
+    """Round 1 blocked and settled with a claim ``off_by`` above the engine's figure for the
+    seat the settlement pays; returns the engine's settlement and the claim."""
+    blocked_round(match, referee)
+    services.match_round_end(match=fresh(match), user=referee,
+                             seen_revision=fresh(match).revision, round_index=0,
+                             racks=blocked_racks())
+    figures = list(replay(match).rounds[0].settlement)
+    seat = max(range(len(figures)), key=lambda i: figures[i])
+    claim = list(figures)
+    claim[seat] += off_by
+    services.match_round_end(match=fresh(match), user=referee,
+                             seen_revision=fresh(match).revision, round_index=0,
+                             racks=blocked_racks(), settlement_claimed=claim,
+                             reason="the settlement the table announced")
+    return figures, claim

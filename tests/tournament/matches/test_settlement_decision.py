@@ -15,6 +15,7 @@ from django.utils import translation
 
 from tests.factories import blocked_racks, blocked_round, fresh, match_at, replay
 from tests.pages import has_id, select
+from tests.tournament.matches.helpers import settled_with_claim
 from tests.tournament.printing.helpers import assert_pdf
 from tournament import engine
 from tournament.core.tournaments import staff_role_grant
@@ -38,22 +39,6 @@ def url(match, name="match", **kwargs):
         "slug": match.table.session.tournament.slug, "match_id": match.pk, **kwargs})
 
 
-def settled_with_claim(match, referee, *, off_by: int = 7) -> tuple[list[int], list[int]]:
-    """Round 1 blocked and settled with a claim ``off_by`` above the engine's figure for the
-    seat the settlement pays; returns the engine's settlement and the claim."""
-    blocked_round(match, referee)
-    services.match_round_end(match=fresh(match), user=referee,
-                             seen_revision=fresh(match).revision, round_index=0,
-                             racks=blocked_racks())
-    figures = list(replay(match).rounds[0].settlement)
-    seat = max(range(len(figures)), key=lambda i: figures[i])
-    claim = list(figures)
-    claim[seat] += off_by
-    services.match_round_end(match=fresh(match), user=referee,
-                             seen_revision=fresh(match).revision, round_index=0,
-                             racks=blocked_racks(), settlement_claimed=claim,
-                             reason="the settlement the table announced")
-    return figures, claim
 
 
 def decide(match, user, decision: str, reason: str = ""):

@@ -10,13 +10,17 @@ sheet), ``records.py`` (the record's download and upload, the audit log).
 Views parse the request, call one service or selector and render. A write answers with the
 match as it now is: the ``#match`` region for htmx (the page does not reload), a redirect
 otherwise. A refused write answers 400 with the message next to its field, a stale one 409
-with the current state; nothing is written in either case.
+with the current state; nothing is written in either case. Every write goes through
+:meth:`MatchWriteMixin.written`, the one place that turns a service's outcome into its answer
+(done, already saved, stale, refused): a view gives the service's call, what it shows when
+the write is done and how it shows a refusal.
 """
 
 from __future__ import annotations
 
 import hashlib
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
@@ -29,6 +33,7 @@ from django.views import View
 from django_htmx.http import trigger_client_event
 from django_tables2 import RequestConfig
 
+from tournament.core.forms import add_service_errors
 from tournament.core.markup import compact_response, json_attribute
 from tournament.core.permissions import TournamentMixin, can_referee, is_organiser, is_referee
 from tournament.matches import services
@@ -43,6 +48,14 @@ from tournament.matches.tables import TurnLogTable
 from tournament.models import Match
 from tournament.sessions.services import session_write_refusal
 from tournament.standings.views import poll_seconds
+
+T = TypeVar("T")
+
+#: What a service refuses a write with, writing nothing: a ``ValidationError`` (a session not
+#: in play among them: ``session_write_refusal``), the engine's refusal of turns, claims that
+#: differ which the referee has not said they saw (sheet mode).
+WRITE_REFUSALS = (ValidationError, services.TurnsRefused, services.MismatchesNotSeen)
+WriteRefusal = ValidationError | services.TurnsRefused | services.MismatchesNotSeen
 
 
 def addressed_match(*, slug: str, match_id: int) -> Match:
@@ -85,6 +98,9 @@ class MatchMixin(TournamentMixin):
         """The address ``name`` (``match_turn_decide``, ``_correct``, ``_insert``) of a turn."""
         return self.url(name, turn_id=turn_id)
 
+    def reload_match(self) -> None:
+        self.match = match_with_tournament(self.match.pk).get()
+
 
 class MatchWriteMixin(MatchMixin):
     """Writes: a referee of this table (or an organiser); anonymous users go to the login (a
@@ -98,6 +114,46 @@ class MatchWriteMixin(MatchMixin):
     def login_next(self) -> str:
         return reverse("tournament:match", kwargs={
             "slug": self.kwargs["slug"], "match_id": self.kwargs["match_id"]})
+
+    def written(self, service: Callable[..., T], *, done: Callable[[T], HttpResponse],
+                refused: Callable[[WriteRefusal], HttpResponse],
+                stale: Callable[[], HttpResponse] | None = None,
+                **arguments: Any) -> HttpResponse:
+        """The answer to a write: ``service`` called with the match, the user, the
+        submission's key and ``arguments``, then ``done`` with what it returned. Nothing is
+        written, and the answer says so, when the same submission was saved before
+        (:meth:`already_saved`), when another save came first (:meth:`stale`, or ``stale``
+        when the view keeps more of what was typed) and when the service refuses the write
+        (``refused``, with the refusal: ``WRITE_REFUSALS``)."""
+        try:
+            result = service(match=self.match, user=self.request.user,
+                             submission_key=submission_key(self.request), **arguments)
+        except services.AlreadySaved:
+            return self.already_saved()
+        except services.StaleMatch:
+            return (stale or self.stale)()
+        except WRITE_REFUSALS as error:
+            return refused(error)
+        return done(result)
+
+    def already_saved(self) -> HttpResponse:
+        """The same submission was saved before (sent again): the page the write returns to,
+        said so; nothing written."""
+        return self.redirect_back(services.already_saved_message())
+
+    def stale(self) -> HttpResponse:
+        """Another save came first: the match as it now is, said so (409); nothing written."""
+        raise NotImplementedError
+
+    def redirect_name(self) -> str:
+        """The page a write returns to, without htmx."""
+        return "match"
+
+    def redirect_back(self, message: str) -> HttpResponse:
+        """The page the write returns to (``redirect_name``), with ``message`` on it."""
+        if message:
+            messages.success(self.request, message)
+        return redirect(self.url(self.redirect_name()))
 
 
 def settled_log_key(replay: ReplayedMatch) -> str:
@@ -266,9 +322,6 @@ class MatchPageMixin(MatchMixin):
         response[REVISION_HEADER] = str(replay.match.revision)
         return response
 
-    def reload_match(self) -> None:
-        self.match = match_with_tournament(self.match.pk).get()
-
 
 class MatchWriteView(MatchWriteMixin, MatchPageMixin, View):
     """A write from the entry screen: the form, the service, then the match as it now is."""
@@ -286,20 +339,17 @@ class MatchWriteView(MatchWriteMixin, MatchPageMixin, View):
                 replay=written.replay, done_message=message, unchanged_before=written.round_index,
                 shown=shown,
             ), kind, message, submission="saved")
-        if message:
-            messages.success(self.request, message)
-        return redirect(self.url(self.redirect_name()))
+        return self.redirect_back(message)
 
     def already_saved(self) -> HttpResponse:
         """The same submission was saved before (its tablet sent it again): the match as it
         is, said so; nothing written."""
+        if not self.request.htmx:
+            return super().already_saved()
         self.reload_match()
         message = services.already_saved_message()
-        if self.request.htmx:
-            return announced(self.render_match(done_message=message), "already-saved", message,
-                             submission="already-saved")
-        messages.success(self.request, message)
-        return redirect(self.url(self.redirect_name()))
+        return announced(self.render_match(done_message=message), "already-saved", message,
+                         submission="already-saved")
 
     def posted_stale(self) -> bool:
         """The revision posted is a number and not the match's: another save came first."""
@@ -370,6 +420,18 @@ def refusal_text(forms: dict[str, Any]) -> str:
         if hasattr(value, "errors") and hasattr(value, "is_bound"):
             texts += [str(error) for errors in value.errors.values() for error in errors]
     return " ".join(texts)
+
+
+def with_refusal(form, error: WriteRefusal, *, field: str | None = None):
+    """``form`` with a write's refusal on it: the engine's refusal of a turn next to its cell
+    when one was typed (else next to ``field``), a service's error next to the field it
+    names."""
+    if isinstance(error, services.TurnsRefused):
+        form.add_error("cell" if form.cleaned_data.get("cell") else field,
+                       error.validation_error())
+    else:
+        add_service_errors(form, error)
+    return form
 
 
 def submission_key(request) -> str:

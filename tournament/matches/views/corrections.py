@@ -12,14 +12,12 @@ from django.template.response import TemplateResponse
 from django.utils.translation import gettext as _
 from django.views import View
 
-from tournament.core.forms import add_service_errors
 from tournament.matches import selectors, services
 from tournament.matches.forms.corrections import CorrectionForm, InsertionForm
 from tournament.matches.preview import board_before
-from tournament.matches.records import match_with_tournament
 from tournament.matches.replayed import ReplayedMatch, ReplayedRound, TurnLine
 from tournament.matches.replaying import match_replay, match_replay_before
-from tournament.matches.views.base import MatchWriteMixin, posted_at_revision, submission_key
+from tournament.matches.views.base import MatchWriteMixin, posted_at_revision, with_refusal
 
 
 class TurnCorrectView(MatchWriteMixin, View):
@@ -62,18 +60,23 @@ class TurnCorrectView(MatchWriteMixin, View):
         return self.form_class.initial_for(found[1].row)
 
     def write(self, **arguments) -> str:
-        """The service's call with ``arguments`` (the turn, the reason, the revision seen...);
-        the message shown on the match page afterwards."""
+        """The service's call with ``arguments`` (the match, the turn, the reason, the
+        revision seen...); the message shown on the match page afterwards."""
         services.match_turn_correct(turn_id=self.kwargs["turn_id"], **arguments)
         return _("Turn corrected; the match was replayed.")
 
-    def save(self, form) -> str:
-        return self.write(
-            match=self.match, user=self.request.user,
-            seen_revision=form.cleaned_data["revision"],
-            submission_key=submission_key(self.request),
-            turn=form.turn_input(), reason=form.cleaned_data["reason"],
-        )
+    def stale(self) -> HttpResponse:
+        """Another save came first: the form again with what was typed, at the match's
+        revision now (the next save is checked against the match then shown), said so (409)."""
+        self.reload_match()
+        replay = match_replay(match=self.match)
+        found = self.find(replay)
+        if found is None:
+            return self.turn_gone()
+        form = self.form_class(posted_at_revision(self.request, self.match.revision),
+                               replay=replay)
+        form.add_error(None, ValidationError(services.stale_match_message(), code="stale"))
+        return self.render(replay, found, form, status=409)
 
     def turn_gone(self) -> HttpResponse:
         """The turn changed under the scorekeeper: the match page, with the stale-save message."""
@@ -95,30 +98,13 @@ class TurnCorrectView(MatchWriteMixin, View):
         if found is None:
             return self.turn_gone()
         form = self.form_class(request.POST, replay=replay)
-        if form.is_valid():
-            try:
-                done = self.save(form)
-            except services.AlreadySaved:
-                messages.success(request, services.already_saved_message())
-                return redirect(self.url("match"))
-            except services.StaleMatch as stale:
-                self.match = match_with_tournament(self.match.pk).get()
-                replay = match_replay(match=self.match)
-                found = self.find(replay)
-                if found is None:
-                    return self.turn_gone()
-                form = self.form_class(posted_at_revision(request, self.match.revision), replay=replay)
-                form.add_error(None, ValidationError(stale.message, code="stale"))
-                return self.render(replay, found, form, status=409)
-            except services.TurnsRefused as refused:
-                form.add_error("cell" if form.cleaned_data.get("cell") else "tile",
-                               refused.validation_error())
-            except ValidationError as error:
-                add_service_errors(form, error)
-            else:
-                messages.success(request, done)
-                return redirect(self.url("match"))
-        return self.render(replay, found, form, status=400)
+        if not form.is_valid():
+            return self.render(replay, found, form, status=400)
+        return self.written(
+            self.write, seen_revision=form.cleaned_data["revision"], turn=form.turn_input(),
+            reason=form.cleaned_data["reason"], done=self.redirect_back,
+            refused=lambda error: self.render(
+                replay, found, with_refusal(form, error, field="tile"), status=400))
 
 
 class TurnInsertView(TurnCorrectView):

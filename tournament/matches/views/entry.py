@@ -3,13 +3,11 @@ a decision on a differing claim, a round's end and its confirmation."""
 
 from __future__ import annotations
 
-from django.core.exceptions import ValidationError
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.template.response import TemplateResponse
 from django.utils.translation import gettext as _
 from django.views import View
 
-from tournament.core.forms import add_service_errors
 from tournament.matches import services
 from tournament.matches.forms.entry import DecisionForm, PassForm, RoundEndForm, TurnForm
 from tournament.matches.forms.parsing import RevisionForm
@@ -24,7 +22,7 @@ from tournament.matches.views.base import (
     posted_revision,
     preview_from_data,
     shown_round,
-    submission_key,
+    with_refusal,
 )
 from tournament.models import Verdict
 
@@ -47,34 +45,23 @@ class TurnAddView(MatchWriteView):
             return self.refused(turn_form=form)
         # what the tablet shows, taken before the save uses the replay up
         shown = shown_round(request, replay) if request.htmx else None
-        try:
-            written = services.match_turns_add(
-                match=self.match, user=request.user, seen_revision=form.cleaned_data["revision"],
-                submission_key=submission_key(self.request),
-                turns=[form.turn_input()], before=replay,
-            )
-        except services.AlreadySaved:
-            return self.already_saved()
-        except services.StaleMatch:
-            return self.stale()
-        except services.TurnsRefused as refused:
-            message = " ".join(refused.messages)
-            if passing:
-                return self.refused(error_message=message)
-            form.add_error("cell" if form.cleaned_data.get("cell") else None,
-                           refused.validation_error())
-            return self.refused(turn_form=form)
-        except ValidationError as error:
+
+        def saved(written: services.WriteResult) -> HttpResponse:
+            (turn,) = written.saved
+            response = self.done(turn_saved_message(turn), written, shown=shown,
+                                 kind="pending" if turn.verdict == Verdict.MISMATCH else "saved")
+            # kept for the next preview and save, once the answer no longer reads it
+            return kept_after(response, written.replay, results_version=results_version)
+
+        def refusal(error) -> HttpResponse:
             if passing:
                 return self.refused(error_message=" ".join(error.messages),
                                     error_code=getattr(error, "code", None))
-            add_service_errors(form, error)
-            return self.refused(turn_form=form)
-        (turn,) = written.saved
-        response = self.done(turn_saved_message(turn), written, shown=shown,
-                             kind="pending" if turn.verdict == Verdict.MISMATCH else "saved")
-        # kept for the next preview and save, once the answer no longer reads it
-        return kept_after(response, written.replay, results_version=results_version)
+            return self.refused(turn_form=with_refusal(form, error))
+
+        return self.written(
+            services.match_turns_add, seen_revision=form.cleaned_data["revision"],
+            turns=[form.turn_input()], before=replay, done=saved, refused=refusal)
 
 
 def turn_saved_message(turn) -> str:
@@ -115,18 +102,12 @@ class TurnUndoView(MatchWriteView):
         form = RevisionForm(request.POST)
         if not form.is_valid():
             return self.refused(error_message=_("The page is out of date: reload it."))
-        try:
-            written = services.match_turn_undo(
-                match=self.match, user=request.user, seen_revision=form.cleaned_data["revision"],
-                submission_key=submission_key(self.request))
-        except services.AlreadySaved:
-            return self.already_saved()
-        except services.StaleMatch:
-            return self.stale()
-        except ValidationError as error:
-            return self.refused(error_message=" ".join(error.messages))
-        return self.done(_("Turn %(number)s undone (kept in the audit log).")
-                         % {"number": written.saved.index + 1}, written)
+        return self.written(
+            services.match_turn_undo, seen_revision=form.cleaned_data["revision"],
+            done=lambda written: self.done(
+                _("Turn %(number)s undone (kept in the audit log).")
+                % {"number": written.saved.index + 1}, written),
+            refused=lambda error: self.refused(error_message=" ".join(error.messages)))
 
 
 class TurnDecisionView(MatchWriteView):
@@ -136,21 +117,13 @@ class TurnDecisionView(MatchWriteView):
             return self.refused(
                 decision_error_turn=kwargs["turn_id"],
                 decision_error_messages=[e for errors in form.errors.values() for e in errors])
-        try:
-            written = services.match_turn_decide(
-                match=self.match, user=request.user, seen_revision=form.cleaned_data["revision"],
-                submission_key=submission_key(self.request),
-                turn_id=kwargs["turn_id"], decision=form.cleaned_data["decision"],
-                reason=form.cleaned_data.get("reason", ""),
-            )
-        except services.AlreadySaved:
-            return self.already_saved()
-        except services.StaleMatch:
-            return self.stale()
-        except ValidationError as error:
-            return self.refused(decision_error_turn=kwargs["turn_id"],
-                                decision_error_messages=error.messages)
-        return self.done(_("Decision recorded."), written)
+        return self.written(
+            services.match_turn_decide, seen_revision=form.cleaned_data["revision"],
+            turn_id=kwargs["turn_id"], decision=form.cleaned_data["decision"],
+            reason=form.cleaned_data.get("reason", ""),
+            done=lambda written: self.done(_("Decision recorded."), written),
+            refused=lambda error: self.refused(decision_error_turn=kwargs["turn_id"],
+                                               decision_error_messages=error.messages))
 
 
 class SettlementDecisionView(MatchWriteView):
@@ -164,20 +137,13 @@ class SettlementDecisionView(MatchWriteView):
             return self.refused(
                 settlement_error_round=number,
                 decision_error_messages=[e for errors in form.errors.values() for e in errors])
-        try:
-            written = services.match_round_settlement_decide(
-                match=self.match, user=request.user, seen_revision=form.cleaned_data["revision"],
-                submission_key=submission_key(self.request), round_index=number - 1,
-                decision=form.cleaned_data["decision"], reason=form.cleaned_data.get("reason", ""),
-            )
-        except services.AlreadySaved:
-            return self.already_saved()
-        except services.StaleMatch:
-            return self.stale()
-        except ValidationError as error:
-            return self.refused(settlement_error_round=number,
-                                decision_error_messages=error.messages)
-        return self.done(_("Decision recorded."), written)
+        return self.written(
+            services.match_round_settlement_decide, seen_revision=form.cleaned_data["revision"],
+            round_index=number - 1, decision=form.cleaned_data["decision"],
+            reason=form.cleaned_data.get("reason", ""),
+            done=lambda written: self.done(_("Decision recorded."), written),
+            refused=lambda error: self.refused(settlement_error_round=number,
+                                               decision_error_messages=error.messages))
 
 
 class RoundEndView(MatchWriteView):
@@ -202,14 +168,19 @@ class RoundEndView(MatchWriteView):
                      **RoundEndForm.initial_for(replay, round_view.racks, round_view.settlement_claimed)},
         )
 
+    def page(self, replay, round_view, form, *, next_page: str,
+             status: int = 200) -> HttpResponse:
+        """The round's own page, with its racks' form."""
+        return TemplateResponse(self.request, "tournament/matches/round_end.html", {
+            "tournament": self.tournament, "match": self.match, "replay": replay,
+            "round": round_view, "form": form, "next": next_page,
+        }, status=status)
+
     def get(self, request, *args, **kwargs):
         replay = match_replay(match=self.match)
         round_view = self.round_view(replay)
-        return TemplateResponse(request, "tournament/matches/round_end.html", {
-            "tournament": self.tournament, "match": self.match, "replay": replay,
-            "round": round_view, "form": self.form(replay, round_view),
-            "next": request.GET.get("next", ""),
-        })
+        return self.page(replay, round_view, self.form(replay, round_view),
+                         next_page=request.GET.get("next", ""))
 
     def post(self, request, *args, **kwargs):
         if self.posted_stale():  # the form was made for the match as it was: not this one
@@ -223,39 +194,37 @@ class RoundEndView(MatchWriteView):
             replay = match_replay(match=self.match)
         round_view = self.round_view(replay)
         form = self.form(replay, round_view, request.POST)
-        page = request.POST.get("page") == "round_end"
-        if form.is_valid():
-            try:
-                written = services.match_round_end(
-                    match=self.match, user=request.user, seen_revision=form.cleaned_data["revision"],
-                    submission_key=submission_key(self.request),
-                    round_index=round_view.index, racks=form.cleaned_data["racks"],
-                    settlement_claimed=form.cleaned_data["settlement_claimed"],
-                    reason=form.cleaned_data.get("reason", ""), before=replay,
-                )
-            except services.AlreadySaved:
-                return self.already_saved()
-            except services.StaleMatch:
-                return self.stale()
-            except ValidationError as error:
-                add_service_errors(form, error)
+        if not form.is_valid():
+            return self.racks_refused(replay, round_view, form)
+
+        def settled(written: services.WriteResult) -> HttpResponse:
+            ended = next(r for r in written.replay.rounds if r.index == round_view.index)
+            if ended.settlement_decision_pending:
+                response = self.done(
+                    _("Round %(number)s settled, with a settlement claimed that differs "
+                      "from the engine's: decide below.") % {"number": round_view.number},
+                    written, kind="pending")
             else:
-                settled = next(r for r in written.replay.rounds if r.index == round_view.index)
-                if settled.settlement_decision_pending:
-                    response = self.done(
-                        _("Round %(number)s settled, with a settlement claimed that differs "
-                          "from the engine's: decide below.") % {"number": round_view.number},
-                        written, kind="pending")
-                else:
-                    response = self.done(
-                        _("Round %(number)s settled.") % {"number": round_view.number}, written)
-                # kept for the round's confirmation
-                return kept_after(response, written.replay, results_version=results_version)
-        if page or round_view.closed or request.POST.get("next") == "sheet":
-            return TemplateResponse(request, "tournament/matches/round_end.html", {
-                "tournament": self.tournament, "match": self.match, "replay": replay,
-                "round": round_view, "form": form, "next": request.POST.get("next", ""),
-            }, status=400)
+                response = self.done(
+                    _("Round %(number)s settled.") % {"number": round_view.number}, written)
+            # kept for the round's confirmation
+            return kept_after(response, written.replay, results_version=results_version)
+
+        return self.written(
+            services.match_round_end, seen_revision=form.cleaned_data["revision"],
+            round_index=round_view.index, racks=form.cleaned_data["racks"],
+            settlement_claimed=form.cleaned_data["settlement_claimed"],
+            reason=form.cleaned_data.get("reason", ""), before=replay, done=settled,
+            refused=lambda error: self.racks_refused(replay, round_view,
+                                                     with_refusal(form, error)))
+
+    def racks_refused(self, replay, round_view, form) -> HttpResponse:
+        """The racks refused (400): on the round's page when they were typed there, for a
+        round already closed or from sheet mode; on the match page otherwise."""
+        posted = self.request.POST
+        if posted.get("page") == "round_end" or round_view.closed or posted.get("next") == "sheet":
+            return self.page(replay, round_view, form, next_page=posted.get("next", ""),
+                             status=400)
         return self.refused(round_end_form=form)
 
 
@@ -264,18 +233,11 @@ class RoundConfirmView(MatchWriteView):
         form = RevisionForm(request.POST)
         if not form.is_valid():
             return self.refused(error_message=_("The page is out of date: reload it."))
-        try:
-            written = services.match_round_confirm(
-                match=self.match, user=request.user, seen_revision=form.cleaned_data["revision"],
-                submission_key=submission_key(self.request),
-                round_index=kwargs["number"] - 1,
-                # the replay kept since the round's end: the write need not load the rows
-                before=live_replay(match=self.match),
-            )
-        except services.AlreadySaved:
-            return self.already_saved()
-        except services.StaleMatch:
-            return self.stale()
-        except ValidationError as error:
-            return self.refused(error_message=" ".join(error.messages))
-        return self.done(_("Round %(number)s confirmed.") % {"number": kwargs["number"]}, written)
+        return self.written(
+            services.match_round_confirm, seen_revision=form.cleaned_data["revision"],
+            round_index=kwargs["number"] - 1,
+            # the replay kept since the round's end: the write need not load the rows
+            before=live_replay(match=self.match),
+            done=lambda written: self.done(
+                _("Round %(number)s confirmed.") % {"number": kwargs["number"]}, written),
+            refused=lambda error: self.refused(error_message=" ".join(error.messages)))

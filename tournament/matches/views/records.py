@@ -2,21 +2,19 @@
 
 from __future__ import annotations
 
-from django.core.exceptions import ValidationError
 from django.http import HttpResponse
 from django.template.response import TemplateResponse
 from django.utils.translation import gettext as _
 from django.views import View
 from django_tables2 import RequestConfig
 
-from tournament.core.forms import add_service_errors
 from tournament.core.permissions import is_referee
 from tournament.matches import selectors, services
 from tournament.matches.forms.entry import RecordUploadForm
 from tournament.matches.records import match_record
 from tournament.matches.replaying import match_replay
 from tournament.matches.tables import AuditTable
-from tournament.matches.views.base import MatchMixin, MatchWriteView, submission_key
+from tournament.matches.views.base import MatchMixin, MatchWriteView, with_refusal
 
 
 class MatchRecordView(MatchMixin, View):
@@ -40,21 +38,12 @@ class MatchRecordUploadView(MatchWriteView):
         form = RecordUploadForm(request.POST, request.FILES)
         if not form.is_valid():
             return self.refused(upload_form=form)
-        try:
-            written = services.match_record_import(
-                match=self.match, user=request.user, seen_revision=form.cleaned_data["revision"],
-                submission_key=submission_key(self.request),
-                record=form.cleaned_data["record"],
-                names_must_match=not form.cleaned_data["names_in_seat_order"],
-            )
-        except services.AlreadySaved:
-            return self.already_saved()
-        except services.StaleMatch:
-            return self.stale()
-        except ValidationError as error:
-            add_service_errors(form, error)
-            return self.refused(upload_form=form)
-        return self.done(_("Record imported."), written)
+        return self.written(
+            services.match_record_import, seen_revision=form.cleaned_data["revision"],
+            record=form.cleaned_data["record"],
+            names_must_match=not form.cleaned_data["names_in_seat_order"],
+            done=lambda written: self.done(_("Record imported."), written),
+            refused=lambda error: self.refused(upload_form=with_refusal(form, error)))
 
 
 class MatchAuditView(MatchMixin, View):

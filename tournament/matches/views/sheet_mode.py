@@ -3,9 +3,8 @@ engine as it is saved."""
 
 from __future__ import annotations
 
-from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.shortcuts import redirect
+from django.http import HttpResponse
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -17,10 +16,9 @@ from tournament.matches.forms.entry import RoundEndForm
 from tournament.matches.forms.parsing import small_number
 from tournament.matches.forms.sheet_mode import SheetModeForm, SheetModeFormSet
 from tournament.matches.preview import explain_report, problem_messages
-from tournament.matches.records import match_with_tournament
 from tournament.matches.replaying import match_replay
 from tournament.matches.sheet_codes import bonus_codes_text
-from tournament.matches.views.base import MatchWriteMixin, posted_at_revision, submission_key
+from tournament.matches.views.base import MatchWriteMixin, posted_at_revision
 from tournament.models import Verdict
 
 SHEET_MODE_LINES = 28  # a round of four players takes 26 to 28 turns
@@ -36,6 +34,9 @@ class SheetModeView(MatchWriteMixin, View):
 
     http_method_names = ("get", "post")
     template_name = "tournament/matches/sheet_mode.html"
+
+    def redirect_name(self) -> str:
+        return "match_sheet_mode"
 
     def render(self, replay, formset, form, *, results=None, status=200, focus_line=0, **extra):
         live = replay.live
@@ -126,35 +127,28 @@ class SheetModeView(MatchWriteMixin, View):
             return self.render(replay, formset, form, results=results,
                                status=400 if refused else 200, checked=not refused,
                                mismatch_count=len(mismatches))
-        try:
-            saved = services.match_turns_add(
-                match=self.match, user=request.user, seen_revision=form.cleaned_data["revision"],
-                submission_key=submission_key(self.request),
-                turns=turns, mismatches_seen=form.cleaned_data["mismatches_seen"],
-                before=replay,
-            )
-        except services.AlreadySaved:
-            messages.success(request, services.already_saved_message())
-            return redirect(reverse("tournament:match_sheet_mode", kwargs={
-                "slug": self.tournament.slug, "match_id": self.match.pk}))
-        except services.StaleMatch as stale:
-            self.match = match_with_tournament(self.match.pk).get()
-            form = SheetModeForm(posted_at_revision(request, self.match.revision))
-            return self.render(match_replay(match=self.match), formset, form,
-                               results=results, status=409, sheet_mode_message=stale.message)
-        except services.MismatchesNotSeen:
-            form.add_error("mismatches_seen", _("Tick this box once you have looked at the "
-                                                "claims that differ (decide now or later)."))
-            return self.render(replay, formset, form, results=results, status=400, checked=True,
-                               mismatch_count=len(mismatches))
-        except (services.TurnsRefused, ValidationError) as error:
-            message = " ".join(getattr(error, "messages", [str(error)]))
+
+        def refusal(error) -> HttpResponse:
+            if isinstance(error, services.MismatchesNotSeen):
+                form.add_error("mismatches_seen", _("Tick this box once you have looked at the "
+                                                    "claims that differ (decide now or later)."))
+                return self.render(replay, formset, form, results=results, status=400,
+                                   checked=True, mismatch_count=len(mismatches))
             return self.render(replay, formset, form, results=results, status=400,
-                               sheet_mode_message=message)
-        messages.success(request, ngettext("%(count)s line saved.", "%(count)s lines saved.",
-                                           len(saved.saved)) % {"count": len(saved.saved)})
-        return redirect(reverse("tournament:match_sheet_mode", kwargs={
-            "slug": self.tournament.slug, "match_id": self.match.pk}))
+                               sheet_mode_message=" ".join(error.messages))
+
+        def stale() -> HttpResponse:  # the lines typed and their check are kept
+            self.reload_match()
+            return self.render(
+                match_replay(match=self.match), formset,
+                SheetModeForm(posted_at_revision(request, self.match.revision)),
+                results=results, status=409, sheet_mode_message=services.stale_match_message())
+
+        return self.written(
+            services.match_turns_add, seen_revision=form.cleaned_data["revision"], turns=turns,
+            mismatches_seen=form.cleaned_data["mismatches_seen"], before=replay,
+            done=lambda saved: self.redirect_back(lines_saved_message(len(saved.saved))),
+            refused=refusal, stale=stale)
 
     @staticmethod
     def turn_inputs(replay, lines) -> tuple[list[services.TurnInput], bool]:
@@ -175,3 +169,7 @@ class SheetModeView(MatchWriteMixin, View):
             turns.append(line.turn_input(player))
             next_player = (player + 1) % seat_count
         return turns, ok
+
+
+def lines_saved_message(count: int) -> str:
+    return ngettext("%(count)s line saved.", "%(count)s lines saved.", count) % {"count": count}
