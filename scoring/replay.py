@@ -546,8 +546,9 @@ class MatchReplay:
             and (base is not None or place is None)
         ):
             problems.append(self._claim_problem(r, t, name, claimed, score, tile, placement))
-        if placement is not None and problems:  # the claim's and the bonus's problems
-            where = _where(state.board, Cell(*placement.cell), "")  # type: ignore[arg-type]
+        # the claim's and the bonus's problems (a placement is only made on a board)
+        if placement is not None and problems and state.board is not None:
+            where = _where(state.board, Cell(*placement.cell), "")
             problems = [
                 replace(p, where=where) if "cell" in p.params and p.where is None else p
                 for p in problems
@@ -668,8 +669,9 @@ class MatchReplay:
         r: int, t: int, name: str, error: IllegalPlacement, board: Board
     ) -> Problem:
         """A placement the board refused, with where it was tried."""
-        if error.code in ("mirror-tile", "unknown-tile"):  # corners that show no tile
-            return _corner_problem(r, t, name, error.params["corners"])  # type: ignore[arg-type]
+        corners = error.params.get("corners")
+        if error.code in ("mirror-tile", "unknown-tile") and isinstance(corners, tuple):
+            return _corner_problem(r, t, name, corners)  # corners that show no tile
         params: dict[str, str | int] = {
             key: value if isinstance(value, int) else str(value)
             for key, value in error.params.items()
