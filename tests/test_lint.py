@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -63,22 +64,22 @@ def test_mypy_finds_nothing():
 
 
 def test_a_badly_typed_module_fails_the_type_check(tmp_path):
-    """The check can fail, and is strict: in a copy of the engine, a function without
-    annotations and one returning the wrong type are both reported."""
-    shutil.copytree(ROOT / "scoring", tmp_path / "scoring",
-                    ignore=shutil.ignore_patterns("__pycache__"))
+    """The check can fail, and is strict: in a copy of the code, a function without
+    annotations in the engine and one returning the wrong type in a checked module of the app
+    are both reported."""
+    skip = shutil.ignore_patterns("__pycache__", "static", "migrations")
+    for package in ("scoring", "tournament"):
+        shutil.copytree(ROOT / package, tmp_path / package, ignore=skip)
     shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
     (tmp_path / "scoring" / "probe.py").write_text(
         "def double(value):\n"
         "    return value * 2\n"
-        "\n"
-        "\n"
-        "def half(value: int) -> int:\n"
-        "    return value / 2\n"
     )
+    with (tmp_path / "tournament" / "engine.py").open("a", encoding="utf-8") as engine:
+        engine.write("\n\ndef half(value: int) -> int:\n    return value / 2\n")
     result = mypy(tmp_path)
     assert result.returncode == 1, result.stdout + result.stderr
     assert "scoring/probe.py:1: error: Function is missing a type annotation" in result.stdout
-    assert ('scoring/probe.py:6: error: Incompatible return value type (got "float", '
-            'expected "int")') in result.stdout
-    assert "Found 2 errors in 1 file" in result.stdout
+    assert re.search(r'tournament/engine\.py:\d+: error: Incompatible return value type '
+                     r'\(got "float", expected "int"\)', result.stdout), result.stdout
+    assert "Found 2 errors in 2 files" in result.stdout
