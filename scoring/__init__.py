@@ -20,18 +20,8 @@ from scoring.errors import (
 from scoring.geometry import Cell, Point, cells_around
 from scoring.record import FORMAT, MatchRecord, PlaceRecord, RoundRecord, TurnRecord
 from scoring.record_reading import load_record, parse_record
-from scoring.replay import (
-    MatchReplay,
-    MatchReport,
-    Problem,
-    ReplayStateError,
-    RoundReport,
-    TurnReport,
-    Verdict,
-    Where,
-    check_record,
-    settle,
-)
+from scoring.replay import MatchReplay, ReplayStateError, check_record, settle
+from scoring.reports import MatchReport, Problem, RoundReport, TurnReport, Verdict, Where
 from scoring.rules import DEFAULT_RULES, RULE_SETS, RuleSet, UnknownRuleSet, rule_set
 from scoring.tiles import ALL_TILES, Tile
 

@@ -116,7 +116,7 @@ _PLAIN: Final[tuple[Score, ...]] = tuple(Score(value) for value in range(16))
 
 def _bonus_score(value: int, bonus: Bonus, points: int) -> Score:
     """``Score(value, bonus, points)`` without the Python-level ``__new__`` of NamedTuple."""
-    return _new(Score, (value, bonus, points, 0))  # type: ignore[no-any-return]
+    return _new(Score, (value, bonus, points, 0))
 
 
 class Placement(NamedTuple):
@@ -231,7 +231,7 @@ class Board:
         self._cells: dict[tuple[int, int, str], Placement] = {}
         self._values: dict[tuple[int, int], int] = {}
         self._touch: dict[tuple[int, int], int] = {}
-        self._frontier: dict[tuple[int, int, str], int] = {}
+        self._frontier: dict[Cell, int] = {}
         self._tiles: dict[Tile, Cell] = {}
         self._history: list[tuple[Placement, Tile]] = []
         for placement in placements:
@@ -250,6 +250,8 @@ class Board:
             return NotImplemented
         return self._cells == other._cells
 
+    # Mutable, so unhashable. typeshed types object.__hash__ as a method, and mypy accepts
+    # None in its place only with this narrow ignore (as typeshed does for list and dict).
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
@@ -291,7 +293,7 @@ class Board:
         """
         if not self._cells:
             return [ORIGIN]
-        return list(self._frontier)  # type: ignore[arg-type]
+        return list(self._frontier)
 
     def demanded(self, cell: Cell) -> tuple[int | None, int | None, int | None]:
         """The value each corner of ``cell`` must show (None where no tile touches it)."""
@@ -532,7 +534,7 @@ class Board:
             found = index.get((get(p0), get(p1), get(p2)))
             if found:
                 for corners in found:
-                    yield Placement(cell, corners)  # type: ignore[arg-type]
+                    yield Placement(cell, corners)
 
     def legal_orientations(self, tile: Tile, cell: Cell) -> list[Placement]:
         """The placements of ``tile`` in ``cell`` that are legal (rotations, clockwise)."""

@@ -25,7 +25,8 @@ from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 from scoring.errors import RecordError
 from scoring.record_reading import load_record
-from scoring.replay import MatchReport, check_record
+from scoring.replay import check_record
+from scoring.reports import MatchReport
 from scoring.rules import RULE_SETS
 
 if TYPE_CHECKING:

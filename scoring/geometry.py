@@ -84,8 +84,8 @@ class Cell(NamedTuple):
         match = re.match(_CELL_PATTERN, text, re.ASCII) if isinstance(text, str) else None
         if match is None:
             raise InvalidCell(f"{text!r} is not a cell like 'U(0,0)' or 'D(-1,2)'")
-        o, x, y = match.groups()
-        return cls(int(x), int(y), o)  # type: ignore[arg-type]
+        o, x, y = match.groups()  # the pattern allows U or D only
+        return cls(int(x), int(y), "U" if o == "U" else "D")
 
     @property
     def points(self) -> tuple[Point, Point, Point]:

@@ -2,7 +2,7 @@
 
 One template per problem code (a few codes have variants, keyed ``code/variant``), marked
 with the no-op :func:`N_` so that ``django-admin makemessages --keyword=N_`` collects them.
-A :class:`~scoring.replay.Problem` keeps its template key and its parameters, so the web app
+A :class:`~scoring.reports.Problem` keeps its template key and its parameters, so the web app
 can format the translated template again::
 
     >>> render("rack-mismatch", {"player": "Chloé", "shown": 2, "expected": 3})

@@ -134,10 +134,9 @@ def _fail(path: str, template: str, value: object, **params: object) -> RecordEr
 
 
 def _int(value: object, path: str, *, minimum: int | None = None) -> int:
-    long = type(value) is _LongInteger
-    if type(value) is not int and not long:
-        raise _fail(path, "expected/integer", value)
-    if long or not -INTEGER_LIMIT <= value <= INTEGER_LIMIT:  # type: ignore[operator]
+    if type(value) is not int or not -INTEGER_LIMIT <= value <= INTEGER_LIMIT:
+        if type(value) is not int and type(value) is not _LongInteger:
+            raise _fail(path, "expected/integer", value)
         raise _fail(
             path,
             "expected/integer-range",
@@ -310,7 +309,7 @@ def _decision(
         if type(reason) is not str:
             raise _fail(f"{path}.{reason_key}", "expected/text", reason)
         _text(reason, f"{path}.{reason_key}")
-    return decision, reason  # type: ignore[return-value]
+    return decision, reason
 
 
 def _rack(value: object, path: str) -> Rack:

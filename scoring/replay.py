@@ -16,40 +16,30 @@
     'Alice claimed -20 for a turn without a placement, the turn scores 0 - 25 (draws) = -25'
 
 :func:`check_record` replays a whole :class:`~scoring.record.MatchRecord`; its
-:class:`MatchReport` turns into the JSON of ``python -m scoring check``.
+:class:`~scoring.reports.MatchReport` turns into the JSON of ``python -m scoring check``. What
+the replay returns (the reports, their problems and verdicts) lives in :mod:`scoring.reports`.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from enum import StrEnum
-from typing import Any, Final, Literal, NamedTuple
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Final, Literal
 
 from scoring.board import Board, Bonus, Placement, Score, min_tiles_for_bonus
 from scoring.errors import IllegalPlacement, UnknownTile
 from scoring.geometry import Cell, cell_neighbours, corner_tiles, geometry
-from scoring.messages import render
 from scoring.record import MatchRecord, PlaceRecord, Rack, TurnRecord
+from scoring.reports import EndKind, MatchReport, Problem, RoundReport, TurnReport, Verdict, Where
 from scoring.rules import DEFAULT_RULES, RuleSet
 from scoring.tiles import Tile, tile_from_corners
 
 __all__ = [
-    "Verdict",
-    "EndKind",
-    "Problem",
-    "Where",
-    "TurnReport",
-    "RoundReport",
-    "MatchReport",
     "MatchReplay",
     "ReplayStateError",
     "check_record",
     "settle",
 ]
-
-EndKind = Literal["out", "blocked", "unfinished"]
 
 #: Codes that make a turn illegal (the others are mismatches).
 _RULE_CODES: Final = frozenset(
@@ -67,20 +57,6 @@ _RULE_CODES: Final = frozenset(
     }
 )
 
-
-class Verdict(StrEnum):
-    """A turn's verdict, as in record-format.md.
-
-    >>> Verdict("unverified") is Verdict.UNVERIFIED
-    True
-    """
-
-    OK = "ok"
-    MISMATCH = "mismatch"
-    ILLEGAL = "illegal"
-    UNVERIFIED = "unverified"
-
-
 #: The score of a turn that changed nothing.
 _NOTHING: Final = Score(0)
 #: The verdicts, looked up once (an enum member's attribute access is a descriptor call).
@@ -94,24 +70,6 @@ class ReplayStateError(RuntimeError):
     """A :class:`MatchReplay` method called at the wrong moment (a programming error)."""
 
 
-class Where(NamedTuple):
-    """Where a problem's cell lies on the table, from the tiles around it, so that a caller
-    can say it in words (the messages name the cell by its code, ``D(0,-1)``).
-
-    ``neighbours``: the tiles sharing a side with the cell, each with the direction in which
-    the cell lies from it (one of :data:`scoring.geometry.DIRECTIONS`); ``corner``: for
-    ``corner-mismatch``, the tiles meeting at the corner that differs, and for
-    ``no-shared-side``, the tiles the cell touches by a corner only.
-
-    >>> Where("D(0,0)", (("3-4-5", "upper right"),))
-    Where(cell='D(0,0)', neighbours=(('3-4-5', 'upper right'),), corner=())
-    """
-
-    cell: str
-    neighbours: tuple[tuple[str, str], ...]
-    corner: tuple[str, ...] = ()
-
-
 def _where(board: Board, cell: Cell, code: str, point: tuple[int, int] | None = None) -> Where:
     """Where ``cell`` lies on ``board``, for a problem of ``code``."""
     placements = board.placements
@@ -123,279 +81,7 @@ def _where(board: Board, cell: Cell, code: str, point: tuple[int, int] | None = 
     return Where(str(cell), cell_neighbours(cell, placements), corner)
 
 
-@dataclass(frozen=True, slots=True)
-class Problem:
-    """Something the referee must look at.
-
-    ``template`` is the key of the message in :data:`scoring.messages.MESSAGES` (the code, or
-    ``code/variant``) and ``params`` the values it was formatted with. A problem about a cell
-    of the table (a placement refused, a claim for a placed tile, a tile that could still go
-    somewhere) also says ``where`` that cell lies (:class:`Where`).
-
-    >>> p = Problem.make(0, 4, "out-of-turn", player="Bruno", expected="Alice")
-    >>> p.message, p.to_json()["code"]
-    ('Bruno played out of turn: Alice was next', 'out-of-turn')
-    """
-
-    round: int
-    turn: int | None
-    code: str
-    message: str
-    params: Mapping[str, str | int] = field(default_factory=dict)
-    template: str = ""
-    where: Where | None = None
-
-    @classmethod
-    def make(
-        cls, round_: int, turn: int | None, template: str, **params: str | int
-    ) -> Problem:
-        """A problem whose message is the English template formatted with ``params``."""
-        return cls(
-            round=round_,
-            turn=turn,
-            code=template.partition("/")[0],
-            message=render(template, params),
-            params=params,
-            template=template,
-        )
-
-    def to_json(self) -> dict[str, Any]:
-        """The problem's object in the check command's output."""
-        return {"round": self.round, "turn": self.turn, "code": self.code, "message": self.message}
-
-
-class TurnReport(NamedTuple):
-    """What the engine found for one turn: the score breakdown, the verdict, the problems.
-
-    ``tile`` and ``placement`` are what went on the table (None when nothing did; the
-    placement is also None in sheet mode). ``draws`` counts the tiles really drawn.
-
-    >>> report = TurnReport(0, 3, 1, Score(11, penalty=5), 1, 6, Verdict.OK)
-    >>> report.points, report.to_json()["penalty"]
-    (6, 5)
-    """
-
-    round: int
-    turn: int
-    player: int
-    score: Score
-    draws: int
-    claimed: int | None
-    verdict: Verdict
-    problems: tuple[Problem, ...] = ()
-    tile: Tile | None = None
-    placement: Placement | None = None
-    decision: str | None = None
-
-    @property
-    def points(self) -> int:
-        """The points of the turn, penalties included."""
-        return self.score.total
-
-    @property
-    def points_counted(self) -> int:
-        """The points that count in the totals: the claim when the referee kept it, else the
-        engine's figure.
-
-        >>> TurnReport(0, 0, 0, Score(5), 0, 9, Verdict.MISMATCH, decision="claim").points_counted
-        9
-        """
-        if self.decision == "claim" and self.claimed is not None:
-            return self.claimed
-        return self.score.total
-
-    @property
-    def tile_value(self) -> int:
-        """The value of the tile placed, 0 if none."""
-        return self.score.tile_value
-
-    @property
-    def bonus(self) -> Bonus | None:
-        """The bonus counted, if any."""
-        return self.score.bonus
-
-    @property
-    def bonus_points(self) -> int:
-        """The points of that bonus."""
-        return self.score.bonus_points
-
-    @property
-    def penalty(self) -> int:
-        """The draw penalty (a positive number, taken off)."""
-        return self.score.penalty
-
-    def to_json(self) -> dict[str, Any]:
-        """The turn's object in the check command's output."""
-        score = self.score
-        return {
-            "player": self.player,
-            "points": score.tile_value + score.bonus_points - score.penalty,
-            "tile": score.tile_value,
-            "bonus": None if score.bonus is None else score.bonus.value,
-            "bonus_points": score.bonus_points,
-            "draws": self.draws,
-            "penalty": score.penalty,
-            "claimed": self.claimed,
-            "verdict": self.verdict.value,
-            **({"decision": self.decision} if self.decision is not None else {}),
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class RoundReport:
-    """A round replayed: its turns, how it ended, the settlement and the round's scores.
-
-    ``problems`` holds every problem of the round, turn problems first. ``counted`` is
-    False for a round recorded after the match ended: it is reported, not added up.
-
-    >>> report = RoundReport(0, (), "blocked", None, (9, 0), (64, 140), ())
-    >>> report.to_json()["end"]
-    {'kind': 'blocked', 'player': None, 'settlement': [9, 0]}
-    """
-
-    index: int
-    turns: tuple[TurnReport, ...]
-    end: EndKind
-    out_player: int | None
-    settlement: tuple[int, ...] | None
-    scores: tuple[int, ...]
-    problems: tuple[Problem, ...]
-    counted: bool = True
-    #: The referee's decision on the settlement claimed, as the record gives it: with
-    #: "claim" the round's scores hold the claimed settlement, ``settlement`` stays the
-    #: engine's (and its problem stays listed).
-    settlement_decision: str | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        """The round's object in the check command's output."""
-        end: dict[str, Any] = {
-            "kind": self.end,
-            "player": self.out_player,
-            "settlement": None if self.settlement is None else list(self.settlement),
-        }
-        if self.settlement_decision is not None:
-            end["decision"] = self.settlement_decision
-        return {
-            "turns": [turn.to_json() for turn in self.turns],
-            "end": end,
-            "scores": list(self.scores),
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class MatchReport:
-    """A match replayed; :meth:`to_json` is the output of ``python -m scoring check``.
-
-    >>> report = MatchReport(rounds=(), totals=(0, 0), finished=False, winners=(), problems=())
-    >>> report.valid, list(report.to_json())
-    (True, ['valid', 'rounds', 'totals', 'finished', 'winners', 'problems'])
-    """
-
-    rounds: tuple[RoundReport, ...]
-    totals: tuple[int, ...]
-    finished: bool
-    winners: tuple[int, ...]
-    problems: tuple[Problem, ...]
-
-    @property
-    def valid(self) -> bool:
-        """True exactly when there is no problem."""
-        return not self.problems
-
-    def to_json(self) -> dict[str, Any]:
-        """The check command's output, keys in the order of record-format.md."""
-        return {
-            "valid": self.valid,
-            "rounds": [round_.to_json() for round_ in self.rounds],
-            "totals": list(self.totals),
-            "finished": self.finished,
-            "winners": list(self.winners),
-            "problems": [problem.to_json() for problem in self.problems],
-        }
-
-    def to_text(self) -> str:
-        """:meth:`to_json` as JSON text, one turn and one problem per line, written directly
-        (``json.dumps`` with ``indent`` falls back to its pure-Python encoder, which cost more
-        than the whole replay). ``json.loads(report.to_text()) == report.to_json()``.
-
-        >>> print(MatchReport(rounds=(), totals=(0, 0), finished=False, winners=(),
-        ...                   problems=()).to_text(), end="")
-        {"valid": true,
-         "rounds": [],
-         "totals": [0, 0],
-         "finished": false,
-         "winners": [],
-         "problems": []}
-        """
-        parts = [f'{{"valid": {_JSON_BOOL[not self.problems]},\n "rounds": [']
-        append = parts.append
-        for r, round_ in enumerate(self.rounds):
-            append(',\n  {"turns": [' if r else '\n  {"turns": [')
-            lines = []
-            for _, _, player, score, draws, claimed, verdict, _, _, _, decision in round_.turns:
-                tile_value, bonus, bonus_points, penalty = score
-                lines.append(
-                    f'{{"player": {player}, '
-                    f'"points": {tile_value + bonus_points - penalty}, '
-                    f'"tile": {tile_value}, '
-                    f'"bonus": {_QUOTED[bonus]}, '
-                    f'"bonus_points": {bonus_points}, "draws": {draws}, '
-                    f'"penalty": {penalty}, '
-                    f'"claimed": {"null" if claimed is None else claimed}, '
-                    f'"verdict": "{verdict}"'
-                    + ("}" if decision is None else f', "decision": "{decision}"}}')
-                )
-            if lines:
-                append("\n    " + ",\n    ".join(lines) + "\n   ],\n")
-            else:
-                append("],\n")
-            settlement = round_.settlement
-            decision = round_.settlement_decision
-            append(
-                f'   "end": {{"kind": "{round_.end}", '
-                f'"player": {_json_int(round_.out_player)}, '
-                f'"settlement": {_json_ints(settlement)}'
-                + ("}" if decision is None else f', "decision": "{decision}"}}')
-                + f',\n   "scores": {_json_ints(round_.scores)}}}'
-            )
-        append("\n ],\n" if self.rounds else "],\n")
-        append(
-            f' "totals": {_json_ints(self.totals)},\n'
-            f' "finished": {_JSON_BOOL[self.finished]},\n'
-            f' "winners": {_json_ints(self.winners)},\n'
-            ' "problems": ['
-        )
-        if self.problems:
-            append(
-                "\n  "
-                + ",\n  ".join(
-                    f'{{"round": {p.round}, "turn": {_json_int(p.turn)}, "code": "{p.code}", '
-                    f'"message": {json.dumps(p.message, ensure_ascii=False)}}}'
-                    for p in self.problems
-                )
-                + "\n ]}\n"
-            )
-        else:
-            append("]}\n")
-        return "".join(parts)
-
-
 _new: Final = tuple.__new__
-_JSON_BOOL: Final = {True: "true", False: "false"}
-#: A bonus as JSON: null, or its name quoted.
-_QUOTED: Final[dict[Bonus | None, str]] = {
-    None: "null", **{bonus: f'"{bonus.value}"' for bonus in Bonus}
-}
-
-
-def _json_int(value: int | None) -> str:
-    return "null" if value is None else str(value)
-
-
-def _json_ints(values: Sequence[int] | None) -> str:
-    if values is None:
-        return "null"
-    return "[" + ", ".join(map(str, values)) + "]"
 
 
 def settle(
@@ -860,8 +546,9 @@ class MatchReplay:
             and (base is not None or place is None)
         ):
             problems.append(self._claim_problem(r, t, name, claimed, score, tile, placement))
-        if placement is not None and problems:  # the claim's and the bonus's problems
-            where = _where(state.board, Cell(*placement.cell), "")  # type: ignore[arg-type]
+        # the claim's and the bonus's problems (a placement is only made on a board)
+        if placement is not None and problems and state.board is not None:
+            where = _where(state.board, Cell(*placement.cell), "")
             problems = [
                 replace(p, where=where) if "cell" in p.params and p.where is None else p
                 for p in problems
@@ -982,8 +669,9 @@ class MatchReplay:
         r: int, t: int, name: str, error: IllegalPlacement, board: Board
     ) -> Problem:
         """A placement the board refused, with where it was tried."""
-        if error.code in ("mirror-tile", "unknown-tile"):  # corners that show no tile
-            return _corner_problem(r, t, name, error.params["corners"])  # type: ignore[arg-type]
+        corners = error.params.get("corners")
+        if error.code in ("mirror-tile", "unknown-tile") and isinstance(corners, tuple):
+            return _corner_problem(r, t, name, corners)  # corners that show no tile
         params: dict[str, str | int] = {
             key: value if isinstance(value, int) else str(value)
             for key, value in error.params.items()

@@ -149,20 +149,18 @@ def rule_set(
     except (KeyError, TypeError):
         known = ", ".join(RULE_SETS)
         raise UnknownRuleSet(f"unknown rule set {name!r} (known: {known})") from None
-    changes: dict[str, object] = {}
     if target is not None:
         if type(target) is not int or target <= 0:
             raise ValueError(f"target must be a positive integer, got {target!r}")
-        changes["target"] = target
+        rules = dataclasses.replace(rules, target=target)
     if not opening_bonus:
-        changes["opening_bonus"] = 0
-        changes["zero_triple_opening_bonus"] = 0
+        rules = dataclasses.replace(rules, opening_bonus=0, zero_triple_opening_bonus=0)
     if round_limit is not None:
         if type(round_limit) is not int or round_limit <= 0:
             raise ValueError(f"round_limit must be a positive integer, got {round_limit!r}")
-        changes["round_limit"] = round_limit
+        rules = dataclasses.replace(rules, round_limit=round_limit)
     if time_up_round is not None:
         if type(time_up_round) is not int or time_up_round <= 0:
             raise ValueError(f"time_up_round must be a positive integer, got {time_up_round!r}")
-        changes["time_up_round"] = time_up_round
-    return dataclasses.replace(rules, **changes) if changes else rules  # type: ignore[arg-type]
+        rules = dataclasses.replace(rules, time_up_round=time_up_round)
+    return rules

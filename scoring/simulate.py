@@ -24,6 +24,7 @@ from typing import Any, Final
 from scoring.board import ORIGIN, Board, Placement, Score
 from scoring.record import FORMAT
 from scoring.replay import settle
+from scoring.reports import EndKind
 from scoring.rules import RULE_SETS, RuleSet, rule_set
 from scoring.tiles import ALL_TILES, Tile
 
@@ -177,7 +178,8 @@ class _Match:
         reached = not rules.target_at_round_end_only and self._reached(points)
 
         idle = 0
-        end, out = "unfinished", None
+        end: EndKind = "unfinished"
+        out: int | None = None
         while end == "unfinished":
             player = (player + 1) % n
             rack = racks[player]
@@ -214,7 +216,7 @@ class _Match:
                 end = "blocked"
 
         totals_left = [sum(t.value for t in rack) for rack in racks]
-        settlement = settle(totals_left, end=end, out_player=out, rules=rules)  # type: ignore[arg-type]
+        settlement = settle(totals_left, end=end, out_player=out, rules=rules)
         assert settlement is not None
         claimed = [self._maybe_wrong(v) for v in settlement]
         scores = [p + s for p, s in zip(points, settlement)]

@@ -87,7 +87,7 @@ class Tile:
         values = [int(v) for v in match.groups()]
         if any(v not in _VALUES for v in values):
             raise UnknownTile(f"unknown-tile: {name!r}: values must be 0 to 5")
-        return _BY_SORTED[tuple(sorted(values))]  # type: ignore[index]
+        return _BY_SORTED[tuple(sorted(values))]
 
     @classmethod
     def from_corners(cls, corners: tuple[int, ...] | list[int]) -> Tile:
@@ -109,7 +109,7 @@ class Tile:
         shown = "-".join(str(v) for v in corners)
         if len(corners) != 3 or not all(type(v) is int and v in _VALUES for v in corners):
             raise UnknownTile(f"unknown-tile: corners {shown}: three values from 0 to 5")
-        real = _BY_SORTED[tuple(sorted(corners))]  # type: ignore[index]
+        real = _BY_SORTED[tuple(sorted(corners))]
         raise MirrorTile(f"mirror-tile: corners {shown} show the mirror image of {real}")
 
     def rotations(self) -> tuple[Corners, ...]:
@@ -161,7 +161,7 @@ def _all_tiles() -> Iterator[Tile]:
 
 #: The 56 tiles, in ascending order of their names.
 ALL_TILES: Final[tuple[Tile, ...]] = tuple(_all_tiles())
-_BY_SORTED: Final[dict[tuple[int, int, int], Tile]] = {t._key(): t for t in ALL_TILES}
+_BY_SORTED: Final[dict[tuple[int, ...], Tile]] = {t._key(): t for t in ALL_TILES}
 _BY_NAME: Final[dict[str, Tile]] = {t._name: t for t in ALL_TILES}
 _BY_CORNERS: Final[dict[tuple[int, ...], Tile]] = {
     rotation: t for t in ALL_TILES for rotation in t.rotations()

@@ -1,8 +1,9 @@
-"""The code passes the project's linter (ruff) and keeps its layers (import-linter), both
-configured in pyproject.toml (docs/architecture.md)."""
+"""The code passes the project's linter (ruff), keeps its layers (import-linter) and its types
+(mypy), all configured in pyproject.toml (docs/architecture.md, docs/contributing.md)."""
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -48,3 +49,37 @@ def test_an_upward_import_breaks_the_layers(tmp_path):
     assert result.returncode != 0
     assert "tournament.core is not allowed to import tournament.matches" in result.stdout
     assert "scoring.probe -> django" in result.stdout
+
+
+def mypy(root: Path = ROOT) -> subprocess.CompletedProcess:
+    """``mypy`` as pyproject.toml configures it: the files it names, strictly."""
+    return subprocess.run([sys.executable, "-m", "mypy"], cwd=root,
+                          capture_output=True, text=True, timeout=600)
+
+
+def test_mypy_finds_nothing():
+    result = mypy()
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.startswith("Success: no issues found"), result.stdout
+
+
+def test_a_badly_typed_module_fails_the_type_check(tmp_path):
+    """The check can fail, and is strict: in a copy of the code, a function without
+    annotations in the engine and one returning the wrong type in a checked module of the app
+    are both reported."""
+    skip = shutil.ignore_patterns("__pycache__", "static", "migrations")
+    for package in ("scoring", "tournament"):
+        shutil.copytree(ROOT / package, tmp_path / package, ignore=skip)
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    (tmp_path / "scoring" / "probe.py").write_text(
+        "def double(value):\n"
+        "    return value * 2\n"
+    )
+    with (tmp_path / "tournament" / "engine.py").open("a", encoding="utf-8") as engine:
+        engine.write("\n\ndef half(value: int) -> int:\n    return value / 2\n")
+    result = mypy(tmp_path)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "scoring/probe.py:1: error: Function is missing a type annotation" in result.stdout
+    assert re.search(r'tournament/engine\.py:\d+: error: Incompatible return value type '
+                     r'\(got "float", expected "int"\)', result.stdout), result.stdout
+    assert "Found 2 errors in 2 files" in result.stdout

@@ -136,8 +136,8 @@ def run_command_bench(
               file=out)
         marginal = {}
         for label in engines:
-            spent = min(times[(label, "long")]) - min(times[(label, "short")])
-            marginal[label] = spent / (long_turns - short_turns)
+            beyond = min(times[(label, "long")]) - min(times[(label, "short")])
+            marginal[label] = beyond / (long_turns - short_turns)
             print(f"  {label}: {marginal[label] * 1e6:.1f} us a turn", file=out)
         if against is not None:
             ratio = marginal["--against"] / marginal["this engine"]
