@@ -1,8 +1,12 @@
 """Every write that changes what a page shows raises its tournament's data version, in its own
 transaction (tournament/core/freshness.py): the kept pages and PDFs are keyed on it; every write
-but a turn that changes no match's state raises its results version too."""
+but a turn that changes no match's state raises its results version too. The pages themselves
+are read around every write in test_page_versions.py."""
 
 from __future__ import annotations
+
+import re
+from pathlib import Path
 
 import pytest
 from django.core.exceptions import ValidationError
@@ -26,6 +30,8 @@ from tournament.seating import services as seating
 from tournament.sessions.services import session_close, session_create, session_start
 
 pytestmark = pytest.mark.django_db
+
+APP = Path(__file__).resolve().parents[2] / "tournament"
 
 
 def version(tournament) -> int:
@@ -157,3 +163,28 @@ def test_a_match_write_locks_the_tournament_row_for_its_commit_alone(tournament,
     assert raised[-1] == len(statements) - 1, statements[raised[-1]:]
     assert any(sql.startswith('INSERT INTO "tournament_auditentry"')
                for sql in statements[:raised[-1]])
+
+
+@pytest.mark.django_db(False)
+def test_only_the_tournament_write_raises_a_version():
+    """No module raises a version by hand: ``tournament_write`` is the one way."""
+    raising = re.compile(r"""F\(["'](data|results)_version["']\)""")
+    found = sorted(str(path.relative_to(APP)) for path in APP.rglob("*.py")
+                   if "migrations" not in path.parts and raising.search(path.read_text()))
+    assert found == ["core/freshness.py"]
+
+
+def test_a_write_that_changed_nothing_raises_nothing(tournament):
+    """A check-in marked as it was, a tournament write that says so, a refused one."""
+    from tournament.core.freshness import tournament_write
+
+    before = version(tournament), results_version(tournament)
+    with tournament_write(tournament_id=tournament.pk) as write:
+        write.nothing_changed()
+    with pytest.raises(ValidationError), tournament_write(tournament_id=tournament.pk):
+        Tournament.objects.filter(pk=tournament.pk).update(venue="Written, then rolled back")
+        raise ValidationError("refused")
+    assert (version(tournament), results_version(tournament)) == before
+    assert Tournament.objects.get(pk=tournament.pk).venue != "Written, then rolled back"
+    with pytest.raises(RuntimeError), tournament_write():
+        pass  # names no tournament
