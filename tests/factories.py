@@ -48,7 +48,7 @@ from typing import Any
 
 from tournament import engine
 from tournament.core.tournaments import tournament_create
-from tournament.matches.records import match_with_tournament
+from tournament.matches.reading.rows import match_with_tournament
 from tournament.matches.services import (
     match_record_import,
     match_record_import_and_confirm,

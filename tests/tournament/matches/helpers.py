@@ -23,9 +23,9 @@ from typing import Any
 from tests.factories import match_at, played_record
 from tournament import engine
 from tournament.matches import services
-from tournament.matches.records import match_rows, match_with_tournament
-from tournament.matches.replayed import ReplayedMatch
-from tournament.matches.replaying import match_replay
+from tournament.matches.reading.replay import match_replay
+from tournament.matches.reading.replayed_match import ReplayedMatch
+from tournament.matches.reading.rows import match_rows, match_with_tournament
 from tournament.models import Match
 
 Json = dict[str, Any]

@@ -17,7 +17,7 @@ from tests.tournament.matches.helpers import add, fresh, import_record, truncate
 from tests.tournament.queries import page_queries
 from tournament import engine
 from tournament.matches import services as match_services
-from tournament.matches.replaying import match_replay
+from tournament.matches.reading.replay import match_replay
 from tournament.models import Match, Session, Turn
 from tournament.seating.selectors import session_attention
 from tournament.seating.tables import attention_line

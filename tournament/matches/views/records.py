@@ -13,8 +13,8 @@ from tournament.core.forms import add_service_errors
 from tournament.core.permissions import is_referee
 from tournament.matches import selectors, services
 from tournament.matches.forms.entry import RecordUploadForm
-from tournament.matches.records import match_record
-from tournament.matches.replaying import match_replay
+from tournament.matches.reading.replay import match_replay
+from tournament.matches.reading.rows import match_record
 from tournament.matches.tables import AuditTable
 from tournament.matches.views.base import MatchMixin, MatchWriteView, submission_key
 

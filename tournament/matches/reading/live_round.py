@@ -14,7 +14,7 @@ from tournament import engine
 from tournament.core.markup import json_attribute
 
 if TYPE_CHECKING:
-    from tournament.matches.replayed import ReplayedRound, TurnLine
+    from tournament.matches.reading.replayed_match import ReplayedRound, TurnLine
 
 
 @dataclass

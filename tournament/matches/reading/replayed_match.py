@@ -1,8 +1,8 @@
 """The match as the pages show it once replayed by the engine (:mod:`tournament.matches.
-replaying` builds it): every round with its turn lines (what was entered next to the engine's
+reading.replay` builds it): every round with its turn lines (what was entered next to the engine's
 figures, verdict, problems in the user's language and the referee's decision), its end (racks,
 settlement, flags), its board, the totals and the winners, and the round in play for the
-entry screen (:class:`tournament.matches.live_round.LiveRound`)."""
+entry screen (:class:`tournament.matches.reading.live_round.LiveRound`)."""
 
 from __future__ import annotations
 
@@ -13,12 +13,12 @@ from typing import TYPE_CHECKING, Any
 from django.utils.safestring import SafeString
 
 from tournament import engine
-from tournament.matches.records import MatchRows, record_from_rows
+from tournament.matches.reading.rows import MatchRows, record_from_rows
 from tournament.models import Match, Round, RoundEnd, Turn, Verdict
 from tournament.names import elide
 
 if TYPE_CHECKING:
-    from tournament.matches.live_round import LiveRound
+    from tournament.matches.reading.live_round import LiveRound
 
 
 @dataclass(frozen=True)
