@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy
 from tests.factories import match_at
 from tests.tournament.matches.helpers import fresh
 from tournament.matches.forms.parsing import WidgetRenderer
-from tournament.matches.reading.live_round import LiveRound
+from tournament.matches.reading.replayed_match import LiveRound
 
 
 class _Sample(forms.Form):

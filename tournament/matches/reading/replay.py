@@ -13,8 +13,8 @@ import dataclasses
 
 from tournament import engine
 from tournament.core.seats import SEAT_LETTERS
-from tournament.matches.reading.live_round import LiveRound
 from tournament.matches.reading.replayed_match import (
+    LiveRound,
     ReplayedMatch,
     ReplayedRound,
     SeatedPlayer,

@@ -1,24 +1,31 @@
-"""The match as the pages show it once replayed by the engine (:mod:`tournament.matches.
-reading.replay` builds it): every round with its turn lines (what was entered next to the engine's
-figures, verdict, problems in the user's language and the referee's decision), its end (racks,
-settlement, flags), its board, the totals and the winners, and the round in play for the
-entry screen (:class:`tournament.matches.reading.live_round.LiveRound`)."""
+"""The match as the pages show it once replayed by the engine
+(:mod:`tournament.matches.reading.replay` builds it): :class:`ReplayedMatch`.
+
+Every round (:class:`ReplayedRound`) with its turn lines (:class:`TurnLine`: what was entered
+next to the engine's figures, verdict, problems in the user's language and the referee's
+decision), its end (racks, settlement, flags), its board; the totals and the winners; and the
+round in play as the entry screen needs it (:class:`LiveRound`), with what a write changed of
+it, so that an answer carries only that (:class:`ShownRound`, :class:`BoardChanges`).
+
+One value, one module: the match holds its round in play, and the round in play tells which
+of its round's turn lines a page already shows. Cut in two, the halves imported each other
+(docs/architecture.md lists why this module passes 500 lines).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from functools import cached_property
+from typing import Any
 
 from django.utils.safestring import SafeString
 
 from tournament import engine
+from tournament.core.markup import json_attribute
 from tournament.matches.reading.rows import MatchRows, record_from_rows
 from tournament.models import Match, Round, RoundEnd, Turn, Verdict
 from tournament.names import elide
-
-if TYPE_CHECKING:
-    from tournament.matches.reading.live_round import LiveRound
 
 
 @dataclass(frozen=True)
@@ -272,6 +279,228 @@ class ReplayedRound:
         highlight = self.placements[-1].cell if self.placements else None
         options.setdefault("highlight", highlight)
         return engine.draw_board(self.placements, **options)
+
+
+@dataclass
+class LiveRound:
+    """The round in play (or about to begin), as the entry screen needs it."""
+
+    index: int
+    #: The engine's replay, its round in play being this one: preview a candidate turn with
+    #: ``replay.preview(turn)``.
+    replay: engine.MatchReplay
+    #: This round already has a Round row (turns, or a round begun and emptied).
+    started: bool
+    counted: bool
+
+    @property
+    def number(self) -> int:
+        return self.index + 1
+
+    @property
+    def next_player(self) -> int | None:
+        """Whose turn it is; None before the opening (anyone may open) and once it ended."""
+        return self.replay.next_player
+
+    @property
+    def player_to_enter(self) -> int | None:
+        """Whose turn the next turn entered is: the next player; once the round ended at the
+        table, the player after the last one (the engine then refuses the turn, saying why);
+        None before the opening."""
+        next_player = self.replay.next_player
+        played = self.replay.turns
+        if next_player is None and played:
+            return (played[-1].player + 1) % len(self.replay.players)
+        return next_player
+
+    @property
+    def pool_size(self) -> int:
+        return self.replay.pool_size
+
+    @property
+    def hand_counts(self) -> tuple[int, ...]:
+        return self.replay.hand_counts
+
+    @property
+    def round_over(self) -> bool:
+        """The round ended at the table (out or blocked): the racks are to be entered."""
+        return self.replay.round_over
+
+    @property
+    def end_kind(self) -> str:
+        return self.replay.round_end
+
+    @property
+    def out_player(self) -> int | None:
+        return self.replay.out_player
+
+    @property
+    def board(self) -> engine.Board | None:
+        """The table; None once a placement was entered without its cell (sheet mode)."""
+        return self.replay.board
+
+    @property
+    def is_opening(self) -> bool:
+        return not self.replay.turns
+
+    @cached_property
+    def tiles_played(self) -> frozenset[str]:
+        return frozenset(str(tile) for tile in self.replay.tiles_played)
+
+    @cached_property
+    def legal_cells(self) -> dict[str, list[str]]:
+        """For each tile not played yet, the open cells where it has a legal placement."""
+        board = self.board
+        if board is None:
+            return {}
+        played = self.replay.tiles_played
+        return engine.legal_cells(board, (t for t in engine.ALL_TILES if t not in played))
+
+    def orientations(self, tile: str, cell: engine.Cell) -> list[tuple[int, int, int]]:
+        """The corners of the legal placements of ``tile`` at ``cell`` (the engine's list)."""
+        board = self.board
+        if board is None:
+            return []
+        return [p.corners for p in board.legal_orientations(engine.parse_tile(tile), cell)]
+
+    def tile_grid(self) -> list[dict[str, Any]]:
+        """The 56 tiles for the picker: name, short name (``345``), played, fits somewhere."""
+        played = self.tiles_played
+        legal = self.legal_cells
+        known = self.board is not None and not self.is_opening
+        return [
+            {"name": str(tile), "short": f"{tile.a}{tile.b}{tile.c}",
+             "played": str(tile) in played, "fits": bool(legal.get(str(tile))) if known else True}
+            for tile in engine.ALL_TILES
+        ]
+
+    def shown(self, round_view: ReplayedRound | None, *, status: str) -> ShownRound:
+        """What the entry screen shows of this round (its view ``round_view``, when it has
+        turns; the match's ``status``): taken before a write, to tell afterwards what the
+        write left as it was."""
+        board = self.board
+        placements = tuple(board.placements) if board is not None else ()
+        opens = board.open_cells() if board is not None and not self.round_over else ()
+        return ShownRound(
+            index=self.index,
+            status=status,
+            drawn=board is not None,
+            placements=frozenset(placements),
+            last=board.last.cell if board is not None and board.last is not None else None,
+            open_cells=_cells_neighbours(opens, placements),
+            lines={line.row.pk: _line_shown(line)
+                   for line in (round_view.turns if round_view is not None else ())},
+        )
+
+    def kept_cells(self, shown: ShownRound | None) -> frozenset[engine.Cell]:
+        """The cells of the table drawn as in ``shown`` (the tablet keeps its own): a tile on
+        both tables and the last on neither; an open cell on both, by the same tiles."""
+        board = self.board
+        if shown is None or shown.index != self.index or board is None:
+            return frozenset()
+        lit = {board.last.cell if board.last is not None else None, shown.last}
+        kept = {p.cell for p in board.placements if p in shown.placements and p.cell not in lit}
+        if not self.round_over:
+            now = _cells_neighbours(board.open_cells(), board.placements)
+            kept.update(cell for cell, neighbours in now.items()
+                        if shown.open_cells.get(cell) == neighbours)
+        return frozenset(kept)
+
+    def kept_lines(self, round_view: ReplayedRound, shown: ShownRound | None) -> frozenset[int]:
+        """The turn rows of this round's log shown as they are in ``shown`` (none that carries
+        a form: its revision moved); none when a row ``shown`` has is gone."""
+        if shown is None or shown.index != self.index or round_view.index != self.index:
+            return frozenset()
+        if not shown.lines.keys() <= {line.row.pk for line in round_view.turns}:
+            return frozenset()
+        return frozenset(
+            line.row.pk for line in round_view.turns
+            if not line.decision_pending and shown.lines.get(line.row.pk) == _line_shown(line))
+
+    @property
+    def pass_draws(self) -> int:
+        """The draws of a turn without a placement that the rules allow: 3, or what the pool
+        holds when it holds fewer (0: a pass on an empty pool)."""
+        return min(self.replay.rules.max_draws, self.pool_size)
+
+    def board_svg(self, **options: Any) -> SafeString:
+        board = self.board
+        if board is None:
+            return SafeString("")
+        options.setdefault("highlight", board.last.cell if board.last is not None else None)
+        options.setdefault("open_cells", board.open_cells() if not self.round_over else ())
+        options.setdefault("side", 84)
+        return engine.draw_board(board.placements, **options)
+
+    @property
+    def board_svg_pickable(self) -> SafeString:
+        """The table for the entry screen: its open cells named, to be chosen; each element
+        with its id, for a later answer to change it alone (``board_changes``)."""
+        return self.board_svg(pickable=True, ids=True)
+
+    def board_changes(self, shown: ShownRound | None) -> BoardChanges | None:
+        """The table as it changed from ``shown`` (the tablet's): the drawing of the tiles and
+        open cells new or changed, and the ids of those gone; None when the tablet's table is
+        not this round's (the answer then draws it whole)."""
+        board = self.board
+        if shown is None or shown.index != self.index or board is None or not shown.drawn:
+            return None
+        opens = set(board.open_cells()) if not self.round_over else set()
+        placements = set(board.placements)
+        gone = [engine.element_id(cell, placed=False)
+                for cell in shown.open_cells if cell not in opens]
+        gone += [engine.element_id(p.cell, placed=True)
+                 for p in shown.placements if p not in placements]
+        if not shown.placements <= placements:
+            return None  # a tile taken away (not a turn added): drawn whole
+        return BoardChanges(
+            svg=self.board_svg(pickable=True, ids=True, kept=self.kept_cells(shown)),
+            gone=" ".join(sorted(gone)),
+            placed=json_attribute([str(p) for p in board.placements if p not in shown.placements]))
+
+
+@dataclass(frozen=True)
+class BoardChanges:
+    """What a write changed on the table (``LiveRound.board_changes``)."""
+
+    #: the drawing, its unchanged cells left out
+    svg: SafeString
+    #: the ids of the elements gone, space-separated
+    gone: str
+    #: the placements added, in the order played (JSON, for an attribute: ``json_attribute``)
+    placed: SafeString
+
+
+@dataclass(frozen=True)
+class ShownRound:
+    """The round in play as a page shows it (``LiveRound.shown``): what tells the parts of a
+    later answer the page already has."""
+
+    index: int
+    #: the match's status
+    status: str
+    #: the table is drawn (board mode)
+    drawn: bool
+    placements: frozenset[engine.Placement]
+    last: engine.Cell | None
+    #: per open cell: the tiles beside it (what names it)
+    open_cells: dict[engine.Cell, tuple[tuple[str, str], ...]]
+    #: per turn row: what its log line shows
+    lines: dict[int, tuple[Any, ...]]
+
+
+def _cells_neighbours(cells, placements) -> dict[engine.Cell, tuple[tuple[str, str], ...]]:
+    """``engine.cell_neighbours`` of each of ``cells``, the table read once (not once a cell:
+    a late round's table has fifty tiles and as many open cells)."""
+    by_cell = {placement.cell: placement for placement in placements}
+    return {cell: engine.cell_neighbours(
+                cell, [by_cell[n] for n in cell.neighbours if n in by_cell])
+            for cell in cells}
+
+
+def _line_shown(line: TurnLine) -> tuple[Any, ...]:
+    return (line.number, line.verdict, line.points, line.row.decision, line.decision_pending,
+            len(line.problems))
 
 
 @dataclass

@@ -34,9 +34,8 @@ from tournament.core.permissions import TournamentMixin, can_referee, is_organis
 from tournament.matches import services
 from tournament.matches.forms.entry import RecordUploadForm, RoundEndForm, TurnForm
 from tournament.matches.forms.parsing import clean_cell, clean_corners, clean_tile, small_number
-from tournament.matches.reading.live_round import ShownRound
 from tournament.matches.reading.replay import match_replay
-from tournament.matches.reading.replayed_match import ReplayedMatch, ReplayedRound
+from tournament.matches.reading.replayed_match import ReplayedMatch, ReplayedRound, ShownRound
 from tournament.matches.reading.rows import match_with_tournament
 from tournament.matches.reading.turn_preview import TurnPreview, browser_scoring, turn_preview
 from tournament.matches.tables import TurnLogTable
