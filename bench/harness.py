@@ -38,7 +38,7 @@ from django.utils import timezone
 
 from tournament import engine
 from tournament.core.tournaments import staff_role_grant, tournament_create
-from tournament.matches.records import match_rows, match_with_tournament
+from tournament.matches.reading.rows import match_rows, match_with_tournament
 from tournament.matches.services import TurnInput, match_record_import
 from tournament.models import Match, Player, Seat, Session, Table, Tournament
 from tournament.organiser.services import player_add, players_import_csv

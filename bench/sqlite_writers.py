@@ -63,7 +63,7 @@ def run(*, writers: int, turns: int, seed: int) -> dict[int | str, int]:
     from tournament import engine
     from tournament.core.tournaments import staff_role_grant, tournament_create
     from tournament.matches import services
-    from tournament.matches.records import match_rows
+    from tournament.matches.reading.rows import match_rows
     from tournament.models import Match, StaffRole
     from tournament.organiser.services import player_add
     from tournament.seating.services import session_seat_players

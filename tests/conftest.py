@@ -60,9 +60,9 @@ BROWSER_TESTS = Path(__file__).parent / "browser"
 
 
 def pytest_runtest_setup(item):
-    """No replay kept by a test (``tournament.matches.kept_replays``, once its writes are
+    """No replay kept by a test (``tournament.matches.reading.replay_cache``, once its writes are
     committed: the browser tests') is served to the next, whose database may reuse its ids."""
-    kept = sys.modules.get("tournament.matches.kept_replays")
+    kept = sys.modules.get("tournament.matches.reading.replay_cache")
     if kept is not None:
         kept.forget_replays()
 

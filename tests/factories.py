@@ -68,9 +68,9 @@ from typing import Any
 
 from tournament import engine
 from tournament.core.tournaments import tournament_create
-from tournament.matches.records import match_rows, match_with_tournament
-from tournament.matches.replayed import ReplayedMatch
-from tournament.matches.replaying import match_replay
+from tournament.matches.reading.replay import match_replay
+from tournament.matches.reading.replayed_match import ReplayedMatch
+from tournament.matches.reading.rows import match_rows, match_with_tournament
 from tournament.matches.services import (
     TurnInput,
     match_record_import,

@@ -1,7 +1,7 @@
 """ASGI entry point, the README's server: ``gunicorn tournament.asgi -k uvicorn_worker.UvicornWorker``.
 
 Each request of a page runs on a thread of its own as under WSGI; a match's stream
-(``tournament/matches/views/stream.py``) waits in the worker's event loop instead, at the cost
+(``tournament/matches/stream/views.py``) waits in the worker's event loop instead, at the cost
 of a coroutine, so that hundreds of phones can follow their match without holding a thread
 each. Threads made for one request each cannot keep a database connection between requests:
 under ASGI the settings take PostgreSQL's connections from a pool (``TRIOMINOS_ASGI``, set

@@ -32,7 +32,7 @@ from tests.factories import add, board_turn, confirmed_match, match_at, played_r
 from tests.tournament import writes
 from tests.tournament.test_roles import named_patterns
 from tournament.core.table_codes import table_code
-from tournament.matches.kept_replays import forget_replays
+from tournament.matches.reading.replay_cache import forget_replays
 from tournament.models import Category, Match, Registration
 from tournament.sessions.services import session_start
 

@@ -20,8 +20,8 @@ exporting installation, the tournament's id there, a digest of its matches,
 format is in docs/record-format.md ("The tournament archive"); an archive without it (made
 before it existed) is still read, with the fallbacks that page lists.
 
-Each match is read as its page reads it (:func:`~tournament.matches.records.match_rows`,
-three queries, then :func:`~tournament.matches.replaying.match_replay`): the queries grow with
+Each match is read as its page reads it (:func:`~tournament.matches.reading.rows.match_rows`,
+three queries, then :func:`~tournament.matches.reading.replay.match_replay`): the queries grow with
 the number of matches played; the manifest takes ``MANIFEST_QUERIES`` more, whatever the tournament's size.
 """
 
@@ -37,7 +37,7 @@ from typing import Any
 from django.db.models import Exists, OuterRef, QuerySet
 
 from tournament.core.spreadsheet import spreadsheet_cell
-from tournament.matches.replaying import match_replay
+from tournament.matches.reading.replay import match_replay
 from tournament.models import (
     ArchiveImport,
     Installation,

@@ -3,7 +3,7 @@ corrections that lose nothing (issue 4).
 
 What other parts of the tool use:
 
-- ``selectors.match_replay(match=...)`` -> ``ReplayedMatch``: the match replayed by the
+- ``reading.replay.match_replay(match=...)`` -> ``ReplayedMatch``: the match replayed by the
   engine from its current rows: ``seats`` (letter, name), ``rounds`` (each a ``ReplayedRound``:
   ``turns`` as ``TurnLine`` with what was entered — ``player_name``, ``tile``, ``cell``,
   ``draws``, ``claimed``, ``bonus_claimed`` — next to the engine's ``points``, ``bonus``,
@@ -13,8 +13,8 @@ What other parts of the tool use:
   on it (``settlement_decision_pending`` until taken), ``scores``, ``totals_after``,
   round-level ``problems``, ``confirmed``, and ``board_svg(side=...)``), ``totals``,
   ``finished``, ``winners`` / ``winner_names``, and ``live`` (the round in play).
-- ``selectors.match_record(match=...)`` -> the engine's ``MatchRecord`` of the match
+- ``reading.rows.match_record(match=...)`` -> the engine's ``MatchRecord`` of the match
   (``.to_dict()`` / ``.to_json()``: docs/record-format.md plus the referee's decisions), built
-  by ``selectors.record_from_rows``, the one function that makes a record from rows.
+  by ``reading.rows.record_from_rows``, the one function that makes a record from rows.
 - ``services.match_record_import(...)``: fills an empty match from a record (the demo uses it).
 """

@@ -1,7 +1,7 @@
 """Reads of a match's history: the audit log of its writes, and every version of a turn.
 
-The match itself is read through :mod:`tournament.matches.records` (its current rows and its
-record) and :mod:`tournament.matches.replaying` (its replay by the engine)."""
+The match itself is read through :mod:`tournament.matches.reading.rows` (its current rows and its
+record) and :mod:`tournament.matches.reading.replay` (its replay by the engine)."""
 
 from __future__ import annotations
 

@@ -4,6 +4,7 @@ the audit log, the record."""
 
 from django.urls import path
 
+from tournament.matches.stream.views import MatchStreamView
 from tournament.matches.views import (
     corrections,
     entry,
@@ -11,7 +12,6 @@ from tournament.matches.views import (
     page,
     records,
     sheet_mode,
-    stream,
 )
 
 MATCH = "t/<slug:slug>/matches/<int:match_id>/"
@@ -21,7 +21,7 @@ urlpatterns = [
     path("offline-worker.js", offline.OfflineWorkerView.as_view(), name="offline_worker"),
     path(MATCH, page.MatchView.as_view(), name="match"),
     path(f"{MATCH}live/", page.MatchLiveView.as_view(), name="match_live"),
-    path(f"{MATCH}stream/", stream.MatchStreamView.as_view(), name="match_stream"),
+    path(f"{MATCH}stream/", MatchStreamView.as_view(), name="match_stream"),
     path(f"{MATCH}record.json", records.MatchRecordView.as_view(), name="match_record"),
     path(f"{MATCH}record/", records.MatchRecordUploadView.as_view(), name="match_record_upload"),
     path(f"{MATCH}sheet/", sheet_mode.SheetModeView.as_view(), name="match_sheet_mode"),

@@ -210,10 +210,10 @@ class ResultLine:
 def match_report_context(*, match: Match) -> dict:
     """The context of ``printing/match_report.html``: the match as the recording replays it.
 
-    Every figure comes from ``tournament.matches.replaying.match_replay`` (the one replay of
+    Every figure comes from ``tournament.matches.reading.replay.match_replay`` (the one replay of
     a match); this only arranges it for the page.
     """
-    from tournament.matches.replaying import match_replay
+    from tournament.matches.reading.replay import match_replay
 
     replay = match_replay(match=match)
     seats = replay.seats

@@ -47,7 +47,7 @@ from bench.harness import (
 from tournament import engine
 from tournament.core.tournaments import staff_role_grant, tournament_create
 from tournament.matches import services as match_services
-from tournament.matches.records import match_with_tournament
+from tournament.matches.reading.rows import match_with_tournament
 from tournament.models import Match, StaffRole
 
 #: The kinds of request measured, in the order printed.

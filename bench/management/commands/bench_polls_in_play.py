@@ -35,7 +35,7 @@ from bench.harness import (
 )
 from tournament import engine
 from tournament.matches import services as match_services
-from tournament.matches.records import match_rows, match_with_tournament
+from tournament.matches.reading.rows import match_rows, match_with_tournament
 from tournament.models import Match
 
 PAGES = ("standings", "match", "player", "session")

@@ -34,8 +34,8 @@ from tournament import engine
 from tournament.core.pdf import DEFAULT_SITE_ROOT, render_pdf
 from tournament.core.tournaments import tournament_create
 from tournament.matches import services as match_services
-from tournament.matches.records import match_rows, match_with_tournament
-from tournament.matches.replaying import match_replay
+from tournament.matches.reading.replay import match_replay
+from tournament.matches.reading.rows import match_rows, match_with_tournament
 from tournament.models import Match, Session, Tournament
 from tournament.organiser.services import player_add
 from tournament.printing import documents

@@ -35,7 +35,7 @@ from django.db import transaction
 from bench.harness import build_tournament
 from tournament import engine
 from tournament.core.tournaments import staff_role_grant
-from tournament.matches.records import match_rows, match_with_tournament
+from tournament.matches.reading.rows import match_rows, match_with_tournament
 from tournament.matches.services import match_record_import
 from tournament.models import Match, Player, Tournament
 from tournament.seating.services import session_seat

@@ -33,7 +33,7 @@ from tournament.archive import export
 from tournament.core.tournaments import staff_role_grant
 from tournament.demo import record_truncated
 from tournament.matches import services as match_services
-from tournament.matches.replaying import match_replay
+from tournament.matches.reading.replay import match_replay
 from tournament.models import Installation, StaffRole
 
 pytestmark = pytest.mark.django_db

@@ -19,7 +19,7 @@ from scoring.record_reading import parse_record
 from scoring.rules import RULE_SETS
 from scoring.simulate import simulate_match
 from tournament import engine
-from tournament.matches.preview import rule_figures
+from tournament.matches.reading.turn_preview import rule_figures
 
 BOARD_JS = (Path(__file__).resolve().parents[3]
             / "tournament" / "static" / "tournament" / "matches" / "board.js")

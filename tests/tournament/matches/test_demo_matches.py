@@ -8,7 +8,7 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
-from tournament.matches.replaying import match_replay
+from tournament.matches.reading.replay import match_replay
 from tournament.models import AuditEntry, Match, Round
 
 # slow: the demo built

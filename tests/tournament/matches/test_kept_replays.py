@@ -1,5 +1,5 @@
 """A process keeps the round in play's replay between a tablet's saves
-(``tournament.matches.kept_replays``): the next save or preview at the same state does not
+(``tournament.matches.reading.replay_cache``): the next save or preview at the same state does not
 load the rows again, and a copy is never served once the match moved on (a write by another
 process, another tab), nor rolled back, nor in another language.
 
@@ -27,7 +27,7 @@ from tests.factories import (
 )
 from tests.tournament.matches.helpers import confirmed_through, posted
 from tournament.matches import services
-from tournament.matches.kept_replays import forget_replays, keep_replay, live_replay
+from tournament.matches.reading.replay_cache import forget_replays, keep_replay, live_replay
 from tournament.models import Round, Session, Turn
 
 pytestmark = pytest.mark.django_db

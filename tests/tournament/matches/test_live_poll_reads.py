@@ -14,8 +14,8 @@ from django.urls import reverse
 
 from tests.factories import add, board_turn, fresh, match_at, played_record
 from tests.tournament.matches.helpers import confirmed_through
-from tournament.matches.kept_replays import forget_replays
-from tournament.matches.records import match_rows
+from tournament.matches.reading.replay_cache import forget_replays
+from tournament.matches.reading.rows import match_rows
 from tournament.models import Round, RoundEnd, Turn
 
 pytestmark = pytest.mark.django_db

@@ -11,9 +11,9 @@ from tests.factories import board_turn, fresh, match_at, played_record
 from tests.tournament.matches.helpers import confirmed_through
 from tournament import engine
 from tournament.matches import services
-from tournament.matches.records import match_record
-from tournament.matches.replayed import ReplayedMatch
-from tournament.matches.replaying import match_replay
+from tournament.matches.reading.replay import match_replay
+from tournament.matches.reading.replayed_match import ReplayedMatch
+from tournament.matches.reading.rows import match_record
 from tournament.models import Turn
 
 pytestmark = pytest.mark.django_db

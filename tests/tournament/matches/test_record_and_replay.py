@@ -8,8 +8,8 @@ import pytest
 
 from scoring import check_record, parse_record
 from tests.factories import fresh, import_record, match_at, played_record, truncated
-from tournament.matches.records import match_record
-from tournament.matches.replaying import match_replay
+from tournament.matches.reading.replay import match_replay
+from tournament.matches.reading.rows import match_record
 
 pytestmark = pytest.mark.django_db
 

@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy
 
 from tests.factories import fresh, match_at
 from tournament.matches.forms.parsing import WidgetRenderer
-from tournament.matches.live_round import LiveRound
+from tournament.matches.reading.replayed_match import LiveRound
 
 
 class _Sample(forms.Form):

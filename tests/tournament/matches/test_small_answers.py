@@ -15,7 +15,7 @@ from tests.tournament.matches.helpers import confirmed_through, posted
 from tournament import engine
 from tournament.core.tournaments import staff_role_grant
 from tournament.matches import services
-from tournament.matches.replaying import match_replay
+from tournament.matches.reading.replay import match_replay
 from tournament.models import StaffRole, Turn
 
 pytestmark = pytest.mark.django_db

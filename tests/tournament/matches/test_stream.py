@@ -16,7 +16,7 @@ from django.test import AsyncClient
 from django.urls import reverse
 
 from tests.factories import add, board_turn, fresh, in_play
-from tournament.matches.views import stream
+from tournament.matches.stream import views as stream
 from tournament.models import Match
 
 pytestmark = pytest.mark.django_db(transaction=True)  # the watch reads on threads of its own

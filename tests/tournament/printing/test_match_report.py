@@ -17,7 +17,7 @@ from django.test import Client
 from tests.factories import accented_tournament, confirmed_match, match_at, recorded_match
 from tests.tournament.printing.helpers import assert_pdf
 from tournament.core.tournaments import staff_role_grant
-from tournament.matches.replaying import match_replay
+from tournament.matches.reading.replay import match_replay
 
 pytestmark = pytest.mark.django_db
 

@@ -17,7 +17,7 @@ from tests.factories import (
     seated_session,
     tournament_with_players,
 )
-from tournament.matches.records import match_record
+from tournament.matches.reading.rows import match_record
 from tournament.matches.services import match_record_import
 from tournament.models import AuditEntry, Match, Session, SessionAuditEntry, TimeUpAction
 from tournament.room import services

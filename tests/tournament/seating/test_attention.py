@@ -16,7 +16,7 @@ from tests.pages import by_id, has_id, select, text
 from tests.tournament.queries import page_queries
 from tournament import engine
 from tournament.matches import services as match_services
-from tournament.matches.replaying import match_replay
+from tournament.matches.reading.replay import match_replay
 from tournament.models import Match, Session, Turn
 from tournament.seating.selectors import session_attention
 from tournament.seating.tables import attention_line

@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tournament import engine
 from tournament.matches.forms.parsing import DRAW_CHOICES, PlacementFieldsMixin, RevisionForm
-from tournament.matches.replayed import ReplayedMatch
+from tournament.matches.reading.replayed_match import ReplayedMatch
 from tournament.matches.services import TurnInput, turn_snapshot
 from tournament.models import Turn
 

@@ -20,8 +20,7 @@ from tournament.matches.forms.parsing import (
     RevisionForm,
     tile_error,
 )
-from tournament.matches.live_round import LiveRound
-from tournament.matches.replayed import ReplayedMatch
+from tournament.matches.reading.replayed_match import LiveRound, ReplayedMatch
 from tournament.matches.services import TurnInput
 from tournament.models import Turn
 

@@ -13,10 +13,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from tournament import engine
-from tournament.matches.replayed import ReplayedMatch
+from tournament.matches.reading.replayed_match import ReplayedMatch
+from tournament.matches.reading.row_conversion import turn_row
 from tournament.matches.services.rounds import match_round_confirm
 from tournament.matches.services.write import WriteResult, match_write
-from tournament.matches.turn_rows import turn_row
 from tournament.models import AuditEntry, Match, Round, RoundEnd
 from tournament.names import elide
 
@@ -50,7 +50,7 @@ def _refuse_nul_characters(parsed: engine.MatchRecord) -> None:
 
 
 def _imported_turn(turn: engine.TurnRecord, *, round_: Round, index: int, user, path: str):
-    """The Turn row of a record's turn (turn_rows.turn_row); a value the row cannot hold is
+    """The Turn row of a record's turn (row_conversion.turn_row); a value the row cannot hold is
     refused, keyed ``record`` with its place in the file."""
     try:
         return turn_row(turn, index=index, user=user, round_=round_)

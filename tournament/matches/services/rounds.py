@@ -12,7 +12,12 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournament import engine
-from tournament.matches.replayed import ReplayedMatch, ReplayedRound, TranslatedProblem, TurnLine
+from tournament.matches.reading.replayed_match import (
+    ReplayedMatch,
+    ReplayedRound,
+    TranslatedProblem,
+    TurnLine,
+)
 from tournament.matches.services.write import WriteResult, checked_decision, match_write
 from tournament.models import AuditEntry, Match, Round, RoundEnd
 

@@ -11,8 +11,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from tournament import engine
-from tournament.matches.replayed import TranslatedProblem
-from tournament.matches.turn_rows import turn_row
+from tournament.matches.reading.replayed_match import TranslatedProblem
+from tournament.matches.reading.row_conversion import turn_row
 from tournament.models import Round, Turn
 
 
@@ -87,7 +87,7 @@ class TurnInput:
         )
 
     def row(self, *, player: int, index: int, user, round_: Round | None = None) -> Turn:
-        """The unsaved Turn row of this turn (turn_rows.turn_row)."""
+        """The unsaved Turn row of this turn (row_conversion.turn_row)."""
         return turn_row(self.record(player), index=index, user=user, round_=round_)
 
 

@@ -11,13 +11,14 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournament import engine
-from tournament.matches.records import MatchRows
-from tournament.matches.replayed import (
+from tournament.matches.reading.replay import replay_with_candidates
+from tournament.matches.reading.replayed_match import (
     ReplayedMatch,
     ReplayedRound,
     translated_problem,
 )
-from tournament.matches.replaying import replay_with_candidates
+from tournament.matches.reading.row_conversion import turn_record
+from tournament.matches.reading.rows import MatchRows
 from tournament.matches.services.turn_inputs import (
     MismatchesNotSeen,
     Refusal,
@@ -31,7 +32,6 @@ from tournament.matches.services.write import (
     checked_decision,
     match_write,
 )
-from tournament.matches.turn_rows import turn_record
 from tournament.models import AuditEntry, Match, Round, Turn, Verdict
 
 

@@ -42,9 +42,9 @@ from django.utils.translation import gettext as _
 
 from tournament import engine
 from tournament.core.freshness import tournament_write
-from tournament.matches.records import MatchRows, match_rows, match_with_tournament
-from tournament.matches.replayed import ReplayedMatch
-from tournament.matches.replaying import match_replay, match_replay_appended
+from tournament.matches.reading.replay import match_replay, match_replay_appended
+from tournament.matches.reading.replayed_match import ReplayedMatch
+from tournament.matches.reading.rows import MatchRows, match_rows, match_with_tournament
 from tournament.models import AuditEntry, Match, MatchSubmission, Round, RoundEnd, Turn
 from tournament.ratings import services as ratings
 from tournament.sessions.services import session_write_refusal

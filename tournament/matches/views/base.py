@@ -39,11 +39,10 @@ from tournament.core.permissions import TournamentMixin, can_referee, is_organis
 from tournament.matches import services
 from tournament.matches.forms.entry import RecordUploadForm, RoundEndForm, TurnForm
 from tournament.matches.forms.parsing import clean_cell, clean_corners, clean_tile, small_number
-from tournament.matches.live_round import ShownRound
-from tournament.matches.preview import TurnPreview, browser_scoring, turn_preview
-from tournament.matches.records import match_with_tournament
-from tournament.matches.replayed import ReplayedMatch, ReplayedRound
-from tournament.matches.replaying import match_replay
+from tournament.matches.reading.replay import match_replay
+from tournament.matches.reading.replayed_match import ReplayedMatch, ReplayedRound, ShownRound
+from tournament.matches.reading.rows import match_with_tournament
+from tournament.matches.reading.turn_preview import TurnPreview, browser_scoring, turn_preview
 from tournament.matches.tables import TurnLogTable
 from tournament.models import Match
 from tournament.sessions.services import session_write_refusal

@@ -11,9 +11,9 @@ from django.views import View
 from tournament.matches import services
 from tournament.matches.forms.entry import DecisionForm, PassForm, RoundEndForm, TurnForm
 from tournament.matches.forms.parsing import RevisionForm
-from tournament.matches.kept_replays import keep_replay, kept_after, live_replay
-from tournament.matches.replayed import ReplayedMatch, ReplayedRound
-from tournament.matches.replaying import match_replay
+from tournament.matches.reading.replay import match_replay
+from tournament.matches.reading.replay_cache import keep_replay, kept_after, live_replay
+from tournament.matches.reading.replayed_match import ReplayedMatch, ReplayedRound
 from tournament.matches.views.base import (
     MatchPageMixin,
     MatchWriteMixin,

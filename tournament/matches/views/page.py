@@ -7,9 +7,9 @@ from django.views import View
 
 from tournament.core import freshness
 from tournament.core.cached_pages import CachedPageMixin
-from tournament.matches.kept_replays import borrowed_replay, keep_replay, kept_after
-from tournament.matches.records import match_rows
-from tournament.matches.replaying import match_replay
+from tournament.matches.reading.replay import match_replay
+from tournament.matches.reading.replay_cache import borrowed_replay, keep_replay, kept_after
+from tournament.matches.reading.rows import match_rows
 from tournament.matches.views.base import MatchPageMixin
 
 

@@ -11,8 +11,8 @@ from django_tables2 import RequestConfig
 from tournament.core.permissions import is_referee
 from tournament.matches import selectors, services
 from tournament.matches.forms.entry import RecordUploadForm
-from tournament.matches.records import match_record
-from tournament.matches.replaying import match_replay
+from tournament.matches.reading.replay import match_replay
+from tournament.matches.reading.rows import match_record
 from tournament.matches.tables import AuditTable
 from tournament.matches.views.base import MatchMixin, MatchWriteView, with_refusal
 

@@ -15,8 +15,8 @@ from tournament.matches import services
 from tournament.matches.forms.entry import RoundEndForm
 from tournament.matches.forms.parsing import small_number
 from tournament.matches.forms.sheet_mode import SheetModeForm, SheetModeFormSet
-from tournament.matches.preview import explain_report, problem_messages
-from tournament.matches.replaying import match_replay
+from tournament.matches.reading.replay import match_replay
+from tournament.matches.reading.turn_preview import explain_report, problem_messages
 from tournament.matches.sheet_codes import bonus_codes_text
 from tournament.matches.views.base import MatchWriteMixin, posted_at_revision
 from tournament.models import Verdict

@@ -93,7 +93,7 @@
 
   /* -- a match followed by its stream: its live part taken again when the match moved ---- */
 
-  // The live part's data-stream (tournament/matches/views/stream.py) tells when the match is
+  // The live part's data-stream (tournament/matches/stream/views.py) tells when the match is
   // at a new revision; the page then takes its live part (the "moved" trigger of its
   // hx-trigger) and skips its polls while the stream is open. While a dropped stream is
   // opened again (the browser does it), the polls go on; a stream refused (a 204 from a WSGI

@@ -114,7 +114,7 @@
   };
 
   var HEXAGONS = ["hexagon", "double-hexagon", "triple-hexagon"];
-  //: The figures a placement's score reads, as the server sends them (preview.py,
+  //: The figures a placement's score reads, as the server sends them (reading/turn_preview.py,
   //: browser_scoring): a rule set with another figure is one this file does not know.
   var FIGURES = ["opening_bonus", "zero_triple_opening_bonus", "two_sides_bonus", "bridge_bonus",
                  "hexagon_bonuses", "draw_penalty", "max_draws"];

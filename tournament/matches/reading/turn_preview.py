@@ -13,9 +13,14 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext
 
 from tournament import engine
-from tournament.matches.live_round import LiveRound
-from tournament.matches.replayed import ReplayedMatch, ReplayedRound, TurnLine, translated_problem
-from tournament.matches.replaying import match_replay_before
+from tournament.matches.reading.replay import match_replay_before
+from tournament.matches.reading.replayed_match import (
+    LiveRound,
+    ReplayedMatch,
+    ReplayedRound,
+    TurnLine,
+    translated_problem,
+)
 from tournament.models import Verdict
 
 

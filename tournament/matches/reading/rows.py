@@ -5,12 +5,13 @@ The current versions of a match's Turn and RoundEnd rows ARE the match:
 - :func:`match_rows` loads the current rows (3 queries), as a :class:`MatchRows` that a write
   changes in memory before it asks for the replay;
 - :func:`record_from_rows` builds the engine's match record (docs/record-format.md) from them:
-  the one place a record is made from rows, used by the replay (``tournament.matches.
-  replaying``), ``record.json``, the PDFs and every write;
+  the one place a record is made from rows, used by the replay
+  (:mod:`tournament.matches.reading.replay`), ``record.json``, the PDFs and every write;
 - :func:`match_record` is ``record_from_rows(match_rows(match=...))``, for a caller that wants
   the record only (the match report, the download).
 
-Turn by turn, rows and engine records convert in :mod:`tournament.matches.turn_rows`.
+Turn by turn, rows and engine records convert in
+:mod:`tournament.matches.reading.row_conversion`.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from dataclasses import dataclass, field
 from django.db.models import Count, FilteredRelation, OuterRef, Q, QuerySet, Subquery
 
 from tournament import engine
-from tournament.matches.turn_rows import round_end_racks, turn_record
+from tournament.matches.reading.row_conversion import round_end_racks, turn_record
 from tournament.models import Match, Round, RoundEnd, Seat, Turn
 
 

@@ -1,5 +1,6 @@
 """A match replayed through the engine: :func:`match_replay` turns its rows
-(:mod:`tournament.matches.records`) into a :class:`~tournament.matches.replayed.ReplayedMatch`.
+(:mod:`tournament.matches.reading.rows`) into a
+:class:`~tournament.matches.reading.replayed_match.ReplayedMatch`.
 
 The printed match report, the match page and every write read matches through it. A write to
 the round in play replays only that round: the settled rounds before it start from their
@@ -12,9 +13,8 @@ import dataclasses
 
 from tournament import engine
 from tournament.core.seats import SEAT_LETTERS
-from tournament.matches.live_round import LiveRound
-from tournament.matches.records import MatchRows, match_rows, partial_record, settled_rounds
-from tournament.matches.replayed import (
+from tournament.matches.reading.replayed_match import (
+    LiveRound,
     ReplayedMatch,
     ReplayedRound,
     SeatedPlayer,
@@ -22,7 +22,8 @@ from tournament.matches.replayed import (
     TurnLine,
     translated_problem,
 )
-from tournament.matches.turn_rows import turn_record
+from tournament.matches.reading.row_conversion import turn_record
+from tournament.matches.reading.rows import MatchRows, match_rows, partial_record, settled_rounds
 from tournament.models import Match, Round, Turn
 
 

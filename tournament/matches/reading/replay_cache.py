@@ -29,9 +29,9 @@ from django.db import transaction
 from django.template.response import TemplateResponse
 from django.utils import translation
 
-from tournament.matches.records import settled_rounds
-from tournament.matches.replayed import ReplayedMatch
-from tournament.matches.replaying import match_replay
+from tournament.matches.reading.replay import match_replay
+from tournament.matches.reading.replayed_match import ReplayedMatch
+from tournament.matches.reading.rows import settled_rounds
 from tournament.models import Match
 
 #: How many matches' replays a process keeps (a room of 128 tables, with room to spare).

@@ -30,8 +30,8 @@ from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.views import View
 
 from tournament.core.permissions import can_view
+from tournament.matches.stream.watch import INTERVAL, revision_watch
 from tournament.matches.views.base import addressed_match
-from tournament.matches.watch import INTERVAL, revision_watch
 from tournament.models import Match
 
 #: Seconds between two comments on a stream with nothing to tell.

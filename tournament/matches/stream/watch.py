@@ -1,6 +1,6 @@
 """Which matches moved: one query a second for all the phones following a match in a process.
 
-A phone on a match's public page keeps a stream open (``views/stream.py``) and is told the
+A phone on a match's public page keeps a stream open (``stream/views.py``) and is told the
 match's new revision as soon as a write raised it, instead of asking for the match's live part
 every 15 seconds whether it changed or not. The streams of a process wait on one
 :class:`RevisionWatch` (per event loop): while any waits, it reads the revisions of the matches

@@ -1,0 +1,5 @@
+"""A match's stream: the phones following a match told when it moved.
+
+- ``views``: the stream a phone keeps open (``tournament:match_stream``, server-sent events);
+- ``watch``: the one query a second, per process, that tells the streams which matches moved.
+"""
