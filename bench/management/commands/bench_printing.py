@@ -31,7 +31,7 @@ from django.utils import translation
 
 from bench.harness import build_tournament, throwaway_database, time_runs, timed
 from tournament import engine
-from tournament.core.pdf import DEFAULT_SITE_ROOT, render_pdf
+from tournament.kit.pdf import DEFAULT_SITE_ROOT, render_pdf
 from tournament.core.tournaments import tournament_create
 from tournament.matches import services as match_services
 from tournament.matches.reading.replay import match_replay
