@@ -4,7 +4,7 @@ under the room (docs/benchmarks.md, "The server set up for it"):
     DJANGO_SETTINGS_MODULE=bench.settings_variants BENCH_CACHE=file gunicorn tournament.wsgi ...
 
 - ``BENCH_CACHE``: ``database`` (the settings' own: the database cache of
-  ``tournament/core/db_cache.py``), ``django-database`` (Django's own ``DatabaseCache``, whose
+  ``tournament/kit/db_cache.py``), ``django-database`` (Django's own ``DatabaseCache``, whose
   every write counts the table), ``file``
   (Django's ``FileBasedCache`` in ``BENCH_CACHE_DIR``, a folder of the temporary directory by
   default), ``redis`` (Django's ``RedisCache`` at ``redis://127.0.0.1:6379``: needs a Redis

@@ -36,8 +36,9 @@ def test_every_package_imports_only_downward():
 def test_an_upward_import_or_a_circle_breaks_the_contracts(tmp_path):
     """The contracts can fail: in a copy of the code, a core module importing a feature, the
     engine importing Django, two modules of a package importing each other (even for their
-    type hints only, as the replayed match's two halves once did) and a step of a match's
-    reading importing a later one are all refused."""
+    type hints only, as the replayed match's two halves once did), a step of a match's
+    reading importing a later one, the kit importing a model and a feature importing the
+    engine past ``tournament.engine`` are all refused."""
     skip = shutil.ignore_patterns("__pycache__", "static", "migrations")
     for package in ("tournament", "scoring", "bench"):
         shutil.copytree(ROOT / package, tmp_path / package, ignore=skip)
@@ -47,6 +48,10 @@ def test_an_upward_import_or_a_circle_breaks_the_contracts(tmp_path):
     (tmp_path / "tournament" / "core" / "probe.py").write_text(
         "from tournament.matches.reading import rows  # noqa: F401\n")
     (tmp_path / "scoring" / "probe.py").write_text("import django  # noqa: F401\n")
+    (tmp_path / "tournament" / "kit" / "probe.py").write_text(
+        "from tournament.models import Tournament  # noqa: F401\n")
+    (tmp_path / "tournament" / "standings" / "probe.py").write_text(
+        "import scoring  # noqa: F401\n")
     circle = "from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n    from tournament.matches import {}\n"
     (tmp_path / "tournament" / "matches" / "probe_one.py").write_text(circle.format("probe_two"))
     (tmp_path / "tournament" / "matches" / "probe_two.py").write_text(circle.format("probe_one"))
@@ -56,6 +61,8 @@ def test_an_upward_import_or_a_circle_breaks_the_contracts(tmp_path):
     assert result.returncode != 0
     assert "tournament.core is not allowed to import tournament.matches" in result.stdout
     assert "scoring.probe -> django" in result.stdout
+    assert "tournament.kit.probe -> tournament.models" in result.stdout
+    assert "tournament.standings.probe -> scoring" in result.stdout
     assert "No cycles are allowed in tournament.matches.\n" in result.stdout
     assert ".probe_one -> .probe_two" in result.stdout or ".probe_two -> .probe_one" in result.stdout
     assert "- tournament.matches.reading.rows -> tournament.matches.reading.replay (l." in (
@@ -65,7 +72,9 @@ def test_an_upward_import_or_a_circle_breaks_the_contracts(tmp_path):
 def test_every_module_over_500_lines_says_why_in_the_architecture():
     """One concept per module; a module over 500 lines is listed in docs/architecture.md with
     its reason (the migrations aside), and the list names no module that no longer is."""
-    listed = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    listed = text[text.index("The modules over 500 lines"):]
+    listed = listed[:listed.index("\n#")]
     long = []
     for package in ("tournament", "scoring", "bench"):
         for path in sorted((ROOT / package).rglob("*.py")):

@@ -36,8 +36,8 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from tournament import engine
-from tournament.core.table_codes import table_code
 from tournament.core.tournaments import staff_role_grant, tournament_create
+from tournament.kit.table_codes import table_code
 from tournament.leagues.services import league_create, league_tournament_add
 from tournament.matches.services import match_record_import_and_confirm
 from tournament.models import (

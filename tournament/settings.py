@@ -189,13 +189,13 @@ if ASGI:
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["OPTIONS"] = {**SQLITE_OPTIONS, **DATABASES["default"].get("OPTIONS", {})}
 
-# The public pages and the PDFs kept once made (tournament/core/cache.py) live in the database:
+# The public pages and the PDFs kept once made (tournament/kit/cache.py) live in the database:
 # every gunicorn worker, and a second app server on the same database, share them, and
 # nothing else needs to run at the venue. The table is made by the migrations
 # (0005_cache_table).
 CACHES = {
     "default": {
-        "BACKEND": "tournament.core.db_cache.DatabaseCache",
+        "BACKEND": "tournament.kit.db_cache.DatabaseCache",
         "LOCATION": "tournament_cache",
         "OPTIONS": {"MAX_ENTRIES": 20000, "CULL_FREQUENCY": 4},
     }
@@ -247,8 +247,8 @@ LOGOUT_REDIRECT_URL = "tournament:home"
 # Languages: French by default, English; chosen from the browser (Accept-Language) or the
 # switcher in the header. The compiled catalogues (locale/*/LC_MESSAGES/django.mo) are committed.
 LANGUAGE_CODE = "fr"
-#: Times as French writes them ("15 h 55"): tournament/core/locale_formats/fr/formats.py.
-FORMAT_MODULE_PATH = ["tournament.core.locale_formats"]
+#: Times as French writes them ("15 h 55"): tournament/kit/locale_formats/fr/formats.py.
+FORMAT_MODULE_PATH = ["tournament.kit.locale_formats"]
 LANGUAGES = [("fr", _("French")), ("en", _("English"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 USE_I18N = True

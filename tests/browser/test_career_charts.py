@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from tests.factories import players_of
 from tests.tournament.players.helpers import long_career
-from tournament.core.addresses import career_url
+from tournament.kit.addresses import career_url
 from tournament.organiser.services import player_add
 
 NAMES = ["Championnat régional de Triominos d’Auvergne-Rhône-Alpes", "Coupe de Lyon",

@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 from tests.browser.conftest import PHONE
 from tests.browser.test_accessibility import AXE_OPTIONS, serious
 from tests.factories import match_at, recorded_match
-from tournament.core.table_codes import table_code
+from tournament.kit.table_codes import table_code
 from tournament.models import Session
 from tournament.room import services
 

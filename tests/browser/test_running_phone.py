@@ -16,7 +16,7 @@ from tests.factories import (
     seated_session,
     tournament_with_players,
 )
-from tournament.core.seats import seat_letter
+from tournament.kit.seats import seat_letter
 from tournament.models import Match, Player, Seat
 from tournament.seating.services import session_seat
 from tournament.sessions.services import session_close, session_create, session_start

@@ -1,6 +1,6 @@
 """Counting a page's own queries: those of the kept pages' cache (its table, the savepoints
 around its writes) set aside, since a test's first request makes and keeps the page
-(``tournament/core/cache.py``), and a kept page is answered with one read of the tournament and one
+(``tournament/kit/cache.py``), and a kept page is answered with one read of the tournament and one
 of the cache."""
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ import datetime
 import pytest
 from django.utils import translation
 
-from tournament.core.formats import long_date
+from tournament.kit.formats import long_date
 from tournament.standings.tables import criterion_display
 
 pytestmark = pytest.mark.django_db

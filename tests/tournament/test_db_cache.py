@@ -1,6 +1,6 @@
-"""The database cache's one-statement writes (``tournament/core/db_cache.py``) keep Django's
+"""The database cache's one-statement writes (``tournament/kit/db_cache.py``) keep Django's
 meaning: a set replaces, an add writes only where nothing live is kept and says whether it
-wrote (the "one worker makes it" lock of ``tournament.core.cache`` rests on it, under
+wrote (the "one worker makes it" lock of ``tournament.kit.cache`` rests on it, under
 workers racing), an entry expires, the table is culled. On SQLite and PostgreSQL alike."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from django.core.cache import cache, caches
 from django.db import connection, connections, transaction
 from django.test.utils import CaptureQueriesContext
 
-from tournament.core import db_cache
-from tournament.core.db_cache import DatabaseCache
+from tournament.kit import db_cache
+from tournament.kit.db_cache import DatabaseCache
 
 pytestmark = pytest.mark.django_db
 

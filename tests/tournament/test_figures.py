@@ -9,7 +9,7 @@ from types import SimpleNamespace
 import pytest
 from django.utils import translation
 
-from tournament.core.formats import figure
+from tournament.kit.formats import figure
 from tournament.leagues.ranking import (
     LINEAR,
     LeaguePlayer,

@@ -157,7 +157,7 @@ def test_times_shared_ranks_and_elisions_as_french_writes_them(organiser_client,
 
     from django.utils import translation
 
-    from tournament.core.formats import long_datetime, rank_words
+    from tournament.kit.formats import long_datetime, rank_words
     from tournament.names import elide
     with translation.override("fr"):
         assert long_datetime(datetime.datetime(2027, 4, 1, 15, 55)) == "1er avril 2027 à 15\u00a0h\u00a055"

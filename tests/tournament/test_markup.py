@@ -1,4 +1,4 @@
-"""The answers made lighter (tournament/core/markup.py): the same page, fewer bytes; JSON in
+"""The answers made lighter (tournament/kit/markup.py): the same page, fewer bytes; JSON in
 an attribute that no value can break out of."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import html
 import json
 
-from tournament.core.markup import compact_html, json_attribute
+from tournament.kit.markup import compact_html, json_attribute
 
 
 def test_the_indentation_goes_and_the_white_space_that_shows_stays():

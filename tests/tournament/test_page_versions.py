@@ -31,7 +31,7 @@ from django.urls import reverse
 from tests.factories import add, board_turn, confirmed_match, match_at, played_record
 from tests.tournament import writes
 from tests.tournament.test_roles import named_patterns
-from tournament.core.table_codes import table_code
+from tournament.kit.table_codes import table_code
 from tournament.matches.reading.replay_cache import forget_replays
 from tournament.models import Category, Match, Registration
 from tournament.sessions.services import session_start

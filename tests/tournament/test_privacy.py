@@ -23,8 +23,8 @@ from tests.factories import fresh, played_record
 from tests.tournament.printing.helpers import pdf_pages
 from tests.tournament.test_roles import named_patterns
 from tests.tournament.tournaments import settings_of
-from tournament.core.table_codes import table_code
 from tournament.core.tournaments import staff_role_grant, tournament_create
+from tournament.kit.table_codes import table_code
 from tournament.matches.services import match_record_import_and_confirm
 from tournament.models import (
     Category,

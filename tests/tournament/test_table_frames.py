@@ -11,7 +11,7 @@ from django.utils import translation
 from django_tables2 import RequestConfig
 
 from tests.factories import match_at, recorded_match
-from tournament.core.tables import PythonBodyTable
+from tournament.kit.tables import PythonBodyTable
 from tournament.matches.reading.replay import match_replay
 from tournament.matches.tables import TurnLogTable
 from tournament.public import selectors

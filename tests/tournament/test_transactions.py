@@ -1,4 +1,4 @@
-"""A write aborted for a deadlock is run again (``tournament/core/transactions.py``): two
+"""A write aborted for a deadlock is run again (``tournament/kit/transactions.py``): two
 transactions locking two rows in opposite orders (PostgreSQL detects the cycle and aborts one
 of them) both end done, the aborted one on its second run."""
 
@@ -9,7 +9,7 @@ import threading
 import pytest
 from django.db import OperationalError, connection, connections, transaction
 
-from tournament.core.transactions import is_deadlock, retried_on_deadlock
+from tournament.kit.transactions import is_deadlock, retried_on_deadlock
 from tournament.models import Player
 
 pytestmark = [

@@ -7,7 +7,7 @@ least one turn, ``session-01/table-03-match-42.json``, holding the match's recor
 seat order, the match totals and the winners (UTF-8, a header line). The index is data, like
 the records: its header and statuses are the same words whatever the reader's language. A cell
 a spreadsheet would run as a formula (a player named ``=1+2``) starts with an apostrophe
-(:func:`tournament.core.spreadsheet.spreadsheet_cell`).
+(:func:`tournament.kit.spreadsheet.spreadsheet_cell`).
 
 ``tournament.json`` at the root (the manifest, :func:`tournament_manifest`) is what another
 installation needs to rebuild the tournament from the archive (``tournament.archive.imports``,
@@ -36,7 +36,7 @@ from typing import Any
 
 from django.db.models import Exists, OuterRef, QuerySet
 
-from tournament.core.spreadsheet import spreadsheet_cell
+from tournament.kit.spreadsheet import spreadsheet_cell
 from tournament.matches.reading.replay import match_replay
 from tournament.models import (
     ArchiveImport,

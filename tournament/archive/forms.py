@@ -6,7 +6,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from tournament.core.forms import DateInput, add_service_errors, model_field
+from tournament.kit.forms import DateInput, add_service_errors, model_field
 from tournament.models import Tournament
 
 #: A records.zip upload, at most: a full match's record takes about 2 KB once zipped (14 KB

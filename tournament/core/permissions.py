@@ -6,11 +6,17 @@
   tables listed in the role (e.g. "1-4,7").
 - Everyone else reads public tournaments, without logging in, and changes nothing.
 
-Views use the mixins at the bottom; the functions are the single place the rules live.
+- Who answers for a person's record, which every tournament it entered shows: a superuser, or
+  an organiser of every one of those tournaments (``may_merge``, ``may_edit_person``); what a
+  user may see of several tournaments at once (``access``).
+
+Views use the mixins; the functions are the single place the rules live.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import dataclass
 from urllib.parse import urlencode
 
 from django.conf import settings
@@ -18,7 +24,7 @@ from django.contrib.auth.mixins import AccessMixin
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, resolve_url
 
-from tournament.models import League, StaffRole, Table, Tournament
+from tournament.models import League, Player, Registration, StaffRole, Table, Tournament
 
 #: Where a user object keeps the roles already read: {tournament id: StaffRole or None}.
 _STAFF_ROLES_READ = "_tournament_staff_roles"
@@ -208,6 +214,83 @@ class RefereeRequiredMixin(RoleRequiredMixin):
 
     def has_permission(self) -> bool:
         return is_referee(self.request.user, self.tournament)
+
+
+# -- a person's records across tournaments ----------------------------------------------------
+
+def may_edit_person(*, user, player: Player) -> bool:
+    """May ``user`` change the name, club or licence of this record, which every tournament
+    it entered shows? The merge's rule (:func:`may_merge`): a superuser, or an organiser of
+    every one of those tournaments; no user (a command, the demo) may."""
+    return user is None or may_merge(user=user, records=[player])
+
+
+def organised_tournaments(*, user):
+    """The ids of the tournaments ``user`` organises (a queryset), or None for every one (a
+    superuser). An inactive or anonymous user organises none."""
+    if not (user.is_authenticated and user.is_active):
+        return Tournament.objects.none().values("pk")
+    if user.is_superuser:
+        return None
+    return StaffRole.objects.filter(user=user, role=StaffRole.Role.ORGANISER).values(
+        "tournament_id"
+    )
+
+
+@dataclass(frozen=True)
+class Access:
+    """What a user may see of a player's tournaments: ``visible`` (public ones and those they
+    are staff of), ``organised`` (those they organise); ``everything`` for a superuser."""
+
+    visible: frozenset[int]
+    organised: frozenset[int]
+    everything: bool = False
+
+    @property
+    def sees_licences(self) -> bool:
+        """Licence numbers are for the organisers (the public pages never show them)."""
+        return self.everything or bool(self.organised)
+
+
+def access(*, user, tournaments: Iterable[Tournament]) -> Access:
+    """The user's access to these tournaments, in one query (none for the anonymous or a
+    superuser). The rules are :mod:`tournament.core.permissions`': a private tournament is for its
+    staff only."""
+    tournaments = list(tournaments)
+    public = {tournament.pk for tournament in tournaments if tournament.is_public}
+    if not (user.is_authenticated and user.is_active):
+        return Access(frozenset(public), frozenset())
+    ids = {tournament.pk for tournament in tournaments}
+    if user.is_superuser:
+        return Access(frozenset(ids), frozenset(ids), everything=True)
+    roles = dict(
+        StaffRole.objects.filter(user=user, tournament_id__in=ids).values_list(
+            "tournament_id", "role"
+        )
+    )
+    organised = {pk for pk, role in roles.items() if role == StaffRole.Role.ORGANISER}
+    return Access(frozenset(public | set(roles)), frozenset(organised))
+
+
+def may_merge(*, user, records: Iterable[Player]) -> bool:
+    """May ``user`` merge these records? A superuser may; so may an organiser of every
+    tournament in which any of them is registered (two queries). Nobody merges records
+    registered nowhere but a superuser: there is no organiser to answer for them."""
+    if not (user.is_authenticated and user.is_active):
+        return False
+    if user.is_superuser:
+        return True
+    tournament_ids = set(
+        Registration.objects.filter(player__in=list(records)).values_list(
+            "tournament_id", flat=True
+        )
+    )
+    if not tournament_ids:
+        return False
+    organised = StaffRole.objects.filter(
+        user=user, role=StaffRole.Role.ORGANISER, tournament_id__in=tournament_ids
+    ).count()
+    return organised == len(tournament_ids)
 
 
 def can_create_league(user) -> bool:

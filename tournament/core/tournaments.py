@@ -12,10 +12,10 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from tournament.core.addresses import slug_claim
-from tournament.core.formats import long_date
 from tournament.core.freshness import tournament_write
 from tournament.core.permissions import staff_roles_forget
+from tournament.kit.addresses import slug_claim
+from tournament.kit.formats import long_date
 from tournament.models import CheckInRule, StaffRole, Tournament
 
 
@@ -39,7 +39,7 @@ def tournament_create(
 ) -> Tournament:
     """Create a tournament; ``organiser`` (a user), if given, becomes its organiser. An address
     already held, by any tournament, is refused as "not available" (``slug-unavailable``:
-    :func:`tournament.core.addresses.slug_claim`)."""
+    :func:`tournament.kit.addresses.slug_claim`)."""
     tournament = Tournament(
         name=name,
         slug=slug,

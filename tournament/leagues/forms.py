@@ -6,8 +6,8 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from tournament.core.forms import add_service_errors, model_field, slug_field
 from tournament.core.tournaments import tournament_label
+from tournament.kit.forms import add_service_errors, model_field, slug_field
 from tournament.leagues.services import points_table_clean
 from tournament.models import League, Tournament
 

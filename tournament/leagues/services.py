@@ -19,8 +19,8 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from tournament.core.addresses import slug_claim
 from tournament.core.permissions import can_create_league, is_league_organiser, is_organiser
+from tournament.kit.addresses import slug_claim
 from tournament.leagues.ranking import (
     TABLE,
     PointsTableError,

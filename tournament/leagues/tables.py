@@ -14,9 +14,9 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
-from tournament.core.addresses import career_url_maker
-from tournament.core.spreadsheet import spreadsheet_cell
-from tournament.core.tables import PlayerRankingTable, rank_value
+from tournament.kit.addresses import career_url_maker
+from tournament.kit.spreadsheet import spreadsheet_cell
+from tournament.kit.tables import PlayerRankingTable, rank_value
 from tournament.leagues.ranking import LINEAR, LeagueRow, PointsRule, points_table_text
 from tournament.models import League
 from tournament.names import name_sort_key

@@ -19,17 +19,17 @@ from django.utils.translation import gettext as _
 from django.views.generic import FormView, TemplateView, View
 from django_tables2 import RequestConfig
 
-from tournament.core.forms import add_service_errors
 from tournament.core.mixins import message_refusal
-from tournament.core.pdf import PdfView, readers_key
 from tournament.core.permissions import (
     PermissionMixin,
     can_create_league,
     can_view_league,
     is_league_organiser,
 )
-from tournament.core.spreadsheet import TABLE_FORMATS, csv_download, table_download
-from tournament.core.tables import RANKING_TEXT_COLUMNS
+from tournament.kit.forms import add_service_errors
+from tournament.kit.pdf import PdfView, readers_key
+from tournament.kit.spreadsheet import TABLE_FORMATS, csv_download, table_download
+from tournament.kit.tables import RANKING_TEXT_COLUMNS
 from tournament.leagues import selectors, services
 from tournament.leagues.forms import LeagueCreateForm, LeagueForm, LeagueTournamentForm
 from tournament.leagues.tables import (

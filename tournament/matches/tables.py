@@ -13,8 +13,8 @@ from django.utils.translation import gettext, ngettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
 from tournament import engine
-from tournament.core.seats import SEAT_LETTERS
-from tournament.core.tables import PythonBodyTable
+from tournament.kit.seats import SEAT_LETTERS
+from tournament.kit.tables import PythonBodyTable
 from tournament.matches.reading.replayed_match import ReplayedRound, TurnLine
 from tournament.models import AuditEntry, RoundEnd, Turn, Verdict
 

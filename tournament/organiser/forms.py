@@ -6,7 +6,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from tournament.core.forms import DateInput, model_field, slug_field
+from tournament.kit.forms import DateInput, model_field, slug_field
 from tournament.models import Player, RankingCriterion, StaffRole, Tournament
 from tournament.organiser.players_csv import category_names, category_names_problem
 from tournament.validators import MAX_SESSION_NUMBER, validate_table_numbers

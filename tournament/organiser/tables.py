@@ -6,7 +6,7 @@ import django_tables2 as tables2
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from tournament.core.tables import QuietHeaderTemplateColumn
+from tournament.kit.tables import QuietHeaderTemplateColumn
 from tournament.models import Registration, Session, StaffRole
 
 

@@ -19,13 +19,14 @@ from django.utils.translation import gettext as _
 from django.views.generic import FormView, TemplateView, View
 from django_tables2 import RequestConfig
 
-from tournament.core.forms import add_service_errors
 from tournament.core.mixins import ActionView, message_refusal
 from tournament.core.permissions import (
     OrganiserRequiredMixin,
     PermissionMixin,
     can_create_tournament,
+    may_edit_person,
 )
+from tournament.kit.forms import add_service_errors
 from tournament.models import (
     Registration,
     Session,
@@ -49,7 +50,6 @@ from tournament.organiser.tables import (
     OrganiserSessionTable,
     StaffRoleTable,
 )
-from tournament.players.selectors import may_edit_person
 from tournament.sessions import services as sessions
 
 

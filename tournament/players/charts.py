@@ -1,4 +1,4 @@
-"""A career's two charts (``tournament.core.charts``): the rating after each rated match, and the
+"""A career's two charts (``tournament.kit.charts``): the rating after each rated match, and the
 points of each session, with each tournament's stretch shaded and named."""
 
 from __future__ import annotations
@@ -6,8 +6,8 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from tournament.core import charts
-from tournament.core.formats import figure
+from tournament.kit import charts
+from tournament.kit.formats import figure
 
 
 def career_charts(career: dict) -> dict[str, str]:

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Count
@@ -24,7 +23,8 @@ from django.http import Http404
 from django.urls import reverse
 from django.utils import timezone
 
-from tournament.core.addresses import career_url
+from tournament.core.permissions import access, organised_tournaments
+from tournament.kit.addresses import career_url
 from tournament.models import (
     Match,
     Player,
@@ -34,7 +34,6 @@ from tournament.models import (
     Registration,
     Seat,
     Session,
-    StaffRole,
     Tournament,
 )
 from tournament.names import person_key
@@ -67,7 +66,7 @@ def players_by_licence(licences: Iterable[str], *, user=None) -> dict[str, Playe
     every record too): a licence held by anyone else names no record here, so that nobody
     borrows another organiser's player, nor learns that a licence is known. Joining two
     records of one person across organisers is a merge, with its own rule
-    (:func:`may_merge`). Among several records of one licence, the one that holds it
+    (``tournament.core.permissions.may_merge``). Among several records of one licence, the one that holds it
     itself comes first, then the oldest."""
     wanted = {licence for licence in licences if licence}
     if not wanted:
@@ -122,13 +121,6 @@ def linkable_players(*, user):
     return Registration.objects.filter(tournament_id__in=organised).values("player_id")
 
 
-def may_edit_person(*, user, player: Player) -> bool:
-    """May ``user`` change the name, club or licence of this record, which every tournament
-    it entered shows? The merge's rule (:func:`may_merge`): a superuser, or an organiser of
-    every one of those tournaments; no user (a command, the demo) may."""
-    return user is None or may_merge(user=user, records=[player])
-
-
 def merged_record_visible(*, player: Player, user) -> bool:
     """May ``user`` follow a merged record's address to the record kept? When they may see
     one of the tournaments the record was registered in when it was merged (its merge log
@@ -139,18 +131,6 @@ def merged_record_visible(*, player: Player, user) -> bool:
         tournament_ids.update(details.get("tournaments", []))
     tournaments = Tournament.objects.filter(pk__in=tournament_ids)
     return bool(access(user=user, tournaments=tournaments).visible)
-
-
-def organised_tournaments(*, user):
-    """The ids of the tournaments ``user`` organises (a queryset), or None for every one (a
-    superuser). An inactive or anonymous user organises none."""
-    if not (user.is_authenticated and user.is_active):
-        return Tournament.objects.none().values("pk")
-    if user.is_superuser:
-        return None
-    return StaffRole.objects.filter(user=user, role=StaffRole.Role.ORGANISER).values(
-        "tournament_id"
-    )
 
 
 def merge_candidate(*, user, number: int | None = None, licence: str = "") -> Player | None:
@@ -181,62 +161,6 @@ def player_or_404(player_id: int) -> Player:
         return Player.objects.get(pk=player_id)
     except Player.DoesNotExist:
         raise Http404 from None
-
-
-@dataclass(frozen=True)
-class Access:
-    """What a user may see of a player's tournaments: ``visible`` (public ones and those they
-    are staff of), ``organised`` (those they organise); ``everything`` for a superuser."""
-
-    visible: frozenset[int]
-    organised: frozenset[int]
-    everything: bool = False
-
-    @property
-    def sees_licences(self) -> bool:
-        """Licence numbers are for the organisers (the public pages never show them)."""
-        return self.everything or bool(self.organised)
-
-
-def access(*, user, tournaments: Iterable[Tournament]) -> Access:
-    """The user's access to these tournaments, in one query (none for the anonymous or a
-    superuser). The rules are :mod:`tournament.core.permissions`': a private tournament is for its
-    staff only."""
-    tournaments = list(tournaments)
-    public = {tournament.pk for tournament in tournaments if tournament.is_public}
-    if not (user.is_authenticated and user.is_active):
-        return Access(frozenset(public), frozenset())
-    ids = {tournament.pk for tournament in tournaments}
-    if user.is_superuser:
-        return Access(frozenset(ids), frozenset(ids), everything=True)
-    roles = dict(
-        StaffRole.objects.filter(user=user, tournament_id__in=ids).values_list(
-            "tournament_id", "role"
-        )
-    )
-    organised = {pk for pk, role in roles.items() if role == StaffRole.Role.ORGANISER}
-    return Access(frozenset(public | set(roles)), frozenset(organised))
-
-
-def may_merge(*, user, records: Iterable[Player]) -> bool:
-    """May ``user`` merge these records? A superuser may; so may an organiser of every
-    tournament in which any of them is registered (two queries). Nobody merges records
-    registered nowhere but a superuser: there is no organiser to answer for them."""
-    if not (user.is_authenticated and user.is_active):
-        return False
-    if user.is_superuser:
-        return True
-    tournament_ids = set(
-        Registration.objects.filter(player__in=list(records)).values_list(
-            "tournament_id", flat=True
-        )
-    )
-    if not tournament_ids:
-        return False
-    organised = StaffRole.objects.filter(
-        user=user, role=StaffRole.Role.ORGANISER, tournament_id__in=tournament_ids
-    ).count()
-    return organised == len(tournament_ids)
 
 
 def player_career(*, player: Player, user) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
 from tournament.core.freshness import tournament_write
-from tournament.core.transactions import retried_on_deadlock
+from tournament.kit.transactions import retried_on_deadlock
 from tournament.models import Player, PlayerMerge, Registration, Seat, Tournament
 from tournament.ratings.services import HistoryPoint, rated_matches, ratings_refresh
 
@@ -64,7 +64,7 @@ def players_merge(*, kept: Player, merged: Player, user, reason: str) -> PlayerM
     point at them is not held up: their foreign keys need a key share only), then the
     ratings' turn, then the tournaments by id (the end of its ``tournament_write``), as a
     match's confirmation takes the ratings' turn then its tournament. A deadlock all the same
-    runs the merge again (:func:`tournament.core.transactions.retried_on_deadlock`)."""
+    runs the merge again (:func:`tournament.kit.transactions.retried_on_deadlock`)."""
     return retried_on_deadlock(
         lambda: _players_merge(kept=kept, merged=merged, user=user, reason=reason))
 

@@ -9,8 +9,8 @@ from django.utils.html import escape, format_html
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from tournament.core.formats import figure
-from tournament.core.tables import PythonBodyTable, QuietHeaderColumn
+from tournament.kit.formats import figure
+from tournament.kit.tables import PythonBodyTable, QuietHeaderColumn
 from tournament.standings.tables import points_display
 
 

@@ -23,8 +23,9 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.generic import TemplateView, View
 
-from tournament.core.forms import add_service_errors
-from tournament.core.pdf import PdfView, readers_key
+from tournament.core.permissions import may_merge
+from tournament.kit.forms import add_service_errors
+from tournament.kit.pdf import PdfView, readers_key
 from tournament.models import Player
 from tournament.players import selectors, services
 from tournament.players.charts import career_charts
@@ -74,7 +75,7 @@ class PlayerCareerView(PlayerMixin, TemplateView):
             tournaments_table=tournaments_table,
             matches_table=matches_table,
             user_may_merge=(
-                user.is_authenticated and selectors.may_merge(user=user, records=[self.player])
+                user.is_authenticated and may_merge(user=user, records=[self.player])
             ),
             **kwargs,
         )
@@ -113,7 +114,7 @@ class PlayerMergeView(PlayerMixin, View):
     """/players/<id>/merge/: choose the other record, see both side by side, confirm.
 
     Who may: a superuser, or an organiser of every tournament in which either record is
-    registered (``selectors.may_merge``). Anonymous: the login page; a record the user may
+    registered (``may_merge``). Anonymous: the login page; a record the user may
     not see: 404; one they may see but not merge: 403.
     """
 
@@ -128,7 +129,7 @@ class PlayerMergeView(PlayerMixin, View):
 
     def allowed(self, *records: Player) -> None:
         self.career  # 404 when the user may not see this record  # noqa: B018
-        if not selectors.may_merge(user=self.request.user, records=records):
+        if not may_merge(user=self.request.user, records=records):
             raise PermissionDenied
 
     def get(self, request, *args, **kwargs):

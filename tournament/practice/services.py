@@ -23,9 +23,9 @@ from django.db import transaction
 from django.db.models import F
 from django.utils.translation import gettext as _
 
-from tournament.core.addresses import slug_claim
 from tournament.core.freshness import tournament_write
 from tournament.core.tournaments import staff_role_grant
+from tournament.kit.addresses import slug_claim
 from tournament.models import (
     AuditEntry,
     Match,

@@ -10,9 +10,9 @@ from urllib.parse import urljoin
 
 from django.urls import reverse
 
-from tournament.core.seats import seat_letter
-from tournament.core.table_codes import table_code
-from tournament.core.tables import RANKING_TEXT_COLUMNS
+from tournament.kit.seats import seat_letter
+from tournament.kit.table_codes import table_code
+from tournament.kit.tables import RANKING_TEXT_COLUMNS
 from tournament.models import Match, Session, Table, Tournament
 from tournament.names import split_name, surname_sort_key
 from tournament.printing import selectors
@@ -102,7 +102,7 @@ class TableCard:
     #: The table's address (its match in the session of the moment), and its QR code.
     address: str
     qr: str
-    #: What a phone gives to call a referee to this table (tournament.core.table_codes).
+    #: What a phone gives to call a referee to this table (tournament.kit.table_codes).
     code: str = ""
 
 

@@ -3,8 +3,8 @@ see the tournament reads it, as the standings."""
 
 from __future__ import annotations
 
-from tournament.core.pdf import PdfView
 from tournament.core.permissions import TournamentMixin
+from tournament.kit.pdf import PdfView
 from tournament.printing import prizes
 
 

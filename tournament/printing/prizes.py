@@ -8,7 +8,7 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from tournament.core.tables import RANKING_TEXT_COLUMNS
+from tournament.kit.tables import RANKING_TEXT_COLUMNS
 from tournament.models import Tournament
 from tournament.standings.categories import category_standings
 from tournament.standings.category_tables import team_players_display

@@ -13,14 +13,14 @@ from functools import cached_property
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 
-from tournament.core.addresses import public_site_root
-from tournament.core.pdf import PdfView
 from tournament.core.permissions import (
     RefereeRequiredMixin,
     TournamentMixin,
     is_referee,
     refereed_tables,
 )
+from tournament.kit.addresses import public_site_root
+from tournament.kit.pdf import PdfView
 from tournament.models import Match, Session
 from tournament.printing import documents, prizes, selectors
 from tournament.printing.forms import ScoreSheetOptionsForm, TableCardOptionsForm

@@ -10,7 +10,7 @@ from django.db.models.functions import Cast
 from django.http import Http404
 from django.urls import reverse
 
-from tournament.core.seats import seat_letter
+from tournament.kit.seats import seat_letter
 from tournament.models import Match, Registration, Seat, Session, Tournament
 from tournament.sessions.selectors import sessions_by_moment
 from tournament.standings.ranking import match_points

@@ -8,7 +8,7 @@ import django_tables2 as tables2
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from tournament.core.tables import PythonBodyTable
+from tournament.kit.tables import PythonBodyTable
 from tournament.standings.tables import points_display
 
 

@@ -16,9 +16,9 @@ from django.views.generic import TemplateView, View
 from django_tables2 import RequestConfig
 
 from tournament.core import freshness
-from tournament.core.cached_pages import CachedPageMixin
 from tournament.core.mixins import poll_seconds
 from tournament.core.permissions import TournamentMixin, is_referee
+from tournament.kit.cached_pages import CachedPageMixin
 from tournament.models import RankingCriterion, Session
 from tournament.names import FOLDED_LETTERS
 from tournament.public import selectors

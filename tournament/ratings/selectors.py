@@ -17,8 +17,8 @@ from typing import Any
 from django.db.models import Exists, OuterRef
 from django.http import Http404
 
-from tournament.core.addresses import career_url_maker
 from tournament.core.permissions import can_view_league, visible_tournament_ids
+from tournament.kit.addresses import career_url_maker
 from tournament.models import League, Match, PlayerRating, Seat
 from tournament.names import name_sort_key
 from tournament.ratings.model import is_provisional

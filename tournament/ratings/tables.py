@@ -12,9 +12,9 @@ from django.utils.html import escape
 from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
-from tournament.core.formats import figure
-from tournament.core.spreadsheet import spreadsheet_cell
-from tournament.core.tables import PlayerRankingTable, rank_value
+from tournament.kit.formats import figure
+from tournament.kit.spreadsheet import spreadsheet_cell
+from tournament.kit.tables import PlayerRankingTable, rank_value
 
 #: Decimals shown on the page and in the PDF (the rating, its mean and its uncertainty).
 SHOWN_DECIMALS = 1
@@ -30,7 +30,7 @@ EXPORT_COLUMNS = (
 
 def figure_display(value: float, *, separator: str | None = None, signed: bool = False) -> str:
     """A figure to one decimal with the page's decimal separator (12,3 in French), rounded
-    half away from zero (``tournament.core.formats.figure``); ``signed``: with its sign, "0.0"
+    half away from zero (``tournament.kit.formats.figure``); ``signed``: with its sign, "0.0"
     for no change.
 
     >>> figure_display(12.34, separator=","), figure_display(-0.04, separator=".", signed=True)
@@ -98,7 +98,7 @@ def export_columns() -> list[tuple[str, str]]:
 def export_value(name: str, row: dict):
     """A row's cell in the exports: figures as numbers to three decimals, the rank as shown
     ("3=" for a tie, else a number), text that a spreadsheet would run as a formula
-    neutralised (:func:`tournament.core.spreadsheet.spreadsheet_cell`)."""
+    neutralised (:func:`tournament.kit.spreadsheet.spreadsheet_cell`)."""
     if name == "rank":
         return rank_value(row["rank_label"])
     value = row[name]

@@ -16,10 +16,10 @@ from django.utils.translation import gettext_lazy
 from django.views.generic import TemplateView
 from django_tables2 import RequestConfig
 
-from tournament.core.pdf import PdfView, readers_key
 from tournament.core.permissions import visible_tournament_ids
-from tournament.core.spreadsheet import TABLE_FORMATS, csv_download, table_download
-from tournament.core.tables import RANKING_TEXT_COLUMNS
+from tournament.kit.pdf import PdfView, readers_key
+from tournament.kit.spreadsheet import TABLE_FORMATS, csv_download, table_download
+from tournament.kit.tables import RANKING_TEXT_COLUMNS
 from tournament.models import League
 from tournament.ratings.selectors import league_for_ratings, ratings_rows
 from tournament.ratings.tables import RatingsTable, print_rows, ratings_csv

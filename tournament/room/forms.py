@@ -7,7 +7,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from tournament.core.forms import model_field
+from tournament.kit.forms import model_field
 from tournament.models import RefereeCall, Tournament
 from tournament.room.services import ANNOUNCEMENT_MAX_LENGTH, MAX_EXTRA_MINUTES, MAX_MINUTES
 

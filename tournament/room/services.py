@@ -14,7 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournament.core.freshness import tournament_write
-from tournament.core.table_codes import table_code_matches
+from tournament.kit.table_codes import table_code_matches
 from tournament.matches.reading.rows import match_with_tournament
 from tournament.matches.services import StaleMatch, match_write
 from tournament.models import (

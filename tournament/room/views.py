@@ -3,7 +3,7 @@ controls), the head referee's board, a table's call for a referee, the projector
 its settings (docs/room.md).
 
 The board and the screen poll themselves: each poll is answered from a copy kept per data
-version (``tournament.core.cache``), 304 when nothing changed. The clock's figures are never
+version (``tournament.kit.cache``), 304 when nothing changed. The clock's figures are never
 kept: they are the server's time left, the one part that moves by itself.
 """
 
@@ -25,15 +25,15 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.generic import TemplateView, View
 
-from tournament.core.cache import cached_copy, etag
-from tournament.core.cached_pages import CSRF_MARKER, CachedPageMixin
-from tournament.core.forms import add_service_errors
 from tournament.core.mixins import message_refusal, poll_seconds
 from tournament.core.permissions import (
     OrganiserRequiredMixin,
     RefereeRequiredMixin,
     TournamentMixin,
 )
+from tournament.kit.cache import cached_copy, etag
+from tournament.kit.cached_pages import CSRF_MARKER, CachedPageMixin
+from tournament.kit.forms import add_service_errors
 from tournament.models import Announcement, Session, Table
 from tournament.room import selectors, services
 from tournament.room.clock import session_clock
@@ -132,7 +132,7 @@ class SessionClockView(OrganiserRequiredMixin, TemplateView):
 
 def _kept_fragment(request, *, key: str, version: int, make) -> HttpResponse:
     """A fragment answered from a copy kept per data ``version`` under ``key``, 304 to a poll
-    that has it (the kept pages' way, ``tournament.core.cached_pages``, for a page read by
+    that has it (the kept pages' way, ``tournament.kit.cached_pages``, for a page read by
     the staff: its fragment is the same for each of them)."""
     tag = etag(key, version)
     not_modified = get_conditional_response(request, etag=tag)

@@ -20,7 +20,7 @@ from django.db.models import Count, Exists, OuterRef, Q, QuerySet, TextField
 from django.db.models.functions import Cast
 from django.urls import reverse
 
-from tournament.core.seats import seat_letter
+from tournament.kit.seats import seat_letter
 from tournament.models import Match, Registration, Round, RoundEnd, Seat, Session, Turn, Verdict
 from tournament.names import name_sort_key
 from tournament.seating.algorithm import meetings, pair

@@ -14,7 +14,7 @@ from django.utils.html import escape
 from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from tournament.core.tables import PythonBodyTable
+from tournament.kit.tables import PythonBodyTable
 
 
 def attention_line(waiting: dict[str, Any]) -> str:

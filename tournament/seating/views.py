@@ -10,9 +10,9 @@ from django.utils.translation import gettext as _
 from django.views.generic import TemplateView
 from django_tables2 import RequestConfig
 
-from tournament.core.forms import add_service_errors
 from tournament.core.mixins import SessionActionMixin, message_refusal
 from tournament.core.permissions import OrganiserRequiredMixin
+from tournament.kit.forms import add_service_errors
 from tournament.models import Player, Session
 from tournament.seating import selectors, services
 from tournament.seating.forms import SeatingMethodForm, SwapForm

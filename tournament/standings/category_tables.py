@@ -11,7 +11,7 @@ from django.utils.html import escape
 from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
-from tournament.core.tables import PythonBodyTable, rank_value
+from tournament.kit.tables import PythonBodyTable, rank_value
 from tournament.standings.ranking import CRITERIA
 from tournament.standings.tables import (
     CSV_DIALECTS,

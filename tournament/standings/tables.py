@@ -15,8 +15,8 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from tournament.core.spreadsheet import spreadsheet_cell
-from tournament.core.tables import PlayerRankingTable, rank_value
+from tournament.kit.spreadsheet import spreadsheet_cell
+from tournament.kit.tables import PlayerRankingTable, rank_value
 from tournament.models import RankingCriterion
 from tournament.standings.final import STAGE_FINAL
 from tournament.standings.ranking import CRITERIA
@@ -231,7 +231,7 @@ def export_value(name: str, row: dict):
     exact, the share from 0 to 1 to four decimals), the rank a number (3 for "3=", empty when
     not ranked), the tie "tied" or nothing, the status "withdrawn", "not ranked" (no confirmed
     match) or nothing, and text that a spreadsheet would run as a formula neutralised
-    (:func:`tournament.core.spreadsheet.spreadsheet_cell`)."""
+    (:func:`tournament.kit.spreadsheet.spreadsheet_cell`)."""
     if name == "rank":
         return rank_value(row["rank_label"].rstrip("="))
     if name == "tie":

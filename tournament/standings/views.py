@@ -9,10 +9,10 @@ from django.views.generic import TemplateView
 from django_tables2 import RequestConfig
 
 from tournament.core import freshness
-from tournament.core.cached_pages import CachedPageMixin
 from tournament.core.mixins import poll_seconds
 from tournament.core.permissions import TournamentMixin
-from tournament.core.spreadsheet import TABLE_FORMATS, csv_download, table_download
+from tournament.kit.cached_pages import CachedPageMixin
+from tournament.kit.spreadsheet import TABLE_FORMATS, csv_download, table_download
 from tournament.standings.categories import tournament_categories
 from tournament.standings.selectors import standings
 from tournament.standings.tables import StandingsTable, csv_choices, csv_dialect, standings_csv

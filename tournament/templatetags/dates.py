@@ -1,12 +1,12 @@
 """Dates as a reader writes them: ``{{ day|long_date }}``, ``{{ moment|long_datetime }}``
-(``tournament.core.formats``)."""
+(``tournament.kit.formats``)."""
 
 from __future__ import annotations
 
 from django import template
 from django.utils import timezone
 
-from tournament.core.formats import long_date, long_datetime
+from tournament.kit.formats import long_date, long_datetime
 
 register = template.Library()
 register.filter("long_date", long_date)

@@ -1,11 +1,11 @@
 """Figures as a reader writes them: ``{{ value|figure }}`` (one decimal, half away from zero)
-and ``{{ change|signed_figure }}`` ("+1.3", "-0.4", "0.0"): ``tournament.core.formats.figure``."""
+and ``{{ change|signed_figure }}`` ("+1.3", "-0.4", "0.0"): ``tournament.kit.formats.figure``."""
 
 from __future__ import annotations
 
 from django import template
 
-from tournament.core.formats import figure
+from tournament.kit.formats import figure
 
 register = template.Library()
 

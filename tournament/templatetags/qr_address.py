@@ -7,7 +7,7 @@ from urllib.parse import urlsplit
 
 from django import template
 
-from tournament.core.addresses import LOCAL_HOSTS, public_site_root
+from tournament.kit.addresses import LOCAL_HOSTS, public_site_root
 
 register = template.Library()
 

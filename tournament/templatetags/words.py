@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django import template
 
-from tournament.core.formats import rank_words as _rank_words
+from tournament.kit.formats import rank_words as _rank_words
 from tournament.names import elide as _elide
 
 register = template.Library()

@@ -31,8 +31,8 @@ from django.utils import translation
 
 from bench.harness import build_tournament, throwaway_database, time_runs, timed
 from tournament import engine
-from tournament.core.pdf import DEFAULT_SITE_ROOT, render_pdf
 from tournament.core.tournaments import tournament_create
+from tournament.kit.pdf import DEFAULT_SITE_ROOT, render_pdf
 from tournament.matches import services as match_services
 from tournament.matches.reading.replay import match_replay
 from tournament.matches.reading.rows import match_rows, match_with_tournament

@@ -28,7 +28,7 @@ from bench.harness import (
     timed_get,
 )
 from tournament.core import freshness
-from tournament.core.table_codes import table_code
+from tournament.kit.table_codes import table_code
 from tournament.models import Table
 from tournament.room import services as room_services
 

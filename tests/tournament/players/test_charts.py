@@ -8,8 +8,8 @@ import xml.etree.ElementTree as ET
 import pytest
 from django.utils import translation
 
-from tournament.core import charts as charts_module
-from tournament.core.charts import Span, points_chart, rating_chart
+from tournament.kit import charts as charts_module
+from tournament.kit.charts import Span, points_chart, rating_chart
 
 # Charts are kept in the shared cache, which is the database.
 pytestmark = pytest.mark.django_db

@@ -7,7 +7,7 @@ import doctest
 import pytest
 from django.utils import translation
 
-from tournament.core import charts
+from tournament.kit import charts
 from tournament.players import tables
 
 # Charts are kept in the shared cache, which is the database.

@@ -15,8 +15,8 @@ from weasyprint.formatting_structure import boxes
 from tests.pages import has_id
 from tests.tournament.players.helpers import two_tournaments
 from tests.tournament.printing.helpers import assert_document_footer, assert_pdf
-from tournament.core.charts import SIZE
-from tournament.core.pdf import DEFAULT_SITE_ROOT, StaticFilesFetcher
+from tournament.kit.charts import SIZE
+from tournament.kit.pdf import DEFAULT_SITE_ROOT, StaticFilesFetcher
 
 
 @pytest.fixture

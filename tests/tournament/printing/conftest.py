@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from tournament.core import pdf
 from tournament.core.tournaments import staff_role_grant
+from tournament.kit import pdf
 from tournament.models import StaffRole
 
 

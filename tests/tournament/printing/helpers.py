@@ -18,8 +18,8 @@ from pypdf import PdfReader
 from weasyprint import HTML
 from weasyprint.formatting_structure import boxes
 
-from tournament.core.formats import long_datetime
-from tournament.core.pdf import DEFAULT_SITE_ROOT, StaticFilesFetcher
+from tournament.kit.formats import long_datetime
+from tournament.kit.pdf import DEFAULT_SITE_ROOT, StaticFilesFetcher
 
 
 def pdf_pages(content: bytes) -> list[str]:

@@ -13,8 +13,8 @@ from django.test import Client
 
 from tests.tournament.players.helpers import two_tournaments
 from tests.tournament.printing.helpers import assert_pdf
-from tournament.core import pdf
 from tournament.core.freshness import tournament_write
+from tournament.kit import pdf
 from tournament.models import League, Player, Tournament
 
 READERS = 12

@@ -8,7 +8,7 @@ import pytest
 from pypdf import PdfReader
 from weasyprint.urls import FatalURLFetchingError
 
-from tournament.core.pdf import RefusedAddress, StaticFileNotFound, StaticFilesFetcher, html_to_pdf
+from tournament.kit.pdf import RefusedAddress, StaticFileNotFound, StaticFilesFetcher, html_to_pdf
 
 
 def test_static_files_come_from_disk_whatever_the_host():

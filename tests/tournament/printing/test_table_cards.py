@@ -182,7 +182,7 @@ def test_not_for_the_staff_of_another_tournament(staff_client, tournament, make_
 def test_each_card_prints_the_code_that_calls_a_referee_to_its_table(staff_client, tournament,
                                                                    client):
     """The code on card n calls a referee to table n, and to no other table."""
-    from tournament.core.table_codes import table_code
+    from tournament.kit.table_codes import table_code
     from tournament.models import RefereeCall
     from tournament.sessions.services import session_start
 

@@ -1,4 +1,4 @@
-"""The public pages kept once made (tournament/core/cached_pages.py): a poll with nothing new is
+"""The public pages kept once made (tournament/kit/cached_pages.py): a poll with nothing new is
 a 304 after one read, a page is made once per change whatever the number of readers, and each
 change shows at once on every kept page and fragment."""
 
@@ -28,8 +28,8 @@ from tests.factories import (
 )
 from tests.tournament.tournaments import settings_of
 from tournament import engine
-from tournament.core.cache import CachedCopy
-from tournament.core.cached_pages import COPY_FORMAT, CSRF_MARKER
+from tournament.kit.cache import CachedCopy
+from tournament.kit.cached_pages import COPY_FORMAT, CSRF_MARKER
 from tournament.matches import services
 from tournament.models import Match, Player, Turn
 from tournament.organiser import services as organiser_services

@@ -1,5 +1,5 @@
 """What the room's phones are sent when they poll while the tables play: the live fragments of
-the session, of a player and of a match, kept compressed once made (core/cached_pages.py) and
+the session, of a player and of a match, kept compressed once made (kit/cached_pages.py) and
 made for less (the session's tables without its players' list, a player's matches written in
 Python), showing each turn and each confirmation at once."""
 
@@ -21,7 +21,7 @@ from tests.factories import (
     rounds_confirmed,
 )
 from tests.pages import select, text
-from tournament.core.cached_pages import CSRF_MARKER
+from tournament.kit.cached_pages import CSRF_MARKER
 from tournament.models import Match, Registration
 from tournament.standings.selectors import standings
 

@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tests.factories import match_at, recorded_match, seated_session, tournament_with_players
-from tournament.core.table_codes import table_code
+from tournament.kit.table_codes import table_code
 from tournament.models import RefereeCall, Session, SessionAuditEntry, StaffRole
 from tournament.room import services
 

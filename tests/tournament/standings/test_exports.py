@@ -20,8 +20,8 @@ from hypothesis import strategies as st
 from tests.examples import examples
 from tests.factories import played_session, players_of, tournament_with_players
 from tests.tournament.tournaments import settings_of
-from tournament.core import spreadsheet
-from tournament.core import tables as shared_tables
+from tournament.kit import spreadsheet
+from tournament.kit import tables as shared_tables
 from tournament.models import Player, Registration
 from tournament.organiser.services import registration_withdraw, tournament_update
 from tournament.standings import tables

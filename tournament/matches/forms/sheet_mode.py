@@ -10,7 +10,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from tournament import engine
-from tournament.core.seats import SEAT_LETTERS
+from tournament.kit.seats import SEAT_LETTERS
 from tournament.matches.forms.parsing import (
     WIDGET_RENDERER,
     PlacementFieldsMixin,

@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 
 from tournament import engine
-from tournament.core.seats import SEAT_LETTERS
+from tournament.kit.seats import SEAT_LETTERS
 from tournament.matches.reading.replayed_match import (
     LiveRound,
     ReplayedMatch,

@@ -22,7 +22,7 @@ from typing import Any
 from django.utils.safestring import SafeString
 
 from tournament import engine
-from tournament.core.markup import json_attribute
+from tournament.kit.markup import json_attribute
 from tournament.matches.reading.rows import MatchRows, record_from_rows
 from tournament.models import Match, Round, RoundEnd, Turn, Verdict
 from tournament.names import elide

@@ -33,9 +33,9 @@ from django.views import View
 from django_htmx.http import trigger_client_event
 from django_tables2 import RequestConfig
 
-from tournament.core.forms import add_service_errors
-from tournament.core.markup import compact_response, json_attribute
 from tournament.core.permissions import TournamentMixin, can_referee, is_organiser, is_referee
+from tournament.kit.forms import add_service_errors
+from tournament.kit.markup import compact_response, json_attribute
 from tournament.matches import services
 from tournament.matches.forms.entry import RecordUploadForm, RoundEndForm, TurnForm
 from tournament.matches.forms.parsing import clean_cell, clean_corners, clean_tile, small_number

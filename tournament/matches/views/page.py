@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.views import View
 
 from tournament.core import freshness
-from tournament.core.cached_pages import CachedPageMixin
+from tournament.kit.cached_pages import CachedPageMixin
 from tournament.matches.reading.replay import match_replay
 from tournament.matches.reading.replay_cache import borrowed_replay, keep_replay, kept_after
 from tournament.matches.reading.rows import match_rows

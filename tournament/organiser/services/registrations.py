@@ -14,15 +14,12 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
 from tournament.core.freshness import tournament_write
+from tournament.core.permissions import may_edit_person
 from tournament.models import Player, Registration, Seat, Tournament
 from tournament.names import person_key
 from tournament.organiser.players_csv import PlayerLine, csv_line_errors, players_csv_read
 from tournament.organiser.services.categories import registrations_categorise
-from tournament.players.selectors import (
-    may_edit_person,
-    players_by_licence,
-    players_by_name_and_club,
-)
+from tournament.players.selectors import players_by_licence, players_by_name_and_club
 from tournament.players.services import player_split
 from tournament.sessions.services import next_session_to_seat
 from tournament.validators import MAX_SESSION_NUMBER

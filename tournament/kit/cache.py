@@ -52,7 +52,7 @@ class CachedCopy:
 
 
 #: The salt of the ETags' keyed hash (with ``settings.SECRET_KEY``).
-ETAG_SALT = "tournament.core.cache.etag"
+ETAG_SALT = "tournament.kit.cache.etag"
 
 
 def etag(key: str, version: int | str) -> str:

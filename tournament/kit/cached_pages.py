@@ -3,7 +3,7 @@
 Every phone of the room polls the standings, its table's match or its player page every few
 seconds. For a reader who is not logged in (the public: the page is the same for all of them),
 a page and its polled fragment are answered from a copy kept in the shared cache
-(:func:`tournament.core.cache.cached_copy`), made once per change of what the page shows (its
+(:func:`tournament.kit.cache.cached_copy`), made once per change of what the page shows (its
 version, :meth:`CachedPageMixin.page_version`, from :mod:`tournament.core.freshness`),
 whatever the number of phones; the answer carries an ETag named by that version, so that a poll with nothing new is answered 304 after
 one or two indexed reads (the tournament's row, which the view loads anyway, and the
@@ -38,7 +38,7 @@ from django.utils.http import http_date
 from django.utils.text import compress_string
 from django.utils.translation import get_language
 
-from tournament.core.cache import cached_copy, etag
+from tournament.kit.cache import cached_copy, etag
 
 #: Stands for the reader's CSRF token in a kept page (letters, digits and dashes: the
 #: templates' escaping leaves it as it is).

@@ -3,7 +3,7 @@
 Django's ``DatabaseCache`` writes an entry in three statements and a transaction: it counts
 the table's rows (to cull it when it holds more than ``MAX_ENTRIES``), reads the entry, then
 updates or inserts it. A page made for the phones writes twice (the "one worker makes it" lock,
-then the copy: ``tournament.core.cache``), so under a room every page made paid for two counts
+then the copy: ``tournament.kit.cache``), so under a room every page made paid for two counts
 of the whole table. Here ``set`` and ``add`` are one ``INSERT ... ON CONFLICT`` each, which
 PostgreSQL and SQLite both run atomically (``add`` replaces only an entry already expired, as
 Django's does, and says whether it wrote), and the table is counted, and culled as Django

@@ -31,8 +31,8 @@ from weasyprint import HTML
 from weasyprint.text.fonts import FontConfiguration
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
-from tournament.core.cache import CachedCopy, cached_copy, etag
-from tournament.core.formats import long_datetime
+from tournament.kit.cache import CachedCopy, cached_copy, etag
+from tournament.kit.formats import long_datetime
 
 #: Where relative addresses point when no request gives the site's root (commands, tests).
 DEFAULT_SITE_ROOT = "http://localhost:8000/"
@@ -126,7 +126,7 @@ class PdfView(View):
 
     A document asked for again and again (a confirmed match's sheet, the seating as a session
     starts, the standings as it ends: every phone of the room) names itself in
-    :meth:`cache_name` and is kept once made (:func:`tournament.core.cache.cached_copy`, shared by every
+    :meth:`cache_name` and is kept once made (:func:`tournament.kit.cache.cached_copy`, shared by every
     worker): until the tournament's next write, the kept PDF is sent as it is; after a write,
     the document's HTML is made again (milliseconds) and, when it says the same, the kept PDF
     stays; when it differs, one worker makes the new PDF (seconds) while the others send the

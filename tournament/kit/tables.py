@@ -11,7 +11,7 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 from django_tables2.utils import AttributeDict, computed_values
 
-from tournament.core.spreadsheet import spreadsheet_cell
+from tournament.kit.spreadsheet import spreadsheet_cell
 
 
 class QuietHeaderColumn(tables2.Column):
@@ -154,7 +154,7 @@ class PlayerRankingTable(PythonBodyTable):
     ratings. The rank as shown ("3=" for a tie), the name a link to ``url``. In the XLSX and
     ODS exports (django-tables2's TableExport), headers capitalised as in the CSV, the rank a
     number unless tied (:func:`rank_value`), text that a spreadsheet would run as a formula
-    neutralised (:func:`tournament.core.spreadsheet.spreadsheet_cell`)."""
+    neutralised (:func:`tournament.kit.spreadsheet.spreadsheet_cell`)."""
 
     rank = tables2.Column(verbose_name=_("rank"), attrs={"td": {"class": "rank"}})
     name = tables2.Column(verbose_name=_("player"), order_by="name_key")

@@ -1,6 +1,6 @@
 """French dates and times as French writes them: "15 h 55", "1 avril 2027 à 15 h 55" (Django's
 own French formats write "15:55"). The no-break spaces keep "15 h 55" on one line.
-(``tournament.core.formats`` makes the first of the month "1er".)"""
+(``tournament.kit.formats`` makes the first of the month "1er".)"""
 
 DATE_FORMAT = "j F Y"
 TIME_FORMAT = "H\u00a0\\h\u00a0i"

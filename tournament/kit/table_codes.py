@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from django.utils.crypto import constant_time_compare, salted_hmac
 
-SALT = "tournament.core.table_codes"
+SALT = "tournament.kit.table_codes"
 DIGITS = 4
 
 
