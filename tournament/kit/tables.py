@@ -37,7 +37,7 @@ class PythonBodyTable(tables2.Table):
     the table defines it, else the record's value escaped. django-tables2's default rendering
     goes through the template engine for every cell: about 0.7 s for the standings of 512
     players, against a few milliseconds here; the pages that poll every 15 seconds need it.
-    The template ``tournament/_python_body_table.html`` is django-tables2's own with
+    The template ``tournament/parts/_python_body_table.html`` is django-tables2's own with
     the body replaced. While the body is built, ``self.separator`` is the active language's
     decimal separator (read once, not once per cell).
     """
@@ -45,7 +45,7 @@ class PythonBodyTable(tables2.Table):
     separator = "."
 
     class Meta:
-        template_name = "tournament/_python_body_table.html"
+        template_name = "tournament/parts/_python_body_table.html"
 
     def table_html(self, request=None) -> SafeString:
         """The table as ``{% render_table %}`` writes it, for less.

@@ -72,7 +72,7 @@ class StaffRoleTable(tables2.Table):
     username = tables2.Column(accessor="user__username", verbose_name=_("user"))
     tables = tables2.Column(verbose_name=_("tables"), default=_("all"))
     revoke = QuietHeaderTemplateColumn(
-        template_name="tournament/_staff_revoke_button.html",
+        template_name="tournament/parts/_staff_revoke_button.html",
         verbose_name=_("actions"),
         orderable=False,
     )
