@@ -1,7 +1,7 @@
 """The room under load: tablets entering their matches, phones following the event.
 
 Run against a server of the room built by ``python manage.py bench_room_setup`` (see
-docs/benchmarks.md, "The room under load"); ``python manage.py bench_room_knee`` runs it at
+docs/development/benchmarks.md, "The room under load"); ``python manage.py bench_room_knee`` runs it at
 increasing sizes and prints the knee. By hand, for ``N`` tables (``N`` tablets, ``4N`` phones):
 
     BENCH_TABLES=N locust -f bench/locustfile.py --headless --host http://127.0.0.1:8000 \

@@ -1,5 +1,5 @@
 """The server's settings with the cache and the database connections changed, to measure them
-under the room (docs/benchmarks.md, "The server set up for it"):
+under the room (docs/development/benchmarks.md, "The server set up for it"):
 
     DJANGO_SETTINGS_MODULE=bench.settings_variants BENCH_CACHE=file gunicorn tournament.wsgi ...
 

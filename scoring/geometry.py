@@ -1,4 +1,4 @@
-"""Board coordinates (docs/record-format.md): corner points and cells of a triangular lattice.
+"""Board coordinates (docs/reference/record-format.md): corner points and cells of a triangular lattice.
 
 Point ``(x, y)`` sits at ``(x + y/2, y*sqrt(3)/2)`` on the table, y upwards.
 

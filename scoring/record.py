@@ -1,8 +1,8 @@
-"""Match records (docs/record-format.md): typed, frozen objects, and their writing back to
+"""Match records (docs/reference/record-format.md): typed, frozen objects, and their writing back to
 JSON (``to_dict``, ``to_json``). Reading JSON into them is :mod:`scoring.record_reading`
 (:func:`~scoring.record_reading.load_record`, :func:`~scoring.record_reading.parse_record`).
 
-Extensions (documented in docs/engine.md): a rack entry may be an integer, the total value of a
+Extensions (documented in docs/reference/engine.md): a rack entry may be an integer, the total value of a
 rack whose tiles were not noted; the player's rack count is then not checked, and the
 settlement uses the total. A turn's ``decision`` and ``reason``, and a round's
 ``settlement_decision`` and ``settlement_reason``: the referee's decision on a claim that
@@ -42,7 +42,7 @@ Rack = tuple[str, ...] | int
 Decision = Literal["engine", "claim"]
 DECISIONS: Final = ("engine", "claim")
 #: The largest integer a record may hold, either sign: no real match comes near it, and a
-#: bound keeps every sum and every message short (docs/record-format.md, "Integers").
+#: bound keeps every sum and every message short (docs/reference/record-format.md, "Integers").
 INTEGER_LIMIT: Final = 10**9
 
 

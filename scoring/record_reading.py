@@ -1,10 +1,10 @@
-"""Reading a match record (docs/record-format.md): JSON text or decoded JSON to the typed,
+"""Reading a match record (docs/reference/record-format.md): JSON text or decoded JSON to the typed,
 frozen objects of :mod:`scoring.record`.
 
 Reading checks the shape of the record only: types, ranges, the rule set, the player
 indexes. What a referee must hear about (a wrong claim, an unknown tile name, a mirror image)
 is not a reading error: the replay reports it as a problem. Errors are :class:`RecordError`
-naming the JSON path. The extensions read here (docs/engine.md) are those of
+naming the JSON path. The extensions read here (docs/reference/engine.md) are those of
 :mod:`scoring.record`: a rack's total, and the referee's decisions (a turn's ``decision`` and
 ``reason``, a round's ``settlement_decision`` and ``settlement_reason``).
 """
@@ -408,7 +408,7 @@ def parse_record(data: object) -> MatchRecord:
     )
 
 
-#: The options a record may set on top of its rule set (docs/rules.md).
+#: The options a record may set on top of its rule set (docs/reference/rules.md).
 OPTIONS: Final = ("opening_bonus", "rounds", "time_up")
 
 

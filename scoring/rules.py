@@ -1,4 +1,4 @@
-"""Rule sets: every number of the rule book (docs/rules.md), as data.
+"""Rule sets: every number of the rule book (docs/reference/rules.md), as data.
 
 No other module of the engine holds a rule number; they all read a :class:`RuleSet` passed in
 by keyword.
@@ -115,7 +115,7 @@ _RULE_SETS = {
             max_players=4,
             hand_sizes=_sizes(p2=9, p3=7, p4=7),
             voluntary_draw=False,
-            # The Travel Tour sheet, read literally (docs/rules.md): bridge, hexagon and
+            # The Travel Tour sheet, read literally (docs/reference/rules.md): bridge, hexagon and
             # double hexagon only, three hexagons at once worth the double's +60.
             two_sides_bonus=None,
             hexagon_bonuses=(50, 60, 60),
@@ -125,7 +125,7 @@ _RULE_SETS = {
     )
 }
 
-#: The rule sets of docs/rules.md, by name.
+#: The rule sets of docs/reference/rules.md, by name.
 RULE_SETS: Mapping[str, RuleSet] = MappingProxyType(_RULE_SETS)
 #: The tournament rules, the default.
 DEFAULT_RULES: RuleSet = RULE_SETS["goliath-tournament"]

@@ -57,7 +57,7 @@ def simulate_match(
 ) -> dict[str, Any]:
     """A whole match record (a JSON-ready dict), the same for the same arguments.
 
-    ``opening_bonus`` and ``rounds`` are the record's options (docs/rules.md). ``mistakes``
+    ``opening_bonus`` and ``rounds`` are the record's options (docs/reference/rules.md). ``mistakes``
     is the probability that a claim (a turn's, or a settlement's) is wrong;
     ``sheet`` records tiles and bonus claims only, as a paper score sheet does. ``on_turn``,
     if given, is called after every turn with the table, the racks and the pool (to watch a
@@ -66,7 +66,7 @@ def simulate_match(
     player takes the best placement 85 % of the time (else any legal one). Strength weighs
     little against the draw: over 100 matches of 4 rounds, players of 1.0, 0.66, 0.33 and 0
     won 27, 31, 30 and 12 (shared wins counted for each). The rating study
-    (``python manage.py bench_rating_study``, docs/ratings.md) plays seasons of such players.
+    (``python manage.py bench_rating_study``, docs/guides/ratings.md) plays seasons of such players.
     """
     ruleset = rule_set(rules, target=target, opening_bonus=opening_bonus, round_limit=rounds)
     if names is None:

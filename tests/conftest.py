@@ -22,7 +22,7 @@ suite), else ``dev``. pytest's header names the profile loaded.
 
 Every test under ``tests/browser/`` is marked ``browser`` (``pytest_collection_modifyitems``
 below), so that ``-m "not slow and not browser"`` is the quick inner loop
-(docs/contributing.md).
+(docs/development/contributing.md).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The code passes the project's linter (ruff), keeps its layers (import-linter) and its types
-(mypy), all configured in pyproject.toml (docs/architecture.md, docs/contributing.md)."""
+(mypy), all configured in pyproject.toml (docs/development/architecture.md, docs/development/contributing.md)."""
 
 from __future__ import annotations
 
@@ -70,9 +70,9 @@ def test_an_upward_import_or_a_circle_breaks_the_contracts(tmp_path):
 
 
 def test_every_module_over_500_lines_says_why_in_the_architecture():
-    """One concept per module; a module over 500 lines is listed in docs/architecture.md with
+    """One concept per module; a module over 500 lines is listed in docs/development/architecture.md with
     its reason (the migrations aside), and the list names no module that no longer is."""
-    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    text = (ROOT / "docs" / "development" / "architecture.md").read_text(encoding="utf-8")
     listed = text[text.index("The modules over 500 lines"):]
     listed = listed[:listed.index("\n#")]
     long = []

@@ -100,7 +100,7 @@ class RegistrationAdmin(admin.ModelAdmin):
 @admin.register(Category)
 class CategoryAdmin(admin.ModelAdmin):
     """Shown, not edited: a category's players are given on the players page, which keeps
-    them in their tournament (docs/categories.md)."""
+    them in their tournament (docs/guides/categories.md)."""
 
     list_display = ["name", "tournament"]
     list_filter = ["tournament"]
@@ -167,7 +167,7 @@ class TableInline(admin.TabularInline):
 
 @admin.register(RefereeCall)
 class RefereeCallAdmin(ReadOnlyAdmin):
-    """The players' calls for a referee (docs/room.md): the session's log, read here."""
+    """The players' calls for a referee (docs/guides/room.md): the session's log, read here."""
 
     list_display = ["table", "session", "reason", "times", "called_at", "answered_at",
                     "answered_by"]

@@ -6,17 +6,17 @@ with two matches under way. Each match is a record of a whole match from the eng
 simulator, stored by the recording's record import and confirmed by the demo referee; the
 sessions are started and closed by the organiser's services, which refuse to close a session
 with a match not confirmed. Only the seating is a plan of the demo's own (``demo_seating``).
-Session 3 has its room (docs/room.md): its clock running, a call for a referee from table 3,
+Session 3 has its room (docs/guides/room.md): its clock running, a call for a referee from table 3,
 two announcements on the projector screen. The demo referee has a practice table
 (``tournament.practice``), opened on the demo tournament.
 
 Its players carry prize categories (women, juniors, seniors) and its clubs are ranked by
-their best two players (docs/categories.md).
+their best two players (docs/guides/categories.md).
 
 Before it, the demo builds an earlier tournament (slug ``demo-autumn``, a month before: 12
 players, ten of them the demo's, two sessions played and closed, then its final table of 4
-opened, seated from the standings, played and closed: docs/final.md; with check-in, one
-player absent from session 1 and the others checked in: docs/check-in.md), and a league "Demo season"
+opened, seated from the standings, played and closed: docs/guides/final.md; with check-in, one
+player absent from session 1 and the others checked in: docs/guides/check-in.md), and a league "Demo season"
 (slug ``demo-season``) of the two, through the leagues' services: the league's ranking and
 the players' ratings have something to show.
 """
@@ -68,7 +68,7 @@ EARLIER_SLUG = "demo-autumn"
 LEAGUE_SLUG = "demo-season"
 #: The earlier tournament's players: the demo's first ten, and two who came only then.
 EARLIER_PLAYERS_FROM_DEMO = 10
-#: The earlier tournament's session that one player misses (check-in: docs/check-in.md).
+#: The earlier tournament's session that one player misses (check-in: docs/guides/check-in.md).
 EARLIER_ABSENT_SESSION = 1
 EARLIER_ONLY_PLAYERS = [
     ("Yann Kerbrat", "Perpignan Catalans", "DEMO-17"),
@@ -99,7 +99,7 @@ DEMO_PLAYERS = [
     ("Anaïs Morel", "Perpignan Catalans", "DEMO-15"),
     ("Gaël Le Goff", "Perpignan Catalans", "DEMO-16"),
 ]
-#: The demo's prize categories (docs/categories.md), and its club teams: the best two players.
+#: The demo's prize categories (docs/guides/categories.md), and its club teams: the best two players.
 DEMO_CATEGORIES = {
     "Women": ["Chloé Martin", "Élodie Faure", "Amélie Dupont", "Margaux Rousseau",
               "Inès Benali", "Zoé Garnier", "Núria Puig", "Anaïs Morel"],
@@ -111,7 +111,7 @@ DEMO_TABLE_SIZE = 4
 FINISHED_SESSIONS = (1, 2)
 # In session 3, the first two tables have a match under way, the others have not started.
 PLAYING_TABLES_IN_PROGRESS = 2
-#: The room in session 3 (docs/room.md): its clock, a call from a table, two announcements.
+#: The room in session 3 (docs/guides/room.md): its clock, a call from a table, two announcements.
 DEMO_CLOCK_MINUTES = 90
 DEMO_CALL_TABLE = 3
 DEMO_ANNOUNCEMENTS = [
@@ -298,7 +298,7 @@ def _demo_room(session: Session, *, organiser) -> None:
 def _demo_earlier(*, today: datetime.date, organiser, referee) -> Tournament:
     """The tournament a month before the demo: two sessions, every match confirmed, closed.
     Built first, so that its matches come first in the rating history. It uses check-in
-    (docs/check-in.md): one player misses session 1, a forfeit in its standings."""
+    (docs/guides/check-in.md): one player misses session 1, a forfeit in its standings."""
     start = today - datetime.timedelta(days=EARLIER_DAYS_BEFORE)
     tournament = tournament_create(
         name="Tournoi d'automne", slug=EARLIER_SLUG, start_date=start, end_date=start,

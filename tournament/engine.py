@@ -132,12 +132,12 @@ def rule_set(
     )
 
 
-# -- the match options (docs/rules.md, "Options a tournament may set") ------------------------
+# -- the match options (docs/reference/rules.md, "Options a tournament may set") ------------------------
 
 
 def record_options(*, tournament: Any, match: Any = None) -> dict[str, Any]:
     """A tournament's match options as the keyword arguments of ``MatchRecord``; with a
-    ``match``, its own option too (``time_up``: the session clock, docs/room.md)."""
+    ``match``, its own option too (``time_up``: the session clock, docs/guides/room.md)."""
     options = {"opening_bonus": tournament.opening_bonus, "round_limit": tournament.match_rounds}
     if match is not None and match.time_up_round is not None:
         options["time_up"] = match.time_up_round
@@ -201,7 +201,7 @@ def simulated_match_record(
     """A whole legal match between ``names`` (in seat order), from the engine's simulator,
     with the match options given.
 
-    Every claim in it is right; the record follows docs/record-format.md.
+    Every claim in it is right; the record follows docs/reference/record-format.md.
     """
     return simulate_match(
         players=len(names), names=names, seed=seed, rules=rules, target=target,

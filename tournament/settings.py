@@ -13,13 +13,13 @@ Everything that differs between a laptop and a real event comes from the environ
   that changes the scheme or port, e.g. ``https://scores.example.org``.
 - ``TRIOMINOS_HTTPS=1``: every browser reaches the site through an HTTPS reverse proxy that
   sets ``X-Forwarded-Proto``: Secure cookies, HSTS, HTTP redirected to HTTPS (what
-  ``manage.py check --deploy`` asks for; docs/operations.md says when).
+  ``manage.py check --deploy`` asks for; docs/guides/operations.md says when).
 - ``DATABASE_URL``: e.g. ``postgres://user:password@127.0.0.1:5432/triominos``
   (SQLite in ``db.sqlite3`` at the project root otherwise).
 - ``TRIOMINOS_BENCH=0|1``: the benchmarks' app (``bench/``, development only: not in the
   wheel) in ``INSTALLED_APPS``; on by default outside production when it can be imported,
-  off in production unless set to 1 (the room benchmark's setup, docs/benchmarks.md;
-  docs/operations.md lists every setting).
+  off in production unless set to 1 (the room benchmark's setup, docs/development/benchmarks.md;
+  docs/guides/operations.md lists every setting).
 """
 
 import datetime
@@ -73,7 +73,7 @@ if not ALLOWED_HOSTS:
     ALLOWED_HOSTS = ["localhost", "127.0.0.1", "[::1]"]
 CSRF_TRUSTED_ORIGINS = env_list("TRIOMINOS_CSRF_TRUSTED_ORIGINS")
 
-# Behind an HTTPS reverse proxy (docs/operations.md, "Behind an HTTPS proxy"): the proxy says
+# Behind an HTTPS reverse proxy (docs/guides/operations.md, "Behind an HTTPS proxy"): the proxy says
 # the request came over HTTPS (X-Forwarded-Proto, which it must overwrite, and gunicorn must
 # listen on 127.0.0.1 only); the cookies travel over HTTPS only; browsers remember for a year
 # to use HTTPS (HSTS, this host only); a request over plain HTTP is redirected. Off by default:
@@ -118,7 +118,7 @@ INSTALLED_APPS = [
 
 # GZipMiddleware first: it compresses what every other middleware and view wrote (HTML, htmx
 # fragments, JSON; PDFs and static files are already compressed). Its answers to BREACH:
-# docs/operations.md, "Compressed pages".
+# docs/guides/operations.md, "Compressed pages".
 MIDDLEWARE = [
     "django.middleware.gzip.GZipMiddleware",
     "django.middleware.security.SecurityMiddleware",

@@ -1,4 +1,4 @@
-"""Addresses. The tournament's are stable (docs/product.md): QR codes and bookmarks rely on them."""
+"""Addresses. The tournament's are stable (docs/reference/product.md): QR codes and bookmarks rely on them."""
 
 from django.contrib import admin
 from django.contrib.auth import views as auth_views

@@ -5,5 +5,5 @@ the command line, and only when asked (``python -m scoring bench``, ``bench-comm
 - :mod:`scoring.benchmarks.command`: whole ``python -m scoring check`` processes, start-up
   included, against another checkout.
 
-docs/benchmarks.md has the figures.
+docs/development/benchmarks.md has the figures.
 """

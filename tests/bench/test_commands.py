@@ -1,5 +1,5 @@
 """Every benchmark runs, small, and prints each of its lines: the commands of
-docs/benchmarks.md stay reproducible. The figures are not checked (they measure, a test does
+docs/development/benchmarks.md stay reproducible. The figures are not checked (they measure, a test does
 not), hence ``slow``: ``pytest -m "not slow"`` leaves them out."""
 
 from __future__ import annotations

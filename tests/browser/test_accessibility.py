@@ -36,7 +36,7 @@ def in_play(tournament, organiser):
     league.organisers.add(organiser)
     tournament.league = league
     tournament.save(update_fields=["league"])
-    # a category and the club teams (docs/categories.md): their pages are checked too
+    # a category and the club teams (docs/guides/categories.md): their pages are checked too
     tournament_update(**settings_of(tournament, team_size=2))
     registrations_categorise(tournament=tournament, categories={
         registration.pk: ["Juniors"] for registration in tournament.registrations.all()[:3]})

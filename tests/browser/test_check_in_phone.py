@@ -1,4 +1,4 @@
-"""The check-in at the door, on a phone (docs/check-in.md): a referee finds a player by a part
+"""The check-in at the door, on a phone (docs/guides/check-in.md): a referee finds a player by a part
 of their name typed without accents and checks them in with one tap; the page does not
 reload, the search stays, and the seating then seats the players checked in only."""
 

@@ -1,4 +1,4 @@
-"""A referee's practice table on a tablet (docs/referee.md): opened from the tournament, a turn
+"""A referee's practice table on a tablet (docs/guides/referee.md): opened from the tournament, a turn
 entered by taps on the ordinary entry screen, then started again in one tap; the tournament
 itself is left as it was."""
 

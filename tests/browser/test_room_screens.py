@@ -1,4 +1,4 @@
-"""The room's screens in Chromium at their sizes (docs/room.md): the projector at 1920x1080
+"""The room's screens in Chromium at their sizes (docs/guides/room.md): the projector at 1920x1080
 and 1280x720, the head referee's board on a laptop and a tablet, the call on a phone, the
 session clock on a tablet whose own clock is wrong. Each axe-clean (the suite's checks,
 ``test_accessibility``), each used with the keyboard alone where there is something to do."""

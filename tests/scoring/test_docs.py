@@ -1,4 +1,4 @@
-"""The project's own docs: the record example of docs/record-format.md checks to the output
+"""The project's own docs: the record example of docs/reference/record-format.md checks to the output
 printed under it, every docs/... file that code, docstrings and READMEs name exists, and every
 link of the README and docs/ leads to a file."""
 
@@ -11,7 +11,7 @@ from pathlib import Path
 from scoring import check_record, load_record
 
 ROOT = Path(__file__).resolve().parents[2]
-FORMAT_DOC = ROOT / "docs" / "record-format.md"
+FORMAT_DOC = ROOT / "docs" / "reference" / "record-format.md"
 
 
 def test_the_record_example_gives_the_output_shown() -> None:
@@ -39,13 +39,13 @@ def test_every_docs_reference_names_a_file_of_the_repository() -> None:
             continue
         for match in re.finditer(r"(?<![\w/.])docs/[\w./-]*\w", path.read_text(encoding="utf-8")):
             named.setdefault(match.group(0), []).append(str(path.relative_to(ROOT)))
-    assert "docs/record-format.md" in named and "docs/rules.md" in named
-    missing = {ref: where for ref, where in named.items() if not (ROOT / ref).is_file()}
+    assert "docs/reference/record-format.md" in named and "docs/reference/rules.md" in named
+    missing = {ref: where for ref, where in named.items() if not (ROOT / ref).exists()}
     assert not missing
 
 
 def test_every_link_of_the_manual_names_a_file_and_the_readme_reaches_every_doc() -> None:
-    pages = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
     broken = []
     for page in pages:
         for target in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", page.read_text(encoding="utf-8")):
@@ -53,5 +53,6 @@ def test_every_link_of_the_manual_names_a_file_and_the_readme_reaches_every_doc(
                 broken.append(f"{page.relative_to(ROOT)}: {target}")
     assert not broken
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    unlinked = [page.name for page in pages[1:] if f"](docs/{page.name})" not in readme]
+    unlinked = [page.name for page in pages[1:]
+                if f"](docs/{page.relative_to(ROOT / 'docs').as_posix()})" not in readme]
     assert not unlinked

@@ -1,4 +1,4 @@
-"""The record's ``options`` (docs/record-format.md): no opening bonus, a fixed number of
+"""The record's ``options`` (docs/reference/record-format.md): no opening bonus, a fixed number of
 rounds, each with a record, and both at once with a target."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The referee's decision on a settlement claimed that differs from the engine's, as a record
-carries it (``settlement_decision``, ``settlement_reason``: docs/engine.md): the claim kept
+carries it (``settlement_decision``, ``settlement_reason``: docs/reference/engine.md): the claim kept
 counts in the round's scores and the totals, the engine's figure and its problem stay
 reported, and a malformed decision makes the record unreadable."""
 

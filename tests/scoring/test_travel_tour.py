@@ -1,4 +1,4 @@
-"""``travel-tour`` follows the Travel Tour sheet as written (docs/rules.md, "The Travel Tour
+"""``travel-tour`` follows the Travel Tour sheet as written (docs/reference/rules.md, "The Travel Tour
 sheet"): one record per decision, replayed under the travel rules and under the tournament
 rules, which differ exactly there."""
 

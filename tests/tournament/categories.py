@@ -1,4 +1,4 @@
-"""A tournament with categories and clubs, for the tests of docs/categories.md.
+"""A tournament with categories and clubs, for the tests of docs/guides/categories.md.
 
 ``prized_tournament()``: nine players, two sessions of two tables of four, through the
 services as an organiser would (the categories from a CSV file, one player withdrawn after

@@ -217,7 +217,7 @@ def test_the_demo_has_a_league_of_an_earlier_tournament_and_the_demo(debug_on, c
 @pytest.mark.slow  # the demo built
 def test_the_demo_shows_the_room(debug_on, client):
     """Session 3's clock runs, table 3 has called a referee, the projector has announcements;
-    the board and the screen show them (docs/room.md)."""
+    the board and the screen show them (docs/guides/room.md)."""
     from django.utils import timezone
 
     from tournament.models import RefereeCall
@@ -239,7 +239,7 @@ def test_the_demo_shows_the_room(debug_on, client):
 @pytest.mark.slow  # the demo built
 def test_the_demo_shows_categories_and_a_club_ranking(debug_on, client):
     """Women, juniors and seniors, each with its standings; the clubs ranked by their best two
-    players; the prize list printed (docs/categories.md)."""
+    players; the prize list printed (docs/guides/categories.md)."""
     from tournament.models import Category
 
     run_demo()
@@ -259,7 +259,7 @@ def test_the_demo_shows_categories_and_a_club_ranking(debug_on, client):
 
 @pytest.mark.slow  # the demo built
 def test_the_demo_shows_check_in_with_one_player_absent(debug_on, client):
-    """The earlier tournament uses check-in (docs/check-in.md): in session 1 every player
+    """The earlier tournament uses check-in (docs/guides/check-in.md): in session 1 every player
     seated was checked in and one registered player was not, nor seated; the standings count
     that absence as a forfeit; the final is seated without a check-in and misses nobody."""
     from tournament.models import CheckIn, CheckInRule

@@ -127,7 +127,7 @@ def test_counts_take_the_plural_form_of_their_number(organiser_client, tournamen
     assert "1 player registered, 0 late arrivals, 7 withdrawals." in page
 
 
-#: docs/glossary.md's choices the French catalogue holds: one word per thing ("prime", not
+#: docs/reference/glossary.md's choices the French catalogue holds: one word per thing ("prime", not
 #: "bonus"; "partie", not "match") and the words players use at the table.
 GLOSSARY_AVOIDED = [r"\bbonus\b(?!-)", r"\bmatch(s)?\b", r"^Moteur\b", r"\bRégler la manche\b"]
 AS_PLAYERS_SAY = {

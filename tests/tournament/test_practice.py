@@ -1,4 +1,4 @@
-"""A referee's practice table (docs/referee.md): opened from a tournament they referee, it
+"""A referee's practice table (docs/guides/referee.md): opened from a tournament they referee, it
 counts nowhere (the tournament's standings, audit, versions, exports; the ratings, the
 leagues, the home page's lists), and its referee alone starts it again in one tap."""
 

@@ -6,7 +6,7 @@ The installation: "Spring Open" (public, rated, played), "Closed Night Zeta" (pr
 played: three players of its own and Sam, who plays in Spring too; a record of it merged into
 a Spring player; its players in a category of its own and its clubs ranked), "Open
 Season", a public league of both, and the practice table of Spring's organiser, its match
-confirmed (docs/referee.md: it counts nowhere and shows nowhere). Spring has a category too.
+confirmed (docs/guides/referee.md: it counts nowhere and shows nowhere). Spring has a category too.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The templates keep the app's layers (docs/architecture.md, "The templates"): a package's
+"""The templates keep the app's layers (docs/development/architecture.md, "The templates"): a package's
 template includes or extends its own package's templates, those of a package in a lower layer
 (``pyproject.toml``'s layers contract), the shared parts of ``templates/tournament/parts/``
 and the site's frame (``tournament/base.html``): never a template of a package above it or
@@ -46,6 +46,6 @@ def test_the_parts_are_documented_and_every_package_is_in_a_layer():
     layers = layer_of()
     packages = {path.name for path in TEMPLATES.iterdir() if path.is_dir()} - {"parts"}
     assert packages <= layers.keys()
-    documented = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    documented = (ROOT / "docs" / "development" / "architecture.md").read_text(encoding="utf-8")
     for part in sorted((TEMPLATES / "parts").glob("*.html")):
         assert f"`{part.name}`" in documented, part.name

@@ -17,7 +17,7 @@ sessions and tables with the players in seat order, each match's
 status, totals, confirmation time and entry, and the archive's identity (``archive``: the
 exporting installation, the tournament's id there, a digest of its matches,
 :func:`matches_digest`), by which an installation knows an archive it already holds. Its
-format is in docs/record-format.md ("The tournament archive"); an archive without it (made
+format is in docs/reference/record-format.md ("The tournament archive"); an archive without it (made
 before it existed) is still read, with the fallbacks that page lists.
 
 Each match is read as its page reads it (:func:`~tournament.matches.reading.rows.match_rows`,
@@ -81,7 +81,7 @@ def matches_played(*, tournament: Tournament) -> QuerySet[Match]:
 def matches_digest(records: dict[str, bytes]) -> str:
     """The digest of an archive's matches: SHA-256 of one line per match entry, in the order of
     their names, ``<entry> <SHA-256 of its bytes>`` and a line feed, in hexadecimal
-    (docs/record-format.md). The same records give the same digest, whatever the manifest
+    (docs/reference/record-format.md). The same records give the same digest, whatever the manifest
     says and whichever installation exported them."""
     lines = "".join(
         f"{entry} {hashlib.sha256(records[entry]).hexdigest()}\n" for entry in sorted(records)
@@ -101,7 +101,7 @@ def archive_identity(*, tournament: Tournament) -> tuple[str, int]:
 
 def tournament_manifest(*, tournament: Tournament, entries: dict[int, str],
                         digest: str = "") -> dict[str, Any]:
-    """The archive's ``tournament.json`` (docs/record-format.md): ``entries`` are the archive's
+    """The archive's ``tournament.json`` (docs/reference/record-format.md): ``entries`` are the archive's
     match entries by match id (a match without turns has none), ``digest`` their
     :func:`matches_digest`. Six queries (``MANIFEST_QUERIES``)."""
     players: dict[int, dict[str, Any]] = {}
@@ -118,7 +118,7 @@ def tournament_manifest(*, tournament: Tournament, entries: dict[int, str],
             "first_session": registration.first_session,
             "categories": sorted(category.name for category in registration.categories.all()),
         }
-    # A category lives while a player carries it (docs/categories.md): the players' own.
+    # A category lives while a player carries it (docs/guides/categories.md): the players' own.
     categories = sorted({name for player in players.values() for name in player["categories"]})
     sessions = {
         number: {"number": number, "status": status, "seed": seed, "seating": seating,

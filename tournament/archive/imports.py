@@ -37,7 +37,7 @@ their names alone (among the importer's own, a kept record of that exact name wh
 exactly one, otherwise a new player, without club or licence), the name and the start date
 from the caller, and the
 matches confirmed in session and table order from 9:00 on the start date (one hour per
-session, one minute per table). docs/record-format.md, "The tournament archive", has the
+session, one minute per table). docs/reference/record-format.md, "The tournament archive", has the
 format.
 
 Any error (a damaged ZIP, a manifest or a record that cannot be read, a match that does not

@@ -366,7 +366,7 @@ def _manifest_read(archive: BoundedZip) -> tuple[PastTournament, str]:
 
 
 def _categories_read(read: _Fields, meta: dict, path: str) -> list[str]:
-    """The tournament's categories (docs/categories.md): at most
+    """The tournament's categories (docs/guides/categories.md): at most
     ``Category.MAX_PER_TOURNAMENT`` names, each of 1 to ``Category.NAME_MAX_LENGTH``
     characters, none twice whatever its case."""
     names = read.get(meta, "categories", path, list, optional=True, default=[])

@@ -1,1 +1,1 @@
-"""Leagues (seasons): tournaments grouped into one ranking (docs/leagues.md)."""
+"""Leagues (seasons): tournaments grouped into one ranking (docs/guides/leagues.md)."""

@@ -2,7 +2,7 @@
 
 No Django here: :func:`league_ranking` takes each tournament's final ranks and the league's
 :class:`PointsRule` as plain values; ``tournament.leagues.selectors.league_standing`` feeds it
-from the database (each tournament's ranks from its standings). See docs/leagues.md.
+from the database (each tournament's ranks from its standings). See docs/guides/leagues.md.
 
 - Points per final rank: ``linear``, the number of players ranked in the tournament less the
   rank plus one; ``table``, the table's value for the rank, 0 after its end. Players sharing

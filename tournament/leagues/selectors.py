@@ -107,7 +107,7 @@ def league_standing(*, league: League, user=None) -> LeagueStanding:
     A private tournament counts for the readers who may see it only: the league's public
     face (without a user: its page, exports and PDF for the public) is the ranking of its
     public tournaments, and nothing of a private one (its name, players, results) shows
-    there (docs/leagues.md)."""
+    there (docs/guides/leagues.md)."""
     tournaments = league_tournaments(league=league, user=user)
     standings = cached_standings_of(tournaments=tournaments, without_merged=True)
     names: dict[int, LeaguePlayer] = {}

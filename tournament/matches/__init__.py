@@ -14,7 +14,7 @@ What other parts of the tool use:
   round-level ``problems``, ``confirmed``, and ``board_svg(side=...)``), ``totals``,
   ``finished``, ``winners`` / ``winner_names``, and ``live`` (the round in play).
 - ``reading.rows.match_record(match=...)`` -> the engine's ``MatchRecord`` of the match
-  (``.to_dict()`` / ``.to_json()``: docs/record-format.md plus the referee's decisions), built
+  (``.to_dict()`` / ``.to_json()``: docs/reference/record-format.md plus the referee's decisions), built
   by ``reading.rows.record_from_rows``, the one function that makes a record from rows.
 - ``services.match_record_import(...)``: fills an empty match from a record (the demo uses it).
 """

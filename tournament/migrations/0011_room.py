@@ -53,7 +53,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='tournament',
             name='time_up_action',
-            field=models.CharField(choices=[('flag', 'nothing but a flag'), ('finish-round', 'finish the round in play, then the match ends')], default='flag', help_text="What the session clock does at time's end (docs/room.md).", max_length=16, verbose_name="when a session's time is up"),
+            field=models.CharField(choices=[('flag', 'nothing but a flag'), ('finish-round', 'finish the round in play, then the match ends')], default='flag', help_text="What the session clock does at time's end (docs/guides/room.md).", max_length=16, verbose_name="when a session's time is up"),
         ),
         migrations.AlterField(
             model_name='auditentry',

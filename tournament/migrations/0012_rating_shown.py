@@ -58,7 +58,7 @@ class Migration(migrations.Migration):
             field=models.FloatField(
                 default=0.0,
                 help_text="The rating shown after the match: never lower after a win, never "
-                          "higher after finishing last (docs/ratings.md).",
+                          "higher after finishing last (docs/guides/ratings.md).",
                 verbose_name="rating"),
         ),
         migrations.RunPython(fill, migrations.RunPython.noop),

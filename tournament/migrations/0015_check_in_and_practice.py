@@ -29,7 +29,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='tournament',
             name='check_in',
-            field=models.CharField(choices=[('off', 'no check-in: every registered player is seated'), ('forfeit', 'check-in; a player absent from a session forfeits it'), ('unranked', 'check-in; a session missed counts for nothing')], default='off', help_text='With check-in, only the players marked present are seated at a session (docs/check-in.md).', max_length=12, verbose_name='check-in'),
+            field=models.CharField(choices=[('off', 'no check-in: every registered player is seated'), ('forfeit', 'check-in; a player absent from a session forfeits it'), ('unranked', 'check-in; a session missed counts for nothing')], default='off', help_text='With check-in, only the players marked present are seated at a session (docs/guides/check-in.md).', max_length=12, verbose_name='check-in'),
         ),
         migrations.AddField(
             model_name='tournament',

@@ -1,6 +1,6 @@
 """What an archive (``records.zip``) carries of where it comes from: this installation's own
 identity, and, for a tournament made here from another's archive, that archive's identity
-(docs/record-format.md, "The tournament archive")."""
+(docs/reference/record-format.md, "The tournament archive")."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """A tournament's categories (women, juniors, a club's best...: the organiser's own list) and
 the players who carry them; each category has its standings, derived from the main ranking
-(docs/categories.md)."""
+(docs/guides/categories.md)."""
 
 from __future__ import annotations
 

@@ -15,7 +15,7 @@ class League(models.Model):
 
     Each tournament's final rank gives the player points (``points_scale``); a player's
     ranking points are the sum of their best ``best_results`` results (all of them when
-    empty). See docs/leagues.md."""
+    empty). See docs/guides/leagues.md."""
 
     class PointsScale(models.TextChoices):
         LINEAR = "linear", _("one point per player ranked below, plus one")

@@ -124,7 +124,7 @@ class Round(models.Model):
 
 
 class Bonus(models.TextChoices):
-    """The bonus names of the match record (docs/record-format.md)."""
+    """The bonus names of the match record (docs/reference/record-format.md)."""
 
     OPENING = "opening", _("opening")
     BRIDGE = "bridge", _("bridge")
@@ -135,7 +135,7 @@ class Bonus(models.TextChoices):
 
 
 class Verdict(models.TextChoices):
-    """The engine's verdict on a turn (docs/record-format.md)."""
+    """The engine's verdict on a turn (docs/reference/record-format.md)."""
 
     OK = "ok", _("correct")
     MISMATCH = "mismatch", _("claim differs")

@@ -24,7 +24,7 @@ class Player(models.Model):
 
     A licence number is not unique across the installation: an organiser links a new
     registration by licence to the players of their own tournaments only, so two organisers
-    may each hold a record of one licence until a merge joins them (docs/players.md)."""
+    may each hold a record of one licence until a merge joins them (docs/guides/players.md)."""
 
     name = models.CharField(_("name"), max_length=120)
     club = models.CharField(_("club"), max_length=120, blank=True)

@@ -15,7 +15,7 @@ from tournament.models.tournaments import Tournament
 
 
 class RatingChange(models.Model):
-    """What one confirmed match did to one player's rating (docs/ratings.md).
+    """What one confirmed match did to one player's rating (docs/guides/ratings.md).
 
     Matches count in the order they were played: the tournament's start date, the session's
     number, then ``Match.confirmed_at`` and the match's id within a session; ``played_on``,
@@ -48,7 +48,7 @@ class RatingChange(models.Model):
     shown = models.FloatField(
         _("rating"), default=0.0,
         help_text=_("The rating shown after the match: never lower after a win, never higher "
-                    "after finishing last (docs/ratings.md)."),
+                    "after finishing last (docs/guides/ratings.md)."),
     )
 
     class Meta:
@@ -73,7 +73,7 @@ class PlayerRating(models.Model):
     """A player's current rating, kept from their rating changes for the lists to read in
     one query: ``conservative`` is the rating shown, the sum of the changes of the mean minus
     three uncertainties, each kept from going against the result at the table
-    (``tournament.ratings.model.shown_change``; docs/ratings.md)."""
+    (``tournament.ratings.model.shown_change``; docs/guides/ratings.md)."""
 
     player = models.OneToOneField(
         Player, models.CASCADE, primary_key=True, related_name="rating", verbose_name=_("player")

@@ -52,7 +52,7 @@ class Session(models.Model):
     is_final = models.BooleanField(
         _("final"), default=False, editable=False,
         help_text=_("The final table: seated from the standings, its result decides the "
-                    "finalists' places (docs/final.md)."),
+                    "finalists' places (docs/guides/final.md)."),
     )
     # The session clock (tournament.room.clock): a duration, run from clock_started_at while it
     # runs; clock_elapsed holds the seconds run before (the pauses left out).
@@ -188,7 +188,7 @@ class Seat(models.Model):
 
 
 class CheckIn(models.Model):
-    """A player marked present for a session before it is seated (docs/check-in.md): with
+    """A player marked present for a session before it is seated (docs/guides/check-in.md): with
     the tournament's check-in on, only they are seated."""
 
     session = models.ForeignKey(

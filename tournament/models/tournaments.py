@@ -38,14 +38,14 @@ def default_ranking_criteria() -> list[str]:
 
 
 class TimeUpAction(models.TextChoices):
-    """What the session clock does when a session's time is up (docs/room.md)."""
+    """What the session clock does when a session's time is up (docs/guides/room.md)."""
 
     FLAG = "flag", _("nothing but a flag")
     FINISH_ROUND = "finish-round", _("finish the round in play, then the match ends")
 
 
 class FinalSize(models.IntegerChoices):
-    """The final table the tournament ends with (docs/final.md): none, or the top 4 at one
+    """The final table the tournament ends with (docs/guides/final.md): none, or the top 4 at one
     table, or the top 8 at two."""
 
     NONE = 0, _("no final")
@@ -55,7 +55,7 @@ class FinalSize(models.IntegerChoices):
 
 class CheckInRule(models.TextChoices):
     """Whether players check in before each session, and what an absence costs
-    (docs/check-in.md)."""
+    (docs/guides/check-in.md)."""
 
     OFF = "off", _("no check-in: every registered player is seated")
     FORFEIT = "forfeit", _("check-in; a player absent from a session forfeits it")
@@ -100,7 +100,7 @@ class Tournament(models.Model):
         max_length=16,
         choices=TimeUpAction.choices,
         default=TimeUpAction.FLAG,
-        help_text=_("What the session clock does at time's end (docs/room.md)."),
+        help_text=_("What the session clock does at time's end (docs/guides/room.md)."),
     )
     screen_seconds = models.PositiveSmallIntegerField(
         _("projector: seconds per view"),
@@ -120,7 +120,7 @@ class Tournament(models.Model):
         choices=CheckInRule.choices,
         default=CheckInRule.OFF,
         help_text=_("With check-in, only the players marked present are seated at a session "
-                    "(docs/check-in.md)."),
+                    "(docs/guides/check-in.md)."),
     )
     ranking_criteria = models.JSONField(
         _("ranking criteria"),
@@ -136,9 +136,9 @@ class Tournament(models.Model):
         choices=FinalSize.choices,
         default=FinalSize.NONE,
         help_text=_("After the qualifying sessions, the top players play one more match that "
-                    "decides their places (docs/final.md); fixed once the final is open."),
+                    "decides their places (docs/guides/final.md); fixed once the final is open."),
     )
-    # Club teams and prizes (docs/categories.md): a club's ranking from its best players.
+    # Club teams and prizes (docs/guides/categories.md): a club's ranking from its best players.
     team_size = models.PositiveSmallIntegerField(
         _("club teams: players counted"),
         default=0,
@@ -268,13 +268,13 @@ class Tournament(models.Model):
     @property
     def counts_for_ratings(self) -> bool:
         """Its confirmed matches count for the players' ratings: rated, and public. A rating
-        is one figure that everyone reads (docs/ratings.md): a private tournament's results
+        is one figure that everyone reads (docs/guides/ratings.md): a private tournament's results
         moving it would show them to people who may not see the tournament."""
         return self.is_rated and self.is_public
 
     @property
     def is_practice(self) -> bool:
-        """A referee's practice table (docs/referee.md), not a real tournament."""
+        """A referee's practice table (docs/guides/referee.md), not a real tournament."""
         return self.practice_of_id is not None
 
     @property

@@ -40,7 +40,7 @@ class TournamentForm(forms.Form):
     # Not required: a form posted without it (a page opened before the setting existed)
     # leaves the final as it is.
     final_size = model_field(Tournament, "final_size", required=False, empty_value=None)
-    # Blank: no club ranking, the criterion and the places as they are (docs/categories.md).
+    # Blank: no club ranking, the criterion and the places as they are (docs/guides/categories.md).
     team_size = model_field(Tournament, "team_size", required=False, min_value=0, max_value=20)
     team_criterion = model_field(Tournament, "team_criterion", required=False)
     prize_count = model_field(Tournament, "prize_count", required=False, min_value=1,

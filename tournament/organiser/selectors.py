@@ -39,7 +39,7 @@ def organiser_registrations(*, tournament: Tournament) -> list[Registration]:
 
 
 def registration_category_names(*, registration: Registration) -> list[str]:
-    """The names of the categories a registration carries, by name (docs/categories.md)."""
+    """The names of the categories a registration carries, by name (docs/guides/categories.md)."""
     return sorted(registration.categories.values_list("name", flat=True), key=str.casefold)
 
 

@@ -211,7 +211,7 @@ def player_career(*, player: Player, user) -> dict[str, Any]:
         tournament = registration.tournament
         tournament_rows = standings[tournament.pk].rows
         row = next(row for row in tournament_rows if row["player_id"] == player.pk)
-        figures = row.get("overall", row)  # a finalist's row holds the final's (docs/final.md)
+        figures = row.get("overall", row)  # a finalist's row holds the final's (docs/guides/final.md)
         entries.append({
             "tournament": tournament,
             "registration": registration,

@@ -1,4 +1,4 @@
-"""A referee's practice table (docs/referee.md): a match to learn the entry screen on, before
+"""A referee's practice table (docs/guides/referee.md): a match to learn the entry screen on, before
 the event, that counts nowhere.
 
 It lives in a tournament of its own, made for one referee of one tournament

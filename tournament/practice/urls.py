@@ -1,4 +1,4 @@
-"""The practice table's addresses, in the ``tournament`` namespace (docs/referee.md)."""
+"""The practice table's addresses, in the ``tournament`` namespace (docs/guides/referee.md)."""
 
 from django.urls import path
 

@@ -1,5 +1,5 @@
 """The practice table's pages: a referee opens theirs from a tournament they referee, and
-starts it again in one tap from its entry screen (docs/referee.md)."""
+starts it again in one tap from its entry screen (docs/guides/referee.md)."""
 
 from __future__ import annotations
 

@@ -275,7 +275,7 @@ def standings_context(*, tournament) -> dict:
     computation); the columns, their short headers, the legend and the page's orientation
     from ``tournament.standings.tables.print_layout``, and each score is shown as the page
     shows it (``criterion_display``); with check-in, the sessions each player missed and the
-    rule that counts them (docs/check-in.md), as on the page.
+    rule that counts them (docs/guides/check-in.md), as on the page.
     """
     from tournament.standings.selectors import standings
     from tournament.standings.tables import (
@@ -309,7 +309,7 @@ def standings_context(*, tournament) -> dict:
             for row in rows
         ]
 
-    # A final decided (docs/final.md): its places first, under a heading of their own.
+    # A final decided (docs/guides/final.md): its places first, under a heading of their own.
     final_rows = printed(result.final_rows, podium=True)
     rows = printed(result.qualifying_rows, podium=not final_rows)
     return {

@@ -1,4 +1,4 @@
-"""The prize list as a PDF, one click from the standings (docs/categories.md): whoever may
+"""The prize list as a PDF, one click from the standings (docs/guides/categories.md): whoever may
 see the tournament reads it, as the standings."""
 
 from __future__ import annotations

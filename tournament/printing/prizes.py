@@ -1,6 +1,6 @@
 """The categories and the club teams printed: their sections of the printed standings, and the
 prize list (each category's first places, the clubs' first places) in one PDF
-(docs/categories.md). Everything comes from ``tournament.standings`` (categories.py, teams.py);
+(docs/guides/categories.md). Everything comes from ``tournament.standings`` (categories.py, teams.py);
 each score shows as the pages show it."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The printed documents' addresses (docs/product.md), in the ``tournament`` namespace."""
+"""The printed documents' addresses (docs/reference/product.md), in the ``tournament`` namespace."""
 
 from django.urls import path
 

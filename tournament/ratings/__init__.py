@@ -1,4 +1,4 @@
-"""Players' ratings across tournaments (docs/ratings.md).
+"""Players' ratings across tournaments (docs/guides/ratings.md).
 
 - :mod:`.model`: the rating model itself, free of Django: a player's skill, the ranks at a
   table, and one match's update (openskill's Plackett–Luce).

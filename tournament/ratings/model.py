@@ -1,4 +1,4 @@
-"""The rating model, free of Django: openskill's Plackett–Luce (docs/ratings.md).
+"""The rating model, free of Django: openskill's Plackett–Luce (docs/guides/ratings.md).
 
 A player's skill is a normal belief: a mean ``mu`` and an uncertainty ``sigma``. A match at a
 table of 2, 3 or 4 is a free-for-all: each player is a team of one, ranked by their match
@@ -24,7 +24,7 @@ from openskill.models import PlackettLuce
 #: openskill's defaults (mu 25, sigma 25/3, tau 25/300: the drift that keeps a regular
 #: player's uncertainty from falling to nothing) but for beta, the spread of one match's
 #: performance around the skill: 20, not 25/6. Fitted on simulated seasons of players of
-#: known strength (``python manage.py bench_rating_study``, docs/ratings.md): the draw weighs
+#: known strength (``python manage.py bench_rating_study``, docs/guides/ratings.md): the draw weighs
 #: much in a Triominos match, and a wider beta ranks players by their true strength better
 #: (Kendall tau 0.357 against 0.315) and predicts the winners better.
 BETA = 20.0

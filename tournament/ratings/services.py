@@ -1,4 +1,4 @@
-"""The rating history in the database (docs/ratings.md).
+"""The rating history in the database (docs/guides/ratings.md).
 
 Ratings are derived data: the confirmed matches of rated public tournaments, in the order they
 were played (the tournament's start date, the session's number, then the first confirmation,

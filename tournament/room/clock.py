@@ -1,5 +1,5 @@
 """The session clock as figures: the time left, counted from the server's time, and a table's
-pace (pure: no query; docs/room.md).
+pace (pure: no query; docs/guides/room.md).
 
 A session's clock is three fields (``Session.clock_seconds``, ``clock_started_at``,
 ``clock_elapsed``): the time set, extra minutes included; when it last started running (None
@@ -38,7 +38,7 @@ class Clock:
         return self.state == "time-up"
 
     def as_json(self) -> dict[str, object]:
-        """What a page's clock script is sent (docs/room.md, "The session clock")."""
+        """What a page's clock script is sent (docs/guides/room.md, "The session clock")."""
         return {"state": self.state, "total": self.total, "remaining": self.remaining}
 
 

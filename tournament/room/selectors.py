@@ -167,7 +167,7 @@ def screen(*, tournament: Tournament) -> dict[str, Any]:
     round), ``seating`` (every player by name with their table, while a session is seated
     and not started), ``announcements`` (shown ones, newest first); ``session`` (that of the
     moment, or None); ``final_decided``: the final's places come first, under a "Final" mark
-    of their own as on the standings page (docs/final.md)."""
+    of their own as on the standings page (docs/guides/final.md)."""
     session = session_now(tournament=tournament)
     table = standings(tournament=tournament)
     size = tournament.screen_top

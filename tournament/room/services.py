@@ -1,5 +1,5 @@
 """The room's writes: the session clock and what happens when its time is up, the players'
-calls for a referee, the projector's announcements and settings (docs/room.md).
+calls for a referee, the projector's announcements and settings (docs/guides/room.md).
 
 Keyword arguments only, each one ``tournament_write`` (``tournament/core/freshness.py``),
 raising ``ValidationError`` with a code (keyed by field where a form shows it); a refused write

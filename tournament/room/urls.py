@@ -1,4 +1,4 @@
-"""The room's addresses (docs/room.md), in the ``tournament`` namespace."""
+"""The room's addresses (docs/guides/room.md), in the ``tournament`` namespace."""
 
 from django.urls import path
 

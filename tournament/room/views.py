@@ -1,6 +1,6 @@
 """The room's pages: the session clock (its figures for every page's clock, the organiser's
 controls), the head referee's board, a table's call for a referee, the projector screen and
-its settings (docs/room.md).
+its settings (docs/guides/room.md).
 
 The board and the screen poll themselves: each poll is answered from a copy kept per data
 version (``tournament.kit.cache``), 304 when nothing changed. The clock's figures are never

@@ -1,4 +1,4 @@
-"""The final table's session (docs/final.md): opened once every qualifying session is closed,
+"""The final table's session (docs/guides/final.md): opened once every qualifying session is closed,
 and seated from the qualifying standings (``tournament.standings.final``) instead of drawn.
 
 ``final_open`` writes (inside ``transaction.atomic()``, keyword arguments only, a refusal a

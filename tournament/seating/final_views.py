@@ -1,4 +1,4 @@
-"""The organiser's button that opens the final table (docs/final.md); the final is then seated,
+"""The organiser's button that opens the final table (docs/guides/final.md); the final is then seated,
 started and closed on its session's page like any session."""
 
 from __future__ import annotations

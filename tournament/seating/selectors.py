@@ -29,7 +29,7 @@ from tournament.seating.algorithm import meetings, pair
 def registrations_to_seat(*, session: Session) -> QuerySet[Registration]:
     """The registrations seated in this session: not withdrawn, and arrived by its number
     (``Registration.plays_in``); with the tournament's check-in on, only the players checked
-    in for the session (docs/check-in.md).
+    in for the session (docs/guides/check-in.md).
 
     A late arrival (``first_session``) is seated from that session on; a withdrawn player
     from none.
@@ -187,7 +187,7 @@ def seated_but_withdrawn(*, session: Session) -> list[dict[str, Any]]:
 
 
 def session_missing(*, session: Session) -> dict[str, list[str]]:
-    """Who is missing at the session, with the tournament's check-in on (docs/check-in.md),
+    """Who is missing at the session, with the tournament's check-in on (docs/guides/check-in.md),
     by name: ``absent``, the players who play in it and are not checked in; ``not_seated``,
     the players checked in but not seated, once it is seated (checked in after the draw:
     draw again to seat them). Empty lists without check-in (two queries)."""

@@ -194,7 +194,7 @@ def session_seat_players(*, session: Session, tables: Sequence[Sequence[Player]]
             .values_list("player_id", flat=True)
         )
         checked_in = None
-        # The final's players are named by the standings, not checked in (docs/check-in.md).
+        # The final's players are named by the standings, not checked in (docs/guides/check-in.md).
         if session.tournament.uses_check_in and not session.is_final:
             checked_in = set(session.check_ins.values_list("player_id", flat=True))
         seen: set[int] = set()

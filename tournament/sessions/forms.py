@@ -1,4 +1,4 @@
-"""The reason a closed session is reopened for; a player checked in (docs/check-in.md)."""
+"""The reason a closed session is reopened for; a player checked in (docs/guides/check-in.md)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Which session a tournament is at: the one its tables, its screens and its board follow;
-and who is checked in for a session (docs/check-in.md)."""
+and who is checked in for a session (docs/guides/check-in.md)."""
 
 from __future__ import annotations
 

@@ -58,7 +58,7 @@ def session_create(*, tournament: Tournament, seed: int = 0) -> Session:
 @transaction.atomic
 def session_open(*, tournament: Tournament) -> Session:
     """Open the next session, as a draft with a fresh seed; the last one must be closed, and
-    the final (docs/final.md) not opened: it ends the tournament."""
+    the final (docs/guides/final.md) not opened: it ends the tournament."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     if tournament.sessions.filter(is_final=True).exists():
         raise ValidationError(
@@ -190,7 +190,7 @@ def session_write_refusal(session: Session) -> ValidationError | None:
 
 def check_in_mark(*, session: Session, player: Player, present: bool, user) -> bool:
     """Mark ``player`` present at ``session`` (or no longer present) before it starts
-    (docs/check-in.md); True when it changed anything. Refused when the tournament does not
+    (docs/guides/check-in.md); True when it changed anything. Refused when the tournament does not
     use check-in (``check-in-off``), once the session has started (``started``: a late
     arrival checks in for the next session) and for a player who does not play in it
     (``not-playing``: not registered, withdrawn, or arriving at a later session)."""

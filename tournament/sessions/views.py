@@ -1,6 +1,6 @@
 """The organiser's buttons of a session's lifecycle: open the next session, start a seated one,
 close one whose matches are all confirmed (reopening is a form of the session's page,
-``tournament.seating.views``); and the check-in at the door, on a phone (docs/check-in.md)."""
+``tournament.seating.views``); and the check-in at the door, on a phone (docs/guides/check-in.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Each category's standings, derived from the main ranking (docs/categories.md).
+"""Each category's standings, derived from the main ranking (docs/guides/categories.md).
 
 A category's standings are the main standings' rows of its players, in the same order: the
 rank within the category is one more than the number of its ranked players placed strictly

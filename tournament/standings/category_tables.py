@@ -1,5 +1,5 @@
 """A category's standings as a table (the standings' own, with the main ranking's rank beside
-the category's) and its CSV; the club teams' table (docs/categories.md)."""
+the category's) and its CSV; the club teams' table (docs/guides/categories.md)."""
 
 from __future__ import annotations
 

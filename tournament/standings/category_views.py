@@ -1,4 +1,4 @@
-"""The public pages of the categories' standings and of the club teams (docs/categories.md):
+"""The public pages of the categories' standings and of the club teams (docs/guides/categories.md):
 whoever may see the tournament reads them, as the standings."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The final table (docs/final.md): who plays it, where they sit, and the places it gives.
+"""The final table (docs/guides/final.md): who plays it, where they sit, and the places it gives.
 Pure Python, like ``ranking.py``.
 
 - :func:`final_cut`: the top ``size`` of the qualifying standings; a tie across the cut line

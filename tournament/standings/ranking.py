@@ -22,7 +22,7 @@ Match points are counted exactly (whole units of 1/120 point) and the share comp
 decimals, so no tie comes from a rounding; players equal on every chosen criterion share the
 rank ("3="), and are listed by name.
 
-Absences (docs/check-in.md): with the tournament's check-in, a player who plays in a seated
+Absences (docs/guides/check-in.md): with the tournament's check-in, a player who plays in a seated
 session but was not checked in for it is absent from it (``absences``: the session numbers
 by player). ``forfeit`` (a no-show forfeits the session): each absence counts as a match
 played for nothing, so it lowers the average share; otherwise a session missed counts for

@@ -1,5 +1,5 @@
 """The standings, read from the database in a fixed number of queries (three; four when a
-tournament uses check-in, whose absences are read from every seat: docs/check-in.md).
+tournament uses check-in, whose absences are read from every seat: docs/guides/check-in.md).
 
 - ``standings(*, tournament)``: the rows, the criteria, the tables still in play.
 - ``standings_of(*, tournaments)``: the same for many tournaments at once, still three
@@ -17,7 +17,7 @@ tournament uses check-in, whose absences are read from every seat: docs/check-in
 Only confirmed matches count (``Match.status == confirmed``), from their cached totals and
 winners; no match is replayed. The number of queries does not grow with players or matches.
 
-A final table (docs/final.md): the final session's matches count only once all of them are
+A final table (docs/guides/final.md): the final session's matches count only once all of them are
 confirmed, and then through ``tournament.standings.final.final_standings`` (the finalists
 first, placed by the final; the others as the qualifying sessions left them); until then the
 standings are the qualifying sessions' alone.
@@ -61,7 +61,7 @@ class Standings:
     tables_in_play: list[TableInPlay] = field(default_factory=list)
     confirmed_matches: int = 0
     sessions_in_play: list[int] = field(default_factory=list)
-    #: The final table (docs/final.md): seated and not decided yet, or decided (its places
+    #: The final table (docs/guides/final.md): seated and not decided yet, or decided (its places
     #: first in ``rows``, each row's ``stage`` saying which part it is in).
     final_in_play: bool = False
     final_decided: bool = False
@@ -184,7 +184,7 @@ def standings_of(
     absences = _absences(tournaments, playing=playing)
 
     # The winners are not read: they are the players with the highest total (the engine's
-    # definition, docs/record-format.md), which the ranking finds from the totals.
+    # definition, docs/reference/record-format.md), which the ranking finds from the totals.
     matches = Match.objects.filter(table__session__tournament_id__in=ids).values_list(
         "table__session__tournament_id", "pk", "table_id", "status", "totals", "table__number",
         "table__session__number", "table__session__status", "table__session__is_final",
@@ -248,7 +248,7 @@ def _absences(
     tournaments: list[Tournament], *, playing: dict[int, list[tuple[int, str, int | None]]]
 ) -> dict[int, dict[int, list[int]]]:
     """By tournament using check-in, by player: the seated sessions they play in
-    (``Registration.plays_in``) without a seat, the sessions they missed (docs/check-in.md);
+    (``Registration.plays_in``) without a seat, the sessions they missed (docs/guides/check-in.md);
     the final table is not one (it seats only the finalists).
     One query, none when no tournament uses check-in."""
     ids = [tournament.pk for tournament in tournaments if tournament.uses_check_in]
@@ -312,7 +312,7 @@ def standings_rows(*, tournament: Tournament) -> list[dict[str, Any]]:
     (how the name sorts), club, withdrawn,
     matches, match_points, table_wins, total_points, share (0 to 1), best_match, opponents,
     url. The order of the criteria that decided it: ``tournament.ranking_criteria``. Once a
-    final table is decided (docs/final.md), also stage, qualifying_rank, and for the
+    final table is decided (docs/guides/final.md), also stage, qualifying_rank, and for the
     finalists overall (``tournament.standings.final.final_standings``).
     """
     return standings(tournament=tournament).rows

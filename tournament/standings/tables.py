@@ -43,7 +43,7 @@ LEADING_COLUMNS = ("rank", "name", "club", "matches")
 #: the status, after the criteria.
 EXPORT_LEADING_COLUMNS = ("rank", "tie", "name", "club", "matches")
 TRAILING_COLUMNS = ("status",)
-#: The exports' column of a tournament whose final is decided (docs/final.md), after the tie:
+#: The exports' column of a tournament whose final is decided (docs/guides/final.md), after the tie:
 #: which part of the standings placed the player, the final or the qualifying sessions.
 STAGE_COLUMN = "stage"
 
@@ -132,7 +132,7 @@ class StandingsTable(PlayerRankingTable):
     best_match = tables2.Column(verbose_name=_("best match"), attrs={"td": {"class": "number"}})
     opponents = tables2.Column(verbose_name=_("opponents"), attrs={"td": {"class": "number"}})
     status = tables2.Column(verbose_name=_("status"), accessor="withdrawn", visible=False)
-    # With check-in (docs/check-in.md): the sessions missed; shown only then (for_criteria).
+    # With check-in (docs/guides/check-in.md): the sessions missed; shown only then (for_criteria).
     absent = tables2.Column(verbose_name=_("absent"), accessor="absent_sessions",
                             orderable=False, attrs={"td": {"class": "absent"}})
     # Sorting by rank keeps the list's order: the players ranked, then the others.
@@ -153,8 +153,8 @@ class StandingsTable(PlayerRankingTable):
     def for_criteria(cls, rows, criteria, *, final: bool = False, check_in: bool = False,
                      **kwargs) -> StandingsTable:
         """The table with the chosen criteria's columns only, in their order; ``final``: with
-        the exports' stage column (docs/final.md); ``check_in``: the sessions each player
-        missed, after the criteria (the tournament uses check-in: docs/check-in.md)."""
+        the exports' stage column (docs/guides/final.md); ``check_in``: the sessions each player
+        missed, after the criteria (the tournament uses check-in: docs/guides/check-in.md)."""
         return cls(
             rows,
             sequence=export_names(criteria, final=final, check_in=check_in),
@@ -244,7 +244,7 @@ def export_value(name: str, row: dict):
         return "" if row["ranked"] else str(_("not ranked"))
     if name == "share":
         return round(row["share"], 4)
-    if name == "absent":  # the sessions missed (docs/check-in.md)
+    if name == "absent":  # the sessions missed (docs/guides/check-in.md)
         return ", ".join(str(number) for number in row["absent_sessions"])
     return spreadsheet_cell(row[name])
 
@@ -263,7 +263,7 @@ def standings_csv(*, rows, criteria, dialect: str = "comma", final: bool = False
                   check_in: bool = False) -> str:
     """The standings as CSV text, written straight from the rows (best first): a header line,
     then a line per player (:func:`csv_cell`), in ``dialect`` (``CSV_DIALECTS``); ``final``:
-    with the stage column (docs/final.md); ``check_in``: the sessions each player missed."""
+    with the stage column (docs/guides/final.md); ``check_in``: the sessions each player missed."""
     delimiter, decimal = CSV_DIALECTS[dialect]
     columns = export_columns(criteria, final=final, check_in=check_in)
     text = io.StringIO()
@@ -290,7 +290,7 @@ class PrintLayout:
 def print_layout(criteria, *, check_in: bool = False) -> PrintLayout:
     """The printed standings' columns: the page's leading columns, then each criterion under
     its short header (``PRINT_HEADERS``), explained by the legend; ``check_in``: then the
-    sessions each player missed, as on the page (docs/check-in.md)."""
+    sessions each player missed, as on the page (docs/guides/check-in.md)."""
     labels = dict(RankingCriterion.choices)
     leading = [(name, str(StandingsTable.base_columns[name].verbose_name))
                for name in LEADING_COLUMNS]

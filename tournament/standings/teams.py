@@ -1,5 +1,5 @@
 """Club teams: each club ranked by the sum of its best N players' results on one criterion
-(``Tournament.team_size`` and ``team_criterion``; docs/categories.md). Pure, but for
+(``Tournament.team_size`` and ``team_criterion``; docs/guides/categories.md). Pure, but for
 :func:`club_ranking`, which reads the standings.
 
 - Only players ranked in the main standings count (no confirmed match or withdrawn: they

@@ -29,7 +29,7 @@ def csv_response(result, *, slug: str, dialect: str, check_in: bool = False) -> 
 
 def final_standings_table(result, *, request) -> StandingsTable | None:
     """The final's places as a table of their own (sorted apart: ``final-`` parameters), or
-    None while the final is not decided (docs/final.md)."""
+    None while the final is not decided (docs/guides/final.md)."""
     if not result.final_decided:
         return None
     table = StandingsTable.for_criteria(
@@ -65,7 +65,7 @@ class PublicStandingsView(TournamentMixin, CachedPageMixin, TemplateView):
                                 dialect=csv_dialect(request.GET.get("csv")),
                                 check_in=self.tournament.uses_check_in)
         exporting = export_format in TABLE_FORMATS
-        # The page shows the final's places in a table of their own (docs/final.md); the
+        # The page shows the final's places in a table of their own (docs/guides/final.md); the
         # exports hold every row in one, with a column saying which part placed it.
         table = StandingsTable.for_criteria(
             result.rows if exporting else result.qualifying_rows, result.criteria,

@@ -1,5 +1,5 @@
 """``python manage.py bench_rating_study``: which rating model ranks players of known strength
-best, over simulated seasons (``bench/study.py``; the figures and the choice: docs/ratings.md).
+best, over simulated seasons (``bench/study.py``; the figures and the choice: docs/guides/ratings.md).
 
 Plays ``--seasons`` seasons (seeds 1 to N) of ``--players`` players, ``--events`` events of
 ``--sessions`` sessions, ``--attend`` players an event, matches of ``--rounds`` rounds, then

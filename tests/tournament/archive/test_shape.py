@@ -1,6 +1,6 @@
 """The archive carries what shapes a tournament's standings beyond its matches: the players'
-categories, the club-team and prize-list settings and the check-in rule (docs/categories.md,
-docs/check-in.md); the absences travel as the seats they are read from. A manifest that
+categories, the club-team and prize-list settings and the check-in rule (docs/guides/categories.md,
+docs/guides/check-in.md); the absences travel as the seats they are read from. A manifest that
 names them wrongly is refused whole, nothing written."""
 
 from __future__ import annotations
@@ -70,7 +70,7 @@ def test_a_round_trip_keeps_categories_team_settings_and_check_in(archived):
     assert shape_of(imported) == before
     assert sorted(Category.objects.filter(tournament=imported).values_list("name", flat=True)
                   ) == ["Juniors", "Seniors", "Women"]
-    # the check-in marks do not travel: the seats say who was absent (docs/record-format.md)
+    # the check-in marks do not travel: the seats say who was absent (docs/reference/record-format.md)
     assert not CheckIn.objects.filter(session__tournament=imported).exists()
 
 

@@ -1,6 +1,6 @@
 """A problem about a cell of the table names the cell in words on the pages, from the tiles
 around it, as the rest of the page does: the engine's code of a cell (``D(0,0)``, a corner's
-``(1,0)``) stays in ``python -m scoring check`` (docs/record-format.md) and off the pages.
+``(1,0)``) stays in ``python -m scoring check`` (docs/reference/record-format.md) and off the pages.
 Asserted through the problems' codes and the engine's data of where they are, in both
 languages."""
 

@@ -146,7 +146,7 @@ WRITES = [
 #: racks' form against the revision posted, a correction or an insertion against the turn
 #: it names (superseded by the first), sheet mode's lines against the table (which holds
 #: their tiles now). Nothing is written twice, but the answer is "stale" or "refused", where
-#: docs/referee.md promises "already saved" and never a 409.
+#: docs/guides/referee.md promises "already saved" and never a 409.
 CHECKED_BEFORE_THE_WRITE = {
     "match_round_end", "match_turn_correct", "match_turn_insert", "match_sheet_mode"}
 RESENT = [

@@ -1,4 +1,4 @@
-"""The players' categories (docs/categories.md): from the CSV file's fourth column, on the
+"""The players' categories (docs/guides/categories.md): from the CSV file's fourth column, on the
 players' form, on the settings page (the club teams, the prize list); as a clumsy organiser
 writes them and as another tournament's organiser tries to change them."""
 

@@ -1,4 +1,4 @@
-"""The categories and club teams printed (docs/categories.md): the standings PDF's sections
+"""The categories and club teams printed (docs/guides/categories.md): the standings PDF's sections
 and the prize list, read back as text; what they print recomputed from the matches by
 tests/tournament/standings/reference.py."""
 

@@ -94,7 +94,7 @@ def test_kept_ratings_equal_the_rebuild_after_confirmations_in_any_order_and_a_c
     assert first.status == Match.Status.CONFIRMED
     assert first.totals != totals and first.confirmed_at == confirmed_at
     corrected = rating_rows()
-    # Only the ranks at the table count (docs/ratings.md): the same ranks, the same ratings.
+    # Only the ranks at the table count (docs/guides/ratings.md): the same ranks, the same ratings.
     assert (corrected == kept) == (ranks_of(first.totals) == ranks_of(totals))
     assert ratings_rebuild() == seats
     assert rating_rows() == corrected

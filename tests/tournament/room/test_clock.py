@@ -1,5 +1,5 @@
 """The session clock: set, started, paused, extra minutes; what time's end does, through the
-engine and the match's record (docs/room.md)."""
+engine and the match's record (docs/guides/room.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Check-in (docs/check-in.md): the players marked present before a session are the only
+"""Check-in (docs/guides/check-in.md): the players marked present before a session are the only
 ones seated; who may mark them; what the seating page says is missing."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The categories' standings and the club teams recomputed from the confirmed matches alone,
-without the app's ranking (docs/categories.md states the rules this follows):
+without the app's ranking (docs/guides/categories.md states the rules this follows):
 
 - match points at a table of n: 3 * (n - place) / (n - 1), players equal on their total
   sharing the mean of their places' points;

@@ -1,4 +1,4 @@
-"""Absences in the standings (docs/check-in.md), recomputed here from the match totals the
+"""Absences in the standings (docs/guides/check-in.md), recomputed here from the match totals the
 tests play, not from the app's ranking: with "forfeit" each session missed counts as a
 match played for nothing in the average share; with "unranked" it counts for nothing."""
 
@@ -190,7 +190,7 @@ def select_text(row, name: str) -> str:
 
 @pytest.mark.parametrize("rule", [CheckInRule.FORFEIT, CheckInRule.UNRANKED])
 def test_the_final_is_seated_without_check_in_and_nobody_misses_it(rule):
-    """The final's players are named by the standings (docs/check-in.md): seating it asks
+    """The final's players are named by the standings (docs/guides/check-in.md): seating it asks
     for no check-in, and the qualifiers it leaves out are not absent from it."""
     tournament = eight(final_size=FinalSize.FOUR)
     before = {row["player_id"]: (row["share"], row["absent_sessions"])

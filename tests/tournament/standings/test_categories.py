@@ -1,4 +1,4 @@
-"""Each category's standings and the club teams (docs/categories.md): recomputed from the
+"""Each category's standings and the club teams (docs/guides/categories.md): recomputed from the
 confirmed matches by tests/tournament/standings/reference.py, never from the app's ranking;
 on screen and in the downloads; a category of another tournament is nobody's page."""
 

@@ -169,7 +169,7 @@ def test_the_standings_page_links_every_download(client, five):
 
 
 def test_every_download_the_page_links_is_a_file_of_its_format(client, five):
-    """The downloads docs/organiser.md lists are the page's links, and each gives its file."""
+    """The downloads docs/guides/organiser.md lists are the page's links, and each gives its file."""
     page = client.get("/t/five/standings/").content.decode()
     linked = re.findall(r'href="\?_export=(\w+)[&"]', page)
     assert sorted(set(linked)) == ["csv", "ods", "xlsx"]

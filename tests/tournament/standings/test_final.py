@@ -1,4 +1,4 @@
-"""The final table (docs/final.md): opened once the qualifying sessions are closed, seated from
+"""The final table (docs/guides/final.md): opened once the qualifying sessions are closed, seated from
 the standings, and its result placing the finalists first; the rest as qualifying left it.
 
 The expected standings are recomputed here from the match results (``own_ranking``), not

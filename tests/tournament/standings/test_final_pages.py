@@ -1,5 +1,5 @@
 """The final table on the standings page, in its exports and in the standings PDF: the final's
-places first under a heading of their own, then the qualifying ones (docs/final.md). The
+places first under a heading of their own, then the qualifying ones (docs/guides/final.md). The
 order expected is recomputed from the match results (``own_ranking``)."""
 
 from __future__ import annotations

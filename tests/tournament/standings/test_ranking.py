@@ -82,7 +82,7 @@ def test_opponents_strength_sums_the_opponents_match_points():
 
 
 def test_opponents_strength_counts_each_opponents_whole_tournament_at_every_meeting():
-    """The definition docs/organiser.md gives: for every match the player played, the match
+    """The definition docs/guides/organiser.md gives: for every match the player played, the match
     points of each opponent at that table, each opponent's total over the whole tournament, all
     added up (an opponent met twice counts twice); not the points the opponents made at that
     match ("per match" read the other way)."""

@@ -9,7 +9,7 @@ it, so that an answer carries only that (:class:`ShownRound`, :class:`BoardChang
 
 One value, one module: the match holds its round in play, and the round in play tells which
 of its round's turn lines a page already shows. Cut in two, the halves imported each other
-(docs/architecture.md lists why this module passes 500 lines).
+(docs/development/architecture.md lists why this module passes 500 lines).
 """
 
 from __future__ import annotations

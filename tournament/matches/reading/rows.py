@@ -4,7 +4,7 @@ The current versions of a match's Turn and RoundEnd rows ARE the match:
 
 - :func:`match_rows` loads the current rows (3 queries), as a :class:`MatchRows` that a write
   changes in memory before it asks for the replay;
-- :func:`record_from_rows` builds the engine's match record (docs/record-format.md) from them:
+- :func:`record_from_rows` builds the engine's match record (docs/reference/record-format.md) from them:
   the one place a record is made from rows, used by the replay
   (:mod:`tournament.matches.reading.replay`), ``record.json``, the PDFs and every write;
 - :func:`match_record` is ``record_from_rows(match_rows(match=...))``, for a caller that wants
@@ -128,7 +128,7 @@ def settled_rounds(rows: MatchRows) -> list[Round]:
 
 
 def record_from_rows(rows: MatchRows) -> engine.MatchRecord:
-    """The match record (docs/record-format.md, with the referee's decisions) of these rows.
+    """The match record (docs/reference/record-format.md, with the referee's decisions) of these rows.
 
     The one function that makes a record from rows: the replay, the download, the printed
     sheet and every write use it. Rows whose settled rounds were not loaded

@@ -68,7 +68,7 @@ def match_record_import(
     record: str | bytes | dict[str, Any],
     names_must_match: bool = True,
 ) -> WriteResult[ReplayedMatch]:
-    """Fill an empty match from a match record (docs/record-format.md, with decisions).
+    """Fill an empty match from a match record (docs/reference/record-format.md, with decisions).
 
     The engine reads it first: an unreadable record is refused with its message and nothing
     is saved. It must be for the tournament's rule set and target and for as many players as
@@ -162,7 +162,7 @@ def match_record_import(
                 rows.ends[round_.pk] = end
                 ends.append(end)
         rows.rounds.sort(key=lambda round_: round_.index)
-        if parsed.time_up != write.match.time_up_round:  # the session clock's, docs/room.md
+        if parsed.time_up != write.match.time_up_round:  # the session clock's, docs/guides/room.md
             write.match.time_up_round = parsed.time_up
             write.match.save(update_fields=["time_up_round"])
         replay = write.replay()

@@ -18,7 +18,7 @@ from tournament.matches.views.base import MatchMixin, MatchWriteView, with_refus
 
 
 class MatchRecordView(MatchMixin, View):
-    """The match record (docs/record-format.md, with the referee's decisions), as a download."""
+    """The match record (docs/reference/record-format.md, with the referee's decisions), as a download."""
 
     http_method_names = ("get", "head")
 

@@ -1,4 +1,4 @@
-"""The players' categories (docs/categories.md): given from the players' CSV file, when a
+"""The players' categories (docs/guides/categories.md): given from the players' CSV file, when a
 player is added, or on a player's page. A category is made the first time a player carries
 it, found again whatever the case of its name, and deleted once no player carries it.
 

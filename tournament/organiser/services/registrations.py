@@ -182,7 +182,7 @@ def player_add(
     user=None,
     same_people: str = "",
 ) -> Registration:
-    """Register one player, carrying ``categories`` (their names: docs/categories.md). Once
+    """Register one player, carrying ``categories`` (their names: docs/guides/categories.md). Once
     session 1 is seated, a late arrival: seated from ``first_session`` (by default the next
     session not seated yet).
 

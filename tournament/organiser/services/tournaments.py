@@ -43,7 +43,7 @@ def tournament_set_up(
     check_in: str | None = None,
 ) -> Tournament:
     """Create a tournament with its settings; ``organiser`` becomes its organiser. The club
-    teams and the prize list: docs/categories.md."""
+    teams and the prize list: docs/guides/categories.md."""
     tournament = tournament_create(
         name=name, slug=slug, start_date=start_date, end_date=end_date, venue=venue,
         rules=rules, target=target, match_rounds=match_rounds, opening_bonus=opening_bonus,
@@ -98,11 +98,11 @@ def tournament_update(
     ``is_public`` may change at any time too: when the tournament comes to count for the
     ratings, or no longer does (rated and public), the ratings are refreshed from its first
     confirmed match. ``final_size`` (None: unchanged) is fixed once the final is open
-    (docs/final.md). The club teams and the prize list (``team_size``, ``team_criterion``,
-    ``prize_count``: docs/categories.md) may change at any time; None leaves each as it is.
+    (docs/guides/final.md). The club teams and the prize list (``team_size``, ``team_criterion``,
+    ``prize_count``: docs/guides/categories.md) may change at any time; None leaves each as it is.
     ``check_in`` (a ``CheckInRule``; None: unchanged) may change at any
     time: the sessions seated from then on follow it, and the standings read every seated
-    session's absences under the rule of the moment (docs/check-in.md)."""
+    session's absences under the rule of the moment (docs/guides/check-in.md)."""
     with tournament_write(tournament_id=tournament.pk):
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
         if tournament_settings_locked(tournament=tournament):
