@@ -46,6 +46,7 @@ from tournament.matches.services.write import (
     match_results_cache,
     match_write,
     stale_match_message,
+    submission_saved,
 )
 
 __all__ = [
@@ -73,5 +74,6 @@ __all__ = [
     "match_write",
     "already_saved_message",
     "stale_match_message",
+    "submission_saved",
     "turn_snapshot",
 ]

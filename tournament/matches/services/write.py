@@ -196,7 +196,8 @@ def checked_decision(decision: str, reason: str) -> str:
     return reason
 
 
-def _saved_before(match_id: int, key: str) -> bool:
+def submission_saved(*, match_id: int, key: str) -> bool:
+    """Was this submission (the key its tablet made) saved before, to this match?"""
     return bool(key) and MatchSubmission.objects.filter(match_id=match_id, key=key).exists()
 
 
@@ -208,12 +209,12 @@ def _claim_revision(*, match: Match, seen_revision: int, submission_key: str = "
     Returns the match after the update (its table, session and tournament loaded): ``match``
     itself when it was read at ``seen_revision`` with them (a copy, its session's state read
     again), else re-read."""
-    if _saved_before(match.pk, submission_key):
+    if submission_saved(match_id=match.pk, key=submission_key):
         raise AlreadySaved(match_id=match.pk, key=submission_key)
     updated = Match.objects.filter(pk=match.pk, revision=seen_revision).update(
         revision=F("revision") + 1
     )
-    if updated != 1 and _saved_before(match.pk, submission_key):
+    if updated != 1 and submission_saved(match_id=match.pk, key=submission_key):
         raise AlreadySaved(match_id=match.pk, key=submission_key)
     if updated == 1 and match.revision == seen_revision and _loaded_with_tournament(match):
         # ``match`` was read at the revision claimed: its row is as read (every write to a
