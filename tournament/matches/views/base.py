@@ -111,21 +111,16 @@ class MatchWriteMixin(MatchMixin):
         return self.can_write
 
     def access_refusal(self, request):
-        """Also: a submission sent again after its first save (its tablet did not hear the
-        answer) is answered "already saved" before any check that its first save made fail
-        (the revision posted, the turn it corrects, the tiles now on the table). Asked only
-        when the revision posted is behind the match's, as a resent submission's always is:
-        no query for a write from the current revision."""
+        """Also: a submission sent again after its first save is answered "already saved"
+        before any check its first save made fail (the revision, the turn it corrects, the
+        tiles on the table); asked only when the revision posted is behind the match's."""
         refusal = super().access_refusal(request)
-        if refusal is None and request.method == "POST" and self.sent_again(request):
+        key, seen = submission_key(request), posted_revision(request)
+        if (refusal is None and request.method == "POST" and key and seen is not None
+                and seen < self.match.revision
+                and services.submission_saved(match_id=self.match.pk, key=key)):
             return self.already_saved()
         return refusal
-
-    def sent_again(self, request) -> bool:
-        key = submission_key(request)
-        seen = posted_revision(request)
-        return (bool(key) and seen is not None and seen < self.match.revision
-                and services.submission_saved(match_id=self.match.pk, key=key))
 
     def login_next(self) -> str:
         return reverse("tournament:match", kwargs={
