@@ -4,10 +4,9 @@ difference (the figure, who, the value expected, the value shown).
 What it costs: every confirmed match of the tournaments it reads is replayed once through the
 engine (the tournament's, its league's public tournaments' and, for the ratings, every rated
 public tournament's: the rating history is rated again from its start), then the app's own
-figures are read as its pages read them. About what replaying the installation's matches
-costs (a few milliseconds a match) plus the standings read once per tournament: a second or
-two for the demo's two tournaments on the development machine; it grows with the history
-of rated matches, not with the one tournament checked.
+figures are read as its pages read them. About 0.6 s for the demo (16 confirmed matches in
+two tournaments) on the development machine; it grows with the installation's history of
+rated matches, not with the one tournament checked.
 """
 
 from __future__ import annotations
