@@ -27,6 +27,8 @@ tournament_patterns = [
     # A tournament's archive (tournament/archive/): its records as one ZIP, past results
     # imported from one.
     path("", include("tournament.archive.urls")),
+    # The check of every figure (tournament/figures/): the organiser's.
+    path("", include("tournament.figures.urls")),
     # Recording a match (tournament/matches/): the match page and entry screen, sheet mode,
     # corrections, ends of rounds, the audit log, the record download and upload.
     path("", include("tournament.matches.urls")),

@@ -1,0 +1,200 @@
+"""The confirmed matches, replayed from their records, and a tournament's players: plain values
+for :mod:`tournament.figures.recount` and :mod:`tournament.figures.rerate`.
+
+A match's totals are not read from the match (``Match.totals`` is what the app stored after
+its own replay): the current turns and round ends are made into the engine's record again
+(docs/reference/record-format.md) and replayed, and the totals are the replay's.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import date, datetime
+
+from tournament import engine
+from tournament.models import (
+    Category,
+    League,
+    Match,
+    Registration,
+    Round,
+    RoundEnd,
+    Seat,
+    Tournament,
+    Turn,
+)
+
+
+@dataclass(frozen=True)
+class PlayedMatch:
+    """A confirmed match: its players' ids in seat order and the totals its record gives."""
+
+    id: int
+    tournament_id: int
+    session: int
+    is_final: bool
+    confirmed_at: datetime | None
+    played_on: date
+    players: tuple[int, ...]
+    totals: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """A registered player: withdrawn or not, from which session on (None: the first)."""
+
+    id: int
+    name: str
+    club: str
+    withdrawn: bool
+    first_session: int | None
+    merged: bool = False
+
+
+@dataclass
+class TournamentRecords:
+    """What a tournament's figures are recounted from."""
+
+    tournament: Tournament
+    entrants: list[Entrant]
+    matches: list[PlayedMatch]
+    #: The seated sessions that are not the final: number -> the players with a seat.
+    seated: dict[int, set[int]] = field(default_factory=dict)
+    #: The final's session: None without one; its matches all confirmed or not.
+    final_session: int | None = None
+    final_confirmed: bool = False
+    #: The final's players (seated), whatever its matches' state.
+    finalists: set[int] = field(default_factory=set)
+    #: Category name -> its players' ids.
+    categories: dict[str, set[int]] = field(default_factory=dict)
+
+
+def _turn_record(turn: Turn) -> engine.TurnRecord:
+    """A turn as the record holds it: its cell and corners in board mode (the tile name only
+    when it says another tile than the corners), else its tile name."""
+    place = None
+    corners = tuple(int(value) for value in turn.corners.split("-")) if turn.corners else None
+    if turn.cell_x is not None and corners is not None:
+        shown = engine.tile_from_corners(corners)
+        tile = turn.tile if turn.tile and (shown is None or str(shown) != turn.tile) else None
+        place = engine.PlaceRecord(
+            tile=tile, cell=engine.Cell(turn.cell_x, turn.cell_y, turn.cell_orientation),
+            corners=corners)
+    elif turn.tile:
+        place = engine.PlaceRecord(tile=turn.tile)
+    return engine.TurnRecord(
+        player=turn.player, draws=turn.draws, place=place, claimed=turn.points_claimed,
+        bonus=engine.Bonus(turn.bonus_claimed) if turn.bonus_claimed else None,
+        decision=turn.decision or None, reason=turn.decision_reason or None,
+    )
+
+
+def replayed_totals(match: Match, *, tournament: Tournament, names: list[str]) -> tuple[int, ...]:
+    """The totals of ``match`` from its current turns and round ends, replayed by the engine."""
+    rounds = list(Round.objects.filter(match=match).order_by("index"))
+    turns: dict[int, list[Turn]] = defaultdict(list)
+    for turn in Turn.objects.current().filter(round__match=match).order_by("round_id", "index"):
+        turns[turn.round_id].append(turn)
+    ends = {end.round_id: end for end in RoundEnd.objects.current().filter(round__match=match)}
+    if rounds and not turns.get(rounds[-1].pk) and rounds[-1].pk not in ends:
+        rounds = rounds[:-1]  # a round begun, then emptied by an undo
+    records = []
+    for round_ in rounds:
+        end = ends.get(round_.pk)
+        racks = None
+        if end is not None and end.racks:
+            racks = tuple(rack if isinstance(rack, int) else tuple(rack) for rack in end.racks)
+        records.append(engine.RoundRecord(
+            turns=tuple(_turn_record(turn) for turn in turns.get(round_.pk, ())),
+            racks=racks,
+            settlement_claimed=(tuple(end.settlement_claimed)
+                                if end is not None and end.settlement_claimed is not None
+                                else None),
+            settlement_decision=(end.decision or None) if end is not None else None,
+            settlement_reason=(end.decision_reason or None) if end is not None else None,
+        ))
+    options = {"opening_bonus": tournament.opening_bonus, "round_limit": tournament.match_rounds}
+    if match.time_up_round is not None:
+        options["time_up"] = match.time_up_round
+    record = engine.MatchRecord(players=tuple(names), rounds=tuple(records),
+                                rules_name=tournament.rules, target=tournament.target, **options)
+    open_last = bool(rounds) and rounds[-1].pk not in ends
+    replay = engine.replay_record(record, leave_last_round_open=open_last)
+    return tuple(replay.totals)
+
+
+def confirmed_matches(tournaments: Iterable[Tournament]) -> list[PlayedMatch]:
+    """Every confirmed match of ``tournaments``, replayed (one replay a match)."""
+    by_id = {tournament.pk: tournament for tournament in tournaments}
+    matches = (Match.objects.filter(table__session__tournament_id__in=by_id,
+                                    status=Match.Status.CONFIRMED)
+               .select_related("table__session").order_by("pk"))
+    seats: dict[int, list[tuple[int, int, str]]] = defaultdict(list)
+    for table_id, order, player_id, name in Seat.objects.filter(
+            session__tournament_id__in=by_id).values_list(
+            "table_id", "order", "player_id", "player__name"):
+        seats[table_id].append((order, player_id, name))
+    played = []
+    for match in matches:
+        session = match.table.session
+        tournament = by_id[session.tournament_id]
+        seated = sorted(seats[match.table_id])
+        totals = replayed_totals(match, tournament=tournament,
+                                 names=[name for _order, _player, name in seated])
+        played.append(PlayedMatch(
+            id=match.pk, tournament_id=tournament.pk, session=session.number,
+            is_final=session.is_final, confirmed_at=match.confirmed_at,
+            played_on=tournament.start_date,
+            players=tuple(player for _order, player, _name in seated), totals=totals,
+        ))
+    return played
+
+
+def tournament_records(tournament: Tournament,
+                       matches: list[PlayedMatch] | None = None) -> TournamentRecords:
+    """The tournament's entrants, confirmed matches (replayed unless given), seated sessions,
+    final and categories."""
+    entrants = [
+        Entrant(id=player_id, name=name, club=club,
+                withdrawn=status == Registration.Status.WITHDRAWN, first_session=first,
+                merged=merged is not None)
+        for player_id, name, club, status, first, merged in tournament.registrations.order_by(
+            "pk").values_list("player_id", "player__name", "player__club", "status",
+                              "first_session", "player__merged_into")
+    ]
+    if matches is None:
+        matches = confirmed_matches([tournament])
+    records = TournamentRecords(tournament=tournament, entrants=entrants,
+                                matches=[m for m in matches if m.tournament_id == tournament.pk])
+    for number, is_final, player_id in Seat.objects.filter(
+            session__tournament=tournament).values_list(
+            "session__number", "session__is_final", "player_id"):
+        if is_final:
+            records.finalists.add(player_id)
+        else:
+            records.seated.setdefault(number, set()).add(player_id)
+    final = tournament.sessions.filter(is_final=True).first()
+    if final is not None:
+        records.final_session = final.number
+        states = list(Match.objects.filter(table__session=final).values_list("status", flat=True))
+        records.final_confirmed = bool(states) and all(
+            state == Match.Status.CONFIRMED for state in states)
+    for name, player_id in Category.objects.filter(tournament=tournament).values_list(
+            "name", "registrations__player_id"):
+        members = records.categories.setdefault(name, set())
+        if player_id is not None:
+            members.add(player_id)
+    return records
+
+
+def rated_tournaments() -> list[Tournament]:
+    """The tournaments whose matches count for ratings: rated and public (docs/guides/ratings.md)."""
+    return list(Tournament.objects.filter(is_rated=True, is_public=True))
+
+
+def league_tournaments(league: League) -> list[Tournament]:
+    """The league's public tournaments, earliest first: what its public face ranks."""
+    return list(league.tournaments.filter(is_public=True).order_by("start_date", "pk"))
+
