@@ -12,6 +12,7 @@ from __future__ import annotations
 import time
 from functools import cached_property
 
+from axes.helpers import get_client_ip_address
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpResponse, JsonResponse
@@ -229,9 +230,19 @@ class CallView(TournamentMixin, TemplateView):
         if form.is_valid():
             try:
                 services.call_make(table=self.table, reason=form.cleaned_data["reason"],
-                                   code=form.cleaned_data["code"])
+                                   code=form.cleaned_data["code"],
+                                   address=get_client_ip_address(request))
             except ValidationError as error:
                 add_service_errors(form, error)
+        locked = [error for error in form.errors.as_data().get("code", [])
+                  if error.code == "locked-out"]
+        if locked:
+            # too many wrong codes: the code was not checked; the form says when to try again
+            seconds = locked[0].params["seconds"]
+            response = self.render_to_response(
+                self.get_context_data(form=form, retry_seconds=seconds), status=429)
+            response["Retry-After"] = str(seconds)
+            return response
         if form.errors:
             return self.render_to_response(self.get_context_data(form=form), status=400)
         return self.render_to_response(self.get_context_data(called=True))

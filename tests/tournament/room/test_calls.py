@@ -1,0 +1,82 @@
+"""Calling a referee as the room's phones do: a phone guessing a table's code, a phone calling
+in a loop, a referee answering another referee's table (docs/guides/room.md, "Calling a
+referee")."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from tests.factories import seated_session, tournament_with_players
+from tournament.kit.table_codes import table_code
+from tournament.models import RefereeCall
+from tournament.room.services import CALL_ADDRESS_LIMIT, CALL_TABLE_LIMIT
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def room():
+    tournament = tournament_with_players(players=12)
+    session = seated_session(tournament=tournament, started=True)
+    return tournament, session
+
+
+def call(client, tournament, number, code, *, address="10.0.0.7", reason="dispute"):
+    return client.post(reverse("tournament:table_call",
+                               kwargs={"slug": tournament.slug, "number": number}),
+                       {"reason": reason, "code": code}, REMOTE_ADDR=address)
+
+
+def wrong_codes(tournament, number, count):
+    """``count`` codes that are not table ``number``'s, each as a phone would type them."""
+    right = table_code(tournament.pk, number)
+    codes = [f"{guess:06d}" for guess in range(count + 1)]
+    return [code for code in codes if code != right][:count]
+
+
+def error_codes(response, field="code"):
+    return [error.code for error in response.context["form"].errors.as_data().get(field, [])]
+
+
+def test_a_phone_guessing_codes_is_locked_out_and_told_for_how_long(client, room):
+    tournament, _ = room
+    for guess in wrong_codes(tournament, 2, CALL_ADDRESS_LIMIT.tries):
+        answer = call(client, tournament, 2, guess)
+        assert answer.status_code == 400 and error_codes(answer) == ["wrong-code"]
+    # the right code now, from the same phone: not even checked
+    locked = call(client, tournament, 2, table_code(tournament.pk, 2))
+    assert locked.status_code == 429
+    assert error_codes(locked) == ["locked-out"]
+    seconds = int(locked["Retry-After"])
+    assert CALL_ADDRESS_LIMIT.seconds - 60 < seconds <= CALL_ADDRESS_LIMIT.seconds
+    assert locked.context["retry_seconds"] == seconds
+    assert not RefereeCall.objects.exists()
+    # another table from the same phone: the address is locked, whatever the table
+    assert call(client, tournament, 1, table_code(tournament.pk, 1)).status_code == 429
+    # the players of table 2, on their own phone, still call
+    called = call(client, tournament, 2, table_code(tournament.pk, 2), address="10.0.0.8")
+    assert called.status_code == 200 and called.context["called"]
+
+
+def test_phones_guessing_one_table_from_many_addresses_lock_that_table(client, room):
+    tournament, _ = room
+    guesses = wrong_codes(tournament, 2, CALL_TABLE_LIMIT.tries)
+    for index, guess in enumerate(guesses):
+        # a new address every few guesses, never one at its own limit
+        address = f"10.0.1.{index // (CALL_ADDRESS_LIMIT.tries - 1)}"
+        assert call(client, tournament, 2, guess, address=address).status_code == 400
+    locked = call(client, tournament, 2, table_code(tournament.pk, 2), address="10.0.2.1")
+    assert locked.status_code == 429 and int(locked["Retry-After"]) > 0
+    assert error_codes(locked) == ["locked-out"]
+    assert not RefereeCall.objects.exists()
+    # another table is not locked
+    assert call(client, tournament, 1, table_code(tournament.pk, 1),
+                address="10.0.2.1").status_code == 200
+
+
+def test_right_codes_do_not_count_against_the_phone(client, room):
+    tournament, _ = room
+    for _ in range(CALL_ADDRESS_LIMIT.tries + 2):
+        assert call(client, tournament, 2, table_code(tournament.pk, 2)).status_code == 200
+    assert call(client, tournament, 2, wrong_codes(tournament, 2, 1)[0]).status_code == 400
