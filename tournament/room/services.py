@@ -229,6 +229,9 @@ def _match_time_up(match_id: int, user) -> None:
 #: (docs/guides/room.md, "Calling a referee").
 CALL_ADDRESS_LIMIT = TryLimit(scope="call-address", tries=5, seconds=15 * 60)
 CALL_TABLE_LIMIT = TryLimit(scope="call-table", tries=20, seconds=15 * 60)
+#: A table's call repeated within this time of its last one is that call: answered as
+#: called, with nothing written (no version raised, no log line).
+CALL_REPEAT = timedelta(minutes=1)
 
 
 def _call_limits(*, tournament_id: int, number: int, address: str | None):
@@ -242,7 +245,8 @@ def _call_limits(*, tournament_id: int, number: int, address: str | None):
 def call_make(*, table: Table, reason: str, code: str, address: str | None = None) -> RefereeCall:
     """A call for a referee from ``table``, with the code of its table card, from a client at
     ``address``. A table's open call is the one call: calling again adds to it (``times``),
-    with the latest reason.
+    with the latest reason; calling again within ``CALL_REPEAT`` of the last time writes
+    nothing.
 
     A wrong code counts against the address and the table (``CALL_ADDRESS_LIMIT``,
     ``CALL_TABLE_LIMIT``); past either limit the code is not even checked: refused with the
@@ -279,6 +283,10 @@ def call_make(*, table: Table, reason: str, code: str, address: str | None = Non
                 % {"number": session.number}, code="session-not-in-play")
         now = timezone.now()
         call = RefereeCall.objects.filter(table=table, answered_at__isnull=True).first()
+        if call is not None and now - call.last_called_at < CALL_REPEAT:
+            # a phone calling again and again: the call stands, nothing is written
+            write.nothing_changed()
+            return call
         if call is not None:
             call.times += 1
             call.reason = reason

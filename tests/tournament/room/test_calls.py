@@ -4,13 +4,15 @@ referee")."""
 
 from __future__ import annotations
 
+import datetime
+
 import pytest
 from django.urls import reverse
 
 from tests.factories import seated_session, tournament_with_players
 from tournament.kit.table_codes import table_code
-from tournament.models import RefereeCall
-from tournament.room.services import CALL_ADDRESS_LIMIT, CALL_TABLE_LIMIT
+from tournament.models import RefereeCall, SessionAuditEntry, Tournament
+from tournament.room.services import CALL_ADDRESS_LIMIT, CALL_REPEAT, CALL_TABLE_LIMIT
 
 pytestmark = pytest.mark.django_db
 
@@ -80,3 +82,30 @@ def test_right_codes_do_not_count_against_the_phone(client, room):
     for _ in range(CALL_ADDRESS_LIMIT.tries + 2):
         assert call(client, tournament, 2, table_code(tournament.pk, 2)).status_code == 200
     assert call(client, tournament, 2, wrong_codes(tournament, 2, 1)[0]).status_code == 400
+
+
+def versions(tournament):
+    return tuple(Tournament.objects.filter(pk=tournament.pk)
+                 .values_list("data_version", "results_version").get())
+
+
+def test_a_phone_calling_in_a_loop_makes_one_call_and_one_write(client, room):
+    tournament, session = room
+    code = table_code(tournament.pk, 2)
+    before = versions(tournament)
+    answers = [call(client, tournament, 2, code, reason=reason)
+               for reason in ["dispute"] + ["question"] * 29]
+    assert {answer.status_code for answer in answers} == {200}
+    assert all(answer.context["called"] for answer in answers)
+    only = RefereeCall.objects.get()
+    assert (only.times, only.reason) == (1, "dispute")
+    # one write: the data version raised once, the results version never, one log line
+    assert versions(tournament) == (before[0] + 1, before[1])
+    assert SessionAuditEntry.objects.filter(session=session, action="referee-called").count() == 1
+    # a minute later, calling again adds to the call: one more write
+    RefereeCall.objects.filter(pk=only.pk).update(
+        last_called_at=only.last_called_at - CALL_REPEAT - datetime.timedelta(seconds=1))
+    assert call(client, tournament, 2, code, reason="tiles-missing").status_code == 200
+    only.refresh_from_db()
+    assert (only.times, only.reason) == (2, "tiles-missing")
+    assert versions(tournament) == (before[0] + 2, before[1])
