@@ -10,7 +10,7 @@ import pytest
 from django.urls import reverse
 
 from tests.factories import seated_session, tournament_with_players
-from tournament.kit.table_codes import table_code
+from tournament.kit.table_codes import ALPHABET, LENGTH, table_code, table_code_printed
 from tournament.models import RefereeCall, SessionAuditEntry, Tournament
 from tournament.room.services import CALL_ADDRESS_LIMIT, CALL_REPEAT, CALL_TABLE_LIMIT
 
@@ -109,3 +109,23 @@ def test_a_phone_calling_in_a_loop_makes_one_call_and_one_write(client, room):
     only.refresh_from_db()
     assert (only.times, only.reason) == (2, "tiles-missing")
     assert versions(tournament) == (before[0] + 2, before[1])
+
+
+def test_the_code_is_out_of_reach_of_a_whole_event_of_guessing():
+    """Every table's code is six characters easy to read off a card, and the wrong codes the
+    limit lets through for a table in three days and nights, without a pause, try fewer than
+    one in a hundred thousand of them (docs/guides/room.md)."""
+    codes = [table_code(1, number) for number in range(1, 1001)]
+    assert all(len(code) == LENGTH and set(code) <= set(ALPHABET) for code in codes)
+    assert not set(ALPHABET) & set("ILOU")
+    assert len(set(codes)) == len(codes)  # 1,000 tables, no two alike
+    tries = CALL_TABLE_LIMIT.per_hour * 72
+    assert tries / len(ALPHABET) ** LENGTH < 1e-5
+
+
+def test_the_code_is_read_as_a_phone_types_it(client, room):
+    tournament, _ = room
+    printed = table_code_printed(table_code(tournament.pk, 2))
+    typed = f" {printed.lower()} ".replace("0", "o").replace("1", "l")
+    assert call(client, tournament, 2, typed).status_code == 200
+    assert RefereeCall.objects.get().table.number == 2
