@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from tests.factories import seated_session, tournament_with_players
 from tournament.kit.table_codes import ALPHABET, LENGTH, table_code, table_code_printed
-from tournament.models import RefereeCall, SessionAuditEntry, Tournament
+from tournament.models import RefereeCall, SessionAuditEntry, StaffRole, Tournament
 from tournament.room.services import CALL_ADDRESS_LIMIT, CALL_REPEAT, CALL_TABLE_LIMIT
 
 pytestmark = pytest.mark.django_db
@@ -129,3 +129,38 @@ def test_the_code_is_read_as_a_phone_types_it(client, room):
     typed = f" {printed.lower()} ".replace("0", "o").replace("1", "l")
     assert call(client, tournament, 2, typed).status_code == 200
     assert RefereeCall.objects.get().table.number == 2
+
+
+def test_a_referee_answers_only_the_calls_of_their_own_tables(client, room, make_user):
+    tournament, session = room
+    of_table_1 = make_user("ref-one")
+    StaffRole.objects.create(tournament=tournament, user=of_table_1, role="referee", tables="1")
+    organiser = make_user("orga")
+    StaffRole.objects.create(tournament=tournament, user=organiser, role="organiser")
+    for number in (1, 3):
+        call(client, tournament, number, table_code(tournament.pk, number))
+    calls = {each.table.number: each for each in RefereeCall.objects.select_related("table")}
+    board = reverse("tournament:room_board", kwargs={"slug": tournament.slug})
+
+    def answer(call_id):
+        return client.post(reverse("tournament:room_call_answer",
+                                   kwargs={"slug": tournament.slug, "call_id": call_id}))
+
+    client.force_login(of_table_1)
+    # the board shows both calls, and the answer button of table 1 only
+    for headers in ({}, {"HTTP_HX_REQUEST": "true"}):
+        page = client.get(board, **headers)
+        assert {row["number"]: row["may_answer"] for row in page.context["rows"]
+                if row["call"]} == {1: True, 3: False}
+        assert b'id="answer-1"' in page.content and b'id="answer-3"' not in page.content
+    assert answer(calls[3].pk).status_code == 403
+    assert RefereeCall.objects.get(pk=calls[3].pk).answered_at is None
+    assert not SessionAuditEntry.objects.filter(session=session, action="call-answered").exists()
+    assert answer(calls[1].pk).status_code == 302
+    assert RefereeCall.objects.get(pk=calls[1].pk).answered_by == of_table_1
+    # the organiser, answering every table, is shown table 3's button on the kept board
+    client.force_login(organiser)
+    page = client.get(board, HTTP_HX_REQUEST="true")
+    assert b'id="answer-3"' in page.content
+    assert answer(calls[3].pk).status_code == 302
+    assert RefereeCall.objects.get(pk=calls[3].pk).answered_by == organiser
