@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from tests.factories import seated_session, tournament_with_players
@@ -164,3 +165,36 @@ def test_a_referee_answers_only_the_calls_of_their_own_tables(client, room, make
     assert b'id="answer-3"' in page.content
     assert answer(calls[3].pk).status_code == 302
     assert RefereeCall.objects.get(pk=calls[3].pk).answered_by == organiser
+
+
+def test_a_call_moves_the_staff_board_and_leaves_the_public_pages_304(client, room, make_user):
+    """A call raises the data version alone: the standings a phone polls stay 304; the board
+    shows the call at its next poll, and a call repeated within the minute moves nothing."""
+    tournament, session = room
+    organiser = make_user("orga")
+    StaffRole.objects.create(tournament=tournament, user=organiser, role="organiser")
+    staff = Client()
+    staff.force_login(organiser)
+    standings = reverse("tournament:standings", kwargs={"slug": tournament.slug})
+    board = reverse("tournament:room_board", kwargs={"slug": tournament.slug})
+    public_tag = client.get(standings)["ETag"]
+    board_tag = staff.get(board, HTTP_HX_REQUEST="true")["ETag"]
+    code = table_code(tournament.pk, 2)
+
+    assert call(client, tournament, 2, code).status_code == 200
+    assert client.get(standings, HTTP_IF_NONE_MATCH=public_tag).status_code == 304
+    moved = staff.get(board, HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=board_tag)
+    assert moved.status_code == 200
+    assert [row["number"] for row in moved.context["rows"] if row["call"]] == [2]
+    # the call's page shows the open call; the table's clock figures carry it
+    page = client.get(reverse("tournament:table_call",
+                              kwargs={"slug": tournament.slug, "number": 2}))
+    assert page.status_code == 200 and page.context["open_call"].table.number == 2
+    figures = client.get(reverse("tournament:table_clock_json", kwargs={
+        "slug": tournament.slug, "number": session.number, "table": 2})).json()
+    assert figures["call"]["times"] == 1
+    # the phone calls again at once: no page moves
+    assert call(client, tournament, 2, code).status_code == 200
+    assert client.get(standings, HTTP_IF_NONE_MATCH=public_tag).status_code == 304
+    assert staff.get(board, HTTP_HX_REQUEST="true",
+                     HTTP_IF_NONE_MATCH=moved["ETag"]).status_code == 304
