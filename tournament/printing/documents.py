@@ -11,7 +11,7 @@ from urllib.parse import urljoin
 from django.urls import reverse
 
 from tournament.kit.seats import seat_letter
-from tournament.kit.table_codes import table_code
+from tournament.kit.table_codes import table_code, table_code_printed
 from tournament.kit.tables import RANKING_TEXT_COLUMNS
 from tournament.models import Match, Session, Table, Tournament
 from tournament.names import split_name, surname_sort_key
@@ -123,7 +123,7 @@ def table_cards_context(*, tournament: Tournament, site_root: str, tables: froze
     for number in sorted(tables):
         address = table_address(site_root=site_root, slug=tournament.slug, number=number)
         cards.append(TableCard(number=number, address=address, qr=qr_png_data_uri(address),
-                               code=table_code(tournament.pk, number)))
+                               code=table_code_printed(table_code(tournament.pk, number))))
     return {"tournament": tournament, "cards": cards}
 
 

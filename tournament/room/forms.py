@@ -27,8 +27,9 @@ class CallForm(forms.Form):
                                widget=forms.RadioSelect)
     code = forms.CharField(
         label=_("The code on the table's card"), max_length=12,
-        widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
-        help_text=_("Four digits, printed under the QR code of your table's card."),
+        widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "characters",
+                                      "spellcheck": "false"}),
+        help_text=_("Six letters and digits, printed under the QR code of your table's card."),
     )
 
 

@@ -3,17 +3,22 @@ calls for a referee, the projector's announcements and settings (docs/guides/roo
 
 Keyword arguments only, each one ``tournament_write`` (``tournament/core/freshness.py``),
 raising ``ValidationError`` with a code (keyed by field where a form shows it); a refused write
-writes nothing. Each raises the tournament's versions, so the kept pages of the room are made
+writes nothing (but a wrong call code, counted in the cache: ``tournament.kit.attempts``). Each raises the tournament's versions, so the kept pages of the room are made
 again; a call for a referee, which only the staff's pages show, leaves the results' version.
 """
 
 from __future__ import annotations
 
+import math
+from datetime import timedelta
+
 from django.core.exceptions import ValidationError
 from django.utils import timezone
+from django.utils.formats import time_format
 from django.utils.translation import gettext as _
 
 from tournament.core.freshness import tournament_write
+from tournament.kit.attempts import LockedOut, TryLimit, try_claim
 from tournament.kit.table_codes import table_code_matches
 from tournament.matches.reading.rows import match_with_tournament
 from tournament.matches.services import StaleMatch, match_write
@@ -218,9 +223,48 @@ def _match_time_up(match_id: int, user) -> None:
 
 # -- calling a referee ----------------------------------------------------------------------
 
-def call_make(*, table: Table, reason: str, code: str) -> RefereeCall:
-    """A call for a referee from ``table``, with the code of its table card. A table's open
-    call is the one call: calling again adds to it (``times``), with the latest reason."""
+#: Wrong codes allowed from one client's address (whatever the table), and for one table
+#: (whatever the address), in any quarter of an hour; then that address, or that table, is
+#: locked out until its oldest wrong code is a quarter of an hour old
+#: (docs/guides/room.md, "Calling a referee").
+CALL_ADDRESS_LIMIT = TryLimit(scope="call-address", tries=5, seconds=15 * 60)
+CALL_TABLE_LIMIT = TryLimit(scope="call-table", tries=20, seconds=15 * 60)
+#: A table's call repeated within this time of its last one is that call: answered as
+#: called, with nothing written (no version raised, no log line).
+CALL_REPEAT = timedelta(minutes=1)
+
+
+def _call_limits(*, tournament_id: int, number: int, address: str | None):
+    # a table is its card: its number in the tournament, whatever the session
+    limits = [(CALL_TABLE_LIMIT, f"{tournament_id}:{number}")]
+    if address:
+        limits.insert(0, (CALL_ADDRESS_LIMIT, address))
+    return limits
+
+
+def call_make(*, table: Table, reason: str, code: str, address: str | None = None) -> RefereeCall:
+    """A call for a referee from ``table``, with the code of its table card, from a client at
+    ``address``. A table's open call is the one call: calling again adds to it (``times``),
+    with the latest reason; calling again within ``CALL_REPEAT`` of the last time writes
+    nothing.
+
+    A wrong code counts against the address and the table (``CALL_ADDRESS_LIMIT``,
+    ``CALL_TABLE_LIMIT``); past either limit the code is not even checked: refused with the
+    code ``locked-out`` and the seconds to wait (``params["seconds"]``)."""
+    tournament_id, number = table.session.tournament_id, table.number
+    try:
+        claimed = try_claim(_call_limits(tournament_id=tournament_id, number=number,
+                                         address=address))
+    except LockedOut as locked:
+        retry_at = timezone.localtime(timezone.now() + timedelta(seconds=locked.seconds))
+        raise ValidationError({"code": ValidationError(
+            _("Too many wrong codes: try again at %(time)s, in %(minutes)s min."),
+            code="locked-out", params={"seconds": locked.seconds,
+                                       "minutes": math.ceil(locked.seconds / 60),
+                                       "time": time_format(retry_at, "H:i")})}) from None
+    right_code = table_code_matches(tournament_id, number, code)
+    if right_code:
+        claimed.right()
     with tournament_write(results=False) as write:
         table = Table.objects.select_for_update().select_related("session").get(pk=table.pk)
         session = table.session
@@ -228,7 +272,7 @@ def call_make(*, table: Table, reason: str, code: str) -> RefereeCall:
         errors = {}
         if reason not in RefereeCall.Reason.values:
             errors["reason"] = ValidationError(_("Choose a reason."), code="reason-invalid")
-        if not table_code_matches(session.tournament_id, table.number, code):
+        if not right_code:
             errors["code"] = ValidationError(
                 _("This is not the code on this table's card."), code="wrong-code")
         if errors:
@@ -239,6 +283,10 @@ def call_make(*, table: Table, reason: str, code: str) -> RefereeCall:
                 % {"number": session.number}, code="session-not-in-play")
         now = timezone.now()
         call = RefereeCall.objects.filter(table=table, answered_at__isnull=True).first()
+        if call is not None and now - call.last_called_at < CALL_REPEAT:
+            # a phone calling again and again: the call stands, nothing is written
+            write.nothing_changed()
+            return call
         if call is not None:
             call.times += 1
             call.reason = reason

@@ -12,8 +12,9 @@ from __future__ import annotations
 import time
 from functools import cached_property
 
+from axes.helpers import get_client_ip_address
 from django.contrib import messages
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpResponse, JsonResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect
@@ -30,11 +31,13 @@ from tournament.core.permissions import (
     OrganiserRequiredMixin,
     RefereeRequiredMixin,
     TournamentMixin,
+    can_referee,
+    refereed_tables,
 )
 from tournament.kit.cache import cached_copy, etag
 from tournament.kit.cached_pages import CSRF_MARKER, CachedPageMixin
 from tournament.kit.forms import add_service_errors
-from tournament.models import Announcement, Session, Table
+from tournament.models import Announcement, RefereeCall, Session, Table
 from tournament.room import selectors, services
 from tournament.room.clock import session_clock
 from tournament.room.forms import (
@@ -154,11 +157,21 @@ class BoardView(RefereeRequiredMixin, TemplateView):
     template_name = "tournament/room/board.html"
     fragment_template_name = "tournament/room/_board.html"
 
+    @cached_property
+    def answer_tables(self) -> frozenset[int] | None:
+        """The tables whose calls this member of the staff may answer: those they may
+        referee (``can_referee``); None for every table."""
+        return refereed_tables(self.request.user, self.tournament)
+
     def board_context(self, session):
         context = {"session": session, "tournament": self.tournament,
                    "poll_seconds": poll_seconds()}
         if session is not None:
             context.update(selectors.board(session=session))
+            tables = self.answer_tables
+            context["rows"] = [
+                {**row, "may_answer": tables is None or row["number"] in tables}
+                for row in context["rows"]]
         return context
 
     def get(self, request, *args, **kwargs):
@@ -170,8 +183,11 @@ class BoardView(RefereeRequiredMixin, TemplateView):
         if not request.htmx:
             return self.render_to_response(self.get_context_data(**self.board_context(session)))
         minute = int(time.time() // BOARD_SECONDS)
+        # the answer buttons are the reader's tables': one copy per set of tables
+        tables = ("all" if self.answer_tables is None
+                  else ",".join(map(str, sorted(self.answer_tables))))
         key = (f"room:{self.tournament.pk}:board:{session.pk if session else 0}:"
-               f"{get_language()}:{minute}")
+               f"{get_language()}:{minute}:{tables}")
 
         def make() -> bytes:
             response = TemplateResponse(request, self.fragment_template_name,
@@ -183,7 +199,9 @@ class BoardView(RefereeRequiredMixin, TemplateView):
 
 
 class CallAnswerView(RefereeRequiredMixin, View):
-    """A call answered: from the board, or from the tablet of the table."""
+    """A call answered: from the board, or from the tablet of the table; by a member of the
+    staff who may referee that table (``can_referee``, as entering its match), 403 for
+    another."""
 
     http_method_names = ["post"]
 
@@ -191,6 +209,11 @@ class CallAnswerView(RefereeRequiredMixin, View):
         session = session_now(tournament=self.tournament)
         if session is None:
             raise Http404
+        asked = (RefereeCall.objects.select_related("table__session__tournament")
+                 .filter(session=session, pk=kwargs["call_id"]).first())
+        if asked is not None and not can_referee(request.user, asked.table):
+            # the calls of the tables the user may referee, as for entering their matches
+            raise PermissionDenied
         try:
             call = services.call_answer(session=session, call_id=kwargs["call_id"],
                                         user=request.user)
@@ -229,9 +252,19 @@ class CallView(TournamentMixin, TemplateView):
         if form.is_valid():
             try:
                 services.call_make(table=self.table, reason=form.cleaned_data["reason"],
-                                   code=form.cleaned_data["code"])
+                                   code=form.cleaned_data["code"],
+                                   address=get_client_ip_address(request))
             except ValidationError as error:
                 add_service_errors(form, error)
+        locked = [error for error in form.errors.as_data().get("code", [])
+                  if error.code == "locked-out"]
+        if locked:
+            # too many wrong codes: the code was not checked; the form says when to try again
+            seconds = locked[0].params["seconds"]
+            response = self.render_to_response(
+                self.get_context_data(form=form, retry_seconds=seconds), status=429)
+            response["Retry-After"] = str(seconds)
+            return response
         if form.errors:
             return self.render_to_response(self.get_context_data(form=form), status=400)
         return self.render_to_response(self.get_context_data(called=True))

@@ -182,7 +182,7 @@ def test_not_for_the_staff_of_another_tournament(staff_client, tournament, make_
 def test_each_card_prints_the_code_that_calls_a_referee_to_its_table(staff_client, tournament,
                                                                    client):
     """The code on card n calls a referee to table n, and to no other table."""
-    from tournament.kit.table_codes import table_code
+    from tournament.kit.table_codes import table_code, table_code_printed
     from tournament.models import RefereeCall
     from tournament.sessions.services import session_start
 
@@ -190,12 +190,13 @@ def test_each_card_prints_the_code_that_calls_a_referee_to_its_table(staff_clien
     codes = {}
     for number, page in enumerate(pages, start=1):
         words = page.split()
-        codes[number] = next(word for word in words if word.isdigit() and len(word) == 4)
-        assert codes[number] == table_code(tournament.pk, number)
+        codes[number] = next(word for word in words if len(word) == 7 and word[3] == "-")
+        assert codes[number] == table_code_printed(table_code(tournament.pk, number))
     session_start(session=tournament.sessions.get(number=1))
     anyone = client
     anyone.logout()
     refused = anyone.post("/t/spring-open/tables/1/call/", {"reason": "dispute", "code": codes[2]})
     assert refused.status_code == 400 and not RefereeCall.objects.exists()
-    anyone.post("/t/spring-open/tables/1/call/", {"reason": "dispute", "code": codes[1]})
+    # as a phone types it: lower case, the hyphen kept
+    anyone.post("/t/spring-open/tables/1/call/", {"reason": "dispute", "code": codes[1].lower()})
     assert RefereeCall.objects.get().table.number == 1

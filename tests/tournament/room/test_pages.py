@@ -45,6 +45,8 @@ def test_a_call_needs_the_card_code_and_repeated_calls_merge(client, room):
     assert not RefereeCall.objects.exists()
     code = table_code(tournament.pk, 2)
     assert _call(client, tournament, 2, reason="dispute", code=code).context["called"]
+    # a minute on (a call repeated sooner is merged without a write: test_calls.py)
+    RefereeCall.objects.update(last_called_at=timezone.now() - datetime.timedelta(minutes=2))
     assert _call(client, tournament, 2, reason="tiles-missing", code=f" {code} ").status_code == 200
     call = RefereeCall.objects.get()
     assert (call.times, call.reason, call.table.number) == (2, "tiles-missing", 2)
