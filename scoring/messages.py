@@ -100,6 +100,13 @@ MESSAGES: Final[Mapping[str, str]] = {
         "{player}'s rack shows {shown} tiles: with the hands and the pool, at most {allowed} "
         "could be held"
     ),
+    "rack-total-impossible": N_(
+        "{player}'s rack is given as a total of {total}: the {count} tile(s) {player} holds "
+        "total {most} at most"
+    ),
+    "rack-total-impossible/empty": N_(
+        "{player}'s rack is given as a total of {total}, but {player} holds no tile"
+    ),
     "settlement-mismatch": N_(
         "{player} claimed {claimed} at the settlement, the settlement gives {computed}"
     ),

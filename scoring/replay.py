@@ -32,7 +32,7 @@ from scoring.geometry import Cell, cell_neighbours, corner_tiles, geometry
 from scoring.record import MatchRecord, PlaceRecord, Rack, TurnRecord
 from scoring.reports import EndKind, MatchReport, Problem, RoundReport, TurnReport, Verdict, Where
 from scoring.rules import DEFAULT_RULES, RuleSet
-from scoring.tiles import Tile, tile_from_corners
+from scoring.tiles import ALL_TILES, Tile, tile_from_corners
 
 __all__ = [
     "MatchReplay",
@@ -899,6 +899,23 @@ class MatchReplay:
         for i, rack in enumerate(racks):
             name = players[i]
             if isinstance(rack, int):
+                most = self._rack_total_bound(state, racks, i)
+                if rack > most:
+                    # more points than the tiles this player can hold can total
+                    problems.append(
+                        Problem.make(
+                            r,
+                            None,
+                            "rack-total-impossible"
+                            if state.hands[i]
+                            else "rack-total-impossible/empty",
+                            player=name,
+                            total=rack,
+                            count=state.hands[i],
+                            most=most,
+                            seat=i,
+                        )
+                    )
                 totals.append(rack)
                 continue
             total = 0
@@ -970,6 +987,29 @@ class MatchReplay:
                 )
             totals.append(total)
         return totals if readable else None
+
+    @staticmethod
+    def _rack_total_bound(
+        state: _Round, racks: Sequence[Rack | Sequence[str | Tile]], seat: int
+    ) -> int:
+        """The most a rack given as a total can hold: the sum of the player's hand of tiles
+        at their highest, among the tiles that can be in it (neither on the table nor shown
+        in another rack). A player who went out holds nothing: 0."""
+        elsewhere: set[Tile] = set(state.played)
+        for i, rack in enumerate(racks):
+            if i == seat or isinstance(rack, int):
+                continue
+            for entry in rack:
+                if isinstance(entry, Tile):
+                    elsewhere.add(entry)
+                else:
+                    try:
+                        elsewhere.add(Tile.parse(entry))
+                    except UnknownTile:
+                        continue
+        count = state.hands[seat]
+        values = sorted((t.value for t in ALL_TILES if t not in elsewhere), reverse=True)
+        return sum(values[:count])
 
     def _false_block(
         self, state: _Round, racks: Sequence[Rack | Sequence[str | Tile]]

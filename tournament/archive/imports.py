@@ -193,9 +193,14 @@ def _match_import(match: Match, record: bytes, *, entry: str):
         replay = match_record_import_and_confirm(match=match, user=None, record=record,
                                                  names_must_match=False)
     except ValidationError as error:
-        raise archive_error(
+        # the refusal's own codes (the engine's problem code for a rack that cannot have
+        # happened) stay readable beside the archive's
+        inner = (error.error_list if not hasattr(error, "error_dict")
+                 else [e for errors in error.error_dict.values() for e in errors])
+        reasons = ",".join(sorted({e.code or "" for e in inner}))
+        raise ValidationError({"archive": ValidationError(
             _("%(entry)s: %(detail)s") % {"entry": entry, "detail": " ".join(error.messages)},
-            "record-refused") from None
+            code="record-refused", params={"entry": entry, "reasons": reasons})}) from None
     return replay
 
 

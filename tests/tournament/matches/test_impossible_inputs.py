@@ -1,0 +1,113 @@
+"""What cannot have happened, entered as a clumsy or dishonest referee would: the racks at a
+round's end and a record uploaded. The records are the engine's tests' own
+(tests/scoring/impossible_records.py), so that one record gets one verdict on every path: what
+``python -m scoring check`` reports as a rack that cannot have happened, the form and the upload
+refuse, with the engine's problem code, and write nothing."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.urls import reverse
+
+from tests.factories import add, board_turn, fresh, match_at, seated_names
+from tests.scoring.impossible_records import (
+    ONE_TILE_SEAT,
+    OUT_SEAT,
+    legal_match,
+    rack_value,
+    with_rack,
+)
+from tournament.matches import services
+from tournament.models import Round, RoundEnd, Turn
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_english")]
+
+
+def seated(tournament):
+    match = match_at(tournament=tournament, started=True)
+    return match, legal_match(seated_names(match))
+
+
+def played_first_round(match, referee, data) -> None:
+    for turn in data["rounds"][0]["turns"]:
+        add(match, referee, board_turn(turn))
+
+
+def racks_entered(match, referee, racks):
+    match = fresh(match)
+    return services.match_round_end(match=match, user=referee, seen_revision=match.revision,
+                                    round_index=0, racks=racks)
+
+
+def refused_at_the_round_end(match, referee, racks) -> ValidationError:
+    revision = fresh(match).revision
+    with pytest.raises(ValidationError) as error:
+        racks_entered(match, referee, racks)
+    assert fresh(match).revision == revision
+    assert not RoundEnd.objects.filter(round__match=match).exists()
+    return error.value
+
+
+def refused_upload(match, referee, record) -> list[ValidationError]:
+    match = fresh(match)
+    with pytest.raises(ValidationError) as error:
+        services.match_record_import(match=match, user=referee, seen_revision=match.revision,
+                                     record=record)
+    assert fresh(match).revision == match.revision
+    assert not Round.objects.filter(match=match).exists()
+    assert not Turn.objects.filter(round__match=match).exists()
+    return error.value.error_dict["record"]
+
+
+# --- 1. a rack given as a total ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("total", [500, 16])
+def test_the_round_end_refuses_a_total_a_one_tile_rack_cannot_hold(tournament, referee, total):
+    match, data = seated(tournament)
+    played_first_round(match, referee, data)
+    racks = [list(rack) for rack in data["rounds"][0]["racks"]]
+    racks[ONE_TILE_SEAT] = total
+    error = refused_at_the_round_end(match, referee, racks)
+    assert [e.code for e in error.error_dict[f"rack_{ONE_TILE_SEAT}"]] == [
+        "rack-total-impossible"]
+
+
+def test_the_round_end_refuses_points_for_the_player_who_went_out(tournament, referee):
+    match, data = seated(tournament)
+    played_first_round(match, referee, data)
+    racks = [list(rack) for rack in data["rounds"][0]["racks"]]
+    racks[OUT_SEAT] = 10
+    error = refused_at_the_round_end(match, referee, racks)
+    assert [e.code for e in error.error_dict[f"rack_{OUT_SEAT}"]] == ["rack-total-impossible"]
+    racks[OUT_SEAT] = []
+    racks[ONE_TILE_SEAT] = rack_value(data, ONE_TILE_SEAT)  # the true total is taken
+    racks_entered(match, referee, racks)
+
+
+def test_the_round_end_page_refuses_a_total_of_500_typed_in_its_field(
+        tournament, referee, referee_client):
+    match, data = seated(tournament)
+    played_first_round(match, referee, data)
+    post = {"revision": fresh(match).revision, "page": "round_end"}
+    for seat, rack in enumerate(data["rounds"][0]["racks"]):
+        post[f"rack_{seat}"] = " ".join(rack)
+    post[f"rack_{ONE_TILE_SEAT}"] = ""
+    post[f"total_{ONE_TILE_SEAT}"] = "500"
+    url = reverse("tournament:match_round_end", kwargs={
+        "slug": tournament.slug, "match_id": match.pk, "number": 1})
+    response = referee_client.post(url, post)
+    assert response.status_code == 400
+    errors = response.context["form"].errors.as_data()
+    assert [e.code for e in errors[f"rack_{ONE_TILE_SEAT}"]] == ["rack-total-impossible"]
+    assert not RoundEnd.objects.filter(round__match=match).exists()
+
+
+@pytest.mark.parametrize(("seat", "total"), [(ONE_TILE_SEAT, 500), (ONE_TILE_SEAT, 16),
+                                             (OUT_SEAT, 10)])
+def test_the_upload_refuses_a_total_the_rack_cannot_hold(tournament, referee, seat, total):
+    match, data = seated(tournament)
+    (error,) = refused_upload(match, referee, with_rack(data, seat, total))
+    assert error.code == "rack-total-impossible"
+    assert error.params == {"round": 0, "seat": seat}
