@@ -896,6 +896,10 @@ class MatchReplay:
         totals: list[int] = []
         readable = True
         extra = 0  # tiles shown beyond the hands: drawn, the pool can have given no more
+        # racks, table and pool make the set: the racks hold together what the table and the
+        # pool leave, and one rack no more than that less the tiles the others show
+        in_racks = len(ALL_TILES) - len(state.played) - state.pool
+        shown = [0 if isinstance(rack, int) else len(rack) for rack in racks]
         for i, rack in enumerate(racks):
             name = players[i]
             if isinstance(rack, int):
@@ -957,11 +961,20 @@ class MatchReplay:
                     )
                 else:
                     seen[tile] = i
-            allowed = state.hands[i] + state.pool - extra
+            # its own hand is always possible; beyond it, what was left to draw and what
+            # the set leaves it; nothing for the player who went out
+            allowed = (
+                0
+                if i == state.out_player
+                else max(
+                    state.hands[i],
+                    min(state.hands[i] + state.pool - extra, in_racks - sum(shown) + shown[i]),
+                )
+            )
             if len(rack) <= allowed:
                 extra += max(len(rack) - state.hands[i], 0)
             else:
-                # more tiles than the hand and what was left to draw: cannot have happened
+                # more tiles than the hand, the pool and the set allow: cannot have happened
                 problems.append(
                     Problem.make(
                         r,

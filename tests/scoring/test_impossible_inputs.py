@@ -17,6 +17,7 @@ from tests.scoring.impossible_records import (
     OUT_SEAT,
     legal_match,
     rack_value,
+    unseen_tiles,
     with_rack,
 )
 
@@ -61,3 +62,37 @@ def test_points_for_the_player_who_went_out_are_reported_as_the_list_form_is(
     assert status == 1 and problems(report) == [(0, None, "rack-total-impossible")]
     status, report = checked(with_rack(match, OUT_SEAT, 0), monkeypatch, capsys)
     assert (status, problems(report)) == (0, [])
+
+
+def test_a_rack_holding_tiles_the_pool_and_the_other_racks_hold_is_reported(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Racks, table and pool make the set: 14 tiles are still in the pool, so Chloé's rack
+    cannot show them beside her own 3 (17 tiles where 3 can be), however many the pool held."""
+    match = legal_match()
+    chloe = 2
+    crowded = match["rounds"][0]["racks"][chloe] + unseen_tiles(match)
+    status, report = checked(with_rack(match, chloe, crowded), monkeypatch, capsys)
+    assert status == 1 and problems(report) == [(0, None, "rack-impossible")]
+    # one tile too many is as impossible as fourteen
+    one_more = match["rounds"][0]["racks"][chloe] + unseen_tiles(match)[:1]
+    status, report = checked(with_rack(match, chloe, one_more), monkeypatch, capsys)
+    assert status == 1 and problems(report) == [(0, None, "rack-impossible")]
+
+
+def test_a_tile_noted_in_the_wrong_rack_is_only_a_mismatch(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Bruno's tile noted in Alice's rack: the racks still hold what the set leaves them."""
+    match = legal_match()
+    racks = match["rounds"][0]["racks"]
+    changed = with_rack(match, 0, racks[0] + racks[1])
+    changed["rounds"][0]["racks"][1] = []
+    status, report = checked(changed, monkeypatch, capsys)
+    assert status == 1 and problems(report) == [(0, None, "rack-mismatch")] * 2
+
+
+def test_a_tile_in_the_rack_of_the_player_who_went_out_is_reported(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    match = legal_match()
+    status, report = checked(with_rack(match, OUT_SEAT, unseen_tiles(match)[:1]),
+                             monkeypatch, capsys)
+    assert status == 1 and problems(report) == [(0, None, "rack-impossible")]

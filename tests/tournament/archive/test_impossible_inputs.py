@@ -11,6 +11,7 @@ import zipfile
 import pytest
 from django.core.exceptions import ValidationError
 
+from tests.scoring.impossible_records import unseen_tiles
 from tests.tournament.archive.helpers import build_source, counts, resealed, wipe, zip_with
 from tournament.archive import export
 from tournament.archive.imports import past_results_import
@@ -58,3 +59,15 @@ def _points_for_the_player_out(record) -> None:
 def test_an_archive_giving_points_to_the_player_who_went_out_is_refused(archive):
     changed = with_record(archive, entries(archive)[0], _points_for_the_player_out)
     assert refused_reasons(changed) == ["rack-total-impossible"]
+
+
+def _the_pool_in_a_rack(record) -> None:
+    round_ = record["rounds"][0]
+    seat = next(i for i, rack in enumerate(round_["racks"]) if rack)
+    round_["racks"][seat] = round_["racks"][seat] + unseen_tiles(record)
+    round_.pop("settlement_claimed", None)
+
+
+def test_an_archive_with_a_rack_holding_the_pools_tiles_is_refused(archive):
+    changed = with_record(archive, entries(archive)[0], _the_pool_in_a_rack)
+    assert refused_reasons(changed) == ["rack-impossible"]

@@ -16,6 +16,7 @@ from tests.scoring.impossible_records import (
     OUT_SEAT,
     legal_match,
     rack_value,
+    unseen_tiles,
     with_rack,
 )
 from tournament.matches import services
@@ -111,3 +112,31 @@ def test_the_upload_refuses_a_total_the_rack_cannot_hold(tournament, referee, se
     (error,) = refused_upload(match, referee, with_rack(data, seat, total))
     assert error.code == "rack-total-impossible"
     assert error.params == {"round": 0, "seat": seat}
+
+
+# --- 2. a rack holding more tiles than can exist ----------------------------------------------
+
+
+def crowded(data, seat: int = 2) -> list:
+    """The first round's racks, ``seat`` showing every tile the pool still holds besides its
+    own: the pool's count counted in, no rack can hold them."""
+    racks = [list(rack) for rack in data["rounds"][0]["racks"]]
+    racks[seat] += unseen_tiles(data)
+    return racks
+
+
+def test_the_round_end_refuses_a_rack_holding_the_pools_tiles(tournament, referee):
+    """A rack of 17 tiles where 3 can be: was a warning, saved, confirmed, and its tiles
+    settled to the winner."""
+    match, data = seated(tournament)
+    played_first_round(match, referee, data)
+    error = refused_at_the_round_end(match, referee, crowded(data))
+    assert [e.code for e in error.error_dict["rack_2"]] == ["rack-impossible"]
+    assert error.error_dict["rack_2"][0].params["allowed"] == 3
+
+
+def test_the_upload_refuses_a_rack_holding_the_pools_tiles(tournament, referee):
+    match, data = seated(tournament)
+    record = with_rack(data, 2, crowded(data)[2])
+    (error,) = refused_upload(match, referee, record)
+    assert (error.code, error.params) == ("rack-impossible", {"round": 0, "seat": 2})
