@@ -18,6 +18,7 @@ from tests.scoring.impossible_records import (
     legal_match,
     rack_value,
     unseen_tiles,
+    with_corner,
     with_rack,
 )
 
@@ -96,3 +97,15 @@ def test_a_tile_in_the_rack_of_the_player_who_went_out_is_reported(
     status, report = checked(with_rack(match, OUT_SEAT, unseen_tiles(match)[:1]),
                              monkeypatch, capsys)
     assert status == 1 and problems(report) == [(0, None, "rack-impossible")]
+
+
+@pytest.mark.parametrize("value", [-1, 6, 12, -10**9])
+def test_a_corner_that_shows_no_tile_is_a_problem_of_the_check_not_a_reading_error(
+        value: int, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """record-format.md: ``unknown-tile``, values outside 0-5. The upload and the import give
+    the same verdict (tests/tournament/.../test_impossible_inputs.py)."""
+    status, report = checked(with_corner(legal_match(), value), monkeypatch, capsys)
+    assert status == 1
+    turn = next(t for t, line in enumerate(report["rounds"][0]["turns"]) if line["verdict"]
+                == "illegal")
+    assert (0, turn, "unknown-tile") in problems(report)

@@ -326,11 +326,17 @@ def _past_tournament_import(past: PastTournament, *, organiser,
             match.refresh_from_db()
             if match.status != Match.Status.CONFIRMED or (
                     table.totals is not None and list(replay.totals) != list(table.totals)):
-                raise archive_error(
+                # the engine's problems, as ``python -m scoring check`` lists them, say why
+                problems = sorted({p.code for r in replay.rounds
+                                   for p in [*r.problems, *(q for t in r.turns
+                                                            for q in t.problems)]})
+                raise ValidationError({"archive": ValidationError(
                     _("%(entry)s: the record does not replay as the archive says (totals "
                       "%(totals)s, status %(status)s).")
                     % {"entry": table.entry, "status": match.status,
-                       "totals": ", ".join(map(str, replay.totals))}, "record-differs")
+                       "totals": ", ".join(map(str, replay.totals))},
+                    code="record-differs",
+                    params={"entry": table.entry, "problems": ",".join(problems)})})
             imported.append((match, past_session, table))
         session_close(session=session)
 

@@ -11,7 +11,8 @@ import zipfile
 import pytest
 from django.core.exceptions import ValidationError
 
-from tests.scoring.impossible_records import unseen_tiles
+from scoring import check_record, parse_record
+from tests.scoring.impossible_records import unseen_tiles, with_corner
 from tests.tournament.archive.helpers import build_source, counts, resealed, wipe, zip_with
 from tournament.archive import export
 from tournament.archive.imports import past_results_import
@@ -71,3 +72,23 @@ def _the_pool_in_a_rack(record) -> None:
 def test_an_archive_with_a_rack_holding_the_pools_tiles_is_refused(archive):
     changed = with_record(archive, entries(archive)[0], _the_pool_in_a_rack)
     assert refused_reasons(changed) == ["rack-impossible"]
+
+
+
+@pytest.mark.parametrize("value", [-1, 6, 12])
+def test_an_archive_with_a_corner_that_shows_no_tile_is_refused_naming_it(archive, value):
+    """-1 was refused as a value the row cannot hold, 6 as a record that replays otherwise:
+    now both as ``python -m scoring check`` and the upload see them, a turn playing no tile."""
+    entry = entries(archive)[0]
+    record = with_corner(json.loads(zipfile.ZipFile(io.BytesIO(archive)).read(entry)), value,
+                         whole=True)
+    checked = {p.code for p in check_record(parse_record(record)).problems}
+    assert "unknown-tile" in checked
+    changed = resealed(zip_with(archive, **{entry: json.dumps(record).encode()}))
+    before = counts()
+    with pytest.raises(ValidationError) as refused:
+        past_results_import(data=changed)
+    assert counts() == before
+    (error,) = refused.value.error_dict["archive"]
+    assert error.code == "record-differs"
+    assert set(error.params["problems"].split(",")) == checked

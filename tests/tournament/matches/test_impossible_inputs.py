@@ -10,13 +10,15 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
-from tests.factories import add, board_turn, fresh, match_at, seated_names
+from scoring import check_record, parse_record
+from tests.factories import add, board_turn, fresh, match_at, replay, seated_names
 from tests.scoring.impossible_records import (
     ONE_TILE_SEAT,
     OUT_SEAT,
     legal_match,
     rack_value,
     unseen_tiles,
+    with_corner,
     with_rack,
 )
 from tournament.matches import services
@@ -140,3 +142,24 @@ def test_the_upload_refuses_a_rack_holding_the_pools_tiles(tournament, referee):
     record = with_rack(data, 2, crowded(data)[2])
     (error,) = refused_upload(match, referee, record)
     assert (error.code, error.params) == ("rack-impossible", {"round": 0, "seat": 2})
+
+
+# --- 3. a corner that shows no tile: one verdict with the check -------------------------------
+
+
+@pytest.mark.parametrize("value", [-1, 6, 12, -10**9])
+def test_the_upload_keeps_a_corner_that_shows_no_tile_and_flags_it_as_the_check_does(
+        tournament, referee, value):
+    """-1 refused the whole record, 6 was kept and flagged: both are kept, the turn flagged
+    with the problems ``python -m scoring check`` gives the same record, and it round-trips."""
+    match, data = seated(tournament)
+    record = with_corner(data, value)
+    checked = check_record(parse_record(record))
+    written = services.match_record_import(match=fresh(match), user=referee,
+                                           seen_revision=fresh(match).revision, record=record)
+    saved = written.replay.rounds[0]
+    assert [[p.code for p in line.problems] for line in saved.turns] == [
+        [p.code for p in report.problems] for report in checked.rounds[0].turns]
+    assert [p.code for p in saved.problems] == [
+        p.code for p in checked.problems if p.turn is None]
+    assert replay(match).record.to_dict()["rounds"] == parse_record(record).to_dict()["rounds"]
