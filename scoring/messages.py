@@ -97,8 +97,15 @@ MESSAGES: Final[Mapping[str, str]] = {
     "turn-after-end/blocked": N_("{player} played a turn after the round was blocked"),
     "rack-mismatch": N_("{player}'s rack shows {shown} tile(s), {expected} expected"),
     "rack-impossible": N_(
-        "{player}'s rack shows {shown} tiles: with the hands and the pool, at most {allowed} "
-        "could be held"
+        "{player}'s rack shows {shown} tiles: with the table, the pool and the other racks, "
+        "at most {allowed} could be held"
+    ),
+    "rack-total-impossible": N_(
+        "{player}'s rack is given as a total of {total}: the {count} tile(s) {player} holds "
+        "total {most} at most"
+    ),
+    "rack-total-impossible/empty": N_(
+        "{player}'s rack is given as a total of {total}, but {player} holds no tile"
     ),
     "settlement-mismatch": N_(
         "{player} claimed {claimed} at the settlement, the settlement gives {computed}"

@@ -32,7 +32,7 @@ from scoring.geometry import Cell, cell_neighbours, corner_tiles, geometry
 from scoring.record import MatchRecord, PlaceRecord, Rack, TurnRecord
 from scoring.reports import EndKind, MatchReport, Problem, RoundReport, TurnReport, Verdict, Where
 from scoring.rules import DEFAULT_RULES, RuleSet
-from scoring.tiles import Tile, tile_from_corners
+from scoring.tiles import ALL_TILES, Tile, tile_from_corners
 
 __all__ = [
     "MatchReplay",
@@ -896,9 +896,30 @@ class MatchReplay:
         totals: list[int] = []
         readable = True
         extra = 0  # tiles shown beyond the hands: drawn, the pool can have given no more
+        # racks, table and pool make the set: the racks hold together what the table and the
+        # pool leave, and one rack no more than that less the tiles the others show
+        in_racks = len(ALL_TILES) - len(state.played) - state.pool
+        shown = [0 if isinstance(rack, int) else len(rack) for rack in racks]
         for i, rack in enumerate(racks):
             name = players[i]
             if isinstance(rack, int):
+                most = self._rack_total_bound(state, racks, i)
+                if rack > most:
+                    # more points than the tiles this player can hold can total
+                    problems.append(
+                        Problem.make(
+                            r,
+                            None,
+                            "rack-total-impossible"
+                            if state.hands[i]
+                            else "rack-total-impossible/empty",
+                            player=name,
+                            total=rack,
+                            count=state.hands[i],
+                            most=most,
+                            seat=i,
+                        )
+                    )
                 totals.append(rack)
                 continue
             total = 0
@@ -940,11 +961,20 @@ class MatchReplay:
                     )
                 else:
                     seen[tile] = i
-            allowed = state.hands[i] + state.pool - extra
+            # its own hand is always possible; beyond it, what was left to draw and what
+            # the set leaves it; nothing for the player who went out
+            allowed = (
+                0
+                if i == state.out_player
+                else max(
+                    state.hands[i],
+                    min(state.hands[i] + state.pool - extra, in_racks - sum(shown) + shown[i]),
+                )
+            )
             if len(rack) <= allowed:
                 extra += max(len(rack) - state.hands[i], 0)
             else:
-                # more tiles than the hand and what was left to draw: cannot have happened
+                # more tiles than the hand, the pool and the set allow: cannot have happened
                 problems.append(
                     Problem.make(
                         r,
@@ -970,6 +1000,29 @@ class MatchReplay:
                 )
             totals.append(total)
         return totals if readable else None
+
+    @staticmethod
+    def _rack_total_bound(
+        state: _Round, racks: Sequence[Rack | Sequence[str | Tile]], seat: int
+    ) -> int:
+        """The most a rack given as a total can hold: the sum of the player's hand of tiles
+        at their highest, among the tiles that can be in it (neither on the table nor shown
+        in another rack). A player who went out holds nothing: 0."""
+        elsewhere: set[Tile] = set(state.played)
+        for i, rack in enumerate(racks):
+            if i == seat or isinstance(rack, int):
+                continue
+            for entry in rack:
+                if isinstance(entry, Tile):
+                    elsewhere.add(entry)
+                else:
+                    try:
+                        elsewhere.add(Tile.parse(entry))
+                    except UnknownTile:
+                        continue
+        count = state.hands[seat]
+        values = sorted((t.value for t in ALL_TILES if t not in elsewhere), reverse=True)
+        return sum(values[:count])
 
     def _false_block(
         self, state: _Round, racks: Sequence[Rack | Sequence[str | Tile]]

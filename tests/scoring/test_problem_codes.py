@@ -15,7 +15,7 @@ CODES_OF_RECORD_FORMAT = {
     "claim-mismatch", "bonus-mismatch", "occupied", "no-shared-side", "corner-mismatch",
     "mirror-tile", "unknown-tile", "tile-already-played", "out-of-turn", "too-many-draws",
     "pass-with-pool", "turn-after-end", "rack-mismatch", "settlement-mismatch",
-    "round-after-match-end", "false-block", "rack-impossible",
+    "round-after-match-end", "false-block", "rack-impossible", "rack-total-impossible",
 }
 
 ANA_BO = ["Ana", "Bo"]
@@ -85,6 +85,9 @@ CASES: list[tuple[str, dict[str, Any], list[tuple[int, int | None, str]], list[s
     ("rack-impossible", _rack_beyond_the_pool(),
      [(0, None, "rack-impossible"), (0, None, "rack-mismatch"), (0, None, "false-block")],
      ["Ana's rack shows 28 tiles", "at most 27"]),
+    ("rack-total-impossible",
+     record(ANA_BO, round_(going_out_round(OUT, opener_bonus=10)[0], racks=[5, 0])),
+     [(0, None, "rack-total-impossible")], ["Ana", "total of 5", "holds no tile"]),
     ("round-after-match-end", _finished_then_another_round(),
      [(1, None, "round-after-match-end")], ["round 2", "target 100"]),
     ("false-block", _blocked_board_round(),

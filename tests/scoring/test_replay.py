@@ -172,12 +172,13 @@ def test_blocked_without_a_tie_only_the_lowest_scores() -> None:
     [
         pytest.param(lambda held: [[], LEFT[: held - 1]], [(0, None, "rack-mismatch")], True,
                      id="one tile missing"),
-        pytest.param(lambda held: [[LEFT[-1]], LEFT[:held]], [(0, None, "rack-mismatch")], True,
-                     id="the player out shows a tile"),
+        # the player who went out holds nothing: a tile in that rack cannot have happened
+        pytest.param(lambda held: [[LEFT[-1]], LEFT[:held]], [(0, None, "rack-impossible")],
+                     True, id="the player out shows a tile"),
         pytest.param(lambda held: [[], ["5-5-5", *LEFT[: held - 1]]],
                      [(0, None, "tile-already-played")], True, id="a tile played"),
         pytest.param(lambda held: [[LEFT[0]], LEFT[:held]],
-                     [(0, None, "rack-mismatch"), (0, None, "tile-already-played")], True,
+                     [(0, None, "rack-impossible"), (0, None, "tile-already-played")], True,
                      id="a tile in two racks"),
         pytest.param(lambda held: [[], ["9-9-9", *LEFT[: held - 1]]],
                      [(0, None, "unknown-tile")], False, id="not a tile"),

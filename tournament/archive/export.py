@@ -27,15 +27,18 @@ the number of matches played; the manifest takes ``MANIFEST_QUERIES`` more, what
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import hashlib
 import io
 import json
 import zipfile
+from collections.abc import Iterable
 from typing import Any
 
 from django.db.models import Exists, OuterRef, QuerySet
 
+from tournament import engine
 from tournament.kit.spreadsheet import spreadsheet_cell
 from tournament.matches.reading.replay import match_replay
 from tournament.models import (
@@ -87,6 +90,60 @@ def matches_digest(records: dict[str, bytes]) -> str:
         f"{entry} {hashlib.sha256(records[entry]).hexdigest()}\n" for entry in sorted(records)
     )
     return hashlib.sha256(lines.encode()).hexdigest()
+
+
+def _record_content(data: bytes) -> str:
+    """SHA-256 of what one record says, whatever its bytes: read by the engine, written again
+    with its keys sorted and without spaces, the players' names left out (a player linked to
+    another record here is exported under that record's name), the target given whether or
+    not the record wrote the rule set's, each tile named as the engine names it (a board-mode
+    name that agrees with its corners left out, as the app exports it) and each rack's tiles
+    in order. A record the engine cannot read: its bytes (the import refuses it anyway)."""
+    try:
+        record = engine.load_record(data)
+    except (engine.RecordError, TypeError, ValueError, OverflowError, RecursionError):
+        return hashlib.sha256(data).hexdigest()
+    content = record.to_dict()
+    content["players"] = len(record.players)
+    content["target"] = record.rules.target
+    for round_ in content["rounds"]:
+        for turn in round_["turns"]:
+            place = turn.get("place")
+            if not place or "tile" not in place:
+                continue
+            with contextlib.suppress(engine.UnknownTile):
+                tile = engine.parse_tile(place["tile"])
+                if "corners" in place and engine.tile_from_corners(place["corners"]) == tile:
+                    del place["tile"]
+                else:
+                    place["tile"] = str(tile)
+        if round_.get("racks"):
+            round_["racks"] = [rack if isinstance(rack, int) else sorted(_tile_name(name)
+                                                                         for name in rack)
+                               for rack in round_["racks"]]
+    text = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _tile_name(name: str) -> str:
+    try:
+        return str(engine.parse_tile(name))
+    except engine.UnknownTile:
+        return name
+
+
+def matches_content_digest(records: Iterable[bytes]) -> str:
+    """The digest of what an archive's matches say, by which an installation knows a
+    tournament it already holds whatever the archive's bytes, names or identity: SHA-256 of
+    the sorted digests of its records' contents (:func:`_record_content`), one a line."""
+    lines = "".join(f"{digest}\n" for digest in sorted(map(_record_content, records)))
+    return hashlib.sha256(lines.encode()).hexdigest()
+
+
+def tournament_records(*, tournament: Tournament) -> list[bytes]:
+    """The record of every match of ``tournament`` that has a turn, as its archive holds it."""
+    return [match_replay(match=match).record.to_json().encode("utf-8")
+            for match in matches_played(tournament=tournament)]
 
 
 def archive_identity(*, tournament: Tournament) -> tuple[str, int]:

@@ -6,7 +6,9 @@ transaction, through the services a live tournament goes through:
 
 0. the archive's identity (:class:`tournament.archive.past.ArchiveIdentity`): an archive
    whose tournament is already here (the one it was exported from, or an earlier import of
-   it, known by its installation and tournament, or by the digest of its matches) is refused
+   it, known by its installation and tournament, or by the digest of its matches; or any
+   tournament here whose matches say what the archive's do, whatever the bytes, the names or
+   the identity block: ``matches_content_digest``) is refused
    (``archive-already-here``, naming that tournament), unless a copy is asked for
    (``as_copy``): a copy is never rated (``Tournament.archive_copy``), or its matches would
    count twice;
@@ -52,11 +54,12 @@ from typing import BinaryIO
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import Count, Exists, OuterRef, Q
 from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+from tournament.archive.export import matches_content_digest, tournament_records
 from tournament.archive.past import (
     ArchiveIdentity,
     PastPlayer,
@@ -79,6 +82,7 @@ from tournament.models import (
     Registration,
     Session,
     Tournament,
+    Turn,
 )
 from tournament.players.selectors import linkable_players, players_by_licence
 from tournament.ratings.services import HistoryPoint, ratings_refresh
@@ -151,19 +155,48 @@ def _tournament_made(past: PastTournament, *, organiser) -> Tournament:
                         "slug-unavailable")
 
 
-def already_here(identity: ArchiveIdentity) -> Tournament | None:
+def already_here(identity: ArchiveIdentity, *, match_count: int | None = None) -> Tournament | None:
     """The tournament of this installation that an archive of this identity is: the one it
-    was exported from, or an import of it that is not a copy; None when there is none."""
+    was exported from, an import of it that is not a copy (by its identity, or by the digest
+    of its records' bytes or of what they say), or, given the archive's ``match_count``, a
+    tournament whose matches say what the archive's do (:func:`_same_matches_here`); None
+    when there is none. The identity block and the bytes are the archive's word; what its
+    matches say is not: an archive whose identity was changed or left out, or whose records
+    were indented again, is the same tournament."""
     if identity.installation and identity.tournament_id is not None \
             and identity.installation == Installation.identity():
         origin = Tournament.objects.filter(pk=identity.tournament_id).first()
         if origin is not None:
             return origin
     same = Q(matches_digest=identity.matches_digest)
+    if identity.content_digest:
+        same |= Q(matches_digest=identity.content_digest)
     if identity.installation and identity.tournament_id is not None:
         same |= Q(installation=identity.installation, source_tournament=identity.tournament_id)
     earlier = ArchiveImport.objects.filter(same, copy=False).select_related("tournament").first()
-    return earlier.tournament if earlier is not None else None
+    if earlier is not None:
+        return earlier.tournament
+    if match_count and identity.content_digest:
+        return _same_matches_here(identity.content_digest, match_count=match_count)
+    return None
+
+
+def _same_matches_here(content_digest: str, *, match_count: int) -> Tournament | None:
+    """A tournament here, not a copy, whose matches say what an archive's do: those with as
+    many matches played, their records read as the export writes them and compared by
+    content (``matches_content_digest``). Finds a tournament made here (never imported), and
+    one imported before the import kept the digest of its content."""
+    has_turn = Turn.objects.current().filter(round__match=OuterRef("pk"))
+    candidates = (
+        Match.objects.filter(Exists(has_turn), table__session__tournament__archive_copy=False)
+        .values_list("table__session__tournament").annotate(played=Count("pk"))
+        .filter(played=match_count).order_by("table__session__tournament")
+    )
+    for tournament_id, _played in candidates:
+        tournament = Tournament.objects.get(pk=tournament_id)
+        if matches_content_digest(tournament_records(tournament=tournament)) == content_digest:
+            return tournament
+    return None
 
 
 def _player_found(past: PastPlayer, *, by_name_only: bool, organiser) -> Player | None:
@@ -193,9 +226,14 @@ def _match_import(match: Match, record: bytes, *, entry: str):
         replay = match_record_import_and_confirm(match=match, user=None, record=record,
                                                  names_must_match=False)
     except ValidationError as error:
-        raise archive_error(
+        # the refusal's own codes (the engine's problem code for a rack that cannot have
+        # happened) stay readable beside the archive's
+        inner = (error.error_list if not hasattr(error, "error_dict")
+                 else [e for errors in error.error_dict.values() for e in errors])
+        reasons = ",".join(sorted({e.code or "" for e in inner}))
+        raise ValidationError({"archive": ValidationError(
             _("%(entry)s: %(detail)s") % {"entry": entry, "detail": " ".join(error.messages)},
-            "record-refused") from None
+            code="record-refused", params={"entry": entry, "reasons": reasons})}) from None
     return replay
 
 
@@ -224,7 +262,7 @@ def past_results_import(*, data: bytes | BinaryIO, organiser=None, name: str = "
         return _past_tournament_import(past, organiser=organiser, as_copy=as_copy)
     except _SameArchiveMeanwhile:
         # Another import of the same archive was saved while this one ran.
-        found = already_here(past.identity)
+        found = already_here(past.identity, match_count=len(past.records))
         if found is None:
             raise
         raise ArchiveAlreadyHere(found, visible=_visible(found, organiser)) from None
@@ -241,7 +279,7 @@ def _visible(tournament: Tournament, user) -> bool:
 @transaction.atomic
 def _past_tournament_import(past: PastTournament, *, organiser,
                             as_copy: bool) -> PastResultsImported:
-    found_here = already_here(past.identity)
+    found_here = already_here(past.identity, match_count=len(past.records))
     copy = found_here is not None
     if copy and not as_copy:
         raise ArchiveAlreadyHere(found_here, visible=_visible(found_here, organiser))
@@ -260,7 +298,10 @@ def _past_tournament_import(past: PastTournament, *, organiser,
             ArchiveImport.objects.create(
                 tournament=tournament, installation=past.identity.installation,
                 source_tournament=past.identity.tournament_id,
-                matches_digest=past.identity.matches_digest, copy=copy,
+                # what its matches say, not their bytes: the database holds one import of
+                # a tournament's matches that is not a copy, however its archive was written
+                matches_digest=past.identity.content_digest or past.identity.matches_digest,
+                copy=copy,
                 imported_by=organiser,
             )
     except IntegrityError:
@@ -321,11 +362,17 @@ def _past_tournament_import(past: PastTournament, *, organiser,
             match.refresh_from_db()
             if match.status != Match.Status.CONFIRMED or (
                     table.totals is not None and list(replay.totals) != list(table.totals)):
-                raise archive_error(
+                # the engine's problems, as ``python -m scoring check`` lists them, say why
+                problems = sorted({p.code for r in replay.rounds
+                                   for p in [*r.problems, *(q for t in r.turns
+                                                            for q in t.problems)]})
+                raise ValidationError({"archive": ValidationError(
                     _("%(entry)s: the record does not replay as the archive says (totals "
                       "%(totals)s, status %(status)s).")
                     % {"entry": table.entry, "status": match.status,
-                       "totals": ", ".join(map(str, replay.totals))}, "record-differs")
+                       "totals": ", ".join(map(str, replay.totals))},
+                    code="record-differs",
+                    params={"entry": table.entry, "problems": ",".join(problems)})})
             imported.append((match, past_session, table))
         session_close(session=session)
 

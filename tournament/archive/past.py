@@ -44,12 +44,15 @@ class PastSession:
 @dataclass(frozen=True)
 class ArchiveIdentity:
     """Where an archive comes from: the exporting installation and the tournament's id there
-    (blank and None in an archive made before it carried them), and the digest of its
-    matches (computed from the records themselves)."""
+    (blank and None in an archive made before it carried them), the digest of its
+    matches (computed from the records' bytes), and the digest of what they say
+    (``content_digest``, :func:`tournament.archive.export.matches_content_digest`: the same
+    for records indented, renamed or exported by another installation)."""
 
     installation: str
     tournament_id: int | None
     matches_digest: str
+    content_digest: str = ""
 
 
 @dataclass

@@ -36,6 +36,7 @@ from tournament.archive.export import (
     INDEX_NAME,
     MANIFEST_FORMAT,
     MANIFEST_NAME,
+    matches_content_digest,
     matches_digest,
 )
 from tournament.archive.past import (
@@ -216,6 +217,7 @@ def archive_read(source: bytes | BinaryIO, *, name: str = "", fallback_name: str
         installation=identity.installation if identity else "",
         tournament_id=identity.tournament_id if identity else None,
         matches_digest=digest,
+        content_digest=matches_content_digest(past.records.values()),
     )
     return past
 

@@ -40,7 +40,9 @@ class ArchiveImport(models.Model):
     """A tournament made here from an archive: the archive's identity, so that the same
     archive is not imported twice (twice imported, its matches would count twice in every
     rating). ``installation`` and ``source_tournament`` are blank for an archive made before
-    archives carried them; ``matches_digest`` is always known (computed from its records).
+    archives carried them; ``matches_digest`` is always known, computed from its records: what
+    they say (``tournament.archive.export.matches_content_digest``, whatever their bytes), or,
+    for an import made before it was kept, the digest of their bytes.
 
     The database holds one import of an archive that is not a copy (by its installation and
     tournament, and by its matches): two imports at once of one archive cannot both pass.

@@ -167,9 +167,11 @@ class Turn(Versioned):
     cell_orientation = models.CharField(
         _("cell orientation"), max_length=1, choices=Orientation.choices, blank=True
     )
+    # Any integer a match record may hold (±1,000,000,000, docs/record-format.md): a corner
+    # that shows no tile is kept as given, and the engine says so (unknown-tile).
     corners = models.CharField(
         _("corners"),
-        max_length=5,
+        max_length=35,
         blank=True,
         help_text=_("Values clockwise from the apex, e.g. 2-0-1."),
     )

@@ -19,6 +19,7 @@ says it is no tile); with corners only, the tile they show, or nothing when they
 from __future__ import annotations
 
 import contextlib
+import re
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -41,8 +42,13 @@ DRAWS_RANGE = _field_range("draws")
 CELL_RANGE = _field_range("cell_x")
 POINTS_RANGE = _field_range("points_claimed")
 TILE_LENGTH = Turn._meta.get_field("tile").max_length
-#: Corners are stored as ``a-b-c``: one digit each in the column's length.
-CORNER_RANGE = (0, 10 ** ((Turn._meta.get_field("corners").max_length - 2) // 3) - 1)
+#: Corners are stored as ``a-b-c``: each a sign and its digits in a third of the column's
+#: length, the dashes aside (every integer a record may hold: a corner that shows no tile is
+#: kept, and the engine says so).
+_CORNER_DIGITS = (Turn._meta.get_field("corners").max_length - 2) // 3 - 1
+CORNER_RANGE = (-(10**_CORNER_DIGITS - 1), 10**_CORNER_DIGITS - 1)
+#: Stored corners: three integers, each perhaps negative, between dashes (``5--1-5``).
+_STORED_CORNERS = re.compile(r"(-?\d+)-(-?\d+)-(-?\d+)")
 
 
 def _within(value: int, limits: tuple[int, int]) -> bool:
@@ -110,10 +116,13 @@ def turn_row(record: engine.TurnRecord, *, index: int, user, round_=None) -> Tur
 
 
 def corners_of(text: str) -> tuple[int, int, int] | None:
-    """Stored corners ``"2-0-1"`` as three ints."""
+    """Stored corners ``"2-0-1"`` as three ints (``"-1-5-5"``: -1, 5, 5)."""
     if not text:
         return None
-    a, b, c = (int(v) for v in text.split("-"))
+    found = _STORED_CORNERS.fullmatch(text)
+    if found is None:
+        raise ValueError(f"corners {text!r}: expected three integers between dashes")
+    a, b, c = (int(v) for v in found.groups())
     return (a, b, c)
 
 

@@ -15,7 +15,7 @@ from django.utils.translation import pgettext
 from tournament import engine
 from tournament.matches.reading.replayed_match import ReplayedMatch
 from tournament.matches.reading.row_conversion import turn_row
-from tournament.matches.services.rounds import match_round_confirm
+from tournament.matches.services.rounds import impossible_racks_of_record, match_round_confirm
 from tournament.matches.services.write import WriteResult, match_write
 from tournament.models import AuditEntry, Match, Round, RoundEnd
 from tournament.names import elide
@@ -76,8 +76,9 @@ def match_record_import(
     spaces aside) unless ``names_must_match`` is False (the referee says the record's players
     are in seat order). Every round but the last is closed (its racks, if any); the last is
     closed when the record gives its racks or settlement, else it stays in play. Illegal
-    turns and mismatches are kept and flagged, as the record has them. Errors are keyed
-    ``record``.
+    turns and mismatches are kept and flagged, as the record has them; a rack that cannot have
+    happened (what the round's end refuses, ``IMPOSSIBLE_RACK_CODES``) refuses the record,
+    each error coded as the engine's problem. Errors are keyed ``record``.
     """
     try:
         parsed = engine.parse_record(record) if isinstance(record, dict) else engine.load_record(record)
@@ -166,6 +167,7 @@ def match_record_import(
             write.match.time_up_round = parsed.time_up
             write.match.save(update_fields=["time_up_round"])
         replay = write.replay()
+        impossible_racks_of_record(replay)
         RoundEnd.objects.bulk_create(ends)
         write.audit(
             AuditEntry.Action.RECORD_IMPORTED,

@@ -26,7 +26,8 @@ RackInput = list[str] | int
 
 #: The engine's problems of racks that cannot have happened: refused at entry, next to the
 #: rack (a tile already on the table, a tile twice, more tiles than the hand and the pool).
-IMPOSSIBLE_RACK_CODES = frozenset({"tile-already-played", "rack-impossible", "unknown-tile"})
+IMPOSSIBLE_RACK_CODES = frozenset({"tile-already-played", "rack-impossible", "unknown-tile",
+                                   "rack-total-impossible"})
 #: The round's problems that must be settled before it is confirmed: the impossible racks (a
 #: record brought in may hold them) and a settlement claim the engine does not give, until
 #: the referee decides on it (:func:`match_round_settlement_decide`).
@@ -56,6 +57,23 @@ def _impossible_racks(problems) -> None:
                         if key in problem.params}))
     if errors:
         raise ValidationError(errors)
+
+
+def impossible_racks_of_record(replay: ReplayedMatch) -> None:
+    """ValidationError keyed ``record`` for each rack of a record that cannot have happened
+    (the engine's problem code, the round and the seat as its params), as the round-end form
+    refuses them: a record brought in holds no round that the form would refuse."""
+    errors = [
+        ValidationError(
+            _("Round %(number)s: %(problem)s: a rack that cannot have happened.")
+            % {"number": round_view.number, "problem": problem.message},
+            code=problem.code, params={"round": round_view.index, "seat": problem.params["seat"]})
+        for round_view in replay.rounds
+        for problem in round_view.problems
+        if problem.code in IMPOSSIBLE_RACK_CODES and problem.params.get("seat") is not None
+    ]
+    if errors:
+        raise ValidationError({"record": errors})
 
 
 def _round_end_snapshot(end: RoundEnd | None) -> dict[str, Any] | None:
