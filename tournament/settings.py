@@ -131,6 +131,9 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Whose login each answer was made for, for the tablet's service worker (a page kept
+    # offline is shown only to the login that kept it).
+    "tournament.kit.kept_for.KeptForMiddleware",
     # Last, as django-axes asks: it answers a locked-out login with its page.
     "axes.middleware.AxesMiddleware",
 ]
