@@ -122,6 +122,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.gzip.GZipMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "tournament.kit.content_security.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -131,12 +132,37 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Whose login each answer was made for, for the tablet's service worker (a page kept
+    # offline is shown only to the login that kept it).
+    "tournament.kit.kept_for.KeptForMiddleware",
     # Last, as django-axes asks: it answers a locked-out login with its page.
     "axes.middleware.AxesMiddleware",
 ]
 if BENCH:
     # each answer's CPU time in Server-Timing, for the load benchmark (bench/server_timing.py)
     MIDDLEWARE.insert(0, "bench.server_timing.ServerTimingMiddleware")
+
+# What a page may load and run (tournament/kit/content_security.py): the site's own scripts,
+# styles, images (and data: images: the QR codes, the charts), requests (htmx, the matches'
+# streams, the tablet's queue) and service worker; no inline script, no eval, no other
+# origin, no frame around a page. Style attributes stay allowed (a few templates and
+# django-tables2 set one); a <style> element does not (htmx's own is turned off in
+# base.html's htmx-config).
+CONTENT_SECURITY_POLICY = "; ".join([
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "style-src-attr 'unsafe-inline'",
+    "img-src 'self' data:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "worker-src 'self'",
+    "manifest-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+])
 
 ROOT_URLCONF = "tournament.urls"
 WSGI_APPLICATION = "tournament.wsgi.application"

@@ -1,7 +1,6 @@
 """Addresses. The tournament's are stable (docs/reference/product.md): QR codes and bookmarks rely on them."""
 
 from django.contrib import admin
-from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from django.views.i18n import set_language
 
@@ -46,7 +45,7 @@ urlpatterns = [
         views.LoginView.as_view(),
         name="login",
     ),
-    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("logout/", views.LogoutView.as_view(), name="logout"),
     path("i18n/setlang/", set_language, name="set_language"),
     path("", include((tournament_patterns, "tournament"))),
 ]

@@ -63,6 +63,28 @@ class LoginView(auth_views.LoginView):
         ))
 
 
+class LogoutView(auth_views.LogoutView):
+    """Logging out. Its answer tells the browser to forget what it kept of the site
+    (``Clear-Site-Data``: the pages the tablet's service worker kept, the HTTP cache, the
+    storage), so that the next person on a shared tablet finds none of it, even offline.
+
+    The storage holds the turns waiting to be sent (queue.js): they are never dropped
+    unasked. When some wait, the header's button leads here with ``GET`` instead of logging
+    out (logout.js), and this page lists them by match: open the match to send them, or
+    discard them and log out (``#logout-discard``)."""
+
+    http_method_names = ["get", "post", "options"]
+    template_name = "tournament/logout.html"
+
+    def get(self, request, *args, **kwargs):
+        return TemplateResponse(request, self.template_name, {})
+
+    def post(self, request, *args, **kwargs):
+        response = super().post(request, *args, **kwargs)
+        response["Clear-Site-Data"] = '"cache", "storage"'
+        return response
+
+
 class HomeView(TemplateView):
     """The tournaments: public ones, plus the private ones of the user's staff roles."""
 

@@ -1,10 +1,10 @@
 /* The entry page kept for a reload offline: the service worker (offline-worker.js, whose
- * address is the script tag's data-worker) registered for the whole site, and the page as the
- * server now has it put in the worker's cache a moment after each write the server answered,
- * once no write of the match waits in the tablet's queue (queue.js). */
+ * address is the script tag's data-worker) registered for the whole site, and asked to keep
+ * the page as the server now has it a moment after each write the server answered, once no
+ * write of the match waits in the tablet's queue (queue.js). The worker keeps it for this
+ * login only, with at most a few others. */
 (function () {
   "use strict";
-  var PAGES = "triominos-entry-v1";  // the cache offline-worker.js answers from
   var script = document.currentScript;
   var timer = null;
 
@@ -17,16 +17,11 @@
   }
 
   function keepPage() {
-    if (!window.caches || navigator.onLine === false || !onEntryPage()) { return; }
+    var worker = navigator.serviceWorker && navigator.serviceWorker.controller;
+    if (!worker || navigator.onLine === false || !onEntryPage()) { return; }
     window.clearTimeout(timer);
     timer = window.setTimeout(function () {
-      var address = new URL(window.location.pathname, window.location.origin).href;
-      fetch(address, {credentials: "same-origin"}).then(function (response) {
-        if (response.ok && !response.redirected) {
-          return window.caches.open(PAGES).then(function (cache) { return cache.put(address, response); });
-        }
-        return null;
-      }).catch(function () {});
+      worker.postMessage({keep: new URL(window.location.pathname, window.location.origin).href});
     }, 1500);
   }
 
