@@ -12,7 +12,9 @@ Pure Python, like ``ranking.py``.
   matches; two tables are ranked together, so both winners come before both seconds, the
   criteria after the first deciding between them), then, among players the final leaves
   equal, the better qualifying rank; equal there too, they share the place. The others
-  follow as the qualifying sessions left them, from place ``size + 1`` on.
+  follow in the qualifying order, renumbered from place ``size + 1`` on: one more than the
+  number of them strictly above in the qualifying ranking (ties kept), whatever their
+  qualifying rank (it may be inside the final's places once the criteria changed).
 """
 
 from __future__ import annotations
@@ -121,13 +123,32 @@ def final_standings(
         rows.append({**row, "rank": rank if row["ranked"] else None, "position": position,
                      "stage": STAGE_FINAL, "overall": overall[row["player_id"]]})
     rest = [row for row in qualifying if row["player_id"] not in finalist_ids]
-    first_after = len(rows) + 1  # a qualifying rank above it (a tie at the cut line) moves down
-    for position, row in enumerate(rest, start=first_after):
-        rank = row["rank"] if row["rank"] is None else max(row["rank"], first_after)
-        rows.append({**row, "rank": rank, "position": position, "stage": STAGE_QUALIFYING})
+    rows.extend(_after_the_final(rest, first=len(rows) + 1))
     for row in rows:
         row["qualifying_rank"] = qualifying_rank.get(row["player_id"])
     _label_ranks(rows)
+    return rows
+
+
+def _after_the_final(rest: Sequence[dict[str, Any]], *, first: int) -> list[dict[str, Any]]:
+    """The players the final did not seat (``rest``, in qualifying order), renumbered from
+    ``first``: each one's rank is ``first`` plus the number of them strictly above in the
+    qualifying ranking, so ties stay ties and nobody else shares a rank. Their qualifying rank
+    may be inside the final's places (a tie at the cut line, the criteria changed or a
+    qualifying match corrected after the final): it is not kept as it was.
+
+    >>> rest = [{"player_id": p, "rank": r, "ranked": r is not None}
+    ...         for p, r in [(7, 2), (8, 4), (9, 4), (10, 9), (11, None)]]
+    >>> [row["rank"] for row in _after_the_final(rest, first=5)]
+    [5, 6, 6, 8, None]
+    """
+    rows: list[dict[str, Any]] = []
+    rank, previous = None, None
+    for index, row in enumerate(rest):
+        if row["rank"] is not None and row["rank"] != previous:
+            rank, previous = first + index, row["rank"]
+        rows.append({**row, "rank": rank if row["rank"] is not None else None,
+                     "position": first + index, "stage": STAGE_QUALIFYING})
     return rows
 
 

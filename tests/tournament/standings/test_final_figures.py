@@ -1,0 +1,85 @@
+"""The figures a final leaves behind it (docs/final.md, docs/categories.md): the ranks of the
+players it did not seat, and what every page derived from the standings reads of them.
+
+Every expected rank or figure is worked out by hand from ``QUALIFYING`` (tests/.../test_final.py)
+and written here, never read from the app's ranking."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import AnonymousUser
+
+from tests.factories import players_of
+from tests.tournament.standings.test_final import eight, final_played, number_of, settings_of
+from tournament.leagues.selectors import league_standing
+from tournament.leagues.services import league_create, league_tournament_add
+from tournament.models import FinalSize, Registration
+from tournament.organiser.services import tournament_update
+from tournament.organiser.services.categories import registrations_categorise
+from tournament.players.selectors import player_career
+from tournament.standings.categories import category_standings
+from tournament.standings.final import final_standings
+from tournament.standings.ranking import MatchResult, StandingPlayer, standings_compute
+from tournament.standings.selectors import standings
+
+pytestmark = pytest.mark.django_db
+
+
+def test_non_finalists_are_renumbered_after_the_final_ties_kept():
+    # Qualifying by total points: 1 to 6, then 7 and 8 tied (7=).
+    # The final seated 1, 2, 5, 6 (the criteria changed after it): the others, 3 (3rd), 4 (4th),
+    # 7 and 8 (7= both) come after the four places, 5, 6, 7=, 7=; not 5=, 5=, 7=, 7=.
+    players = [StandingPlayer(n, f"P{n}") for n in range(1, 9)]
+    totals = {1: 100, 2: 90, 3: 80, 4: 75, 5: 70, 6: 60, 7: 50, 8: 50}
+    qualifying = standings_compute(
+        players=players, criteria=["total_points"],
+        results=[MatchResult((n,), (total,)) for n, total in totals.items()])
+    assert [row["rank_label"] for row in qualifying] == ["1", "2", "3", "4", "5", "6", "7=",
+                                                          "7="]
+    rows = final_standings(qualifying=qualifying, players=players, criteria=["total_points"],
+                           final_results=[MatchResult((1, 2, 5, 6), (400, 300, 200, 100))])
+    assert [(row["player_id"], row["rank_label"], row["stage"]) for row in rows] == [
+        (1, "1", "final"), (2, "2", "final"), (5, "3", "final"), (6, "4", "final"),
+        (3, "5", "qualifying"), (4, "6", "qualifying"), (7, "7=", "qualifying"),
+        (8, "7=", "qualifying")]
+
+
+def best_match_after_the_final():
+    """A final of 4 played (P1, P5, P7, P2 seated by match points), then the criteria changed
+    to the best match. By hand from QUALIFYING, each one's best match: P7 420, P5 410, P1 400,
+    P4 330, P6 310, P2 300, P8 210, P3 200; so the non-finalists' qualifying ranks are P4 4th,
+    P6 5th, P8 7th, P3 8th, and they are placed 5, 6, 7, 8."""
+    tournament = eight(final_size=FinalSize.FOUR)
+    final_played(tournament, [[200, 410, 300, 100]])
+    return tournament_update(**settings_of(tournament, ranking_criteria=["best_match"]))
+
+
+def test_a_qualifying_rank_inside_the_final_places_gives_no_false_tie():
+    tournament = best_match_after_the_final()
+    rows = standings(tournament=tournament).rows
+    assert [(number_of(row["player_id"]), row["rank_label"], row["qualifying_rank"])
+            for row in rows[4:]] == [(4, "5", 4), (6, "6", 5), (8, "7", 7), (3, "8", 8)]
+
+
+def test_the_pages_derived_from_the_standings_read_the_renumbered_ranks(
+        make_user, grant_organiser):
+    tournament = best_match_after_the_final()
+    by_number = {number_of(player.pk): player for player in players_of(tournament)}
+    registrations = {number: Registration.objects.get(tournament=tournament, player=player).pk
+                     for number, player in by_number.items()}
+    registrations_categorise(tournament=tournament, categories={
+        registrations[4]: ["Seniors"], registrations[6]: ["Seniors"]})
+    tournament.refresh_from_db()
+    (seniors,) = category_standings(tournament=tournament)
+    assert [(number_of(row["player_id"]), row["rank_label"], row["overall_rank_label"])
+            for row in seniors.rows] == [(4, "1", "5"), (6, "2", "6")]
+
+    (entry,) = player_career(player=by_number[6], user=AnonymousUser())["tournaments"]
+    assert (entry["rank_label"], entry["player_count"]) == ("6", 8)
+
+    user = grant_organiser(make_user("lea-league"), tournament)
+    league = league_create(user=user, name="Season", slug="season")
+    league_tournament_add(league=league, tournament=tournament, user=user)
+    ranks = {number_of(row.player.id): row.results[tournament.pk].rank
+             for row in league_standing(league=league).rows}
+    assert (ranks[4], ranks[6], ranks[8], ranks[3]) == (5, 6, 7, 8)
