@@ -3,7 +3,8 @@ Pure Python, like ``ranking.py``.
 
 - :func:`final_cut`: the top ``size`` of the qualifying standings; a tie across the cut line
   (the players sharing the last place in the final with players below it) is drawn by lot
-  with the final session's seed, so that drawing again gives the same finalists.
+  with the final session's seed, so that drawing again gives the same finalists. The lot
+  decides who plays, not where: the players it takes keep the standings' order (by name).
 - :func:`final_tables`: the finalists at their tables, by qualifying order: one table of 4
   (1, 2, 3, 4), or two of 4 split so that each is as strong as the other (1, 4, 5, 8 and
   2, 3, 6, 7: the qualifying ranks add up to 18 at both).
@@ -37,7 +38,8 @@ STAGE_QUALIFYING = "qualifying"
 
 @dataclass(frozen=True)
 class FinalCut:
-    """The finalists in qualifying order, and the players of the tie at the cut line that
+    """The finalists in qualifying order (the standings' order, by name, inside a shared
+    rank, the tie at the cut line included), and the players of the tie at the cut line that
     the lot decided between (``drawn``: every one of them, in or out; empty without a tie)."""
 
     finalists: tuple[int, ...]
@@ -63,7 +65,10 @@ def final_cut(rows: Sequence[dict[str, Any]], *, size: int, seed: int) -> FinalC
     tied = [row["player_id"] for row in ranked if row["rank"] == line]
     lot = tied[:]
     random.Random(seed).shuffle(lot)
-    return FinalCut(tuple(safe + lot[: size - len(safe)]), tuple(tied))
+    taken = set(lot[: size - len(safe)])
+    # The lot says who plays, not where: those it takes sit in the standings' order.
+    return FinalCut(tuple(safe + [player_id for player_id in tied if player_id in taken]),
+                    tuple(tied))
 
 
 def final_tables(finalists: Sequence[int]) -> list[list[int]]:

@@ -18,7 +18,7 @@ from tournament.organiser.services import tournament_update
 from tournament.organiser.services.categories import registrations_categorise
 from tournament.players.selectors import player_career
 from tournament.standings.categories import category_standings
-from tournament.standings.final import final_standings
+from tournament.standings.final import final_cut, final_standings, final_tables
 from tournament.standings.ranking import MatchResult, StandingPlayer, standings_compute
 from tournament.standings.selectors import standings
 
@@ -83,3 +83,23 @@ def test_the_pages_derived_from_the_standings_read_the_renumbered_ranks(
     ranks = {number_of(row.player.id): row.results[tournament.pk].rank
              for row in league_standing(league=league).rows}
     assert (ranks[4], ranks[6], ranks[8], ranks[3]) == (5, 6, 7, 8)
+
+
+def test_the_players_the_lot_takes_at_the_cut_line_are_seated_in_the_standings_order():
+    # A final of 8: five players above the cut, then five sharing 6th (listed by name: ids 16
+    # to 20) for the last three places. The lot says who plays, never where: the three it
+    # takes sit in the standings' order, as every other shared rank does.
+    rows = [{"player_id": 10 + n, "rank": n, "ranked": True} for n in range(1, 6)]
+    rows += [{"player_id": 10 + n, "rank": 6, "ranked": True} for n in range(6, 11)]
+    taken = set()
+    for seed in range(40):
+        cut = final_cut(rows, size=8, seed=seed)
+        assert cut.finalists[:5] == (11, 12, 13, 14, 15)
+        drawn_in = cut.finalists[5:]
+        assert list(drawn_in) == sorted(drawn_in), seed
+        assert cut.drawn == (16, 17, 18, 19, 20)
+        taken.add(drawn_in)
+        # The tables follow: 1, 4, 5, 8 and 2, 3, 6, 7 of that order.
+        assert final_tables(cut.finalists) == [
+            [11, 14, 15, drawn_in[2]], [12, 13, drawn_in[0], drawn_in[1]]]
+    assert len(taken) > 1  # still a lot
