@@ -103,3 +103,36 @@ def test_the_players_the_lot_takes_at_the_cut_line_are_seated_in_the_standings_o
         assert final_tables(cut.finalists) == [
             [11, 14, 15, drawn_in[2]], [12, 13, drawn_in[0], drawn_in[1]]]
     assert len(taken) > 1  # still a lot
+
+
+def test_the_finals_organiser_page_says_what_is_true_of_a_final(make_user, grant_organiser):
+    # Check-in on (turned on after qualifying): nobody checks in for a final, and nobody the
+    # final leaves out is missing from it; it seats the final's four, from the standings, not
+    # "avoiding players who already met".
+    from django.test import Client
+    from django.urls import reverse
+
+    from tests.pages import by_id, has_id
+    from tournament.models import CheckInRule
+    from tournament.seating.final import final_open
+    from tournament.seating.services import session_seat
+
+    tournament = eight(final_size=FinalSize.FOUR)
+    tournament = tournament_update(**settings_of(tournament, check_in=CheckInRule.UNRANKED))
+    session = final_open(tournament=tournament)
+    client = Client()
+    client.force_login(grant_organiser(make_user("olga"), tournament))
+    url = reverse("tournament:session_organise",
+                  kwargs={"slug": tournament.slug, "number": session.number})
+
+    page = client.get(url)
+    assert page.context["missing"] == {"absent": [], "not_seated": []}
+    assert page.context["to_seat"] == 4
+    assert not has_id(page, "missing-players") and not has_id(page, "check-in")
+    assert has_id(page, "final-no-check-in")
+
+    session_seat(session=session)
+    page = client.get(url)
+    assert page.context["missing"] == {"absent": [], "not_seated": []}
+    assert not has_id(page, "missing-players")
+    assert by_id(page, "seating-method").get("data-method") == "final"
