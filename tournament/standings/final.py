@@ -21,17 +21,25 @@ Pure Python, like ``ranking.py``.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from tournament.standings.ranking import MatchResult, StandingPlayer, standings_compute
+from tournament.standings.ranking import (
+    CRITERIA,
+    MatchResult,
+    StandingPlayer,
+    standings_compute,
+)
 
 #: The sizes a final can have, and the seats of each table by qualifying order (from 0).
 FINAL_TABLES: dict[int, tuple[tuple[int, ...], ...]] = {
     4: ((0, 1, 2, 3),),
     8: ((0, 3, 4, 7), (1, 2, 5, 6)),
 }
+#: A finalist's figures kept over the whole tournament (``overall``): the matches and every
+#: criterion.
+WHOLE_TOURNAMENT_FIGURES = ("matches", *CRITERIA)
 STAGE_FINAL = "final"
 STAGE_QUALIFYING = "qualifying"
 
@@ -89,13 +97,17 @@ def final_standings(
     results: Sequence[MatchResult] = (),
     final_results: Sequence[MatchResult],
     criteria: Sequence[str],
+    absences: Mapping[int, Sequence[int]] | None = None,
+    forfeit: bool = False,
 ) -> list[dict[str, Any]]:
     """The standings with the final decided (see the module's docstring), from the
     ``qualifying`` rows (``standings_compute`` over the qualifying ``results``): rows with
     ``stage`` ("final" or "qualifying") and ``qualifying_rank`` (the rank the qualifying
     sessions gave, None when not ranked there). A finalist's figures are those of the final,
-    and ``overall`` holds their ``matches`` and ``match_points`` over the whole tournament
-    (a career counts those); the others' figures are the qualifying sessions'."""
+    and ``overall`` holds their figures over the whole tournament, qualifying and final
+    (``matches`` and every criterion, as ``standings_compute`` counts them with the
+    qualifying's ``absences`` and ``forfeit``): the club teams and a career count those. The
+    others' figures are the qualifying sessions', which are their whole tournament's."""
     finalist_ids = {player_id for result in final_results for player_id in result.player_ids}
     qualifying_rank = {row["player_id"]: row["rank"] for row in qualifying}
     final_rows = standings_compute(
@@ -104,10 +116,11 @@ def final_standings(
         criteria=criteria,
     )
     overall = {
-        row["player_id"]: {"matches": row["matches"], "match_points": row["match_points"]}
+        row["player_id"]: {code: row[code] for code in WHOLE_TOURNAMENT_FIGURES}
         for row in standings_compute(
             players=[player for player in players if player.id in finalist_ids],
-            results=[*results, *final_results], criteria=criteria)
+            results=[*results, *final_results], criteria=criteria,
+            absences=absences, forfeit=forfeit)
     }
     unplaced = len(qualifying) + 1
 
@@ -133,6 +146,18 @@ def final_standings(
         row["qualifying_rank"] = qualifying_rank.get(row["player_id"])
     _label_ranks(rows)
     return rows
+
+
+def whole_tournament(row: dict[str, Any]) -> dict[str, Any]:
+    """A standings row's figures over the whole tournament: a finalist's ``overall`` (the
+    qualifying sessions and the final), anyone else's own row (they played no final).
+
+    >>> whole_tournament({"match_points": 3, "overall": {"match_points": 7}})["match_points"]
+    7
+    >>> whole_tournament({"match_points": 2})["match_points"]
+    2
+    """
+    return row.get("overall", row)
 
 
 def _after_the_final(rest: Sequence[dict[str, Any]], *, first: int) -> list[dict[str, Any]]:

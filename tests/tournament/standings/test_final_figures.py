@@ -136,3 +136,54 @@ def test_the_finals_organiser_page_says_what_is_true_of_a_final(make_user, grant
     assert page.context["missing"] == {"absent": [], "not_seated": []}
     assert not has_id(page, "missing-players")
     assert by_id(page, "seating-method").get("data-method") == "final"
+
+
+def clubs_after_the_final():
+    """The final of 4 played as seated (P1, P5, P7, P2: 200, 410, 300, 100), clubs of one
+    counted player by match points: Cézanne P5, Degas P1, Arp P2, Braque P6.
+
+    By hand, match points in qualifying (QUALIFYING): P1 6, P5 4, P2 4, P6 2; in the final
+    P5 3, P1 1, P2 0. Over the whole tournament: P5 7, P1 7, P2 4, P6 2 (no final)."""
+    from tournament.organiser.services import registration_update
+
+    tournament = eight(final_size=FinalSize.FOUR)
+    final_played(tournament, [[200, 410, 300, 100]])
+    for number, club in [(5, "Cézanne"), (1, "Degas"), (2, "Arp"), (6, "Braque")]:
+        registration = Registration.objects.get(tournament=tournament, player__name=f"P{number}")
+        registration_update(registration=registration, name=f"P{number}", club=club)
+    return tournament_update(**settings_of(tournament, team_size=1,
+                                           team_criterion="match_points"))
+
+
+def test_a_club_counts_its_finalists_over_the_whole_tournament():
+    from tournament.printing.prizes import prize_list_context, standings_sections
+    from tournament.standings.teams import club_ranking
+
+    tournament = clubs_after_the_final()
+    teams = club_ranking(tournament=tournament)
+    # Cézanne and Degas equal on 7: P5 (1st) ranks above P1 (3rd). Reaching the final lowers
+    # nobody: Arp's P2, last of the final, still counts the 4 points of qualifying.
+    assert [(team["club"], team["rank_label"], team["score"]) for team in teams] == [
+        ("Cézanne", "1", 7.0), ("Degas", "2", 7.0), ("Arp", "3", 4.0), ("Braque", "4", 2.0)]
+    printed = standings_sections(tournament=tournament)["team_rows"]
+    assert [dict(row["cells"])["club"] for row in printed] == [
+        "Cézanne", "Degas", "Arp", "Braque"]
+    prizes = prize_list_context(tournament=tournament)["team_rows"]  # the first 3
+    assert [dict(row["cells"])["club"] for row in prizes] == ["Cézanne", "Degas", "Arp"]
+
+
+def test_a_finalists_career_row_says_it_counts_the_final_with_qualifying(client):
+    from django.urls import reverse
+
+    from tests.pages import select
+
+    tournament = clubs_after_the_final()
+    p5 = next(player for player in players_of(tournament) if player.name == "P5")
+    (entry,) = player_career(player=p5, user=AnonymousUser())["tournaments"]
+    # The same figures as the club ranking's: the whole tournament, the final included.
+    assert (entry["matches"], entry["match_points"], entry["final_included"]) == (3, 7, True)
+    p6 = next(player for player in players_of(tournament) if player.name == "P6")
+    (entry,) = player_career(player=p6, user=AnonymousUser())["tournaments"]
+    assert (entry["matches"], entry["match_points"], entry["final_included"]) == (2, 2, False)
+    page = client.get(reverse("tournament:player_career", kwargs={"player_id": p5.pk}))
+    assert select(page, f"#tournament-{tournament.pk} [data-final-included]")
