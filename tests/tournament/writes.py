@@ -29,7 +29,7 @@ from tournament.sessions.services import session_create
 SETTINGS = {
     "name": "Spring Open", "start_date": "2025-05-17", "end_date": "", "venue": "Salle",
     "rules": "goliath-tournament", "target": "", "keep_clubs_apart": "on", "is_public": "on",
-    "final_size": "4",
+    "final_size": "4", "prize_one_per_player": "on",
     "check_in": "forfeit",
     **{f"criterion_{number}": code for number, code in enumerate(
         ["match_points", "table_wins", "total_points", "share", "best_match", "opponents"],

@@ -290,9 +290,10 @@ def _past_tournament_import(past: PastTournament, *, organiser,
     tournament.archive_copy = copy
     tournament.team_size, tournament.team_criterion, tournament.prize_count = (
         past.team_size, past.team_criterion, past.prize_count)
+    tournament.prize_one_per_player = past.prize_one_per_player
     tournament.full_clean()
     tournament.save(update_fields=["ranking_criteria", "is_rated", "archive_copy", "team_size",
-                                   "team_criterion", "prize_count"])
+                                   "team_criterion", "prize_count", "prize_one_per_player"])
     try:
         with transaction.atomic():
             ArchiveImport.objects.create(

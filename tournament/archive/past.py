@@ -76,6 +76,7 @@ class PastTournament:
     team_size: int = 0
     team_criterion: str = RankingCriterion.MATCH_POINTS
     prize_count: int = 3
+    prize_one_per_player: bool = False
     categories: list[str] = field(default_factory=list)
     players: list[PastPlayer] = field(default_factory=list)
     sessions: list[PastSession] = field(default_factory=list)

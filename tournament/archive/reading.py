@@ -284,6 +284,8 @@ def _manifest_read(archive: BoundedZip) -> tuple[PastTournament, str]:
                                 default=RankingCriterion.MATCH_POINTS),
         prize_count=read.integer(meta, "prize_count", path, minimum=1, maximum=PRIZE_COUNT_MAX,
                                  optional=True, default=3),
+        prize_one_per_player=read.get(meta, "prize_one_per_player", path, bool, optional=True,
+                                      default=False),
         categories=_categories_read(read, meta, path),
         identity=identity,
     )

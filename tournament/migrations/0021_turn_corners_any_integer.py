@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ("tournament", "0018_player_name_key"),
+        ("tournament", "0019_prize_one_per_player"),
     ]
 
     operations = [

@@ -167,7 +167,7 @@ class Turn(Versioned):
     cell_orientation = models.CharField(
         _("cell orientation"), max_length=1, choices=Orientation.choices, blank=True
     )
-    # Any integer a match record may hold (±1,000,000,000, docs/record-format.md): a corner
+    # Any integer a match record may hold (±1,000,000,000, docs/reference/record-format.md): a corner
     # that shows no tile is kept as given, and the engine says so (unknown-tile).
     corners = models.CharField(
         _("corners"),

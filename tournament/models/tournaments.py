@@ -159,6 +159,12 @@ class Tournament(models.Model):
         validators=[MinValueValidator(1), MaxValueValidator(50)],
         help_text=_("How many places the printed prize list gives each category."),
     )
+    prize_one_per_player = models.BooleanField(
+        _("prize list: one prize per player"),
+        default=False,
+        help_text=_("A player who takes a prize higher on the list (overall first, then the "
+                    "categories by name) is left out of the next categories' prizes."),
+    )
     league = models.ForeignKey(
         "League",
         models.SET_NULL,

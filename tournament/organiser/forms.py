@@ -45,6 +45,7 @@ class TournamentForm(forms.Form):
     team_criterion = model_field(Tournament, "team_criterion", required=False)
     prize_count = model_field(Tournament, "prize_count", required=False, min_value=1,
                               max_value=50)
+    prize_one_per_player = model_field(Tournament, "prize_one_per_player")
     check_in = model_field(Tournament, "check_in", required=False)  # blank: unchanged
 
     def __init__(self, *args, locked: bool = False, **kwargs):
@@ -72,7 +73,7 @@ class TournamentForm(forms.Form):
             for name in ("name", "start_date", "end_date", "venue", "rules", "target",
                          "match_rounds", "opening_bonus", "keep_clubs_apart", "is_public",
                          "is_rated", "final_size", "team_size", "team_criterion",
-                         "prize_count", "check_in")
+                         "prize_count", "prize_one_per_player", "check_in")
         }
         initial.update(zip(CRITERIA_FIELDS, tournament.ranking_criteria, strict=False))
         return initial

@@ -38,6 +38,7 @@ from tournament.models import (
 )
 from tournament.names import person_key
 from tournament.ratings.model import is_provisional, ranks_of
+from tournament.standings.final import STAGE_FINAL, whole_tournament
 from tournament.standings.ranking import ranked_count
 from tournament.standings.selectors import cached_standings_of
 
@@ -173,7 +174,9 @@ def player_career(*, player: Player, user) -> dict[str, Any]:
       (its last tournament when the user may see it, else None); ``show_licence``;
     - ``tournaments``: one dict per tournament, newest first: ``tournament``, ``registration``,
       ``rank`` (None when not ranked there), ``rank_label``, ``ranked``, ``player_count`` (the
-      players ranked), ``matches`` (confirmed), ``match_points``,
+      players ranked), ``matches`` (confirmed), ``match_points`` (both over the whole
+      tournament, as the club teams count them), ``final_included`` (a finalist: those figures
+      are the qualifying sessions' and the final's together, docs/guides/final.md),
       ``url`` (their page in that tournament), ``withdrawn``, ``in_play`` (a session of it
       seated or played, or its last day not past: the rank is not final);
     - ``matches``: one dict per match they sat at, oldest first: ``tournament``,
@@ -211,7 +214,8 @@ def player_career(*, player: Player, user) -> dict[str, Any]:
         tournament = registration.tournament
         tournament_rows = standings[tournament.pk].rows
         row = next(row for row in tournament_rows if row["player_id"] == player.pk)
-        figures = row.get("overall", row)  # a finalist's row holds the final's (docs/guides/final.md)
+        # The whole tournament: a finalist's row holds the final's (docs/guides/final.md).
+        figures = whole_tournament(row)
         entries.append({
             "tournament": tournament,
             "registration": registration,
@@ -221,6 +225,7 @@ def player_career(*, player: Player, user) -> dict[str, Any]:
             "player_count": ranked_count(tournament_rows),
             "matches": figures["matches"],
             "match_points": figures["match_points"],
+            "final_included": row.get("stage") == STAGE_FINAL,
             "withdrawn": row["withdrawn"],
             "in_play": tournament.pk in in_play,
             "url": reverse(

@@ -74,6 +74,13 @@ class CareerTournamentsTable(PythonBodyTable):
             rank += format_html(' <span class="tag tag--in-play">{}</span>', gettext("so far"))
         return rank
 
+    def cell_matches(self, record):
+        if not record["final_included"]:
+            return escape(record["matches"])
+        # a finalist: the qualifying sessions and the final together (docs/guides/final.md)
+        return format_html('{} <span class="tag" data-final-included>{}</span>',
+                           record["matches"], gettext("final included"))
+
     def cell_match_points(self, record):
         return points_display(record["match_points"], separator=self.separator)
 

@@ -10,7 +10,7 @@ from django.utils.translation import pgettext
 
 from tournament.kit.tables import RANKING_TEXT_COLUMNS
 from tournament.models import Tournament
-from tournament.standings.categories import category_standings
+from tournament.standings.categories import CategoryStandings, category_rows, category_standings
 from tournament.standings.category_tables import team_players_display
 from tournament.standings.selectors import Standings, standings
 from tournament.standings.tables import LEADING_COLUMNS, criterion_display, print_layout
@@ -76,30 +76,59 @@ def standings_sections(*, tournament: Tournament, result: Standings | None = Non
     }
 
 
+def prize_winners(*, rows: list[dict], categories: list[CategoryStandings], top: int,
+                  one_per_player: bool) -> tuple[list[dict], list[tuple[str, list[dict]]]]:
+    """The rows given a prize: the first ``top`` places overall (``rows``, the standings'),
+    then in each category in the list's order (a place shared at the last one given goes to
+    everyone sharing it). ``one_per_player``: a player given a prize higher on the list is
+    left out of each next category, whose places are counted again without them
+    (``category_rows``), so the next player takes the place."""
+    def podium(ranked: list[dict]) -> list[dict]:
+        return [row for row in ranked if row["ranked"] and row["rank"] <= top]
+
+    overall = podium(rows)
+    prized = {row["player_id"] for row in overall}
+    sections = []
+    for category in categories:
+        category_rows_shown = category.rows
+        if one_per_player:
+            members = {row["player_id"] for row in category.rows} - prized
+            category_rows_shown = category_rows(rows, members)
+        winners = podium(category_rows_shown)
+        if one_per_player:
+            prized.update(row["player_id"] for row in winners)
+        sections.append((category.name, winners))
+    return overall, sections
+
+
 def prize_list_context(*, tournament: Tournament) -> dict:
     """The context of ``printing/prize_list.html``: the first ``tournament.prize_count``
     places overall, in each category and among the clubs (a place shared at the last one
-    counted is printed for everyone sharing it)."""
+    counted is printed for everyone sharing it); with ``tournament.prize_one_per_player``,
+    a player is given one prize, the first on the list (:func:`prize_winners`)."""
     result = standings(tournament=tournament)
     top = tournament.prize_count
     columns = [("rank", _("rank")), ("name", _("player")), ("club", _("club"))]
     category_columns = [*columns, _overall_column()]
 
-    def podium(rows, shown):
+    def printed(rows, shown):
         return [{"podium": False, "withdrawn": False, "cells": _player_cells(row, shown)}
-                for row in rows if row["ranked"] and row["rank"] <= top]
+                for row in rows]
 
+    overall, sections = prize_winners(
+        rows=result.rows, categories=category_standings(tournament=tournament, result=result),
+        top=top, one_per_player=tournament.prize_one_per_player)
     teams = club_ranking(tournament=tournament, result=result)
     return {
         "tournament": tournament,
         "standings": result,
         "top": top,
+        "one_per_player": tournament.prize_one_per_player,
         "section_text_columns": SECTION_TEXT_COLUMNS,
-        "overall": {"columns": columns, "rows": podium(result.rows, columns)},
+        "overall": {"columns": columns, "rows": printed(overall, columns)},
         "category_sections": [
-            {"name": category.name, "columns": category_columns,
-             "rows": podium(category.rows, category_columns)}
-            for category in category_standings(tournament=tournament, result=result)
+            {"name": name, "columns": category_columns, "rows": printed(rows, category_columns)}
+            for name, rows in sections
         ],
         "team_columns": _team_columns(),
         "team_rows": None if teams is None else _team_rows(teams, top=top),

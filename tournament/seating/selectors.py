@@ -42,6 +42,14 @@ def registrations_to_seat(*, session: Session) -> QuerySet[Registration]:
     return registrations.select_related("player").order_by("player_id")
 
 
+def to_seat_count(*, session: Session) -> int:
+    """How many players the session seats: the final's size for the final (the standings
+    name them, docs/guides/final.md), else the registrations to seat (:func:`registrations_to_seat`)."""
+    if session.is_final:
+        return session.tournament.final_size
+    return registrations_to_seat(session=session).count()
+
+
 def session_seating(*, session: Session, totals_in_play: bool = True) -> list[dict[str, Any]]:
     """The session's tables, in order, each with its players in clockwise seat order.
 
@@ -190,8 +198,9 @@ def session_missing(*, session: Session) -> dict[str, list[str]]:
     """Who is missing at the session, with the tournament's check-in on (docs/guides/check-in.md),
     by name: ``absent``, the players who play in it and are not checked in; ``not_seated``,
     the players checked in but not seated, once it is seated (checked in after the draw:
-    draw again to seat them). Empty lists without check-in (two queries)."""
-    if not session.tournament.uses_check_in:
+    draw again to seat them). Empty lists without check-in, and for the final, which is not
+    checked in: the standings name its players (two queries)."""
+    if not session.tournament.uses_check_in or session.is_final:
         return {"absent": [], "not_seated": []}
     present = set(session.check_ins.values_list("player_id", flat=True))
     seated = set(Seat.objects.filter(session=session).values_list("player_id", flat=True))

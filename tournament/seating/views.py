@@ -45,7 +45,7 @@ class SessionOrganiseView(SessionActionMixin, OrganiserRequiredMixin, TemplateVi
             session=session,
             seating_table=seating_table,
             waiting_tables=[table for table in tables if table["match_id"] in attention],
-            to_seat=selectors.registrations_to_seat(session=session).count(),
+            to_seat=selectors.to_seat_count(session=session),
             repeats=selectors.session_repeat_pairs(session=session, tables=tables) if tables else [],
             seated_but_withdrawn=selectors.seated_but_withdrawn(session=session),
             missing=selectors.session_missing(session=session),

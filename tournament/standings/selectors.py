@@ -289,7 +289,9 @@ def _ranked(
                              absences=absences, forfeit=tournament.check_in == CheckInRule.FORFEIT)
     if final_results:
         rows = final_standings(qualifying=rows, players=players, results=results,
-                               final_results=final_results, criteria=criteria)
+                               final_results=final_results, criteria=criteria,
+                               absences=absences,
+                               forfeit=tournament.check_in == CheckInRule.FORFEIT)
     player_url = reverse("tournament:player", kwargs={"slug": tournament.slug, "player_id": 0})
     player_url = player_url[: -len("0/")]
     for row in rows:

@@ -6,7 +6,9 @@
   count for no team), and only players with a club (clubs are told apart whatever their case
   and surrounding spaces: "Club A" and "club a " are one club).
 - A club's N best results on the criterion are added up (its players sorted by that result,
-  then by their rank): the team's score.
+  then by their rank): the team's score. A result is the player's whole tournament: a
+  finalist's qualifying sessions and final together (``final.whole_tournament``), not the
+  final's match alone, so reaching the final never lowers a club's score.
 - Ties: the higher score first; then the counted players' ranks in the main standings,
   compared best first (the club whose best counted player ranks higher, then its second...);
   equal on both: the clubs share the rank ("2="), listed by name.
@@ -22,6 +24,7 @@ from typing import Any
 from tournament.models import Tournament
 from tournament.names import name_sort_key
 from tournament.standings.categories import shared_rank_labels
+from tournament.standings.final import whole_tournament
 from tournament.standings.selectors import Standings, standings
 
 #: Scores are compared to this many decimals: match points summed as floats stay equal.
@@ -60,11 +63,12 @@ def club_teams(
             clubs.setdefault(club_key(row["club"]), []).append(row)
     teams = []
     for members in clubs.values():
-        members = sorted(members, key=lambda row: (-row[criterion], row["rank"], row["player_id"]))
+        members = sorted(members, key=lambda row: (
+            -whole_tournament(row)[criterion], row["rank"], row["player_id"]))
         counted = members[:size]
         spellings = [row["club"].strip() for row in members]
         name = max(spellings, key=lambda spelling: (spellings.count(spelling), spelling))
-        score = round(sum(row[criterion] for row in counted), SCORE_DECIMALS)
+        score = round(sum(whole_tournament(row)[criterion] for row in counted), SCORE_DECIMALS)
         teams.append({
             "club": name,
             "score": score,

@@ -40,6 +40,7 @@ def tournament_set_up(
     team_size: int | None = None,
     team_criterion: str | None = None,
     prize_count: int | None = None,
+    prize_one_per_player: bool = False,
     check_in: str | None = None,
 ) -> Tournament:
     """Create a tournament with its settings; ``organiser`` becomes its organiser. The club
@@ -56,9 +57,11 @@ def tournament_set_up(
     tournament.team_size = team_size or 0
     tournament.team_criterion = team_criterion or RankingCriterion.MATCH_POINTS
     tournament.prize_count = prize_count or tournament.prize_count
+    tournament.prize_one_per_player = bool(prize_one_per_player)
     tournament.full_clean()
     tournament.save(update_fields=["ranking_criteria", "is_rated", "final_size",
-                                   "team_size", "team_criterion", "prize_count"])
+                                   "team_size", "team_criterion", "prize_count",
+                                   "prize_one_per_player"])
     staff_role_grant(tournament=tournament, user=organiser, role="organiser")
     return tournament
 
@@ -90,6 +93,7 @@ def tournament_update(
     team_size: int | None = None,
     team_criterion: str | None = None,
     prize_count: int | None = None,
+    prize_one_per_player: bool | None = None,
     check_in: str | None = None,
 ) -> Tournament:
     """Change the settings. The rule set, the target and the match options (rounds per
@@ -99,7 +103,8 @@ def tournament_update(
     ratings, or no longer does (rated and public), the ratings are refreshed from its first
     confirmed match. ``final_size`` (None: unchanged) is fixed once the final is open
     (docs/guides/final.md). The club teams and the prize list (``team_size``, ``team_criterion``,
-    ``prize_count``: docs/guides/categories.md) may change at any time; None leaves each as it is.
+    ``prize_count``, ``prize_one_per_player``: docs/guides/categories.md) may change at any time;
+    None leaves each as it is.
     ``check_in`` (a ``CheckInRule``; None: unchanged) may change at any
     time: the sessions seated from then on follow it, and the standings read every seated
     session's absences under the rule of the moment (docs/guides/check-in.md)."""
@@ -137,7 +142,8 @@ def tournament_update(
         if final_size is not None:
             _final_size_set(tournament, final_size)
         for field, value in (("team_size", team_size), ("team_criterion", team_criterion),
-                             ("prize_count", prize_count)):
+                             ("prize_count", prize_count),
+                             ("prize_one_per_player", prize_one_per_player)):
             if value is not None:
                 setattr(tournament, field, value)
         if is_rated and tournament.archive_copy:
