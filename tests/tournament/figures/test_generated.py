@@ -49,12 +49,10 @@ def test_no_difference_in_generated_tournaments_without_a_final(plan):
     assert differences_of(plan) == []
 
 
-# Remove this mark once the final's figures are fixed in tournament/standings/: the explicit
-# example fails on the ranks under a final (today: 5= and 5=), the drawn ones (a club ranking
-# in each) on the club teams after a final. With the mark, the test passing fails the suite
-# (strict), which says that it is time: delete the two lines of the mark, nothing else.
-@pytest.mark.xfail(strict=True,
-                   reason="ranks under a final and club teams after a final: being fixed")
+# The explicit example failed on the ranks under a final (5= and 5= for two players of
+# different figures), the drawn ones (a club ranking in each) on the club teams after a final,
+# until tournament/standings/ renumbered the non-finalists and counted a finalist's whole
+# tournament for their club.
 @SETTINGS
 @given(plan=tournament_plans(final=True))
 @example(plan=RANKS_UNDER_A_FINAL)
