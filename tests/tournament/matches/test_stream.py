@@ -165,3 +165,31 @@ def test_a_worker_with_its_streams_all_open_answers_204(playing, monkeypatch):
         return second, third.status_code
 
     assert run(scenario()) == (204, 200)
+
+
+@pytest.mark.parametrize("header, query", [
+    ({"Last-Event-ID": "²"}, {}), ({"Last-Event-ID": "³³"}, {}), ({}, {"revision": "²"}),
+    ({}, {"revision": "٣"}), ({}, {"revision": "３"}),
+], ids=["last-event-id-superscript", "last-event-id-two-superscripts",
+        "revision-superscript", "revision-arabic-indic", "revision-fullwidth"])
+def test_unicode_digits_for_a_revision_are_no_revision(playing, header, query):
+    """``²`` is a digit to ``str.isdigit()`` that ``int()`` refuses (a 500 once: a header's
+    bytes are read as Latin-1, where ``²`` is one byte); ``٣`` and ``３`` are digits ``int()``
+    reads that no page sends: all count as no revision given, the stream starts from the
+    match's."""
+    match, _ = playing
+    stream_heartbeat, stream.HEARTBEAT = stream.HEARTBEAT, 0.3
+
+    async def scenario():
+        response = await AsyncClient(raise_request_exception=False).get(
+            address(match), query, headers=header)
+        if response.status_code != 200:
+            return response.status_code, []
+        return 200, await read_events(response, count=2, seconds=3)
+
+    try:
+        status, messages = run(scenario())
+    finally:
+        stream.HEARTBEAT = stream_heartbeat
+    assert status == 200
+    assert messages == ["retry: 5000", ": still here"]  # at the match's revision: nothing to tell

@@ -30,6 +30,7 @@ from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.views import View
 
 from tournament.core.permissions import can_view
+from tournament.kit.digits import ascii_number
 from tournament.matches.stream.watch import INTERVAL, revision_watch
 from tournament.matches.views.base import addressed_match
 from tournament.models import Match
@@ -64,8 +65,8 @@ def shown_revision(request, current: int) -> int:
     """The revision the page shows: the last event's (the browser's ``Last-Event-ID`` when it
     opens the stream again), else the page's own (``?revision=``), else the current one."""
     for given in (request.headers.get("Last-Event-ID"), request.GET.get("revision")):
-        if given is not None and given.isdigit() and len(given) < 10:
-            return int(given)
+        if given is not None and (revision := ascii_number(given, digits=9)) is not None:
+            return revision
     return current
 
 

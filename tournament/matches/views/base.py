@@ -34,6 +34,7 @@ from django_htmx.http import trigger_client_event
 from django_tables2 import RequestConfig
 
 from tournament.core.permissions import TournamentMixin, can_referee, is_organiser, is_referee
+from tournament.kit.digits import ascii_number
 from tournament.kit.forms import add_service_errors
 from tournament.kit.markup import compact_response, json_attribute
 from tournament.matches import services
@@ -455,10 +456,7 @@ def shown_round(request, replay: ReplayedMatch) -> ShownRound | None:
 def posted_revision(request) -> int | None:
     """The revision posted, when it is a number in ASCII digits (None otherwise: the form
     then says what is wrong)."""
-    seen = request.POST.get("revision", "")
-    if seen.isascii() and seen.isdigit() and len(seen) < 12:
-        return int(seen)
-    return None
+    return ascii_number(request.POST.get("revision", ""), digits=11)
 
 
 def posted_at_revision(request, revision: int):
