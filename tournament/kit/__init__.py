@@ -2,10 +2,11 @@
 
 Kept copies and their ETags (``cache``, ``cached_pages``, ``db_cache``), PDFs (``pdf``),
 lighter markup (``markup``), spreadsheets and tables (``spreadsheet``, ``tables``), charts
-(``charts``), forms (``forms``), numbers as a request writes them (``digits``), dates and
-figures as a reader writes them (``formats``, ``locale_formats``), seat letters (``seats``),
-addresses and short names (``addresses``), the table cards' codes (``table_codes``) and the
-deadlock retry (``transactions``). It sits in the ground layer: it imports no model, no
+(``charts``), forms (``forms``), numbers as a request writes them (``digits``), a request's
+text bounded for a response header (``header_values``), dates and figures as a reader writes
+them (``formats``, ``locale_formats``), seat letters (``seats``), addresses and short names
+(``addresses``), the table cards' codes (``table_codes``) and the deadlock retry
+(``transactions``). It sits in the ground layer: it imports no model, no
 feature, no engine (``pyproject.toml``'s contracts).
 What every feature shares about the tournament itself lives in ``tournament/core/``.
 """
