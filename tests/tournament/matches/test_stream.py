@@ -6,7 +6,11 @@ told; nothing for a match confirmed, another tournament's address or a private t
 from __future__ import annotations
 
 import asyncio
+import doctest
 import gc
+import resource
+import subprocess
+import sys
 import threading
 
 import pytest
@@ -304,3 +308,56 @@ def test_unicode_digits_for_a_revision_are_no_revision(playing, header, query):
         stream.HEARTBEAT = stream_heartbeat
     assert status == 200
     assert messages == ["retry: 5000", ": still here"]  # at the match's revision: nothing to tell
+
+
+def test_the_doors_doctests():
+    assert doctest.testmod(door).failed == 0
+
+
+def start_up(soft: int, hard: int) -> subprocess.CompletedProcess:
+    """``tournament/asgi.py`` imported, as a worker starts, under ``ulimit -n`` soft and hard."""
+    code = ("import resource\n"
+            f"resource.setrlimit(resource.RLIMIT_NOFILE, ({soft}, {hard}))\n"
+            "import tournament.asgi\n"
+            "from tournament.matches.stream import door\n"
+            "print(resource.getrlimit(resource.RLIMIT_NOFILE)[0], door.MAX_STREAMS)\n")
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60, check=True)
+
+
+@pytest.mark.skipif(resource.getrlimit(resource.RLIMIT_NOFILE)[1] < 2048,
+                    reason="the tests' own hard limit is too low to set these")
+def test_a_worker_starts_within_its_file_descriptors():
+    """Under ``ulimit -n 1024`` (soft) a worker raises its soft limit toward the hard one as
+    far as its streams need; where the hard limit is lower, it keeps fewer streams, leaving
+    room for the pool and the pages; the figures are logged at start-up."""
+    wanted = door.STREAMS_CEILING + door.KEPT_DESCRIPTORS
+    raised = start_up(1024, 2048)
+    assert raised.stdout.split() == [str(wanted), str(door.STREAMS_CEILING)]
+    assert f"soft limit {wanted} (was 1024), hard limit 2048" in raised.stderr
+    held = start_up(1024, 1024)
+    assert held.stdout.split() == ["1024", str(1024 - door.KEPT_DESCRIPTORS)]
+    assert f"streams at most {1024 - door.KEPT_DESCRIPTORS} a worker" in held.stderr
+    none = start_up(200, 200)
+    assert none.stdout.split() == ["200", "0"]
+
+
+def test_streams_beyond_the_descriptors_left_are_refused_before_they_run_out(
+        playing, monkeypatch):
+    """Clients at many addresses open streams in a worker whose limit leaves room for 3
+    beside the pool and the pages: the fourth is answered 503 with ``Retry-After`` (the page
+    polls), not a worker out of descriptors failing every request."""
+    match, _ = playing
+    monkeypatch.setattr(door, "MAX_STREAMS", door.MAX_STREAMS)  # put back after the test
+    limit = door.KEPT_DESCRIPTORS + 3
+    monkeypatch.setattr(resource, "getrlimit", lambda kind: (limit, limit))
+    monkeypatch.setattr(resource, "setrlimit", lambda kind, limits: None)
+    assert door.open_to_descriptors().streams == 3
+
+    async def scenario():
+        held = [await AsyncClientAt(f"198.51.100.{n}").get(address(match)) for n in range(1, 9)]
+        return [(response.status_code, response.get("Retry-After")) for response in held]
+
+    answers = run(scenario())
+    assert [status for status, _ in answers] == [200] * 3 + [503] * 5
+    assert all(0 < int(retry) <= stream.STREAM_SECONDS for _, retry in answers[3:])

@@ -13,7 +13,9 @@ lets in at most:
 - ``MAX_STREAMS_PER_MATCH`` on one match: a match watched by the whole room (a final) keeps
   three quarters of the worker for the others;
 - ``MAX_STREAMS`` in all, which ``tournament/asgi.py`` sets at start-up from the file
-  descriptors the process may open (:func:`stream_bound`).
+  descriptors the process may open (:func:`open_to_descriptors`): each stream holds one,
+  and a process out of descriptors fails every other request (no connection to the
+  database, no template, no new client), where a stream refused leaves its page polling.
 
 Beyond a bound of the client's (its address, its match) the answer is 429 Too Many Requests,
 beyond the worker's 503 Service Unavailable, each with ``Retry-After``: the seconds until the
@@ -25,14 +27,24 @@ from __future__ import annotations
 
 import ipaddress
 import itertools
+import logging
 import math
+import resource
 import time
 from collections import defaultdict
 from dataclasses import dataclass
 
-#: Streams a worker keeps open at most in all; ``tournament/asgi.py`` sets it at start-up
-#: from the descriptors the process may open (:func:`stream_bound`), 1,024 at most.
-MAX_STREAMS = 1024
+logger = logging.getLogger("tournament.startup")
+
+#: Streams a worker keeps open at most in all, ``STREAMS_CEILING`` or fewer: at start-up
+#: ``tournament/asgi.py`` sets it from the file descriptors the process may open
+#: (:func:`open_to_descriptors`).
+MAX_STREAMS = STREAMS_CEILING = 1024
+#: File descriptors a worker keeps for all but its streams: its pool's connections (16), the
+#: pages' connections (a phone polling, a tablet; kept alive between requests), the files a
+#: page opens (templates, static files, the PDFs' fonts), its listening socket, its event
+#: loop, its logs and libraries (about 40 at rest).
+KEPT_DESCRIPTORS = 256
 #: Streams one client address (an IPv6 /64) keeps open in a worker at most.
 MAX_STREAMS_PER_ADDRESS = 64
 #: Streams one match keeps open in a worker at most.
@@ -133,3 +145,58 @@ class Door:
 
 #: The worker's door (one event loop a worker).
 door = Door()
+
+
+@dataclass(frozen=True)
+class DescriptorBudget:
+    """A worker's file descriptors: its soft limit before and after start-up, its hard limit
+    (None: unlimited), and the streams it keeps open at most."""
+
+    soft_before: int
+    soft: int
+    hard: int | None
+    streams: int
+
+
+def descriptor_budget(soft: int, hard: int) -> DescriptorBudget:
+    """The soft limit a worker raises its own to (toward ``hard``: enough for
+    ``STREAMS_CEILING`` streams and ``KEPT_DESCRIPTORS``), and the streams it then keeps
+    (``resource.RLIM_INFINITY`` for a limit without bound).
+
+    >>> descriptor_budget(1024, 1024)  # ulimit -n 1024, hard as soft
+    DescriptorBudget(soft_before=1024, soft=1024, hard=1024, streams=768)
+    >>> descriptor_budget(1024, 524288)  # raised as far as needed
+    DescriptorBudget(soft_before=1024, soft=1280, hard=524288, streams=1024)
+    >>> descriptor_budget(256, 256).streams  # nothing to spare: every page polls
+    0
+    """
+    wanted = STREAMS_CEILING + KEPT_DESCRIPTORS
+    unlimited = resource.RLIM_INFINITY
+    raised = soft
+    if soft != unlimited and soft < wanted:
+        raised = wanted if hard == unlimited else max(soft, min(hard, wanted))
+    available = wanted if raised == unlimited else raised
+    return DescriptorBudget(soft_before=soft, soft=raised,
+                            hard=None if hard == unlimited else hard,
+                            streams=max(0, min(STREAMS_CEILING, available - KEPT_DESCRIPTORS)))
+
+
+def open_to_descriptors() -> DescriptorBudget:
+    """At a worker's start (``tournament/asgi.py``): its soft limit of file descriptors
+    raised toward the hard one as far as the streams need, ``MAX_STREAMS`` set from what it
+    may open, the figures logged (``tournament.startup``)."""
+    global MAX_STREAMS
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    budget = descriptor_budget(soft, hard)
+    if budget.soft != soft:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (budget.soft, hard))
+        except (ValueError, OSError):
+            budget = descriptor_budget(soft, soft)
+    MAX_STREAMS = budget.streams
+    log = logger.warning if budget.streams < STREAMS_CEILING else logger.info
+    log("File descriptors: soft limit %s (was %s), hard limit %s; %s kept for the pool and "
+        "the pages; streams at most %s a worker (%s with ulimit -n %s or more)",
+        budget.soft, budget.soft_before, "unlimited" if budget.hard is None else budget.hard,
+        KEPT_DESCRIPTORS, budget.streams, STREAMS_CEILING, STREAMS_CEILING + KEPT_DESCRIPTORS)
+    return budget
