@@ -262,8 +262,12 @@ LOGGING = {
             "level": "ERROR",
             "filters": ["require_debug_false"],
         },
+        "startup": {"class": "logging.StreamHandler", "level": "INFO"},
     },
     "root": {"handlers": ["stderr"], "level": "ERROR"},
+    # what a worker may serve, said once at its start (tournament/asgi.py: its descriptors)
+    "loggers": {"tournament.startup": {"handlers": ["startup"], "level": "INFO",
+                                       "propagate": False}},
 }
 
 LOGIN_URL = "login"

@@ -1,6 +1,7 @@
 """A phone following a match on the README's server (ASGI): told by the match's stream, it
 takes the live part once per turn within a second or two and polls no more; when the stream
-cannot be had (a 503, a WSGI server), it polls as before."""
+is refused (a 503, a 429 for an address full of streams, a WSGI server), it polls and asks for
+the stream again later, waiting longer each time."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from playwright.sync_api import expect
 
 from tests.browser.conftest import PHONE
 from tests.factories import add, board_turn, fresh, in_play
+from tournament.matches.stream import door
 
 
 @pytest.fixture
@@ -85,18 +87,74 @@ def test_each_turn_is_taken_once_when_told_and_nothing_is_polled(
         f"?revision={fresh(match).revision}")
 
 
-def test_without_its_stream_the_page_polls_as_before(follower, playing, referee, settings):
-    """The stream answered 503 (a proxy, a server restarting): the browser gives it up, the
-    page does not ask for it again, and its polls show the turns."""
+def test_a_stream_refused_is_asked_for_again_later_and_longer_each_time(
+        follower, playing, referee, settings):
+    """The stream answered 503 each time (a proxy, a server restarting): the page polls and
+    shows the turns meanwhile, and asks for its stream again later, waiting longer each time
+    (twice the polling interval, then twice as long: 1 to 2 s, 2 to 4 s, 4 to 8 s here), not
+    at each poll."""
     settings.TRIOMINOS_POLL_SECONDS = 1
     match, turns = playing
-    follower.route("**/stream/**", lambda route: route.fulfill(status=503, body="busy"))
+    asked: list[float] = []
+
+    def refuse(route):
+        asked.append(time.monotonic())
+        route.fulfill(status=503, headers={"Retry-After": "30"}, body="busy")
+
+    follower.route("**/stream/**", refuse)
     seen = watch_requests(follower)
     follower.goto(f"/t/spring-open/matches/{match.pk}/")
     rows = follower.locator("#match-live tbody tr[id^='turn-']")
     expect(rows).to_have_count(2)
     add(match, referee, board_turn(turns[2]))
     expect(rows).to_have_count(3, timeout=5_000)
+    deadline = time.monotonic() + 20
+    while len(asked) < 4 and time.monotonic() < deadline:
+        follower.wait_for_timeout(200)
+    assert len(asked) >= 4, asked
+    waits = [later - earlier for earlier, later in zip(asked, asked[1:])]
+    assert all(wait >= 0.8 for wait in waits), waits
+    assert all(later >= earlier - 0.3 for earlier, later in zip(waits, waits[1:])), waits
+    assert len(seen["live"]) > len(asked)  # polled every second meanwhile
+
+
+def test_a_phone_refused_by_an_address_full_of_streams_gets_its_stream_later(
+        follower, playing, referee, settings, asgi_server, monkeypatch):
+    """A client at the phone's address holds as many streams as an address may (one here):
+    the phone's stream is refused (429), its page polls; once the client lets its stream go,
+    the page asks again, gets its stream, and polls no more."""
+    settings.TRIOMINOS_POLL_SECONDS = 1
+    monkeypatch.setattr(door, "MAX_STREAMS_PER_ADDRESS", 1)
+    match, turns = playing
+    page = f"/t/spring-open/matches/{match.pk}/"
+    host, port = asgi_server.removeprefix("http://").split(":")
+    hostile = socket.create_connection((host, int(port)), timeout=10)
+    hostile.sendall(f"GET {page}stream/ HTTP/1.1\r\nHost: {host}\r\n\r\n".encode())
+    received = b""
+    while b"retry: 5000" not in received:
+        received += hostile.recv(4096)
+    assert received.startswith(b"HTTP/1.1 200")
+
+    answers: list[int] = []
+    follower.on("response", lambda response: answers.append(response.status)
+                if "/stream/" in response.url else None)
+    seen = watch_requests(follower)
+    follower.goto(page)
+    rows = follower.locator("#match-live tbody tr[id^='turn-']")
+    expect(rows).to_have_count(2)
     follower.wait_for_timeout(1_500)
-    assert len(seen["live"]) >= 2  # polled: every second, not once per turn
-    assert len(seen["stream"]) == 1  # refused once: not asked for again at each poll
+    assert answers[:1] == [429]
+    assert len(seen["live"]) >= 1  # refused: it polls
+
+    hostile.close()  # the server ends its stream
+    deadline = time.monotonic() + 20
+    while 200 not in answers and time.monotonic() < deadline:
+        follower.wait_for_timeout(200)
+    assert 200 in answers, answers
+    follower.wait_for_timeout(1_500)  # the stream open: the polls stop
+    polled = len(seen["live"])
+    follower.wait_for_timeout(2_500)
+    assert len(seen["live"]) == polled
+    add(match, referee, board_turn(turns[2]))
+    expect(rows).to_have_count(3, timeout=5_000)
+    assert len(seen["live"]) == polled + 1  # told by its stream: one request

@@ -24,6 +24,7 @@ from django.contrib.auth.mixins import AccessMixin
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, resolve_url
 
+from tournament.kit.header_values import HEADER_TEXT_LIMIT
 from tournament.models import League, Player, Registration, StaffRole, Table, Tournament
 
 #: Where a user object keeps the roles already read: {tournament id: StaffRole or None}.
@@ -143,7 +144,10 @@ class PermissionMixin(AccessMixin):
             return None
         if request.headers.get("HX-Request") != "true":
             return None
-        login = f"{resolve_url(settings.LOGIN_URL)}?{urlencode({'next': self.login_next()})}"
+        login = resolve_url(settings.LOGIN_URL)
+        back = urlencode({"next": self.login_next()})
+        if len(back) <= HEADER_TEXT_LIMIT:  # an address of any length is not sent back
+            login = f"{login}?{back}"
         response = HttpResponse("login required", status=401, content_type="text/plain")
         response["X-Login-Url"] = login
         return response

@@ -16,6 +16,8 @@ from decimal import ROUND_HALF_UP, Decimal
 from django.utils import formats, timezone, translation
 from django.utils.translation import pgettext
 
+from tournament.kit.digits import is_ascii_number
+
 
 def _first_of_the_month(text: str, day: int) -> str:
     if day == 1 and translation.get_language().startswith("fr") and text.startswith("1 "):
@@ -74,7 +76,7 @@ def rank_words(label: str) -> str:
     """
     tied = label.endswith("=")
     number = label.rstrip("=")
-    if not number.isdecimal():
+    if not is_ascii_number(number):
         return label
     if number == "1":
         ordinal = pgettext("a rank in words: first", "1")

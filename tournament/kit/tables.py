@@ -11,6 +11,7 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 from django_tables2.utils import AttributeDict, computed_values
 
+from tournament.kit.digits import is_ascii_number
 from tournament.kit.spreadsheet import spreadsheet_cell
 
 
@@ -145,7 +146,7 @@ def rank_value(label: str) -> int | str:
     >>> rank_value("3"), rank_value("3=")
     (3, '3=')
     """
-    return int(label) if label.isdecimal() else label
+    return int(label) if is_ascii_number(label) else label
 
 
 class PlayerRankingTable(PythonBodyTable):

@@ -20,6 +20,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from tournament.kit.digits import is_ascii_number
 from tournament.names import name_sort_key
 
 LINEAR = "linear"
@@ -53,9 +54,9 @@ def parse_points_table(text: str) -> tuple[int, ...]:
         raise PointsTableError("empty", text)
     values: list[int] = []
     for part in parts:
-        if part.startswith("-") and part[1:].isdecimal():
+        if part.startswith("-") and is_ascii_number(part[1:]):
             raise PointsTableError("negative", text, part=part)
-        if not (part.isascii() and part.isdecimal()):
+        if not is_ascii_number(part):
             raise PointsTableError("not-a-number", text, part=part)
         value = int(part)
         if values and value > values[-1]:

@@ -6,7 +6,11 @@ told; nothing for a match confirmed, another tournament's address or a private t
 from __future__ import annotations
 
 import asyncio
+import doctest
 import gc
+import resource
+import subprocess
+import sys
 import threading
 
 import pytest
@@ -16,6 +20,7 @@ from django.test import AsyncClient
 from django.urls import reverse
 
 from tests.factories import add, board_turn, fresh, in_play
+from tournament.matches.stream import door
 from tournament.matches.stream import views as stream
 from tournament.models import Match
 
@@ -48,11 +53,35 @@ def run(coroutine):
     return on_own_thread(lambda: asyncio.run(coroutine))
 
 
+@pytest.fixture(autouse=True)
+def no_stream_left():
+    """Each test starts with the worker's door empty (whatever another server of the tests'
+    process left), and leaves it so: the streams its clients let go are counted until
+    collected, and none is counted after."""
+    gc.collect()
+    for counts in (door.door.streams, door.door.by_address, door.door.by_match):
+        counts.clear()
+    yield
+    gc.collect()
+    assert door.door.open == 0
+
+
 @pytest.fixture
 def playing(tournament, referee):
     """A match with two turns saved, and the next turn of its round."""
     match, turns = in_play(tournament, referee)
     return match, turns[2]
+
+
+class AsyncClientAt(AsyncClient):
+    """The ASGI test client as a client at ``ip`` (its scope's ``client``)."""
+
+    def __init__(self, ip: str, **defaults) -> None:
+        super().__init__(**defaults)
+        self.ip = ip
+
+    def _base_scope(self, **request):
+        return {**super()._base_scope(**request), "client": [self.ip, 40000]}
 
 
 def address(match: Match, slug: str = "spring-open") -> str:
@@ -143,25 +172,192 @@ def test_a_wsgi_server_answers_204_and_the_page_polls(client, playing):
     assert 'hx-trigger="every ' in live
 
 
-def test_a_worker_with_its_streams_all_open_answers_204(playing, monkeypatch):
-    """A client opening streams by the thousand gets no more than the worker keeps; the pages
-    it answers 204 poll as without a stream."""
+def test_a_worker_with_its_streams_all_open_answers_503_with_when_to_ask_again(
+        playing, monkeypatch):
+    """The worker's own bound (set at start-up from its file descriptors): beyond, a 503
+    with ``Retry-After``, the page polling meanwhile; a stream that ends lets the next in."""
     match, _ = playing
-    monkeypatch.setattr(stream, "MAX_STREAMS", 1)
+    monkeypatch.setattr(door, "MAX_STREAMS", 1)
 
     async def scenario():
         first = await AsyncClient().get(address(match))
         assert first.status_code == 200
         opened = aiter(first.streaming_content)
-        assert await anext(opened) == b"retry: 5000\n\n"  # open: counted
-        second = (await AsyncClient().get(address(match))).status_code
+        assert await anext(opened) == b"retry: 5000\n\n"
+        second = await AsyncClientAt("198.51.100.9").get(address(match))
         del first, opened  # the client gone: the server lets its response go
-        for _ in range(100):  # the stream's end, run by the event loop once it is collected
-            if stream._open_streams == 0:
-                break
-            gc.collect()
-            await asyncio.sleep(0.01)
+        await let_go()
         third = await AsyncClient().get(address(match))
         return second, third.status_code
 
-    assert run(scenario()) == (204, 200)
+    second, third = run(scenario())
+    assert second.status_code == 503
+    assert 0 < int(second["Retry-After"]) <= stream.STREAM_SECONDS
+    assert third == 200
+
+
+async def let_go(open_streams: int = 0) -> None:
+    """Wait for the streams let go to be closed (run by the event loop once collected)."""
+    for _ in range(200):
+        if door.door.open <= open_streams:
+            return
+        gc.collect()
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"{door.door.open} streams still open")
+
+
+def test_one_address_opening_streams_by_the_hundred_gets_its_share_and_no_more(playing):
+    """The audit's client: streams opened one after the other from one address, never read.
+    It gets ``MAX_STREAMS_PER_ADDRESS``, then 429s telling when its oldest stream ends at the
+    latest; a phone at another address still gets its stream, and once the client lets its
+    streams go, its address is let in again."""
+    match, _ = playing
+    hostile = AsyncClientAt("203.0.113.7")
+
+    async def scenario():
+        held = [await hostile.get(address(match)) for _ in range(door.MAX_STREAMS_PER_ADDRESS)]
+        assert {response.status_code for response in held} == {200}
+        refused = [await hostile.get(address(match)) for _ in range(20)]
+        phone = await AsyncClientAt("198.51.100.20").get(address(match))
+        phone_status = phone.status_code
+        del phone
+        held.clear()
+        await let_go()
+        again = await hostile.get(address(match))
+        return refused, phone_status, again.status_code
+
+    refused, phone, again = run(scenario())
+    assert {response.status_code for response in refused} == {429}
+    for response in refused:
+        # its oldest stream ends STREAM_SECONDS after it opened, at the latest
+        assert stream.STREAM_SECONDS - 60 <= int(response["Retry-After"]) <= stream.STREAM_SECONDS
+    assert phone == 200
+    assert again == 200
+
+
+def test_an_ipv6_subscriber_counts_as_one_address(playing, monkeypatch):
+    """An IPv6 client has a /64 of its own, 2⁶⁴ addresses: they count together."""
+    match, _ = playing
+    monkeypatch.setattr(door, "MAX_STREAMS_PER_ADDRESS", 3)
+
+    async def statuses(addresses):
+        held = [await AsyncClientAt(ip).get(address(match)) for ip in addresses]
+        return [response.status_code for response in held]
+
+    network = [f"2001:db8:5:7:{n:x}::{n:x}" for n in range(1, 6)]
+    # the five from one /64, then another subscriber's /64 while they are held
+    assert run(statuses([*network, "2001:db8:5:8::1"])) == [200, 200, 200, 429, 429, 200]
+
+
+def test_a_match_followed_by_a_crowd_keeps_the_worker_for_the_others(playing, monkeypatch):
+    """Many addresses on one match: beyond ``MAX_STREAMS_PER_MATCH``, a 429 with
+    ``Retry-After``."""
+    match, _ = playing
+    monkeypatch.setattr(door, "MAX_STREAMS_PER_MATCH", 4)
+
+    async def scenario():
+        held = [await AsyncClientAt(f"198.51.100.{n}").get(address(match))
+                for n in range(1, 7)]
+        return [(response.status_code, response.get("Retry-After")) for response in held]
+
+    answers = run(scenario())
+    assert [status for status, _ in answers] == [200] * 4 + [429] * 2
+    assert all(0 < int(retry) <= stream.STREAM_SECONDS for _, retry in answers[4:])
+
+
+def test_a_stream_answered_but_never_read_is_let_go(playing, monkeypatch):
+    """A client that asks for streams and drops them before their first byte (a raw socket
+    closed) holds nothing once its responses are let go."""
+    match, _ = playing
+    monkeypatch.setattr(door, "MAX_STREAMS_PER_ADDRESS", 2)
+
+    async def scenario():
+        for _ in range(5):
+            response = await AsyncClient().get(address(match))
+            assert response.status_code == 200
+            del response
+            await let_go()
+        return door.door.open
+
+    assert run(scenario()) == 0
+
+
+@pytest.mark.parametrize("header, query", [
+    ({"Last-Event-ID": "²"}, {}), ({"Last-Event-ID": "³³"}, {}), ({}, {"revision": "²"}),
+    ({}, {"revision": "٣"}), ({}, {"revision": "３"}),
+], ids=["last-event-id-superscript", "last-event-id-two-superscripts",
+        "revision-superscript", "revision-arabic-indic", "revision-fullwidth"])
+def test_unicode_digits_for_a_revision_are_no_revision(playing, header, query):
+    """``²`` is a digit to ``str.isdigit()`` that ``int()`` refuses (a 500 once: a header's
+    bytes are read as Latin-1, where ``²`` is one byte); ``٣`` and ``３`` are digits ``int()``
+    reads that no page sends: all count as no revision given, the stream starts from the
+    match's."""
+    match, _ = playing
+    stream_heartbeat, stream.HEARTBEAT = stream.HEARTBEAT, 0.3
+
+    async def scenario():
+        response = await AsyncClient(raise_request_exception=False).get(
+            address(match), query, headers=header)
+        if response.status_code != 200:
+            return response.status_code, []
+        return 200, await read_events(response, count=2, seconds=3)
+
+    try:
+        status, messages = run(scenario())
+    finally:
+        stream.HEARTBEAT = stream_heartbeat
+    assert status == 200
+    assert messages == ["retry: 5000", ": still here"]  # at the match's revision: nothing to tell
+
+
+def test_the_doors_doctests():
+    assert doctest.testmod(door).failed == 0
+
+
+def start_up(soft: int, hard: int) -> subprocess.CompletedProcess:
+    """``tournament/asgi.py`` imported, as a worker starts, under ``ulimit -n`` soft and hard."""
+    code = ("import resource\n"
+            f"resource.setrlimit(resource.RLIMIT_NOFILE, ({soft}, {hard}))\n"
+            "import tournament.asgi\n"
+            "from tournament.matches.stream import door\n"
+            "print(resource.getrlimit(resource.RLIMIT_NOFILE)[0], door.MAX_STREAMS)\n")
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60, check=True)
+
+
+@pytest.mark.skipif(resource.getrlimit(resource.RLIMIT_NOFILE)[1] < 2048,
+                    reason="the tests' own hard limit is too low to set these")
+def test_a_worker_starts_within_its_file_descriptors():
+    """Under ``ulimit -n 1024`` (soft) a worker raises its soft limit toward the hard one as
+    far as its streams need; where the hard limit is lower, it keeps fewer streams, leaving
+    room for the pool and the pages; the figures are logged at start-up."""
+    wanted = door.STREAMS_CEILING + door.KEPT_DESCRIPTORS
+    raised = start_up(1024, 2048)
+    assert raised.stdout.split() == [str(wanted), str(door.STREAMS_CEILING)]
+    assert f"soft limit {wanted} (was 1024), hard limit 2048" in raised.stderr
+    held = start_up(1024, 1024)
+    assert held.stdout.split() == ["1024", str(1024 - door.KEPT_DESCRIPTORS)]
+    assert f"streams at most {1024 - door.KEPT_DESCRIPTORS} a worker" in held.stderr
+    none = start_up(200, 200)
+    assert none.stdout.split() == ["200", "0"]
+
+
+def test_streams_beyond_the_descriptors_left_are_refused_before_they_run_out(
+        playing, monkeypatch):
+    """Clients at many addresses open streams in a worker whose limit leaves room for 3
+    beside the pool and the pages: the fourth is answered 503 with ``Retry-After`` (the page
+    polls), not a worker out of descriptors failing every request."""
+    match, _ = playing
+    monkeypatch.setattr(door, "MAX_STREAMS", door.MAX_STREAMS)  # put back after the test
+    limit = door.KEPT_DESCRIPTORS + 3
+    monkeypatch.setattr(resource, "getrlimit", lambda kind: (limit, limit))
+    monkeypatch.setattr(resource, "setrlimit", lambda kind, limits: None)
+    assert door.open_to_descriptors().streams == 3
+
+    async def scenario():
+        held = [await AsyncClientAt(f"198.51.100.{n}").get(address(match)) for n in range(1, 9)]
+        return [(response.status_code, response.get("Retry-After")) for response in held]
+
+    answers = run(scenario())
+    assert [status for status, _ in answers] == [200] * 3 + [503] * 5
+    assert all(0 < int(retry) <= stream.STREAM_SECONDS for _, retry in answers[3:])

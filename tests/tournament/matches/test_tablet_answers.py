@@ -6,6 +6,7 @@ redirect that ``fetch`` would follow to the login page's 200."""
 
 from __future__ import annotations
 
+import doctest
 import json
 
 import pytest
@@ -13,6 +14,7 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.factories import fresh, match_at
+from tournament.kit import header_values
 from tournament.models import Session, Tournament, Turn
 
 pytestmark = pytest.mark.django_db
@@ -115,3 +117,45 @@ def test_the_401_tells_nothing_of_a_private_tournament(tournament):
     missing = anonymous.post(_url(match).replace(tournament.slug, "no-such-event"), {}, **HTMX)
     assert private.status_code == missing.status_code == 401
     assert private.content == missing.content
+
+
+#: What a proxy holds of a response's headers (nginx's proxy_buffer_size: 4 KB, or 8).
+HEADERS_BUFFER = 4096
+
+
+def _header_bytes(response) -> int:
+    return sum(len(name) + len(value) + 4 for name, value in response.headers.items())
+
+
+@pytest.mark.parametrize("field", ["player", "draws"])
+def test_a_100000_character_value_refused_keeps_its_headers_small(tournament, referee_client,
+                                                                 field):
+    """A choice refused quotes the value submitted, at any length (Django's "Select a valid
+    choice. … is not one of the available choices."): the announcement (a header) carries a
+    bounded line of it, printable, under what a proxy holds; nothing is written."""
+    match = match_at(tournament=tournament, started=True)
+    hostile = "0\r\nX-Injected: 1\u202e\t" + "9" * 100_000
+    response = referee_client.post(_url(match), _opening(match, **{field: hostile}), **HTMX)
+    assert response.status_code == 400
+    assert response["X-Submission"] == "refused"
+    header = response["HX-Trigger-After-Settle"]
+    assert len(header) < 2000
+    assert header.isascii() and header.isprintable()
+    text = _announced(response)["text"]
+    assert text.endswith("…") and text.isprintable()
+    assert "X-Injected" not in response.headers
+    assert _header_bytes(response) < HEADERS_BUFFER
+    assert not Turn.objects.filter(round__match=match).exists()
+
+
+def test_an_expired_login_at_a_100000_character_address_keeps_its_headers_small(tournament):
+    match = match_at(tournament=tournament, started=True)
+    long_slug = "a" * 100_000
+    response = Client().post(_url(match).replace(tournament.slug, long_slug), {}, **HTMX)
+    assert response.status_code == 401
+    assert response["X-Login-Url"] == reverse("login")  # the way back left out, not cut
+    assert _header_bytes(response) < HEADERS_BUFFER
+
+
+def test_the_header_texts_doctests():
+    assert doctest.testmod(header_values).failed == 0

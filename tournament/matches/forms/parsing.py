@@ -20,6 +20,7 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from tournament import engine
+from tournament.kit.digits import ascii_number
 
 DRAW_CHOICES = [(str(n), str(n)) for n in range(4)]
 
@@ -29,11 +30,8 @@ _CORNERS_RE = re.compile(r"^\s*(\d)\s*-?\s*(\d)\s*-?\s*(\d)\s*$")
 def small_number(text: str, *, high: int) -> int | None:
     """``text`` as a number from 0 to ``high`` written in ASCII digits; None otherwise (``²``
     or ``٣`` are digits to ``str.isdigit()``, not numbers a scorekeeper types)."""
-    text = text.strip()
-    if not (text.isascii() and text.isdigit()) or len(text) > len(str(high)):
-        return None
-    value = int(text)
-    return value if value <= high else None
+    value = ascii_number(text.strip(), digits=len(str(high)))
+    return value if value is not None and value <= high else None
 
 
 def tile_error(given: str) -> ValidationError:

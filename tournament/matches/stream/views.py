@@ -7,7 +7,9 @@ request when the match moved, none when it did not, and sees a turn within a sec
 of its save. Each event carries the revision (``id:``, so that a stream taken up again after a
 drop starts from the last one told: ``Last-Event-ID``); a comment every ``HEARTBEAT`` seconds
 keeps the connection known alive; a stream ends after ``STREAM_SECONDS`` (the browser opens it
-again) and once the match is confirmed (then the page follows it no more).
+again) and once the match is confirmed (then the page follows it no more). The door
+(``door.py``) bounds the streams a worker keeps open by client address, by match and in all:
+beyond, a 429 or a 503 with ``Retry-After``, and the page polls until it asks again.
 
 A stream waits in the event loop of an ASGI server (``tournament/asgi.py``: the README's
 command), at the cost of a coroutine and of the idle thread Django keeps for the request's
@@ -30,6 +32,8 @@ from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.views import View
 
 from tournament.core.permissions import can_view
+from tournament.kit.digits import ascii_number
+from tournament.matches.stream.door import Admission, door
 from tournament.matches.stream.watch import INTERVAL, revision_watch
 from tournament.matches.views.base import addressed_match
 from tournament.models import Match
@@ -38,13 +42,6 @@ from tournament.models import Match
 HEARTBEAT = 20
 #: Seconds a stream lasts before the browser opens it again.
 STREAM_SECONDS = 600
-#: Streams a worker keeps open at most (each holds an idle thread, see tournament/asgi.py);
-#: beyond, a page is answered 204 and polls: a room of 128 tables with 4 phones each on
-#: every match needs 256 a worker, a client opening streams by the thousand gets no more.
-MAX_STREAMS = 1024
-
-_open_streams = 0  # this worker's, counted in its event loop
-
 
 def followed_match(request, *, slug: str, match_id: int) -> Match:
     """The match of the address, if the user may see its tournament (else a 404, as its page).
@@ -64,8 +61,8 @@ def shown_revision(request, current: int) -> int:
     """The revision the page shows: the last event's (the browser's ``Last-Event-ID`` when it
     opens the stream again), else the page's own (``?revision=``), else the current one."""
     for given in (request.headers.get("Last-Event-ID"), request.GET.get("revision")):
-        if given is not None and given.isdigit() and len(given) < 10:
-            return int(given)
+        if given is not None and (revision := ascii_number(given, digits=9)) is not None:
+            return revision
     return current
 
 
@@ -73,16 +70,14 @@ def event(revision: int) -> bytes:
     return f"id: {revision}\nevent: moved\ndata: {revision}\n\n".encode()
 
 
-async def match_events(match: Match, shown: int) -> AsyncIterator[bytes]:
+async def match_events(match: Match, shown: int, admission: Admission) -> AsyncIterator[bytes]:
     """What the stream says: an event each time the match is at a new revision."""
-    global _open_streams
-    _open_streams += 1
     try:
         async with aclosing(_events(match, shown)) as messages:
             async for message in messages:
                 yield message
     finally:  # the stream ended, or was dropped (the client gone: the response let go)
-        _open_streams -= 1
+        admission.release()
 
 
 async def _events(match: Match, shown: int) -> AsyncIterator[bytes]:
@@ -110,18 +105,30 @@ async def _events(match: Match, shown: int) -> AsyncIterator[bytes]:
 
 
 class MatchStreamView(View):
-    """``GET``: the match's stream (``text/event-stream``), or 204 where streams are not
-    served (a WSGI server, a worker with ``MAX_STREAMS`` open) or no longer needed (the match
-    is confirmed)."""
+    """``GET``: the match's stream (``text/event-stream``); 204 where streams are not served
+    (a WSGI server) or no longer needed (the match is confirmed); 429 or 503 with
+    ``Retry-After`` beyond the door's bounds (``door.py``), before any query."""
 
     async def get(self, request, *args, slug: str, match_id: int, **kwargs):
-        if not isinstance(request, ASGIRequest) or _open_streams >= MAX_STREAMS:
+        if not isinstance(request, ASGIRequest):
             return HttpResponse(status=204)
-        match = await sync_to_async(followed_match)(request, slug=slug, match_id=match_id)
+        admission = door.admit(address=request.META.get("REMOTE_ADDR") or "",
+                               match_id=match_id, lasts=STREAM_SECONDS)
+        if not isinstance(admission, Admission):
+            refused = HttpResponse(status=admission.status)
+            refused["Retry-After"] = str(admission.retry_after)
+            refused["Cache-Control"] = "no-store"
+            return refused
+        try:
+            match = await sync_to_async(followed_match)(request, slug=slug, match_id=match_id)
+        except BaseException:
+            admission.release()
+            raise
         if match.status == Match.Status.CONFIRMED:
+            admission.release()
             return HttpResponse(status=204)
         response = StreamingHttpResponse(
-            match_events(match, shown_revision(request, match.revision)),
+            match_events(match, shown_revision(request, match.revision), admission),
             content_type="text/event-stream")
         response["Cache-Control"] = "no-store"
         # each event goes out as it is made: neither compressed (GZipMiddleware would pack

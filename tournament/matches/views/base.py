@@ -34,7 +34,9 @@ from django_htmx.http import trigger_client_event
 from django_tables2 import RequestConfig
 
 from tournament.core.permissions import TournamentMixin, can_referee, is_organiser, is_referee
+from tournament.kit.digits import ascii_number
 from tournament.kit.forms import add_service_errors
+from tournament.kit.header_values import header_text
 from tournament.kit.markup import compact_response, json_attribute
 from tournament.matches import services
 from tournament.matches.forms.entry import RecordUploadForm, RoundEndForm, TurnForm
@@ -413,11 +415,13 @@ def announced(response: HttpResponse, kind: str, text: str, *,
               submission: str) -> HttpResponse:
     """``response`` telling the tablet the write's outcome: the event it announces (``kind``:
     saved, pending, already-saved, stale, refused; the sentence), and the submission's fate
-    in ``X-Submission`` (the queue removes a turn saved or already saved)."""
+    in ``X-Submission`` (the queue removes a turn saved or already saved). The sentence may
+    quote what was submitted, at any length: the header carries one line of it, bounded
+    (``header_text``); the page shows it whole."""
     response[SUBMISSION_HEADER] = submission
     # JSON's \u escapes keep the header ASCII whatever the language
-    return trigger_client_event(response, ANNOUNCE_EVENT, {"kind": kind, "text": str(text)},
-                                after="settle")
+    return trigger_client_event(response, ANNOUNCE_EVENT,
+                                {"kind": kind, "text": header_text(str(text))}, after="settle")
 
 
 def refusal_text(forms: dict[str, Any]) -> str:
@@ -467,10 +471,7 @@ def shown_round(request, replay: ReplayedMatch) -> ShownRound | None:
 def posted_revision(request) -> int | None:
     """The revision posted, when it is a number in ASCII digits (None otherwise: the form
     then says what is wrong)."""
-    seen = request.POST.get("revision", "")
-    if seen.isascii() and seen.isdigit() and len(seen) < 12:
-        return int(seen)
-    return None
+    return ascii_number(request.POST.get("revision", ""), digits=11)
 
 
 def posted_at_revision(request, revision: int):

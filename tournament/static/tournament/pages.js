@@ -5,7 +5,7 @@
      they are not the ones the page shows (a round ended, a correction, a confirmation), the
      whole match is taken again;
    - a match's live part is taken when its stream says the match moved (polled where there is
-     no stream);
+     no stream, and while a stream refused waits to be asked for again);
    - "Find your table" (and the check-in's list): the search box filters the players' list as
      one types. */
 (function () {
@@ -96,31 +96,52 @@
   // The live part's data-stream (tournament/matches/stream/views.py) tells when the match is
   // at a new revision; the page then takes its live part (the "moved" trigger of its
   // hx-trigger) and skips its polls while the stream is open. While a dropped stream is
-  // opened again (the browser does it), the polls go on; a stream refused (a 204 from a WSGI
-  // server or for a match confirmed, an error status) is not asked for again by this page,
-  // which polls as before.
-  var stream = null, streaming = false, refused = false;
+  // opened again (the browser does it), the polls go on. A stream refused (a 429 or a 503
+  // beyond the server's bounds, a 204 from a WSGI server, an error status) is asked for again
+  // later, the page polling meanwhile: after twice the page's polling interval
+  // (data-poll-seconds: 30 s), then twice as long each time, 10 minutes at most (a stream's
+  // life: by then the streams in the way have ended), each wait drawn between its half and
+  // its whole so that the phones refused together do not come back together.
+  var LONGEST_WAIT = 600;
+  var stream = null, streaming = false, waiting = null, refusals = 0;
+
+  function askAgainLater() {
+    var live = document.getElementById("match-live");
+    var poll = Number(live && live.dataset.pollSeconds) || 15;
+    var wait = Math.min(2 * poll * Math.pow(2, refusals), LONGEST_WAIT);
+    refusals += 1;
+    waiting = window.setTimeout(function () {
+      waiting = null;
+      follow();
+    }, wait * (0.5 + Math.random() / 2) * 1000);
+  }
 
   function follow() {
     var live = document.getElementById("match-live");
     var address = live && live.dataset.stream;
     if (!address) {
       if (stream) stream.close();
+      if (waiting) window.clearTimeout(waiting);
       stream = null;
+      waiting = null;
       streaming = false;
       return;
     }
-    if (stream || refused || !window.EventSource || !window.htmx) return;
-    stream = new window.EventSource(address);
-    stream.addEventListener("open", function () { streaming = true; });
-    stream.addEventListener("error", function () {
+    if (stream || waiting || !window.EventSource || !window.htmx) return;
+    var opened = stream = new window.EventSource(address);
+    opened.addEventListener("open", function () {
+      streaming = true;
+      refusals = 0;
+    });
+    opened.addEventListener("error", function () {
+      if (stream !== opened) return;
       streaming = false;
-      if (stream && stream.readyState === window.EventSource.CLOSED) {
+      if (opened.readyState === window.EventSource.CLOSED) {
         stream = null;
-        refused = true;
+        askAgainLater();
       }
     });
-    stream.addEventListener("moved", function () {
+    opened.addEventListener("moved", function () {
       var now = document.getElementById("match-live");
       if (now) window.htmx.trigger(now, "moved");
     });

@@ -1,0 +1,202 @@
+"""Who may open a match's stream in this worker: a bound by client address, by match and in all.
+
+Each open stream holds a socket (a file descriptor) and an idle thread of its worker until it
+ends (``views.py``). One client opening streams by the thousand from one address once took
+every stream of a worker (2,048 in 39 s), and every phone after it polled for good. The door
+lets in at most:
+
+- ``MAX_STREAMS_PER_ADDRESS`` streams from one client address (an IPv6 address counts with
+  its /64, what one subscriber is given): far below a worker's share, so that one address
+  takes no more than a sixteenth of it; the phones behind one address beyond it (a carrier's
+  or a venue's router may put many behind one) poll their match as without a stream, and ask
+  again later (``pages.js``);
+- ``MAX_STREAMS_PER_MATCH`` on one match: a match watched by the whole room (a final) keeps
+  three quarters of the worker for the others;
+- ``MAX_STREAMS`` in all, which ``tournament/asgi.py`` sets at start-up from the file
+  descriptors the process may open (:func:`open_to_descriptors`): each stream holds one,
+  and a process out of descriptors fails every other request (no connection to the
+  database, no template, no new client), where a stream refused leaves its page polling.
+
+Beyond a bound of the client's (its address, its match) the answer is 429 Too Many Requests,
+beyond the worker's 503 Service Unavailable, each with ``Retry-After``: the seconds until the
+oldest stream in the way ends at the latest (a stream lasts ``STREAM_SECONDS`` at most).
+The counts are the worker's, kept in its event loop's thread.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import itertools
+import logging
+import math
+import resource
+import time
+from collections import defaultdict
+from dataclasses import dataclass
+
+logger = logging.getLogger("tournament.startup")
+
+#: Streams a worker keeps open at most in all, ``STREAMS_CEILING`` or fewer: at start-up
+#: ``tournament/asgi.py`` sets it from the file descriptors the process may open
+#: (:func:`open_to_descriptors`).
+MAX_STREAMS = STREAMS_CEILING = 1024
+#: File descriptors a worker keeps for all but its streams: its pool's connections (16), the
+#: pages' connections (a phone polling, a tablet; kept alive between requests), the files a
+#: page opens (templates, static files, the PDFs' fonts), its listening socket, its event
+#: loop, its logs and libraries (about 40 at rest).
+KEPT_DESCRIPTORS = 256
+#: Streams one client address (an IPv6 /64) keeps open in a worker at most.
+MAX_STREAMS_PER_ADDRESS = 64
+#: Streams one match keeps open in a worker at most.
+MAX_STREAMS_PER_MATCH = 256
+
+
+def client_key(address: str) -> str:
+    """What the bound by address counts by: an IPv4 address, an IPv6 address's /64 (one
+    subscriber's network: its 2⁶⁴ addresses count as one), the text itself otherwise.
+
+    >>> client_key("203.0.113.7"), client_key("2001:db8:1:2:aa::1"), client_key("::ffff:10.0.0.1")
+    ('203.0.113.7', '2001:db8:1:2::/64', '10.0.0.1')
+    """
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
+
+
+class Admission:
+    """A stream let in, counted until it is released: when the stream ends, or when its
+    response is let go without ever being sent (collected: nothing leaks)."""
+
+    __slots__ = ("door", "number", "address", "match_id", "released")
+
+    def __init__(self, door: Door, number: int, address: str, match_id: int) -> None:
+        self.door, self.number, self.released = door, number, False
+        self.address, self.match_id = address, match_id
+
+    def release(self) -> None:
+        if not self.released:
+            self.released = True
+            self.door._leave(self)
+
+    def __del__(self) -> None:
+        self.release()
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """A stream not let in: ``status`` 429 (the client's bound) or 503 (the worker's), and
+    the seconds after which to ask again."""
+
+    status: int
+    retry_after: int
+
+
+class Door:
+    """The streams open in a worker, in all, by address and by match: each stream's number
+    and the time it ends at the latest, in the order they opened (the first ends first). The
+    door keeps the numbers, not the admissions: an admission let go is collected."""
+
+    def __init__(self) -> None:
+        self.numbers = itertools.count()
+        self.streams: dict[int, float] = {}
+        self.by_address: dict[str, dict[int, float]] = defaultdict(dict)
+        self.by_match: dict[int, dict[int, float]] = defaultdict(dict)
+
+    @property
+    def open(self) -> int:
+        return len(self.streams)
+
+    def admit(self, *, address: str, match_id: int, lasts: float) -> Admission | Refusal:
+        """A stream from ``address`` on ``match_id``, lasting ``lasts`` seconds at most, let
+        in, or refused with when to ask again."""
+        key = client_key(address)
+        now = time.monotonic()
+        for status, streams, bound in (
+                (503, self.streams, MAX_STREAMS),
+                (429, self.by_address.get(key, {}), MAX_STREAMS_PER_ADDRESS),
+                (429, self.by_match.get(match_id, {}), MAX_STREAMS_PER_MATCH)):
+            if len(streams) >= bound:
+                first_end = next(iter(streams.values()), now + lasts)
+                return Refusal(status, max(1, math.ceil(first_end - now)))
+        admission = Admission(self, next(self.numbers), key, match_id)
+        ends = now + lasts
+        self.streams[admission.number] = ends
+        self.by_address[key][admission.number] = ends
+        self.by_match[match_id][admission.number] = ends
+        return admission
+
+    def _leave(self, admission: Admission) -> None:
+        self.streams.pop(admission.number, None)
+        counts: dict
+        for counts, key in ((self.by_address, admission.address),
+                            (self.by_match, admission.match_id)):
+            streams = counts.get(key)
+            if streams is not None:
+                streams.pop(admission.number, None)
+                if not streams:
+                    del counts[key]
+
+
+#: The worker's door (one event loop a worker).
+door = Door()
+
+
+@dataclass(frozen=True)
+class DescriptorBudget:
+    """A worker's file descriptors: its soft limit before and after start-up, its hard limit
+    (None: unlimited), and the streams it keeps open at most."""
+
+    soft_before: int
+    soft: int
+    hard: int | None
+    streams: int
+
+
+def descriptor_budget(soft: int, hard: int) -> DescriptorBudget:
+    """The soft limit a worker raises its own to (toward ``hard``: enough for
+    ``STREAMS_CEILING`` streams and ``KEPT_DESCRIPTORS``), and the streams it then keeps
+    (``resource.RLIM_INFINITY`` for a limit without bound).
+
+    >>> descriptor_budget(1024, 1024)  # ulimit -n 1024, hard as soft
+    DescriptorBudget(soft_before=1024, soft=1024, hard=1024, streams=768)
+    >>> descriptor_budget(1024, 524288)  # raised as far as needed
+    DescriptorBudget(soft_before=1024, soft=1280, hard=524288, streams=1024)
+    >>> descriptor_budget(256, 256).streams  # nothing to spare: every page polls
+    0
+    """
+    wanted = STREAMS_CEILING + KEPT_DESCRIPTORS
+    unlimited = resource.RLIM_INFINITY
+    raised = soft
+    if soft != unlimited and soft < wanted:
+        raised = wanted if hard == unlimited else max(soft, min(hard, wanted))
+    available = wanted if raised == unlimited else raised
+    return DescriptorBudget(soft_before=soft, soft=raised,
+                            hard=None if hard == unlimited else hard,
+                            streams=max(0, min(STREAMS_CEILING, available - KEPT_DESCRIPTORS)))
+
+
+def open_to_descriptors() -> DescriptorBudget:
+    """At a worker's start (``tournament/asgi.py``): its soft limit of file descriptors
+    raised toward the hard one as far as the streams need, ``MAX_STREAMS`` set from what it
+    may open, the figures logged (``tournament.startup``)."""
+    global MAX_STREAMS
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    budget = descriptor_budget(soft, hard)
+    if budget.soft != soft:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (budget.soft, hard))
+        except (ValueError, OSError):
+            budget = descriptor_budget(soft, soft)
+    MAX_STREAMS = budget.streams
+    log = logger.warning if budget.streams < STREAMS_CEILING else logger.info
+    log("File descriptors: soft limit %s (was %s), hard limit %s; %s kept for the pool and "
+        "the pages; streams at most %s a worker (%s with ulimit -n %s or more)",
+        budget.soft, budget.soft_before, "unlimited" if budget.hard is None else budget.hard,
+        KEPT_DESCRIPTORS, budget.streams, STREAMS_CEILING, STREAMS_CEILING + KEPT_DESCRIPTORS)
+    return budget
