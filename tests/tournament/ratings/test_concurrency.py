@@ -128,9 +128,6 @@ def run_at_once(writes: dict[str, Callable[[], object]]) -> dict[str, str]:
     return outcomes
 
 
-@pytest.mark.xfail(reason="a confirmation or a tournament's settings wait for the ratings' "
-                          "turn while they hold the tournament's row, which a write holding "
-                          "the turn waits for: a deadlock")
 @pytest.mark.parametrize(("first", "second"),
                          list(itertools.combinations_with_replacement(KINDS, 2)))
 def test_two_writes_moving_the_ratings_at_once_are_done_and_rate_as_a_rebuild(
