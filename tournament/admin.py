@@ -3,6 +3,7 @@ correction goes through the recording services, which keep the old version and l
 
 from django.contrib import admin
 
+from tournament.kit.transactions import retried_whole
 from tournament.models import (
     Announcement,
     ArchiveImport,
@@ -56,11 +57,23 @@ class TournamentAdmin(admin.ModelAdmin):
     # Changing it re-rates the tournament's matches: the organiser's settings page does that.
     readonly_fields = ["is_rated"]
 
+    def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
+        """The admin's form, one write run whole (``retried_whole``): a save that moves the
+        ratings while another write holds their turn runs again with the turn taken first."""
+        return retried_whole(lambda: super(TournamentAdmin, self).changeform_view(
+            request, object_id, form_url, extra_context))
+
+    def delete_view(self, request, object_id, extra_context=None):
+        return retried_whole(lambda: super(TournamentAdmin, self).delete_view(
+            request, object_id, extra_context))
+
     def save_model(self, request, obj, form, change):
         """Saved as the admin does; then, when the tournament comes to count for the ratings
         or no longer does (made public or private), the ratings are refreshed from its first
-        confirmed match, as the organiser's settings page does."""
-        counted_before = change and Tournament.objects.get(pk=obj.pk).counts_for_ratings
+        confirmed match, as the organiser's settings page does. The row is locked before it
+        is read, so that two saves at once do not both read it as it was."""
+        counted_before = change and Tournament.objects.select_for_update().get(
+            pk=obj.pk).counts_for_ratings
         super().save_model(request, obj, form, change)
         if change and obj.counts_for_ratings != counted_before:
             ratings_tournament_rated_changed(obj)

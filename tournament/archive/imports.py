@@ -31,7 +31,8 @@ transaction, through the services a live tournament goes through:
    set to the original one, then the registrations' statuses (withdrawn, late arrivals);
 5. the ratings refreshed from the earliest imported match (``ratings_refresh``), so that they
    come out as if the matches had been confirmed here (the tournament counts for ratings
-   only from then on: the confirmations of step 3 rate nothing on the way).
+   only from then on: the confirmations of step 3 rate nothing on the way). The import
+   holds the ratings' turn from its first statement (``ratings_write``).
 
 An archive without ``tournament.json`` (made before the manifest existed) is read from its
 ``index.csv`` and its records: the rule set and options from the records, the players by
@@ -85,7 +86,7 @@ from tournament.models import (
     Turn,
 )
 from tournament.players.selectors import linkable_players, players_by_licence
-from tournament.ratings.services import HistoryPoint, ratings_refresh
+from tournament.ratings.services import HistoryPoint, ratings_refresh, ratings_write
 from tournament.seating.services import session_seat_players
 from tournament.sessions.services import session_close, session_create, session_start
 
@@ -259,7 +260,9 @@ def past_results_import(*, data: bytes | BinaryIO, organiser=None, name: str = "
     then."""
     past = archive_read(data, name=name, fallback_name=fallback_name, start_date=start_date)
     try:
-        return _past_tournament_import(past, organiser=organiser, as_copy=as_copy)
+        # its confirmations and its end move the ratings: their turn first (ratings_write)
+        return ratings_write(
+            lambda: _past_tournament_import(past, organiser=organiser, as_copy=as_copy))
     except _SameArchiveMeanwhile:
         # Another import of the same archive was saved while this one ran.
         found = already_here(past.identity, match_count=len(past.records))

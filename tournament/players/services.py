@@ -19,9 +19,14 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
 from tournament.core.freshness import tournament_write
-from tournament.kit.transactions import retried_on_deadlock
 from tournament.models import Player, PlayerMerge, Registration, Seat, Tournament
-from tournament.ratings.services import HistoryPoint, rated_matches, ratings_refresh
+from tournament.ratings.services import (
+    HistoryPoint,
+    rated_matches,
+    ratings_refresh,
+    ratings_turn,
+    ratings_write,
+)
 
 
 def players_merge_check(*, kept: Player, merged: Player) -> None:
@@ -59,18 +64,19 @@ def players_merge(*, kept: Player, merged: Player, user, reason: str) -> PlayerM
     The ratings are written again from the merged record's first rated match: from there on,
     its matches count for the kept record.
 
-    The locks are taken in one order, the one a confirmation's meet without a cycle: the two
-    records by id, locked "for no key update" (a confirmation writing rating changes that
-    point at them is not held up: their foreign keys need a key share only), then the
-    ratings' turn, then the tournaments by id (the end of its ``tournament_write``), as a
-    match's confirmation takes the ratings' turn then its tournament. A deadlock all the same
-    runs the merge again (:func:`tournament.kit.transactions.retried_on_deadlock`)."""
-    return retried_on_deadlock(
+    The locks are taken in the one order (docs/development/architecture.md, "The lock order"): the
+    ratings' turn first, in a transaction of its own (``ratings_write``), before anything is
+    read; then the two records by id, locked "for no key update" (a confirmation writing
+    rating changes that point at them is not held up: their foreign keys need a key share
+    only); then the tournaments by id (the end of its ``tournament_write``). A deadlock all
+    the same runs the merge again."""
+    return ratings_write(
         lambda: _players_merge(kept=kept, merged=merged, user=user, reason=reason))
 
 
 def _players_merge(*, kept: Player, merged: Player, user, reason: str) -> PlayerMerge:
     with tournament_write() as write:
+        ratings_turn()
         reason = reason.strip()
         if not reason:
             raise ValidationError(
@@ -126,7 +132,14 @@ def player_split(*, registration: Registration, name: str, club: str = "",
     the record they leave stays as it was for the other tournaments. The ratings are written
     again from the first rated match that moved. Returns the new record. Its locks are a
     merge's, in the same order (:func:`players_merge`)."""
+    return ratings_write(lambda: _player_split(registration=registration, name=name, club=club,
+                                               licence=licence))
+
+
+def _player_split(*, registration: Registration, name: str, club: str,
+                  licence: str) -> Player:
     with tournament_write(tournament_id=registration.tournament_id):
+        ratings_turn()
         Player.objects.select_for_update(no_key=True).filter(pk=registration.player_id).get()
         registration = Registration.objects.select_for_update().get(pk=registration.pk)
         seats = Seat.objects.filter(player_id=registration.player_id,

@@ -13,22 +13,34 @@ is rated again. Since each refresh starts from the same prefix the full rebuild 
 reached, the same history always gives the same ratings, whatever the order in which the
 refreshes ran: ``python manage.py ratings_rebuild`` (:func:`ratings_rebuild`) must find
 nothing to change, and a test holds it to that.
+
+Writes at once: every write that moves the ratings holds the ratings' turn
+(:data:`RATINGS_TURN`) from before it reads what they depend on to its commit, so that these
+writes run one after the other, each reading what the previous one committed; none waits for
+the turn while holding a row lock (:func:`ratings_write` waits for it first,
+:func:`ratings_turn` takes it only when free). docs/development/architecture.md, "The lock order".
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
+from typing import TypeVar
 
-from django.db import connection, transaction
 from django.db.models import Count, OuterRef, Q, Subquery
 
+from tournament.kit.transactions import retried_whole, turn_take
 from tournament.models import Match, PlayerRating, RatingChange, Seat, Tournament
 from tournament.ratings.model import INITIAL, Skill, ranks_of, rate, shown_change
 
-#: The key of PostgreSQL's advisory lock that makes refreshes take turns.
-_LOCK_KEY = 0x7472696F  # "trio"
+T = TypeVar("T")
+
+#: The ratings' turn: the key of the PostgreSQL advisory lock that every write moving the
+#: ratings holds from before it reads what they depend on to its commit, so that these writes
+#: run one after the other (docs/development/architecture.md, "The lock order").
+RATINGS_TURN = 0x7472696F  # "trio"
 
 
 #: The history's key on a match: its tournament's start date, its session's number, its
@@ -94,16 +106,34 @@ def rated_matches():
     )
 
 
+def ratings_turn() -> None:
+    """Hold the ratings' turn to the end of the transaction, without waiting for it
+    (:func:`tournament.kit.transactions.turn_take`): a write calls it before it reads what
+    the ratings depend on. When another write holds it, ``TurnBusy``: the write rolls back
+    and is run again whole with the turn taken first, by the ``retried_whole`` it runs in
+    (:func:`ratings_write`, or a match service)."""
+    turn_take(RATINGS_TURN)
+
+
+def ratings_write(write: Callable[[], T]) -> T:
+    """``write()``, a write that moves the ratings, run whole in a transaction of its own whose
+    first statement waits for the ratings' turn (``retried_whole``; inside a caller's
+    transaction, the turn is taken without waiting, or ``TurnBusy`` goes up to the caller)."""
+    return retried_whole(write, turns=(RATINGS_TURN,))
+
+
 def match_written(match: Match, *, was_confirmed: bool, totals_before: list[int]) -> None:
     """After a write to ``match`` (``match_write``): refresh the ratings from it when the write
     changed what it gives them, that is when it was or now is confirmed and its confirmation
-    or its totals changed."""
+    or its totals changed. The match's place is read again once the ratings' turn is held
+    (its tournament's start date may have moved meanwhile)."""
     confirmed = match.status == Match.Status.CONFIRMED
     if not (was_confirmed or confirmed) or match.confirmed_at is None:
         return
     if was_confirmed and confirmed and totals_before == list(match.totals):
         return
-    ratings_refresh(since=HistoryPoint.of(match))
+    ratings_turn()
+    ratings_refresh(since=HistoryPoint.first_of(Match.objects.filter(pk=match.pk)))
 
 
 def ratings_tournament_moved(tournament: Tournament, *, start_date_before: date) -> int:
@@ -112,6 +142,7 @@ def ratings_tournament_moved(tournament: Tournament, *, start_date_before: date)
     of the two dates. Returns the number of changes written (0 when it does not count)."""
     if not tournament.counts_for_ratings or tournament.start_date == start_date_before:
         return 0
+    ratings_turn()
     return ratings_refresh(since=HistoryPoint.on(min(start_date_before, tournament.start_date)))
 
 
@@ -121,6 +152,7 @@ def ratings_tournament_rated_changed(tournament: Tournament) -> int:
     confirmed match on (its matches now count, or no longer do; every later match of every
     tournament is rated again). Returns the number of changes written (0 when the
     tournament has no confirmed match)."""
+    ratings_turn()
     first = HistoryPoint.first_of(Match.objects.filter(
         table__session__tournament=tournament, status=Match.Status.CONFIRMED
     ))
@@ -132,12 +164,16 @@ def ratings_rebuild() -> int:
     return ratings_refresh(since=None)
 
 
-@transaction.atomic
 def ratings_refresh(*, since: HistoryPoint | None) -> int:
     """Write the rating changes again from ``since`` on (the whole history when None), then
     the current rating of every player whose changes moved. Returns the number of changes
-    written. Refreshes take turns (an advisory lock on PostgreSQL; SQLite has one writer)."""
-    _take_turn()
+    written. Refreshes take turns: the ratings' turn (an advisory lock on PostgreSQL; SQLite
+    has one writer), waited for first in a transaction of its own, or taken without waiting
+    inside a caller's (:func:`ratings_write`); ``since`` was read under it."""
+    return ratings_write(lambda: _refresh(since))
+
+
+def _refresh(since: HistoryPoint | None) -> int:
     stale = RatingChange.objects.all() if since is None else RatingChange.objects.filter(
         since.later()
     )
@@ -177,12 +213,6 @@ def ratings_refresh(*, since: HistoryPoint | None) -> int:
     RatingChange.objects.bulk_create(changes, batch_size=2000)
     _current_ratings_write(touched | players)
     return len(changes)
-
-
-def _take_turn() -> None:
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [_LOCK_KEY])
 
 
 def _players_by_match(matches) -> dict[int, list[int]]:

@@ -21,11 +21,16 @@ SHOWN_DECIMALS = 1
 #: Decimals of the exports' figures.
 EXPORT_DECIMALS = 3
 
-#: The exports' columns: the page's, with the last event's change and name apart.
+#: The exports' columns: the page's, with the last event's change and name apart, and
+#: whether the rating is provisional (the page's tag next to the rating).
 EXPORT_COLUMNS = (
-    "rank", "name", "club", "conservative", "mu", "sigma", "matches", "last_event_change",
-    "last_event",
+    "rank", "name", "club", "conservative", "provisional", "mu", "sigma", "matches",
+    "last_event_change", "last_event",
 )
+
+
+#: The mark of a rating of fewer rated matches than ``PROVISIONAL_MATCHES``.
+PROVISIONAL = _("provisional")
 
 
 def figure_display(value: float, *, separator: str | None = None, signed: bool = False) -> str:
@@ -58,6 +63,7 @@ class RatingsTable(PlayerRankingTable):
         verbose_name=_("change at the last event"), attrs={"td": {"class": "number"}}
     )
     last_event = tables2.Column(verbose_name=_("last event"), visible=False)
+    provisional = tables2.Column(verbose_name=_("provisional"), visible=False)
 
     class Meta(PlayerRankingTable.Meta):
         attrs = {"class": "data-table ratings", "id": "ratings"}
@@ -67,7 +73,7 @@ class RatingsTable(PlayerRankingTable):
     def cell_conservative(self, record):
         shown = f"<b>{figure_display(record['conservative'], separator=self.separator)}</b>"
         if record["provisional"]:
-            shown += f' <span class="tag tag--provisional">{escape(_("provisional"))}</span>'
+            shown += f' <span class="tag tag--provisional">{escape(PROVISIONAL)}</span>'
         return shown
 
     def cell_mu(self, record):
@@ -98,9 +104,12 @@ def export_columns() -> list[tuple[str, str]]:
 def export_value(name: str, row: dict):
     """A row's cell in the exports: figures as numbers to three decimals, the rank as shown
     ("3=" for a tie, else a number), text that a spreadsheet would run as a formula
-    neutralised (:func:`tournament.kit.spreadsheet.spreadsheet_cell`)."""
+    neutralised (:func:`tournament.kit.spreadsheet.spreadsheet_cell`); a provisional rating
+    marked as the page marks it, by the word "provisional" (empty otherwise)."""
     if name == "rank":
         return rank_value(row["rank_label"])
+    if name == "provisional":
+        return str(PROVISIONAL) if row["provisional"] else ""
     value = row[name]
     if isinstance(value, float):
         return round(value, EXPORT_DECIMALS) + 0.0
@@ -118,13 +127,15 @@ def ratings_csv(*, rows) -> str:
 
 
 def print_rows(rows) -> list[dict]:
-    """The PDF's rows: the page's cells as text (figures to one decimal)."""
+    """The PDF's rows: the page's cells as text (figures to one decimal), and whether the
+    rating is provisional (marked next to it, as on the page)."""
     return [
         {
             "rank": row["rank_label"], "name": row["name"], "club": row["club"],
             "conservative": figure_display(row["conservative"]),
             "mu": figure_display(row["mu"]), "sigma": figure_display(row["sigma"]),
             "matches": row["matches"], "change": change_display(row),
+            "provisional": row["provisional"],
         }
         for row in rows
     ]

@@ -21,8 +21,9 @@ from tournament.kit.pdf import PdfView, readers_key
 from tournament.kit.spreadsheet import TABLE_FORMATS, csv_download, table_download
 from tournament.kit.tables import RANKING_TEXT_COLUMNS
 from tournament.models import League
+from tournament.ratings.model import PROVISIONAL_MATCHES
 from tournament.ratings.selectors import league_for_ratings, ratings_rows
-from tournament.ratings.tables import RatingsTable, print_rows, ratings_csv
+from tournament.ratings.tables import PROVISIONAL, RatingsTable, print_rows, ratings_csv
 
 #: The printed ratings' columns (``printing/_ranking_table.html``), keys of ``print_rows``.
 PRINT_COLUMNS = (
@@ -36,6 +37,10 @@ PRINT_COLUMNS = (
     ("change", gettext_lazy("change at the last event")),
 )
 PRINT_TEXT_COLUMNS = RANKING_TEXT_COLUMNS | {"change"}
+#: The printed mark of a provisional rating (``printing/_ranking_table.html``'s ``tag``): after
+#: the player's name, as "withdrawn" in the standings, whose column wraps (the rating's is
+#: a figure's, too narrow for it).
+PROVISIONAL_TAG = {"column": "name", "name": "provisional", "text": PROVISIONAL}
 
 
 class RatingsMixin:
@@ -75,7 +80,7 @@ class RatingsView(RatingsMixin, TemplateView):
                                   stem=self.file_stem())
         return self.render_to_response(self.get_context_data(
             league=self.league, ratings_table=table, player_count=len(rows),
-            pdf_url=self.pdf_url(),
+            pdf_url=self.pdf_url(), provisional_matches=PROVISIONAL_MATCHES,
         ))
 
 
@@ -104,10 +109,12 @@ class RatingsPdfView(RatingsMixin, PdfView):
             "columns": PRINT_COLUMNS,
             "text_columns": PRINT_TEXT_COLUMNS,
             "rows": [
-                {"cells": [(name, row[name]) for name, _header in PRINT_COLUMNS]}
+                {"cells": [(name, row[name]) for name, _header in PRINT_COLUMNS],
+                 "tag": PROVISIONAL_TAG if row["provisional"] else None}
                 for row in print_rows(rows)
             ],
             "player_count": len(rows),
+            "provisional_matches": PROVISIONAL_MATCHES,
         }
 
     def filename(self) -> str:

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import csv
 import io
+from pathlib import Path
 
 import openpyxl
 import pytest
+import tablib
 from django.template.loader import render_to_string
 from django.test import Client
 from django.utils import timezone, translation
@@ -16,10 +18,11 @@ from bench.harness import history_build
 from tests.pages import attribute, by_id, select, text
 from tests.tournament.printing.helpers import assert_document_footer, assert_pdf, cells_overflowing
 from tournament.models import League, Match, Player, PlayerRating, Seat, Tournament
+from tournament.ratings.model import PROVISIONAL_MATCHES
 from tournament.ratings.selectors import ratings_rows
 from tournament.ratings.services import ratings_rebuild
 from tournament.ratings.tables import EXPORT_COLUMNS
-from tournament.ratings.views import PRINT_COLUMNS, PRINT_TEXT_COLUMNS
+from tournament.ratings.views import PRINT_COLUMNS, PRINT_TEXT_COLUMNS, PROVISIONAL_TAG
 
 pytestmark = pytest.mark.django_db
 
@@ -136,8 +139,9 @@ def test_the_csv_and_xlsx_hold_the_page_rows(client, thousand):
     for line, row in zip(lines[1:], rows):
         assert line[1] == row["name"]
         assert float(line[3]) == pytest.approx(row["conservative"], abs=5e-4)
-        assert int(line[6]) == row["matches"]
-        assert line[8] == row["last_event"]
+        assert int(line[EXPORT_COLUMNS.index("matches")]) == row["matches"]
+        assert line[EXPORT_COLUMNS.index("last_event")] == row["last_event"]
+        assert bool(line[EXPORT_COLUMNS.index("provisional")]) == row["provisional"]
     response = client.get("/ratings/?_export=xlsx")
     assert response.status_code == 200
     sheet = openpyxl.load_workbook(io.BytesIO(response.content)).active
@@ -174,8 +178,8 @@ def test_a_tournament_page_says_when_its_matches_are_not_rated(client, make_tour
 @pytest.mark.parametrize("language", ["fr", "en"])
 def test_the_widest_ratings_fit_their_columns(language):
     """WeasyPrint's layout of the printed ratings with the widest cells there can be (a rank
-    among thousands of players, figures below -10, a long last event): no figure wraps or
-    leaves its cell."""
+    among thousands of players, figures below -10, a long last event, the rating marked
+    provisional): no figure wraps or leaves its cell."""
     widest = {
         "rank": "1024=", "name": "Marie-Bénédicte de La Tour-Dupont", "club": "Triomino-Club",
         "conservative": "-12.3", "mu": "125.0", "sigma": "12.3", "matches": "1234",
@@ -184,7 +188,62 @@ def test_the_widest_ratings_fit_their_columns(language):
     with translation.override(language):
         html = render_to_string("printing/ratings.html", {
             "columns": PRINT_COLUMNS, "text_columns": PRINT_TEXT_COLUMNS,
-            "rows": [{"cells": [(name, widest[name]) for name, _header in PRINT_COLUMNS]}] * 3,
+            "rows": [{"cells": [(name, widest[name]) for name, _header in PRINT_COLUMNS],
+                      "tag": PROVISIONAL_TAG}] * 3,
             "player_count": 1024, "printed_at": "1 May 2025 14:05",
+            "provisional_matches": PROVISIONAL_MATCHES,
         })
     assert cells_overflowing(html) == []
+
+
+def test_a_provisional_rating_is_marked_in_every_export_and_in_the_pdf(client):
+    """The page tags a rating of fewer than ``PROVISIONAL_MATCHES`` rated matches
+    "provisional"; the CSV, XLSX and ODS carry it in a column of their own, the PDF after
+    the player's name; and both say from how many matches a rating is no longer provisional."""
+    history(players=12, matches=4)
+    PlayerRating.objects.filter(pk__in=PlayerRating.objects.order_by("pk")[:3]).update(
+        matches=PROVISIONAL_MATCHES)
+    rows = ratings_rows()
+    marked = [row["provisional"] for row in rows]
+    assert marked.count(False) == 3 and marked.count(True) == 9
+    column = EXPORT_COLUMNS.index("provisional")
+
+    lines = list(csv.reader(io.StringIO(
+        client.get("/ratings/?_export=csv").content.decode("utf-8-sig"))))
+    assert [bool(line[column]) for line in lines[1:]] == marked
+    sheet = openpyxl.load_workbook(io.BytesIO(
+        client.get("/ratings/?_export=xlsx").content)).active
+    assert [bool(row[column].value) for row in list(sheet.iter_rows())[1:]] == marked
+    ods = client.get("/ratings/?_export=ods")
+    assert ods.status_code == 200
+    book = tablib.Dataset().load(ods.content, format="ods")
+    assert [bool(row[column]) for row in book] == marked
+
+    page = client.get("/ratings/")
+    assert page.context["provisional_matches"] == PROVISIONAL_MATCHES
+    assert by_id(page, "ratings-rule") is not None
+    pdf = client.get("/ratings.pdf")
+    assert pdf.status_code == 200 and pdf.context["provisional_matches"] == PROVISIONAL_MATCHES
+    tags = [row["tag"] for row in pdf.context["rows"]]
+    assert [tag is not None for tag in tags] == marked
+    assert {tag["column"] for tag in tags if tag} == {"name"}
+    html = render_to_string("printing/ratings.html", {
+        **{key: pdf.context[key] for key in ("columns", "text_columns", "rows")},
+        "player_count": len(rows), "provisional_matches": PROVISIONAL_MATCHES,
+    })
+    assert html.count('class="tag tag--provisional"') == 9
+
+
+def test_the_words_on_the_ratings_say_what_the_code_does():
+    """The ratings page, its PDF and the organiser's guide once said the matches counted in
+    the order they were confirmed (they count in the order they were played:
+    ``HistoryPoint``) and that the rating was the mean minus three times the uncertainty
+    (the rating shown follows the result: ``shown_change``). The English source words, read
+    from the files."""
+    root = Path(__file__).resolve().parents[3]
+    stale = ("order the matches were confirmed", "order they were first confirmed",
+             "The rating is the mean minus three times the uncertainty")
+    for name in ("templates/tournament/ratings/ratings.html", "templates/printing/ratings.html",
+                 "docs/guides/organiser.md"):
+        source = " ".join((root / name).read_text(encoding="utf-8").split())
+        assert not [words for words in stale if words in source], name

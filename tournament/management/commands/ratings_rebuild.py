@@ -21,7 +21,9 @@ RATING_FIELDS = ("mu", "sigma", "conservative", "matches", "last_tournament_id",
                  "last_event_change")
 
 
-def _kept() -> tuple[dict, dict]:
+def kept_ratings() -> tuple[dict, dict]:
+    """Every kept rating row, every field the command compares: each match's change by
+    (match, player), each player's rating by player."""
     changes = {
         (row[0], row[1]): row[2:]
         for row in RatingChange.objects.order_by().values_list("match_id", "player_id",
@@ -58,11 +60,11 @@ class Command(BaseCommand):
     )
 
     def handle(self, *args, **options):
-        changes_before, ratings_before = _kept()
+        changes_before, ratings_before = kept_ratings()
         started = time.process_time()
         written = ratings_rebuild()
         cpu = time.process_time() - started
-        changes_after, ratings_after = _kept()
+        changes_after, ratings_after = kept_ratings()
         change_keys, change_fields = _differences(changes_before, changes_after, CHANGE_FIELDS)
         players, rating_fields = _differences(ratings_before, ratings_after, RATING_FIELDS)
         players |= {player_id for _match_id, player_id in change_keys}

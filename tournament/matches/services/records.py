@@ -4,19 +4,20 @@ demo, the benchmarks and the tests, confirming it). Through
 
 from __future__ import annotations
 
+import copy
 import unicodedata
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from tournament import engine
+from tournament.kit.transactions import retried_whole
 from tournament.matches.reading.replayed_match import ReplayedMatch
 from tournament.matches.reading.row_conversion import turn_row
 from tournament.matches.services.rounds import impossible_racks_of_record, match_round_confirm
-from tournament.matches.services.write import WriteResult, match_write
+from tournament.matches.services.write import WriteResult, match_write, whole
 from tournament.models import AuditEntry, Match, Round, RoundEnd
 from tournament.names import elide
 
@@ -59,6 +60,7 @@ def _imported_turn(turn: engine.TurnRecord, *, round_: Round, index: int, user, 
         raise _record_error(f"{path}: {message}", "value_out_of_range") from None
 
 
+@whole
 def match_record_import(
     *,
     match: Match,
@@ -183,19 +185,26 @@ def match_record_import(
     return WriteResult(saved=replay, replay=replay)
 
 
-@transaction.atomic
 def match_record_import_and_confirm(*, match: Match, user, record: dict[str, Any] | bytes,
                                     names_must_match: bool = True) -> ReplayedMatch:
     """Fill an empty match from a record (``match_record_import``) and, when the match is over,
     confirm each of its rounds (``match_round_confirm``), as its referee would: how the demo,
     the benchmarks, the tests and the import of past results fill a match. Returns the match
-    as written. ``names_must_match``: as for ``match_record_import``."""
-    replay = match_record_import(match=match, user=user, seen_revision=match.revision,
-                                 record=record, names_must_match=names_must_match).replay
-    if replay.finished:
-        for round_view in replay.rounds:
-            match.refresh_from_db(fields=["revision"])
-            replay = match_round_confirm(
-                match=match, user=user, seen_revision=match.revision, round_index=round_view.index
-            ).replay
-    return replay
+    as written. ``names_must_match``: as for ``match_record_import``. One write, run whole
+    (``retried_whole``) from the revision ``match`` has when called."""
+    seen_revision = match.revision
+
+    def write() -> ReplayedMatch:
+        current = copy.copy(match)
+        replay = match_record_import(match=current, user=user, seen_revision=seen_revision,
+                                     record=record, names_must_match=names_must_match).replay
+        if replay.finished:
+            for round_view in replay.rounds:
+                current.refresh_from_db(fields=["revision"])
+                replay = match_round_confirm(
+                    match=current, user=user, seen_revision=current.revision,
+                    round_index=round_view.index
+                ).replay
+        return replay
+
+    return retried_whole(write)

@@ -18,7 +18,7 @@ from tournament.matches.reading.replayed_match import (
     TranslatedProblem,
     TurnLine,
 )
-from tournament.matches.services.write import WriteResult, checked_decision, match_write
+from tournament.matches.services.write import WriteResult, checked_decision, match_write, whole
 from tournament.models import AuditEntry, Match, Round, RoundEnd
 
 #: A rack as entered: tile names, or the total value left when the tiles were not noted.
@@ -108,6 +108,7 @@ def _stored_racks(racks: Sequence[RackInput]) -> list[Any]:
     return stored
 
 
+@whole
 def match_round_end(
     *,
     match: Match,
@@ -184,6 +185,7 @@ def _turn_numbers(turns: Sequence[TurnLine]) -> str:
     return ", ".join(str(turn.number) for turn in turns)
 
 
+@whole
 def match_round_confirm(*, match: Match, user, seen_revision: int, round_index: int,
                         submission_key: str = "",
                         before: ReplayedMatch | None = None) -> WriteResult[Round]:
@@ -246,6 +248,7 @@ def match_round_confirm(*, match: Match, user, seen_revision: int, round_index: 
     return WriteResult(saved=round_, replay=replay, round_index=round_.index)
 
 
+@whole
 def match_round_settlement_decide(
     *, match: Match, user, seen_revision: int, round_index: int, decision: str,
     reason: str = "", submission_key: str = "",

@@ -31,6 +31,7 @@ from tournament.matches.services.write import (
     WriteResult,
     checked_decision,
     match_write,
+    whole,
 )
 from tournament.models import AuditEntry, Match, Round, Turn, Verdict
 
@@ -126,6 +127,7 @@ def _live_round(write: MatchWrite) -> Round:
     return round_
 
 
+@whole
 def match_turns_add(
     *,
     match: Match,
@@ -235,6 +237,7 @@ def _legal(replay: ReplayedMatch, round_: Round, position: int) -> engine.TurnRe
     return report
 
 
+@whole
 def match_turn_undo(*, match: Match, user, seen_revision: int,
                     submission_key: str = "") -> WriteResult[Turn]:
     """Undo the last turn of the round in play: it is superseded by nothing (kept, audited)."""
@@ -270,6 +273,7 @@ def _reason_required(reason: str, message: str) -> str:
     return reason
 
 
+@whole
 def match_turn_correct(
     *,
     match: Match,
@@ -319,6 +323,7 @@ def match_turn_correct(
     return WriteResult(saved=new, replay=replay, round_index=round_.index)
 
 
+@whole
 def match_turn_insert(
     *,
     match: Match,
@@ -389,6 +394,7 @@ def match_turn_insert(
     return WriteResult(saved=new, replay=replay, round_index=round_.index)
 
 
+@whole
 def match_turn_decide(
     *, match: Match, user, seen_revision: int, turn_id: int, decision: str, reason: str = "",
     submission_key: str = "",

@@ -30,7 +30,8 @@ caller.
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterator
+import functools
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
@@ -42,6 +43,7 @@ from django.utils.translation import gettext as _
 
 from tournament import engine
 from tournament.core.freshness import tournament_write
+from tournament.kit.transactions import retried_whole
 from tournament.matches.reading.replay import match_replay, match_replay_appended
 from tournament.matches.reading.replayed_match import ReplayedMatch
 from tournament.matches.reading.rows import MatchRows, match_rows, match_with_tournament
@@ -50,6 +52,7 @@ from tournament.ratings import services as ratings
 from tournament.sessions.services import session_write_refusal
 
 T = TypeVar("T")
+S = TypeVar("S", bound=Callable[..., Any])
 
 
 class AlreadySaved(Exception):
@@ -241,6 +244,30 @@ def _loaded_with_tournament(match: Match) -> bool:
     table = match.table
     return (type(table).session.is_cached(table)
             and type(table.session).tournament.is_cached(table.session))
+
+
+def whole(service: S) -> S:
+    """A match service run whole (``tournament.kit.transactions.retried_whole``): in a
+    transaction of its own, run again from its start when the database aborted it for a
+    deadlock, or when it confirmed or corrected a confirmed match while another write held the
+    ratings' turn (``ratings.match_written`` never waits for it with the match locked: the
+    second run takes it first). The caller's replay (``before``) serves the first run only: the
+    rows it carries were changed in memory by the run rolled back."""
+
+    @functools.wraps(service)
+    def run(**arguments: Any) -> Any:
+        runs = 0
+
+        def attempt() -> Any:
+            nonlocal runs
+            runs += 1
+            if runs > 1 and "before" in arguments:
+                arguments["before"] = None
+            return service(**arguments)
+
+        return retried_whole(attempt)
+
+    return run  # type: ignore[return-value]
 
 
 @contextmanager

@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 
 from tournament.core.freshness import tournament_write
 from tournament.core.permissions import may_edit_person
+from tournament.kit.transactions import whole_write
 from tournament.models import Player, Registration, Seat, Tournament
 from tournament.names import person_key
 from tournament.organiser.players_csv import PlayerLine, csv_line_errors, players_csv_read
@@ -274,6 +275,7 @@ def players_import_csv(*, tournament: Tournament, text: str, user=None,
             raise
 
 
+@whole_write
 def registration_update(
     *,
     registration: Registration,
@@ -296,7 +298,10 @@ def registration_update(
     record (a merge joins them again, with its own rule).
 
     A licence that names another record of the user's tournaments is refused
-    (``licence-other-player``): that is one person with two records, whom a merge joins."""
+    (``licence-other-player``): that is one person with two records, whom a merge joins.
+
+    A split moves the ratings: run whole (``whole_write``), again with the ratings' turn
+    taken first when another write held it."""
     with tournament_write(tournament_id=registration.tournament_id) as write:
         registration = Registration.objects.select_for_update().select_related("player").get(
             pk=registration.pk

@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 
 from tournament.core.freshness import tournament_write
 from tournament.core.tournaments import staff_role_grant, tournament_create
+from tournament.kit.transactions import whole_write
 from tournament.models import CheckInRule, FinalSize, RankingCriterion, Session, Tournament
 from tournament.ratings import services as ratings
 from tournament.ratings.services import ratings_tournament_moved, ratings_tournament_rated_changed
@@ -74,6 +75,7 @@ def tournament_settings_locked(*, tournament: Tournament) -> bool:
     ).exists()
 
 
+@whole_write
 def tournament_update(
     *,
     tournament: Tournament,
@@ -107,7 +109,11 @@ def tournament_update(
     None leaves each as it is.
     ``check_in`` (a ``CheckInRule``; None: unchanged) may change at any
     time: the sessions seated from then on follow it, and the standings read every seated
-    session's absences under the rule of the moment (docs/guides/check-in.md)."""
+    session's absences under the rule of the moment (docs/guides/check-in.md).
+
+    Run whole (``whole_write``): a change that moves the ratings takes their turn once the
+    tournament is locked, without waiting; when another write holds it, the update runs
+    again with the turn taken first."""
     with tournament_write(tournament_id=tournament.pk):
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
         if tournament_settings_locked(tournament=tournament):
@@ -178,11 +184,15 @@ def _final_size_set(tournament: Tournament, final_size: int) -> None:
     tournament.final_size = final_size
 
 
-@transaction.atomic
 def tournaments_delete(*, tournaments) -> int:
     """Delete the tournaments of a queryset with everything in them, then rate again every
     match confirmed after their first rated one (their matches no longer count). Returns the
-    number of tournaments deleted."""
+    number of tournaments deleted. The ratings' turn is taken first (``ratings_write``)."""
+    return ratings.ratings_write(lambda: _tournaments_delete(tournaments))
+
+
+def _tournaments_delete(tournaments) -> int:
+    ratings.ratings_turn()
     first = ratings.HistoryPoint.first_of(
         ratings.rated_matches().filter(table__session__tournament__in=tournaments)
     )
