@@ -64,6 +64,16 @@ def correct(match: Match, user) -> None:
         turn=board_turn(turn, draws=turn["draws"] - 1, points_claimed=None),
         reason="one draw less",
     )
+    # The player held one tile fewer at the round's end: the racks shown then are entered
+    # again (a rack holding more tiles than the set leaves it is refused at confirmation).
+    racks = [list(rack) if isinstance(rack, list) else rack
+             for rack in record["rounds"][0].get("racks") or []]
+    seat = turn["player"]
+    if racks and isinstance(racks[seat], list) and racks[seat]:
+        racks[seat] = racks[seat][:-1]
+        match = fresh(match)
+        services.match_round_end(match=match, user=user, seen_revision=match.revision,
+                                 round_index=0, racks=racks, reason="one tile fewer")
 
 
 def rating_rows() -> tuple[list[tuple], list[tuple]]:
