@@ -5,8 +5,9 @@
   play at tables of four (the players rotated).
 - ``matches_of(tournament)``: its matches, in session and table order.
 - ``correct(match, user)``: a turn of round 1 corrected (one draw less, no claim) in a match
-  that ``confirmed_match`` filled: the match's totals change and it is no longer confirmed
-  (``rounds_confirmed`` confirms it again).
+  that ``confirmed_match`` filled: the match's totals change and it is no longer confirmed;
+  ``racks_entered_again(match, user)`` then enters round 1's racks as the correction leaves
+  them, and ``rounds_confirmed`` confirms it again.
 - ``rating_rows()``: every RatingChange and PlayerRating, every field, in a fixed order.
 """
 
@@ -64,16 +65,22 @@ def correct(match: Match, user) -> None:
         turn=board_turn(turn, draws=turn["draws"] - 1, points_claimed=None),
         reason="one draw less",
     )
-    # The player held one tile fewer at the round's end: the racks shown then are entered
-    # again (a rack holding more tiles than the set leaves it is refused at confirmation).
-    racks = [list(rack) if isinstance(rack, list) else rack
-             for rack in record["rounds"][0].get("racks") or []]
-    seat = turn["player"]
-    if racks and isinstance(racks[seat], list) and racks[seat]:
-        racks[seat] = racks[seat][:-1]
-        match = fresh(match)
-        services.match_round_end(match=match, user=user, seen_revision=match.revision,
-                                 round_index=0, racks=racks, reason="one tile fewer")
+
+
+def racks_entered_again(match: Match, user) -> None:
+    """After :func:`correct`, the racks of round 1 entered again with the corrected player's
+    last tile left out (it held one tile fewer): a rack listing more tiles than the set
+    leaves it is refused at confirmation."""
+    record = played_record(match=match)
+    position, turn = next(
+        (position, turn) for position, turn in enumerate(record["rounds"][0]["turns"])
+        if turn.get("place") and turn.get("draws", 0) >= 1
+    )
+    racks = [list(rack) for rack in record["rounds"][0]["racks"]]
+    racks[turn["player"]] = racks[turn["player"]][:-1]
+    match = fresh(match)
+    services.match_round_end(match=match, user=user, seen_revision=match.revision,
+                             round_index=0, racks=racks, reason="one tile fewer")
 
 
 def rating_rows() -> tuple[list[tuple], list[tuple]]:

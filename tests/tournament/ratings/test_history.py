@@ -14,6 +14,7 @@ from tests.factories import confirmed_match, fresh, rounds_confirmed
 from tests.tournament.ratings.helpers import (
     correct,
     matches_of,
+    racks_entered_again,
     rating_rows,
     second_event,
 )
@@ -90,6 +91,7 @@ def test_kept_ratings_equal_the_rebuild_after_confirmations_in_any_order_and_a_c
     later = {c[:2]: c for c in unconfirmed[0]}
     assert any(later[k[:2]] != k for k in kept[0] if k[:2] in later)
     assert ratings_rebuild() == len(unconfirmed[0]) and rating_rows() == unconfirmed
+    racks_entered_again(first, referee)
     first = rounds_confirmed(match=first, user=referee)
     assert first.status == Match.Status.CONFIRMED
     assert first.totals != totals and first.confirmed_at == confirmed_at
