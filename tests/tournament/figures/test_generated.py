@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, Phase, example, given, settings
 from tests.examples import examples
 from tests.tournament.figures.builders import Plan, tournament_built, tournament_plans
 from tournament.figures.check import figures_check
+from tournament.models import CheckInRule
 
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
@@ -32,6 +33,28 @@ RANKS_UNDER_A_FINAL = Plan(
     sessions=[{"order": list(range(8)), "absent": [], "totals": [None, [100, 70, 70, 40]]}],
     withdraw=None, final_size=4, final_totals=[[100, 70, 70, 40]],
     corrections_before=[], corrections_after=[(1, 0, 150)],
+)
+
+
+#: Found by the drawn tournaments under the thorough profile: a final, check-in "unranked",
+#: club teams of 2 ranked by the opponents' criterion, a qualifying session corrected after the
+#: final. The app's club score for a finalist's club (60.75) and the recount's (63.75) differ:
+#: whose opponents, and which of their figures, a finalist's whole-tournament row sums is not
+#: settled (docs/guides/categories.md says the whole tournament counts, not how the
+#: opponents' criterion reads it). Kept here, strict, until it is decided.
+OPPONENTS_OF_A_FINALIST = Plan(
+    players=[("Club B", []), ("Club A", ["Juniors", "Women"]), ("Club B", []),
+             ("Club B", ["Women"]), (" club a", ["Juniors"]), ("Club B", ["Juniors"]),
+             ("", ["Women", "Juniors"]), (" club a", ["Women", "Juniors"])],
+    criteria=["total_points", "opponents"], check_in=CheckInRule.UNRANKED, team_size=2,
+    team_criterion="opponents", prize_count=2,
+    sessions=[{"order": [1, 4, 5, 3, 2, 7, 6, 0], "absent": [],
+               "totals": [None, [40, 100, 100, 70]]},
+              {"order": [1, 0, 6, 4, 2, 7, 3, 5], "absent": [2, 1],
+               "totals": [None, [70, 100, 70, 40]]},
+              {"order": [3, 0, 6, 7, 4, 1, 2, 5], "absent": [1, 7], "totals": [None, None]}],
+    withdraw=None, final_size=4, final_totals=[None, [100, 100, 100, 70]],
+    corrections_before=[], corrections_after=[(2, 2, 150)],
 )
 
 
@@ -58,3 +81,9 @@ def test_no_difference_in_generated_tournaments_without_a_final(plan):
 @example(plan=RANKS_UNDER_A_FINAL)
 def test_no_difference_in_generated_tournaments_with_a_final(plan):
     assert differences_of(plan) == []
+
+
+@pytest.mark.xfail(strict=True, reason="a finalist's club row under the opponents' criterion: "
+                                       "the app and the recount read it differently")
+def test_a_finalists_club_under_the_opponents_criterion():
+    assert differences_of(OPPONENTS_OF_A_FINALIST) == []
