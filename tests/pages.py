@@ -52,3 +52,20 @@ def messages(response) -> list[tuple[str, str]]:
         (message.level_tag, message.extra_tags or "")
         for message in storage._queued_messages  # Django's storage: those added now
     ]
+
+
+_SECRETS = {"nonce", "integrity"}
+
+
+def readable(page) -> str:
+    """What a reader of the page can learn from it: its text and its attributes' values, less
+    the per-request secrets (a CSRF token, a nonce), whose random letters would spell any short
+    name now and then. Each piece on a line of its own."""
+    pieces = []
+    for element in _root(page).etree_element.iter():
+        pieces.extend(piece for piece in (element.text, element.tail) if piece)
+        for name, value in element.attrib.items():
+            if name in _SECRETS or "csrf" in (element.get("name") or "") + name:
+                continue
+            pieces.append(re.sub(r'"X-CSRFToken"\s*:\s*"[^"]*"', "", value))
+    return "\n".join(pieces)
