@@ -30,3 +30,71 @@ def test_the_first_tournament_link_is_not_offered_to_who_may_not_create_one(page
     log_in("remi-referee")
     page.goto("/")
     expect(page.locator("#tournament-create")).to_have_count(0)
+
+
+SCREEN_SIZES = {"full-hd": {"width": 1920, "height": 1080}, "hd": {"width": 1280, "height": 720}}
+GIVEN = ["Amélie", "Gaël", "Inès", "Jean", "Marie-Charlotte", "Luc", "Anne", "Yves"]
+SURNAMES = ["Le Goff", "de La Fontaine", "d'Alembert", "Du Bellay", "de Villiers", "Gauthier",
+            "de La Rochefoucauld-Montmorency", "Martin"]
+#: 64 players: every given name with every surname, some long enough to wrap.
+FRENCH_PLAYERS = [(f"{given} {surname}", "Cercle parisien") for surname in SURNAMES
+                  for given in GIVEN]
+
+
+@pytest.fixture
+def french_open():
+    from tests.factories import players_of, seated_session, tournament_with_players
+    from tournament.room import services
+
+    tournament = tournament_with_players(slug="open-de-paris", players=FRENCH_PLAYERS)
+    services.room_settings_save(tournament=tournament, time_up_action="flag",
+                                screen_seconds=300, screen_top=10)
+    players = players_of(tournament)
+    seated_session(tournament=tournament, tables=[players[i:i + 4] for i in range(0, 64, 4)])
+    return tournament
+
+
+@pytest.mark.parametrize("size", SCREEN_SIZES)
+def test_the_projector_lists_players_by_surname_page_by_page(french_open, page, size):
+    from tournament.models import Player
+    from tournament.names import surname_sort_key
+
+    page.set_viewport_size(SCREEN_SIZES[size])
+    page.goto("/t/open-de-paris/screen/")
+    views = page.locator('#screen .screen-view[data-view="seating"]')
+    count = views.count()
+    assert count == 3  # 64 names, 30 a view
+    shown: list[int] = []
+    for index in range(count):
+        view = views.nth(index)
+        marker = view.locator(".screen__page")
+        assert (marker.get_attribute("data-page"), marker.get_attribute("data-pages")) == (
+            str(index + 1), "3")
+        shown += [int(item.get_attribute("data-player"))
+                  for item in view.locator("li[data-player]").all()]
+    names = dict(Player.objects.values_list("pk", "name"))
+    order = [names[pk] for pk in shown]
+    # French lists: "d'Alembert" under A, "Du Bellay" under D, "Gauthier", then "de La
+    # Fontaine" and "de La Rochefoucauld" and "Le Goff" under L, "Martin", "de Villiers" under V.
+    firsts = [next(i for i, name in enumerate(order) if name.endswith(surname))
+              for surname in ["d'Alembert", "Du Bellay", "Gauthier", "de La Fontaine",
+                              "La Rochefoucauld-Montmorency", "Le Goff", "Martin", "de Villiers"]]
+    assert firsts == sorted(firsts) and firsts[0] == 0
+    assert order == sorted(order, key=surname_sort_key)
+    # "table 12" never breaks: each table's label is one line, at the end of its name's line.
+    broken = page.evaluate("""() => {
+        const views = [...document.querySelectorAll('#screen .screen-view')], broken = [];
+        views.forEach((view, i) => {
+            views.forEach((other, j) => { other.hidden = i !== j; });
+            view.querySelectorAll('.screen__seating li').forEach(li => {
+                const label = li.querySelector('.screen__table'), name = li.querySelector('.screen__name');
+                const line = parseFloat(getComputedStyle(label).lineHeight);
+                const box = label.getBoundingClientRect(), nameBox = name.getBoundingClientRect();
+                if (label.getClientRects().length !== 1 || box.height > 1.5 * line
+                        || box.bottom > nameBox.bottom + 1 || box.left < nameBox.right)
+                    broken.push(li.textContent);
+            });
+        });
+        return broken;
+    }""")
+    assert broken == []

@@ -21,6 +21,7 @@ from tournament.models import (
     StaffRole,
     Tournament,
 )
+from tournament.names import split_name, surname_sort_key
 from tournament.room.clock import late, match_progress, session_clock
 from tournament.seating.selectors import seating_by_player, session_attention, session_seating
 from tournament.sessions.selectors import session_now
@@ -178,7 +179,7 @@ def screen(*, tournament: Tournament) -> dict[str, Any]:
     if session is not None:
         seated = session_seating(session=session)
         if session.status == Session.Status.SEATED:
-            seating = seating_by_player(seated)
+            seating = _by_surname(seating_by_player(seated))
         elif session.status == Session.Status.PLAYING:
             rounds = dict(
                 Round.objects.filter(match__table__session=session)
@@ -206,6 +207,14 @@ def screen(*, tournament: Tournament) -> dict[str, Any]:
 #: How many tables in play, and how many names of the seating, one view of the projector holds.
 TABLES_PER_VIEW = 8
 NAMES_PER_VIEW = 30
+
+
+def _by_surname(players: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The seated players as the seating on the wall lists them: by surname, as French lists
+    sort (docs/reference/glossary.md, "Sorting by surname"), the surname shown first."""
+    for player in players:
+        player["given"], player["surname"] = split_name(player["name"])
+    return sorted(players, key=lambda player: (surname_sort_key(player["name"]), player["player_id"]))
 
 
 def _pages(items: list[Any], size: int) -> list[list[Any]]:
