@@ -98,3 +98,79 @@ def test_the_projector_lists_players_by_surname_page_by_page(french_open, page, 
         return broken;
     }""")
     assert broken == []
+
+
+@pytest.fixture
+def seated_cup(make_user, grant_organiser):
+    from tests.factories import players_of, tournament_with_players
+    from tournament.core.tournaments import staff_role_grant
+    from tournament.models import CheckInRule, StaffRole
+    from tournament.seating.services import session_seat
+    from tournament.sessions.services import check_in_mark, session_create
+
+    tournament = tournament_with_players(
+        slug="cup", players=[("Amélie Dupont", "Cercle parisien"), ("Gaël Le Goff", "Brest"),
+                             ("Inès Garnier", "Lyon"), ("Zoé Morel", "Lyon"),
+                             ("Luc Martin", "Brest")],
+        check_in=CheckInRule.FORFEIT)
+    session = session_create(tournament=tournament)
+    referee = make_user("remi-referee")
+    staff_role_grant(tournament=tournament, user=referee, role=StaffRole.Role.REFEREE)
+    grant_organiser(make_user("olga-organiser"), tournament)
+    for player in players_of(tournament)[:4]:
+        check_in_mark(session=session, player=player, present=True, user=referee)
+    session_seat(session=session)
+    return tournament
+
+
+def test_a_player_checked_in_after_the_draw_is_told_and_seated_by_drawing_again(
+        seated_cup, phone, page, log_in, staff_password):
+    from tests.factories import players_of
+    from tournament.models import Seat
+
+    late = players_of(seated_cup)[4]
+    phone.goto("/login/?next=/t/cup/sessions/1/check-in/")
+    phone.locator("#id_username").fill("remi-referee")
+    phone.locator("#id_password").fill(staff_password)
+    phone.locator("main form button[type=submit]").click()
+    expect(phone.locator('[data-code="seated"]')).to_be_visible()
+    row = phone.locator(f"#check-in-{late.pk}")
+    row.get_by_role("button").tap()
+    expect(phone.locator(f"#check-in-{late.pk}")).to_have_attribute("data-present", "1")
+    # the referee at the door sees at once that the late player is not seated
+    expect(phone.locator(f'#check-in-{late.pk} [data-code="not-seated"]')).to_be_visible()
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+
+    page.set_viewport_size({"width": 1280, "height": 800})
+    log_in("olga-organiser", next_url="/t/cup/organise/sessions/1/")
+    notice = page.locator("#checked-in-not-seated")
+    expect(notice).to_be_visible()
+    expect(notice.locator("li")).to_have_text([late.name])
+    notice.get_by_role("link").click()
+    page.locator("#draw button[type=submit]").click()
+    page.wait_for_load_state()
+    expect(page.locator("#checked-in-not-seated")).to_have_count(0)
+    assert Seat.objects.filter(session__tournament=seated_cup, player=late).exists()
+    phone.reload()
+    expect(phone.locator(f'#check-in-{late.pk} [data-code="not-seated"]')).to_have_count(0)
+
+
+def test_the_check_in_list_sets_the_club_apart_from_the_name(seated_cup, phone, staff_password):
+    from tests.factories import players_of
+
+    player = players_of(seated_cup)[0]
+    phone.goto("/login/?next=/t/cup/sessions/1/check-in/")
+    phone.locator("#id_username").fill("remi-referee")
+    phone.locator("#id_password").fill(staff_password)
+    phone.locator("main form button[type=submit]").click()
+    cell = phone.locator(f"#check-in-{player.pk} td").first
+    expect(cell).to_contain_text("Cercle parisien")
+    looks = cell.evaluate("""cell => {
+        const [name, club] = [...cell.children];
+        if (!name || !club) return null;
+        const n = getComputedStyle(name), c = getComputedStyle(club);
+        return {smaller: parseFloat(c.fontSize) < parseFloat(n.fontSize),
+                otherColour: c.color !== n.color,
+                ownLine: club.getBoundingClientRect().top >= name.getBoundingClientRect().bottom - 1};
+    }""")
+    assert looks == {"smaller": True, "otherColour": True, "ownLine": True}
