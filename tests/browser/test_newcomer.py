@@ -3,7 +3,10 @@ tournament to create; the room's screens as players read them."""
 
 from __future__ import annotations
 
+import datetime
+
 import pytest
+from django.utils import timezone
 from playwright.sync_api import expect
 
 from tournament.models import Tournament
@@ -174,3 +177,55 @@ def test_the_check_in_list_sets_the_club_apart_from_the_name(seated_cup, phone, 
                 ownLine: club.getBoundingClientRect().top >= name.getBoundingClientRect().bottom - 1};
     }""")
     assert looks == {"smaller": True, "otherColour": True, "ownLine": True}
+
+
+@pytest.fixture
+def clock_session(tournament, organiser):
+    """Session 1 of the spring open in play, no clock yet."""
+    from tournament.models import Session
+    from tournament.sessions.services import session_start
+
+    return session_start(session=Session.objects.get(tournament=tournament, number=1))
+
+
+def test_the_clock_answers_each_action_in_minutes_and_asks_before_removing(
+        clock_session, page, log_in):
+    from tournament.models import Session
+
+    page.set_viewport_size({"width": 1280, "height": 800})
+    log_in("olga-organiser", next_url="/t/spring-open/organise/sessions/1/clock/")
+    page.locator("#id_minutes").fill("90")
+    page.locator("#clock-set button[type=submit]").click()
+    said = {}
+    message = page.locator(".messages .message").first
+    expect(message).to_have_attribute("data-code", "clock-set")
+    said["set"] = message.inner_text()
+    # 90 minutes read "1 h 30", never "5400 secondes"
+    state = page.locator("#clock-state")
+    assert "5400" not in state.inner_text() and "seconde" not in state.inner_text()
+    assert "1\u00a0h\u00a030" in state.inner_text() and "1\u00a0h\u00a030" in said["set"]
+    for action, button, code in (("start", "#clock-start", "clock-start"),
+                                 ("pause", "#clock-pause", "clock-pause"),
+                                 ("resume", "#clock-start", "clock-resume")):
+        with page.expect_navigation():
+            page.locator(button).click()
+        expect(page.locator(".messages .message").first).to_have_attribute("data-code", code)
+        said[action] = page.locator(".messages .message").first.inner_text()
+        if action == "start":  # ten minutes run before the pause
+            Session.objects.filter(pk=clock_session.pk).update(
+                clock_started_at=timezone.now() - datetime.timedelta(minutes=10))
+    page.locator("#id_extra_minutes").fill("5")
+    page.locator("#clock-add button[type=submit]").click()
+    expect(page.locator(".messages .message").first).to_have_attribute("data-code", "clock-add")
+    said["add"] = page.locator(".messages .message").first.inner_text()
+    assert "5\u00a0min" in said["add"]
+    # removing a running clock: the first tap only asks
+    page.locator("#clock-remove summary").click()
+    expect(page.locator("#clock-remove-confirm")).to_be_visible()
+    assert Session.objects.get(pk=clock_session.pk).clock_seconds == 95 * 60
+    page.locator("#clock-remove-confirm").click()
+    expect(page.locator(".messages .message").first).to_have_attribute("data-code", "clock-remove")
+    said["remove"] = page.locator(".messages .message").first.inner_text()
+    expect(state).to_have_attribute("data-state", "none")
+    assert Session.objects.get(pk=clock_session.pk).clock_seconds is None
+    assert len(set(said.values())) == len(said), said  # each action says what it did
