@@ -229,3 +229,59 @@ def test_the_clock_answers_each_action_in_minutes_and_asks_before_removing(
     expect(state).to_have_attribute("data-state", "none")
     assert Session.objects.get(pk=clock_session.pk).clock_seconds is None
     assert len(set(said.values())) == len(said), said  # each action says what it did
+
+
+@pytest.fixture
+def time_up(tournament, organiser, referee):
+    """Session 1 in play under "finish the round in play": table 1's match under way, table
+    2's not started, the clock of 30 minutes started 31 minutes ago."""
+    from tests.factories import match_at, recorded_match
+    from tournament.models import Session, TimeUpAction
+    from tournament.room import services
+
+    session = Session.objects.get(tournament=tournament, number=1)
+    recorded_match(match=match_at(tournament=tournament, table=1), in_play=True)
+    services.room_settings_save(tournament=tournament, time_up_action=TimeUpAction.FINISH_ROUND,
+                                screen_seconds=5, screen_top=5)
+    services.clock_set(session=session, minutes=30, user=None)
+    services.clock_start(session=session, user=None)
+    Session.objects.filter(pk=session.pk).update(
+        clock_started_at=timezone.now() - datetime.timedelta(minutes=31))
+    return tournament
+
+
+def test_at_times_end_the_board_shows_no_entry_nobody_made(time_up, page, log_in):
+    from tournament.models import AuditEntry
+
+    before = AuditEntry.objects.filter(match__table__number=1).latest("at").at
+    page.set_viewport_size({"width": 1280, "height": 800})
+    log_in("olga-organiser", next_url="/t/spring-open/room/")
+    expect(page.locator("#board-table-1")).to_be_visible()
+    # the board's reading noted the time's end on every match in play
+    assert AuditEntry.objects.filter(action=AuditEntry.Action.TIME_UP).count() >= 1
+    page.reload()
+    expect(page.locator("#board-table-2 td[data-last-entry]")).to_have_attribute("data-last-entry", "")
+    shown = page.locator("#board-table-1 td[data-last-entry]").get_attribute("data-last-entry")
+    assert datetime.datetime.fromisoformat(shown) == before
+
+
+@pytest.mark.parametrize("who", ["referee", "player"])
+def test_at_times_end_the_table_is_told_what_happens_next(time_up, page, phone, log_in, who):
+    from django.utils import translation
+
+    from tests.factories import match_at
+
+    match = match_at(tournament=time_up, table=1)
+    if who == "referee":
+        screen = page
+        log_in("remi-referee", next_url=f"/t/spring-open/matches/{match.pk}/")
+    else:
+        screen = phone
+        screen.goto(f"/t/spring-open/matches/{match.pk}/")
+    clock = screen.locator(".session-clock").first
+    expect(clock).to_have_attribute("data-state", "time-up")
+    with translation.override("fr"):
+        wanted = translation.gettext("Time is up: finish the round in play; the match then ends.")
+    expect(clock.locator("[data-clock-label]")).to_have_text(wanted)
+    width = screen.viewport_size["width"]
+    assert screen.evaluate("document.documentElement.scrollWidth") <= width

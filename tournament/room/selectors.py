@@ -59,7 +59,8 @@ def board(*, session: Session, now: datetime.datetime | None = None) -> dict[str
     Each row: ``number``, ``match_id``, ``match_url``, ``players`` (names), ``totals``,
     ``status`` (one of the statuses above), ``round`` (the round in play or last, from 1),
     ``needs`` (codes: ``call``, ``decision``, ``illegal``, ``round-end``, ``confirm``,
-    ``late``), ``call`` (the open call or None), ``last_entry`` (a datetime or None),
+    ``late``), ``call`` (the open call or None), ``last_entry`` (a datetime or None: the
+    last entry a person made, the time's end left out),
     ``referees`` (names).
     """
     now = now or timezone.now()
@@ -79,8 +80,10 @@ def board(*, session: Session, now: datetime.datetime | None = None) -> dict[str
         last_round[match_id] = (index, end_kind, ended)
         if ended:
             rounds_ended[match_id] = rounds_ended.get(match_id, 0) + 1
+    # what a person entered: the time's end, noted on every match by the server, is not
     last_entries = dict(
         AuditEntry.objects.filter(match__table__session=session)
+        .exclude(action=AuditEntry.Action.TIME_UP)
         .values("match_id").annotate(last=Max("at")).order_by()
         .values_list("match_id", "last")
     )
