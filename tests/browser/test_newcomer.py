@@ -285,3 +285,20 @@ def test_at_times_end_the_table_is_told_what_happens_next(time_up, page, phone, 
     expect(clock.locator("[data-clock-label]")).to_have_text(wanted)
     width = screen.viewport_size["width"]
     assert screen.evaluate("document.documentElement.scrollWidth") <= width
+
+
+def test_locked_settings_look_fixed_and_show_the_value_in_force(clock_session, page, log_in):
+    tournament = clock_session.tournament
+    assert tournament.target is None and tournament.match_rounds is None
+    page.set_viewport_size({"width": 1280, "height": 800})
+    log_in("olga-organiser", next_url="/t/spring-open/organise/settings/")
+    target, rounds, name = (page.locator(f"#id_{field}") for field in ("target", "match_rounds", "name"))
+    expect(target).to_be_disabled()
+    expect(rounds).to_be_disabled()
+    assert target.get_attribute("placeholder") == str(tournament.effective_target)
+    assert rounds.get_attribute("placeholder")
+    # greyed, unlike a setting one may still change
+    looks = page.evaluate("""() => ['target', 'match_rounds', 'name'].map(
+        field => getComputedStyle(document.getElementById('id_' + field)).backgroundColor)""")
+    assert looks[0] == looks[1] != looks[2]
+    assert target.evaluate("el => getComputedStyle(el, '::placeholder').opacity") == "1"
