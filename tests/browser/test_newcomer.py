@@ -302,3 +302,47 @@ def test_locked_settings_look_fixed_and_show_the_value_in_force(clock_session, p
         field => getComputedStyle(document.getElementById('id_' + field)).backgroundColor)""")
     assert looks[0] == looks[1] != looks[2]
     assert target.evaluate("el => getComputedStyle(el, '::placeholder').opacity") == "1"
+
+
+def test_the_session_log_files_each_entry_in_its_part_in_the_readers_language(
+        clock_session, page, log_in):
+    """Entries written with English active (as the demo is built) read in French on the
+    French page; the clock and the calls have parts of their own; a table calling again is a
+    line of its own, with its own reason."""
+    from django.utils import translation
+
+    from tournament.kit.table_codes import table_code
+    from tournament.models import RefereeCall
+    from tournament.room import services
+
+    session = clock_session
+    table = session.tables.get(number=2)
+    code = table_code(session.tournament_id, 2)
+    with translation.override("en"):
+        services.clock_set(session=session, minutes=90, user=None)
+        services.clock_start(session=session, user=None)
+        services.call_make(table=table, reason="tiles-missing", code=code)
+        RefereeCall.objects.filter(table=table).update(
+            last_called_at=timezone.now() - datetime.timedelta(minutes=10))
+        services.call_make(table=table, reason="dispute", code=code)
+    page.set_viewport_size({"width": 1280, "height": 800})
+    log_in("olga-organiser", next_url="/t/spring-open/organise/sessions/1/")
+    log = page.locator("#session-audit")
+    expect(log.locator('ul[data-category="session"]')).to_have_count(0)
+    clock = log.locator('ul[data-category="clock"] li')
+    expect(clock).to_have_count(2)
+    calls = log.locator('ul[data-category="calls"] li')
+    expect(calls).to_have_count(2)
+    with translation.override("fr"):
+        started = translation.gettext("clock started")
+        tiles = RefereeCall.Reason.TILES.label
+        dispute = str(RefereeCall.Reason.DISPUTE.label)
+        colon = translation.pgettext("before a detail", ": ")
+        assert started != "clock started" and str(tiles) != "tiles missing"
+        expect(clock.nth(1)).to_contain_text(started)
+        expect(calls.nth(0)).to_contain_text(str(tiles))
+        expect(calls.nth(1)).to_contain_text(dispute)
+    assert "\u00a0:" in colon
+    for line in clock.all_inner_texts() + calls.all_inner_texts():
+        assert ":" in line and not any(line[i] == ":" and line[i - 1] != "\u00a0"
+                                       for i in range(1, len(line))), line
