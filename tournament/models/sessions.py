@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.apps import apps
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -176,11 +177,10 @@ class SessionAuditEntry(AppendOnlyEntry):
 
     @staticmethod
     def _call_summary(table: str, reason: str = "", times: str = "1") -> str:
-        from tournament.models.room import RefereeCall  # room's models import the sessions'
-
         if not reason:  # answered
             return gettext("table %(table)s") % {"table": int(table)}
-        label = RefereeCall.Reason(reason).label
+        # the room's models import these: the call's model is looked up, not imported
+        label = apps.get_model("tournament", "RefereeCall").Reason(reason).label
         if int(times) > 1:
             return gettext("table %(table)s: %(reason)s (call %(times)s)") % {
                 "table": int(table), "reason": label, "times": int(times)}

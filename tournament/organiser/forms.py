@@ -76,12 +76,12 @@ class TournamentForm(forms.Form):
         if tournament.target is None:
             target = tournament.effective_target
             self.fields["target"].widget.attrs["placeholder"] = str(target)
-            self.fields["target"].help_text = "%s %s" % (fixed, _(
-                "In force: %(target)s, the rule set's target.") % {"target": target})
+            in_force = _("In force: %(target)s, the rule set's target.") % {"target": target}
+            self.fields["target"].help_text = f"{fixed} {in_force}"
         if tournament.match_rounds is None:
             self.fields["match_rounds"].widget.attrs["placeholder"] = str(_("no limit"))
-            self.fields["match_rounds"].help_text = "%s %s" % (fixed, _(
-                "In force: no round limit, every match is played to the target."))
+            in_force = _("In force: no round limit, every match is played to the target.")
+            self.fields["match_rounds"].help_text = f"{fixed} {in_force}"
 
     @classmethod
     def initial_from(cls, tournament: Tournament) -> dict:
