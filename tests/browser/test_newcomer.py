@@ -346,3 +346,24 @@ def test_the_session_log_files_each_entry_in_its_part_in_the_readers_language(
     for line in clock.all_inner_texts() + calls.all_inner_texts():
         assert ":" in line and not any(line[i] == ":" and line[i - 1] != "\u00a0"
                                        for i in range(1, len(line))), line
+
+
+def test_check_in_and_withdrawal_each_have_their_word(seated_cup, page, log_in):
+    """Pointage is said once on the session page; "forfait" is a withdrawal only, never what
+    a missed session costs (docs/reference/glossary.md)."""
+    import re
+
+    page.set_viewport_size({"width": 1280, "height": 800})
+    log_in("olga-organiser", next_url="/t/cup/organise/sessions/1/")
+    panel = page.locator("#check-in")
+    expect(panel.locator("[data-rule]")).to_have_attribute("data-rule", "forfeit")
+    words = re.findall(r"\w+", panel.locator("p").first.inner_text().casefold())
+    assert words.count("pointage") == 1, words
+    assert not any(word.startswith("forfait") for word in words)
+    page.goto("/t/cup/organise/settings/")
+    options = page.locator("#id_check_in option").all_inner_texts()
+    assert options and not any("forfait" in option.casefold() for option in options)
+    page.goto("/t/cup/organise/players/")
+    withdraw = page.locator("details.confirm-step summary").first
+    assert "forfait" in withdraw.inner_text().casefold()
+    assert re.search(r"\b(déclarer)\b", withdraw.inner_text().casefold())
