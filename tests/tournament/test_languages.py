@@ -129,11 +129,13 @@ def test_counts_take_the_plural_form_of_their_number(organiser_client, tournamen
 
 #: docs/reference/glossary.md's choices the French catalogue holds: one word per thing ("prime", not
 #: "bonus"; "partie", not "match") and the words players use at the table.
-GLOSSARY_AVOIDED = [r"\bbonus\b(?!-)", r"\bmatch(s)?\b", r"^Moteur\b", r"\bRégler la manche\b"]
+GLOSSARY_AVOIDED = [r"\bbonus\b(?!-)", r"\bmatch(s)?\b", r"(?i)\bmoteur\b", r"\bRégler la manche\b"]
 AS_PLAYERS_SAY = {
     ("", "Settle the round"): "Faire le décompte",
     ("", "Draws 3, does not place"): "Pioche 3 tuiles sans poser",
     ("", "Engine: %(points)s"): "Calcul\u00a0: %(points)s",
+    ("", "as computed"): "comme le calcul",
+    ("", "Engine's verdict"): "Verdict du calcul",
     ("a shared rank in words", "%(rank)s="): "%(rank)s ex\u00a0æquo",
     ("a rank in words, its number", "%(rank)s"): "%(rank)se",
     ("between the items of a list", "; "): "\u202f; ",
