@@ -129,7 +129,8 @@ def test_counts_take_the_plural_form_of_their_number(organiser_client, tournamen
 
 #: docs/reference/glossary.md's choices the French catalogue holds: one word per thing ("prime", not
 #: "bonus"; "partie", not "match") and the words players use at the table.
-GLOSSARY_AVOIDED = [r"\bbonus\b(?!-)", r"\bmatch(s)?\b", r"(?i)\bmoteur\b", r"\bRégler la manche\b"]
+GLOSSARY_AVOIDED = [r"\bbonus\b(?!-)", r"\bmatch(s)?\b", r"(?i)\bmoteur\b", r"\bRégler la manche\b",
+                    r"\bElo\b"]
 AS_PLAYERS_SAY = {
     ("", "Settle the round"): "Faire le décompte",
     ("", "Draws 3, does not place"): "Pioche 3 tuiles sans poser",
