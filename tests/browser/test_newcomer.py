@@ -367,3 +367,26 @@ def test_check_in_and_withdrawal_each_have_their_word(seated_cup, page, log_in):
     withdraw = page.locator("details.confirm-step summary").first
     assert "forfait" in withdraw.inner_text().casefold()
     assert re.search(r"\b(déclarer)\b", withdraw.inner_text().casefold())
+
+
+@pytest.mark.parametrize("size", SCREEN_SIZES)
+def test_the_projector_offline_says_how_old_its_data_is_in_words(clock_session, page, size,
+                                                                  settings):
+    from django.utils import translation
+
+    settings.TRIOMINOS_POLL_SECONDS = 2
+    page.set_viewport_size(SCREEN_SIZES[size])
+    page.clock.install()
+    page.goto("/t/spring-open/screen/")
+    expect(page.locator("#screen .screen-view").first).to_be_attached()
+    page.route("**/screen/", lambda route: route.abort())
+    note = page.locator("#screen-stale")
+    page.clock.run_for(12_000)
+    expect(note).to_be_visible()
+    with translation.override("fr"):
+        recent = translation.gettext("Offline — data from less than a minute ago")
+        older = translation.gettext("Offline — data from {minutes} min ago")
+    assert recent.startswith("Hors connexion")
+    expect(note).to_have_text(recent)  # 12 seconds: not "1 min"
+    page.clock.run_for(60_000)
+    expect(note).to_have_text(older.replace("{minutes}", "1"))
