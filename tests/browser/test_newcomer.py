@@ -390,3 +390,27 @@ def test_the_projector_offline_says_how_old_its_data_is_in_words(clock_session, 
     expect(note).to_have_text(recent)  # 12 seconds: not "1 min"
     page.clock.run_for(60_000)
     expect(note).to_have_text(older.replace("{minutes}", "1"))
+
+
+def test_on_a_phone_each_reason_sits_on_its_labels_line(clock_session, phone):
+    """The call form at 390x844: each radio circle small, at the start of its own label's
+    line, on the same line as the label's words; tapping the words chooses it."""
+    phone.goto("/t/spring-open/tables/2/call/")
+    radios = phone.locator("input[name=reason]")
+    assert radios.count() == 4
+    boxes = phone.evaluate("""() => [...document.querySelectorAll('input[name=reason]')].map(input => {
+        const label = input.closest('label'), box = input.getBoundingClientRect();
+        const range = document.createRange();
+        range.selectNodeContents(label);
+        const words = [...range.getClientRects()].filter(r => r.left >= box.right - 1);
+        const text = words.length ? words[0] : null;
+        return {width: box.width, left: box.left - label.getBoundingClientRect().left,
+                middle: (box.top + box.bottom) / 2, textTop: text && text.top,
+                textBottom: text && text.bottom, labelWidth: label.getBoundingClientRect().width};
+    })""")
+    for box in boxes:
+        assert box["width"] <= 32, box  # a circle, not a line-wide input
+        assert box["left"] <= 4, box  # at the start of its label
+        assert box["textTop"] is not None and box["textTop"] <= box["middle"] <= box["textBottom"], box
+    radios.nth(1).locator("xpath=..").tap()
+    expect(radios.nth(1)).to_be_checked()
