@@ -414,3 +414,16 @@ def test_on_a_phone_each_reason_sits_on_its_labels_line(clock_session, phone):
         assert box["textTop"] is not None and box["textTop"] <= box["middle"] <= box["textBottom"], box
     radios.nth(1).locator("xpath=..").tap()
     expect(radios.nth(1)).to_be_checked()
+
+
+def test_a_player_reads_the_record_link_in_words(time_up, phone):
+    """The public match page on a phone: the match record's link says what it gives, in
+    words ("relevé de partie", the glossary's), not a file format."""
+    from tests.factories import match_at
+
+    match = match_at(tournament=time_up, table=1)
+    phone.goto(f"/t/spring-open/matches/{match.pk}/")
+    link = phone.locator(f'a[href$="/matches/{match.pk}/record.json"]').first
+    expect(link).to_be_visible()
+    words = link.inner_text()
+    assert "JSON" not in words and "relevé de partie" in words.casefold(), words
