@@ -427,3 +427,15 @@ def test_a_player_reads_the_record_link_in_words(time_up, phone):
     expect(link).to_be_visible()
     words = link.inner_text()
     assert "JSON" not in words and "relevé de partie" in words.casefold(), words
+
+
+def test_the_import_page_says_its_rule_once(clock_session, page, log_in):
+    """The archive's help named another rule than the page's ("only closed sessions are
+    imported" against "an archive with a session in play is refused whole"): said once."""
+    import re
+
+    page.set_viewport_size({"width": 1280, "height": 800})
+    log_in("olga-organiser", next_url="/tournaments/import/")
+    text = page.locator("main").inner_text().casefold()
+    assert len(re.findall(r"clôtur", text)) == 1, text
+    assert "rien n’est importé" in text or "rien n'est importé" in text
