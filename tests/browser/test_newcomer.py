@@ -439,3 +439,13 @@ def test_the_import_page_says_its_rule_once(clock_session, page, log_in):
     text = page.locator("main").inner_text().casefold()
     assert len(re.findall(r"clôtur", text)) == 1, text
     assert "rien n’est importé" in text or "rien n'est importé" in text
+
+
+def test_the_room_settings_help_shows_no_file_path(clock_session, page, log_in):
+    import re
+
+    page.set_viewport_size({"width": 1280, "height": 800})
+    log_in("olga-organiser", next_url="/t/spring-open/room/settings/")
+    help_text = page.locator("#id_time_up_action_helptext")
+    expect(help_text).to_be_visible()
+    assert not re.search(r"\w+/\w+\.md|docs/", page.locator("main").inner_text())
