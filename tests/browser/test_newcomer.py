@@ -449,3 +449,28 @@ def test_the_room_settings_help_shows_no_file_path(clock_session, page, log_in):
     help_text = page.locator("#id_time_up_action_helptext")
     expect(help_text).to_be_visible()
     assert not re.search(r"\w+/\w+\.md|docs/", page.locator("main").inner_text())
+
+
+def test_a_superuser_is_told_the_same_name_is_in_a_tournament_of_the_site(
+        clock_session, page, log_in, make_user):
+    """The superuser runs none of the tournaments: the likely same person is elsewhere on
+    the site, not "already in your tournaments"."""
+    from django.utils import translation
+
+    from tests.factories import tournament_with_players
+
+    tournament_with_players(slug="autumn", players=[("Théo Girard", "Club A")])
+    make_user("head", is_superuser=True, is_staff=True)
+    page.set_viewport_size({"width": 1280, "height": 800})
+    log_in("head", next_url="/t/spring-open/organise/players/")
+    page.locator("#add-player #id_name").fill("THÉO GIRARD")
+    page.locator("#add-player #id_club").fill("club a")
+    page.locator("#add-player button[type=submit]").click()
+    error = page.locator("#id_name_error")
+    expect(error).to_be_visible()
+    with translation.override("fr"):
+        yours = translation.gettext("%(name)s may be the player of record %(id)s, already in "
+                                    "your tournaments (same name and club, no licence number).")
+    said = error.inner_text()
+    assert yours.split("%(id)s")[1].split("(")[0].strip() not in said, said
+    assert "ce site" in said
