@@ -474,3 +474,47 @@ def test_a_superuser_is_told_the_same_name_is_in_a_tournament_of_the_site(
     said = error.inner_text()
     assert yours.split("%(id)s")[1].split("(")[0].strip() not in said, said
     assert "ce site" in said
+
+
+def _playing(players: list[tuple[str, str]], slug: str):
+    from tests.factories import (
+        match_at,
+        players_of,
+        recorded_match,
+        seated_session,
+        tournament_with_players,
+    )
+    from tournament.room import services
+
+    tournament = tournament_with_players(slug=slug, players=players)
+    services.room_settings_save(tournament=tournament, time_up_action="flag",
+                                screen_seconds=300, screen_top=10)
+    registered = players_of(tournament)
+    seated_session(tournament=tournament, started=True,
+                   tables=[registered[i:i + 4] for i in range(0, len(registered), 4)])
+    recorded_match(match=match_at(tournament=tournament, table=1), in_play=True)
+    return tournament
+
+
+@pytest.mark.parametrize("size", SCREEN_SIZES)
+@pytest.mark.parametrize("tables", [4, 8])
+def test_the_tables_in_play_fill_the_screen_names_whole(page, size, tables):
+    """Before a match is confirmed the projector shows the tables in play, not a page of
+    zeros without ranks; 4 tables fill the screen as 8 do; a player's name and total stay
+    on one line; nothing overflows."""
+    _playing(FRENCH_PLAYERS[:tables * 4], f"open-{tables}")
+    page.set_viewport_size(SCREEN_SIZES[size])
+    page.goto(f"/t/open-{tables}/screen/")
+    views = page.locator("#screen .screen-view")
+    assert {views.nth(i).get_attribute("data-view") for i in range(views.count())} == {"tables"}
+    measured = page.evaluate("""() => {
+        const list = document.querySelector('.screen__tables');
+        const players = [...list.querySelectorAll('.screen__player')];
+        return {bottom: list.getBoundingClientRect().bottom, height: window.innerHeight,
+                split: players.filter(p => new Set([...p.getClientRects()].map(r => Math.round(r.bottom))).size !== 1)
+                    .map(p => p.textContent),
+                over: list.getBoundingClientRect().bottom > window.innerHeight
+                      || list.scrollWidth > list.clientWidth + 1};
+    }""")
+    assert measured["split"] == [] and not measured["over"], measured
+    assert measured["bottom"] > 0.6 * measured["height"], measured

@@ -167,7 +167,7 @@ def status_label(row: dict[str, Any]) -> str:
 
 def screen(*, tournament: Tournament) -> dict[str, Any]:
     """The projector's views, in the order it shows them: ``standings`` (pages of
-    ``tournament.screen_top`` rows), ``tables`` (the matches in play, with their totals and
+    ``tournament.screen_top`` rows; none before a match is confirmed), ``tables`` (the matches in play, with their totals and
     round), ``seating`` (every player by name with their table, while a session is seated
     and not started), ``announcements`` (shown ones, newest first); ``session`` (that of the
     moment, or None); ``final_decided``: the final's places come first, under a "Final" mark
@@ -176,6 +176,9 @@ def screen(*, tournament: Tournament) -> dict[str, Any]:
     table = standings(tournament=tournament)
     size = tournament.screen_top
     rows = table.rows
+    # before a match is confirmed, a page of zeros without ranks says nothing: left out
+    if not any(row["ranked"] for row in rows):
+        rows = []
     pages = [rows[start:start + size] for start in range(0, len(rows), size)]
     tables: list[dict[str, Any]] = []
     seating: list[dict[str, Any]] = []
@@ -202,6 +205,8 @@ def screen(*, tournament: Tournament) -> dict[str, Any]:
         "session": session, "standings_pages": pages, "criteria": table.criteria,
         "final_decided": table.final_decided,
         "tables_pages": _pages(tables, TABLES_PER_VIEW),
+        # the rows of two tables a view holds: fewer tables, larger type (screen.css)
+        "tables_rows": (min(len(tables), TABLES_PER_VIEW) + 1) // 2,
         "seating_pages": _pages(seating, NAMES_PER_VIEW),
         "announcements": announcements,
     }
