@@ -183,3 +183,19 @@ def test_the_players_page_counts_with_plural_forms(organiser_client, tournament)
     page = organiser_client.get("/t/spring-open/organise/players/").content.decode()
     assert "7 inscriptions actives, 0 arrivée tardive, 1 forfait." in page
     assert "forfaits" not in page.split('id="registration-counts"')[1].split("</span>")[0]
+
+
+def test_no_template_puts_a_bare_colon_after_a_word_it_shows():
+    """A ":" written in a template after a value ("{{ verdict }}: …") has no no-break space
+    before it in French ("invérifiable: sans…"): it goes through the catalogue
+    (``pgettext("before a detail", ": ")``), as the sentences around it do."""
+    from django.conf import settings
+
+    found = []
+    for path in sorted((Path(settings.BASE_DIR) / "templates").rglob("*.html")):
+        text = path.read_text()
+        text = re.sub(r"\{% blocktranslate.*?\{% endblocktranslate %\}", "", text, flags=re.S)
+        text = re.sub(r"\{% translate .*?%\}|\{#.*?#\}", "", text)
+        found += [f"{path.name}: {match.group(0)}"
+                  for match in re.finditer(r"(\}\}|%\})\s?:\s", text)]
+    assert found == []
