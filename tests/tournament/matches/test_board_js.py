@@ -2,12 +2,12 @@
 engine's answers: on a corpus of boards from the engine's simulator (every round of simulated
 matches of two to four players, after each of their placements), every fitting place of every
 tile not yet played (the tile, the cell and the way it is turned) is the same set in node
-running board.js as in ``scoring``, and so are the open cells. The two cannot drift."""
+running board.js as in ``scoring``, and so are the open cells. The two cannot drift: without
+Node.js these tests fail, they never skip (tests/node.py)."""
 
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -18,14 +18,12 @@ from scoring.record import PlaceRecord, TurnRecord
 from scoring.record_reading import parse_record
 from scoring.rules import RULE_SETS
 from scoring.simulate import simulate_match
+from tests.node import node
 from tournament import engine
 from tournament.matches.reading.turn_preview import rule_figures
 
 BOARD_JS = (Path(__file__).resolve().parents[3]
             / "tournament" / "static" / "tournament" / "matches" / "board.js")
-NODE = shutil.which("node")
-
-pytestmark = pytest.mark.skipif(NODE is None, reason="node runs board.js")
 
 RUN = """
 const rules = require(process.argv[1]);
@@ -72,7 +70,7 @@ def engine_answers(placements: list[str]) -> dict:
 def test_board_js_fits_every_tile_where_the_engine_does():
     boards = corpus(range(12))
     assert len(boards) > 400
-    run = subprocess.run([NODE, "-e", RUN, str(BOARD_JS)], input=json.dumps(boards),
+    run = subprocess.run([node(), "-e", RUN, str(BOARD_JS)], input=json.dumps(boards),
                          capture_output=True, text=True, timeout=300, check=True)
     answers = json.loads(run.stdout)
     places = 0
@@ -97,7 +95,7 @@ process.stdout.write(JSON.stringify([
   board.orientations("0-0-0", "U(3,3)"), board.orientations("0-1-2", "D(-1,0)"),
   board.orientations("3-5-5", "U(1,0)"), board.orientations("2-3-5", "U(1,0)")]));
 """
-    run = subprocess.run([NODE, "-e", check, str(BOARD_JS)], capture_output=True, text=True,
+    run = subprocess.run([node(), "-e", check, str(BOARD_JS)], capture_output=True, text=True,
                          timeout=60, check=True)
     answers = json.loads(run.stdout)
     board = Board([Placement.parse("U(0,0):5-5-5"), Placement.parse("D(0,0):5-5-3")])
@@ -128,7 +126,7 @@ process.stdout.write(JSON.stringify(out));
 
 
 def preview_js(states: list[dict]) -> list[list[dict | None]]:
-    run = subprocess.run([NODE, "-e", PREVIEW, str(BOARD_JS)], input=json.dumps(states),
+    run = subprocess.run([node(), "-e", PREVIEW, str(BOARD_JS)], input=json.dumps(states),
                          capture_output=True, text=True, timeout=300, check=True)
     return json.loads(run.stdout)
 

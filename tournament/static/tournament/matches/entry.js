@@ -144,7 +144,7 @@
     var openCells = board ? Array.prototype.slice.call(board.querySelectorAll("polygon.open")) : [];
     var grid = form.querySelector(".tile-grid");
     if (grid && form.hasAttribute("data-tiles-kept")) {
-      var placed = [];
+      var placed;
       try { placed = JSON.parse((board && board.dataset.placements) || "[]"); } catch (e) { placed = []; }
       syncTiles(grid, legal, placed);
     }
@@ -427,7 +427,7 @@
   // holds; the server says it then.
   function showLocalPreview(form, preview, board) {
     var rules = window.TriominosBoard;
-    var scoring = null;
+    var scoring;
     try { scoring = JSON.parse((board && board.dataset.scoring) || "null"); } catch (e) { scoring = null; }
     var pool = Number(form.dataset.pool);
     if (!rules || !scoring || !board || !board.hasAttribute("data-placements") || !form.hasAttribute("data-pool")) { return false; }
@@ -437,7 +437,7 @@
     cell = rules.cellName(cell);
     var table = window.TriominosPending ? window.TriominosPending.table() : null;
     if (!table) {
-      var placements = [];
+      var placements;
       try { placements = JSON.parse(board.dataset.placements || "[]"); } catch (e) { return false; }
       table = { board: new rules.Board(placements), pending: [] };
     }
@@ -576,8 +576,8 @@
       var newTitle = drawn.querySelector("title");
       if (title && newTitle) { title.textContent = newTitle.textContent; }
       board.setAttribute("data-legal", changes.getAttribute("data-legal") || "{}");
-      var placements = [];
-      var placed = [];
+      var placements;
+      var placed;
       try { placements = JSON.parse(board.getAttribute("data-placements") || "[]"); } catch (e) { placements = []; }
       try { placed = JSON.parse(changes.getAttribute("data-placed") || "[]"); } catch (e) { placed = []; }
       board.setAttribute("data-placements", JSON.stringify(placements.concat(placed)));

@@ -19,7 +19,7 @@
 
   function queued() {
     var id = matchId();
-    var queue = [];
+    var queue;
     try { queue = JSON.parse(window.localStorage.getItem("triominos.queue." + id) || "[]"); } catch (e) { queue = []; }
     return queue.filter(function (item) { return /\/turns\/$/.test(new URL(item.url, window.location.href).pathname); });
   }
@@ -43,7 +43,7 @@
      draws); also what entry.js previews a fitting tile on (window.TriominosPending.table). */
   function table() {
     var board = document.getElementById("board");
-    var placements = [];
+    var placements;
     try { placements = JSON.parse((board && board.dataset.placements) || "[]"); } catch (e) { placements = []; }
     var result = {board: new rules.Board(placements), pending: []};
     queued().forEach(function (item) {
