@@ -16,7 +16,8 @@ module.exports = [
     languageOptions: {
       ecmaVersion: 2020,
       sourceType: "script",
-      globals: { ...globals.browser, htmx: "readonly", module: "readonly" },
+      // board.js and turn_check.js are also CommonJS modules for the tests under Node
+      globals: { ...globals.browser, htmx: "readonly", module: "readonly", require: "readonly" },
     },
     rules: {
       "no-unused-vars": ["error", { args: "none", caughtErrors: "none" }],

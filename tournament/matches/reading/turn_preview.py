@@ -1,7 +1,8 @@
 """The engine's word on a turn not saved yet: where a tile fits, what it would score or why it
 does not go there (:func:`turn_preview`), what the browser needs to say it itself for a tile
-that fits (:func:`browser_scoring`), and the table as it stood before a turn, for the
-correction and insertion pages (:func:`board_before`)."""
+that fits and to refuse a turn as the server would (:func:`browser_scoring`,
+``TURN_REFUSALS``), and the table as it stood before a turn, for the correction and
+insertion pages (:func:`board_before`)."""
 
 from __future__ import annotations
 
@@ -9,8 +10,10 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from tournament import engine
 from tournament.matches.reading.replay import match_replay_before
@@ -119,6 +122,45 @@ def turn_preview(
     return preview
 
 
+#: What the turn's form says of a turn it refuses, by its error's code, next to the field it
+#: names (forms/entry.py, forms/parsing.py); the tablet says the same of a turn it refuses
+#: before queuing it offline (``browser_scoring``'s ``refusals``, turn_check.js).
+TURN_REFUSALS = {
+    "player_required": _("Who opens the round? Choose the player."),
+    "tile_missing": _("Pick the tile played (or use the draw and pass button)."),
+    "cell_missing": _("Tap the cell where the tile went."),
+    "corners_ambiguous": _("The tile fits this cell in several ways: choose how it is turned."),
+    "claim_missing": _("Enter the points the player announced (or tap “as computed” if that is "
+                       "what they said)."),
+    "unknown-tile": _("“%(given)s” is not a tile: three values from 0 to 5, like 345 or 3-4-5."),
+    "invalid-cell": _("“%(given)s” is not a cell: write it like U(0,0) or D(-1,2)."),
+    "invalid-corners": _("“%(given)s”: give the three corner values clockwise from the apex, "
+                         "like 5-3-4."),
+}
+#: The points a claim may announce (the form's ``claimed``).
+CLAIM_LIMITS = (-1000, 1000)
+#: The engine's refusals of a turn that the tablet finds itself (board.js's rules).
+ENGINE_REFUSALS = ("too-many-draws", "tile-already-played", "occupied")
+
+
+def refusal_words() -> dict[str, str]:
+    """Every refusal of ``TURN_REFUSALS`` and ``ENGINE_REFUSALS`` in the user's language, its
+    parameters as ``{name}``; the claim outside its limits in Django's words; and the preview's
+    words for a tile that does not fit the cell (``no-fit``: the engine's own name the place
+    in words from the tiles around it, which the tablet does not; the server's answer does)."""
+    given = {"given": "{given}"}
+    words = {code: str(text) % given if "%(given)s" in str(text) else str(text)
+             for code, text in TURN_REFUSALS.items()}
+    low, high = CLAIM_LIMITS
+    words["min_value"] = str(MinValueValidator.message) % {"limit_value": low}
+    words["max_value"] = str(MaxValueValidator.message) % {"limit_value": high}
+    words.update({code: engine.problem_template(code) for code in ENGINE_REFUSALS})
+    words["no-fit"] = gettext(
+        "%(tile)s does not fit the cell chosen: the tile goes back to the player.") % {
+        "tile": "{tile}"}
+    return words
+
+
 def browser_scoring(live: LiveRound | None) -> dict[str, Any] | None:
     """What ``board.js`` needs to preview a turn whose tile fits as :func:`turn_preview` does,
     without a request: the rule set's figures a placement's score reads and the preview's
@@ -134,6 +176,8 @@ def browser_scoring(live: LiveRound | None) -> dict[str, Any] | None:
         return None
     return {
         "rules": rule_figures(live.replay.rules),
+        "players": [str(name) for name in live.replay.players],
+        "refusals": refusal_words(),
         "words": {
             "engine": gettext("Engine:"),
             "turned": gettext("How is it turned?"),

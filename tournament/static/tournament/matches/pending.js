@@ -17,11 +17,15 @@
     return found ? found[1] : null;
   }
 
+  /* The turns waiting to send, up to the first one refused: the page shows the match as the
+     server has it from there on (the refused ones are listed by queue.js, with why). */
   function queued() {
     var id = matchId();
     var queue;
     try { queue = JSON.parse(window.localStorage.getItem("triominos.queue." + id) || "[]"); } catch (e) { queue = []; }
-    return queue.filter(function (item) { return /\/turns\/$/.test(new URL(item.url, window.location.href).pathname); });
+    var refused = queue.findIndex(function (item) { return item.state === "refused"; });
+    return queue.slice(0, refused < 0 ? queue.length : refused)
+      .filter(function (item) { return /\/turns\/$/.test(new URL(item.url, window.location.href).pathname); });
   }
 
   function field(item, name) {
