@@ -188,7 +188,7 @@ test("refused: kept with the server's reason and what to do; the page asked agai
   assert.deepEqual(one.htmx.asked, [["GET", new URL(PAGE).pathname]], "the page brought to the server's match");
   const rows = one.panel().querySelectorAll("li");
   assert.equal(rows[0].getAttribute("data-state"), "refused");
-  assert.ok(rows[0].querySelector(".send-queue__help").textContent.includes("correct the turn"));
+  assert.ok(rows[0].querySelector(".send-queue__help").textContent.includes("enter it again, corrected"));
   assert.equal(rows[1].getAttribute("data-state"), "blocked");
   assert.ok(rows[1].querySelector(".send-queue__help").textContent.includes("Waits behind"));
   await clock.advance(60000);
@@ -218,7 +218,7 @@ test("stale: the match changed on another tablet; the page is the server's answe
   assert.equal(one.window.document.getElementById("match").getAttribute("data-revision"), "9");
   const row = one.panel().querySelector("li");
   assert.equal(row.getAttribute("data-refusal"), "stale");
-  assert.ok(row.querySelector(".send-queue__help").textContent.includes("enter the turn again"));
+  assert.ok(row.querySelector(".send-queue__help").textContent.includes("send it again"));
   // sent again: at the revision of the match now shown, and saved
   row.querySelector("button[data-action=send-again]").click();
   await settle();

@@ -8,12 +8,13 @@ Node.js these tests fail, they never skip (tests/node.py)."""
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 from pathlib import Path
 
 import pytest
 
-from scoring import ALL_TILES, Board, Cell, MatchReplay, Placement
+from scoring import ALL_TILES, Board, Cell, MatchReplay, Placement, settle
 from scoring.record import PlaceRecord, TurnRecord
 from scoring.record_reading import parse_record
 from scoring.rules import RULE_SETS
@@ -233,3 +234,46 @@ def test_board_js_scores_a_few_turns_as_the_engine_previews_them():
             f"(draws) = {with_draws['points']}"
         assert too_many is None and no_fit is None
         assert last["penalty"] == 3 * rules.draw_penalty
+
+
+SETTLE = """
+const rules = require(process.argv[1]);
+const asks = JSON.parse(require("fs").readFileSync(0, "utf8"));
+process.stdout.write(JSON.stringify(asks.map((ask) => ask.totals
+  ? rules.settle(ask.totals, ask.end, ask.out, ask.rules)
+  : -rules.passPenalty(ask.draws, ask.rules))));
+"""
+
+
+def test_board_js_settles_a_round_and_prices_a_pass_as_the_engine_does():
+    """What the tablet shows pending when a round ends offline: a pass's cost (its draws, and
+    the failed draws' penalty after the most draws allowed) and the round's settlement (out:
+    the bonus and the others' racks; blocked: the lowest rack takes the others', and under
+    some rule sets the others lose their own) are the engine's, under every rule set, on
+    racks drawn at random (ties for the lowest included)."""
+    draw = random.Random(40)
+    asks, expected = [], []
+    for name in RULE_SETS:
+        rules = engine.rule_set(name)
+        figures = rule_figures(rules)
+        for draws in range(rules.max_draws + 1):
+            replay = MatchReplay(["A", "B"], rules=rules)
+            replay.begin_round()
+            replay.play(TurnRecord(player=0, place=PlaceRecord(cell=Cell(0, 0, "U"),
+                                                               corners=(5, 5, 5))))
+            report = replay.play(TurnRecord(player=1, draws=draws))
+            asks.append({"draws": draws, "rules": figures})
+            expected.append(report.points)
+        for _ in range(60):
+            totals = [draw.choice([0, 3, 7, 12, 12, 25, 40]) for _ in range(draw.randint(2, 4))]
+            end = draw.choice(["out", "blocked", "unfinished"])
+            out = draw.randrange(len(totals)) if end == "out" else None
+            if out is not None:
+                totals[out] = 0
+            asks.append({"totals": totals, "end": end, "out": out, "rules": figures})
+            found = settle(totals, end=end, out_player=out, rules=rules)
+            expected.append(list(found) if found is not None else None)
+    run = subprocess.run([node(), "-e", SETTLE, str(BOARD_JS)], input=json.dumps(asks),
+                         capture_output=True, text=True, timeout=120, check=True)
+    assert json.loads(run.stdout) == expected
+    assert any(points < 0 for points in expected if isinstance(points, int))

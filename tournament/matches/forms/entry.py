@@ -21,7 +21,11 @@ from tournament.matches.forms.parsing import (
     tile_error,
 )
 from tournament.matches.reading.replayed_match import LiveRound, ReplayedMatch
-from tournament.matches.reading.turn_preview import CLAIM_LIMITS, TURN_REFUSALS
+from tournament.matches.reading.turn_preview import (
+    CLAIM_LIMITS,
+    TILES_OR_TOTAL,
+    TURN_REFUSALS,
+)
 from tournament.matches.services import TurnInput
 from tournament.models import Turn
 
@@ -207,7 +211,7 @@ class RoundEndForm(RevisionForm):
             text = (data.get(f"rack_{i}") or "").strip()
             total = data.get(f"total_{i}")
             if text and total is not None:
-                self.add_error(f"rack_{i}", _("Give the tiles or the total, not both."))
+                self.add_error(f"rack_{i}", TILES_OR_TOTAL)
                 continue
             if total is not None:
                 racks.append(total)

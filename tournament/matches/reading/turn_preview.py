@@ -137,6 +137,8 @@ TURN_REFUSALS = {
     "invalid-corners": _("“%(given)s”: give the three corner values clockwise from the apex, "
                          "like 5-3-4."),
 }
+#: A rack given as tiles and as a total (the round's end form).
+TILES_OR_TOTAL = _("Give the tiles or the total, not both.")
 #: The points a claim may announce (the form's ``claimed``).
 CLAIM_LIMITS = (-1000, 1000)
 #: The engine's refusals of a turn that the tablet finds itself (board.js's rules).
@@ -184,12 +186,38 @@ def browser_scoring(live: LiveRound | None) -> dict[str, Any] | None:
             "draws": gettext("draws"),
             "bonuses": {name: str(label) for name, label in engine.BONUS_LABELS.items()},
         },
+        "round_end": round_end_words(),
+    }
+
+
+def round_end_words() -> dict[str, str]:
+    """The racks' form as the tablet draws it when a round ends offline (round_end.js), in the
+    words of the server's (_round_end_form.html), and the refusals it finds itself."""
+    return {
+        "title": gettext("Racks shown"),
+        "help": gettext("Type each player's tiles (e.g. 012 345 5-5-3), or only their total when "
+                        "the tiles were not noted. The settlement claimed is optional: type the "
+                        "winner's, the others' blank count as 0."),
+        "player": gettext("Player"),
+        "tiles": gettext("Tiles left"),
+        "total": gettext("or total"),
+        "settlement": gettext("Settlement claimed"),
+        "settle": gettext("Settle the round"),
+        "pending": gettext("Settlement, pending until the racks are sent:"),
+        "out": gettext("%(name)s went out") % {"name": "{name}"},
+        "blocked": gettext("the table is blocked"),
+        "unknown-tile": str(TURN_REFUSALS["unknown-tile"]) % {"given": "{given}"},
+        "both": str(TILES_OR_TOTAL),
+        "tile-already-played/rack": engine.problem_template("tile-already-played/rack"),
+        "tile-already-played/same-rack": engine.problem_template("tile-already-played/same-rack"),
+        "tile-already-played/two-racks": engine.problem_template("tile-already-played/two-racks"),
     }
 
 
 def rule_figures(rules: Any) -> dict[str, Any]:
-    """The figures of a rule set (the engine's ``RuleSet``) that a placement's score reads,
-    by their names in ``scoring/rules.py``: what ``board.js`` scores with (it refuses a set
+    """The figures of a rule set (the engine's ``RuleSet``) that a placement's score, a pass's
+    penalty and a round's settlement read, by their names in ``scoring/rules.py``: what
+    ``board.js`` scores with (it refuses a set
     with a figure it does not know, and the server previews then).
 
     >>> rule_figures(engine.rule_set("travel-tour"))["two_sides_bonus"] is None
@@ -203,4 +231,7 @@ def rule_figures(rules: Any) -> dict[str, Any]:
         "hexagon_bonuses": list(rules.hexagon_bonuses),
         "draw_penalty": rules.draw_penalty,
         "max_draws": rules.max_draws,
+        "failed_draws_penalty": rules.failed_draws_penalty,
+        "going_out_bonus": rules.going_out_bonus,
+        "blocked_others_lose_rack": rules.blocked_others_lose_rack,
     }

@@ -246,7 +246,7 @@
       return true;
     }
     var stale = status === 409 || response.headers.get("X-Submission") === "stale";
-    var reason = stale ? text("stale", "The match was changed on another tablet before this turn arrived: it was not saved.")
+    var reason = stale ? text("stale", "Refused: the match was changed on another tablet (a turn saved there, a correction, a confirmation, the practice table started again) before this turn arrived, so it was not saved.")
       : (said && said.text) || text("refused-status", "Refused by the server ({status}).").replace("{status}", String(status));
     change(id, function (queue) {
       queue.forEach(function (other) {
@@ -270,8 +270,8 @@
   /* What the referee can do about a refused write. */
   function help(refusal) {
     return refusal === "stale"
-      ? text("stale-help", "The page now shows the match as the server has it: enter the turn again if it still stands, or discard it.")
-      : text("refused-help", "The page now shows the match as the server has it: correct the turn and send it again, or discard it.");
+      ? text("stale-help", "The page now shows the match as the server has it. If the turn still stands, send it again: it is checked against the match as it is now. Otherwise discard it.")
+      : text("refused-help", "The page now shows the match as the server has it. Discard this turn and enter it again, corrected, in the form.");
   }
 
   function replaceMatch(id, html, said) {
