@@ -36,6 +36,7 @@ var STATIC_FILES = [
   "{% static 'tournament/matches/board.js' %}",
   "{% static 'tournament/matches/pending.js' %}",
   "{% static 'tournament/matches/turn_check.js' %}",
+  "{% static 'tournament/matches/round_end.js' %}",
   "{% static 'django_htmx/htmx-2.min.js' %}",
 ];
 var MATCH_PAGE = /^\/t\/[^/]+\/matches\/\d+\/$/;

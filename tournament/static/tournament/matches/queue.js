@@ -301,6 +301,13 @@
 
   /* -- the page: the queue shown, the referee's choices ---------------------------------- */
 
+  /* What a write is: "turn", "pass", "racks" (a round's end) or "other". */
+  function kind(item) {
+    var path = new URL(item.url, window.location.href).pathname;
+    if (/\/turns\/$/.test(path)) { return item.fields.some(function (p) { return p[0] === "pass"; }) ? "pass" : "turn"; }
+    return /\/rounds\/\d+\/end\/$/.test(path) ? "racks" : "other";
+  }
+
   function describe(item) {
     var path = new URL(item.url, window.location.href).pathname;
     if (/\/turns\/$/.test(path)) {
@@ -310,6 +317,8 @@
       return text("turn", "Tile {tile} at {cell}, {points} points").replace("{tile}", field(item, "tile"))
         .replace("{cell}", field(item, "cell")).replace("{points}", field(item, "claimed"));
     }
+    var ends = /\/rounds\/(\d+)\/end\/$/.exec(path);
+    if (ends) { return text("racks", "The racks of round {round}").replace("{round}", ends[1]); }
     return text("other", "A change to the match");
   }
 
@@ -356,6 +365,7 @@
     queue.forEach(function (item) {
       var row = document.createElement("li");
       row.setAttribute("data-key", item.key);
+      row.setAttribute("data-kind", kind(item));
       row.setAttribute("data-state", item.state === "refused" ? "refused" : blocked ? "blocked" : "waiting");
       row.className = "send-queue__item send-queue__item--" + row.getAttribute("data-state");
       var what = document.createElement("span");
