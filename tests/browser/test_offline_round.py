@@ -56,6 +56,18 @@ def place(page, turn: dict) -> None:
     page.keyboard.press("Enter")
 
 
+def open_on_a_tile(page) -> list[str]:
+    """The cells offered to tap (or marked as fitting) where a tile lies, saved or pending."""
+    return page.evaluate("""() => {
+        const board = document.getElementById("board");
+        const taken = new Set(JSON.parse(board.getAttribute("data-placements") || "[]").map((p) => p.split(":")[0]));
+        board.querySelectorAll(".tile--pending").forEach((g) => taken.add(g.getAttribute("data-cell")));
+        return Array.from(board.querySelectorAll("polygon.open, polygon.fits"))
+            .filter((p) => p.getAttribute("display") !== "none" && taken.has(p.getAttribute("data-cell")))
+            .map((p) => p.getAttribute("data-cell"));
+    }""")
+
+
 def shown(page) -> dict:
     """What the page shows of the match: its revision, the table, the scores, the round's
     state, the turns' rows, what is drawn pending."""
@@ -138,6 +150,7 @@ def test_a_round_entered_offline_ends_as_the_server_has_it(browser, live_server,
             else:
                 place(page, turn)
             expect(page.locator("#send-queue")).to_have_attribute("data-count", str(index))
+            assert open_on_a_tile(page) == []
         expect(page.locator("#id_cell_errors")).to_have_count(0)  # gone with the mistake
 
         # the round's end, offline: the last tile emptied its player's hand
