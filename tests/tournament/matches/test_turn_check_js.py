@@ -1,11 +1,12 @@
 """The tablet refuses a turn before queuing it offline as the server refuses it when it
 arrives (turn_check.js): on a real match, each mistake a referee makes (no cell touched, no
 tile, a tile already played, a cell taken, a tile that does not fit, no points, points out of
-range, no one to open, a tile turned several ways) is posted to the server and checked in
-Node from what the match page gives the tablet (its table, its pool, its words); both find
-the same refusals, next to the same fields, in the same words. The server names a tile that
-does not fit by the place in words (``corner-mismatch``, ``no-shared-side``), the tablet with
-the preview's words (``no-fit``). Without Node.js this fails, it never skips."""
+range or not a number, no one to open, a tile turned several ways) is posted to the server
+and checked in Node from what the match page gives the tablet (its table, its pool, its
+words); both find the same refusals, next to the same fields, in the same words. The server
+names a tile that does not fit by the place in words (``corner-mismatch``,
+``no-shared-side``), the tablet with the preview's words (``no-fit``). Without Node.js this
+fails, it never skips."""
 
 from __future__ import annotations
 
@@ -102,6 +103,7 @@ def test_the_tablet_refuses_a_turn_as_the_server_does(referee, referee_client, t
         {"tile": "4-5-5", "cell": "D(0,0)", "claimed": ""},
         {"tile": "4-5-5", "cell": "D(0,0)", "claimed": "1001"},
         {"tile": "4-5-5", "cell": "D(0,0)", "claimed": "-1001"},
+        {"tile": "4-5-5", "cell": "D(0,0)", "claimed": "douze"},
         {"tile": "4-5-5", "cell": "D(0,0)", "claimed": "14"},   # taken by both: last
     ])
     assert all(found[:-1]) and found[-1] == []

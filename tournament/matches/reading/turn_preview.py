@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.core.validators import MaxValueValidator, MinValueValidator
+from django.forms import IntegerField
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -154,6 +155,7 @@ def refusal_words() -> dict[str, str]:
     words = {code: str(text) % given if "%(given)s" in str(text) else str(text)
              for code, text in TURN_REFUSALS.items()}
     low, high = CLAIM_LIMITS
+    words["invalid"] = str(IntegerField.default_error_messages["invalid"])
     words["min_value"] = str(MinValueValidator.message) % {"limit_value": low}
     words["max_value"] = str(MaxValueValidator.message) % {"limit_value": high}
     words.update({code: engine.problem_template(code) for code in ENGINE_REFUSALS})
@@ -168,8 +170,10 @@ def browser_scoring(live: LiveRound | None) -> dict[str, Any] | None:
     without a request: the rule set's figures a placement's score reads and the preview's
     words in the user's language (the same all match long: the table's ``data-scoring``,
     which a save's answer leaves to the page; the tiles left to draw are the turn form's
-    ``data-pool``). None where the table is not known (sheet mode): the server previews
-    every turn then.
+    ``data-pool``). With them, what the tablet needs offline: the players' names and the
+    refusals' words, to refuse a turn as the server would before queuing it (turn_check.js),
+    and the racks' form's words, to end a round (round_end.js). None where the table is not
+    known (sheet mode): the server previews every turn then.
 
     >>> browser_scoring(None) is None
     True

@@ -160,10 +160,10 @@
     if (!rows.length) { return; }
     var next = rows.findIndex(function (row) { return row.classList.contains("seat--next"); });
     var added = rows.map(function () { return null; });
+    var figures = scoring();
     pending.forEach(function (turn) {
       var player = turn.player !== undefined && turn.player !== "" ? Number(turn.player) : next;
       if (player < 0 || player >= rows.length) { return; }
-      var figures = scoring();
       if (!turn.pass) {
         added[player] = (added[player] || 0) + turn.points;
       } else if (figures) {

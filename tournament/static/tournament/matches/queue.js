@@ -257,8 +257,8 @@
         }
       });
     });
-    // the page brought to the match as the server has it: the stale answer is that match;
-    // a refused one is the form with this write's values, asked for again
+    // the page brought to the match as the server has it: a stale answer is that match; a
+    // refused one is the match with this write's values in its form, so it is asked for again
     if (stale) { replaceMatch(id, html, null); } else { refreshMatch(id); }
     if (id === pageMatch()) {
       document.body.dispatchEvent(new CustomEvent("entry-announce", {bubbles: true, detail: {
