@@ -18,7 +18,7 @@ def node() -> str:
     found = shutil.which("node")
     if found is None:
         pytest.fail("Node.js is not installed: the suite needs it (README.md, Tests; "
-                    "Debian: apt install nodejs), then `npm ci` in the clone.")
+                    "Debian 12: apt install nodejs npm), then `npm ci` in the clone.")
     return found
 
 
