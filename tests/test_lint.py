@@ -1,5 +1,6 @@
-"""The code passes the project's linter (ruff), keeps its layers (import-linter) and its types
-(mypy), all configured in pyproject.toml (docs/development/architecture.md, docs/development/contributing.md)."""
+"""The code passes the project's linters (ruff; ESLint for the tablet's scripts, configured in
+eslint.config.js), keeps its layers (import-linter) and its types (mypy), configured in
+pyproject.toml (docs/development/architecture.md, docs/development/contributing.md)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+
+from tests.node import eslint
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -19,6 +22,26 @@ def test_ruff_finds_nothing():
         cwd=ROOT, capture_output=True, text=True, timeout=120,
     )
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_eslint_finds_nothing():
+    """The browser's scripts and their tests pass ESLint (installed by `npm ci`: without it,
+    or without Node.js, this fails, it never skips)."""
+    result = subprocess.run([*eslint(), "--max-warnings", "0"], cwd=ROOT, capture_output=True,
+                            text=True, timeout=300)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_eslint_refuses_a_script_with_a_mistake():
+    """The check can fail: a script of the tablet's that reads a name it never declared, or
+    compares with ``==``, is refused."""
+    probe = ('(function () {\n  "use strict";\n  if (answer == 1) { window.x = 1; }\n})();\n')
+    result = subprocess.run(
+        [*eslint(), "--stdin", "--stdin-filename", "tournament/static/tournament/probe.js"],
+        input=probe, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "'answer' is not defined" in result.stdout
+    assert "eqeqeq" in result.stdout
 
 
 def lint_imports(root: Path = ROOT) -> subprocess.CompletedProcess:

@@ -306,6 +306,14 @@ def problem_message(template: str, params: Mapping[str, object],
     return _translated(english, values)
 
 
+def problem_template(template: str) -> str:
+    """An engine problem's template in the user's language, its parameters left to fill
+    (``{player}``, ``{tile}``...): the words :func:`problem_message` says, for a page's script
+    that says them itself (a turn checked on a tablet before it is queued offline). A problem
+    about a cell takes the template the pages use (``_LOCATED_MESSAGES``)."""
+    return gettext(_LOCATED_MESSAGES.get(template) or MESSAGES[template])
+
+
 def record_error_message(error: RecordError) -> str:
     """Why a match record cannot be read, in the user's language: the error's English template
     (scoring/messages.py, collected into the catalogues) translated, then formatted with its

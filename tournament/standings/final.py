@@ -37,8 +37,8 @@ FINAL_TABLES: dict[int, tuple[tuple[int, ...], ...]] = {
     4: ((0, 1, 2, 3),),
     8: ((0, 3, 4, 7), (1, 2, 5, 6)),
 }
-#: A finalist's figures kept over the whole tournament (``overall``): the matches and every
-#: criterion.
+#: A player's figures kept over the whole tournament once the final is decided (``overall``):
+#: the matches and every criterion.
 WHOLE_TOURNAMENT_FIGURES = ("matches", *CRITERIA)
 STAGE_FINAL = "final"
 STAGE_QUALIFYING = "qualifying"
@@ -104,10 +104,12 @@ def final_standings(
     ``qualifying`` rows (``standings_compute`` over the qualifying ``results``): rows with
     ``stage`` ("final" or "qualifying") and ``qualifying_rank`` (the rank the qualifying
     sessions gave, None when not ranked there). A finalist's figures are those of the final,
-    and ``overall`` holds their figures over the whole tournament, qualifying and final
-    (``matches`` and every criterion, as ``standings_compute`` counts them with the
-    qualifying's ``absences`` and ``forfeit``): the club teams and a career count those. The
-    others' figures are the qualifying sessions', which are their whole tournament's."""
+    the others' those of the qualifying sessions; every row's ``overall`` holds the player's
+    figures over the whole tournament, qualifying and final (``matches`` and every criterion,
+    as ``standings_compute`` counts them with the qualifying's ``absences`` and ``forfeit``):
+    the club teams and a career count those. A player the final did not seat has the same
+    figures there but one: their opponents' strength, which counts what the opponents they
+    met did in the final too."""
     finalist_ids = {player_id for result in final_results for player_id in result.player_ids}
     qualifying_rank = {row["player_id"]: row["rank"] for row in qualifying}
     final_rows = standings_compute(
@@ -118,8 +120,7 @@ def final_standings(
     overall = {
         row["player_id"]: {code: row[code] for code in WHOLE_TOURNAMENT_FIGURES}
         for row in standings_compute(
-            players=[player for player in players if player.id in finalist_ids],
-            results=[*results, *final_results], criteria=criteria,
+            players=players, results=[*results, *final_results], criteria=criteria,
             absences=absences, forfeit=forfeit)
     }
     unplaced = len(qualifying) + 1
@@ -139,18 +140,19 @@ def final_standings(
         if row["ranked"] and key != previous:
             rank, previous = position, key
         rows.append({**row, "rank": rank if row["ranked"] else None, "position": position,
-                     "stage": STAGE_FINAL, "overall": overall[row["player_id"]]})
+                     "stage": STAGE_FINAL})
     rest = [row for row in qualifying if row["player_id"] not in finalist_ids]
     rows.extend(_after_the_final(rest, first=len(rows) + 1))
     for row in rows:
         row["qualifying_rank"] = qualifying_rank.get(row["player_id"])
+        row["overall"] = overall[row["player_id"]]
     _label_ranks(rows)
     return rows
 
 
 def whole_tournament(row: dict[str, Any]) -> dict[str, Any]:
-    """A standings row's figures over the whole tournament: a finalist's ``overall`` (the
-    qualifying sessions and the final), anyone else's own row (they played no final).
+    """A standings row's figures over the whole tournament: its ``overall`` once the final is
+    decided (the qualifying sessions and the final), else the row itself (no final counts).
 
     >>> whole_tournament({"match_points": 3, "overall": {"match_points": 7}})["match_points"]
     7

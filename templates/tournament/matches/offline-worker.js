@@ -26,11 +26,17 @@ var STATIC_FILES = [
   "{% static 'tournament/logout.js' %}",
   "{% static 'tournament/favicon.svg' %}",
   "{% static 'tournament/matches/match.css' %}",
+  "{% static 'tournament/matches/entry_board.js' %}",
+  "{% static 'tournament/matches/entry_preview.js' %}",
+  "{% static 'tournament/matches/entry_answer.js' %}",
+  "{% static 'tournament/matches/entry_correction.js' %}",
   "{% static 'tournament/matches/entry.js' %}",
   "{% static 'tournament/matches/queue.js' %}",
   "{% static 'tournament/matches/offline_page.js' %}",
   "{% static 'tournament/matches/board.js' %}",
   "{% static 'tournament/matches/pending.js' %}",
+  "{% static 'tournament/matches/turn_check.js' %}",
+  "{% static 'tournament/matches/round_end.js' %}",
   "{% static 'django_htmx/htmx-2.min.js' %}",
 ];
 var MATCH_PAGE = /^\/t\/[^/]+\/matches\/\d+\/$/;

@@ -4,13 +4,12 @@ the second is refused as already here. Never a server error, never the same arch
 
 from __future__ import annotations
 
-import threading
-
 import pytest
 from django.core.exceptions import ValidationError
-from django.db import connection, connections
+from django.db import connection
 
 from bench.hostile_archives import well_formed
+from tests.concurrency import run_at_once
 from tournament.archive.imports import past_results_import
 from tournament.models import ArchiveImport, Tournament
 
@@ -24,26 +23,16 @@ pytestmark = [
 def imported_at_once(*archives: bytes) -> list[str]:
     """Each archive imported in its own thread, all started together: "imported <slug>" or
     the refusal's code, or the error."""
-    start = threading.Barrier(len(archives))
-    outcomes: list[str] = [""] * len(archives)
 
-    def run(index: int, data: bytes) -> None:
+    def imported(data: bytes) -> str:
         try:
-            start.wait()
-            outcomes[index] = "imported " + past_results_import(data=data).tournament.slug
+            return "imported " + past_results_import(data=data).tournament.slug
         except ValidationError as error:
-            outcomes[index] = error.error_dict["archive"][0].code
-        except Exception as error:  # noqa: BLE001 - reported by the test
-            outcomes[index] = repr(error)
-        finally:
-            connections.close_all()
+            return error.error_dict["archive"][0].code
 
-    threads = [threading.Thread(target=run, args=pair) for pair in enumerate(archives)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
-    return outcomes
+    outcomes = run_at_once({str(index): lambda data=data: imported(data)
+                            for index, data in enumerate(archives)})
+    return [outcomes[str(index)] for index in range(len(archives))]
 
 
 def test_two_archives_under_one_address_at_once_both_import():

@@ -88,10 +88,7 @@ def tournament_plans(draw, *, final: bool) -> Plan:
     return Plan(
         players=players, criteria=criteria, check_in=check_in,
         team_size=draw(st.integers(1 if final else 0, 3)),
-        # A finalist's club row under the opponents' criterion is a known disagreement
-        # (test_generated.py, OPPONENTS_OF_A_FINALIST): drawn without a final only.
-        team_criterion=draw(st.sampled_from(
-            [code for code in CRITERIA if not (final and code == "opponents")])),
+        team_criterion=draw(st.sampled_from(CRITERIA)),
         prize_count=draw(st.integers(1, 3)),
         sessions=sessions, withdraw=withdraw, final_size=final_size,
         final_totals=[draw(st.one_of(st.none(), st.lists(st.sampled_from(TOTALS), min_size=4,

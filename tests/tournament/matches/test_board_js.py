@@ -2,30 +2,29 @@
 engine's answers: on a corpus of boards from the engine's simulator (every round of simulated
 matches of two to four players, after each of their placements), every fitting place of every
 tile not yet played (the tile, the cell and the way it is turned) is the same set in node
-running board.js as in ``scoring``, and so are the open cells. The two cannot drift."""
+running board.js as in ``scoring``, and so are the open cells. The two cannot drift: without
+Node.js these tests fail, they never skip (tests/node.py)."""
 
 from __future__ import annotations
 
 import json
-import shutil
+import random
 import subprocess
 from pathlib import Path
 
 import pytest
 
-from scoring import ALL_TILES, Board, Cell, MatchReplay, Placement
+from scoring import ALL_TILES, Board, Cell, MatchReplay, Placement, settle
 from scoring.record import PlaceRecord, TurnRecord
 from scoring.record_reading import parse_record
 from scoring.rules import RULE_SETS
 from scoring.simulate import simulate_match
+from tests.node import node
 from tournament import engine
 from tournament.matches.reading.turn_preview import rule_figures
 
 BOARD_JS = (Path(__file__).resolve().parents[3]
             / "tournament" / "static" / "tournament" / "matches" / "board.js")
-NODE = shutil.which("node")
-
-pytestmark = pytest.mark.skipif(NODE is None, reason="node runs board.js")
 
 RUN = """
 const rules = require(process.argv[1]);
@@ -72,7 +71,7 @@ def engine_answers(placements: list[str]) -> dict:
 def test_board_js_fits_every_tile_where_the_engine_does():
     boards = corpus(range(12))
     assert len(boards) > 400
-    run = subprocess.run([NODE, "-e", RUN, str(BOARD_JS)], input=json.dumps(boards),
+    run = subprocess.run([node(), "-e", RUN, str(BOARD_JS)], input=json.dumps(boards),
                          capture_output=True, text=True, timeout=300, check=True)
     answers = json.loads(run.stdout)
     places = 0
@@ -97,7 +96,7 @@ process.stdout.write(JSON.stringify([
   board.orientations("0-0-0", "U(3,3)"), board.orientations("0-1-2", "D(-1,0)"),
   board.orientations("3-5-5", "U(1,0)"), board.orientations("2-3-5", "U(1,0)")]));
 """
-    run = subprocess.run([NODE, "-e", check, str(BOARD_JS)], capture_output=True, text=True,
+    run = subprocess.run([node(), "-e", check, str(BOARD_JS)], capture_output=True, text=True,
                          timeout=60, check=True)
     answers = json.loads(run.stdout)
     board = Board([Placement.parse("U(0,0):5-5-5"), Placement.parse("D(0,0):5-5-3")])
@@ -128,7 +127,7 @@ process.stdout.write(JSON.stringify(out));
 
 
 def preview_js(states: list[dict]) -> list[list[dict | None]]:
-    run = subprocess.run([NODE, "-e", PREVIEW, str(BOARD_JS)], input=json.dumps(states),
+    run = subprocess.run([node(), "-e", PREVIEW, str(BOARD_JS)], input=json.dumps(states),
                          capture_output=True, text=True, timeout=300, check=True)
     return json.loads(run.stdout)
 
@@ -235,3 +234,46 @@ def test_board_js_scores_a_few_turns_as_the_engine_previews_them():
             f"(draws) = {with_draws['points']}"
         assert too_many is None and no_fit is None
         assert last["penalty"] == 3 * rules.draw_penalty
+
+
+SETTLE = """
+const rules = require(process.argv[1]);
+const asks = JSON.parse(require("fs").readFileSync(0, "utf8"));
+process.stdout.write(JSON.stringify(asks.map((ask) => ask.totals
+  ? rules.settle(ask.totals, ask.end, ask.out, ask.rules)
+  : -rules.passPenalty(ask.draws, ask.rules))));
+"""
+
+
+def test_board_js_settles_a_round_and_prices_a_pass_as_the_engine_does():
+    """What the tablet shows pending when a round ends offline: a pass's cost (its draws, and
+    the failed draws' penalty after the most draws allowed) and the round's settlement (out:
+    the bonus and the others' racks; blocked: the lowest rack takes the others', and under
+    some rule sets the others lose their own) are the engine's, under every rule set, on
+    racks drawn at random (ties for the lowest included)."""
+    draw = random.Random(40)
+    asks, expected = [], []
+    for name in RULE_SETS:
+        rules = engine.rule_set(name)
+        figures = rule_figures(rules)
+        for draws in range(rules.max_draws + 1):
+            replay = MatchReplay(["A", "B"], rules=rules)
+            replay.begin_round()
+            replay.play(TurnRecord(player=0, place=PlaceRecord(cell=Cell(0, 0, "U"),
+                                                               corners=(5, 5, 5))))
+            report = replay.play(TurnRecord(player=1, draws=draws))
+            asks.append({"draws": draws, "rules": figures})
+            expected.append(report.points)
+        for _ in range(60):
+            totals = [draw.choice([0, 3, 7, 12, 12, 25, 40]) for _ in range(draw.randint(2, 4))]
+            end = draw.choice(["out", "blocked", "unfinished"])
+            out = draw.randrange(len(totals)) if end == "out" else None
+            if out is not None:
+                totals[out] = 0
+            asks.append({"totals": totals, "end": end, "out": out, "rules": figures})
+            found = settle(totals, end=end, out_player=out, rules=rules)
+            expected.append(list(found) if found is not None else None)
+    run = subprocess.run([node(), "-e", SETTLE, str(BOARD_JS)], input=json.dumps(asks),
+                         capture_output=True, text=True, timeout=120, check=True)
+    assert json.loads(run.stdout) == expected
+    assert any(points < 0 for points in expected if isinstance(points, int))

@@ -217,6 +217,32 @@ def test_a_stale_save_is_answered_409_with_the_current_state(referee, referee_cl
     assert [t.tile for t in Turn.objects.current().filter(round__match=match)] == ["5-5-5"]
 
 
+def test_a_turn_from_a_stale_page_is_answered_stale_before_its_form_is_read(
+        referee, referee_client, tournament):
+    """A tablet's queued turn made for the match as it was (the round begun again on another
+    tablet: its opening undone) is told the match changed, not "who opens?", which the form
+    would ask of the match as it now is; the same turn sent again after it was saved is still
+    "already saved"."""
+    match = match_at(tournament=tournament)
+    add(match, referee, opening())
+    data = {"revision": 1, "tile": "4-5-5", "cell": "D(0,0)", "draws": "0", "claimed": "14",
+            "submission_key": "queued-turn-0001"}
+    services.match_turn_undo(match=fresh(match), user=referee, seen_revision=1)  # elsewhere
+    response = referee_client.post(url(match, "match_turn_add"), data, **HTMX)
+    assert response.status_code == 409
+    assert response["X-Submission"] == "stale"
+    assert "player" not in response.context["turn_form"].errors
+    assert Turn.objects.current().filter(round__match=match).count() == 0
+
+    again = match_at(tournament=tournament, table=2)
+    add(again, referee, opening())
+    saved = referee_client.post(url(again, "match_turn_add"), data, **HTMX)
+    assert saved.status_code == 200 and saved["X-Submission"] == "saved"
+    add(again, referee, services.TurnInput(draws=3))  # the match moves on
+    response = referee_client.post(url(again, "match_turn_add"), data, **HTMX)
+    assert response["X-Submission"] == "already-saved"
+
+
 def test_the_preview_shows_the_engines_figure_and_bonus(referee, referee_client, tournament):
     match = match_at(tournament=tournament)
     add(match, referee, opening())

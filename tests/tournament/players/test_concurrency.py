@@ -7,11 +7,11 @@ that point at the players. Eight of each at once: every one done, none answering
 from __future__ import annotations
 
 import datetime
-import threading
 
 import pytest
-from django.db import connection, connections
+from django.db import connection
 
+from tests.concurrency import run_at_once
 from tests.factories import fresh, played_record, played_session
 from tournament.core.tournaments import tournament_create
 from tournament.matches.services import match_record_import_and_confirm
@@ -56,30 +56,13 @@ def test_merges_racing_confirmations_all_answer_and_rate_as_a_rebuild(make_tourn
     records = {match.pk: played_record(match=match, seed=index)
                for index, match in enumerate(matches)}
 
-    start = threading.Barrier(2 * PAIRS)
-    outcomes: dict[str, str] = {}
-
-    def run(name, action):
-        try:
-            start.wait()
-            action()
-            outcomes[name] = "done"
-        except Exception as error:  # noqa: BLE001 - reported by the test
-            outcomes[name] = repr(error)
-        finally:
-            connections.close_all()
-
-    threads = []
+    writes = {}
     for index, (match, player, twin) in enumerate(zip(matches, kept, twins, strict=True)):
-        threads.append(threading.Thread(target=run, args=(f"merge {index}", lambda player=player,
-            twin=twin: players_merge(kept=player, merged=twin, user=None, reason="same person"))))
-        threads.append(threading.Thread(target=run, args=(f"confirm {index}", lambda match=match:
-            match_record_import_and_confirm(match=fresh(match), user=None,
-                                            record=records[match.pk]))))
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
+        writes[f"merge {index}"] = lambda player=player, twin=twin: players_merge(
+            kept=player, merged=twin, user=None, reason="same person")
+        writes[f"confirm {index}"] = lambda match=match: match_record_import_and_confirm(
+            match=fresh(match), user=None, record=records[match.pk])
+    outcomes = run_at_once(writes)
     assert outcomes == dict.fromkeys(outcomes, "done") and len(outcomes) == 2 * PAIRS, {
         name: outcome for name, outcome in outcomes.items() if outcome != "done"}
     assert all(fresh(match).status == Match.Status.CONFIRMED for match in matches)

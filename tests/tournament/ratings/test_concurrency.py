@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import datetime
 import itertools
-import threading
 from collections.abc import Callable
 
 import pytest
-from django.db import connection, connections
+from django.db import connection
 
 from bench.hostile_archives import PLAYERS as ARCHIVE_PLAYERS
 from bench.hostile_archives import well_formed
+from tests.concurrency import run_at_once
 from tests.factories import (
     confirmed_match,
     fresh,
@@ -102,30 +102,6 @@ def rated_history(make_tournament) -> dict[str, list[Callable[[], object]]]:
             lambda: tournament_update(**settings_of(winter, is_public=False, match_rounds=1)),
         ],
     }
-
-
-def run_at_once(writes: dict[str, Callable[[], object]]) -> dict[str, str]:
-    """Each write in its own thread (its own connection), all started together: "done" or
-    the error."""
-    start = threading.Barrier(len(writes))
-    outcomes: dict[str, str] = {}
-
-    def run(name: str, write: Callable[[], object]) -> None:
-        try:
-            start.wait()
-            write()
-            outcomes[name] = "done"
-        except Exception as error:  # noqa: BLE001 - reported by the test
-            outcomes[name] = repr(error)
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=run, args=item) for item in writes.items()]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
-    return outcomes
 
 
 @pytest.mark.parametrize(("first", "second"),

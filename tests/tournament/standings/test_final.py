@@ -462,3 +462,23 @@ def test_three_equal_in_the_final_are_parted_by_their_qualifying_ranks_only():
                            final_results=[MatchResult((3, 2, 1, 4), (250, 250, 250, 50))])
     assert [(row["player_id"], row["rank_label"]) for row in rows[:4]] == [
         (1, "1"), (2, "2="), (3, "2="), (4, "4")]
+
+
+def test_the_whole_tournament_of_a_player_out_of_the_final_counts_the_final_of_those_met():
+    """A player the final did not seat keeps their own figures, but their opponents' strength
+    over the whole tournament counts what those opponents did in the final: the club teams
+    and a career read that figure."""
+    players = [StandingPlayer(id=number, name=f"P{number}") for number in range(1, 6)]
+    qualifying_results = [MatchResult((1, 2, 3, 4, 5), (500, 400, 300, 200, 100))]
+    qualifying = standings_compute(players=players, criteria=["match_points"],
+                                   results=qualifying_results)
+    rows = final_standings(qualifying=qualifying, players=players, results=qualifying_results,
+                           criteria=["match_points"],
+                           final_results=[MatchResult((1, 2, 3, 4), (100, 200, 300, 400))])
+    by_player = {row["player_id"]: row for row in rows}
+    out = by_player[5]
+    assert out["stage"] == "qualifying" and out["opponents"] == qualifying[0]["match_points"] + \
+        qualifying[1]["match_points"] + qualifying[2]["match_points"] + qualifying[3]["match_points"]
+    met = sum(by_player[player]["overall"]["match_points"] for player in (1, 2, 3, 4))
+    assert out["overall"]["opponents"] == met > out["opponents"]
+    assert out["overall"]["match_points"] == out["match_points"]

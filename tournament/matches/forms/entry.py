@@ -21,8 +21,18 @@ from tournament.matches.forms.parsing import (
     tile_error,
 )
 from tournament.matches.reading.replayed_match import LiveRound, ReplayedMatch
+from tournament.matches.reading.turn_preview import (
+    CLAIM_LIMITS,
+    TILES_OR_TOTAL,
+    TURN_REFUSALS,
+)
 from tournament.matches.services import TurnInput
 from tournament.models import Turn
+
+
+def refusal(code: str) -> ValidationError:
+    """The form's refusal of a turn, in the words the tablet also says (``TURN_REFUSALS``)."""
+    return ValidationError(TURN_REFUSALS[code], code=code)
 
 
 class TurnForm(PlacementFieldsMixin, RevisionForm):
@@ -52,8 +62,8 @@ class TurnForm(PlacementFieldsMixin, RevisionForm):
     claimed = forms.IntegerField(
         label=_("Points announced"),
         required=False,
-        min_value=-1000,
-        max_value=1000,
+        min_value=CLAIM_LIMITS[0],
+        max_value=CLAIM_LIMITS[1],
         widget=forms.NumberInput(attrs={"inputmode": "numeric", "autocomplete": "off",
                                         "class": "claim-input"}),
     )
@@ -90,33 +100,25 @@ class TurnForm(PlacementFieldsMixin, RevisionForm):
         if live is None or self.errors:
             return data
         if live.is_opening and data.get("player") is None:
-            self.add_error("player", ValidationError(
-                _("Who opens the round? Choose the player."), code="player_required"))
+            self.add_error("player", refusal("player_required"))
         if not data.get("tile"):
-            self.add_error("tile", ValidationError(
-                _("Pick the tile played (or use the draw and pass button)."),
-                code="tile_missing"))
+            self.add_error("tile", refusal("tile_missing"))
             return data
         if data.get("cell") is None:
-            self.add_error("cell", ValidationError(_("Tap the cell where the tile went."),
-                                                   code="cell_missing"))
+            self.add_error("cell", refusal("cell_missing"))
             return data
         if data.get("corners") is None:
             options = live.orientations(data["tile"], data["cell"])
             if len(options) == 1:
                 data["corners"] = options[0]
             elif options:
-                self.add_error("corners", ValidationError(
-                    _("The tile fits this cell in several ways: choose how it is turned."),
-                    code="corners_ambiguous"))
+                self.add_error("corners", refusal("corners_ambiguous"))
                 return data
             else:
                 rotation = engine.parse_tile(data["tile"]).rotations()[0]
                 data["corners"] = rotation  # the engine says why it does not fit
         if data.get("claimed") is None:
-            self.add_error("claimed", ValidationError(
-                _("Enter the points the player announced (or tap “as computed” if that is "
-                  "what they said)."), code="claim_missing"))
+            self.add_error("claimed", refusal("claim_missing"))
         return data
 
     def turn_input(self) -> TurnInput:
@@ -209,7 +211,7 @@ class RoundEndForm(RevisionForm):
             text = (data.get(f"rack_{i}") or "").strip()
             total = data.get(f"total_{i}")
             if text and total is not None:
-                self.add_error(f"rack_{i}", _("Give the tiles or the total, not both."))
+                self.add_error(f"rack_{i}", TILES_OR_TOTAL)
                 continue
             if total is not None:
                 racks.append(total)

@@ -17,10 +17,10 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.forms.renderers import DjangoTemplates
 from django.utils import translation
-from django.utils.translation import gettext_lazy as _
 
 from tournament import engine
 from tournament.kit.digits import ascii_number
+from tournament.matches.reading.turn_preview import TURN_REFUSALS
 
 DRAW_CHOICES = [(str(n), str(n)) for n in range(4)]
 
@@ -35,11 +35,8 @@ def small_number(text: str, *, high: int) -> int | None:
 
 
 def tile_error(given: str) -> ValidationError:
-    return ValidationError(
-        _("“%(given)s” is not a tile: three values from 0 to 5, like 345 or 3-4-5."),
-        code="unknown-tile",
-        params={"given": given},
-    )
+    return ValidationError(TURN_REFUSALS["unknown-tile"], code="unknown-tile",
+                           params={"given": given})
 
 
 def clean_tile(text: str) -> str:
@@ -62,10 +59,8 @@ def clean_cell(text: str) -> engine.Cell | None:
             raise engine.InvalidCell(text)
         return engine.parse_cell(text)
     except (engine.InvalidCell, ValueError):
-        raise ValidationError(
-            _("“%(given)s” is not a cell: write it like U(0,0) or D(-1,2)."),
-            params={"given": text},
-        ) from None
+        raise ValidationError(TURN_REFUSALS["invalid-cell"], code="invalid-cell",
+                              params={"given": text}) from None
 
 
 def clean_corners(text: str) -> tuple[int, int, int] | None:
@@ -74,10 +69,8 @@ def clean_corners(text: str) -> tuple[int, int, int] | None:
         return None
     match = _CORNERS_RE.match(text)
     if match is None:
-        raise ValidationError(
-            _("“%(given)s”: give the three corner values clockwise from the apex, like 5-3-4."),
-            params={"given": text},
-        )
+        raise ValidationError(TURN_REFUSALS["invalid-corners"], code="invalid-corners",
+                              params={"given": text})
     a, b, c = (int(v) for v in match.groups())
     return (a, b, c)
 

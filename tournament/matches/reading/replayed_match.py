@@ -322,6 +322,18 @@ class LiveRound:
         return self.replay.hand_counts
 
     @property
+    def idle_turns(self) -> int:
+        """The turns since the last tile placed (all of them before the first): the table is
+        blocked once every player has had one on an empty pool (the tablet's round's end
+        offline counts on from here, round_end.js)."""
+        idle = 0
+        for report in reversed(self.replay.turns):
+            if report.tile is not None:
+                break
+            idle += 1
+        return idle
+
+    @property
     def round_over(self) -> bool:
         """The round ended at the table (out or blocked): the racks are to be entered."""
         return self.replay.round_over

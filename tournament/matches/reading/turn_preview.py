@@ -1,7 +1,8 @@
 """The engine's word on a turn not saved yet: where a tile fits, what it would score or why it
 does not go there (:func:`turn_preview`), what the browser needs to say it itself for a tile
-that fits (:func:`browser_scoring`), and the table as it stood before a turn, for the
-correction and insertion pages (:func:`board_before`)."""
+that fits and to refuse a turn as the server would (:func:`browser_scoring`,
+``TURN_REFUSALS``), and the table as it stood before a turn, for the correction and
+insertion pages (:func:`board_before`)."""
 
 from __future__ import annotations
 
@@ -9,8 +10,11 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.forms import IntegerField
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from tournament import engine
 from tournament.matches.reading.replay import match_replay_before
@@ -119,13 +123,57 @@ def turn_preview(
     return preview
 
 
+#: What the turn's form says of a turn it refuses, by its error's code, next to the field it
+#: names (forms/entry.py, forms/parsing.py); the tablet says the same of a turn it refuses
+#: before queuing it offline (``browser_scoring``'s ``refusals``, turn_check.js).
+TURN_REFUSALS = {
+    "player_required": _("Who opens the round? Choose the player."),
+    "tile_missing": _("Pick the tile played (or use the draw and pass button)."),
+    "cell_missing": _("Tap the cell where the tile went."),
+    "corners_ambiguous": _("The tile fits this cell in several ways: choose how it is turned."),
+    "claim_missing": _("Enter the points the player announced (or tap “as computed” if that is "
+                       "what they said)."),
+    "unknown-tile": _("“%(given)s” is not a tile: three values from 0 to 5, like 345 or 3-4-5."),
+    "invalid-cell": _("“%(given)s” is not a cell: write it like U(0,0) or D(-1,2)."),
+    "invalid-corners": _("“%(given)s”: give the three corner values clockwise from the apex, "
+                         "like 5-3-4."),
+}
+#: A rack given as tiles and as a total (the round's end form).
+TILES_OR_TOTAL = _("Give the tiles or the total, not both.")
+#: The points a claim may announce (the form's ``claimed``).
+CLAIM_LIMITS = (-1000, 1000)
+#: The engine's refusals of a turn that the tablet finds itself (board.js's rules).
+ENGINE_REFUSALS = ("too-many-draws", "tile-already-played", "occupied")
+
+
+def refusal_words() -> dict[str, str]:
+    """Every refusal of ``TURN_REFUSALS`` and ``ENGINE_REFUSALS`` in the user's language, its
+    parameters as ``{name}``; the claim outside its limits in Django's words; and the preview's
+    words for a tile that does not fit the cell (``no-fit``: the engine's own name the place
+    in words from the tiles around it, which the tablet does not; the server's answer does)."""
+    given = {"given": "{given}"}
+    words = {code: str(text) % given if "%(given)s" in str(text) else str(text)
+             for code, text in TURN_REFUSALS.items()}
+    low, high = CLAIM_LIMITS
+    words["invalid"] = str(IntegerField.default_error_messages["invalid"])
+    words["min_value"] = str(MinValueValidator.message) % {"limit_value": low}
+    words["max_value"] = str(MaxValueValidator.message) % {"limit_value": high}
+    words.update({code: engine.problem_template(code) for code in ENGINE_REFUSALS})
+    words["no-fit"] = gettext(
+        "%(tile)s does not fit the cell chosen: the tile goes back to the player.") % {
+        "tile": "{tile}"}
+    return words
+
+
 def browser_scoring(live: LiveRound | None) -> dict[str, Any] | None:
     """What ``board.js`` needs to preview a turn whose tile fits as :func:`turn_preview` does,
     without a request: the rule set's figures a placement's score reads and the preview's
     words in the user's language (the same all match long: the table's ``data-scoring``,
     which a save's answer leaves to the page; the tiles left to draw are the turn form's
-    ``data-pool``). None where the table is not known (sheet mode): the server previews
-    every turn then.
+    ``data-pool``). With them, what the tablet needs offline: the players' names and the
+    refusals' words, to refuse a turn as the server would before queuing it (turn_check.js),
+    and the racks' form's words, to end a round (round_end.js). None where the table is not
+    known (sheet mode): the server previews every turn then.
 
     >>> browser_scoring(None) is None
     True
@@ -134,18 +182,46 @@ def browser_scoring(live: LiveRound | None) -> dict[str, Any] | None:
         return None
     return {
         "rules": rule_figures(live.replay.rules),
+        "players": [str(name) for name in live.replay.players],
+        "refusals": refusal_words(),
         "words": {
             "engine": gettext("Engine:"),
             "turned": gettext("How is it turned?"),
             "draws": gettext("draws"),
             "bonuses": {name: str(label) for name, label in engine.BONUS_LABELS.items()},
         },
+        "round_end": round_end_words(),
+    }
+
+
+def round_end_words() -> dict[str, str]:
+    """The racks' form as the tablet draws it when a round ends offline (round_end.js), in the
+    words of the server's (_round_end_form.html), and the refusals it finds itself."""
+    return {
+        "title": gettext("Racks shown"),
+        "help": gettext("Type each player's tiles (e.g. 012 345 5-5-3), or only their total when "
+                        "the tiles were not noted. The settlement claimed is optional: type the "
+                        "winner's, the others' blank count as 0."),
+        "player": gettext("Player"),
+        "tiles": gettext("Tiles left"),
+        "total": gettext("or total"),
+        "settlement": gettext("Settlement claimed"),
+        "settle": gettext("Settle the round"),
+        "pending": gettext("Settlement, pending until the racks are sent:"),
+        "out": gettext("%(name)s went out") % {"name": "{name}"},
+        "blocked": gettext("the table is blocked"),
+        "unknown-tile": str(TURN_REFUSALS["unknown-tile"]) % {"given": "{given}"},
+        "both": str(TILES_OR_TOTAL),
+        "tile-already-played/rack": engine.problem_template("tile-already-played/rack"),
+        "tile-already-played/same-rack": engine.problem_template("tile-already-played/same-rack"),
+        "tile-already-played/two-racks": engine.problem_template("tile-already-played/two-racks"),
     }
 
 
 def rule_figures(rules: Any) -> dict[str, Any]:
-    """The figures of a rule set (the engine's ``RuleSet``) that a placement's score reads,
-    by their names in ``scoring/rules.py``: what ``board.js`` scores with (it refuses a set
+    """The figures of a rule set (the engine's ``RuleSet``) that a placement's score, a pass's
+    penalty and a round's settlement read, by their names in ``scoring/rules.py``: what
+    ``board.js`` scores with (it refuses a set
     with a figure it does not know, and the server previews then).
 
     >>> rule_figures(engine.rule_set("travel-tour"))["two_sides_bonus"] is None
@@ -159,4 +235,7 @@ def rule_figures(rules: Any) -> dict[str, Any]:
         "hexagon_bonuses": list(rules.hexagon_bonuses),
         "draw_penalty": rules.draw_penalty,
         "max_draws": rules.max_draws,
+        "failed_draws_penalty": rules.failed_draws_penalty,
+        "going_out_bonus": rules.going_out_bonus,
+        "blocked_others_lose_rack": rules.blocked_others_lose_rack,
     }

@@ -31,6 +31,8 @@ class TurnAddView(MatchWriteView):
     """Board mode: save a turn (a placement, or draws without one)."""
 
     def post(self, request, *args, **kwargs):
+        if self.posted_stale():  # the form was made for the match as it was: not this one
+            return self.stale()
         # The form's check and the save change the round in play only: the settled rounds
         # are taken from their stored scores, not replayed; the replay this process kept
         # after the last save of the match, when it was of the match as it is (its revision)

@@ -1,7 +1,8 @@
 /* The placement rules in the browser, for entry without the server (queue.js): which cells a
  * tile fits after the turns waiting to send, and how it is turned there; and what a fitting
- * placement scores (the tablet's preview without a request, entry.js). The engine's rules
- * (scoring/board.py, scoring/geometry.py, MatchReplay.preview), the same answers:
+ * placement scores (the tablet's preview without a request, entry.js); what a pass costs and
+ * how a round settles (pending.js, round_end.js). The engine's rules (scoring/board.py,
+ * scoring/geometry.py, MatchReplay.preview, scoring/replay.py's settle), the same answers:
  * tests/tournament/matches/test_board_js.py holds them equal on every fitting place of a
  * corpus of simulated boards, under every rule set. The server still checks every turn when
  * it arrives, and its verdict wins.
@@ -117,7 +118,8 @@
   //: The figures a placement's score reads, as the server sends them (reading/turn_preview.py,
   //: browser_scoring): a rule set with another figure is one this file does not know.
   var FIGURES = ["opening_bonus", "zero_triple_opening_bonus", "two_sides_bonus", "bridge_bonus",
-                 "hexagon_bonuses", "draw_penalty", "max_draws"];
+                 "hexagon_bonuses", "draw_penalty", "max_draws", "failed_draws_penalty",
+                 "going_out_bonus", "blocked_others_lose_rack"];
 
   /* The rule set's figures if this file knows every one of them, else null. */
   function knownRules(rules) {
@@ -126,6 +128,7 @@
     var known = names.length === FIGURES.length && FIGURES.every(function (name) {
       var v = rules[name];
       if (name === "hexagon_bonuses") { return Array.isArray(v) && v.length === 3 && v.every(Number.isInteger); }
+      if (name === "blocked_others_lose_rack") { return typeof v === "boolean"; }
       return Number.isInteger(v) || (name === "two_sides_bonus" && v === null);
     });
     return known ? rules : null;
@@ -188,6 +191,30 @@
     return text + " = " + score.points;
   }
 
+  /* What a turn without a placement costs (scoring/replay.py): each draw, and after the
+     most draws allowed, the failed draws' penalty on top. */
+  function passPenalty(draws, rules) {
+    return draws * rules.draw_penalty + (draws === rules.max_draws ? rules.failed_draws_penalty : 0);
+  }
+
+  /* The round's end points per player from the value left in each rack (scoring/replay.py,
+     settle): end "out" (outPlayer gets the bonus and the others' racks) or "blocked" (the
+     lowest rack gets the others' racks less its own; under some rule sets the others lose
+     their own); null otherwise. */
+  function settle(totals, end, outPlayer, rules) {
+    var whole = totals.reduce(function (sum, total) { return sum + total; }, 0);
+    if (end === "out" && outPlayer !== null && outPlayer !== undefined) {
+      return totals.map(function (total, i) { return i === outPlayer ? rules.going_out_bonus + whole - totals[outPlayer] : 0; });
+    }
+    if (end === "blocked") {
+      var lowest = Math.min.apply(null, totals);
+      return totals.map(function (total) {
+        return total === lowest ? whole - 2 * total : rules.blocked_others_lose_rack ? -total : 0;
+      });
+    }
+    return null;
+  }
+
   /* Every tile of the game, named as the engine names them. */
   function allTiles() {
     var tiles = [];
@@ -197,6 +224,6 @@
 
   var api = {Board: Board, geometry: geometry, parseCell: parseCell, cellName: cellName,
              rotations: rotations, tileOf: tileOf, allTiles: allTiles, explain: explain,
-             knownRules: knownRules, ORIGIN: ORIGIN};
+             knownRules: knownRules, passPenalty: passPenalty, settle: settle, ORIGIN: ORIGIN};
   if (typeof module !== "undefined" && module.exports) { module.exports = api; } else { root.TriominosBoard = api; }
 })(this);

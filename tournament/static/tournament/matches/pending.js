@@ -2,6 +2,8 @@
  * on the table and in the scores as pending (dashed, apart from the saved ones), the places
  * that fit follow them (board.js, the engine's rules), so the next tile can be placed next to
  * a pending one; the way a tile is turned is offered here when the server cannot preview it.
+ * From the first write refused on, nothing is drawn: the page shows the server's match, and
+ * queue.js lists the refused write with why.
  * The server checks every turn when it arrives, and its verdict wins: its answer replaces
  * all this once the queue is sent.
  */
@@ -17,11 +19,18 @@
     return found ? found[1] : null;
   }
 
-  function queued() {
+  /* The turns waiting to send, up to the first one refused: the page shows the match as the
+     server has it from there on (the refused ones are listed by queue.js, with why). */
+  function waiting() {
     var id = matchId();
-    var queue = [];
+    var queue;
     try { queue = JSON.parse(window.localStorage.getItem("triominos.queue." + id) || "[]"); } catch (e) { queue = []; }
-    return queue.filter(function (item) { return /\/turns\/$/.test(new URL(item.url, window.location.href).pathname); });
+    var refused = queue.findIndex(function (item) { return item.state === "refused"; });
+    return queue.slice(0, refused < 0 ? queue.length : refused);
+  }
+
+  function queued() {
+    return waiting().filter(function (item) { return /\/turns\/$/.test(new URL(item.url, window.location.href).pathname); });
   }
 
   function field(item, name) {
@@ -43,7 +52,7 @@
      draws); also what entry.js previews a fitting tile on (window.TriominosPending.table). */
   function table() {
     var board = document.getElementById("board");
-    var placements = [];
+    var placements;
     try { placements = JSON.parse((board && board.dataset.placements) || "[]"); } catch (e) { placements = []; }
     var result = {board: new rules.Board(placements), pending: []};
     queued().forEach(function (item) {
@@ -63,6 +72,11 @@
                            player: field(item, "player"), draws: Number(field(item, "draws")) || 0});
     });
     return result;
+  }
+
+  function scoring() {
+    var board = document.getElementById("board");
+    try { return JSON.parse((board && board.dataset.scoring) || "null"); } catch (e) { return null; }
   }
 
   function xy(point, side) { return [(point[0] + point[1] / 2) * side, -point[1] * SQRT3_2 * side]; }
@@ -138,17 +152,28 @@
     svg.setAttribute("height", height.toFixed(2));
   }
 
-  /* The scores: each pending turn's points beside its player, and who plays next. */
+  /* The scores: each pending turn's points beside its player (a pass's cost: its draws, and
+     the failed draws' penalty after the most draws allowed), the settlement of racks waiting
+     to send (round_end.js), and who plays next. */
   function seats(pending) {
     var rows = Array.prototype.slice.call(document.querySelectorAll("#match .seats > .seat"));
     if (!rows.length) { return; }
     var next = rows.findIndex(function (row) { return row.classList.contains("seat--next"); });
     var added = rows.map(function () { return null; });
+    var figures = scoring();
     pending.forEach(function (turn) {
       var player = turn.player !== undefined && turn.player !== "" ? Number(turn.player) : next;
       if (player < 0 || player >= rows.length) { return; }
-      if (!turn.pass) { added[player] = (added[player] || 0) + turn.points; }
+      if (!turn.pass) {
+        added[player] = (added[player] || 0) + turn.points;
+      } else if (figures) {
+        added[player] = (added[player] || 0) - rules.passPenalty(turn.draws, figures.rules);
+      }
       next = (player + 1) % rows.length;
+    });
+    var settlement = window.TriominosRoundEnd ? window.TriominosRoundEnd.pendingSettlement() : null;
+    (settlement || []).forEach(function (points, index) {
+      if (index < rows.length) { added[index] = (added[index] || 0) + points; }
     });
     rows.forEach(function (row, index) {
       var shown = row.querySelector(".seat-pending");
@@ -176,7 +201,7 @@
     var state = table();
     var placed = state.pending.filter(function (turn) { return !turn.pass; });
     if (!state.pending.length || board.hasAttribute("data-pending")) { return; }  // drawn once per page
-    board.setAttribute("data-pending", String(state.pending.length));
+    board.setAttribute("data-pending", String(waiting().length));
     if (!board.dataset.legalServer) { board.dataset.legalServer = board.dataset.legal || "{}"; }
     if (placed.length && svg) {
       var side = sideOf(svg);
@@ -235,7 +260,7 @@
   });
   document.addEventListener("entry:queue-changed", function () {
     var board = document.getElementById("board");
-    if (board && board.hasAttribute("data-pending") && Number(board.getAttribute("data-pending")) !== queued().length) {
+    if (board && board.hasAttribute("data-pending") && Number(board.getAttribute("data-pending")) !== waiting().length) {
       board.removeAttribute("data-pending");
       redraw();
       return;

@@ -13,13 +13,19 @@
  *    each is removed only by its own answer (its key), never by its position:
  *    - saved or already saved: removed; the write queued after it is sent at the revision
  *      this answer gives (X-Match-Revision);
- *    - refused (400, 403, 404) or stale (409): kept, shown refused with the server's reason;
- *      the referee sends it again or discards it; the writes behind it wait;
+ *    - refused (400, 403, 404) or stale (409): kept, shown refused with the server's reason
+ *      and what the referee can do; the page is brought to the match as the server has it
+ *      (pending.js draws no queued turn from the first refused one on); the referee sends it
+ *      again or discards it; the writes behind it wait, and the next one is then sent at the
+ *      revision of the match shown;
  *    - no answer, a timeout or a 5xx: kept, tried again later (1 s, 2 s, 4 s ... 30 s);
  *    - 401 (the login expired): everything kept; the page offers to log in again in a new
  *      tab, and the queue is sent once the login is back.
+ * A write joins the queue only if no listener of "entry:before-queue" (turn_check.js: the
+ * server's rules on a turn) cancels it: a turn the server would refuse is refused on the spot.
  * The page's texts come from the script tag's data-* attributes (_queue_script.html). The
- * page itself is kept for a reload offline by offline_page.js.
+ * page itself is kept for a reload offline by offline_page.js. Its tests:
+ * tests/js/queue.test.js (Node's test runner, run by tests/tournament/matches/test_scripts_js.py).
  */
 (function () {
   "use strict";
@@ -102,9 +108,17 @@
     window.localStorage.removeItem(OLD_STORE);
   }
 
-  function enqueue(url, formData) {
+  /* True when a listener (turn_check.js) refuses the write before it is queued. */
+  function refusedBeforeQueue(url, formData, form) {
+    var check = new CustomEvent("entry:before-queue", {cancelable: true, bubbles: true, detail: {url: url, formData: formData, form: form || null}});
+    return !(form || document).dispatchEvent(check);
+  }
+
+  /* The write queued behind the others (false: refused on the spot, not queued). */
+  function enqueue(url, formData, form) {
     var id = matchOf(url);
-    if (!id) { return; }
+    if (!id) { return false; }
+    if (refusedBeforeQueue(url, formData, form)) { show(); return false; }
     var fields = [];
     formData.forEach(function (value, name) { fields.push([name, String(value)]); });
     var item = {url: url, fields: fields, at: Date.now(), state: "waiting"};
@@ -116,6 +130,7 @@
       queue.push(item);
     });
     flush(id);
+    return true;
   }
 
   function csrfToken() {
@@ -129,7 +144,7 @@
     if (navigator.locks && navigator.locks.request) {
       return navigator.locks.request(PREFIX + id, function () { return work(); });
     }
-    var lease = null;
+    var lease;
     try { lease = JSON.parse(window.localStorage.getItem(LEASE + id) || "null"); } catch (e) { lease = null; }
     if (lease && lease.tab !== tab && lease.until > Date.now()) { return Promise.resolve(); }
     var hold = function () {
@@ -230,16 +245,33 @@
       }
       return true;
     }
+    var stale = status === 409 || response.headers.get("X-Submission") === "stale";
+    var reason = stale ? text("stale", "Refused: the match was changed on another tablet (a turn saved there, a correction, a confirmation, the practice table started again) before this turn arrived, so it was not saved.")
+      : (said && said.text) || text("refused-status", "Refused by the server ({status}).").replace("{status}", String(status));
     change(id, function (queue) {
       queue.forEach(function (other) {
         if (other.key === item.key) {
           other.state = "refused";
-          other.reason = (said && said.text) || text("refused-status", "Refused by the server ({status}).").replace("{status}", String(status));
+          other.refusal = stale ? "stale" : "refused";
+          other.reason = reason;
         }
       });
     });
-    if (status === 409) { replaceMatch(id, html, said); }  // the match as it now is
+    // the page brought to the match as the server has it: a stale answer is that match; a
+    // refused one is the match with this write's values in its form, so it is asked for again
+    if (stale) { replaceMatch(id, html, null); } else { refreshMatch(id); }
+    if (id === pageMatch()) {
+      document.body.dispatchEvent(new CustomEvent("entry-announce", {bubbles: true, detail: {
+        kind: stale ? "stale" : "refused", text: reason + " " + help(stale ? "stale" : "refused")}}));
+    }
     return false;
+  }
+
+  /* What the referee can do about a refused write. */
+  function help(refusal) {
+    return refusal === "stale"
+      ? text("stale-help", "The page now shows the match as the server has it. If the turn still stands, send it again: it is checked against the match as it is now. Otherwise discard it.")
+      : text("refused-help", "The page now shows the match as the server has it. Discard this turn and enter it again, corrected, in the form.");
   }
 
   function replaceMatch(id, html, said) {
@@ -257,15 +289,24 @@
     if (said) { document.body.dispatchEvent(new CustomEvent("entry-announce", {detail: said, bubbles: true})); }
   }
 
-  /* The match shown again as the server has it (another tab sent the last write). */
-  function refreshMatch() {
+  /* The match shown again as the server has it (another tab sent the last write, or the
+     queue stopped on a refused one). */
+  function refreshMatch(id) {
     var match = document.getElementById("match");
+    if (id !== undefined && id !== pageMatch()) { return; }
     if (match && window.htmx) {
       window.htmx.ajax("GET", window.location.pathname, {target: "#match", swap: "outerHTML"});
     }
   }
 
   /* -- the page: the queue shown, the referee's choices ---------------------------------- */
+
+  /* What a write is: "turn", "pass", "racks" (a round's end) or "other". */
+  function kind(item) {
+    var path = new URL(item.url, window.location.href).pathname;
+    if (/\/turns\/$/.test(path)) { return item.fields.some(function (p) { return p[0] === "pass"; }) ? "pass" : "turn"; }
+    return /\/rounds\/\d+\/end\/$/.test(path) ? "racks" : "other";
+  }
 
   function describe(item) {
     var path = new URL(item.url, window.location.href).pathname;
@@ -276,6 +317,8 @@
       return text("turn", "Tile {tile} at {cell}, {points} points").replace("{tile}", field(item, "tile"))
         .replace("{cell}", field(item, "cell")).replace("{points}", field(item, "claimed"));
     }
+    var ends = /\/rounds\/(\d+)\/end\/$/.exec(path);
+    if (ends) { return text("racks", "The racks of round {round}").replace("{round}", ends[1]); }
     return text("other", "A change to the match");
   }
 
@@ -322,19 +365,30 @@
     queue.forEach(function (item) {
       var row = document.createElement("li");
       row.setAttribute("data-key", item.key);
+      row.setAttribute("data-kind", kind(item));
       row.setAttribute("data-state", item.state === "refused" ? "refused" : blocked ? "blocked" : "waiting");
       row.className = "send-queue__item send-queue__item--" + row.getAttribute("data-state");
       var what = document.createElement("span");
       what.textContent = describe(item);
       row.appendChild(what);
       if (item.state === "refused") {
+        row.setAttribute("data-refusal", item.refusal || "refused");
         var why = document.createElement("span");
         why.className = "send-queue__reason";
         why.textContent = item.reason || "";
         row.appendChild(why);
+        var next = document.createElement("span");
+        next.className = "send-queue__help";
+        next.textContent = help(item.refusal);
+        row.appendChild(next);
         row.appendChild(button("send-again", text("send-again", "Send again")));
         row.appendChild(button("discard", text("discard", "Discard")));
         blocked = true;
+      } else if (blocked) {
+        var held = document.createElement("span");
+        held.className = "send-queue__help";
+        held.textContent = text("held", "Waits behind the refused turn above: it is sent once that one is sent again or discarded.");
+        row.appendChild(held);
       }
       list.appendChild(row);
     });
@@ -357,12 +411,18 @@
     var action = target.getAttribute("data-action");
     var revision = document.getElementById("match").getAttribute("data-revision");
     var queue = change(id, function (queue) {
-      if (action === "discard") { return queue.filter(function (item) { return item.key !== key; }); }
+      if (action === "discard") {
+        queue.forEach(function (item) {  // the write entered after it: at the match shown
+          if (item.after === key) { item.after = null; if (revision) { setField(item, "revision", revision); } }
+        });
+        return queue.filter(function (item) { return item.key !== key; });
+      }
       queue.forEach(function (item) {
         if (item.key !== key) { return; }
         item.state = "waiting";  // again, at the revision of the match shown now
         item.after = null;
         delete item.reason;
+        delete item.refusal;
         if (revision) { setField(item, "revision", revision); }
       });
       return queue;
@@ -422,8 +482,7 @@
     if (token) { event.detail.parameters.csrfmiddlewaretoken = token; }
     if (load(matchOf(event.detail.path)).length) {  // it waits behind the queue, in order
       event.preventDefault();
-      enqueue(event.detail.path, event.detail.formData);
-      handedOver(form);
+      if (enqueue(event.detail.path, event.detail.formData, form)) { handedOver(form); }
       return;
     }
     // sent from the page: the answer may leave out what the page shows as it is (its parts
@@ -457,8 +516,8 @@
     } else {
       problem[id] = "offline";
     }
-    enqueue(config.path, config.formData);
-    handedOver(formOf(event.detail.elt));
+    var form = formOf(event.detail.elt);
+    if (enqueue(config.path, config.formData, form)) { handedOver(form); }
   }
 
   document.addEventListener("htmx:sendError", keep);
@@ -491,6 +550,10 @@
     flushAll();
   });
   document.addEventListener("htmx:afterSwap", show);
-  /* For offline_page.js: how many writes of this page's match wait to be sent. */
-  window.triominosQueue = { waiting: function () { return load(pageMatch()).length; } };
+  /* For offline_page.js: how many writes of this page's match wait to be sent; for the
+     tests (tests/js/queue.test.js): the queue's own steps. */
+  window.triominosQueue = {
+    waiting: function () { return load(pageMatch()).length; },
+    enqueue: enqueue, flush: flush, retryNow: retryNow, load: load,
+  };
 })();
