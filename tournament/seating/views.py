@@ -13,7 +13,7 @@ from django_tables2 import RequestConfig
 from tournament.core.mixins import SessionActionMixin, message_refusal
 from tournament.core.permissions import OrganiserRequiredMixin
 from tournament.kit.forms import add_service_errors
-from tournament.models import Player, Session, SessionAuditEntry
+from tournament.models import Player, Session
 from tournament.seating import selectors, services
 from tournament.seating.forms import SeatingMethodForm, SwapForm
 from tournament.seating.tables import SeatingTable
@@ -27,18 +27,6 @@ def swap_choices(tables: list[dict]) -> list[tuple[int, str]]:
         (player["player_id"], f"{player['name']} — {player['table']}.{player['seat']}")
         for player in selectors.seating_by_player(tables)
     ]
-
-
-def session_log(session: Session) -> list[tuple[str, str, list[SessionAuditEntry]]]:
-    """The session's log in its parts (``SessionAuditEntry.category``), each part's entries
-    in order: (category, heading, entries), the empty parts left out."""
-    headings = {"session": _("Closed and reopened"), "clock": _("Session clock"),
-                "calls": _("Calls for a referee")}
-    parts: dict[str, list[SessionAuditEntry]] = {category: [] for category in headings}
-    for entry in session.audit_entries.select_related("user"):
-        parts[entry.category].append(entry)
-    return [(category, headings[category], entries)
-            for category, entries in parts.items() if entries]
 
 
 class SessionOrganiseView(SessionActionMixin, OrganiserRequiredMixin, TemplateView):
@@ -62,7 +50,7 @@ class SessionOrganiseView(SessionActionMixin, OrganiserRequiredMixin, TemplateVi
             seated_but_withdrawn=selectors.seated_but_withdrawn(session=session),
             missing=selectors.session_missing(session=session),
             can_change_seating=session.status in (Session.Status.DRAFT, Session.Status.SEATED),
-            session_log=session_log(session),
+            session_log=selectors.session_log(session=session),
         )
         context.setdefault("swap_form", SwapForm(seated=swap_choices(tables)))
         context.setdefault("method_form", SeatingMethodForm(initial={"method": session.seating}))
