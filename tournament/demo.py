@@ -272,7 +272,8 @@ def demo_build(*, today: datetime.date | None = None) -> DemoReport:
             _demo_room(session, organiser=organiser)
         report.sessions.append((session.number, session.status, len(tables)))
     report.earlier = earlier
-    practice_open(tournament=tournament, user=referee)  # the referee's practice table
+    with translation.override(settings.LANGUAGE_CODE):  # its players' names, as the site's
+        practice_open(tournament=tournament, user=referee)  # the referee's practice table
     report.league = league_create(
         user=organiser, name=league_name(), slug=LEAGUE_SLUG,
         description=league_description(),

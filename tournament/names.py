@@ -81,19 +81,41 @@ def split_name(name: str) -> tuple[str, str]:
     return " ".join(words[:-1]), words[-1]
 
 
-def surname_sort_key(name: str) -> tuple[str, str, str]:
-    """Sort names by surname, as a printed list of players is read: the surname past its
-    particles, accents and case aside, then the given names.
+#: The particles a sorted list passes over, as French lists sort (docs/reference/glossary.md,
+#: "Sorting by surname"): the prepositions "de" and "d'", and the German and Dutch "von" and
+#: "van" with the article that may follow them. The articles "Le", "La", "Les", "Du" and
+#: "Des", and the Italian "Di", "Da", "Del", "Della", belong to the surname and sort with it.
+_PASSED_OVER = {"de", "d'", "d’", "von", "van", "der", "den", "ten", "ter"}
+_ELIDED_DE = re.compile(r"^[dD]['’](?=\w)")
 
-    >>> sorted(["Zoé Abel", "Amélie Zola", "Marie de La Fontaine", "Élodie Ménard"],
-    ...        key=surname_sort_key)
-    ['Zoé Abel', 'Marie de La Fontaine', 'Élodie Ménard', 'Amélie Zola']
+
+def surname_sort_key(name: str) -> tuple[str, str, str]:
+    """Sort names by surname, as a French list of players is read: the surname past its
+    prepositions ("de", "d'"), its articles kept ("Le Goff" under L, "de La Fontaine" under
+    L, "d'Alembert" under A), accents and case aside, then the given names.
+
+    >>> sorted(["Zoé Abel", "Amélie Zola", "Marie de La Fontaine", "Élodie Ménard",
+    ...         "Gaël Le Goff", "Jean d'Alembert", "Anne de Villiers", "Luc Du Bellay"],
+    ...        key=surname_sort_key)  # doctest: +NORMALIZE_WHITESPACE
+    ['Zoé Abel', "Jean d'Alembert", 'Luc Du Bellay', 'Marie de La Fontaine', 'Gaël Le Goff',
+     'Élodie Ménard', 'Anne de Villiers', 'Amélie Zola']
     """
     given, surname = split_name(name)
+    return search_key(sorted_surname(surname)), search_key(given), name
+
+
+def sorted_surname(surname: str) -> str:
+    """The part of ``surname`` a French list sorts it under.
+
+    >>> [sorted_surname(s) for s in ["de La Fontaine", "Le Goff", "d’Alembert", "van der Berg"]]
+    ['La Fontaine', 'Le Goff', 'Alembert', 'Berg']
+    """
     words = surname.split()
-    while len(words) > 1 and words[0].casefold() in _PARTICLES:
+    while len(words) > 1 and words[0].casefold() in _PASSED_OVER:
         words = words[1:]
-    return search_key(" ".join(words)), search_key(given), name
+    if words and _ELIDED_DE.match(words[0]) and len(words[0]) > 2:
+        words[0] = words[0][2:]
+    return " ".join(words)
 
 
 _ELIDED = re.compile(r"\b([Dd]e|[Qq]ue) (?=[AEIOUÂÊÎÔÛÉÈÀÆŒaeiouâêîôûéèàæœ])")

@@ -15,7 +15,14 @@ from playwright.sync_api import expect
 
 from tests.browser.conftest import PHONE
 from tests.browser.test_accessibility import AXE_OPTIONS, serious
-from tests.factories import match_at, recorded_match
+from tests.factories import (
+    match_at,
+    played_session,
+    players_of,
+    recorded_match,
+    seated_session,
+    tournament_with_players,
+)
 from tournament.kit.table_codes import table_code
 from tournament.models import Session
 from tournament.room import services
@@ -104,9 +111,12 @@ def _views_overflowing(page) -> list[str]:
 
 
 @pytest.mark.parametrize("size", SCREEN_SIZES)
-def test_thirty_standings_rows_and_the_seating_of_32_fit_the_screen(axe, make_tournament,
-                                                                   page, size):
-    big = make_tournament(slug="big-open", players=32)
+def test_thirty_standings_rows_and_the_seating_of_32_fit_the_screen(axe, page, size):
+    # session 1 played (the standings are shown once a match is confirmed), session 2 seated
+    big = tournament_with_players(slug="big-open", players=32)
+    registered = players_of(big)
+    played_session(tournament=big, tables=[registered[i:i + 4] for i in range(0, 32, 4)])
+    seated_session(tournament=big, tables=[registered[i::8] for i in range(8)])
     services.room_settings_save(tournament=big, time_up_action="flag", screen_seconds=300,
                                 screen_top=30)
     page.set_viewport_size(SCREEN_SIZES[size])

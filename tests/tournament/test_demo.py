@@ -9,6 +9,7 @@ from django.contrib.auth import authenticate
 from django.core.management import CommandError, call_command
 from django.db.models import Count
 from django.test import RequestFactory
+from django.utils import translation
 
 from tests.tournament.ratings.helpers import rating_rows
 from tournament.core.permissions import can_referee, is_organiser
@@ -54,6 +55,14 @@ def test_demo_creates_what_it_says(debug_on):
     assert len(clubs) == 6
     names = set(tournament.registrations.values_list("player__name", flat=True))
     assert {"Chloé Martin", "Mads Sørensen", "Łukasz Nowak"} <= names
+    # the referee's practice table, in the site's language (French) though built in English
+    practice = Tournament.objects.get(practice_of=tournament)
+    with translation.override("fr"):
+        table_name = translation.gettext("Practice table · %(tournament)s") % {
+            "tournament": tournament.name}
+        player_a = translation.gettext("Practice player %(letter)s") % {"letter": "A"}
+    assert practice.name == table_name != f"Practice table · {tournament.name}"
+    assert player_a in set(practice.registrations.values_list("player__name", flat=True))
 
     sessions = list(tournament.sessions.annotate(tables_=Count("tables")).order_by("number"))
     assert [s.number for s in sessions] == [1, 2, 3]

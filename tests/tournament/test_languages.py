@@ -129,11 +129,14 @@ def test_counts_take_the_plural_form_of_their_number(organiser_client, tournamen
 
 #: docs/reference/glossary.md's choices the French catalogue holds: one word per thing ("prime", not
 #: "bonus"; "partie", not "match") and the words players use at the table.
-GLOSSARY_AVOIDED = [r"\bbonus\b(?!-)", r"\bmatch(s)?\b", r"^Moteur\b", r"\bRégler la manche\b"]
+GLOSSARY_AVOIDED = [r"\bbonus\b(?!-)", r"\bmatch(s)?\b", r"(?i)\bmoteur\b", r"\bRégler la manche\b",
+                    r"\bElo\b"]
 AS_PLAYERS_SAY = {
     ("", "Settle the round"): "Faire le décompte",
     ("", "Draws 3, does not place"): "Pioche 3 tuiles sans poser",
     ("", "Engine: %(points)s"): "Calcul\u00a0: %(points)s",
+    ("", "as computed"): "comme le calcul",
+    ("", "Engine's verdict"): "Verdict du calcul",
     ("a shared rank in words", "%(rank)s="): "%(rank)s ex\u00a0æquo",
     ("a rank in words, its number", "%(rank)s"): "%(rank)se",
     ("between the items of a list", "; "): "\u202f; ",
@@ -180,3 +183,19 @@ def test_the_players_page_counts_with_plural_forms(organiser_client, tournament)
     page = organiser_client.get("/t/spring-open/organise/players/").content.decode()
     assert "7 inscriptions actives, 0 arrivée tardive, 1 forfait." in page
     assert "forfaits" not in page.split('id="registration-counts"')[1].split("</span>")[0]
+
+
+def test_no_template_puts_a_bare_colon_after_a_word_it_shows():
+    """A ":" written in a template after a value ("{{ verdict }}: …") has no no-break space
+    before it in French ("invérifiable: sans…"): it goes through the catalogue
+    (``pgettext("before a detail", ": ")``), as the sentences around it do."""
+    from django.conf import settings
+
+    found = []
+    for path in sorted((Path(settings.BASE_DIR) / "templates").rglob("*.html")):
+        text = path.read_text()
+        text = re.sub(r"\{% blocktranslate.*?\{% endblocktranslate %\}", "", text, flags=re.S)
+        text = re.sub(r"\{% translate .*?%\}|\{#.*?#\}", "", text)
+        found += [f"{path.name}: {match.group(0)}"
+                  for match in re.finditer(r"(\}\}|%\})\s?:\s", text)]
+    assert found == []

@@ -73,3 +73,15 @@ def test_sorting_by_the_name_column_too(lyon, client, address, table_id, sort):
     assert names_in_table(html, table_id) == BY_NAME[::-1]
     html = client.get(f"{address}?{sort}=name").content.decode()
     assert names_in_table(html, table_id) == BY_NAME
+
+
+def test_surnames_sort_as_french_lists_sort_them():
+    """docs/reference/glossary.md, "Sorting by surname": "de" and "d'" are passed over, the
+    articles "Le", "La", "Les", "Du", "Des" belong to the surname."""
+    players = ["Gaël Le Goff", "Zoé Abel", "Jean d'Alembert", "Marie de La Fontaine",
+             "Anne de Villiers", "Luc Du Bellay", "Inès Gauthier", "Paul des Essarts",
+             "Lise Les Aubiers", "Pieter van Dijk", "Rosa Di Maria", "Yves d’Ormesson"]
+    assert sorted(players, key=names.surname_sort_key) == [
+        "Zoé Abel", "Jean d'Alembert", "Paul des Essarts", "Rosa Di Maria", "Pieter van Dijk",
+        "Luc Du Bellay", "Inès Gauthier", "Marie de La Fontaine", "Gaël Le Goff",
+        "Lise Les Aubiers", "Yves d’Ormesson", "Anne de Villiers"]

@@ -22,8 +22,7 @@ class TournamentImportForm(forms.Form):
     file = forms.FileField(
         label=_("Archive of the tournament (records.zip)"),
         help_text=_("The file “All match records (ZIP)” that another installation of this "
-                    "site gives on its tournament's organiser page. Only closed sessions are "
-                    "imported; an archive that cannot be read imports nothing."),
+                    "site gives on its tournament's organiser page."),
     )
     name = model_field(
         Tournament, "name", required=False,

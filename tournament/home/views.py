@@ -14,7 +14,7 @@ from django.template.response import TemplateResponse
 from django.views.generic import TemplateView
 from django_tables2 import RequestConfig
 
-from tournament.core.permissions import TournamentMixin
+from tournament.core.permissions import TournamentMixin, can_create_tournament
 from tournament.home import selectors
 from tournament.home.tables import RegistrationTable, SessionTable, TournamentTable
 from tournament.organiser.selectors import invitations_for
@@ -95,6 +95,7 @@ class HomeView(TemplateView):
         table = TournamentTable(selectors.tournaments_visible_to(self.request.user))
         RequestConfig(self.request, paginate=False).configure(table)
         context["tournament_table"] = table
+        context["can_create_tournament"] = can_create_tournament(self.request.user)
         return context
 
 

@@ -85,3 +85,22 @@ def rank_words(label: str) -> str:
     if tied:
         return pgettext("a shared rank in words", "%(rank)s=") % {"rank": ordinal}
     return ordinal
+
+
+def duration(seconds: float | None) -> str:
+    """A length of time in hours and minutes, as a clock is set: "1 h 30", "2 h", "45 min" in
+    French ("1 h 30 min" in English), the minutes rounded; "" for None.
+
+    >>> with translation.override("fr"):
+    ...     [duration(5400), duration(7200), duration(2700), duration(3900)]
+    ['1\\xa0h\\xa030', '2\\xa0h', '45\\xa0min', '1\\xa0h\\xa005']
+    """
+    if seconds is None:
+        return ""
+    hours, minutes = divmod(round(seconds / 60), 60)
+    if not hours:
+        return pgettext("a duration", "%(minutes)s min") % {"minutes": minutes}
+    if not minutes:
+        return pgettext("a duration", "%(hours)s h") % {"hours": hours}
+    return pgettext("a duration", "%(hours)s h %(minutes)02d min") % {
+        "hours": hours, "minutes": minutes}

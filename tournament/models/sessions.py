@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.apps import apps
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -130,6 +131,60 @@ class SessionAuditEntry(AppendOnlyEntry):
 
     def __str__(self) -> str:
         return f"{self.at:%Y-%m-%d %H:%M:%S} {self.get_action_display()}"
+
+    #: The log's parts, as the session's page shows them: closing and reopening, the
+    #: session clock, the calls for a referee.
+    CATEGORIES = {
+        Action.CLOSED: "session", Action.REOPENED: "session", Action.CLOCK: "clock",
+        Action.TIME_UP: "clock", Action.CALLED: "calls", Action.ANSWERED: "calls",
+    }
+
+    @property
+    def category(self) -> str:
+        return self.CATEGORIES.get(self.action, "session")
+
+    @staticmethod
+    def code(*parts: object) -> str:
+        """The ``reason`` of an entry the server writes (the clock's, a call's): its facts as
+        a code ("clock:set:90", "call:2:dispute:1"), put in words in the reader's language
+        by :meth:`summary`, never in the language of whoever wrote it."""
+        return ":".join(str(part) for part in parts)
+
+    def summary(self) -> str:
+        """What the entry says beyond its action, in the active language: a reopening's
+        reason as typed; the clock's and the calls' facts from their code. An entry written
+        before the codes keeps its text."""
+        if self.action not in (self.Action.CLOCK, self.Action.CALLED, self.Action.ANSWERED):
+            return self.reason
+        kind, *facts = self.reason.split(":")
+        try:
+            if kind == "clock":
+                return self._clock_summary(*facts)
+            if kind == "call":
+                return self._call_summary(*facts)
+        except (TypeError, ValueError, KeyError):
+            pass
+        return self.reason
+
+    @staticmethod
+    def _clock_summary(change: str, *facts: str) -> str:
+        if change == "set":
+            return gettext("time set: %(minutes)s min") % {"minutes": int(facts[0])}
+        if change == "added":
+            return gettext("%(minutes)s extra min") % {"minutes": int(facts[0])}
+        return {"started": gettext("clock started"), "resumed": gettext("clock resumed"),
+                "paused": gettext("clock paused"), "removed": gettext("clock removed")}[change]
+
+    @staticmethod
+    def _call_summary(table: str, reason: str = "", times: str = "1") -> str:
+        if not reason:  # answered
+            return gettext("table %(table)s") % {"table": int(table)}
+        # the room's models import these: the call's model is looked up, not imported
+        label = apps.get_model("tournament", "RefereeCall").Reason(reason).label
+        if int(times) > 1:
+            return gettext("table %(table)s: %(reason)s (call %(times)s)") % {
+                "table": int(table), "reason": label, "times": int(times)}
+        return gettext("table %(table)s: %(reason)s") % {"table": int(table), "reason": label}
 
 
 class Table(models.Model):

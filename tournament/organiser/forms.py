@@ -48,7 +48,8 @@ class TournamentForm(forms.Form):
     prize_one_per_player = model_field(Tournament, "prize_one_per_player")
     check_in = model_field(Tournament, "check_in", required=False)  # blank: unchanged
 
-    def __init__(self, *args, locked: bool = False, **kwargs):
+    def __init__(self, *args, locked: bool = False, tournament: Tournament | None = None,
+                 **kwargs):
         super().__init__(*args, **kwargs)
         self.locked = locked
         if locked:
@@ -56,6 +57,8 @@ class TournamentForm(forms.Form):
                 self.fields[name].disabled = True
                 self.fields[name].help_text = _(
                     "Fixed: a session has started, and every match is played under it.")
+            if tournament is not None:
+                self._show_in_force(tournament)
         choices = [("", "—"), *RankingCriterion.choices]
         for number, field_name in enumerate(CRITERIA_FIELDS, start=1):
             self.fields[field_name] = forms.ChoiceField(
@@ -65,6 +68,20 @@ class TournamentForm(forms.Form):
                 help_text=_("Ties on the criteria above are broken by this one.")
                 if number == 2 else "",
             )
+
+    def _show_in_force(self, tournament: Tournament) -> None:
+        """A blank setting stands for a value in force (the rule set's target, no round
+        limit): a locked field shows that value, not an empty box."""
+        fixed = _("Fixed: a session has started, and every match is played under it.")
+        if tournament.target is None:
+            target = tournament.effective_target
+            self.fields["target"].widget.attrs["placeholder"] = str(target)
+            in_force = _("In force: %(target)s, the rule set's target.") % {"target": target}
+            self.fields["target"].help_text = f"{fixed} {in_force}"
+        if tournament.match_rounds is None:
+            self.fields["match_rounds"].widget.attrs["placeholder"] = str(_("no limit"))
+            in_force = _("In force: no round limit, every match is played to the target.")
+            self.fields["match_rounds"].help_text = f"{fixed} {in_force}"
 
     @classmethod
     def initial_from(cls, tournament: Tournament) -> dict:

@@ -91,7 +91,7 @@ class TournamentEditView(OrganiserRequiredMixin, FormView):
         return TournamentForm.initial_from(self.tournament)
 
     def get_form_kwargs(self):
-        return {**super().get_form_kwargs(),
+        return {**super().get_form_kwargs(), "tournament": self.tournament,
                 "locked": services.tournament_settings_locked(tournament=self.tournament)}
 
     def form_valid(self, form):

@@ -38,6 +38,10 @@ class AnnouncementForm(forms.Form):
 
 
 class RoomSettingsForm(forms.Form):
-    time_up_action = model_field(Tournament, "time_up_action")
+    # said in words: the model's help points at the project's documentation, for its readers
+    time_up_action = model_field(
+        Tournament, "time_up_action",
+        help_text=_("What the session clock does at time's end: show a flag only, or let each "
+                    "match finish its round in play and then end it."))
     screen_seconds = model_field(Tournament, "screen_seconds", min_value=5, max_value=300)
     screen_top = model_field(Tournament, "screen_top", min_value=3, max_value=30)

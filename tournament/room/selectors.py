@@ -21,6 +21,7 @@ from tournament.models import (
     StaffRole,
     Tournament,
 )
+from tournament.names import split_name, surname_sort_key
 from tournament.room.clock import late, match_progress, session_clock
 from tournament.seating.selectors import seating_by_player, session_attention, session_seating
 from tournament.sessions.selectors import session_now
@@ -58,7 +59,8 @@ def board(*, session: Session, now: datetime.datetime | None = None) -> dict[str
     Each row: ``number``, ``match_id``, ``match_url``, ``players`` (names), ``totals``,
     ``status`` (one of the statuses above), ``round`` (the round in play or last, from 1),
     ``needs`` (codes: ``call``, ``decision``, ``illegal``, ``round-end``, ``confirm``,
-    ``late``), ``call`` (the open call or None), ``last_entry`` (a datetime or None),
+    ``late``), ``call`` (the open call or None), ``last_entry`` (a datetime or None: the
+    last entry a person made, the time's end left out),
     ``referees`` (names).
     """
     now = now or timezone.now()
@@ -78,8 +80,10 @@ def board(*, session: Session, now: datetime.datetime | None = None) -> dict[str
         last_round[match_id] = (index, end_kind, ended)
         if ended:
             rounds_ended[match_id] = rounds_ended.get(match_id, 0) + 1
+    # what a person entered: the time's end, noted on every match by the server, is not
     last_entries = dict(
         AuditEntry.objects.filter(match__table__session=session)
+        .exclude(action=AuditEntry.Action.TIME_UP)
         .values("match_id").annotate(last=Max("at")).order_by()
         .values_list("match_id", "last")
     )
@@ -163,7 +167,7 @@ def status_label(row: dict[str, Any]) -> str:
 
 def screen(*, tournament: Tournament) -> dict[str, Any]:
     """The projector's views, in the order it shows them: ``standings`` (pages of
-    ``tournament.screen_top`` rows), ``tables`` (the matches in play, with their totals and
+    ``tournament.screen_top`` rows; none before a match is confirmed), ``tables`` (the matches in play, with their totals and
     round), ``seating`` (every player by name with their table, while a session is seated
     and not started), ``announcements`` (shown ones, newest first); ``session`` (that of the
     moment, or None); ``final_decided``: the final's places come first, under a "Final" mark
@@ -172,13 +176,16 @@ def screen(*, tournament: Tournament) -> dict[str, Any]:
     table = standings(tournament=tournament)
     size = tournament.screen_top
     rows = table.rows
+    # before a match is confirmed, a page of zeros without ranks says nothing: left out
+    if not any(row["ranked"] for row in rows):
+        rows = []
     pages = [rows[start:start + size] for start in range(0, len(rows), size)]
     tables: list[dict[str, Any]] = []
     seating: list[dict[str, Any]] = []
     if session is not None:
         seated = session_seating(session=session)
         if session.status == Session.Status.SEATED:
-            seating = seating_by_player(seated)
+            seating = _by_surname(seating_by_player(seated))
         elif session.status == Session.Status.PLAYING:
             rounds = dict(
                 Round.objects.filter(match__table__session=session)
@@ -198,6 +205,8 @@ def screen(*, tournament: Tournament) -> dict[str, Any]:
         "session": session, "standings_pages": pages, "criteria": table.criteria,
         "final_decided": table.final_decided,
         "tables_pages": _pages(tables, TABLES_PER_VIEW),
+        # the rows of two tables a view holds: fewer tables, larger type (screen.css)
+        "tables_rows": (min(len(tables), TABLES_PER_VIEW) + 1) // 2,
         "seating_pages": _pages(seating, NAMES_PER_VIEW),
         "announcements": announcements,
     }
@@ -206,6 +215,14 @@ def screen(*, tournament: Tournament) -> dict[str, Any]:
 #: How many tables in play, and how many names of the seating, one view of the projector holds.
 TABLES_PER_VIEW = 8
 NAMES_PER_VIEW = 30
+
+
+def _by_surname(players: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The seated players as the seating on the wall lists them: by surname, as French lists
+    sort (docs/reference/glossary.md, "Sorting by surname"), the surname shown first."""
+    for player in players:
+        player["given"], player["surname"] = split_name(player["name"])
+    return sorted(players, key=lambda player: (surname_sort_key(player["name"]), player["player_id"]))
 
 
 def _pages(items: list[Any], size: int) -> list[list[Any]]:

@@ -88,7 +88,7 @@ def clock_set(*, session: Session, minutes: int, user) -> Session:
                 code="clock-started")})
         session.clock_seconds = minutes * 60
         _clock_changed(session, user, ["clock_seconds"],
-                       _("time set: %(minutes)s min") % {"minutes": minutes})
+                       SessionAuditEntry.code("clock", "set", minutes))
         return session
 
 
@@ -104,7 +104,8 @@ def clock_start(*, session: Session, user) -> Session:
                 code="clock-not-startable")
         session.clock_started_at = timezone.now()
         _clock_changed(session, user, ["clock_started_at"],
-                       _("clock started") if clock.state == "ready" else _("clock resumed"))
+                       SessionAuditEntry.code(
+                           "clock", "started" if clock.state == "ready" else "resumed"))
         return session
 
 
@@ -117,7 +118,7 @@ def clock_pause(*, session: Session, user) -> Session:
             raise ValidationError(_("The clock is not running."), code="clock-not-running")
         session.clock_elapsed = clock.elapsed
         session.clock_started_at = None
-        _clock_changed(session, user, ["clock_elapsed", "clock_started_at"], _("clock paused"))
+        _clock_changed(session, user, ["clock_elapsed", "clock_started_at"], SessionAuditEntry.code("clock", "paused"))
         return session
 
 
@@ -142,7 +143,7 @@ def clock_add(*, session: Session, minutes: int, user) -> Session:
         session.time_up_at = None
         _clock_changed(session, user,
                        ["clock_seconds", "clock_elapsed", "clock_started_at", "time_up_at"],
-                       _("%(minutes)s extra min") % {"minutes": minutes})
+                       SessionAuditEntry.code("clock", "added", minutes))
         return session
 
 
@@ -157,7 +158,7 @@ def clock_remove(*, session: Session, user) -> Session:
         session.time_up_at = None
         _clock_changed(session, user,
                        ["clock_seconds", "clock_started_at", "clock_elapsed", "time_up_at"],
-                       _("clock removed"))
+                       SessionAuditEntry.code("clock", "removed"))
         return session
 
 
@@ -295,9 +296,9 @@ def call_make(*, table: Table, reason: str, code: str, address: str | None = Non
         else:
             call = RefereeCall.objects.create(session=session, table=table, reason=reason,
                                               called_at=now, last_called_at=now)
-            _log(session, None, SessionAuditEntry.Action.CALLED,
-                 _("table %(table)s: %(reason)s")
-                 % {"table": table.number, "reason": call.get_reason_display()})
+        # each call a line of the log, a repeated one with its own reason and its count
+        _log(session, None, SessionAuditEntry.Action.CALLED,
+             SessionAuditEntry.code("call", table.number, call.reason, call.times))
         return call
 
 
@@ -314,7 +315,7 @@ def call_answer(*, session: Session, call_id: int, user) -> RefereeCall:
         call.answered_by = user
         call.save(update_fields=["answered_at", "answered_by"])
         _log(session, user, SessionAuditEntry.Action.ANSWERED,
-             _("table %(table)s") % {"table": call.table.number})
+             SessionAuditEntry.code("call", call.table.number))
         return call
 
 

@@ -36,6 +36,7 @@ from tournament.core.permissions import (
 )
 from tournament.kit.cache import cached_copy, etag
 from tournament.kit.cached_pages import CSRF_MARKER, CachedPageMixin
+from tournament.kit.formats import duration
 from tournament.kit.forms import add_service_errors
 from tournament.models import Announcement, RefereeCall, Session, Table
 from tournament.room import selectors, services
@@ -105,22 +106,35 @@ class SessionClockView(OrganiserRequiredMixin, TemplateView):
         if action not in self.actions:
             return self.render_to_response(self.get_context_data(), status=400)
         forms = {}
+        state = session_clock(self.session, now=timezone.now()).state
+        done, code = "", f"clock-{action}"
         try:
             if action == "set":
                 form = forms["set_form"] = ClockSetForm(request.POST)
                 if form.is_valid():
-                    services.clock_set(session=self.session, minutes=form.cleaned_data["minutes"],
-                                       user=request.user)
+                    session = services.clock_set(
+                        session=self.session, minutes=form.cleaned_data["minutes"],
+                        user=request.user)
+                    done = _("Time set: %(duration)s.") % {
+                        "duration": duration(session.clock_seconds)}
             elif action == "add":
                 form = forms["add_form"] = ClockAddForm(request.POST)
                 if form.is_valid():
-                    services.clock_add(session=self.session,
-                                       minutes=form.cleaned_data["extra_minutes"],
-                                       user=request.user)
+                    minutes = form.cleaned_data["extra_minutes"]
+                    services.clock_add(session=self.session, minutes=minutes, user=request.user)
+                    done = _("Time added: %(duration)s.") % {"duration": duration(minutes * 60)}
             else:
                 service = {"start": services.clock_start, "pause": services.clock_pause,
                            "remove": services.clock_remove}[action]
                 service(session=self.session, user=request.user)
+                if action == "start" and state == "paused":
+                    code = "clock-resume"
+                done = {
+                    "start": _("The clock runs again.") if state == "paused"
+                    else _("The clock is running."),
+                    "pause": _("The clock is paused."),
+                    "remove": _("The clock is removed: this session has no clock any more."),
+                }[action]
         except ValidationError as error:
             form = forms.get("set_form") or forms.get("add_form")
             if form is None:
@@ -129,7 +143,7 @@ class SessionClockView(OrganiserRequiredMixin, TemplateView):
             add_service_errors(form, error)
         if any(form.errors for form in forms.values()):
             return self.render_to_response(self.get_context_data(**forms), status=400)
-        messages.success(request, _("The session clock is saved."))
+        messages.success(request, done, extra_tags=code)
         return redirect(request.path)
 
 

@@ -9,6 +9,7 @@ The seating comes as plain data (lists of dicts), for the pages and for the prin
   queries; one given the session's seating).
 - ``session_attention(*, session)``: what awaits a referee at each match, by match id (two
   queries), for the staff's view of the seating.
+- ``session_log(*, session)``: the session's log in its parts, for its page (one query).
 """
 
 from __future__ import annotations
@@ -19,9 +20,20 @@ from typing import Any
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet, TextField
 from django.db.models.functions import Cast
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
 from tournament.kit.seats import seat_letter
-from tournament.models import Match, Registration, Round, RoundEnd, Seat, Session, Turn, Verdict
+from tournament.models import (
+    Match,
+    Registration,
+    Round,
+    RoundEnd,
+    Seat,
+    Session,
+    SessionAuditEntry,
+    Turn,
+    Verdict,
+)
 from tournament.names import name_sort_key
 from tournament.seating.algorithm import meetings, pair
 
@@ -273,3 +285,15 @@ def session_attention(*, session: Session) -> dict[int, dict[str, Any]]:
         counts["rounds_to_confirm"].append(index + 1)
         counts["pending_decisions"] += settlement_pending
     return attention
+
+
+def session_log(*, session: Session) -> list[tuple[str, str, list[SessionAuditEntry]]]:
+    """The session's log in its parts (``SessionAuditEntry.category``), each part's entries
+    in order: (category, heading, entries), the empty parts left out."""
+    headings = {"session": _("Closed and reopened"), "clock": _("Session clock"),
+                "calls": _("Calls for a referee")}
+    parts: dict[str, list[SessionAuditEntry]] = {category: [] for category in headings}
+    for entry in session.audit_entries.select_related("user"):
+        parts[entry.category].append(entry)
+    return [(category, headings[category], entries)
+            for category, entries in parts.items() if entries]

@@ -50,7 +50,7 @@ class SessionOrganiseView(SessionActionMixin, OrganiserRequiredMixin, TemplateVi
             seated_but_withdrawn=selectors.seated_but_withdrawn(session=session),
             missing=selectors.session_missing(session=session),
             can_change_seating=session.status in (Session.Status.DRAFT, Session.Status.SEATED),
-            session_audit=session.audit_entries.select_related("user"),
+            session_log=selectors.session_log(session=session),
         )
         context.setdefault("swap_form", SwapForm(seated=swap_choices(tables)))
         context.setdefault("method_form", SeatingMethodForm(initial={"method": session.seating}))

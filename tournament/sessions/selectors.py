@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from django.db.models import Case, QuerySet, When
 
-from tournament.models import CheckIn, Registration, Session, Tournament
+from tournament.models import CheckIn, Registration, Seat, Session, Tournament
 from tournament.names import name_sort_key, search_key
 
 
@@ -38,17 +38,24 @@ class CheckInPlayer:
     name: str
     club: str
     present: bool
+    #: checked in after the seating was drawn: not seated, so absent unless drawn again
+    unseated: bool = False
 
 
 def check_in_list(*, session: Session, query: str = "") -> list[CheckInPlayer]:
     """The players expected at the session (``Registration.plays_in``), by name, each
     marked present or not; ``query`` keeps the names that contain it, case,
     accents and ligatures aside, as "find your table" does (:func:`tournament.names.
-    search_key`). Two queries."""
+    search_key`). Once the session is seated, a player present but not seated is marked
+    ``unseated``: checked in after the draw. Two queries, three once seated."""
     present = set(CheckIn.objects.filter(session=session).values_list("player_id", flat=True))
+    seated: set[int] | None = None
+    if session.status == Session.Status.SEATED and present:
+        seated = set(Seat.objects.filter(session=session).values_list("player_id", flat=True))
     wanted = search_key(query)
     players = [
-        CheckInPlayer(player_id, name, club, player_id in present)
+        CheckInPlayer(player_id, name, club, player_id in present,
+                      unseated=seated is not None and player_id in present and player_id not in seated)
         for player_id, name, club in Registration.objects.filter(
             Registration.plays_in(session.number), tournament_id=session.tournament_id
         ).values_list("player_id", "player__name", "player__club")

@@ -1,16 +1,17 @@
-"""Dates as a reader writes them: ``{{ day|long_date }}``, ``{{ moment|long_datetime }}``
-(``tournament.kit.formats``)."""
+"""Dates as a reader writes them: ``{{ day|long_date }}``, ``{{ moment|long_datetime }}``, and
+lengths of time, ``{{ seconds|duration }}`` ("1 h 30"; ``tournament.kit.formats``)."""
 
 from __future__ import annotations
 
 from django import template
 from django.utils import timezone
 
-from tournament.kit.formats import long_date, long_datetime
+from tournament.kit.formats import duration, long_date, long_datetime
 
 register = template.Library()
 register.filter("long_date", long_date)
 register.filter("long_datetime", long_datetime)
+register.filter("duration", duration)
 
 
 @register.simple_tag

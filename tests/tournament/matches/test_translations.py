@@ -192,7 +192,7 @@ def test_the_correction_page_says_the_engines_figure_in_words(referee, referee_c
     second = services_turn(match, index=1)
     address = page_url(match, "match_turn_correct", turn_id=second.pk)
     now = current_turn(get(referee_client, address, "fr"))
-    assert "le moteur compte -1 point ·" in now and "moteur -1" not in now
+    assert "le calcul donne -1 point ·" in now and "calcul -1" not in now
     assert "the engine counts -1 points" in current_turn(get(referee_client, address, "en"))
 
 

@@ -52,7 +52,9 @@ def test_a_call_needs_the_card_code_and_repeated_calls_merge(client, room):
     assert (call.times, call.reason, call.table.number) == (2, "tiles-missing", 2)
     bad_reason = _call(client, tournament, 2, reason="pizza", code=code)
     assert bad_reason.status_code == 400 and "reason" in bad_reason.context["form"].errors
-    assert SessionAuditEntry.objects.filter(session=session, action="referee-called").count() == 1
+    # each call a line of the session's log, with its own reason (the repeat counted)
+    logged = SessionAuditEntry.objects.filter(session=session, action="referee-called")
+    assert [entry.reason for entry in logged] == ["call:2:dispute:1", "call:2:tiles-missing:2"]
 
 
 def test_the_board_puts_the_call_first_and_its_answer_is_logged(client, room):

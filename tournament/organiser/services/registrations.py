@@ -203,7 +203,7 @@ def player_add(
             SAME_PEOPLE_EXISTING, SAME_PEOPLE_NEW
         ):
             problems["name"] = ValidationError(
-                _likely_same_message(line, likely), code="likely-same-person",
+                _likely_same_message(line, likely, user), code="likely-same-person",
                 params={"id": likely.pk})
         checks.same_people = same_people
         next_number = next_session_to_seat(tournament=tournament)
@@ -226,10 +226,15 @@ def player_add(
         )[0]
 
 
-def _likely_same_message(line: PlayerLine, player: Player) -> str:
+def _likely_same_message(line: PlayerLine, player: Player, user) -> str:
+    """The question asked before a second record of a likely same person. A superuser is
+    matched against every tournament of the site (``players_by_name_and_club``), not theirs."""
+    name = f"{line.name} ({line.club})" if line.club else line.name
+    if user is not None and user.is_superuser:
+        return _("%(name)s may be the player of record %(id)s, already in a tournament of this "
+                 "site (same name and club, no licence number).") % {"name": name, "id": player.pk}
     return _("%(name)s may be the player of record %(id)s, already in your tournaments (same "
-             "name and club, no licence number).") % {
-        "name": f"{line.name} ({line.club})" if line.club else line.name, "id": player.pk}
+             "name and club, no licence number).") % {"name": name, "id": player.pk}
 
 
 def players_import_csv(*, tournament: Tournament, text: str, user=None,
@@ -261,7 +266,7 @@ def players_import_csv(*, tournament: Tournament, text: str, user=None,
             likely = [(line, player) for line, player in likely if player is not None]
             if likely:
                 raise ValidationError(csv_line_errors([
-                    (line.line, _likely_same_message(line, player), "likely-same-person")
+                    (line.line, _likely_same_message(line, player, user), "likely-same-person")
                     for line, player in likely]))
         checks.same_people = same_people
         try:

@@ -23,7 +23,9 @@
     var note = document.getElementById("screen-stale");
     var minutes = Math.floor((performance.now() - lastGood) / 60000);
     note.hidden = performance.now() - lastGood < 2 * poll + 1000;
-    note.textContent = body.dataset.stale.replace("{minutes}", Math.max(1, minutes));
+    // under a minute it says so, never "1 min" after 30 seconds
+    note.textContent = minutes < 1 ? body.dataset.staleRecent
+      : body.dataset.stale.replace("{minutes}", minutes);
   }
 
   function refresh() {
