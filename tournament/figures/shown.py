@@ -9,6 +9,7 @@ from typing import Any
 
 from django.urls import resolve, reverse
 
+from tournament.core import freshness
 from tournament.leagues.selectors import league_standing
 from tournament.models import League, Tournament
 from tournament.ratings.selectors import ratings_rows
@@ -87,3 +88,15 @@ def league_shown(league: League) -> dict[int, dict[str, Any]]:
                         "points": {tid: result.points for tid, result in row.results.items()}}
         for row in league_standing(league=league).rows
     }
+
+
+def versions_shown(tournament: Tournament, pages: list[tuple[str, int]]
+                   ) -> dict[tuple[str, int], int]:
+    """The version each page answers with (``tournament.core.freshness``): ``("session",
+    number)`` or ``("player", id)``."""
+    tournament = Tournament.objects.get(pk=tournament.pk)  # its results version read now
+    made = {"session": lambda number: freshness.session_version(tournament=tournament,
+                                                                number=number),
+            "player": lambda player: freshness.player_version(tournament=tournament,
+                                                              player_id=player)}
+    return {(kind, who): made[kind](who) for kind, who in pages}

@@ -47,8 +47,10 @@ class PublicSessionView(TournamentMixin, LiveFragmentMixin, TemplateView):
     fragment_template_name = "tournament/public/_session_tables.html"
 
     def page_version(self) -> int:
-        """The results: the seating, each match's state, the totals of the matches over."""
-        return freshness.page_version(tournament=self.tournament)
+        """The results (the seating, the sessions) and the state of each of its matches:
+        which is in play, which is over and its totals."""
+        return freshness.session_version(tournament=self.tournament,
+                                         number=self.kwargs["number"])
 
     def page(self, request, *args, **kwargs):
         session = selectors.tournament_session(tournament=self.tournament, number=kwargs["number"])
@@ -81,9 +83,10 @@ class PublicPlayerView(TournamentMixin, LiveFragmentMixin, TemplateView):
     fragment_template_name = "tournament/public/_player_live.html"
 
     def page_version(self) -> int:
-        """The results: their rank, their seat, each match's state and the totals of the
-        matches over."""
-        return freshness.page_version(tournament=self.tournament)
+        """The results (their rank, their seat) and the state of each of their matches:
+        which is in play, which is over and its totals."""
+        return freshness.player_version(tournament=self.tournament,
+                                        player_id=self.kwargs["player_id"])
 
     def page(self, request, *args, **kwargs):
         page = selectors.player_page(tournament=self.tournament, player_id=kwargs["player_id"])
