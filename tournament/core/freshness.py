@@ -41,7 +41,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from django.db import transaction
-from django.db.models import F, Sum
+from django.db.models import F, QuerySet, Sum
 
 from tournament.models import Match, Tournament
 
@@ -122,7 +122,7 @@ def page_version(*, tournament: Tournament, revision: int = 0) -> int:
     return (tournament.results_version << REVISION_BITS) + revision
 
 
-def _states(matches) -> int:
+def _states(matches: QuerySet[Match]) -> int:
     return matches.aggregate(total=Sum("state_revision"))["total"] or 0
 
 
