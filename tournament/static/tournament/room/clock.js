@@ -75,8 +75,10 @@
   }
 
   function ready() {
+    // set up once a box (a mark kept by the script, not in the page: a tablet keeps the page
+    // as it shows it for a reload offline, offline_page.js)
     document.querySelectorAll("[data-clock-url]").forEach(function (box) {
-      if (!box.dataset.clockReady) { box.dataset.clockReady = "1"; setUp(box); }
+      if (!box.triominosClock) { box.triominosClock = true; setUp(box); }
     });
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready);
