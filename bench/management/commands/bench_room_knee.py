@@ -12,8 +12,9 @@ polls answered 304, the errors, the fetches of a match told by its stream, the s
 ``Server-Timing: cpu``), and the machine's load average (``/proc/loadavg``) at the start and
 the end of the counted seconds: the machine may be shared, and the figures say with what.
 
-The knee is the most tables of a step with a save's p95 <= ``--save-p95`` (300 ms), a poll's
-p95 <= ``--poll-p95`` (100 ms) and no error. The steps after the first that misses are still
+The knee is the most tables of a step with a save's p95 <= ``--save-p95`` (300 ms), the p95 of
+every periodic request of the pages (the polls, the clock, the fetches after a stream's event)
+<= ``--poll-p95`` (100 ms) and no error. The steps after the first that misses are still
 run unless ``--stop-past-knee``. ``--json`` writes every step's figures.
 
 The server must run with the benchmarks' app (``TRIOMINOS_BENCH=1`` in production mode) for
@@ -40,7 +41,8 @@ from django.core.management.base import BaseCommand, CommandError
 LOCUSTFILE = Path(__file__).resolve().parents[2] / "locustfile.py"
 #: The request types whose CPU each step prints, in this order.
 CPU_KINDS = ("save: turn", "save: round end", "save: confirm", "preview", "poll: match",
-             "fetch: match (moved)", "poll: player", "poll: session", "poll: standings")
+             "fetch: match (moved)", "fetch: match (rounds)", "clock", "poll: player",
+             "poll: session", "poll: standings")
 SPAWN_RATE = 50
 
 
@@ -66,8 +68,11 @@ def step_line(step: dict) -> str:
         if kind in step["kinds"] and step["kinds"][kind]["cpu_median"] is not None)
     load = step["load_average"]
     return (f"{step['tables']:>6} {step['phones']:>6} {step['requests_per_second']:>7.1f} "
-            f"{pair(step['save']):>11} {pair(step['preview']):>11} {pair(step['poll']):>11} "
-            f"{step['poll_304_share']:>5.0%} {step['errors']:>6}  fetches after an event "
+            f"{pair(step['save']):>11} {pair(step['preview']):>11} {pair(step['poll']):>15} "
+            f"{step['poll_304_share']:>5.0%} {step['errors']:>6}  clock p50/95 "
+            f"{pair(step['clock']) if 'clock' in step else '-'} (304 "
+            f"{step.get('clock_304_share', 0):.0%}); parts brought by the streams "
+            f"{step.get('parts_told', 0)}; fetches after an event "
             f"{step.get('fetches', 0)} (304 with them {step.get('phone_304_share', 0):.0%}); server CPU "
             f"{step['server_cpu_seconds'] / max(step['seconds'], 1):.2f} cores; ms: {cpu}  "
             f"load {load['start']} -> {load['end']}")
@@ -97,8 +102,6 @@ class Command(BaseCommand):
                             help="Use the room of --room as it is (no bench_room_setup).")
         parser.add_argument("--room", default="bench/room.json", help="The room file.")
         parser.add_argument("--sessions-before", type=int, default=3)
-        parser.add_argument("--phone-pages", choices=("one", "all"), default="one",
-                            help="Each phone polls one page (one) or all four (all).")
         parser.add_argument("--save-p95", type=float, default=300.0)
         parser.add_argument("--poll-p95", type=float, default=100.0)
         parser.add_argument("--stop-past-knee", action="store_true")
@@ -106,7 +109,7 @@ class Command(BaseCommand):
                             help="Write every step's figures there.")
 
     def handle(self, *args, steps, verbosity, seconds, warm_up, bind, app, gunicorn, no_server, no_setup, room,
-               sessions_before, phone_pages, save_p95, poll_p95, stop_past_knee, json_out,
+               sessions_before, save_p95, poll_p95, stop_past_knee, json_out,
                **options):
         self.verbosity = verbosity
         tables = sorted({int(step) for step in steps.split(",") if step.strip()})
@@ -125,14 +128,14 @@ class Command(BaseCommand):
                 f"server: {'as it runs' if no_server else f'gunicorn {app} {gunicorn}'}, "
                 f"{settings.DATABASES['default']['ENGINE'].rsplit('.', 1)[-1]}, cache "
                 f"{settings.CACHES['default']['BACKEND'].rsplit('.', 1)[-1]}; "
-                f"{seconds} s counted a step after {warm_up} s; phones: {phone_pages} page each")
+                f"{seconds} s counted a step after {warm_up} s; phones: one page each at a time")
             self.stdout.write(f"{'tables':>6} {'phones':>6} {'req/s':>7} {'save p50/95':>11} "
-                              f"{'prev. p50/95':>11} {'poll p50/95':>11} {'304':>5} "
+                              f"{'prev. p50/95':>11} {'periodic p50/95':>15} {'304':>5} "
                               f"{'errors':>6}")
             done: list[dict] = []
             for count in tables:
                 step = self.run_step(host=host, room=room, tables=count, seconds=seconds,
-                                     warm_up=warm_up, phone_pages=phone_pages)
+                                     warm_up=warm_up)
                 done.append(step)
                 self.stdout.write(step_line(step))
                 for name, samples in step["error_samples"].items():
@@ -172,15 +175,14 @@ class Command(BaseCommand):
                     raise CommandError(f"no server answers at {host}") from None
                 time.sleep(0.5)
 
-    def run_step(self, *, host: str, room: str, tables: int, seconds: int, warm_up: int,
-                 phone_pages: str) -> dict:
+    def run_step(self, *, host: str, room: str, tables: int, seconds: int, warm_up: int
+                 ) -> dict:
         users = 5 * tables
         run_time = -(-users // SPAWN_RATE) + warm_up + seconds
         with tempfile.TemporaryDirectory() as folder:
             summary = Path(folder) / "summary.json"
             env = {**os.environ, "BENCH_ROOM": room, "BENCH_TABLES": str(tables),
-                   "BENCH_WARMUP": str(warm_up), "BENCH_SUMMARY": str(summary),
-                   "BENCH_PHONE_PAGES": phone_pages}
+                   "BENCH_WARMUP": str(warm_up), "BENCH_SUMMARY": str(summary)}
             run = subprocess.run(
                 ["locust", "-f", str(LOCUSTFILE), "--headless", "--host", host,
                  "--users", str(users), "--spawn-rate", str(SPAWN_RATE),
