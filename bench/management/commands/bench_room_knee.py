@@ -30,6 +30,7 @@ import shlex
 import signal
 import subprocess
 import tempfile
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -67,6 +68,9 @@ def step_line(step: dict) -> str:
         for kind in CPU_KINDS
         if kind in step["kinds"] and step["kinds"][kind]["cpu_median"] is not None)
     load = step["load_average"]
+    workers = (f", {step['workers_cores']:.2f} in the workers "
+               f"({step['workers_cpu_ms_per_request']:.1f} ms a request)"
+               if "workers_cores" in step else "")
     return (f"{step['tables']:>6} {step['phones']:>6} {step['requests_per_second']:>7.1f} "
             f"{pair(step['save']):>11} {pair(step['preview']):>11} {pair(step['poll']):>15} "
             f"{step['poll_304_share']:>5.0%} {step['errors']:>6}  clock p50/95 "
@@ -74,7 +78,8 @@ def step_line(step: dict) -> str:
             f"{step.get('clock_304_share', 0):.0%}); parts brought by the streams "
             f"{step.get('parts_told', 0)}; fetches after an event "
             f"{step.get('fetches', 0)} (304 with them {step.get('phone_304_share', 0):.0%}); server CPU "
-            f"{step['server_cpu_seconds'] / max(step['seconds'], 1):.2f} cores; ms: {cpu}  "
+            f"{step['server_cpu_seconds'] / max(step['seconds'], 1):.2f} cores in the requests' "
+            f"threads{workers}; ms: {cpu}  "
             f"load {load['start']} -> {load['end']}")
 
 
@@ -121,7 +126,7 @@ class Command(BaseCommand):
         elif len(_read_room(room)["tables"]) < tables[-1]:
             raise CommandError(f"{room} has fewer tables than {tables[-1]}")
         host = f"http://{bind}"
-        server = None if no_server else self.start_server(app, bind, gunicorn)
+        server = self.server = None if no_server else self.start_server(app, bind, gunicorn)
         try:
             self.wait_for(host)
             self.stdout.write(
@@ -179,6 +184,18 @@ class Command(BaseCommand):
                  ) -> dict:
         users = 5 * tables
         run_time = -(-users // SPAWN_RATE) + warm_up + seconds
+        # the workers' own CPU over the counted seconds (all of it: the event loop's, the
+        # threads', beyond what Server-Timing sees of the requests' threads)
+        workers: dict[str, float] = {}
+        if self.server is not None:
+            started = time.monotonic() + run_time - seconds
+
+            def sample(at: str) -> None:
+                workers[at] = workers_cpu(self.server.pid)
+                workers[f"{at}_time"] = time.monotonic()
+
+            timer = threading.Timer(max(0.0, started - time.monotonic()), sample, ("start",))
+            timer.start()
         with tempfile.TemporaryDirectory() as folder:
             summary = Path(folder) / "summary.json"
             env = {**os.environ, "BENCH_ROOM": room, "BENCH_TABLES": str(tables),
@@ -190,9 +207,34 @@ class Command(BaseCommand):
                  "--exit-code-on-error", "0"],
                 env=env, cwd=settings.BASE_DIR, capture_output=True, text=True,
                 timeout=run_time + 120)
+            if self.server is not None:
+                timer.cancel()
+                sample("end")
             if not summary.exists():
                 raise CommandError(f"locust gave no figures:\n{run.stderr[-3000:]}")
-            return _read_room(str(summary))
+            figures = _read_room(str(summary))
+            if "start" in workers:
+                cores = (workers["end"] - workers["start"]) / (
+                    workers["end_time"] - workers["start_time"])
+                figures["workers_cores"] = cores
+                figures["workers_cpu_ms_per_request"] = (
+                    1000 * cores / max(figures["requests_per_second"], 1e-9))
+            return figures
+
+
+def workers_cpu(master: int) -> float:
+    """The CPU seconds (user and system) of the processes whose parent is ``master`` (the
+    gunicorn workers), from ``/proc``."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == master:  # fields after the name: state, ppid, ..., utime, stime
+            total += (int(fields[11]) + int(fields[12])) / tick
+    return total
 
 
 def _read_room(path: str) -> dict:
