@@ -41,7 +41,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from django.db import transaction
-from django.db.models import F, QuerySet, Sum
+from django.db.models import F, OuterRef, QuerySet, Subquery, Sum
+from django.db.models.functions import Coalesce
 
 from tournament.models import Match, Tournament
 
@@ -126,15 +127,45 @@ def _states(matches: QuerySet[Match]) -> int:
     return matches.aggregate(total=Sum("state_revision"))["total"] or 0
 
 
+def _states_of(matches: QuerySet[Match]) -> Coalesce:
+    """The sum of ``matches``' state revisions, read with their tournament's row."""
+    return Coalesce(Subquery(
+        matches.order_by().values("table__session__tournament")
+        .annotate(total=Sum("state_revision")).values("total")[:1]), 0)
+
+
+def tournaments_with_session_states(number: int) -> QuerySet[Tournament]:
+    """The tournaments, each read with the state revisions of its session ``number``'s
+    matches (``match_states``): a poll of the session's page is answered 304 after one
+    read."""
+    return Tournament.objects.annotate(match_states=_states_of(Match.objects.filter(
+        table__session__tournament=OuterRef("pk"), table__session__number=number)))
+
+
+def tournaments_with_player_states(player_id: int) -> QuerySet[Tournament]:
+    """The tournaments, each read with the state revisions of the matches the player sits
+    at (``match_states``)."""
+    return Tournament.objects.annotate(match_states=_states_of(Match.objects.filter(
+        table__session__tournament=OuterRef("pk"), table__seats__player_id=player_id)))
+
+
 def session_version(*, tournament: Tournament, number: int) -> int:
     """The version of the public's page of the tournament's session ``number``: its results
-    version above the sum of its matches' state revisions (one indexed query)."""
-    return page_version(tournament=tournament, revision=_states(Match.objects.filter(
-        table__session__tournament=tournament, table__session__number=number)))
+    version above the sum of its matches' state revisions (read with the tournament by
+    :func:`tournaments_with_session_states`, else one indexed query)."""
+    states = getattr(tournament, "match_states", None)
+    if states is None:
+        states = _states(Match.objects.filter(
+            table__session__tournament=tournament, table__session__number=number))
+    return page_version(tournament=tournament, revision=states)
 
 
 def player_version(*, tournament: Tournament, player_id: int) -> int:
     """The version of a player's page in the tournament: its results version above the sum
-    of the state revisions of the matches they sit at (one indexed query)."""
-    return page_version(tournament=tournament, revision=_states(Match.objects.filter(
-        table__session__tournament=tournament, table__seats__player_id=player_id)))
+    of the state revisions of the matches they sit at (read with the tournament by
+    :func:`tournaments_with_player_states`, else one indexed query)."""
+    states = getattr(tournament, "match_states", None)
+    if states is None:
+        states = _states(Match.objects.filter(
+            table__session__tournament=tournament, table__seats__player_id=player_id))
+    return page_version(tournament=tournament, revision=states)

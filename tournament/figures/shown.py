@@ -92,11 +92,13 @@ def league_shown(league: League) -> dict[int, dict[str, Any]]:
 
 def versions_shown(tournament: Tournament, pages: list[tuple[str, int]]
                    ) -> dict[tuple[str, int], int]:
-    """The version each page answers with (``tournament.core.freshness``): ``("session",
+    """The version each page answers with, read as its view reads it (the tournament with
+    the state revisions of the page's matches: ``tournament.core.freshness``): ``("session",
     number)`` or ``("player", id)``."""
-    tournament = Tournament.objects.get(pk=tournament.pk)  # its results version read now
-    made = {"session": lambda number: freshness.session_version(tournament=tournament,
-                                                                number=number),
-            "player": lambda player: freshness.player_version(tournament=tournament,
-                                                              player_id=player)}
-    return {(kind, who): made[kind](who) for kind, who in pages}
+    read = {"session": lambda number: freshness.session_version(
+                tournament=freshness.tournaments_with_session_states(number).get(
+                    pk=tournament.pk), number=number),
+            "player": lambda player: freshness.player_version(
+                tournament=freshness.tournaments_with_player_states(player).get(
+                    pk=tournament.pk), player_id=player)}
+    return {(kind, who): read[kind](who) for kind, who in pages}

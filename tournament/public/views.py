@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 
-from django.shortcuts import redirect
+from django.shortcuts import get_object_or_404, redirect
 from django.views.generic import TemplateView, View
 from django_tables2 import RequestConfig
 
@@ -45,6 +45,12 @@ class PublicSessionView(TournamentMixin, LiveFragmentMixin, TemplateView):
 
     template_name = "tournament/public/session.html"
     fragment_template_name = "tournament/public/_session_tables.html"
+
+    def requested_tournament(self):
+        """Read with its session's matches' state revisions: a poll is one read."""
+        return get_object_or_404(
+            freshness.tournaments_with_session_states(self.kwargs["number"]),
+            slug=self.kwargs["slug"])
 
     def page_version(self) -> int:
         """The results (the seating, the sessions) and the state of each of its matches:
@@ -81,6 +87,12 @@ class PublicPlayerView(TournamentMixin, LiveFragmentMixin, TemplateView):
 
     template_name = "tournament/public/player.html"
     fragment_template_name = "tournament/public/_player_live.html"
+
+    def requested_tournament(self):
+        """Read with the player's matches' state revisions: a poll is one read."""
+        return get_object_or_404(
+            freshness.tournaments_with_player_states(self.kwargs["player_id"]),
+            slug=self.kwargs["slug"])
 
     def page_version(self) -> int:
         """The results (their rank, their seat) and the state of each of their matches:
