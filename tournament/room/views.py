@@ -71,17 +71,24 @@ class ClockView(TournamentMixin, View):
     http_method_names = ["get", "head"]
 
     def get(self, request, *args, **kwargs):
-        session = get_object_or_404(
-            Session.objects.select_related("tournament"), tournament=self.tournament,
-            number=kwargs["number"])
+        table = None
+        if "table" in kwargs:  # the table with its session: one read
+            table = get_object_or_404(
+                Table.objects.select_related("session__tournament"),
+                session__tournament=self.tournament, session__number=kwargs["number"],
+                number=kwargs["table"])
+            session = table.session
+        else:
+            session = get_object_or_404(
+                Session.objects.select_related("tournament"), tournament=self.tournament,
+                number=kwargs["number"])
         clock = session_clock(session, now=timezone.now())
         if clock.is_up and session.time_up_at is None:
             services.time_up_settle(session=session, user=request.user)
         said: list[object] = [clock.state, clock.total, session.clock_elapsed,
                               session.clock_started_at and session.clock_started_at.timestamp()]
         call = None
-        if "table" in kwargs:
-            table = get_object_or_404(Table, session=session, number=kwargs["table"])
+        if table is not None:
             call = table.referee_calls.filter(answered_at__isnull=True).first()
             said.append(None if call is None else (call.pk, call.times, call.reason))
         version = clock_version(said)

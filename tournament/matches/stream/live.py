@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+import time
 from collections import OrderedDict
 
 from asgiref.sync import sync_to_async
@@ -34,6 +35,10 @@ logger = logging.getLogger(__name__)
 #: Live parts a worker keeps, the oldest let go first (one a match at its last revision is
 #: all the streams need: a few are kept for the streams still telling the one before).
 KEPT = 512
+#: Reads of the live part before the event says the revision alone, and the wait between
+#: the first two (then longer each time): another worker may be making the new copy.
+TRIES = 4
+WAIT_SECONDS = 0.1
 #: The revision a live part shows, in its stream's address (``_match_live.html``).
 SHOWN_REVISION = re.compile(r'data-stream="[^"?]*\?revision=([0-9]+)"')
 #: The request headers of the stream's request that the part is made with (where it is
@@ -44,10 +49,27 @@ HOST_HEADERS = ("HTTP_HOST", "SERVER_NAME", "SERVER_PORT", "HTTP_X_FORWARDED_PRO
 def live_part(*, slug: str, match_id: int, revision: int, language: str,
               host: dict[str, str]) -> str | None:
     """The public's live part of the match as ``tournament:match_live`` answers it now, in
-    ``language``; None when the public may not read it, it is not a plain 200, or it shows a
-    revision older than ``revision`` (another worker making the new copy, the older one
-    served meanwhile). Run on a thread of its own, outside a request: its connection goes
-    back at once."""
+    ``language``; None when the public may not read it, it is not a plain 200, or it still
+    shows a revision older than ``revision`` after ``TRIES`` reads (another worker making
+    the new copy, the older one served meanwhile). Run on a thread of its own, outside a
+    request: its connection goes back at once."""
+    try:
+        for attempt in range(TRIES):
+            part = _answered(slug=slug, match_id=match_id, language=language, host=host)
+            if part is None:
+                return None
+            shown = SHOWN_REVISION.search(part)
+            if shown is None:
+                return None
+            if int(shown.group(1)) >= revision:
+                return part
+            time.sleep(WAIT_SECONDS * (attempt + 1))  # the other worker's copy, soon made
+        return None
+    finally:
+        connection.close()
+
+
+def _answered(*, slug: str, match_id: int, language: str, host: dict[str, str]) -> str | None:
     path = reverse("tournament:match_live", kwargs={"slug": slug, "match_id": match_id})
     request = HttpRequest()
     request.method = "GET"
@@ -60,18 +82,12 @@ def live_part(*, slug: str, match_id: int, revision: int, language: str,
     try:
         with translation.override(language):
             response = MatchLiveView.as_view()(request, slug=slug, match_id=match_id)
-            if response.status_code != 200 or response.get("Content-Encoding"):
-                return None
-            part = response.content.decode()
     except Exception:  # the event then says the revision alone: the page fetches
         logger.warning("The live part of match %s could not be made", match_id, exc_info=True)
         return None
-    finally:
-        connection.close()
-    shown = SHOWN_REVISION.search(part)
-    if shown is None or int(shown.group(1)) < revision:
+    if response.status_code != 200 or response.get("Content-Encoding"):
         return None
-    return part
+    return response.content.decode()
 
 
 class LiveParts:
