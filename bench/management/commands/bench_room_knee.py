@@ -154,7 +154,11 @@ class Command(BaseCommand):
         finally:
             if server is not None:
                 server.send_signal(signal.SIGTERM)
-                server.wait(timeout=30)
+                try:
+                    server.wait(timeout=30)
+                except subprocess.TimeoutExpired:  # streams still open past gunicorn's grace
+                    server.kill()
+                    server.wait(timeout=30)
         found = knee(done, save_p95=save_p95, poll_p95=poll_p95)
         self.stdout.write(
             f"knee (save p95 <= {save_p95:.0f} ms, poll p95 <= {poll_p95:.0f} ms, no error): "
