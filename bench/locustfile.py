@@ -7,7 +7,8 @@ increasing sizes and prints the knee. By hand, for ``N`` tables (``N`` tablets, 
     BENCH_TABLES=N locust -f bench/locustfile.py --headless --host http://127.0.0.1:8000 \
         --users 5N --spawn-rate 50 --run-time 110s
 
-The requests are the ones the pages' scripts send (``tournament/static/``):
+The requests are the ones the pages' scripts send (``tournament/static/``), on a room whose
+tables are spread over their rounds 1 to 3 (``bench_room_setup``):
 
 - ``Tablet`` (one per table, ``BENCH_TABLES`` of the room's tables): logged in as its table's
   referee (the room's session cookie: logged in before the session starts), it opens the match
@@ -20,11 +21,18 @@ The requests are the ones the pages' scripts send (``tournament/static/``):
   the server refuses (taken, or not fitting) at the cost of any preview. Each write is posted as htmx and the queue post it
   (``queue.js``: ``HX-Request``, ``X-CSRFToken``, a ``submission_key``), at the revision the
   last answer gave in ``X-Match-Revision``.
-- ``Phone`` (4 per table): a player's phone. It opens one page (the four phones of a table
-  take one each: the table's match by the table card's address, the player's own page, the
-  session, the standings), then polls its live part every 15 s as htmx does (``HX-Request``),
-  with the browser's cache: ``If-None-Match`` with the ETag of the last answer, a 304 counted
-  apart from a 200. ``BENCH_PHONE_PAGES=all``: each phone polls all four every 15 s.
+- ``Phone`` (4 per table): a player's phone, on one page at a time: the standings (35%), the
+  table's match by the table card's address (35%), the player's own page (20%), the session
+  (10%), another drawn every 2 to 5 minutes. It polls the page's live part every 15 s as htmx
+  does (``HX-Request``), with the browser's cache: ``If-None-Match`` with the ETag of the last
+  answer, a 304 counted apart from a 200. The match's page follows its stream instead
+  (``pages.js``): each event brings the live part (counted, no request), or, when it carries
+  the revision alone, the live part is asked for (``fetch: match (moved)``); when the live
+  part's settled rounds (``data-log``) are not the page's, the whole match is taken again
+  (``fetch: match (rounds)``).
+- Every match page, a tablet's and a phone's, asks its session clock (``clock.js``): the
+  table's ``clock.json`` at once without the browser's copy, then every 20 s with it
+  (``If-None-Match``).
 
 Every answer carries the server's timings of the request (``Server-Timing: cpu;dur=``, with its
 queries' time ``db`` and its wall time in the worker ``app``, added by ``bench/server_timing.py``
@@ -66,7 +74,6 @@ TABLES = ROOM["tables"][: int(os.environ.get("BENCH_TABLES") or len(ROOM["tables
 SLUG = ROOM["slug"]
 PACE = float(os.environ.get("BENCH_PACE") or 1)
 WARMUP = float(os.environ.get("BENCH_WARMUP") or 20)
-ALL_PAGES = os.environ.get("BENCH_PHONE_PAGES", "one") == "all"
 NOFIT = float(os.environ.get("BENCH_NOFIT") or 0.125)
 #: The tablets as they were before the browser scored a fitting tile: every placed tile
 #: previewed by the server, a second time a time in four (for a before/after in one set-up).
@@ -77,7 +84,21 @@ POLL_SECONDS = 15
 #: ``BENCH_STREAMS=0``: it polls as before the streams.
 STREAMS = os.environ.get("BENCH_STREAMS", "1") != "0"
 STREAM_ADDRESS = re.compile(r'data-stream="([^"]+)"')
-STREAM_EVENT = re.compile(rb"event: moved\ndata: (\d+)\n\n")
+#: The match's region and its live part, whose ``data-log`` names their settled rounds.
+MATCH_TAG = re.compile(r'<div id="match"[^>]*>')
+LIVE_TAG = re.compile(r'<div id="match-live"[^>]*>')
+DATA_LOG = re.compile(r'data-log="([^"]*)"')
+#: The seconds between two asks of a page's clock (``clock.js``).
+CLOCK_SECONDS = 20
+#: Which page a phone is on (the room model of the measures in docs/development/benchmarks.md),
+#: and how long it stays on one before it opens another (minutes, drawn between the two).
+PAGE_SHARES = {"standings": 0.35, "match": 0.35, "player": 0.20, "session": 0.10}
+PAGE_MINUTES = (2, 5)
+#: The page each phone opens first, by its number: those shares over 20 phones, the four
+#: kinds among any four phones in a row (a small room reads every kind).
+FIRST_PAGES = ("standings", "match", "player", "session", "standings", "match", "standings",
+               "match", "player", "standings", "match", "player", "standings", "match",
+               "session", "standings", "match", "player", "standings", "match")
 #: The kinds of request whose p95 the room's aims are about.
 SAVES = ("save: turn", "save: round end", "save: confirm")
 PAGES = ("match", "player", "session", "standings")
@@ -103,6 +124,13 @@ class Figures:
         self.load_at_start = ""
         self.requests: dict[str, list[Answer]] = defaultdict(list)
         self.errors: dict[str, list[str]] = defaultdict(list)
+        #: The live parts the streams brought (no request: counted apart).
+        self.parts = 0
+
+    def told(self) -> None:
+        if self.counting():
+            with self.lock:
+                self.parts += 1
 
     def counting(self) -> bool:
         return self.start is not None and time.monotonic() >= self.start
@@ -146,21 +174,29 @@ class Figures:
                     "p95": percentile(times, 95)}
 
         polls = [name for name in self.requests if name.startswith("poll: ")]
-        # a match's live part asked because its stream told it moved: a phone's request, not
-        # a poll (it is asked because there is something new)
+        # a match's live part asked because its stream told it moved, the whole match taken
+        # when its settled rounds changed: a phone's requests, not polls (each is asked
+        # because there is something new)
         fetches = [name for name in self.requests if name.startswith("fetch: ")]
+        clocks = [name for name in self.requests if name == "clock"]
         every = sum(len(rows) for rows in self.requests.values())
         return {
             "tables": len(TABLES),
             "phones": 4 * len(TABLES),
-            "phone_pages": "all" if ALL_PAGES else "one",
             "seconds": round(seconds, 1),
             "requests": every,
             "requests_per_second": every / seconds if seconds else 0.0,
             "errors": sum(len(found) for found in self.errors.values()),
             "error_samples": {name: found[:3] for name, found in self.errors.items()},
             "save": group(SAVES),
-            "poll": group(polls + fetches),
+            # every periodic request of a page: the polls, the clock, the fetches after an
+            # event (the room's aim is on their p95)
+            "poll": group(polls + fetches + clocks),
+            "polls_alone": group(polls),
+            "clock": group(clocks),
+            "clock_304_share": (sum(kinds[name]["not_modified"] for name in clocks)
+                                / max(1, sum(kinds[name]["count"] for name in clocks))),
+            "parts_told": self.parts,
             "poll_304_share": (sum(kinds[name]["not_modified"] for name in polls)
                                / max(1, sum(kinds[name]["count"] for name in polls))),
             "fetches": sum(kinds[name]["count"] for name in fetches),
@@ -233,7 +269,7 @@ def tenth(value: float | None) -> str:
 def report(summary: dict) -> str:
     lines = [
         f"The room: {summary['tables']} tables, {summary['phones']} phones "
-        f"({summary['phone_pages']} page each), {summary['seconds']} s counted, "
+        f"(one page each at a time), {summary['seconds']} s counted, "
         f"{summary['requests_per_second']:.1f} requests/s, {summary['errors']} errors; "
         f"load average {summary['load_average']['start']} -> {summary['load_average']['end']}",
         f"{'request':<22}{'count':>7}{'errors':>7}{'304':>6}{'p50 ms':>8}{'p95 ms':>8}"
@@ -248,12 +284,15 @@ def report(summary: dict) -> str:
                      f"{ms(kind['p50']):>8}{ms(kind['p95']):>8}{cpu_median:>16}{cpu_mean:>14}"
                      f"{tenth(kind['db_median']):>7}{tenth(kind['app_median']):>8}"
                      f"{kind['bytes_mean'] / 1024:>7.1f}")
-    for group in ("save", "preview", "poll"):  # "poll": the phones' polls and fetches
+    # "poll": every periodic request (the polls, the clock, the fetches after an event)
+    for group in ("save", "preview", "poll", "polls_alone", "clock"):
         lines.append(f"{group}: {summary[group]['count']} requests, p50 "
                      f"{ms(summary[group]['p50'])} ms, p95 {ms(summary[group]['p95'])} ms")
     lines.append(f"polls answered 304: {summary['poll_304_share']:.0%}; with the "
                  f"{summary['fetches']} fetches after a stream's event: "
-                 f"{summary['phone_304_share']:.0%}; the server's CPU, all "
+                 f"{summary['phone_304_share']:.0%}; clock 304: "
+                 f"{summary['clock_304_share']:.0%}; live parts brought by the streams: "
+                 f"{summary['parts_told']}; the server's CPU, all "
                  f"requests counted: {summary['server_cpu_seconds']:.1f} s")
     for name, samples in summary["error_samples"].items():
         lines.append(f"errors of {name}: {samples}")
@@ -305,6 +344,10 @@ class Tablet(FastHttpUser):
             create_cookie(name, key, domain=host if "." in host else f"{host}.local"))
         gevent.sleep(paced(0, 8))  # the tablets are not all started at the same second
         self.load()
+        self.clock = gevent.spawn(Clock(self, self.table).run)  # the entry page's clock
+
+    def on_stop(self):
+        self.clock.kill()
 
     def load(self):
         """The match page as the tablet opens it: the revision it writes at, the CSRF cookie."""
@@ -390,41 +433,92 @@ class Tablet(FastHttpUser):
             self.save(f"rounds/{write['round']}/confirm/", {}, name="save: confirm")
 
 
+class Clock:
+    """A match page's session clock as ``clock.js`` asks for it: its table's ``clock.json``
+    at once, fresh (no-store: no ``If-None-Match``), then every 20 s with the browser's copy
+    (``If-None-Match``: a 304 while the clock is as it was)."""
+
+    def __init__(self, user: FastHttpUser, table: dict) -> None:
+        self.user = user
+        self.path = f"/t/{SLUG}/sessions/{ROOM['session']}/tables/{table['number']}/clock.json"
+        self.etag = ""
+
+    def run(self) -> None:
+        fresh = True
+        while True:
+            headers = {"Accept": "application/json"}
+            if self.etag and not fresh:
+                headers["If-None-Match"] = self.etag
+            with self.user.client.get(self.path, headers=headers, name="clock",
+                                      catch_response=True) as answer:
+                if answer.status_code in (200, 304):
+                    self.etag = answer.headers.get("ETag", self.etag)
+                    answer.success()
+                else:
+                    answer.failure(f"clock: {answer.status_code}")
+            fresh = False
+            gevent.sleep(CLOCK_SECONDS * PACE)
+
+
+def match_log(html: str, element: re.Pattern) -> str | None:
+    """The digest of the settled rounds (``data-log``) on ``element``'s tag in ``html``."""
+    found = element.search(html or "")
+    if found is None:
+        return None
+    log = DATA_LOG.search(found.group(0))
+    return log.group(1) if log else ""
+
+
 class Phone(FastHttpUser):
-    """A player's phone: one page (or all four) polled every 15 s with the browser's cache; the
-    match's page follows its stream instead, where the server has one (``STREAMS``)."""
+    """A player's phone: on one page at a time, changed now and then (``PAGE_SHARES``),
+    polled every 15 s with the browser's cache; the match's page follows its stream instead,
+    where the server has one (``STREAMS``), and asks its session clock (``Clock``)."""
 
     fixed_count = 4 * len(TABLES)
     wait_time = constant(0)
 
     def on_start(self):
         number = next_number("phone")
-        table = TABLES[number // 4 % len(TABLES)]
+        self.table = TABLES[number // 4 % len(TABLES)]
         seat = number % 4
-        player = table["players"][seat % len(table["players"])]
-        addresses = {
-            "match": table["address"],  # the table card's QR code: it leads to the match
+        player = self.table["players"][seat % len(self.table["players"])]
+        self.addresses = {
+            "match": self.table["address"],  # the table card's QR code: it leads to the match
             "player": f"/t/{SLUG}/players/{player}/",
             "session": f"/t/{SLUG}/sessions/{ROOM['session']}/",
             "standings": f"/t/{SLUG}/standings/",
         }
-        kinds = PAGES if ALL_PAGES else (PAGES[seat],)
+        self.helpers: list[gevent.Greenlet] = []
+        self.page: dict = {}
         gevent.sleep(paced(0, POLL_SECONDS))  # the phones' polls spread over the 15 s
-        self.pages = {}
-        for kind in kinds:
-            answer = self.client.get(addresses[kind], name=f"page: {kind}")
-            # the table's address redirects to the match, whose page polls its live part alone
-            # (tournament:match_live, pages.js); the other pages poll their own address
-            path = table["match"] + "live/" if kind == "match" else addresses[kind]
-            # the page's ETag is not the live part's (the answer varies on HX-Request): the
-            # browser's cache has none for the first poll
-            current = table["match"] if kind == "match" else addresses[kind]
-            self.pages[kind] = {"path": path, "current": current, "etag": ""}
-            if kind == "match" and STREAMS:
-                found = STREAM_ADDRESS.search(answer.text or "")
-                if found is not None:
-                    self.pages[kind]["stream"] = found.group(1).replace("&amp;", "&")
-                    gevent.spawn(self.follow, self.pages[kind])
+        self.open(FIRST_PAGES[number % len(FIRST_PAGES)])
+
+    def on_stop(self):
+        gevent.killall(self.helpers)
+
+    def open(self, kind: str) -> None:
+        """The page opened (the stream and the clock of the page before let go), then
+        followed as the page's scripts follow it."""
+        gevent.killall(self.helpers)
+        self.helpers = []
+        answer = self.client.get(self.addresses[kind], name=f"page: {kind}")
+        # the table's address redirects to the match, whose page polls its live part alone
+        # (tournament:match_live, pages.js); the other pages poll their own address. The
+        # page's ETag is not the live part's (the answer varies on HX-Request): the
+        # browser's cache has none for the first poll
+        match = self.table["match"]
+        self.page = {"kind": kind, "etag": "",
+                     "path": match + "live/" if kind == "match" else self.addresses[kind],
+                     "current": match if kind == "match" else self.addresses[kind],
+                     "until": time.monotonic() + paced(*PAGE_MINUTES) * 60}
+        if kind != "match":
+            return
+        self.page["log"] = match_log(answer.text, MATCH_TAG)
+        self.helpers.append(gevent.spawn(Clock(self, self.table).run))
+        found = STREAM_ADDRESS.search(answer.text or "")
+        if STREAMS and found is not None:
+            self.page["stream"] = found.group(1).replace("&amp;", "&")
+            self.helpers.append(gevent.spawn(self.follow, self.page))
 
     def ask(self, page: dict, name: str) -> None:
         headers = {"HX-Request": "true", "HX-Current-URL": self.host + page["current"]}
@@ -437,18 +531,42 @@ class Phone(FastHttpUser):
                 answer.success()
             else:
                 answer.failure(f"{name}: {answer.status_code}")
+                return
+        if page["kind"] == "match" and answer.status_code == 200:
+            self.settled(page, match_log(answer.text, LIVE_TAG))
+
+    def settled(self, page: dict, log: str | None) -> None:
+        """A match's live part put in place: when its settled rounds are not the ones the
+        page shows (a round ended, a confirmation), the whole match taken again (pages.js)."""
+        if log is None or log == page.get("log"):
+            return
+        headers = {"HX-Request": "true", "HX-Target": "match",
+                   "HX-Current-URL": self.host + page["current"]}
+        with self.client.get(page["current"], headers=headers, name="fetch: match (rounds)",
+                             catch_response=True) as answer:
+            if answer.status_code == 200:
+                page["log"] = match_log(answer.text, MATCH_TAG)
+                answer.success()
+            else:
+                answer.failure(f"fetch: match (rounds): {answer.status_code}")
 
     @task
     def poll(self):
         gevent.sleep(POLL_SECONDS * PACE)
-        for kind, page in self.pages.items():
-            if not page.get("streaming"):  # pages.js: no poll while the stream is open
-                self.ask(page, f"poll: {kind}")
+        if not self.page:
+            return
+        if time.monotonic() >= self.page["until"]:  # another page now and then
+            others = [kind for kind in PAGES if kind != self.page["kind"]]
+            self.open(random.choices(others, weights=[PAGE_SHARES[kind] for kind in others])[0])
+            return
+        if not self.page.get("streaming"):  # pages.js: no poll while the stream is open
+            self.ask(self.page, f"poll: {self.page['kind']}")
 
     def follow(self, page: dict) -> None:
-        """The match's stream as the browser's EventSource follows it: the live part asked
-        again at each event, the stream opened again 5 s after it ended (``retry``); a 204
-        (a WSGI server) and the page polls as before."""
+        """The match's stream as the browser's EventSource follows it: each event's live part
+        put in place (the live part asked for when the event carries the revision alone), the
+        stream opened again 5 s after it ended (``retry``); a 204 (a WSGI server) and the
+        page polls as before."""
         address = urlparse(self.host)
         while True:
             try:
@@ -475,11 +593,10 @@ class Phone(FastHttpUser):
                     return
                 page["streaming"] = True
                 while True:
-                    for revision in STREAM_EVENT.findall(data):
-                        page["told"] = int(revision)
-                        self.ask(page, "fetch: match (moved)")
-                    data = data[data.rfind(b"\n\n") + 2:] if b"\n\n" in data else data
-                    received = connection.recv(4096)
+                    *events, data = data.split(b"\n\n")
+                    for message in events:
+                        self.told(page, message)
+                    received = connection.recv(65536)
                     if not received:
                         break
                     data += received
@@ -489,3 +606,19 @@ class Phone(FastHttpUser):
                 page["streaming"] = False
                 connection.close()
             gevent.sleep(5)
+
+    def told(self, page: dict, message: bytes) -> None:
+        """One message of the stream: an event's live part put in place, or fetched."""
+        fields: dict[str, list[str]] = defaultdict(list)
+        for line in message.decode(errors="replace").split("\n"):
+            name, _colon, value = line.partition(": ")
+            fields[name].append(value)
+        if fields.get("event") != ["moved"]:
+            return
+        page["told"] = int(fields["id"][0])
+        part = "\n".join(fields["data"])
+        if part.startswith("<"):
+            FIGURES.told()
+            self.settled(page, match_log(part, LIVE_TAG))
+        else:
+            self.ask(page, "fetch: match (moved)")

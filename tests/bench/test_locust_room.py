@@ -30,8 +30,10 @@ def test_a_small_room_runs_without_an_error_and_counts_every_kind(live_server, t
     call_command("bench_room_setup", tables=4, sessions_before=1, out=str(room_file),
                  stdout=io.StringIO())
     room = json.loads(room_file.read_text())
-    last = room["tables"][-1]  # caught three quarters into its first round
+    last = room["tables"][-1]  # caught in its third round, its first two confirmed
     to_confirm = next(i for i, write in enumerate(last["writes"]) if write["kind"] == "confirm")
+    confirmed = last["writes"][to_confirm]["round"]
+    assert confirmed == 3
     # the slowest pace of every write up to that confirmation, the round's end counted twice,
     # and a second for each answer: a loaded machine (CI, -n 2) answers each write slowly, and
     # the tablet waits for one before it sends the next
@@ -52,17 +54,25 @@ def test_a_small_room_runs_without_an_error_and_counts_every_kind(live_server, t
     assert (figures["tables"], figures["phones"]) == (4, 16)
     kinds = figures["kinds"]
     assert {"save: turn", "save: round end", "save: confirm", "preview", "poll: match",
-            "poll: player", "poll: session", "poll: standings"} <= set(kinds)
+            "poll: player", "poll: session", "poll: standings", "clock"} <= set(kinds)
+    # the clock asked fresh first, then with the browser's copy: a 304 while it stands
+    assert 0 < kinds["clock"]["not_modified"] < kinds["clock"]["count"]
+    # every periodic request in the aim's group: the polls, the clock, the fetches
+    assert figures["poll"]["count"] == sum(
+        kind["count"] for name, kind in kinds.items()
+        if name.startswith(("poll: ", "fetch: ")) or name == "clock")
     # Server-Timing: every answer says its CPU, its queries' time and its time in the worker
     assert all(None not in (kind["cpu_median"], kind["db_median"], kind["app_median"])
                for kind in kinds.values())
     assert all(kinds[name]["db_median"] > 0 for name in ("save: turn", "poll: player"))
     assert figures["save"]["count"] == sum(kinds[name]["count"] for name in (
         "save: turn", "save: round end", "save: confirm"))
-    # the writes reached the database: the last table's first round is confirmed
+    # the writes reached the database: the last table's third round is confirmed
     match = Match.objects.get(pk=int(last["match"].rstrip("/").rsplit("/", 1)[-1]))
     assert match.revision >= last["revision"] + to_confirm + 1
-    assert match.rounds.get(index=0).confirmed_at is not None
+    assert match.rounds.get(index=confirmed - 1).confirmed_at is not None
+    # the room spread over rounds 1 to 3: the first table in its first, the last in its third
+    assert room["tables"][0]["revision"] == 0 and last["revision"] > 2
 
 
 def test_the_knee_is_the_most_tables_within_both_aims_and_no_error():

@@ -38,8 +38,15 @@ def test_the_room_s_tables_are_spread_over_their_match_and_built_again_with_forc
     out = tmp_path / "room.json"
     call_command("bench_room_setup", tables=3, sessions_before=1, out=str(out))
     room = json.loads(out.read_text())
-    # table i of n has the first i/n of its round 1 recorded (one import: revision 1)
-    assert [table["revision"] for table in room["tables"]] == [0, 1, 1]
+    # table i of n has the first i/n of the turns of its rounds 1 to 3 recorded: the first
+    # nothing, the others further each, the last past its round 1 (imported whole and
+    # confirmed: its writes start in a later round)
+    revisions = [table["revision"] for table in room["tables"]]
+    assert revisions[0] == 0 and revisions == sorted(revisions)
+    first_confirms = [next(write["round"] for write in table["writes"]
+                           if write["kind"] == "confirm") for table in room["tables"]]
+    assert first_confirms == sorted(first_confirms) and first_confirms[0] == 1
+    assert first_confirms[-1] >= 2
     for table in room["tables"]:
         kinds = [write["kind"] for write in table["writes"]]
         assert kinds[-2:] == ["end", "confirm"] and kinds.count("end") == kinds.count("confirm")

@@ -1,5 +1,5 @@
-"""A phone following a match on the README's server (ASGI): told by the match's stream, it
-takes the live part once per turn within a second or two and polls no more; when the stream
+"""A phone following a match on the README's server (ASGI): its match's stream brings the live
+part of each turn within a second or two, and the page asks for nothing more; when the stream
 is refused (a 503, a 429 for an address full of streams, a WSGI server), it polls and asks for
 the stream again later, waiting longer each time."""
 
@@ -66,7 +66,7 @@ def watch_requests(page) -> dict[str, list[str]]:
     return seen
 
 
-def test_each_turn_is_taken_once_when_told_and_nothing_is_polled(
+def test_each_turn_is_brought_by_the_stream_and_nothing_is_asked(
         follower, playing, referee, settings):
     settings.TRIOMINOS_POLL_SECONDS = 1  # were it polling, it would ask every second
     match, turns = playing
@@ -78,11 +78,16 @@ def test_each_turn_is_taken_once_when_told_and_nothing_is_polled(
     assert seen["live"] == []  # the stream is open: no poll
     assert len(seen["stream"]) == 1
 
+    french = follower.locator("#match-live").inner_text()
     for done, turn in enumerate(turns[2:4], start=3):
         add(match, referee, board_turn(turn))
         expect(rows).to_have_count(done, timeout=5_000)
-        assert len(seen["live"]) == done - 2  # one request per turn, after its event
+    # each event brought the live part, in the page's language: no request for it
+    assert seen["live"] == []
     assert len(seen["stream"]) == 1
+    shown = follower.locator("#match-live").inner_text()
+    assert shown != french and shown.split()[0] == french.split()[0]
+    assert follower.locator("#live-status").inner_text() != ""
     assert follower.locator("#match-live").get_attribute("data-stream").endswith(
         f"?revision={fresh(match).revision}")
 
@@ -157,4 +162,4 @@ def test_a_phone_refused_by_an_address_full_of_streams_gets_its_stream_later(
     assert len(seen["live"]) == polled
     add(match, referee, board_turn(turns[2]))
     expect(rows).to_have_count(3, timeout=5_000)
-    assert len(seen["live"]) == polled + 1  # told by its stream: one request
+    assert len(seen["live"]) == polled  # brought by its stream: no request

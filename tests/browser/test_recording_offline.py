@@ -279,6 +279,47 @@ def test_a_reload_offline_shows_the_match_and_its_queue(browser, live_server, to
         context.close()
 
 
+def test_the_page_kept_after_a_save_is_the_tablets_not_asked_again(browser, live_server,
+                                                                   tournament, referee,
+                                                                   staff_password):
+    """After a save, the page kept for a reload offline is the page as the tablet shows it
+    (the save's answer swapped in): the server is not asked for the whole page again, and
+    the page kept shows the revision saved."""
+    from django.core.signals import request_started
+
+    match = match_at(tournament=tournament, started=True)
+    asked: list[str] = []
+
+    def seen(sender, environ, **kwargs):
+        asked.append(f"{environ['REQUEST_METHOD']} {environ['PATH_INFO']}")
+
+    request_started.connect(seen)
+    try:
+        context, page, _names = opened(browser, live_server, staff_password, match)
+        try:
+            for _wait in range(40):
+                if page_kept(page):
+                    break
+                page.wait_for_timeout(250)
+            assert page_kept(page)
+            page_address = f"GET /t/spring-open/matches/{match.pk}/"
+            before = asked.count(page_address)
+            draw_three_and_pass(page)
+            revision = str(Match.objects.get(pk=match.pk).revision)
+            expect(page.locator("#match")).to_have_attribute("data-revision", revision)
+            for _wait in range(40):
+                if page_kept(page):
+                    break
+                page.wait_for_timeout(250)
+            assert page_kept(page)
+            page.wait_for_timeout(2_000)  # past the keeping's 1.5 s
+            assert asked.count(page_address) == before, asked
+        finally:
+            context.close()
+    finally:
+        request_started.disconnect(seen)
+
+
 def test_a_whole_round_entered_offline_is_drawn_pending_then_saved_in_order(
         browser, live_server, staff_password, make_tournament, make_user):
     """The opening saved, then the network gone for the rest of the round: each tile is

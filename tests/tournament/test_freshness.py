@@ -20,10 +20,11 @@ from tests.factories import (
     match_at,
     matches_confirmed,
     played_record,
+    recorded_match,
 )
 from tests.tournament.tournaments import settings_of
 from tournament.core.tournaments import staff_role_grant
-from tournament.models import Player, Registration, StaffRole, Tournament
+from tournament.models import Match, Player, Registration, StaffRole, Tournament
 from tournament.organiser import services as organiser
 from tournament.organiser.services.staff import staff_role_revoke
 from tournament.seating import services as seating
@@ -117,23 +118,42 @@ def test_a_refused_write_raises_nothing(tournament):
     assert version(tournament) == before
 
 
-def test_a_turn_raises_the_results_version_only_when_the_match_changes_state(tournament,
-                                                                             referee):
-    """The first turn (not started: in play), a turn in the middle of a round (in play: in
-    play), the match's confirmation, then a correction of the confirmed match."""
+def state_revision(match) -> int:
+    return Match.objects.get(pk=match.pk).state_revision
+
+
+def test_a_match_write_moves_its_state_when_its_state_moves_and_the_results_on_confirmation(
+        tournament, referee):
+    """The first turn (not started: in play) moves the match's state, not the results (the
+    standings show confirmed matches only); a turn in the middle of a round moves neither;
+    the match's confirmation moves both; a correction of the confirmed match, both again."""
     session_start(session=tournament.sessions.get())
     match = match_at(tournament=tournament)
     turns = played_record(match=match, seed=3)["rounds"][0]["turns"]
     steps = [
-        ("the first turn", lambda: add(match, referee, board_turn(turns[0])), True),
-        ("a turn in play", lambda: add(match, referee, board_turn(turns[1])), False),
-        ("another", lambda: add(match, referee, board_turn(turns[2])), False),
+        ("the first turn", lambda: add(match, referee, board_turn(turns[0])), True, False),
+        ("a turn in play", lambda: add(match, referee, board_turn(turns[1])), False, False),
+        ("another", lambda: add(match, referee, board_turn(turns[2])), False, False),
     ]
-    for step, write, moves_results in steps:
+    for step, write, moves_state, moves_results in steps:
         before, results_before = version(tournament), results_version(tournament)
+        state_before = state_revision(match)
         write()
         assert version(tournament) > before, step
         assert (results_version(tournament) > results_before) == moves_results, step
+        assert (state_revision(match) > state_before) == moves_state, step
+        assert state_revision(match) <= Match.objects.get(pk=match.pk).revision, step
+
+
+def test_a_match_that_ends_unconfirmed_moves_its_state_not_the_results(tournament, referee):
+    session_start(session=tournament.sessions.get())
+    match = match_at(tournament=tournament, table=2)
+    results_before = results_version(tournament)
+    recorded_match(match=match, user=referee, seed=4)
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    assert results_version(tournament) == results_before
+    assert match.state_revision == match.revision
 
 
 def test_a_confirmation_raises_the_results_version(tournament, referee):
@@ -141,8 +161,11 @@ def test_a_confirmation_raises_the_results_version(tournament, referee):
     match = match_at(tournament=tournament)
     add(match, referee, board_turn(played_record(match=match, seed=3)["rounds"][0]["turns"][0]))
     results_before = results_version(tournament)
-    confirmed_match(match=match_at(tournament=tournament, table=2), user=referee, seed=4)
+    other = match_at(tournament=tournament, table=2)
+    confirmed_match(match=other, user=referee, seed=4)
     assert results_version(tournament) > results_before
+    other.refresh_from_db()
+    assert other.state_revision == other.revision > 0
 
 
 def test_a_match_write_locks_the_tournament_row_for_its_commit_alone(tournament, referee):
@@ -168,7 +191,8 @@ def test_a_match_write_locks_the_tournament_row_for_its_commit_alone(tournament,
 @pytest.mark.django_db(False)
 def test_only_the_tournament_write_raises_a_version():
     """No module raises a version by hand: ``tournament_write`` is the one way."""
-    raising = re.compile(r"""F\(["'](data|results)_version["']\)|freshness\.touch\(""")
+    raising = re.compile(
+        r"""F\(["'](data|results)_version["']\)|state_revision=|freshness\.touch\(""")
     found = sorted(str(path.relative_to(APP.parent)) for package in ("tournament", "bench")
                    for path in (APP.parent / package).rglob("*.py")
                    if "migrations" not in path.parts and raising.search(path.read_text()))

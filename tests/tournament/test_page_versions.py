@@ -11,8 +11,9 @@ and after the write, made anew each time (every kept copy forgotten first), and
 
 - a page whose content the write changed has a new ETag;
 - a refused write changes no page and no ETag;
-- a turn in play moves no page's ETag but its own match's; a call for a referee, no public
-  page's.
+- a turn in play moves no page's ETag but its own match's; a match that starts or ends
+  (not confirmed) moves only the pages whose content it changed: its session's, its players',
+  its own, never the standings; a call for a referee, no public page's.
 
 Each write runs in a transaction rolled back at its end: every write starts from the same
 tournament.
@@ -28,7 +29,14 @@ from django.db import transaction
 from django.test import Client
 from django.urls import reverse
 
-from tests.factories import add, board_turn, confirmed_match, match_at, played_record
+from tests.factories import (
+    add,
+    board_turn,
+    confirmed_match,
+    match_at,
+    played_record,
+    recorded_match,
+)
 from tests.tournament import writes
 from tests.tournament.test_roles import named_patterns
 from tournament.kit.table_codes import table_code
@@ -188,6 +196,10 @@ def test_in_play_every_change_of_a_page_moves_its_etag(in_play, organiser, refer
     extra = {
         "a turn in play": lambda: add(match, referee, board_turn(in_play["next_turn"])) or True,
         "a confirmation": lambda: confirmed_match(match=table_2, user=referee, seed=4) or True,
+        "a match's first turn": lambda: add(table_2, referee, board_turn(
+            played_record(match=table_2, seed=4)["rounds"][0]["turns"][0])) or True,
+        "a match over, not confirmed": lambda: recorded_match(
+            match=table_2, user=referee, seed=4) or True,
         "table 1 calls": lambda: Client().post(f"/t/{slug}/tables/1/call/", {
             "reason": "dispute", "code": table_code(tournament.pk, 1)}).status_code == 200,
         "the call answered": lambda: staff.post(
@@ -203,6 +215,14 @@ def test_in_play_every_change_of_a_page_moves_its_etag(in_play, organiser, refer
     assert not [url for url, _fragment in etags
                 if "standings" in url or "/players/" in url or "/sessions/" in url
                 or f"/matches/{table_2.pk}/" in url], sorted(etags)
+    # a match that starts or ends moves its session's page, its players' pages and its own,
+    # each because it shows it: no standings, no other player's page, no other match
+    for moved in ("a match's first turn", "a match over, not confirmed"):
+        accepted, content, etags = found[moved]
+        assert accepted and any("/sessions/" in url for url, _fragment in content), moved
+        assert etags <= content, (moved, sorted(etags - content))
+        assert not [url for url, _fragment in etags if "standings" in url
+                    or f"/matches/{match.pk}/" in url], (moved, sorted(etags))
     accepted, content, etags = found["a confirmation"]
     assert accepted and any("standings" in url for url, _fragment in etags), sorted(etags)
     for call in ("table 1 calls", "the call answered"):

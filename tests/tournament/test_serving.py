@@ -102,3 +102,69 @@ def test_a_client_on_the_server_cannot_spoof_its_address_to_dodge_the_lock_out(t
     finally:
         server.terminate()
         server.wait(timeout=30)
+
+
+@pytest.fixture
+def pages_on_threads(transactional_db):
+    """``tournament.serving`` served by uvicorn, as gunicorn's ASGI worker serves it, on a
+    thread of the tests' process (the same database as the tests)."""
+    import threading
+
+    import uvicorn
+
+    from tournament.serving import PagesOnThreads
+
+    database = settings.DATABASES["default"]
+    kept, database["CONN_MAX_AGE"] = database["CONN_MAX_AGE"], 0
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(PagesOnThreads(4), host="127.0.0.1", port=port,
+                                           lifespan="off", log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert server.started
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(10)
+    database["CONN_MAX_AGE"] = kept
+
+
+def test_pages_on_threads_answer_as_django_does_and_streams_wait_in_the_loop(
+        pages_on_threads, tournament, referee):
+    """``tournament.serving``: a page, its 304, a form posted with its cookie and token, a
+    query string and repeated headers reach Django's WSGI handler whole; a match's stream is
+    Django's ASGI handler's (under WSGI it would answer 204)."""
+    from tests.factories import in_play
+
+    site = pages_on_threads
+    browser = requests.Session()
+    standings = browser.get(f"{site}/t/spring-open/standings/", timeout=30)
+    assert standings.status_code == 200 and standings.headers["ETag"]
+    again = browser.get(f"{site}/t/spring-open/standings/", timeout=30,
+                        headers={"If-None-Match": standings.headers["ETag"]})
+    assert again.status_code == 304 and again.content == b""
+    packed = requests.get(f"{site}/t/spring-open/standings/", timeout=30, stream=True,
+                          headers={"Accept-Encoding": "gzip"})
+    assert packed.headers["Content-Encoding"] == "gzip"
+    assert gzip.decompress(packed.raw.read()).startswith(b"<!doctype html>")
+
+    form = browser.get(f"{site}/login/", timeout=30)
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', form.text).group(1)
+    # the cookie jar's CSRF cookie, and another cookie in a second Cookie header
+    answer = browser.post(f"{site}/login/?next=/", timeout=30, allow_redirects=False,
+                          data={"username": referee.username, "password": "not-the-one",
+                                "csrfmiddlewaretoken": token})
+    # the form again, with the name posted in it: the body was read, the token accepted
+    assert answer.status_code == 200 and f'value="{referee.username}"' in answer.text
+    assert browser.get(f"{site}/no-such-page/", timeout=30).status_code == 404
+
+    match, _turns = in_play(tournament, referee)
+    with requests.get(f"{site}/t/spring-open/matches/{match.pk}/stream/", timeout=30,
+                      stream=True) as stream:
+        assert stream.status_code == 200
+        assert stream.headers["Content-Type"] == "text/event-stream"
+        assert next(stream.iter_lines()) == b"retry: 5000"

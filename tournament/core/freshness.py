@@ -1,28 +1,37 @@
-"""What the tournament's pages show, versioned: two numbers per tournament and one per match.
+"""What the tournament's pages show, versioned: two numbers per tournament and two per match.
 
 Every write to a tournament goes through :func:`tournament_write` (a match's, through
 ``match_write``, which opens one): one transaction, at whose end the versions below are
 raised, so that the versions and the data change together: a reader who sees the new version
 sees the new data. No service raises them by hand. Readers key what they keep (pages,
-fragments, PDFs) and their ETags on a version at least as fine as what they show:
+fragments, PDFs) and their ETags on a version at least as fine as what they show, and no
+finer: a version that moves for something its page does not show sends every phone the page
+again for nothing.
 
 - ``Tournament.data_version``: raised by every write. What shows anything of the tournament
   can key on it (the PDFs, the exports).
-- ``Tournament.results_version``: raised by every write but the writes to a match that leave
-  it in play (or not started) as it was: a turn, a round's end, a correction while it plays;
-  and the check-in, which no public page shows. The standings, the public's page of a session
-  and a player's page show nothing more: the confirmations, each match's state, the totals of
-  the matches that are over (``Match.OVER``), the seating, registrations, sessions and
-  settings, never a turn in the middle of a match.
+- ``Tournament.results_version``: raised by every write but a write to a match that leaves
+  its confirmation as it was (a turn, a round's end, the match's start or end, a correction
+  while it plays), the check-in, and a call for a referee. The standings show nothing more:
+  the confirmed matches' results, the seating, registrations, sessions and settings, which
+  tables are not confirmed yet; never a turn, never a match's state before its confirmation.
 - ``Match.revision``: raised by every write to the match (its writes claim it first). The
-  match's own page, the one that shows it in play, keys on the results version plus its
-  revision (:func:`page_version`). While fifty tables play, a phone's poll of the standings,
-  of the session, of a player's page or of another table's match is still a 304.
+  match's own page keys on the results version plus its revision (:func:`page_version`).
+- ``Match.state_revision``: the match's revision when its state (not started, in play,
+  finished, confirmed) or its result as a match over last changed
+  (:meth:`TournamentWrite.match_state_moved`). The public's page of a session keys on the
+  results version plus its matches' state revisions (:func:`session_version`); a player's
+  page, on the results version plus their own matches' (:func:`player_version`). While
+  fifty tables play, a phone's poll of the standings, of the session, of a player's page
+  or of another table's match is a 304; a match that starts or ends moves its session's
+  page and its players' pages, not the standings nor the other players' pages.
 
-A page's version puts the results version above its match's revision (:func:`page_version`):
-both only grow, so the version only grows, and it changes whenever one of its parts does.
-``tests/tournament/test_page_versions.py`` holds it for every write address and every page
-that answers with an ETag: a page whose content a write changed has a new ETag.
+A page's version puts the results version above the sum of the match revisions it shows
+(:func:`page_version`): each part only grows, so the version only grows, and it changes
+whenever one of its parts does. ``tests/tournament/test_page_versions.py`` holds it for every
+write address and every page that answers with an ETag: a page whose content a write changed
+has a new ETag; ``tournament/figures/`` computes the session's and the player's versions a
+second time, apart.
 """
 
 from __future__ import annotations
@@ -32,9 +41,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, OuterRef, QuerySet, Subquery, Sum
+from django.db.models.functions import Coalesce
 
-from tournament.models import Tournament
+from tournament.models import Match, Tournament
 
 
 @dataclass
@@ -47,12 +57,20 @@ class TournamentWrite:
     #: in play, a check-in): the results version stays.
     results: bool = True
     changed: bool = True
+    #: Matches whose state or result the write moved: their ``state_revision`` set to their
+    #: revision as the write ends.
+    match_states: set[int] = field(default_factory=set)
 
     def also(self, tournament_id: int) -> None:
         """Another tournament whose pages the write changes (a player record merged shows in
         every tournament the player played), or the write's own once it is known (a write
         that finds its tournament under a lock)."""
         self.tournament_ids.add(tournament_id)
+
+    def match_state_moved(self, match_id: int) -> None:
+        """The write moved the match's state (it started, ended, was confirmed) or its result
+        as a match over: the pages that show it (its session's, its players') move."""
+        self.match_states.add(match_id)
 
     def nothing_changed(self) -> None:
         """The write found nothing to change (a check-in marked as it was): no version is
@@ -77,6 +95,9 @@ def tournament_write(*, tournament_id: int | None = None,
         if not write.tournament_ids:
             raise RuntimeError("a tournament write names the tournament it changes")
         if write.changed:
+            if write.match_states:
+                Match.objects.filter(pk__in=write.match_states).update(
+                    state_revision=F("revision"))
             for each in sorted(write.tournament_ids):
                 _raise_versions(tournament_id=each, results=write.results)
 
@@ -96,6 +117,55 @@ REVISION_BITS = 32
 
 def page_version(*, tournament: Tournament, revision: int = 0) -> int:
     """The version of a page that shows the tournament's results, and with ``revision`` a
-    match as it is played: the results version (read with ``tournament``) above the match's
-    revision, both read before the page's data."""
+    match as it is played (or the sum of the state revisions of the matches a page shows):
+    the results version (read with ``tournament``) above it, both read before the page's
+    data."""
     return (tournament.results_version << REVISION_BITS) + revision
+
+
+def _states(matches: QuerySet[Match]) -> int:
+    return matches.aggregate(total=Sum("state_revision"))["total"] or 0
+
+
+def _states_of(matches: QuerySet[Match]) -> Coalesce:
+    """The sum of ``matches``' state revisions, read with their tournament's row."""
+    return Coalesce(Subquery(
+        matches.order_by().values("table__session__tournament")
+        .annotate(total=Sum("state_revision")).values("total")[:1]), 0)
+
+
+def tournaments_with_session_states(number: int) -> QuerySet[Tournament]:
+    """The tournaments, each read with the state revisions of its session ``number``'s
+    matches (``match_states``): a poll of the session's page is answered 304 after one
+    read."""
+    return Tournament.objects.annotate(match_states=_states_of(Match.objects.filter(
+        table__session__tournament=OuterRef("pk"), table__session__number=number)))
+
+
+def tournaments_with_player_states(player_id: int) -> QuerySet[Tournament]:
+    """The tournaments, each read with the state revisions of the matches the player sits
+    at (``match_states``)."""
+    return Tournament.objects.annotate(match_states=_states_of(Match.objects.filter(
+        table__session__tournament=OuterRef("pk"), table__seats__player_id=player_id)))
+
+
+def session_version(*, tournament: Tournament, number: int) -> int:
+    """The version of the public's page of the tournament's session ``number``: its results
+    version above the sum of its matches' state revisions (read with the tournament by
+    :func:`tournaments_with_session_states`, else one indexed query)."""
+    states = getattr(tournament, "match_states", None)
+    if states is None:
+        states = _states(Match.objects.filter(
+            table__session__tournament=tournament, table__session__number=number))
+    return page_version(tournament=tournament, revision=states)
+
+
+def player_version(*, tournament: Tournament, player_id: int) -> int:
+    """The version of a player's page in the tournament: its results version above the sum
+    of the state revisions of the matches they sit at (read with the tournament by
+    :func:`tournaments_with_player_states`, else one indexed query)."""
+    states = getattr(tournament, "match_states", None)
+    if states is None:
+        states = _states(Match.objects.filter(
+            table__session__tournament=tournament, table__seats__player_id=player_id))
+    return page_version(tournament=tournament, revision=states)

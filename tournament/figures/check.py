@@ -16,9 +16,14 @@ from fractions import Fraction
 from typing import Any
 
 from tournament.figures import records as figure_records
-from tournament.figures.recount import FIGURES, STAGE_FINAL, Expected, recount
+from tournament.figures.recount import FIGURES, STAGE_FINAL, Expected, page_versions, recount
 from tournament.figures.rerate import league_points, rated_history
-from tournament.figures.shown import league_shown, ratings_shown, tournament_shown
+from tournament.figures.shown import (
+    league_shown,
+    ratings_shown,
+    tournament_shown,
+    versions_shown,
+)
 from tournament.models import CheckInRule, League, Tournament
 
 #: Two figures closer than this are equal (the pages show three decimals at most).
@@ -34,7 +39,8 @@ class Difference:
     ``placed-by``, ``row``, ``final-decided``), ``category`` (``rank``), ``clubs`` (``rank``,
     ``score``, ``team``), ``prizes`` (``overall``, ``category <name>``, ``clubs``), ``league``
     (``total``, ``rank``, ``points``), ``ratings`` (``rating``, ``mu``, ``sigma``,
-    ``matches``, ``last-event-change``, ``row``)."""
+    ``matches``, ``last-event-change``, ``row``), ``versions`` (``session``, ``player``: a
+    page's version, ``state``: a match's state revision above its revision)."""
 
     tournament: str
     area: str
@@ -129,6 +135,18 @@ def _tournament(found: _Differences, tournament: Tournament, expected: Expected)
                       shown.prizes.get(section, set()))
 
 
+def _versions(found: _Differences, tournament: Tournament) -> None:
+    results_version, states = figure_records.match_states(tournament)
+    for state in states:
+        if state.state_revision > state.revision:
+            found.compare(tournament.slug, "versions", "state", f"session {state.session}",
+                          state.revision, state.state_revision)
+    expected = page_versions(results_version, states)
+    shown = versions_shown(tournament, sorted(expected))
+    for (kind, who), version in expected.items():
+        found.compare(tournament.slug, "versions", kind, str(who), version, shown[kind, who])
+
+
 def _league(found: _Differences, league: League, matches: list[figure_records.PlayedMatch]
             ) -> None:
     finishes = []
@@ -199,6 +217,7 @@ def figures_check(*, tournament: Tournament | None = None) -> list[Difference]:
         names.update({entrant.id: entrant.name for entrant in records.entrants})
         players.update(entrant.id for entrant in records.entrants if not entrant.merged)
         _tournament(found, member, recount(records))
+        _versions(found, member)
     for league in leagues:
         _league(found, league, matches)
     _ratings(found, matches, None if tournament is None else players,

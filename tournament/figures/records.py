@@ -198,3 +198,32 @@ def league_tournaments(league: League) -> list[Tournament]:
     """The league's public tournaments, earliest first: what its public face ranks."""
     return list(league.tournaments.filter(is_public=True).order_by("start_date", "pk"))
 
+
+
+@dataclass(frozen=True)
+class MatchState:
+    """A match as the versions of the pages that show its state read it: its session, its
+    players, the revision its state last moved at (``Match.state_revision``) and its
+    revision."""
+
+    session: int
+    players: tuple[int, ...]
+    state_revision: int
+    revision: int
+
+
+def match_states(tournament: Tournament) -> tuple[int, list[MatchState]]:
+    """The tournament's results version, read again, and each of its matches' states."""
+    results_version = Tournament.objects.values_list("results_version", flat=True).get(
+        pk=tournament.pk)
+    players: dict[int, list[int]] = defaultdict(list)
+    for table_id, player_id in Seat.objects.filter(session__tournament=tournament).values_list(
+            "table_id", "player_id"):
+        players[table_id].append(player_id)
+    states = [
+        MatchState(session, tuple(players[table_id]), state_revision, revision)
+        for table_id, session, state_revision, revision in Match.objects.filter(
+            table__session__tournament=tournament).values_list(
+            "table_id", "table__session__number", "state_revision", "revision")
+    ]
+    return results_version, states

@@ -29,7 +29,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from tournament.figures.records import Entrant, PlayedMatch, TournamentRecords
+from tournament.figures.records import Entrant, MatchState, PlayedMatch, TournamentRecords
 from tournament.models import CheckInRule
 
 CRITERIA = ("match_points", "table_wins", "total_points", "share", "best_match", "opponents")
@@ -304,3 +304,20 @@ def _prizes(expected: Expected, top: int) -> None:
         expected.prizes["clubs"] = {
             (team.rank_label, key) for key, team in expected.teams.items()
             if team.rank is not None and team.rank <= top}
+
+
+#: A page's version holds the results version times this, plus its matches' state revisions.
+RESULTS_VERSION_UNIT = 2 ** 32
+
+
+def page_versions(results_version: int, states: Iterable[MatchState]
+                  ) -> dict[tuple[str, int], int]:
+    """The version each session's page and each player's page should answer with, from the
+    rule docs/development/architecture.md states: the results version above the sum of the
+    state revisions of the matches the page shows (a session's, a player's own)."""
+    sums: dict[tuple[str, int], int] = {}
+    for state in states:
+        for page in (("session", state.session),
+                     *(("player", player) for player in state.players)):
+            sums[page] = sums.get(page, 0) + state.state_revision
+    return {page: results_version * RESULTS_VERSION_UNIT + total for page, total in sums.items()}

@@ -9,6 +9,7 @@ from typing import Any
 
 from django.urls import resolve, reverse
 
+from tournament.core import freshness
 from tournament.leagues.selectors import league_standing
 from tournament.models import League, Tournament
 from tournament.ratings.selectors import ratings_rows
@@ -87,3 +88,17 @@ def league_shown(league: League) -> dict[int, dict[str, Any]]:
                         "points": {tid: result.points for tid, result in row.results.items()}}
         for row in league_standing(league=league).rows
     }
+
+
+def versions_shown(tournament: Tournament, pages: list[tuple[str, int]]
+                   ) -> dict[tuple[str, int], int]:
+    """The version each page answers with, read as its view reads it (the tournament with
+    the state revisions of the page's matches: ``tournament.core.freshness``): ``("session",
+    number)`` or ``("player", id)``."""
+    read = {"session": lambda number: freshness.session_version(
+                tournament=freshness.tournaments_with_session_states(number).get(
+                    pk=tournament.pk), number=number),
+            "player": lambda player: freshness.player_version(
+                tournament=freshness.tournaments_with_player_states(player).get(
+                    pk=tournament.pk), player_id=player)}
+    return {(kind, who): read[kind](who) for kind, who in pages}

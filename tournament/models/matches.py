@@ -33,6 +33,12 @@ class Match(models.Model):
     status = models.CharField(
         _("status"), max_length=12, choices=Status.choices, default=Status.PENDING
     )
+    state_revision = models.PositiveIntegerField(
+        _("state revision"),
+        default=0,
+        help_text=_("The revision at which the match's state or result last changed: the "
+                    "pages that show its state (its session's, its players') key on it."),
+    )
     #: The states of a match that is over: its totals are its result.
     OVER = (Status.FINISHED, Status.CONFIRMED)
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)

@@ -9,6 +9,7 @@ kept: they are the server's time left, the one part that moves by itself.
 
 from __future__ import annotations
 
+import hashlib
 import time
 from functools import cached_property
 
@@ -59,26 +60,57 @@ class ClockView(TournamentMixin, View):
     """/t/<slug>/sessions/<n>/clock.json (and .../tables/<t>/clock.json): the seconds left,
     counted by the server, for a page's clock to count down from; for a table, its open call.
     The first reader to find the time up applies the tournament's setting
-    (``services.time_up_settle``)."""
+    (``services.time_up_settle``).
+
+    A page's clock counts down by itself (``clock.js``) and asks again every 20 seconds only
+    to learn of a change: the answer carries an ETag named by what it says but the seconds
+    left (the clock's state, its time set, when it last started and what it ran before; the
+    table's open call), and a 304 when that did not move, after the session's row and the
+    table's open call are read. ``version`` in the answer names the same: the script keeps
+    counting when a copy it is given (its browser's, after a 304) is of the clock it counts."""
 
     http_method_names = ["get", "head"]
 
     def get(self, request, *args, **kwargs):
-        session = get_object_or_404(
-            Session.objects.select_related("tournament"), tournament=self.tournament,
-            number=kwargs["number"])
+        table = None
+        if "table" in kwargs:  # the table with its session: one read
+            table = get_object_or_404(
+                Table.objects.select_related("session__tournament"),
+                session__tournament=self.tournament, session__number=kwargs["number"],
+                number=kwargs["table"])
+            session = table.session
+        else:
+            session = get_object_or_404(
+                Session.objects.select_related("tournament"), tournament=self.tournament,
+                number=kwargs["number"])
         clock = session_clock(session, now=timezone.now())
         if clock.is_up and session.time_up_at is None:
             services.time_up_settle(session=session, user=request.user)
-        data: dict[str, object] = {"clock": clock.as_json()}
-        if "table" in kwargs:
-            table = get_object_or_404(Table, session=session, number=kwargs["table"])
+        said: list[object] = [clock.state, clock.total, session.clock_elapsed,
+                              session.clock_started_at and session.clock_started_at.timestamp()]
+        call = None
+        if table is not None:
             call = table.referee_calls.filter(answered_at__isnull=True).first()
-            data["call"] = None if call is None else {
-                "reason": call.get_reason_display(), "times": call.times}
-        response = JsonResponse(data)
-        patch_cache_control(response, no_store=True)
+            said.append(None if call is None else (call.pk, call.times, call.reason))
+        version = clock_version(said)
+        key = f"clock:{request.path}:{get_language()}"
+        not_modified = get_conditional_response(request, etag=etag(key, version))
+        if not_modified is None:
+            data: dict[str, object] = {"clock": clock.as_json(), "version": version}
+            if "table" in kwargs:
+                data["call"] = None if call is None else {
+                    "reason": call.get_reason_display(), "times": call.times}
+            response = JsonResponse(data)
+        else:
+            response = not_modified
+        response["ETag"] = etag(key, version)
+        patch_cache_control(response, no_cache=True)
         return response
+
+
+def clock_version(said: list[object]) -> str:
+    """A short name of what a clock's answer says but the seconds left."""
+    return hashlib.sha256(repr(said).encode()).hexdigest()[:16]
 
 
 class SessionClockView(OrganiserRequiredMixin, TemplateView):

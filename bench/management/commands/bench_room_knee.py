@@ -12,8 +12,9 @@ polls answered 304, the errors, the fetches of a match told by its stream, the s
 ``Server-Timing: cpu``), and the machine's load average (``/proc/loadavg``) at the start and
 the end of the counted seconds: the machine may be shared, and the figures say with what.
 
-The knee is the most tables of a step with a save's p95 <= ``--save-p95`` (300 ms), a poll's
-p95 <= ``--poll-p95`` (100 ms) and no error. The steps after the first that misses are still
+The knee is the most tables of a step with a save's p95 <= ``--save-p95`` (300 ms), the p95 of
+every periodic request of the pages (the polls, the clock, the fetches after a stream's event)
+<= ``--poll-p95`` (100 ms) and no error. The steps after the first that misses are still
 run unless ``--stop-past-knee``. ``--json`` writes every step's figures.
 
 The server must run with the benchmarks' app (``TRIOMINOS_BENCH=1`` in production mode) for
@@ -29,6 +30,7 @@ import shlex
 import signal
 import subprocess
 import tempfile
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -40,7 +42,8 @@ from django.core.management.base import BaseCommand, CommandError
 LOCUSTFILE = Path(__file__).resolve().parents[2] / "locustfile.py"
 #: The request types whose CPU each step prints, in this order.
 CPU_KINDS = ("save: turn", "save: round end", "save: confirm", "preview", "poll: match",
-             "fetch: match (moved)", "poll: player", "poll: session", "poll: standings")
+             "fetch: match (moved)", "fetch: match (rounds)", "clock", "poll: player",
+             "poll: session", "poll: standings")
 SPAWN_RATE = 50
 
 
@@ -65,11 +68,18 @@ def step_line(step: dict) -> str:
         for kind in CPU_KINDS
         if kind in step["kinds"] and step["kinds"][kind]["cpu_median"] is not None)
     load = step["load_average"]
+    workers = (f", {step['workers_cores']:.2f} in the workers "
+               f"({step['workers_cpu_ms_per_request']:.1f} ms a request)"
+               if "workers_cores" in step else "")
     return (f"{step['tables']:>6} {step['phones']:>6} {step['requests_per_second']:>7.1f} "
-            f"{pair(step['save']):>11} {pair(step['preview']):>11} {pair(step['poll']):>11} "
-            f"{step['poll_304_share']:>5.0%} {step['errors']:>6}  fetches after an event "
+            f"{pair(step['save']):>11} {pair(step['preview']):>11} {pair(step['poll']):>15} "
+            f"{step['poll_304_share']:>5.0%} {step['errors']:>6}  clock p50/95 "
+            f"{pair(step['clock']) if 'clock' in step else '-'} (304 "
+            f"{step.get('clock_304_share', 0):.0%}); parts brought by the streams "
+            f"{step.get('parts_told', 0)}; fetches after an event "
             f"{step.get('fetches', 0)} (304 with them {step.get('phone_304_share', 0):.0%}); server CPU "
-            f"{step['server_cpu_seconds'] / max(step['seconds'], 1):.2f} cores; ms: {cpu}  "
+            f"{step['server_cpu_seconds'] / max(step['seconds'], 1):.2f} cores in the requests' "
+            f"threads{workers}; ms: {cpu}  "
             f"load {load['start']} -> {load['end']}")
 
 
@@ -97,8 +107,6 @@ class Command(BaseCommand):
                             help="Use the room of --room as it is (no bench_room_setup).")
         parser.add_argument("--room", default="bench/room.json", help="The room file.")
         parser.add_argument("--sessions-before", type=int, default=3)
-        parser.add_argument("--phone-pages", choices=("one", "all"), default="one",
-                            help="Each phone polls one page (one) or all four (all).")
         parser.add_argument("--save-p95", type=float, default=300.0)
         parser.add_argument("--poll-p95", type=float, default=100.0)
         parser.add_argument("--stop-past-knee", action="store_true")
@@ -106,7 +114,7 @@ class Command(BaseCommand):
                             help="Write every step's figures there.")
 
     def handle(self, *args, steps, verbosity, seconds, warm_up, bind, app, gunicorn, no_server, no_setup, room,
-               sessions_before, phone_pages, save_p95, poll_p95, stop_past_knee, json_out,
+               sessions_before, save_p95, poll_p95, stop_past_knee, json_out,
                **options):
         self.verbosity = verbosity
         tables = sorted({int(step) for step in steps.split(",") if step.strip()})
@@ -118,21 +126,21 @@ class Command(BaseCommand):
         elif len(_read_room(room)["tables"]) < tables[-1]:
             raise CommandError(f"{room} has fewer tables than {tables[-1]}")
         host = f"http://{bind}"
-        server = None if no_server else self.start_server(app, bind, gunicorn)
+        server = self.server = None if no_server else self.start_server(app, bind, gunicorn)
         try:
             self.wait_for(host)
             self.stdout.write(
                 f"server: {'as it runs' if no_server else f'gunicorn {app} {gunicorn}'}, "
                 f"{settings.DATABASES['default']['ENGINE'].rsplit('.', 1)[-1]}, cache "
                 f"{settings.CACHES['default']['BACKEND'].rsplit('.', 1)[-1]}; "
-                f"{seconds} s counted a step after {warm_up} s; phones: {phone_pages} page each")
+                f"{seconds} s counted a step after {warm_up} s; phones: one page each at a time")
             self.stdout.write(f"{'tables':>6} {'phones':>6} {'req/s':>7} {'save p50/95':>11} "
-                              f"{'prev. p50/95':>11} {'poll p50/95':>11} {'304':>5} "
+                              f"{'prev. p50/95':>11} {'periodic p50/95':>15} {'304':>5} "
                               f"{'errors':>6}")
             done: list[dict] = []
             for count in tables:
                 step = self.run_step(host=host, room=room, tables=count, seconds=seconds,
-                                     warm_up=warm_up, phone_pages=phone_pages)
+                                     warm_up=warm_up)
                 done.append(step)
                 self.stdout.write(step_line(step))
                 for name, samples in step["error_samples"].items():
@@ -146,7 +154,11 @@ class Command(BaseCommand):
         finally:
             if server is not None:
                 server.send_signal(signal.SIGTERM)
-                server.wait(timeout=30)
+                try:
+                    server.wait(timeout=30)
+                except subprocess.TimeoutExpired:  # streams still open past gunicorn's grace
+                    server.kill()
+                    server.wait(timeout=30)
         found = knee(done, save_p95=save_p95, poll_p95=poll_p95)
         self.stdout.write(
             f"knee (save p95 <= {save_p95:.0f} ms, poll p95 <= {poll_p95:.0f} ms, no error): "
@@ -172,15 +184,26 @@ class Command(BaseCommand):
                     raise CommandError(f"no server answers at {host}") from None
                 time.sleep(0.5)
 
-    def run_step(self, *, host: str, room: str, tables: int, seconds: int, warm_up: int,
-                 phone_pages: str) -> dict:
+    def run_step(self, *, host: str, room: str, tables: int, seconds: int, warm_up: int
+                 ) -> dict:
         users = 5 * tables
         run_time = -(-users // SPAWN_RATE) + warm_up + seconds
+        # the workers' own CPU over the counted seconds (all of it: the event loop's, the
+        # threads', beyond what Server-Timing sees of the requests' threads)
+        workers: dict[str, float] = {}
+        if self.server is not None:
+            started = time.monotonic() + run_time - seconds
+
+            def sample(at: str) -> None:
+                workers[at] = workers_cpu(self.server.pid)
+                workers[f"{at}_time"] = time.monotonic()
+
+            timer = threading.Timer(max(0.0, started - time.monotonic()), sample, ("start",))
+            timer.start()
         with tempfile.TemporaryDirectory() as folder:
             summary = Path(folder) / "summary.json"
             env = {**os.environ, "BENCH_ROOM": room, "BENCH_TABLES": str(tables),
-                   "BENCH_WARMUP": str(warm_up), "BENCH_SUMMARY": str(summary),
-                   "BENCH_PHONE_PAGES": phone_pages}
+                   "BENCH_WARMUP": str(warm_up), "BENCH_SUMMARY": str(summary)}
             run = subprocess.run(
                 ["locust", "-f", str(LOCUSTFILE), "--headless", "--host", host,
                  "--users", str(users), "--spawn-rate", str(SPAWN_RATE),
@@ -188,9 +211,34 @@ class Command(BaseCommand):
                  "--exit-code-on-error", "0"],
                 env=env, cwd=settings.BASE_DIR, capture_output=True, text=True,
                 timeout=run_time + 120)
+            if self.server is not None:
+                timer.cancel()
+                sample("end")
             if not summary.exists():
                 raise CommandError(f"locust gave no figures:\n{run.stderr[-3000:]}")
-            return _read_room(str(summary))
+            figures = _read_room(str(summary))
+            if "start" in workers:
+                cores = (workers["end"] - workers["start"]) / (
+                    workers["end_time"] - workers["start_time"])
+                figures["workers_cores"] = cores
+                figures["workers_cpu_ms_per_request"] = (
+                    1000 * cores / max(figures["requests_per_second"], 1e-9))
+            return figures
+
+
+def workers_cpu(master: int) -> float:
+    """The CPU seconds (user and system) of the processes whose parent is ``master`` (the
+    gunicorn workers), from ``/proc``."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == master:  # fields after the name: state, ppid, ..., utime, stime
+            total += (int(fields[11]) + int(fields[12])) / tick
+    return total
 
 
 def _read_room(path: str) -> dict:

@@ -8,9 +8,11 @@ and started through the services; one referee account per table (``bench-ref-NN`
 its table) with a session logged in (the tablets are logged in before the session starts).
 
 Each table plays a whole match simulated by the engine, and the room is caught in the middle
-of its first round: table ``i`` of ``n`` has the first ``i/n`` of its round 1 recorded already
-(imported through the record's service), so that some tables end a round within the first
-minute of a run and every table is at a different point of its match. The room file
+of its first three rounds, as a session is once its tables have played a while: table ``i`` of
+``n`` has the first ``i/n`` of the turns of its rounds 1 to 3 recorded already (imported
+through the record's service, the rounds before its own ended and confirmed), so that some
+tables end a round within the first minute of a run and every table is at a different point
+of its match. The room file
 (``--out``) gives, for each table, its match's address, its referee's session, its players in
 seat order, the match's revision now and the writes left, in order, as the tablet posts them:
 each turn (the board mode's form), each round's end (the racks shown) and its confirmation.
@@ -36,7 +38,7 @@ from bench.harness import build_tournament
 from tournament import engine
 from tournament.core.tournaments import staff_role_grant
 from tournament.matches.reading.rows import match_rows, match_with_tournament
-from tournament.matches.services import match_record_import
+from tournament.matches.services import match_record_import, match_round_confirm
 from tournament.models import Match, Player, Tournament
 from tournament.seating.services import session_seat
 from tournament.sessions.services import session_create, session_start
@@ -62,14 +64,17 @@ def turn_form(turn: dict) -> dict:
     }
 
 
-def match_writes(record: dict, *, first_turns: int) -> list[dict]:
-    """The writes of ``record`` from turn ``first_turns`` of its first round on, as the
-    tablet posts them: ``{"kind": "turn", "form": ...}``, ``{"kind": "end", "round": n,
-    "form": ...}`` (the racks shown), ``{"kind": "confirm", "round": n}``."""
+def match_writes(record: dict, *, first_turns: int, first_round: int = 0) -> list[dict]:
+    """The writes of ``record`` from turn ``first_turns`` of its round ``first_round`` (0: the
+    first) on, as the tablet posts them: ``{"kind": "turn", "form": ...}``, ``{"kind":
+    "end", "round": n, "form": ...}`` (the racks shown), ``{"kind": "confirm", "round":
+    n}``."""
     writes: list[dict] = []
     for index, round_ in enumerate(record["rounds"]):
         number = index + 1
-        turns = round_["turns"][first_turns:] if index == 0 else round_["turns"]
+        if index < first_round:
+            continue
+        turns = round_["turns"][first_turns:] if index == first_round else round_["turns"]
         writes += [{"kind": "turn", "form": turn_form(turn)} for turn in turns]
         writes.append({"kind": "end", "round": number, "form": {
             f"rack_{seat}": " ".join(rack) if isinstance(rack, list) else ""
@@ -80,6 +85,24 @@ def match_writes(record: dict, *, first_turns: int) -> list[dict]:
         }})
         writes.append({"kind": "confirm", "round": number})
     return writes
+
+
+#: The rounds the room's tables are spread over.
+SPREAD_ROUNDS = 3
+
+
+def caught_at(record: dict, index: int, tables: int) -> tuple[int, int]:
+    """Where table ``index`` of ``tables`` is caught: (its round, the turns of that round
+    played), the tables spread evenly over the turns of the first ``SPREAD_ROUNDS`` rounds
+    (the rounds before played, ended and confirmed).
+
+    >>> record = {"rounds": [{"turns": [1] * 10}, {"turns": [1] * 10}, {"turns": [1] * 10}]}
+    >>> [caught_at(record, index, 6) for index in range(6)]
+    [(0, 0), (0, 5), (1, 0), (1, 5), (2, 0), (2, 5)]
+    """
+    places = [(number, turn) for number, round_ in enumerate(record["rounds"][:SPREAD_ROUNDS])
+              for turn in range(len(round_["turns"]))]
+    return places[len(places) * index // tables]
 
 
 def logged_in(user) -> str:
@@ -138,14 +161,21 @@ class Command(BaseCommand):
                 rows = match_rows(match=match)
                 record = engine.simulated_match_record(
                     names=rows.names, seed=number, rules=tournament.rules)
-                first = len(record["rounds"][0]["turns"]) * index // len(matches)
+                first_round, first = caught_at(record, index, len(matches))
                 revision = 0
-                if first:
+                if first_round or first:
                     played = {**record, "rounds": [
-                        {"turns": record["rounds"][0]["turns"][:first]}]}
+                        *record["rounds"][:first_round],
+                        *([{"turns": record["rounds"][first_round]["turns"][:first]}]
+                          if first else [])]}
                     revision = match_record_import(
                         match=match_with_tournament(match.pk).get(), user=user,
                         seen_revision=0, record=played).replay.match.revision
+                    for round_index in range(first_round):  # the rounds played, confirmed
+                        revision = match_round_confirm(
+                            match=match_with_tournament(match.pk).get(), user=user,
+                            seen_revision=revision, round_index=round_index,
+                        ).replay.match.revision
                 room["tables"].append({
                     "number": number,
                     "match": f"/t/{SLUG}/matches/{match.pk}/",
@@ -156,7 +186,7 @@ class Command(BaseCommand):
                     "password": PASSWORD,
                     "session_cookie": [settings.SESSION_COOKIE_NAME, logged_in(user)],
                     "revision": revision,
-                    "writes": match_writes(record, first_turns=first),
+                    "writes": match_writes(record, first_turns=first, first_round=first_round),
                 })
             room["players"] = list(tournament.registrations.values_list("player_id", flat=True))
         Path(out).parent.mkdir(parents=True, exist_ok=True)

@@ -133,12 +133,34 @@ self.addEventListener("fetch", function (event) {
   }));
 });
 
-/* offline_page.js: the page as the server has it now, kept after a write (its own fetch). */
+/* offline_page.js: the page as the tablet shows it after a write (the server's page and the
+ * write's answer put together), kept under the login the write's answer was made for when it
+ * is the login noted last: the server is not asked for the page again. Otherwise (no login
+ * noted yet: the worker did not see the page opened; another login since), the page as the
+ * server has it now, asked for once. */
+function keepShown(address, page, login) {
+  return noted().then(function (last) {
+    if (login === NOBODY || login !== last) {
+      return fetch(address, {credentials: "same-origin"})
+        .then(function (response) { return keep(address, response); }, function () { return null; });
+    }
+    return caches.open(PAGES).then(function (cache) {
+      var response = new Response(page, {headers: {"Content-Type": "text/html; charset=utf-8"}});
+      response.headers.set(KEPT_FOR, login);
+      return cache.put(address, response).then(function () { return cache.keys(); }).then(function (keys) {
+        return Promise.all(keys.slice(0, Math.max(keys.length - MAX_PAGES, 0))
+          .map(function (old) { return cache.delete(old); }));
+      });
+    });
+  });
+}
+
 self.addEventListener("message", function (event) {
   var address = event.data && event.data.keep;
-  if (typeof address !== "string") { return; }
+  var page = event.data && event.data.page;
+  var login = event.data && event.data.login;
+  if (typeof address !== "string" || typeof page !== "string" || typeof login !== "string") { return; }
   address = pageAddress(new URL(address, self.location.href).href);
   if (new URL(address).origin !== self.location.origin || !MATCH_PAGE.test(new URL(address).pathname)) { return; }
-  event.waitUntil(fetch(address, {credentials: "same-origin"})
-    .then(function (response) { return keep(address, response); }, function () { return null; }));
+  event.waitUntil(keepShown(address, page, login));
 });

@@ -67,6 +67,35 @@ def test_a_rating_changed_in_the_database_is_found(played):
         ("ratings", "mu", rating.player.name)]
 
 
+def test_a_state_revision_ahead_of_its_match_is_found(played):
+    """A page's version sums the state revisions of the matches it shows; each is the
+    revision its match's state last moved at, never past the match's revision."""
+    match = Match.objects.filter(table__session__tournament=played).order_by("pk").first()
+    assert 0 < match.state_revision <= match.revision
+    Match.objects.filter(pk=match.pk).update(state_revision=match.revision + 5)
+    found = figures_check(tournament=played)
+    assert [(d.area, d.figure, d.expected, d.shown) for d in found] == [
+        ("versions", "state", str(match.revision), str(match.revision + 5))]
+
+
+def test_the_pages_versions_are_recounted(played):
+    """Each session's and player's page version, recounted apart, equals what the pages
+    answer with: a page that forgot a match it shows would be found here."""
+    from tournament.core import freshness
+    from tournament.figures.records import match_states
+    from tournament.figures.recount import page_versions
+
+    results_version, states = match_states(played)
+    expected = page_versions(results_version, states)
+    assert {kind for kind, _who in expected} == {"session", "player"}
+    assert len([1 for kind, _who in expected if kind == "player"]) == 8
+    played.refresh_from_db()
+    for (kind, who), version in expected.items():
+        made = (freshness.session_version(tournament=played, number=who) if kind == "session"
+                else freshness.player_version(tournament=played, player_id=who))
+        assert made == version, (kind, who)
+
+
 def test_an_unknown_tournament_is_an_error():
     with pytest.raises(CommandError):
         call_command("check_figures", "no-such-cup")

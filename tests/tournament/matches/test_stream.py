@@ -1,5 +1,5 @@
 """A match's stream (``tournament:match_stream``), as the ASGI server serves it: an event with
-the new revision within a second of a write, from the revision the page shows or the last one
+the new revision and the match's live part within a second of a write, from the revision the page shows or the last one
 told; nothing for a match confirmed, another tournament's address or a private tournament; a
 204 where the server is WSGI (the page then polls)."""
 
@@ -16,11 +16,11 @@ import threading
 import pytest
 from asgiref.sync import sync_to_async
 from django.db import connections
-from django.test import AsyncClient
+from django.test import AsyncClient, Client
 from django.urls import reverse
 
 from tests.factories import add, board_turn, fresh, in_play
-from tournament.matches.stream import door
+from tournament.matches.stream import door, live
 from tournament.matches.stream import views as stream
 from tournament.models import Match
 
@@ -101,23 +101,80 @@ async def read_events(response, *, count: int, seconds: float) -> list[str]:
     return messages
 
 
-def test_a_turn_saved_is_told_within_a_second_with_its_revision(playing, referee):
+def fields(message: str) -> dict[str, str]:
+    """An event's fields as the browser reads them: its ``data:`` lines joined by newlines."""
+    found: dict[str, list[str]] = {}
+    for line in message.split("\n"):
+        name, _colon, value = line.partition(": ")
+        found.setdefault(name, []).append(value)
+    return {name: "\n".join(values) for name, values in found.items()}
+
+
+def live_part(match: Match, client=None, **headers) -> str:
+    """The match's live part as the page fetches it (htmx), in a test client's answer."""
+    url = reverse("tournament:match_live", kwargs={"slug": "spring-open", "match_id": match.pk})
+    response = on_own_thread(lambda: (client or Client()).get(url, HTTP_HX_REQUEST="true",
+                                                              **headers))
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def test_a_turn_saved_is_told_within_a_second_with_its_live_part(playing, referee):
+    """The event carries the live part the page would fetch, so the page asks for nothing;
+    every stream of the match in the worker is sent the one part made for that revision."""
     match, turn = playing
 
     async def scenario():
-        response = await AsyncClient().get(address(match), {"revision": match.revision})
-        assert response.status_code == 200
-        assert response["Content-Type"] == "text/event-stream"
-        reading = asyncio.ensure_future(read_events(response, count=2, seconds=5))
-        await asyncio.sleep(0.3)  # the stream waits: nothing moved
+        responses = [await AsyncClient().get(address(match), {"revision": match.revision})
+                     for _ in range(3)]
+        assert {response.status_code for response in responses} == {200}
+        assert responses[0]["Content-Type"] == "text/event-stream"
+        reading = [asyncio.ensure_future(read_events(response, count=2, seconds=5))
+                   for response in responses]
+        await asyncio.sleep(0.3)  # the streams wait: nothing moved
         await sync_to_async(add)(match, referee, board_turn(turn))
-        return await reading
+        return await asyncio.gather(*reading)
 
-    retry, moved = run(scenario())
-    assert retry == "retry: 5000"
+    made = []
+    real = live.live_part
+
+    def counted(**kwargs):
+        made.append(kwargs["revision"])
+        return real(**kwargs)
+
+    live.live_part = counted
+    try:
+        told = run(scenario())
+    finally:
+        live.live_part = real
     revision = fresh(match).revision
     assert revision > match.revision
-    assert moved == f"id: {revision}\nevent: moved\ndata: {revision}"
+    assert made == [revision]  # once for the three streams
+    for retry, moved in told:
+        assert retry == "retry: 5000"
+        event = fields(moved)
+        assert (event["id"], event["event"]) == (str(revision), "moved")
+        assert event["data"] == live_part(match).strip()
+        assert f"?revision={revision}" in event["data"]
+
+
+def test_a_private_tournaments_stream_tells_the_revision_alone(playing, referee):
+    """The live part sent in an event is the public's: where the public may not read the
+    match, its staff's page is told the revision and fetches its own."""
+    match, turn = playing
+    tournament = match.table.session.tournament
+    tournament.is_public = False
+    tournament.save(update_fields=["is_public"])
+
+    async def scenario():
+        client = AsyncClient()
+        await sync_to_async(client.force_login)(referee)
+        response = await client.get(address(match), {"revision": match.revision - 1})
+        assert response.status_code == 200
+        return await read_events(response, count=2, seconds=5)
+
+    _retry, moved = run(scenario())
+    assert moved == f"id: {match.revision}\nevent: moved\ndata: {match.revision}"
 
 
 def test_a_page_behind_the_match_is_told_at_once(playing):
@@ -129,7 +186,8 @@ def test_a_page_behind_the_match_is_told_at_once(playing):
         response = await AsyncClient().get(address(match), {"revision": 1}, headers=headers)
         return await read_events(response, count=2, seconds=3)
 
-    assert run(scenario())[1] == f"id: {match.revision}\nevent: moved\ndata: {match.revision}"
+    event = fields(run(scenario())[1])
+    assert (event["id"], event["data"]) == (str(match.revision), live_part(match).strip())
     # the browser opening the stream again sends the last event's id, which wins over the
     # address's revision: up to date, nothing to tell but that it still waits
     stream_heartbeat, stream.HEARTBEAT = stream.HEARTBEAT, 0.5

@@ -115,6 +115,45 @@ def test_the_clock_figures_come_from_the_server(client, room):
     assert Session.objects.get(pk=session.pk).time_up_at is not None
 
 
+def test_the_clock_is_a_304_while_it_runs_as_it_did(client, room, django_assert_max_num_queries):
+    """A page counts down by itself and asks every 20 s only to learn of a change: while the
+    clock runs as it did, the answer is a 304 (three reads: the tournament, the table with
+    its session, the table's open call); a pause, a call, time's end each give a new answer."""
+    tournament, session, _, _ = room
+    services.clock_set(session=session, minutes=30, user=None)
+    services.clock_start(session=session, user=None)
+    url = reverse("tournament:table_clock_json",
+                  kwargs={"slug": tournament.slug, "number": session.number, "table": 1})
+    first = client.get(url)
+    assert first.status_code == 200 and first["ETag"] and "no-cache" in first["Cache-Control"]
+    with django_assert_max_num_queries(3):
+        again = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert again.status_code == 304
+
+    def answer_after(change):
+        change()
+        response = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+        assert response.status_code == 200, change
+        assert response.json()["version"] != first.json()["version"]
+        return response
+
+    paused = answer_after(lambda: services.clock_pause(session=session, user=None))
+    assert paused.json()["clock"]["state"] != "running"
+    assert client.get(url, HTTP_IF_NONE_MATCH=paused["ETag"]).status_code == 304
+    called = answer_after(lambda: services.call_make(
+        table=session.tables.get(number=1), reason="dispute", code=table_code(tournament.pk, 1)))
+    assert called.json()["call"]["times"] == 1
+    services.clock_start(session=session, user=None)
+    running = client.get(url)
+    Session.objects.filter(pk=session.pk).update(
+        clock_started_at=timezone.now() - datetime.timedelta(hours=2))
+    up = client.get(url, HTTP_IF_NONE_MATCH=running["ETag"])
+    assert up.status_code == 200 and up.json()["clock"]["state"] == "time-up"
+    # another table's clock is another answer: its call is not this table's
+    other = client.get(url.replace("/tables/1/", "/tables/2/"), HTTP_IF_NONE_MATCH=up["ETag"])
+    assert other.status_code == 200 and other.json()["call"] is None
+
+
 def test_the_organiser_sets_the_clock_and_a_bad_value_shows_next_to_its_field(client, room):
     tournament, session, organiser, referee = room
     url = reverse("tournament:session_clock",

@@ -18,7 +18,8 @@ Inside one transaction:
    one, the players' ratings are refreshed from it (``tournament.ratings.services``); the
    audit entries the service gave (:meth:`MatchWrite.audit`) are written, with the match's
    closing when it has just closed; last, the tournament's data version is raised, and its
-   results version when the match's state changed or it was confirmed: the transaction is
+   results version when the match was or is confirmed, its state revision when its state
+   or its result as a match over changed: the transaction is
    the tournament's write (``tournament/core/freshness.py``, ``tournament_write``), whose
    end raises them; its row stays locked until the commit, and every table's writes raise it.
 
@@ -307,13 +308,16 @@ def match_write(*, match: Match, user, seen_revision: int, submission_key: str =
                 {"totals": list(replay.totals), "winners": list(replay.winners)},
             )
         # A write that leaves a match in play in play (or one not started as it was) moves
-        # no standing and no result the public's pages show: only the match's own page
-        # follows it. One to a match that is over (a correction, a confirmation) changes its
-        # result. The versions are raised last, as the tournament write ends: the
+        # no state and no result the public's pages show: only the match's own page follows
+        # it. One that starts or ends the match, or changes a match over (a correction),
+        # moves its state: its session's page and its players' pages. Only a write that
+        # confirms the match, or changes a confirmed one, moves the standings (the results
+        # version). The versions are raised last, as the tournament write ends: the
         # tournament's row stays locked from that UPDATE to the commit, and every table's
         # writes raise it, so the lock is held for the commit alone.
-        versions.results = (status_before in Match.OVER
-                            or replay.match.status != status_before)
+        if status_before in Match.OVER or replay.match.status != status_before:
+            versions.match_state_moved(match.pk)
+        versions.results = was_confirmed or replay.match.status == Match.Status.CONFIRMED
 
 
 def _audit_entry(match: Match, user, action: str, summary: str, details: dict[str, Any],

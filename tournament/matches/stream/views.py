@@ -1,11 +1,14 @@
 """A match's stream: the phones following a match told when it moved (server-sent events).
 
-The public's match page opens ``tournament:match_stream`` (``pages.js``) and takes its live
-part again (``tournament:match_live``) when an event says the match is at a new revision, in
-place of asking for it every 15 seconds: a phone following a match costs the server a
-request when the match moved, none when it did not, and sees a turn within a second or two
-of its save. Each event carries the revision (``id:``, so that a stream taken up again after a
-drop starts from the last one told: ``Last-Event-ID``); a comment every ``HEARTBEAT`` seconds
+The public's match page opens ``tournament:match_stream`` (``pages.js``); each time the match
+is at a new revision, an event brings its live part (the one ``tournament:match_live``
+answers, made once per revision and language in a worker: ``live.py``), which the page puts
+in place, in place of asking for it every 15 seconds: a phone following a match costs the
+server no request while it follows, and sees a turn within a second or two of its save.
+Where the live part is not the public's to read (a private tournament), the event carries
+the revision alone and the page takes its live part. Each event is named by the revision
+(``id:``, so that a stream taken up again after a drop starts from the last one told:
+``Last-Event-ID``); a comment every ``HEARTBEAT`` seconds
 keeps the connection known alive; a stream ends after ``STREAM_SECONDS`` (the browser opens it
 again) and once the match is confirmed (then the page follows it no more). The door
 (``door.py``) bounds the streams a worker keeps open by client address, by match and in all:
@@ -24,17 +27,20 @@ import asyncio
 import random
 from collections.abc import AsyncIterator
 from contextlib import aclosing
+from dataclasses import dataclass
 
 from asgiref.sync import sync_to_async
 from django.core.handlers.asgi import ASGIRequest
 from django.db import connection
 from django.http import Http404, HttpResponse, StreamingHttpResponse
+from django.utils import translation
 from django.views import View
 
 from tournament.core.permissions import can_view
 from tournament.kit.digits import ascii_number
 from tournament.matches.stream.door import Admission, door
-from tournament.matches.stream.watch import INTERVAL, revision_watch
+from tournament.matches.stream.live import HOST_HEADERS, event_data
+from tournament.matches.stream.watch import INTERVAL, RevisionWatch, revision_watch
 from tournament.matches.views.base import addressed_match
 from tournament.models import Match
 
@@ -66,28 +72,55 @@ def shown_revision(request, current: int) -> int:
     return current
 
 
-def event(revision: int) -> bytes:
-    return f"id: {revision}\nevent: moved\ndata: {revision}\n\n".encode()
+def event(revision: int, part: str | None = None) -> bytes:
+    """The event that the match is at ``revision``: its data the live part (``live.py``), or
+    the revision alone (the page then fetches its live part)."""
+    data = f"data: {revision}\n" if part is None else event_data(part)
+    return f"id: {revision}\nevent: moved\n{data}\n".encode()
 
 
-async def match_events(match: Match, shown: int, admission: Admission) -> AsyncIterator[bytes]:
+@dataclass(frozen=True)
+class Following:
+    """What a stream tells of: the match, the revision its page shows, the language and the
+    address its live parts are made in."""
+
+    match: Match
+    slug: str
+    shown: int
+    language: str
+    host: dict[str, str]
+
+
+async def match_events(following: Following, admission: Admission) -> AsyncIterator[bytes]:
     """What the stream says: an event each time the match is at a new revision."""
     try:
-        async with aclosing(_events(match, shown)) as messages:
+        async with aclosing(_events(following)) as messages:
             async for message in messages:
                 yield message
     finally:  # the stream ended, or was dropped (the client gone: the response let go)
         admission.release()
 
 
-async def _events(match: Match, shown: int) -> AsyncIterator[bytes]:
+async def _told(following: Following, revision: int, watch: RevisionWatch) -> bytes:
+    part = await watch.live_parts.get(
+        slug=following.slug, match_id=following.match.pk, revision=revision,
+        language=following.language, host=following.host)
+    if part is None:
+        # the pages fetch: the streams of the matches that moved in one interval are woken
+        # together; told spread over the next interval, their requests do not come at once
+        await asyncio.sleep(random.uniform(0, INTERVAL))
+    return event(revision, part)
+
+
+async def _events(following: Following) -> AsyncIterator[bytes]:
     loop = asyncio.get_running_loop()
     ends = loop.time() + STREAM_SECONDS
+    match, shown = following.match, following.shown
+    watch = revision_watch()
     yield b"retry: 5000\n\n"  # the browser's wait before opening a dropped stream again
     if match.revision != shown:
         shown = match.revision
-        yield event(shown)
-    watch = revision_watch()
+        yield await _told(following, shown, watch)
     while (left := ends - loop.time()) > 0:
         moved = await watch.moved(match.pk, shown, timeout=min(HEARTBEAT, left))
         if moved is None:
@@ -96,10 +129,7 @@ async def _events(match: Match, shown: int) -> AsyncIterator[bytes]:
         shown, status = moved
         if not status:  # the match is gone
             return
-        # the streams of the matches that moved in one interval are woken together: told
-        # spread over the next interval, their pages' requests do not come all at once
-        await asyncio.sleep(random.uniform(0, INTERVAL))
-        yield event(shown)
+        yield await _told(following, shown, watch)
         if status == Match.Status.CONFIRMED:
             return
 
@@ -127,9 +157,12 @@ class MatchStreamView(View):
         if match.status == Match.Status.CONFIRMED:
             admission.release()
             return HttpResponse(status=204)
-        response = StreamingHttpResponse(
-            match_events(match, shown_revision(request, match.revision), admission),
-            content_type="text/event-stream")
+        following = Following(
+            match=match, slug=slug, shown=shown_revision(request, match.revision),
+            language=translation.get_language(),
+            host={name: request.META[name] for name in HOST_HEADERS if name in request.META})
+        response = StreamingHttpResponse(match_events(following, admission),
+                                         content_type="text/event-stream")
         response["Cache-Control"] = "no-store"
         # each event goes out as it is made: neither compressed (GZipMiddleware would pack
         # each alone) nor held by a proxy (nginx)

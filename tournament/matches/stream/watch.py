@@ -20,6 +20,7 @@ from collections import defaultdict
 from asgiref.sync import sync_to_async
 from django.db import DatabaseError, connection
 
+from tournament.matches.stream.live import LiveParts
 from tournament.models import Match
 
 logger = logging.getLogger(__name__)
@@ -47,6 +48,8 @@ class RevisionWatch:
         self.interval = interval
         self.waiting: dict[int, set[tuple[int, asyncio.Future]]] = defaultdict(set)
         self.task: asyncio.Task | None = None
+        #: The live parts its streams send, each made once (``live.py``).
+        self.live_parts = LiveParts()
 
     async def moved(self, match_id: int, revision: int, *, timeout: float) -> tuple[int, str] | None:
         """The match's revision and status once it is at another revision than ``revision``

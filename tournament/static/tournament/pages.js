@@ -4,8 +4,9 @@
    - a match's live part (#match-live) says which settled rounds go with it (data-log): when
      they are not the ones the page shows (a round ended, a correction, a confirmation), the
      whole match is taken again;
-   - a match's live part is taken when its stream says the match moved (polled where there is
-     no stream, and while a stream refused waits to be asked for again);
+   - a match's live part is put in place when its stream's event brings it (taken when the
+     event says the new revision alone; polled where there is no stream, and while a stream
+     refused waits to be asked for again);
    - "Find your table" (and the check-in's list): the search box filters the players' list as
      one types. */
 (function () {
@@ -49,9 +50,8 @@
 
   var pending = null;
 
-  document.addEventListener("htmx:beforeSwap", function (event) {
-    var target = event.detail.target;
-    if (!target.classList || !target.classList.contains("live")) return;
+  function beforeLiveSwap(target) {
+    if (!target || !target.classList || !target.classList.contains("live")) return;
     var active = document.activeElement;
     pending = {
       id: target.id,
@@ -59,6 +59,10 @@
       focus: active && active !== document.body && target.contains(active) ? focusKey(target, active) : null,
       scrollY: window.scrollY,
     };
+  }
+
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    beforeLiveSwap(event.detail.target);
   });
 
   document.addEventListener("htmx:afterSettle", function () {
@@ -83,7 +87,8 @@
   /* -- a match's settled rounds, taken again when its live part says they changed ------- */
 
   document.addEventListener("htmx:afterSettle", function (event) {
-    var live = event.detail.target;
+    // a fetched live part is the request's target; one an event brought, the settled element
+    var live = event.detail.target || event.detail.elt;
     if (!live || live.id !== "match-live" || !window.htmx) return;
     var match = document.getElementById("match");
     if (match && match.dataset.log !== live.dataset.log) {
@@ -94,8 +99,9 @@
   /* -- a match followed by its stream: its live part taken again when the match moved ---- */
 
   // The live part's data-stream (tournament/matches/stream/views.py) tells when the match is
-  // at a new revision; the page then takes its live part (the "moved" trigger of its
-  // hx-trigger) and skips its polls while the stream is open. While a dropped stream is
+  // at a new revision, its event bringing the new live part, which the page puts in place
+  // (or, when the event carries the revision alone, takes it: the "moved" trigger of its
+  // hx-trigger); it skips its polls while the stream is open. While a dropped stream is
   // opened again (the browser does it), the polls go on. A stream refused (a 429 or a 503
   // beyond the server's bounds, a 204 from a WSGI server, an error status) is asked for again
   // later, the page polling meanwhile: after twice the page's polling interval
@@ -141,9 +147,17 @@
         askAgainLater();
       }
     });
-    opened.addEventListener("moved", function () {
+    opened.addEventListener("moved", function (message) {
       var now = document.getElementById("match-live");
-      if (now) window.htmx.trigger(now, "moved");
+      if (!now) return;
+      var part = (message.data || "").trim();
+      if (part.charAt(0) === "<" && window.htmx.swap) {
+        // the event brought the live part itself: put in place as a fetch's answer would be
+        beforeLiveSwap(now);
+        window.htmx.swap(now, part, { swapStyle: "outerHTML" });
+      } else {
+        window.htmx.trigger(now, "moved");  // the revision alone: fetch the live part
+      }
     });
   }
 

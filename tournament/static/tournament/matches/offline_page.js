@@ -1,8 +1,10 @@
 /* The entry page kept for a reload offline: the service worker (offline-worker.js, whose
- * address is the script tag's data-worker) registered for the whole site, and asked to keep
- * the page as the server now has it a moment after each write the server answered, once no
- * write of the match waits in the tablet's queue (queue.js). The worker keeps it for this
- * login only, with at most a few others. */
+ * address is the script tag's data-worker) registered for the whole site, and given the page
+ * as the tablet now shows it a moment after each write the server answered with a 200, once
+ * no write of the match waits in the tablet's queue (queue.js). The page is the server's
+ * answers put together (the page opened, each write's answer swapped into #match), so it is
+ * kept without asking the server for it again: a tablet's write costs the server its write
+ * alone. The worker keeps it for this login only, with at most a few others. */
 (function () {
   "use strict";
   var script = document.currentScript;
@@ -16,19 +18,29 @@
     navigator.serviceWorker.register(worker, {scope: "/"}).catch(function () {});
   }
 
-  function keepPage() {
+  // login: the one the write's answer was made for (X-Kept-For): the worker keeps the page
+  // under it only if it is the login it noted last, and otherwise asks the server for it
+  function keepPage(login) {
     var worker = navigator.serviceWorker && navigator.serviceWorker.controller;
     if (!worker || navigator.onLine === false || !onEntryPage()) { return; }
     window.clearTimeout(timer);
     timer = window.setTimeout(function () {
-      worker.postMessage({keep: new URL(window.location.pathname, window.location.origin).href});
+      if (!onEntryPage()) { return; }
+      worker.postMessage({
+        keep: new URL(window.location.pathname, window.location.origin).href,
+        page: "<!DOCTYPE html>\n" + document.documentElement.outerHTML,
+        login: login,
+      });
     }, 1500);
   }
 
   document.addEventListener("DOMContentLoaded", keepWorker);
   document.addEventListener("htmx:afterSwap", function (event) {
     var queue = window.triominosQueue;
-    if (event.detail && event.detail.target && event.detail.target.id === "match" &&
-        !(queue && queue.waiting())) { keepPage(); }
+    var detail = event.detail;
+    if (detail && detail.target && detail.target.id === "match" &&
+        detail.xhr && detail.xhr.status === 200 && !(queue && queue.waiting())) {
+      keepPage(detail.xhr.getResponseHeader("X-Kept-For") || "");
+    }
   });
 })();

@@ -1,7 +1,12 @@
 /* The session clock of a page (templates/tournament/room/_clock.html): the server sends the
-   seconds left (data-clock-url, every 20 seconds); the page counts down from them with its
-   own monotonic timer, so a device whose clock is wrong still shows the right time. Time's
-   end, and a referee called to the table, are said once in the page's status region. */
+   seconds left (data-clock-url); the page counts down from them with its own monotonic timer,
+   so a device whose clock is wrong still shows the right time. It asks again every 20 seconds
+   only to learn of a change (the clock paused, minutes added, a referee called): the answer
+   has an ETag, and while the clock is as it was the server answers 304 and the browser gives
+   back its copy, whose "version" is the one counted: the count goes on from its own start.
+   The first answer is asked for without the browser's copy (no-store): the seconds in an old
+   copy are old. Time's end, and a referee called to the table, are said once in the page's
+   status region. */
 (function () {
   "use strict";
   var REFRESH_MS = 20000;
@@ -23,7 +28,7 @@
     var label = box.querySelector("[data-clock-label]");
     var callLine = box.querySelector("[data-clock-call]");
     var status = box.querySelector("[data-clock-status]");
-    var state = null, remaining = 0, at = 0, said = {};
+    var state = null, version = null, remaining = 0, at = 0, said = {};
 
     function say(key, text) {
       if (said[key] === text) return;
@@ -43,10 +48,13 @@
     }
 
     function fetchClock() {
-      fetch(box.dataset.clockUrl, { headers: { Accept: "application/json" }, cache: "no-store" })
+      // the first answer fresh; then the browser's copy, revalidated (a 304 while unchanged)
+      var cache = version === null ? "no-store" : "no-cache";
+      fetch(box.dataset.clockUrl, { headers: { Accept: "application/json" }, cache: cache })
         .then(function (response) { return response.ok ? response.json() : null; })
         .then(function (data) {
-          if (!data) return;
+          if (!data || (version !== null && data.version === version)) return;
+          version = data.version || null;
           state = data.clock;
           remaining = state.remaining;
           at = performance.now();
@@ -67,8 +75,10 @@
   }
 
   function ready() {
+    // set up once a box (a mark kept by the script, not in the page: a tablet keeps the page
+    // as it shows it for a reload offline, offline_page.js)
     document.querySelectorAll("[data-clock-url]").forEach(function (box) {
-      if (!box.dataset.clockReady) { box.dataset.clockReady = "1"; setUp(box); }
+      if (!box.triominosClock) { box.triominosClock = true; setUp(box); }
     });
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready);

@@ -1,0 +1,116 @@
+"""A match's live part sent inside its stream's event: made once per revision and language in
+a worker, for every phone that follows the match there.
+
+Told that its match moved, a page used to ask for its live part (``tournament:match_live``):
+one request per phone and turn, each a 200. The stream now carries the live part itself, as
+the public's page would fetch it: the same view answers a request made here (no one logged
+in, the address as the site writes it), so the part is the public's kept copy of that
+revision (``CachedPageMixin``), made once by one worker of the site for every worker. The
+streams of one match in a worker wait on one making (:class:`LiveParts`). Where the public
+may not read the match (a private tournament: its staff follow it), or the view answers
+anything but a 200, the event carries the revision alone and the page fetches its live part
+as before (``pages.js``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import time
+from collections import OrderedDict
+
+from asgiref.sync import sync_to_async
+from django.contrib.auth.models import AnonymousUser
+from django.db import connection
+from django.http import HttpRequest
+from django.urls import resolve, reverse
+from django.utils import translation
+from django_htmx.middleware import HtmxDetails
+
+from tournament.matches.views.page import MatchLiveView
+
+logger = logging.getLogger(__name__)
+
+#: Live parts a worker keeps, the oldest let go first (one a match at its last revision is
+#: all the streams need: a few are kept for the streams still telling the one before).
+KEPT = 512
+#: Reads of the live part before the event says the revision alone, and the wait between
+#: the first two (then longer each time): another worker may be making the new copy.
+TRIES = 4
+WAIT_SECONDS = 0.1
+#: The revision a live part shows, in its stream's address (``_match_live.html``).
+SHOWN_REVISION = re.compile(r'data-stream="[^"?]*\?revision=([0-9]+)"')
+#: The request headers of the stream's request that the part is made with (where it is
+#: addressed: the host, and the scheme behind a proxy).
+HOST_HEADERS = ("HTTP_HOST", "SERVER_NAME", "SERVER_PORT", "HTTP_X_FORWARDED_PROTO")
+
+
+def live_part(*, slug: str, match_id: int, revision: int, language: str,
+              host: dict[str, str]) -> str | None:
+    """The public's live part of the match as ``tournament:match_live`` answers it now, in
+    ``language``; None when the public may not read it, it is not a plain 200, or it still
+    shows a revision older than ``revision`` after ``TRIES`` reads (another worker making
+    the new copy, the older one served meanwhile). Run on a thread of its own, outside a
+    request: its connection goes back at once."""
+    try:
+        for attempt in range(TRIES):
+            part = _answered(slug=slug, match_id=match_id, language=language, host=host)
+            if part is None:
+                return None
+            shown = SHOWN_REVISION.search(part)
+            if shown is None:
+                return None
+            if int(shown.group(1)) >= revision:
+                return part
+            time.sleep(WAIT_SECONDS * (attempt + 1))  # the other worker's copy, soon made
+        return None
+    finally:
+        connection.close()
+
+
+def _answered(*, slug: str, match_id: int, language: str, host: dict[str, str]) -> str | None:
+    path = reverse("tournament:match_live", kwargs={"slug": slug, "match_id": match_id})
+    request = HttpRequest()
+    request.method = "GET"
+    request.path = request.path_info = path
+    request.META = {**host, "REQUEST_METHOD": "GET", "PATH_INFO": path,
+                    "HTTP_HX_REQUEST": "true", "HTTP_ACCEPT_LANGUAGE": language}
+    request.user = AnonymousUser()
+    request.htmx = HtmxDetails(request)  # type: ignore[attr-defined]
+    request.resolver_match = resolve(path)
+    try:
+        with translation.override(language):
+            response = MatchLiveView.as_view()(request, slug=slug, match_id=match_id)
+    except Exception:  # the event then says the revision alone: the page fetches
+        logger.warning("The live part of match %s could not be made", match_id, exc_info=True)
+        return None
+    if response.status_code != 200 or response.get("Content-Encoding"):
+        return None
+    return response.content.decode()
+
+
+class LiveParts:
+    """The live parts of one event loop's streams: each (match, revision, language) made once,
+    every stream that asks meanwhile waiting for that one making."""
+
+    def __init__(self) -> None:
+        self.parts: OrderedDict[tuple[int, int, str], asyncio.Future[str | None]] = OrderedDict()
+
+    async def get(self, *, slug: str, match_id: int, revision: int, language: str,
+                  host: dict[str, str]) -> str | None:
+        key = (match_id, revision, language)
+        made = self.parts.get(key)
+        if made is None:
+            made = self.parts[key] = asyncio.ensure_future(sync_to_async(
+                live_part, thread_sensitive=False)(
+                slug=slug, match_id=match_id, revision=revision, language=language,
+                host=host))
+            while len(self.parts) > KEPT:
+                self.parts.popitem(last=False)
+        return await asyncio.shield(made)
+
+
+def event_data(part: str) -> str:
+    """``part`` as the data of an event: each of its lines a ``data:`` line."""
+    return "".join(f"data: {line}\n" for line in part.strip().replace("\r\n", "\n").split("\n"))
