@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy as _
 from tournament import engine
 from tournament.kit.seats import SEAT_LETTERS
 from tournament.kit.tables import PythonBodyTable
-from tournament.matches.reading.replayed_match import ReplayedRound, TurnLine
+from tournament.matches.reading.replayed_rounds import ReplayedRound, TurnLine
 from tournament.models import AuditEntry, RoundEnd, Turn, Verdict
 
 #: The sign shown before each verdict's label in the turn log.

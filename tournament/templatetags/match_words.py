@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django import template
 
-from tournament.matches.reading.replayed_match import ReplayedRound, TurnLine
+from tournament.matches.reading.replayed_rounds import ReplayedRound, TurnLine
 from tournament.matches.tables import place_before, placed_words
 
 register = template.Library()

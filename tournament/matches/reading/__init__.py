@@ -8,8 +8,10 @@ module circle: ``pyproject.toml``'s contracts hold it):
   mapping between them);
 - ``rows``: a match's current rows loaded (``match_rows``), and its record made from them
   (``record_from_rows``, ``match_record``);
-- ``replayed_match``: the value a replay gives (``ReplayedMatch``: its rounds, turn lines,
-  totals, and the round in play as the entry screen needs it, ``LiveRound``);
+- ``replayed_rounds``: the rounds a replay gives (``ReplayedRound``, with its turn lines,
+  ``TurnLine``, its end and its board);
+- ``replayed_match``: the match they make (``ReplayedMatch``: its rounds, totals, winners,
+  and the round in play as the entry screen needs it, ``LiveRound``);
 - ``replay``: the rows replayed through the engine into that value (``match_replay``);
 - ``replay_cache``: the round in play's replay, kept by this process between a tablet's
   requests (``live_replay``, ``keep_replay``);

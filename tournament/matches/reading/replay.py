@@ -13,9 +13,8 @@ import dataclasses
 
 from tournament import engine
 from tournament.kit.seats import SEAT_LETTERS
-from tournament.matches.reading.replayed_match import (
-    LiveRound,
-    ReplayedMatch,
+from tournament.matches.reading.replayed_match import LiveRound, ReplayedMatch
+from tournament.matches.reading.replayed_rounds import (
     ReplayedRound,
     SeatedPlayer,
     TranslatedProblem,

@@ -18,13 +18,8 @@ from django.utils.translation import gettext_lazy as _
 
 from tournament import engine
 from tournament.matches.reading.replay import match_replay_before
-from tournament.matches.reading.replayed_match import (
-    LiveRound,
-    ReplayedMatch,
-    ReplayedRound,
-    TurnLine,
-    translated_problem,
-)
+from tournament.matches.reading.replayed_match import LiveRound, ReplayedMatch
+from tournament.matches.reading.replayed_rounds import ReplayedRound, TurnLine, translated_problem
 from tournament.models import Verdict
 
 

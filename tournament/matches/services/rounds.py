@@ -12,12 +12,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournament import engine
-from tournament.matches.reading.replayed_match import (
-    ReplayedMatch,
-    ReplayedRound,
-    TranslatedProblem,
-    TurnLine,
-)
+from tournament.matches.reading.replayed_match import ReplayedMatch
+from tournament.matches.reading.replayed_rounds import ReplayedRound, TranslatedProblem, TurnLine
 from tournament.matches.services.write import WriteResult, checked_decision, match_write, whole
 from tournament.models import AuditEntry, Match, Round, RoundEnd
 

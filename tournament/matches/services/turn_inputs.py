@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from tournament import engine
-from tournament.matches.reading.replayed_match import TranslatedProblem
+from tournament.matches.reading.replayed_rounds import TranslatedProblem
 from tournament.matches.reading.row_conversion import turn_row
 from tournament.models import Round, Turn
 

@@ -12,11 +12,8 @@ from django.utils.translation import gettext as _
 
 from tournament import engine
 from tournament.matches.reading.replay import replay_with_candidates
-from tournament.matches.reading.replayed_match import (
-    ReplayedMatch,
-    ReplayedRound,
-    translated_problem,
-)
+from tournament.matches.reading.replayed_match import ReplayedMatch
+from tournament.matches.reading.replayed_rounds import ReplayedRound, translated_problem
 from tournament.matches.reading.row_conversion import turn_record
 from tournament.matches.reading.rows import MatchRows
 from tournament.matches.services.turn_inputs import (

@@ -42,7 +42,8 @@ from tournament.matches import services
 from tournament.matches.forms.entry import RecordUploadForm, RoundEndForm, TurnForm
 from tournament.matches.forms.parsing import clean_cell, clean_corners, clean_tile, small_number
 from tournament.matches.reading.replay import match_replay
-from tournament.matches.reading.replayed_match import ReplayedMatch, ReplayedRound, ShownRound
+from tournament.matches.reading.replayed_match import ReplayedMatch, ShownRound
+from tournament.matches.reading.replayed_rounds import ReplayedRound
 from tournament.matches.reading.rows import match_with_tournament
 from tournament.matches.reading.turn_preview import TurnPreview, browser_scoring, turn_preview
 from tournament.matches.tables import TurnLogTable

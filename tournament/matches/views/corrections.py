@@ -15,7 +15,8 @@ from django.views import View
 from tournament.matches import selectors, services
 from tournament.matches.forms.corrections import CorrectionForm, InsertionForm
 from tournament.matches.reading.replay import match_replay, match_replay_before
-from tournament.matches.reading.replayed_match import ReplayedMatch, ReplayedRound, TurnLine
+from tournament.matches.reading.replayed_match import ReplayedMatch
+from tournament.matches.reading.replayed_rounds import ReplayedRound, TurnLine
 from tournament.matches.reading.turn_preview import board_before
 from tournament.matches.views.base import MatchWriteMixin, posted_at_revision, with_refusal
 

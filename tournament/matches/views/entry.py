@@ -13,7 +13,8 @@ from tournament.matches.forms.entry import DecisionForm, PassForm, RoundEndForm,
 from tournament.matches.forms.parsing import RevisionForm
 from tournament.matches.reading.replay import match_replay
 from tournament.matches.reading.replay_cache import keep_replay, kept_after, live_replay
-from tournament.matches.reading.replayed_match import ReplayedMatch, ReplayedRound
+from tournament.matches.reading.replayed_match import ReplayedMatch
+from tournament.matches.reading.replayed_rounds import ReplayedRound
 from tournament.matches.views.base import (
     MatchPageMixin,
     MatchWriteMixin,
