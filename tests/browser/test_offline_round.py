@@ -18,6 +18,7 @@ from playwright.sync_api import expect
 
 from scoring import settle
 from scoring.simulate import simulate_match
+from tests.browser.entry_helpers import claim_and_save, tile_and_cell
 from tests.browser.test_recording_conflict import open_match
 from tests.browser.test_recording_offline import draw_three_and_pass, queued, stored
 from tests.factories import add, board_turn, fresh, match_at, seated_names
@@ -30,12 +31,11 @@ SEED = 82
 
 
 def tile_of(turn: dict) -> str:
-    return "-".join(map(str, sorted(turn["place"]["corners"])))
+    return tile_and_cell(turn)[0]
 
 
 def cell_of(turn: dict) -> str:
-    x, y, o = turn["place"]["cell"]
-    return f"{o}({x},{y})"
+    return tile_and_cell(turn)[1]
 
 
 def place(page, turn: dict) -> None:
@@ -48,12 +48,7 @@ def place(page, turn: dict) -> None:
     expect(target).to_have_class(re.compile(r"\bfits\b"))
     target.click()
     expect(page.locator("#turn-preview .preview-head")).to_have_attribute("data-cell", cell_of(turn))
-    corners = "-".join(map(str, turn["place"]["corners"]))
-    choice = page.locator(f'#turn-preview input[type="radio"][value="{corners}"]')
-    if choice.count():
-        choice.check()
-    page.locator("#id_claimed").fill(str(turn["claimed"]))
-    page.keyboard.press("Enter")
+    claim_and_save(page, turn)
 
 
 def open_on_a_tile(page) -> list[str]:
