@@ -134,38 +134,49 @@ def _states_of(matches: QuerySet[Match]) -> Coalesce:
         .annotate(total=Sum("state_revision")).values("total")[:1]), 0)
 
 
+def _session_matches(tournament: Tournament | OuterRef, number: int) -> QuerySet[Match]:
+    return Match.objects.filter(table__session__tournament=tournament,
+                                table__session__number=number)
+
+
+def _player_matches(tournament: Tournament | OuterRef, player_id: int) -> QuerySet[Match]:
+    return Match.objects.filter(table__session__tournament=tournament,
+                                table__seats__player_id=player_id)
+
+
+def _version_over(tournament: Tournament, matches: QuerySet[Match]) -> int:
+    """The tournament's results version above the sum of ``matches``' state revisions, as
+    read with the tournament (``match_states``), else in one indexed query."""
+    states = getattr(tournament, "match_states", None)
+    if states is None:
+        states = _states(matches)
+    return page_version(tournament=tournament, revision=states)
+
+
 def tournaments_with_session_states(number: int) -> QuerySet[Tournament]:
     """The tournaments, each read with the state revisions of its session ``number``'s
     matches (``match_states``): a poll of the session's page is answered 304 after one
     read."""
-    return Tournament.objects.annotate(match_states=_states_of(Match.objects.filter(
-        table__session__tournament=OuterRef("pk"), table__session__number=number)))
+    return Tournament.objects.annotate(
+        match_states=_states_of(_session_matches(OuterRef("pk"), number)))
 
 
 def tournaments_with_player_states(player_id: int) -> QuerySet[Tournament]:
     """The tournaments, each read with the state revisions of the matches the player sits
     at (``match_states``)."""
-    return Tournament.objects.annotate(match_states=_states_of(Match.objects.filter(
-        table__session__tournament=OuterRef("pk"), table__seats__player_id=player_id)))
+    return Tournament.objects.annotate(
+        match_states=_states_of(_player_matches(OuterRef("pk"), player_id)))
 
 
 def session_version(*, tournament: Tournament, number: int) -> int:
     """The version of the public's page of the tournament's session ``number``: its results
     version above the sum of its matches' state revisions (read with the tournament by
     :func:`tournaments_with_session_states`, else one indexed query)."""
-    states = getattr(tournament, "match_states", None)
-    if states is None:
-        states = _states(Match.objects.filter(
-            table__session__tournament=tournament, table__session__number=number))
-    return page_version(tournament=tournament, revision=states)
+    return _version_over(tournament, _session_matches(tournament, number))
 
 
 def player_version(*, tournament: Tournament, player_id: int) -> int:
     """The version of a player's page in the tournament: its results version above the sum
     of the state revisions of the matches they sit at (read with the tournament by
     :func:`tournaments_with_player_states`, else one indexed query)."""
-    states = getattr(tournament, "match_states", None)
-    if states is None:
-        states = _states(Match.objects.filter(
-            table__session__tournament=tournament, table__seats__player_id=player_id))
-    return page_version(tournament=tournament, revision=states)
+    return _version_over(tournament, _player_matches(tournament, player_id))
