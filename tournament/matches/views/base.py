@@ -170,17 +170,31 @@ class MatchWriteMixin(MatchMixin):
         return redirect(self.url(self.redirect_name()))
 
 
+def _turns_key(round_view: ReplayedRound) -> tuple[int | None, ...]:
+    """What ``settled_log_key`` keeps of a round's turns: nothing of a confirmed round; else
+    how many they are and their greatest id, read from the round's row when they were not
+    loaded (``match_rows``' ``current_turns`` and ``last_turn``)."""
+    if round_view.confirmed:
+        return ()
+    if round_view.stored:
+        row = round_view.row
+        return (getattr(row, "current_turns", None) or 0, getattr(row, "last_turn", None))
+    ids = [line.row.pk for line in round_view.turns]
+    return (len(ids), max(ids, default=None))
+
+
 def settled_log_key(replay: ReplayedMatch) -> str:
     """What the public's page shows apart from its live part, as a short digest: the match's
     state and its settled rounds (every round but the one in play: their scores and state,
-    and the turns of those not confirmed, whose rows are versioned; a change to a confirmed
+    and of those not confirmed the count and greatest id of their turns, whose rows are
+    versioned: a change adds a row of a greater id or removes one; a change to a confirmed
     round un-confirms it). The live part carries it; the page takes the whole match again
-    when it differs from its own. The same whether the confirmed rounds were replayed or
-    taken from their stored scores."""
+    when it differs from its own. The same whether the closed rounds were replayed or taken
+    from their stored scores (``match_rows``' ``closed_stored``)."""
     in_play = replay.live_round_view
     settled = [
         (round_view.number, round_view.closed, round_view.confirmed, tuple(round_view.scores),
-         () if round_view.confirmed else tuple(line.row.pk for line in round_view.turns))
+         _turns_key(round_view))
         for round_view in replay.rounds if round_view is not in_play
     ]
     shown = repr((replay.match.status, len(replay.rounds), settled)).encode()
@@ -201,6 +215,8 @@ class MatchPageMixin(MatchMixin):
 
     template_name = "tournament/matches/match.html"
     region_template = "tournament/matches/_match.html"
+    #: The page shows the rounds' logs (``log_rounds``); the public's live part does not.
+    shows_log = True
 
     def page_context(self, replay: ReplayedMatch, *, unchanged_before: int = 0,
                      shown: ShownRound | None = None, **forms: Any) -> dict[str, Any]:
@@ -257,7 +273,7 @@ class MatchPageMixin(MatchMixin):
         # the public's page following a match shows the round in play apart (``live_log``)
         follows_apart = (not self.can_write and "follow_seconds" in context
                          and live_round_view is not None)
-        context["log_rounds"] = [
+        context["log_rounds"] = [] if not self.shows_log else [
             {"round": round_view, "preserved": True}
             if round_view.stored or (round_view.index < unchanged_before and round_view.confirmed)
             else
