@@ -14,8 +14,8 @@ again) and once the match is confirmed (then the page follows it no more). The d
 (``door.py``) bounds the streams a worker keeps open by client address, by match and in all:
 beyond, a 429 or a 503 with ``Retry-After``, and the page polls until it asks again.
 
-A stream waits in the event loop of an ASGI server (``tournament/asgi.py``: the README's
-command), at the cost of a coroutine and of the idle thread Django keeps for the request's
+A stream waits in the event loop of an ASGI server (``tournament/serving.py``, the README's
+command, or ``tournament/asgi.py``), at the cost of a coroutine and of the idle thread Django keeps for the request's
 middleware. A WSGI server would give each one a thread of its few: there (``manage.py
 runserver``, the tests' servers) it answers 204 No Content, which tells the browser not to open
 it again, and the page polls its live part as it did.
