@@ -13,12 +13,12 @@ from asgiref.sync import sync_to_async
 from django.test import AsyncClient, Client
 from django.urls import reverse
 
+from tests.factories import in_play
 from tests.tournament.matches.test_stream import (  # noqa: F401 (the autouse fixture)
     address,
     fields,
     no_stream_left,
     on_own_thread,
-    playing,
     read_events,
     run,
 )
@@ -26,6 +26,12 @@ from tournament.models import RefereeCall, Session
 from tournament.room import services as room
 
 pytestmark = pytest.mark.django_db(transaction=True)  # the watch reads on threads of its own
+
+
+@pytest.fixture
+def playing(tournament, referee):
+    """A match with two turns saved."""
+    return in_play(tournament, referee)
 
 
 def clock_json(match) -> tuple[str, dict]:
@@ -79,7 +85,7 @@ def test_a_call_for_a_referee_reaches_the_stream_and_nothing_else_wakes_it(playi
         reading = asyncio.ensure_future(read_events(response, count=3, seconds=8, clocks=True))
         await asyncio.sleep(0.5)
         await sync_to_async(RefereeCall.objects.create)(
-            session_id=match.table.session_id, table=match.table, reason="question")
+            session_id=match.table.session_id, table=match.table, reason=RefereeCall.Reason.QUESTION)
         return await reading
 
     messages = run(scenario())
