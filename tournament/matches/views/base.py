@@ -18,7 +18,6 @@ the write is done and how it shows a refusal.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -42,7 +41,7 @@ from tournament.matches import services
 from tournament.matches.forms.entry import RecordUploadForm, RoundEndForm, TurnForm
 from tournament.matches.forms.parsing import clean_cell, clean_corners, clean_tile, small_number
 from tournament.matches.reading.replay import match_replay
-from tournament.matches.reading.replayed_match import ReplayedMatch, ShownRound
+from tournament.matches.reading.replayed_match import ReplayedMatch, ShownRound, settled_log_key
 from tournament.matches.reading.replayed_rounds import ReplayedRound
 from tournament.matches.reading.rows import match_with_tournament
 from tournament.matches.reading.turn_preview import TurnPreview, browser_scoring, turn_preview
@@ -168,37 +167,6 @@ class MatchWriteMixin(MatchMixin):
         if message:
             messages.success(self.request, message)
         return redirect(self.url(self.redirect_name()))
-
-
-def _turns_key(round_view: ReplayedRound) -> tuple[int | None, ...]:
-    """What ``settled_log_key`` keeps of a round's turns: nothing of a confirmed round; else
-    how many they are and their greatest id, read from the round's row when they were not
-    loaded (``match_rows``' ``current_turns`` and ``last_turn``)."""
-    if round_view.confirmed:
-        return ()
-    if round_view.stored:
-        row = round_view.row
-        return (getattr(row, "current_turns", None) or 0, getattr(row, "last_turn", None))
-    ids = [line.row.pk for line in round_view.turns]
-    return (len(ids), max(ids, default=None))
-
-
-def settled_log_key(replay: ReplayedMatch) -> str:
-    """What the public's page shows apart from its live part, as a short digest: the match's
-    state and its settled rounds (every round but the one in play: their scores and state,
-    and of those not confirmed the count and greatest id of their turns, whose rows are
-    versioned: a change adds a row of a greater id or removes one; a change to a confirmed
-    round un-confirms it). The live part carries it; the page takes the whole match again
-    when it differs from its own. The same whether the closed rounds were replayed or taken
-    from their stored scores (``match_rows``' ``closed_stored``)."""
-    in_play = replay.live_round_view
-    settled = [
-        (round_view.number, round_view.closed, round_view.confirmed, tuple(round_view.scores),
-         _turns_key(round_view))
-        for round_view in replay.rounds if round_view is not in_play
-    ]
-    shown = repr((replay.match.status, len(replay.rounds), settled)).encode()
-    return hashlib.sha256(shown).hexdigest()[:16]
 
 
 # -- the match page ----------------------------------------------------------------------------
