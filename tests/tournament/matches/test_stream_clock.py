@@ -6,12 +6,14 @@ event says what the table's ``clock.json`` says."""
 from __future__ import annotations
 
 import asyncio
+import datetime
 import json
 
 import pytest
 from asgiref.sync import sync_to_async
 from django.test import AsyncClient, Client
 from django.urls import reverse
+from django.utils import timezone
 
 from tests.factories import in_play
 from tests.tournament.matches.test_stream import (  # noqa: F401 (the autouse fixture)
@@ -55,6 +57,9 @@ def test_the_stream_carries_the_clock_and_each_change_of_it(playing, referee):
     session = Session.objects.get(pk=match.table.session_id)
     room.clock_set(session=session, minutes=60, user=referee)
     room.clock_start(session=session, user=referee)
+    # it has run ten minutes: paused, it is "paused" (a clock paused at 0 s is "ready")
+    Session.objects.filter(pk=session.pk).update(
+        clock_started_at=timezone.now() - datetime.timedelta(minutes=10))
     url, answer = clock_json(match)
 
     async def scenario():
