@@ -32,7 +32,8 @@ tables are spread over their rounds 1 to 3 (``bench_room_setup``):
   (``fetch: match (rounds)``).
 - Every match page, a tablet's and a phone's, asks its session clock (``clock.js``): the
   table's ``clock.json`` at once without the browser's copy, then every 20 s with it
-  (``If-None-Match``).
+  (``If-None-Match``); a phone's match page asks nothing while its stream brings the clock
+  (its ``clock`` events), and asks at once when the stream closes.
 
 Every answer carries the server's timings of the request (``Server-Timing: cpu;dur=``, with its
 queries' time ``db`` and its wall time in the worker ``app``, added by ``bench/server_timing.py``
@@ -126,11 +127,18 @@ class Figures:
         self.errors: dict[str, list[str]] = defaultdict(list)
         #: The live parts the streams brought (no request: counted apart).
         self.parts = 0
+        #: The clocks the streams brought (no request: counted apart).
+        self.clocks = 0
 
     def told(self) -> None:
         if self.counting():
             with self.lock:
                 self.parts += 1
+
+    def clocked(self) -> None:
+        if self.counting():
+            with self.lock:
+                self.clocks += 1
 
     def counting(self) -> bool:
         return self.start is not None and time.monotonic() >= self.start
@@ -197,6 +205,7 @@ class Figures:
             "clock_304_share": (sum(kinds[name]["not_modified"] for name in clocks)
                                 / max(1, sum(kinds[name]["count"] for name in clocks))),
             "parts_told": self.parts,
+            "clocks_told": self.clocks,
             "poll_304_share": (sum(kinds[name]["not_modified"] for name in polls)
                                / max(1, sum(kinds[name]["count"] for name in polls))),
             "fetches": sum(kinds[name]["count"] for name in fetches),
@@ -292,7 +301,7 @@ def report(summary: dict) -> str:
                  f"{summary['fetches']} fetches after a stream's event: "
                  f"{summary['phone_304_share']:.0%}; clock 304: "
                  f"{summary['clock_304_share']:.0%}; live parts brought by the streams: "
-                 f"{summary['parts_told']}; the server's CPU, all "
+                 f"{summary['parts_told']}, clocks: {summary['clocks_told']}; the server's CPU, all "
                  f"requests counted: {summary['server_cpu_seconds']:.1f} s")
     for name, samples in summary["error_samples"].items():
         lines.append(f"errors of {name}: {samples}")
@@ -436,28 +445,33 @@ class Tablet(FastHttpUser):
 class Clock:
     """A match page's session clock as ``clock.js`` asks for it: its table's ``clock.json``
     at once, fresh (no-store: no ``If-None-Match``), then every 20 s with the browser's copy
-    (``If-None-Match``: a 304 while the clock is as it was)."""
+    (``If-None-Match``: a 304 while the clock is as it was); nothing while the page's stream
+    brings it (``page["clock_streamed"]``, a phone's match page)."""
 
-    def __init__(self, user: FastHttpUser, table: dict) -> None:
+    def __init__(self, user: FastHttpUser, table: dict, page: dict | None = None) -> None:
         self.user = user
         self.path = f"/t/{SLUG}/sessions/{ROOM['session']}/tables/{table['number']}/clock.json"
         self.etag = ""
+        self.page = page if page is not None else {}
+
+    def ask(self, *, fresh: bool = False) -> None:
+        headers = {"Accept": "application/json"}
+        if self.etag and not fresh:
+            headers["If-None-Match"] = self.etag
+        with self.user.client.get(self.path, headers=headers, name="clock",
+                                  catch_response=True) as answer:
+            if answer.status_code in (200, 304):
+                self.etag = answer.headers.get("ETag", self.etag)
+                answer.success()
+            else:
+                answer.failure(f"clock: {answer.status_code}")
 
     def run(self) -> None:
-        fresh = True
+        self.ask(fresh=True)
         while True:
-            headers = {"Accept": "application/json"}
-            if self.etag and not fresh:
-                headers["If-None-Match"] = self.etag
-            with self.user.client.get(self.path, headers=headers, name="clock",
-                                      catch_response=True) as answer:
-                if answer.status_code in (200, 304):
-                    self.etag = answer.headers.get("ETag", self.etag)
-                    answer.success()
-                else:
-                    answer.failure(f"clock: {answer.status_code}")
-            fresh = False
             gevent.sleep(CLOCK_SECONDS * PACE)
+            if not self.page.get("clock_streamed"):
+                self.ask()
 
 
 def match_log(html: str, element: re.Pattern) -> str | None:
@@ -514,7 +528,8 @@ class Phone(FastHttpUser):
         if kind != "match":
             return
         self.page["log"] = match_log(answer.text, MATCH_TAG)
-        self.helpers.append(gevent.spawn(Clock(self, self.table).run))
+        self.page["clock"] = Clock(self, self.table, self.page)
+        self.helpers.append(gevent.spawn(self.page["clock"].run))
         found = STREAM_ADDRESS.search(answer.text or "")
         if STREAMS and found is not None:
             self.page["stream"] = found.group(1).replace("&amp;", "&")
@@ -605,6 +620,8 @@ class Phone(FastHttpUser):
             finally:
                 page["streaming"] = False
                 connection.close()
+            if page.pop("clock_streamed", False):  # clock.js: asked at once, then polled
+                page["clock"].ask()
             gevent.sleep(5)
 
     def told(self, page: dict, message: bytes) -> None:
@@ -613,6 +630,10 @@ class Phone(FastHttpUser):
         for line in message.decode(errors="replace").split("\n"):
             name, _colon, value = line.partition(": ")
             fields[name].append(value)
+        if fields.get("event") == ["clock"]:  # the clock's figures: clock.js asks for none
+            page["clock_streamed"] = True
+            FIGURES.clocked()
+            return
         if fields.get("event") != ["moved"]:
             return
         page["told"] = int(fields["id"][0])

@@ -1,4 +1,6 @@
-"""ASGI entry point, the README's server: ``gunicorn tournament.asgi -k uvicorn_worker.UvicornWorker``.
+"""ASGI entry point: ``gunicorn tournament.asgi -k uvicorn_worker.UvicornWorker``. The README's
+server is ``tournament.serving`` (``tournament/serving.py``), which runs the pages on a pool of
+threads and this application's streams in the event loop.
 
 Each request of a page runs on a thread of its own as under WSGI; a match's stream
 (``tournament/matches/stream/views.py``) waits in the worker's event loop instead, at the cost

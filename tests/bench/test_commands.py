@@ -102,6 +102,19 @@ def test_bench_match_answers_prints_every_kind_at_every_turn():
 
 
 @pytest.mark.django_db(transaction=True)
+def test_bench_long_record_prints_every_request_at_every_length():
+    """The upload's redirect and the pages' 200s are asserted by the command itself."""
+    lines = run("bench_long_record", requests=1, turns="40,200").splitlines()
+    rows = [line.split() for line in lines if line.split()[:1] in (
+        ["upload"], ["entry"], ["public"], ["live"])]
+    assert [(row[0], row[1]) for row in rows] == [
+        (kind, turns) for kind in ("upload", "entry", "public", "live") for turns in ("40", "200")]
+    replayed = {(row[0], row[1]): int(row[-2]) for row in rows}
+    # the live part replays its round in play alone; the entry screen the whole match
+    assert replayed["entry", "200"] == 200 and replayed["live", "200"] < 100
+
+
+@pytest.mark.django_db(transaction=True)
 def test_bench_recording():
     report = run("bench_recording", repeat=2, late=40)
     for line in ("simulated match 3: 5 rounds, 148 turns", "save a turn (board mode): median ",

@@ -5,6 +5,7 @@ the stream again later, waiting longer each time."""
 
 from __future__ import annotations
 
+import datetime
 import socket
 import threading
 import time
@@ -13,11 +14,14 @@ import pytest
 import uvicorn
 from django.core.asgi import get_asgi_application
 from django.db import connections
+from django.utils import timezone
 from playwright.sync_api import expect
 
 from tests.browser.conftest import PHONE
 from tests.factories import add, board_turn, fresh, in_play
 from tournament.matches.stream import door
+from tournament.models import Session
+from tournament.room import services as room
 
 
 @pytest.fixture
@@ -90,6 +94,29 @@ def test_each_turn_is_brought_by_the_stream_and_nothing_is_asked(
     assert follower.locator("#live-status").inner_text() != ""
     assert follower.locator("#match-live").get_attribute("data-stream").endswith(
         f"?revision={fresh(match).revision}")
+
+
+def test_the_clock_comes_in_the_stream_and_is_asked_for_once(follower, playing, referee):
+    """The page's clock asks its clock.json once as the page opens; then the head referee's
+    pause reaches it through the stream within a second or two, where its poll would have
+    waited up to 20 s, and it asks for nothing more."""
+    match, _turns = playing
+    session = Session.objects.get(pk=match.table.session_id)
+    room.clock_set(session=session, minutes=60, user=referee)
+    room.clock_start(session=session, user=referee)
+    # it has run ten minutes: paused, it is "paused" (a clock paused at 0 s is "ready")
+    Session.objects.filter(pk=session.pk).update(
+        clock_started_at=timezone.now() - datetime.timedelta(minutes=10))
+    clocks: list[str] = []
+    follower.on("request", lambda request: clocks.append(request.url)
+                if request.url.endswith("/clock.json") else None)
+    follower.goto(f"/t/spring-open/matches/{match.pk}/")
+    box = follower.locator(".session-clock")
+    expect(box).to_have_attribute("data-state", "running")
+    follower.wait_for_timeout(1_500)  # the stream open, its first clock event taken
+    room.clock_pause(session=session, user=referee)
+    expect(box).to_have_attribute("data-state", "paused", timeout=5_000)
+    assert len(clocks) == 1
 
 
 def test_a_stream_refused_is_asked_for_again_later_and_longer_each_time(

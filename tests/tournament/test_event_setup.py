@@ -66,6 +66,18 @@ def test_the_block_creates_the_role_and_gives_it_the_database():
     assert created and max(created) < first_use
 
 
+def test_the_server_runs_the_pages_on_threads_and_the_streams_in_the_loop():
+    """The block's server is ``tournament.serving`` (tournament/serving.py) under uvicorn's
+    worker, which the room's benchmarks measured cheaper than Django's ASGI handler alone;
+    the operations guide shows the same command."""
+    server = next(line for line in event_block() if line.startswith("gunicorn "))
+    arguments = server.split()
+    assert arguments[1] == "tournament.serving"
+    assert arguments[arguments.index("-k") + 1] == "uvicorn_worker.UvicornWorker"
+    guide = (ROOT / "docs" / "guides" / "operations.md").read_text()
+    assert server in guide.splitlines()
+
+
 @pytest.mark.skipif(not administrator_reachable(), reason="needs PostgreSQL on 127.0.0.1:5432")
 def test_the_readme_event_commands_run_as_written(tmp_path):
     name = f"triominos_readme_{secrets.token_hex(4)}"

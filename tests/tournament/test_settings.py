@@ -124,7 +124,8 @@ ASGI_PROBE = ("import json, tournament.asgi; from django.conf import settings; "
 
 
 def test_under_asgi_postgresql_connections_come_from_a_checked_pool():
-    """The README's server (tournament/asgi.py) runs each request on a thread made for it:
+    """Django's ASGI handler (tournament/asgi.py; the README's tournament/serving.py sets the
+    same) runs each request on a thread made for it:
     its connections come from a pool, checked before each use, not kept by the thread."""
     result = load_settings(ASGI_PROBE,
                            DATABASE_URL="postgres://someone@127.0.0.1:5432/some_event")

@@ -2,7 +2,7 @@
 
 Builds the room (``bench_room_setup --tables`` the largest step, in the database of
 ``DATABASE_URL``) unless ``--no-setup``; starts gunicorn serving ``--app`` with ``--gunicorn``
-(its options; the README's by default: ``tournament.asgi``, ``"-k uvicorn_worker.UvicornWorker
+(its options; the README's by default: ``tournament.serving``, ``"-k uvicorn_worker.UvicornWorker
 --workers 2"``) on ``--bind`` unless ``--no-server``
 (then a server must answer at that address, with the same settings); then runs Locust headless (``bench/locustfile.py``)
 once per step of ``--steps`` tables, 4 phones each, every step for ``--seconds`` counted after
@@ -95,8 +95,9 @@ class Command(BaseCommand):
                             help="Seconds after the users started, not counted (20).")
         parser.add_argument("--bind", default="127.0.0.1:8000",
                             help="The server's address (127.0.0.1:8000).")
-        parser.add_argument("--app", default="tournament.asgi",
-                            help="The application gunicorn serves (tournament.asgi; "
+        parser.add_argument("--app", default="tournament.serving",
+                            help="The application gunicorn serves (tournament.serving; "
+                                 "tournament.asgi: Django's ASGI handler alone; "
                                  "tournament.wsgi: the pages without the matches' streams).")
         parser.add_argument("--gunicorn", default="-k uvicorn_worker.UvicornWorker --workers 2",
                             help='gunicorn\'s options (the README\'s: "-k '

@@ -96,15 +96,18 @@ def address(match: Match, slug: str = "spring-open") -> str:
     return reverse("tournament:match_stream", kwargs={"slug": slug, "match_id": match.pk})
 
 
-async def read_events(response, *, count: int, seconds: float) -> list[str]:
-    """The stream's first ``count`` messages (events, comments) read within ``seconds``."""
+async def read_events(response, *, count: int, seconds: float,
+                      clocks: bool = False) -> list[str]:
+    """The stream's first ``count`` messages (events, comments) read within ``seconds``; the
+    clock's events (``event: clock``) left out unless ``clocks``."""
     messages, data = [], b""
     chunks = aiter(response.streaming_content)
     async with asyncio.timeout(seconds):
         while len(messages) < count:
             data += await anext(chunks)
             *done, data = data.split(b"\n\n")
-            messages += [message.decode() for message in done]
+            messages += [message.decode() for message in done
+                         if clocks or not message.startswith(b"event: clock\n")]
     await chunks.aclose()
     return messages
 

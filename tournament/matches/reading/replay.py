@@ -26,6 +26,22 @@ from tournament.matches.reading.rows import MatchRows, match_rows, partial_recor
 from tournament.models import Match, Round, Turn
 
 
+class ReplayedTurns:
+    """How many turns :func:`match_replay` has had the engine replay in this process, since
+    :meth:`clear`: what a page's cost grows with, counted (the benchmarks and the tests read
+    it; a count, not a time, so the same on any machine)."""
+
+    def __init__(self) -> None:
+        self.turns = 0
+
+    def clear(self) -> None:
+        self.turns = 0
+
+
+#: The turns replayed by :func:`match_replay` (``bench_long_record``, the tests).
+REPLAYED = ReplayedTurns()
+
+
 def match_replay(*, match: Match, rows: MatchRows | None = None,
                  settled_stored: bool = False, settled_before: int | None = None) -> ReplayedMatch:
     """Replay ``match`` from its current rows (loaded unless given) through the engine.
@@ -66,6 +82,7 @@ def match_replay(*, match: Match, rows: MatchRows | None = None,
     open_last = bool(recorded) and recorded[-1].pk not in rows.ends
     replay = engine.replay_record(record, leave_last_round_open=open_last, replay=replay,
                                   first_round=len(settled))
+    REPLAYED.turns += sum(len(round_.turns) for round_ in record.rounds[len(settled):])
     names = rows.names
     seats = [
         SeatedPlayer(order=seat.order, letter=SEAT_LETTERS[i], name=seat.player.name,

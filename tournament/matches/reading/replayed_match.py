@@ -10,6 +10,7 @@ turn lines a page already shows: it reads the rounds, which know nothing of it.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -311,3 +312,34 @@ class ReplayedMatch:
             len(rows.turns[round_.row.pk]) if round_.row.pk in rows.turns
             else rows.unloaded.get(round_.row.pk, 0) if round_.stored else len(round_.turns)
             for round_ in self.rounds)
+
+
+def _turns_key(round_view: ReplayedRound) -> tuple[int | None, ...]:
+    """What ``settled_log_key`` keeps of a round's turns: nothing of a confirmed round; else
+    how many they are and their greatest id, read from the round's row when they were not
+    loaded (``match_rows``' ``current_turns`` and ``last_turn``)."""
+    if round_view.confirmed:
+        return ()
+    if round_view.stored:
+        row = round_view.row
+        return (getattr(row, "current_turns", None) or 0, getattr(row, "last_turn", None))
+    ids = [line.row.pk for line in round_view.turns]
+    return (len(ids), max(ids, default=None))
+
+
+def settled_log_key(replay: ReplayedMatch) -> str:
+    """What the public's page shows apart from its live part, as a short digest: the match's
+    state and its settled rounds (every round but the one in play: their scores and state,
+    and of those not confirmed the count and greatest id of their turns, whose rows are
+    versioned: a change adds a row of a greater id or removes one; a change to a confirmed
+    round un-confirms it). The live part carries it; the page takes the whole match again
+    when it differs from its own. The same whether the closed rounds were replayed or taken
+    from their stored scores (``match_rows``' ``closed_stored``)."""
+    in_play = replay.live_round_view
+    settled = [
+        (round_view.number, round_view.closed, round_view.confirmed, tuple(round_view.scores),
+         _turns_key(round_view))
+        for round_view in replay.rounds if round_view is not in_play
+    ]
+    shown = repr((replay.match.status, len(replay.rounds), settled)).encode()
+    return hashlib.sha256(shown).hexdigest()[:16]

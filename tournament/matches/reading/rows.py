@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.db.models import Count, FilteredRelation, OuterRef, Q, QuerySet, Subquery
+from django.db.models import Count, FilteredRelation, Max, OuterRef, Q, QuerySet, Subquery
 
 from tournament import engine
 from tournament.matches.reading.row_conversion import round_end_racks, turn_record
@@ -40,6 +40,9 @@ class MatchRows:
     #: ``settled_stored``), pk -> how many turns they have: ``turns`` has no entry for them,
     #: and their record is not known.
     unloaded: dict[int, int] = field(default_factory=dict)
+    #: The closed rounds count as settled though not confirmed (``match_rows`` with
+    #: ``closed_stored``): the public's live part, which shows none of their turns.
+    closed_stored: bool = False
 
     @property
     def names(self) -> list[str]:
@@ -60,7 +63,7 @@ class MatchRows:
         ends = {r.pk: self.ends[r.pk] for r in rounds if r.pk in self.ends and r.pk != round_.pk}
         unloaded = {pk: n for pk, n in self.unloaded.items() if pk in ends}
         return MatchRows(match=self.match, seats=self.seats, rounds=rounds, turns=turns, ends=ends,
-                         unloaded=unloaded)
+                         unloaded=unloaded, closed_stored=self.closed_stored)
 
     def recorded_rounds(self) -> list[Round]:
         """The rounds the record holds: all but a last round that has neither turns nor end
@@ -76,7 +79,8 @@ def match_with_tournament(match_id: int) -> QuerySet[Match]:
     return Match.objects.filter(pk=match_id).select_related("table__session__tournament")
 
 
-def match_rows(*, match: Match, settled_stored: bool = False) -> MatchRows:
+def match_rows(*, match: Match, settled_stored: bool = False,
+               closed_stored: bool = False) -> MatchRows:
     """The current rows of ``match``: seats with players, rounds, current turns and ends.
 
     Three queries (the match's table, session and tournament should come loaded, see
@@ -84,7 +88,15 @@ def match_rows(*, match: Match, settled_stored: bool = False) -> MatchRows:
     current turns. With ``settled_stored``, the turns of the leading settled rounds
     (:func:`settled_rounds`) are not loaded but counted with the rounds
     (:attr:`MatchRows.unloaded`): a replay of these rows starts from their stored scores.
+    With ``closed_stored`` as well, the leading closed rounds count as settled though not
+    confirmed (:attr:`MatchRows.closed_stored`): every write stores the scores of every round
+    it replays, so a closed round's stored scores are its replay's; for a reader that shows
+    none of their turns (the public's live part), whose cost is then the round in play's
+    whatever the match's length. Each round loaded so also carries its current turns' count
+    and greatest id (``current_turns``, ``last_turn``: what ``settled_log_key`` reads of the
+    turns not loaded).
     """
+    settled_stored = settled_stored or closed_stored
     seats = list(Seat.objects.filter(table_id=match.table_id).select_related("player").order_by("order"))
     rounds_query = (
         Round.objects.filter(match=match)
@@ -93,12 +105,16 @@ def match_rows(*, match: Match, settled_stored: bool = False) -> MatchRows:
     if settled_stored:
         rounds_query = rounds_query.annotate(current_turns=Subquery(
             Turn.objects.current().filter(round=OuterRef("pk")).order_by()
-            .values("round").annotate(n=Count("pk")).values("n")))
+            .values("round").annotate(n=Count("pk")).values("n")),
+            last_turn=Subquery(
+                Turn.objects.current().filter(round=OuterRef("pk")).order_by()
+                .values("round").annotate(n=Max("pk")).values("n")))
     rounds = list(rounds_query)
     # a round without a current end has no ``current_end`` (the join found none)
     ends = {round_.pk: end for round_ in rounds
             if (end := getattr(round_, "current_end", None)) is not None}
-    rows = MatchRows(match=match, seats=seats, rounds=rounds, turns={}, ends=ends)
+    rows = MatchRows(match=match, seats=seats, rounds=rounds, turns={}, ends=ends,
+                     closed_stored=closed_stored)
     settled = settled_rounds(rows) if settled_stored else []
     rows.unloaded = {round_.pk: round_.current_turns or 0 for round_ in settled}
     turns: dict[int, list[Turn]] = {
@@ -112,14 +128,16 @@ def match_rows(*, match: Match, settled_stored: bool = False) -> MatchRows:
 
 def settled_rounds(rows: MatchRows) -> list[Round]:
     """The leading rounds of ``rows`` that are settled and stored: closed (racks shown),
-    confirmed, and their scores stored for every seat. A write to the round in play leaves
+    confirmed (or not, for rows loaded with ``closed_stored``), and their scores stored for
+    every seat. A write to the round in play leaves
     them as they are; their stored scores are what a replay of them gives (a change to a
     round un-confirms it, and every write stores the replay's figures)."""
     settled = []
     seats = len(rows.seats)
     for round_ in rows.rounds:
         scores = round_.scores
-        if (round_.pk not in rows.ends or round_.confirmed_at is None
+        if (round_.pk not in rows.ends
+                or (round_.confirmed_at is None and not rows.closed_stored)
                 or round_.end_kind == "unfinished" or not isinstance(scores, list)
                 or len(scores) != seats or not all(type(s) is int for s in scores)):
             break

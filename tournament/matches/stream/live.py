@@ -10,11 +10,16 @@ streams of one match in a worker wait on one making (:class:`LiveParts`). Where 
 may not read the match (a private tournament: its staff follow it), or the view answers
 anything but a 200, the event carries the revision alone and the page fetches its live part
 as before (``pages.js``).
+
+The stream carries its table's clock the same way (:func:`clock_answer`): made by the view of
+its ``clock.json``, sent when the stream opens and when the clock or the table's call changes,
+so that the page's clock asks for nothing while its stream is open (``clock.js``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import re
 import time
@@ -69,16 +74,49 @@ def live_part(*, slug: str, match_id: int, revision: int, language: str,
         connection.close()
 
 
-def _answered(*, slug: str, match_id: int, language: str, host: dict[str, str]) -> str | None:
-    path = reverse("tournament:match_live", kwargs={"slug": slug, "match_id": match_id})
+def clock_answer(*, slug: str, session: int, table: int, language: str,
+                 host: dict[str, str]) -> str | None:
+    """The table's clock as its ``clock.json`` answers the public now (the session clock and
+    the table's open call: ``tournament.room``), one line of JSON; None when it is not a plain
+    200. Made by the view itself, as the live part is; run on a thread of its own, outside a
+    request: its connection goes back at once."""
+    path = reverse("tournament:table_clock_json",
+                   kwargs={"slug": slug, "number": session, "table": table})
+    try:
+        with translation.override(language):
+            request = _request(path, host=host, language=language)
+            match = request.resolver_match
+            response = match.func(request, *match.args, **match.kwargs)
+    except Exception:  # the page's clock asks clock.json itself, as without a stream
+        logger.warning("The clock of %s could not be made", path, exc_info=True)
+        return None
+    finally:
+        connection.close()
+    if response.status_code != 200 or response.get("Content-Encoding"):
+        return None
+    answer = json.loads(response.content)
+    answer["url"] = path  # the clock it is: the page's clock of this address takes it
+    return json.dumps(answer, separators=(",", ":"))
+
+
+def _request(path: str, *, host: dict[str, str], language: str, htmx: bool = False) -> HttpRequest:
+    """A GET of ``path`` by no one logged in, addressed as the stream's request was."""
     request = HttpRequest()
     request.method = "GET"
     request.path = request.path_info = path
     request.META = {**host, "REQUEST_METHOD": "GET", "PATH_INFO": path,
-                    "HTTP_HX_REQUEST": "true", "HTTP_ACCEPT_LANGUAGE": language}
+                    "HTTP_ACCEPT_LANGUAGE": language}
+    if htmx:
+        request.META["HTTP_HX_REQUEST"] = "true"
     request.user = AnonymousUser()
     request.htmx = HtmxDetails(request)  # type: ignore[attr-defined]
     request.resolver_match = resolve(path)
+    return request
+
+
+def _answered(*, slug: str, match_id: int, language: str, host: dict[str, str]) -> str | None:
+    path = reverse("tournament:match_live", kwargs={"slug": slug, "match_id": match_id})
+    request = _request(path, host=host, language=language, htmx=True)
     try:
         with translation.override(language):
             response = MatchLiveView.as_view()(request, slug=slug, match_id=match_id)

@@ -9,13 +9,17 @@ Where the live part is not the public's to read (a private tournament), the even
 the revision alone and the page takes its live part. Each event is named by the revision
 (``id:``, so that a stream taken up again after a drop starts from the last one told:
 ``Last-Event-ID``); a comment every ``HEARTBEAT`` seconds
-keeps the connection known alive; a stream ends after ``STREAM_SECONDS`` (the browser opens it
+keeps the connection known alive. The table's clock comes in an event of its own (``clock``:
+what its ``clock.json`` answers, made by that view), when the stream opens and each time the
+session's clock or the table's call for a referee changes (``watch.py`` reads them with the
+revisions), so that the page's clock, counting down by itself, asks for nothing while its
+stream is open (``clock.js``). A stream ends after ``STREAM_SECONDS`` (the browser opens it
 again) and once the match is confirmed (then the page follows it no more). The door
 (``door.py``) bounds the streams a worker keeps open by client address, by match and in all:
 beyond, a 429 or a 503 with ``Retry-After``, and the page polls until it asks again.
 
-A stream waits in the event loop of an ASGI server (``tournament/asgi.py``: the README's
-command), at the cost of a coroutine and of the idle thread Django keeps for the request's
+A stream waits in the event loop of an ASGI server (``tournament/serving.py``, the README's
+command, or ``tournament/asgi.py``), at the cost of a coroutine and of the idle thread Django keeps for the request's
 middleware. A WSGI server would give each one a thread of its few: there (``manage.py
 runserver``, the tests' servers) it answers 204 No Content, which tells the browser not to open
 it again, and the page polls its live part as it did.
@@ -39,8 +43,13 @@ from django.views import View
 from tournament.core.permissions import can_view
 from tournament.kit.digits import ascii_number
 from tournament.matches.stream.door import Admission, door
-from tournament.matches.stream.live import HOST_HEADERS, event_data
-from tournament.matches.stream.watch import INTERVAL, RevisionWatch, revision_watch
+from tournament.matches.stream.live import HOST_HEADERS, clock_answer, event_data
+from tournament.matches.stream.watch import (
+    INTERVAL,
+    RevisionWatch,
+    match_revisions,
+    revision_watch,
+)
 from tournament.matches.views.base import addressed_match
 from tournament.models import Match
 
@@ -79,6 +88,13 @@ def event(revision: int, part: str | None = None) -> bytes:
     return f"id: {revision}\nevent: moved\n{data}\n".encode()
 
 
+def clock_event(answer: str) -> bytes:
+    """The event of the table's clock: its ``clock.json`` answer (``live.clock_answer``). It
+    carries no id: the id a browser sends back when it opens the stream again is the
+    revision its page shows."""
+    return f"event: clock\n{event_data(answer)}\n".encode()
+
+
 @dataclass(frozen=True)
 class Following:
     """What a stream tells of: the match, the revision its page shows, the language and the
@@ -112,24 +128,48 @@ async def _told(following: Following, revision: int, watch: RevisionWatch) -> by
     return event(revision, part)
 
 
+async def _clock(following: Following) -> tuple[str | None, bytes | None]:
+    """What the match's clock says now (``watch.clock_said``, read first) and its event
+    (None when its answer could not be made: the page's clock then asks for it itself)."""
+    said = (await sync_to_async(match_revisions, thread_sensitive=False)(
+        [following.match.pk])).get(following.match.pk)
+    table = following.match.table
+    answer = await sync_to_async(clock_answer, thread_sensitive=False)(
+        slug=following.slug, session=table.session.number, table=table.number,
+        language=following.language, host=following.host)
+    if said is None or answer is None:
+        return None, None
+    return said[2], clock_event(answer)
+
+
 async def _events(following: Following) -> AsyncIterator[bytes]:
     loop = asyncio.get_running_loop()
     ends = loop.time() + STREAM_SECONDS
     match, shown = following.match, following.shown
     watch = revision_watch()
     yield b"retry: 5000\n\n"  # the browser's wait before opening a dropped stream again
+    # the table's clock, then again each time it changes: the page's clock asks for nothing
+    clock, told_clock = await _clock(following)
+    if told_clock is not None:
+        yield told_clock
     if match.revision != shown:
         shown = match.revision
         yield await _told(following, shown, watch)
     while (left := ends - loop.time()) > 0:
-        moved = await watch.moved(match.pk, shown, timeout=min(HEARTBEAT, left))
+        moved = await watch.moved(match.pk, shown, timeout=min(HEARTBEAT, left), clock=clock)
         if moved is None:
             yield b": still here\n\n"
             continue
-        shown, status = moved
+        revision, status, said = moved
         if not status:  # the match is gone
             return
-        yield await _told(following, shown, watch)
+        if clock is not None and said != clock:
+            clock, told_clock = await _clock(following)
+            if told_clock is not None:
+                yield told_clock
+        if revision != shown:
+            shown = revision
+            yield await _told(following, shown, watch)
         if status == Match.Status.CONFIRMED:
             return
 

@@ -18,7 +18,6 @@ the write is done and how it shows a refusal.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -42,7 +41,7 @@ from tournament.matches import services
 from tournament.matches.forms.entry import RecordUploadForm, RoundEndForm, TurnForm
 from tournament.matches.forms.parsing import clean_cell, clean_corners, clean_tile, small_number
 from tournament.matches.reading.replay import match_replay
-from tournament.matches.reading.replayed_match import ReplayedMatch, ShownRound
+from tournament.matches.reading.replayed_match import ReplayedMatch, ShownRound, settled_log_key
 from tournament.matches.reading.replayed_rounds import ReplayedRound
 from tournament.matches.reading.rows import match_with_tournament
 from tournament.matches.reading.turn_preview import TurnPreview, browser_scoring, turn_preview
@@ -170,23 +169,6 @@ class MatchWriteMixin(MatchMixin):
         return redirect(self.url(self.redirect_name()))
 
 
-def settled_log_key(replay: ReplayedMatch) -> str:
-    """What the public's page shows apart from its live part, as a short digest: the match's
-    state and its settled rounds (every round but the one in play: their scores and state,
-    and the turns of those not confirmed, whose rows are versioned; a change to a confirmed
-    round un-confirms it). The live part carries it; the page takes the whole match again
-    when it differs from its own. The same whether the confirmed rounds were replayed or
-    taken from their stored scores."""
-    in_play = replay.live_round_view
-    settled = [
-        (round_view.number, round_view.closed, round_view.confirmed, tuple(round_view.scores),
-         () if round_view.confirmed else tuple(line.row.pk for line in round_view.turns))
-        for round_view in replay.rounds if round_view is not in_play
-    ]
-    shown = repr((replay.match.status, len(replay.rounds), settled)).encode()
-    return hashlib.sha256(shown).hexdigest()[:16]
-
-
 # -- the match page ----------------------------------------------------------------------------
 
 
@@ -201,6 +183,8 @@ class MatchPageMixin(MatchMixin):
 
     template_name = "tournament/matches/match.html"
     region_template = "tournament/matches/_match.html"
+    #: The page shows the rounds' logs (``log_rounds``); the public's live part does not.
+    shows_log = True
 
     def page_context(self, replay: ReplayedMatch, *, unchanged_before: int = 0,
                      shown: ShownRound | None = None, **forms: Any) -> dict[str, Any]:
@@ -257,7 +241,7 @@ class MatchPageMixin(MatchMixin):
         # the public's page following a match shows the round in play apart (``live_log``)
         follows_apart = (not self.can_write and "follow_seconds" in context
                          and live_round_view is not None)
-        context["log_rounds"] = [
+        context["log_rounds"] = [] if not self.shows_log else [
             {"round": round_view, "preserved": True}
             if round_view.stored or (round_view.index < unchanged_before and round_view.confirmed)
             else

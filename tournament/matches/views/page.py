@@ -39,6 +39,7 @@ class MatchLiveView(MatchView):
     """
 
     template_name = "tournament/matches/_match_live.html"
+    shows_log = False  # the settled rounds are not in it: their logs are not made
 
     def access_refusal(self, request):
         refusal = super().access_refusal(request)
@@ -58,9 +59,9 @@ class MatchLiveView(MatchView):
             return kept_after(response, kept, results_version=results_version)
         if kept is not None:
             keep_replay(kept, results_version=results_version)
-        # the confirmed rounds before the last one from their stored scores: the live part
-        # costs the round in play, not the match's length
-        rows = match_rows(match=self.match, settled_stored=True)
+        # the closed rounds before the last one (confirmed or not) from their stored scores:
+        # the live part costs the round in play, not the match's length
+        rows = match_rows(match=self.match, closed_stored=True)
         replay = match_replay(match=self.match, rows=rows,
                               settled_before=len(rows.recorded_rounds()) - 1)
         response = self.render_match(replay=replay)

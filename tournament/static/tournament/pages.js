@@ -108,8 +108,16 @@
   // (data-poll-seconds: 30 s), then twice as long each time, 10 minutes at most (a stream's
   // life: by then the streams in the way have ended), each wait drawn between its half and
   // its whole so that the phones refused together do not come back together.
+  // The stream also brings the table's clock (its "clock" events: what its clock.json says,
+  // with the address it stands for), handed to the page's clock (clock.js) as a
+  // "triominos:clock" event; "triominos:stream" says when the stream is open or not, the
+  // clock asking for its figures itself meanwhile.
   var LONGEST_WAIT = 600;
   var stream = null, streaming = false, waiting = null, refusals = 0;
+
+  function streamIs(open) {
+    document.dispatchEvent(new CustomEvent("triominos:stream", { detail: { open: open } }));
+  }
 
   function askAgainLater() {
     var live = document.getElementById("match-live");
@@ -126,7 +134,7 @@
     var live = document.getElementById("match-live");
     var address = live && live.dataset.stream;
     if (!address) {
-      if (stream) stream.close();
+      if (stream) { stream.close(); streamIs(false); }
       if (waiting) window.clearTimeout(waiting);
       stream = null;
       waiting = null;
@@ -138,14 +146,21 @@
     opened.addEventListener("open", function () {
       streaming = true;
       refusals = 0;
+      streamIs(true);
     });
     opened.addEventListener("error", function () {
       if (stream !== opened) return;
       streaming = false;
+      streamIs(false);
       if (opened.readyState === window.EventSource.CLOSED) {
         stream = null;
         askAgainLater();
       }
+    });
+    opened.addEventListener("clock", function (message) {
+      var data = null;
+      try { data = JSON.parse(message.data); } catch (error) { return; }
+      document.dispatchEvent(new CustomEvent("triominos:clock", { detail: data }));
     });
     opened.addEventListener("moved", function (message) {
       var now = document.getElementById("match-live");

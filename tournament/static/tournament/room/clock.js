@@ -6,7 +6,11 @@
    back its copy, whose "version" is the one counted: the count goes on from its own start.
    The first answer is asked for without the browser's copy (no-store): the seconds in an old
    copy are old. Time's end, and a referee called to the table, are said once in the page's
-   status region. */
+   status region. On a match page whose stream is open (pages.js), the stream brings the
+   same figures (its "clock" events, handed over as "triominos:clock", each with the
+   address of the clock it stands for) when it opens and whenever they change: the clock
+   then asks for nothing; once the stream is closed ("triominos:stream"), it asks at once,
+   then every 20 seconds again. */
 (function () {
   "use strict";
   var REFRESH_MS = 20000;
@@ -29,6 +33,7 @@
     var callLine = box.querySelector("[data-clock-call]");
     var status = box.querySelector("[data-clock-status]");
     var state = null, version = null, remaining = 0, at = 0, said = {};
+    var streamed = false;  // the figures come in the match's stream: no asking
 
     function say(key, text) {
       if (said[key] === text) return;
@@ -47,27 +52,43 @@
       if (up) say("up", box.dataset.up);
     }
 
+    function take(data) {
+      if (!data || !data.clock || (version !== null && data.version === version)) return;
+      version = data.version || null;
+      state = data.clock;
+      remaining = state.remaining;
+      at = performance.now();
+      if (callLine && "call" in data) {
+        callLine.hidden = !data.call;
+        var text = data.call ? box.dataset.call.replace("{reason}", data.call.reason) : "";
+        callLine.textContent = text;
+        if (text) say("call", text);
+      }
+      draw();
+    }
+
     function fetchClock() {
+      if (streamed) return;
       // the first answer fresh; then the browser's copy, revalidated (a 304 while unchanged)
       var cache = version === null ? "no-store" : "no-cache";
       fetch(box.dataset.clockUrl, { headers: { Accept: "application/json" }, cache: cache })
         .then(function (response) { return response.ok ? response.json() : null; })
-        .then(function (data) {
-          if (!data || (version !== null && data.version === version)) return;
-          version = data.version || null;
-          state = data.clock;
-          remaining = state.remaining;
-          at = performance.now();
-          if (callLine && "call" in data) {
-            callLine.hidden = !data.call;
-            var text = data.call ? box.dataset.call.replace("{reason}", data.call.reason) : "";
-            callLine.textContent = text;
-            if (text) say("call", text);
-          }
-          draw();
-        })
+        .then(take)
         .catch(function () { /* keep counting from the last figures */ });
     }
+
+    document.addEventListener("triominos:clock", function (event) {
+      if (!event.detail || event.detail.url !== box.dataset.clockUrl) return;
+      streamed = true;
+      take(event.detail);
+    });
+    document.addEventListener("triominos:stream", function (event) {
+      if (event.detail && event.detail.open) return;
+      if (streamed) {  // the stream closed: what changed meanwhile is asked for at once
+        streamed = false;
+        fetchClock();
+      }
+    });
 
     fetchClock();
     setInterval(fetchClock, REFRESH_MS);
