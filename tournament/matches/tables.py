@@ -103,9 +103,11 @@ class TurnLogTable(PythonBodyTable):
                  csrf_token: str = "", turn_url: Callable[[str, int], str] | None = None,
                  error_turn: int | None = None, error_messages: list[str] | None = None,
                  kept_rows: Collection[int] = (), body_id: str = "", last: int | None = None,
-                 **kwargs: Any) -> None:
+                 can_decide: bool | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.can_write = can_write
+        #: The decision on a claim that differs is a referee's (not a table's scorer's).
+        self.can_decide = can_write if can_decide is None else can_decide
         self.revision = revision
         self.csrf_token = csrf_token
         self.turn_url = turn_url
@@ -201,7 +203,7 @@ class TurnLogTable(PythonBodyTable):
             parts.append(format_html('<span class="decision decision--engine">{}</span>',
                                      gettext("engine's figure")))
         elif record.decision_pending:
-            if self.can_write:
+            if self.can_decide:
                 parts.append(self._decision_forms(record))
             else:
                 parts.append(format_html('<span class="decision decision--pending">{}</span>',
