@@ -331,3 +331,27 @@ def test_a_handed_over_link_is_checked_in_the_write_too(tournament, referee):
     scorer_hand_over(match=match, user=referee)
     assert phone().post(link).status_code == 404
     assert table_scorer(match=match).device == ""
+
+
+def test_the_organiser_chooses_for_the_tournament_on_the_room_settings(tournament,
+                                                                      organiser_client):
+    response = organiser_client.post(f"/t/{tournament.slug}/room/settings/", {
+        "action": "settings", "time_up_action": "flag", "screen_seconds": "15",
+        "screen_top": "10", "match_entry": MatchEntry.TABLES})
+    assert response.status_code == 302
+    tournament.refresh_from_db()
+    assert tournament.match_entry == MatchEntry.TABLES
+    match = match_at(tournament=tournament, started=True)
+    assert phone().get(scorer_path(table_scorer(match=match))).status_code == 200
+
+
+def test_the_scorers_queue_says_it_no_longer_keeps_the_score_not_that_a_login_expired(
+        tournament, referee_client):
+    match = match_at(tournament=by_tables(tournament), started=True)
+    scorer = bound_phone(match)
+
+    def login_words(client) -> str:
+        page = client.get(url(match)).content.decode()
+        return re.search(r'data-login="([^"]*)"', page).group(1)
+
+    assert login_words(scorer) != login_words(referee_client)
