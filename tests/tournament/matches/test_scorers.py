@@ -12,9 +12,10 @@ from django.core.exceptions import ValidationError
 from django.test import Client
 from django.urls import reverse
 
-from tests.factories import fresh, match_at, matches_confirmed
+from tests.factories import fresh, match_at, matches_confirmed, played_record, rounds_confirmed
 from tournament.core.tournaments import staff_role_grant
-from tournament.matches.scorers import TOKEN_LENGTH, scorer_path, scorer_token
+from tournament.matches.scorers import TOKEN_LENGTH, ScorerActor, scorer_path, scorer_token
+from tournament.matches.services import match_record_import
 from tournament.matches.services.scorers import (
     LINK_ADDRESS_LIMIT,
     scorer_hand_over,
@@ -355,3 +356,67 @@ def test_the_scorers_queue_says_it_no_longer_keeps_the_score_not_that_a_login_ex
         return re.search(r'data-login="([^"]*)"', page).group(1)
 
     assert login_words(scorer) != login_words(referee_client)
+
+
+@pytest.mark.parametrize("token", ["", "²" * 22, "x" * 5000, "%00" * 22, "A" * 21, "A" * 23,
+                                   "é" * 22, "' OR 1=1 --", "..", "%2F" * 8])
+def test_a_nasty_link_is_no_page_never_an_error(tournament, token):
+    match = match_at(tournament=by_tables(tournament), started=True)
+    table_scorer(match=match)
+    path = f"/s/{match.pk}/{token}/"
+    client = phone(f"10.1.{len(token) % 250}.1")
+    for method in (client.get, client.post):
+        assert method(path).status_code in {404, 429}, (token, method)
+    assert table_scorer(match=match).device == ""
+    assert client.get(f"/s/{match.pk + 1000}/{'A' * 22}/").status_code == 404
+
+
+def test_the_public_page_says_the_table_entered_the_match_and_a_referee_confirmed_it(
+        tournament, referee):
+    by_tables(tournament)
+    one = match_at(tournament=tournament, started=True)
+    two = match_at(tournament=tournament, table=2)
+    public = Client()
+
+    def says(match) -> str:  # what the public's page (its kept copy) says of who entered it
+        page = public.get(url(match)).content.decode()
+        return " ".join(re.findall(r'data-(entered|confirmed)="', page))
+
+    assert says(one) == ""
+    scorer = bound_phone(one)
+    assert says(one) == ""  # bound, nothing entered yet
+    turn(scorer, one)
+    assert says(one) == "entered"
+    assert says(two) == ""  # another table's is its own
+    # a whole match written by a table's phone (as the write path takes it), confirmed
+    match_record_import(match=fresh(two), user=ScorerActor(scorer_device="phone-2"),
+                        seen_revision=fresh(two).revision, record=played_record(match=two))
+    rounds_confirmed(match=two, user=referee)
+    assert says(two) == "entered confirmed"
+    assert set(AuditEntry.objects.filter(match=two, action=AuditEntry.Action.ROUND_CONFIRMED)
+               .values_list("user", "device")) == {(referee.pk, "")}
+
+
+def test_the_head_referees_board_shows_the_tables_waiting_for_their_scorer(tournament,
+                                                                           referee):
+    from tournament.room.selectors import board
+
+    by_tables(tournament)
+    one = match_at(tournament=tournament, started=True)
+    two = match_at(tournament=tournament, table=2)
+
+    def waiting() -> list[int]:
+        rows = board(session=Session.objects.get(pk=one.table.session_id))["rows"]
+        return sorted(row["number"] for row in rows if "no-scorer" in row["needs"])
+
+    assert waiting() == [1, 2]
+    bound_phone(one)
+    assert waiting() == [2]
+    scorer_lock_for_two = reverse("tournament:match_scorer_lock", kwargs={
+        "slug": tournament.slug, "match_id": two.pk})
+    client = Client()
+    client.force_login(referee)
+    assert client.post(scorer_lock_for_two).status_code == 302
+    assert waiting() == []  # locked: a referee enters there
+    session_entry_set(session=one.table.session, match_entry=MatchEntry.REFEREES)
+    assert waiting() == []

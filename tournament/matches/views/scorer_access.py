@@ -31,7 +31,7 @@ from tournament.matches.scorers import (
     session_claims,
     table_scorer,
 )
-from tournament.models import Match
+from tournament.models import AuditEntry, Match
 
 
 class ScorerMixin:
@@ -78,10 +78,15 @@ class ScorerMixin:
         return self.request.user  # type: ignore[attr-defined]
 
     def scorer_context(self, request, match: Match, *, url) -> dict[str, Any]:
-        """The table's scorer on the match's page: to its phone, that it keeps the score (or
-        no longer does); to the table's referee, when the tables keep the score, the link's
+        """The table's scorer on the match's page: to everyone, whether the table entered the
+        match (``entered_by_table``); to its phone, that it keeps the score (or no longer
+        does); to the table's referee, when the tables keep the score, the link's
         state, the link itself and its QR code, the hand-over and the take-over."""
         context: dict[str, Any] = {"is_scorer": self.scorer_device is not None}
+        # to everyone: who entered the match (its scorer phone wrote to it), who confirmed it
+        context["entered_by_table"] = (
+            match.table.session.entry_by_tables and AuditEntry.objects.filter(match=match)
+            .exclude(device="").exclude(action=AuditEntry.Action.SCORER_BOUND).exists())
         if self.scorer_device is None and claims_match(request, match.pk):
             context["scorer_unbound"] = not can_referee(request.user, match.table)
         if (self.scorer_device is None and match.table.session.entry_by_tables
