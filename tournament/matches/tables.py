@@ -290,7 +290,7 @@ class AuditTable(tables2.Table):
     """Every write to a match, oldest first."""
 
     at = tables2.DateTimeColumn(verbose_name=_("When"), format="d/m H:i:s")
-    user = tables2.Column(verbose_name=_("Who"), default="—")
+    user = tables2.Column(verbose_name=_("Who"), empty_values=())
     action = tables2.Column(verbose_name=_("What"))
     details = tables2.Column(verbose_name=_("Before → after"), empty_values=())
     reason = tables2.Column(verbose_name=_("Why"), default="")
@@ -310,6 +310,16 @@ class AuditTable(tables2.Table):
     def _turn(self, details: dict[str, Any], key: str) -> str:
         snapshot = details.get(key)
         return describe_turn(snapshot, self.names, snapshot_place(self.rounds, details, snapshot))
+
+    def render_user(self, record: AuditEntry) -> Any:
+        """The user who wrote, or the table's scorer phone (its id: one phone, one id)."""
+        if record.user_id is not None:
+            return str(record.user)
+        if record.device:
+            return format_html('<span class="audit-device" data-device="{}">{}</span>',
+                               record.device, gettext("the table's phone %(device)s")
+                               % {"device": record.device[:6]})
+        return "—"
 
     def render_action(self, record: AuditEntry) -> Any:
         details = record.details or {}

@@ -420,3 +420,16 @@ def test_the_head_referees_board_shows_the_tables_waiting_for_their_scorer(tourn
     assert waiting() == []  # locked: a referee enters there
     session_entry_set(session=one.table.session, match_entry=MatchEntry.REFEREES)
     assert waiting() == []
+
+
+def test_the_audit_log_names_the_scorer_phone_and_the_referee(tournament, referee,
+                                                              referee_client):
+    match = match_at(tournament=by_tables(tournament), started=True)
+    scorer = bound_phone(match)
+    turn(scorer, match)
+    referee_client.post(url(match, "match_scorer_lock"))
+    device = AuditEntry.objects.get(match=match, action=AuditEntry.Action.TURN_ADDED).device
+    page = referee_client.get(url(match, "match_audit")).content.decode()
+    shown = re.findall(r'data-device="([^"]+)"', page)
+    assert shown == [device, device]  # bound, then the turn
+    assert referee.username in page  # the take-over's
