@@ -28,6 +28,7 @@ from tournament.models import (
     StaffInvitation,
     StaffRole,
     Table,
+    TableScorer,
     Tournament,
     Turn,
 )
@@ -286,6 +287,15 @@ class MatchSubmissionAdmin(ReadOnlyAdmin):
     saved"): kept by the services, shown here."""
 
     list_display = ["at", "match", "key"]
+
+
+@admin.register(TableScorer)
+class TableScorerAdmin(ReadOnlyAdmin):
+    """A table's scorer link and the phone it binds (tournament.matches.scorers): kept by the
+    services, shown here; the salt is not (the link is made from it)."""
+
+    list_display = ["match", "device", "bound_at", "locked", "changed_at"]
+    fields = ["match", "device", "bound_at", "locked", "changed_at"]
 
 
 @admin.register(RatingChange)

@@ -260,7 +260,7 @@ def test_the_addresses_cover_every_write_outside_the_matches():
         "tournament:staff_revoke", "tournament:staff_unlock", "tournament:player_merge",
         "tournament:staff_invitation_cancel", "tournament:invitation_accept",
         "tournament:invitation_decline",
-        "tournament:session_clock", "tournament:room_settings", "tournament:table_call",
+        "tournament:session_clock", "tournament:session_match_entry", "tournament:room_settings", "tournament:table_call",
         "tournament:room_call_answer", "tournament:final_open", "tournament:session_check_in",
         "tournament:practice", "tournament:practice_reset",
     }

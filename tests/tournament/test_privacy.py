@@ -25,6 +25,7 @@ from tests.tournament.test_roles import named_patterns
 from tests.tournament.tournaments import settings_of
 from tournament.core.tournaments import staff_role_grant, tournament_create
 from tournament.kit.table_codes import table_code
+from tournament.matches.scorers import scorer_token, table_scorer
 from tournament.matches.services import match_record_import_and_confirm
 from tournament.models import (
     Category,
@@ -130,6 +131,9 @@ def addresses(installation) -> list[str]:
         "call_id": list(RefereeCall.objects.values_list("pk", flat=True))[:2] or [1],
         "category_id": list(Category.objects.values_list("pk", flat=True)),
         "table": [1, 2],
+        # a table's scorer link: each match's own, and one guessed
+        "token": [scorer_token(match.pk, table_scorer(match=match).salt)
+                  for match in Match.objects.order_by("pk")] + ["A" * 22],
     }
     urls = set()
     for name, pattern in named_patterns():

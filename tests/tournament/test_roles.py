@@ -52,6 +52,7 @@ def url_of(tournament, organiser):
         "call_id": 1,
         "category_id": 1,
         "table": 1,
+        "token": "A" * 22,
     }
 
     def url_of(name: str, pattern: URLPattern) -> str:

@@ -114,7 +114,9 @@ ADDRESSES = {
                       {"action": "add", "extra_minutes": "5"}),
     "room settings": ("organiser", "/t/{slug}/room/settings/", {
         "action": "settings", "time_up_action": "finish-round", "screen_seconds": "20",
-        "screen_top": "12"}),
+        "screen_top": "12", "match_entry": "tables"}),
+    "who enters a session's matches": ("organiser", "/t/{slug}/organise/sessions/{number}/entry/",
+                                       {"match_entry": "tables"}),
     "announce": ("organiser", "/t/{slug}/room/settings/", {"action": "announce",
                                                            "text": "Lunch at noon"}),
     "show an announcement": ("organiser", "/t/{slug}/room/settings/",

@@ -103,9 +103,11 @@ class TurnLogTable(PythonBodyTable):
                  csrf_token: str = "", turn_url: Callable[[str, int], str] | None = None,
                  error_turn: int | None = None, error_messages: list[str] | None = None,
                  kept_rows: Collection[int] = (), body_id: str = "", last: int | None = None,
-                 **kwargs: Any) -> None:
+                 can_decide: bool | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.can_write = can_write
+        #: The decision on a claim that differs is a referee's (not a table's scorer's).
+        self.can_decide = can_write if can_decide is None else can_decide
         self.revision = revision
         self.csrf_token = csrf_token
         self.turn_url = turn_url
@@ -201,7 +203,7 @@ class TurnLogTable(PythonBodyTable):
             parts.append(format_html('<span class="decision decision--engine">{}</span>',
                                      gettext("engine's figure")))
         elif record.decision_pending:
-            if self.can_write:
+            if self.can_decide:
                 parts.append(self._decision_forms(record))
             else:
                 parts.append(format_html('<span class="decision decision--pending">{}</span>',
@@ -288,7 +290,7 @@ class AuditTable(tables2.Table):
     """Every write to a match, oldest first."""
 
     at = tables2.DateTimeColumn(verbose_name=_("When"), format="d/m H:i:s")
-    user = tables2.Column(verbose_name=_("Who"), default="—")
+    user = tables2.Column(verbose_name=_("Who"), empty_values=())
     action = tables2.Column(verbose_name=_("What"))
     details = tables2.Column(verbose_name=_("Before → after"), empty_values=())
     reason = tables2.Column(verbose_name=_("Why"), default="")
@@ -308,6 +310,16 @@ class AuditTable(tables2.Table):
     def _turn(self, details: dict[str, Any], key: str) -> str:
         snapshot = details.get(key)
         return describe_turn(snapshot, self.names, snapshot_place(self.rounds, details, snapshot))
+
+    def render_user(self, record: AuditEntry) -> Any:
+        """The user who wrote, or the table's scorer phone (its id: one phone, one id)."""
+        if record.user_id is not None:
+            return str(record.user)
+        if record.device:
+            return format_html('<span class="audit-device" data-device="{}">{}</span>',
+                               record.device, gettext("the table's phone %(device)s")
+                               % {"device": record.device[:6]})
+        return "—"
 
     def render_action(self, record: AuditEntry) -> Any:
         details = record.details or {}

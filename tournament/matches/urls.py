@@ -1,6 +1,6 @@
 """The addresses of a match (in the "tournament" namespace): the page and entry screen, sheet
 mode, the turn preview and writes, corrections and insertions, ends of rounds,
-the audit log, the record."""
+the audit log, the record; a table's scorer link, its hand-over and take-over."""
 
 from django.urls import path
 
@@ -11,6 +11,7 @@ from tournament.matches.views import (
     offline,
     page,
     records,
+    scorers,
     sheet_mode,
 )
 
@@ -40,4 +41,9 @@ urlpatterns = [
          entry.SettlementDecisionView.as_view(), name="match_round_settlement_decide"),
     path(f"{MATCH}rounds/<int:number>/confirm/", entry.RoundConfirmView.as_view(),
          name="match_round_confirm"),
+    # a table that keeps its own score: the private link of its score sheet, short
+    path("s/<int:match_id>/<str:token>/", scorers.ScorerLinkView.as_view(), name="scorer_link"),
+    path(f"{MATCH}scorer/hand-over/", scorers.ScorerHandOverView.as_view(),
+         name="match_scorer_hand_over"),
+    path(f"{MATCH}scorer/lock/", scorers.ScorerLockView.as_view(), name="match_scorer_lock"),
 ]

@@ -27,6 +27,7 @@ from tournament.models.matches import (
 from tournament.models.players import Player, Registration
 from tournament.models.ratings import PlayerMerge, PlayerRating, RatingChange
 from tournament.models.room import Announcement, RefereeCall
+from tournament.models.scorers import TableScorer
 from tournament.models.sessions import (
     CheckIn,
     Seat,
@@ -38,6 +39,7 @@ from tournament.models.sessions import (
 from tournament.models.tournaments import (
     CheckInRule,
     FinalSize,
+    MatchEntry,
     RankingCriterion,
     StaffInvitation,
     StaffRole,
@@ -58,6 +60,8 @@ __all__ = [
     "CheckIn",
     "CheckInRule",
     "Installation",
+    "MatchEntry",
+    "TableScorer",
     "League",
     "Match",
     "MatchSubmission",

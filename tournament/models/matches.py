@@ -301,6 +301,9 @@ class AuditEntry(AppendOnlyEntry):
         RECORD_IMPORTED = "record-imported", _("record imported")
         MATCH_CLOSED = "match-closed", _("match closed")
         TIME_UP = "time-up", _("time up: the match ends after the round in play")
+        SCORER_BOUND = "scorer-bound", _("a phone became the table's scorer")
+        SCORER_HANDED_OVER = "scorer-handed-over", _("the score sheet handed to another phone")
+        SCORER_LOCKED = "scorer-locked", _("a referee took over the table (link locked)")
 
     match = models.ForeignKey(
         Match, models.CASCADE, related_name="audit_entries", verbose_name=_("match")
@@ -311,6 +314,10 @@ class AuditEntry(AppendOnlyEntry):
         _("details"), default=dict, blank=True, help_text=_("Before and after.")
     )
     reason = models.TextField(_("reason"), blank=True)
+    device = models.CharField(
+        _("scorer device"), max_length=32, blank=True,
+        help_text=_("The table's scorer phone that made the write (its id); blank: a user."),
+    )
 
     class Meta:
         verbose_name = _("audit entry")

@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tournament.models.base import AppendOnlyEntry
 from tournament.models.players import Player
-from tournament.models.tournaments import Tournament
+from tournament.models.tournaments import MatchEntry, Tournament
 
 
 class SeatingMethod(models.TextChoices):
@@ -70,6 +70,11 @@ class Session(models.Model):
         _("time up at"), null=True, blank=True,
         help_text=_("When the session's time ran out and the tournament's setting was applied."),
     )
+    match_entry = models.CharField(
+        _("matches are entered"), max_length=12, blank=True, default="",
+        choices=MatchEntry.choices,
+        help_text=_("Blank: as the tournament says (Tournament.match_entry)."),
+    )
 
     class Meta:
         verbose_name = _("session")
@@ -90,6 +95,12 @@ class Session(models.Model):
             "tournament": self.tournament,
             "number": self.number,
         }
+
+    @property
+    def entry_by_tables(self) -> bool:
+        """Are this session's matches entered by the tables (their scorer phones)? The
+        session's own choice, else the tournament's."""
+        return (self.match_entry or self.tournament.match_entry) == MatchEntry.TABLES
 
     def get_absolute_url(self) -> str:
         return reverse(

@@ -44,6 +44,16 @@ class TimeUpAction(models.TextChoices):
     FINISH_ROUND = "finish-round", _("finish the round in play, then the match ends")
 
 
+class MatchEntry(models.TextChoices):
+    """Who enters a session's matches (docs/guides/organiser.md, "Tables that keep their own
+    score"): the referees (a tablet per table, or the paper sheet typed afterwards), or the
+    tables themselves, on a player's phone opened by the private link of the table's score
+    sheet (``tournament.matches.scorers``)."""
+
+    REFEREES = "referees", _("by the referees")
+    TABLES = "tables", _("by the tables (a player's phone keeps the score)")
+
+
 class FinalSize(models.IntegerChoices):
     """The final table the tournament ends with (docs/guides/final.md): none, or the top 4 at one
     table, or the top 8 at two."""
@@ -101,6 +111,15 @@ class Tournament(models.Model):
         choices=TimeUpAction.choices,
         default=TimeUpAction.FLAG,
         help_text=_("What the session clock does at time's end (docs/guides/room.md)."),
+    )
+    match_entry = models.CharField(
+        _("matches are entered"),
+        max_length=12,
+        choices=MatchEntry.choices,
+        default=MatchEntry.REFEREES,
+        help_text=_("By the referees, or by the tables: each table's score sheet then carries "
+                    "a private link that makes a player's phone the table's scorer; a session "
+                    "may choose otherwise (docs/guides/organiser.md)."),
     )
     screen_seconds = models.PositiveSmallIntegerField(
         _("projector: seconds per view"),

@@ -10,13 +10,14 @@ from urllib.parse import urljoin
 
 from django.urls import reverse
 
+from tournament.kit.qr import qr_png_data_uri
 from tournament.kit.seats import seat_letter
 from tournament.kit.table_codes import table_code, table_code_printed
 from tournament.kit.tables import RANKING_TEXT_COLUMNS
+from tournament.matches.scorers import scorer_path, table_scorer
 from tournament.models import Match, Session, Table, Tournament
 from tournament.names import split_name, surname_sort_key
 from tournament.printing import selectors
-from tournament.printing.qr import qr_png_data_uri
 from tournament.printing.score_sheet_layout import ScoreSheetLayout, SheetRules
 
 #: The most sheets per table one may ask for (?rounds=).
@@ -31,9 +32,11 @@ class ScoreSheet:
     names: list[str]
     round_number: int | None
     layout: ScoreSheetLayout
-    #: The match's page, and its QR code as a ``data:`` PNG.
+    #: The match's page, and its QR code as a ``data:`` PNG; when the table keeps its own
+    #: score (``Session.entry_by_tables``), its private scorer link instead, printed too.
     address: str
     qr: str
+    scorer_link: str = ""
 
 
 def match_address(*, site_root: str, slug: str, match_id: int) -> str:
@@ -61,7 +64,11 @@ def score_sheets(
         names = [seat.player.name for seat in table.seats.all()]
         layout = ScoreSheetLayout(players=len(names), rules=sheet_rules)
         match = getattr(table, "match", None)
-        if match is not None:
+        scorer_link = ""
+        if match is not None and session.entry_by_tables:
+            # the table's private link: the sheet is the staff's, and its table's
+            scorer_link = address = urljoin(site_root, scorer_path(table_scorer(match=match)))
+        elif match is not None:
             address = match_address(site_root=site_root, slug=tournament.slug, match_id=match.pk)
         else:
             address = urljoin(site_root, session.get_absolute_url())
@@ -75,6 +82,7 @@ def score_sheets(
                     layout=layout,
                     address=address,
                     qr=qr,
+                    scorer_link=scorer_link,
                 )
             )
     return sheets

@@ -8,7 +8,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from tournament.kit.forms import model_field
-from tournament.models import RefereeCall, Tournament
+from tournament.models import MatchEntry, RefereeCall, Tournament
 from tournament.room.services import ANNOUNCEMENT_MAX_LENGTH, MAX_EXTRA_MINUTES, MAX_MINUTES
 
 
@@ -43,5 +43,18 @@ class RoomSettingsForm(forms.Form):
         Tournament, "time_up_action",
         help_text=_("What the session clock does at time's end: show a flag only, or let each "
                     "match finish its round in play and then end it."))
+    match_entry = model_field(
+        Tournament, "match_entry", required=False,  # blank: unchanged
+        help_text=_("By the referees (a tablet per table, or the paper sheet typed "
+                    "afterwards), or by the tables: each table's score sheet then carries a "
+                    "private link that makes a player's phone the table's scorer."))
     screen_seconds = model_field(Tournament, "screen_seconds", min_value=5, max_value=300)
     screen_top = model_field(Tournament, "screen_top", min_value=3, max_value=30)
+
+
+class SessionEntryForm(forms.Form):
+    """Who enters this session's matches: as the tournament says, or otherwise."""
+
+    match_entry = forms.ChoiceField(
+        label=_("This session's matches are entered"), required=False,
+        choices=[("", _("as the tournament says"))] + list(MatchEntry.choices))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
-from django.db.models import Count, Exists, Max, OuterRef
+from django.db.models import Count, Exists, Max, OuterRef, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -19,6 +19,7 @@ from tournament.models import (
     RoundEnd,
     Session,
     StaffRole,
+    TableScorer,
     Tournament,
 )
 from tournament.names import split_name, surname_sort_key
@@ -59,7 +60,7 @@ def board(*, session: Session, now: datetime.datetime | None = None) -> dict[str
     Each row: ``number``, ``match_id``, ``match_url``, ``players`` (names), ``totals``,
     ``status`` (one of the statuses above), ``round`` (the round in play or last, from 1),
     ``needs`` (codes: ``call``, ``decision``, ``illegal``, ``round-end``, ``confirm``,
-    ``late``), ``call`` (the open call or None), ``last_entry`` (a datetime or None: the
+    ``no-scorer``: a table that keeps its own score and has no scorer phone yet, ``late``), ``call`` (the open call or None), ``last_entry`` (a datetime or None: the
     last entry a person made, the time's end left out),
     ``referees`` (names).
     """
@@ -88,6 +89,11 @@ def board(*, session: Session, now: datetime.datetime | None = None) -> dict[str
         .values_list("match_id", "last")
     )
     calls = open_calls(session=session)
+    # the tables that keep their own score: those whose scorer phone is bound (or locked:
+    # a referee enters there)
+    scored = set(TableScorer.objects.filter(match__table__session=session).filter(
+        Q(locked=True) | ~Q(device="")).values_list("match_id", flat=True)
+    ) if session.entry_by_tables else set()
     referees = _referees(tournament)
     target = tournament.effective_target
     rows = []
@@ -117,6 +123,9 @@ def board(*, session: Session, now: datetime.datetime | None = None) -> dict[str
             status = NOT_STARTED
         if waiting.get("rounds_to_confirm"):
             needs.append("confirm")
+        if (session.entry_by_tables and match_id not in scored
+                and status_value != Match.Status.CONFIRMED):
+            needs.append("no-scorer")
         totals = [player["total"] or 0 for player in table["players"]]
         if status in (NOT_STARTED, IN_ROUND, SETTLING) and session.status == Session.Status.PLAYING:
             progress = match_progress(totals=totals, target=target,
@@ -137,7 +146,8 @@ def board(*, session: Session, now: datetime.datetime | None = None) -> dict[str
             "last_entry": last_entries.get(match_id),
             "referees": referees.get(table["number"], []) + referees.get(None, []),
         })
-    weight = {"call": 0, "illegal": 1, "decision": 2, "round-end": 3, "confirm": 4, "late": 5}
+    weight = {"call": 0, "illegal": 1, "decision": 2, "round-end": 3, "confirm": 4,
+              "no-scorer": 5, "late": 6}
     rows.sort(key=lambda row: (min((weight[need] for need in row["needs"]), default=9),
                                row["status"] == CONFIRMED, row["number"]))
     return {"clock": clock, "rows": rows, "calls": len(calls)}
@@ -151,6 +161,7 @@ def needs_label(code: str) -> str:
         "illegal": _("an illegal turn"),
         "round-end": _("the round's end to enter"),
         "confirm": _("a round to confirm"),
+        "no-scorer": _("waiting for the scorer"),
         "late": _("will not finish in time"),
     }[code]
 

@@ -26,6 +26,7 @@ from tournament.models import (
     Announcement,
     AuditEntry,
     Match,
+    MatchEntry,
     RefereeCall,
     Round,
     Session,
@@ -348,13 +349,34 @@ def announcement_show(*, tournament: Tournament, announcement_id: int, shown: bo
 
 
 def room_settings_save(*, tournament: Tournament, time_up_action: str, screen_seconds: int,
-                       screen_top: int) -> Tournament:
-    """The tournament's room settings: what time's end does, the projector's pace and page."""
+                       screen_top: int, match_entry: str | None = None) -> Tournament:
+    """The tournament's room settings: what time's end does, the projector's pace and page,
+    who enters the matches (``MatchEntry``; None or blank: unchanged)."""
     with tournament_write(tournament_id=tournament.pk):
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
         tournament.time_up_action = time_up_action
         tournament.screen_seconds = screen_seconds
         tournament.screen_top = screen_top
+        if match_entry:
+            tournament.match_entry = match_entry
         tournament.full_clean(validate_unique=False, validate_constraints=False)
-        tournament.save(update_fields=["time_up_action", "screen_seconds", "screen_top"])
+        tournament.save(update_fields=["time_up_action", "screen_seconds", "screen_top",
+                                       "match_entry"])
         return tournament
+
+
+def session_entry_set(*, session: Session, match_entry: str) -> Session:
+    """Who enters the session's matches: ``MatchEntry``'s value, or blank for the
+    tournament's choice. A closed session's is kept as it was played."""
+    if match_entry not in ("", *MatchEntry.values):
+        raise ValidationError({"match_entry": ValidationError(
+            _("Choose who enters the matches."), code="invalid-entry")})
+    with tournament_write(tournament_id=session.tournament_id, results=False):
+        session = _locked(session)
+        if session.status == Session.Status.FINISHED:
+            raise ValidationError(
+                _("Session %(number)s is closed: who entered its matches stays as it was.")
+                % {"number": session.number}, code="session-closed")
+        session.match_entry = match_entry
+        session.save(update_fields=["match_entry"])
+        return session

@@ -17,6 +17,8 @@ urlpatterns = [
          views.ClockView.as_view(), name="table_clock_json"),
     path("t/<slug:slug>/organise/sessions/<int:number>/clock/",
          views.SessionClockView.as_view(), name="session_clock"),
+    path("t/<slug:slug>/organise/sessions/<int:number>/entry/",
+         views.SessionEntryView.as_view(), name="session_match_entry"),
     path("t/<slug:slug>/tables/<int:number>/call/", views.CallView.as_view(),
          name="table_call"),
 ]

@@ -48,6 +48,7 @@ from tournament.room.forms import (
     ClockAddForm,
     ClockSetForm,
     RoomSettingsForm,
+    SessionEntryForm,
 )
 from tournament.sessions.selectors import session_now
 
@@ -131,6 +132,8 @@ class SessionClockView(OrganiserRequiredMixin, TemplateView):
         context.setdefault("add_form", ClockAddForm(initial={"extra_minutes": 5}))
         context["session"] = self.session
         context["clock"] = session_clock(self.session, now=timezone.now())
+        context.setdefault("entry_form", SessionEntryForm(
+            initial={"match_entry": self.session.match_entry}))
         return context
 
     def post(self, request, *args, **kwargs):
@@ -340,6 +343,7 @@ class RoomSettingsView(OrganiserRequiredMixin, TemplateView):
         context = super().get_context_data(**kwargs)
         tournament = self.tournament
         context.setdefault("settings_form", RoomSettingsForm(initial={
+            "match_entry": tournament.match_entry,
             "time_up_action": tournament.time_up_action,
             "screen_seconds": tournament.screen_seconds,
             "screen_top": tournament.screen_top,
@@ -389,3 +393,24 @@ class RoomSettingsView(OrganiserRequiredMixin, TemplateView):
             return redirect(request.path)
         messages.success(request, _("Saved."))
         return redirect(request.path)
+
+
+class SessionEntryView(SessionClockView):
+    """/t/<slug>/organise/sessions/<n>/entry/: who enters this session's matches (the
+    tournament's choice, or otherwise), set on the session's clock page."""
+
+    http_method_names = ("post",)
+
+    def post(self, request, *args, **kwargs):
+        form = SessionEntryForm(request.POST)
+        if form.is_valid():
+            try:
+                services.session_entry_set(session=self.session,
+                                           match_entry=form.cleaned_data["match_entry"])
+            except ValidationError as error:
+                add_service_errors(form, error)
+        if form.errors:
+            return self.render_to_response(self.get_context_data(entry_form=form), status=400)
+        messages.success(request, _("Saved."))
+        return redirect("tournament:session_clock", slug=self.tournament.slug,
+                        number=self.session.number)

@@ -6,7 +6,8 @@ import doctest
 
 import pytest
 
-from tournament.printing import documents, qr
+from tournament.kit import qr
+from tournament.printing import documents
 
 
 @pytest.mark.parametrize("module", [documents, qr], ids=lambda module: module.__name__)

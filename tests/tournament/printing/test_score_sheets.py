@@ -194,3 +194,22 @@ def test_the_footers_stay_on_one_line_under_a_long_name(staff_client, make_tourn
     for number, page in enumerate(pages, start=1):
         lines = page.splitlines()
         assert any(f"Session 1 · Table {number}" in line for line in lines), lines[-3:]
+
+
+@pytest.mark.slow  # a PDF
+def test_a_table_keeping_its_own_score_gets_its_scorer_link_printed_whole(staff_client):
+    """The private link under the QR code, whole on the page (nothing cut at its edge), and
+    each table its own."""
+    from tournament.matches.scorers import scorer_path, table_scorer
+    from tournament.models import MatchEntry
+
+    tournament = accented_tournament()
+    tournament.match_entry = MatchEntry.TABLES
+    tournament.save(update_fields=["match_entry"])
+    pages = assert_pdf(staff_client(tournament).get(sheets_url(tournament.slug)))
+    tables = tournament.sessions.get().tables.order_by("number")
+    links = ["http://testserver" + scorer_path(table_scorer(match=table.match)) for table in tables]
+    assert len(pages) == len(links) == 2
+    for page, link, other in zip(pages, links, reversed(links)):
+        assert link in "".join(page.split()), page
+        assert other not in "".join(page.split())

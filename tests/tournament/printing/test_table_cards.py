@@ -11,9 +11,9 @@ from pypdf import PdfReader
 
 from tests.pages import select
 from tests.tournament.printing.helpers import assert_pdf
+from tournament.kit.qr import qr_png_data_uri
 from tournament.models import StaffRole
 from tournament.organiser.services import player_add
-from tournament.printing.qr import qr_png_data_uri
 from tournament.printing.selectors import tournament_table_count
 from tournament.seating.services import session_seat_players
 from tournament.sessions.services import session_create

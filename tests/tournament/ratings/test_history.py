@@ -206,6 +206,7 @@ def test_a_private_tournament_counts_for_no_rating_until_it_is_public(spring, re
         "rules": summer.rules, "ranking_criteria": json.dumps(summer.ranking_criteria),
         "opening_bonus": "on", "data_version": summer.data_version,
         "time_up_action": summer.time_up_action, "screen_seconds": summer.screen_seconds,
+        "match_entry": summer.match_entry,
         "screen_top": summer.screen_top, "check_in": summer.check_in,
         "final_size": summer.final_size, "team_size": summer.team_size,
         "team_criterion": summer.team_criterion, "prize_count": summer.prize_count,

@@ -325,6 +325,8 @@ def _audit_entry(match: Match, user, action: str, summary: str, details: dict[st
     return AuditEntry.objects.create(
         match=match,
         user=user if user is not None and user.is_authenticated else None,
+        # a table's scorer phone (``tournament.matches.scorers.ScorerActor``): its id
+        device=getattr(user, "scorer_device", ""),
         action=action,
         summary=summary,
         details=details,

@@ -46,6 +46,7 @@ from tournament.matches.reading.replayed_rounds import ReplayedRound
 from tournament.matches.reading.rows import match_with_tournament
 from tournament.matches.reading.turn_preview import TurnPreview, browser_scoring, turn_preview
 from tournament.matches.tables import TurnLogTable
+from tournament.matches.views.scorer_access import ScorerMixin
 from tournament.models import Match
 from tournament.sessions.services import session_write_refusal
 from tournament.standings.views import poll_seconds
@@ -69,7 +70,7 @@ def addressed_match(*, slug: str, match_id: int) -> Match:
         raise Http404 from None
 
 
-class MatchMixin(TournamentMixin):
+class MatchMixin(ScorerMixin, TournamentMixin):
     """Loads ``self.match`` (of this tournament), whether the user may write to it
     (``can_write``: a referee of its table or an organiser) and, when its session takes no
     write (closed, or not started), why (``write_refusal``): the pages then offer no write."""
@@ -116,7 +117,7 @@ class MatchWriteMixin(MatchMixin):
         """Also: a submission sent again after its first save is answered "already saved"
         before any check its first save made fail (the revision, the turn it corrects, the
         tiles on the table); asked only when the revision posted is behind the match's."""
-        refusal = super().access_refusal(request)
+        refusal = self.scorer_refused(request, super().access_refusal(request))
         key, seen = submission_key(request), posted_revision(request)
         if (refusal is None and request.method == "POST" and key and seen is not None
                 and seen < self.match.revision
@@ -139,7 +140,7 @@ class MatchWriteMixin(MatchMixin):
         when the view keeps more of what was typed) and when the service refuses the write
         (``refused``, with the refusal: ``WRITE_REFUSALS``)."""
         try:
-            result = service(match=self.match, user=self.request.user,
+            result = service(match=self.match, user=self.writer(),
                              submission_key=submission_key(self.request), **arguments)
         except services.AlreadySaved:
             return self.already_saved()
@@ -227,6 +228,7 @@ class MatchPageMixin(MatchMixin):
             for seat in replay.seats
         ]
 
+        context.update(self.scorer_context(request, replay.match, url=self.url))
         last = replay.last_round
         to_confirm = last if can_write and last is not None and last.closed and not last.confirmed else None
         context["round_to_confirm"] = to_confirm
@@ -237,6 +239,7 @@ class MatchPageMixin(MatchMixin):
             "turn_url": self.turn_url,
             "error_turn": forms.get("decision_error_turn"),
             "error_messages": forms.get("decision_error_messages"),
+            "can_decide": can_write and self.scorer_device is None,
         }
         # the public's page following a match shows the round in play apart (``live_log``)
         follows_apart = (not self.can_write and "follow_seconds" in context

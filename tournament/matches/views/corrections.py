@@ -26,6 +26,8 @@ class TurnCorrectView(MatchWriteMixin, View):
 
     :class:`TurnInsertView` is this page for a turn inserted before the one named."""
 
+    scorer_may = True  # the table's scorer phone too
+
     http_method_names = ("get", "post")
     template_name = "tournament/matches/correct.html"
     form_class: type[CorrectionForm] = CorrectionForm

@@ -31,6 +31,8 @@ from tournament.models import Verdict
 class TurnAddView(MatchWriteView):
     """Board mode: save a turn (a placement, or draws without one)."""
 
+    scorer_may = True  # the table's scorer phone too
+
     def post(self, request, *args, **kwargs):
         if self.posted_stale():  # the form was made for the match as it was: not this one
             return self.stale()
@@ -80,6 +82,8 @@ class TurnPreviewView(MatchWriteMixin, MatchPageMixin, View):
     When the match changed since the page was shown (another tablet saved), the answer is the
     match as it now is, with the conflict message, in place of the whole region."""
 
+    scorer_may = True  # the table's scorer phone too
+
     http_method_names = ("post",)
 
     def post(self, request, *args, **kwargs):
@@ -101,6 +105,8 @@ class TurnPreviewView(MatchWriteMixin, MatchPageMixin, View):
 
 
 class TurnUndoView(MatchWriteView):
+
+    scorer_may = True  # the table's scorer phone too
     def post(self, request, *args, **kwargs):
         form = RevisionForm(request.POST)
         if not form.is_valid():
@@ -151,6 +157,8 @@ class SettlementDecisionView(MatchWriteView):
 
 class RoundEndView(MatchWriteView):
     """The racks shown at the end of a round (a correction when they were entered already)."""
+
+    scorer_may = True  # the table's scorer phone too
 
     http_method_names = ("get", "post")
 

@@ -10,6 +10,7 @@ from tournament.kit.cached_pages import CachedPageMixin
 from tournament.matches.reading.replay import match_replay
 from tournament.matches.reading.replay_cache import borrowed_replay, keep_replay, kept_after
 from tournament.matches.reading.rows import match_rows
+from tournament.matches.scorers import session_claims
 from tournament.matches.views.base import MatchPageMixin
 
 
@@ -21,9 +22,17 @@ class MatchView(MatchPageMixin, CachedPageMixin, View):
     the other tables' turns leave current.
     """
 
+    scorer_may = True  # the table's scorer phone: its entry screen
+
     def page_version(self) -> int:
         """The results and this match's revision, both read before the page's data."""
         return freshness.page_version(tournament=self.tournament, revision=self.match.revision)
+
+    def page_key(self, request):
+        # a table's scorer phone, bound or no longer: its own page, not the public's copy
+        if session_claims(request):
+            return None
+        return super().page_key(request)
 
     def page(self, request, *args, **kwargs):
         return self.render_match()

@@ -32,6 +32,8 @@ class SheetModeView(MatchWriteMixin, View):
     """Sheet mode: a paper score sheet typed in, one line per turn. "Check" runs the lines
     through the engine and shows each line's verdict; "Save" saves them all or none."""
 
+    scorer_may = True  # the table's scorer phone too
+
     http_method_names = ("get", "post")
     template_name = "tournament/matches/sheet_mode.html"
 
