@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import shlex
+import signal
 import socket
 import subprocess
 import sys
@@ -91,9 +92,10 @@ class AppServer:
         self.log = b""
 
     def start(self, *, seconds: float = 60) -> AppServer:
+        # a session of its own: its workers are stopped with it, never left holding the pipe
         self.process = subprocess.Popen(self.command, env=self.environment,
                                         cwd=settings.BASE_DIR, stdout=subprocess.DEVNULL,
-                                        stderr=subprocess.PIPE)
+                                        stderr=subprocess.PIPE, start_new_session=True)
         deadline = time.monotonic() + seconds
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -107,14 +109,16 @@ class AppServer:
         raise AssertionError(f"the server did not answer: {self.log.decode(errors='replace')}")
 
     def stop(self) -> None:
+        """Stopped at once (gunicorn's quick shutdown: its streams are not waited for), its
+        workers killed with it after 10 s; its standard error kept in ``log``."""
         if self.process is None:
             return
-        self.process.terminate()
+        self.process.send_signal(signal.SIGINT)
         try:
-            self.log = self.process.communicate(timeout=30)[1]
+            self.log = self.process.communicate(timeout=10)[1]
         except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.log = self.process.communicate()[1]
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.log = self.process.communicate(timeout=30)[1]
         self.process = None
 
     def __enter__(self) -> AppServer:
