@@ -156,7 +156,11 @@ class Door:
             shared, admission.shared = admission.shared, None
             with self._giving_lock:
                 self.giving_back += 1
-            _giving_back.submit(self._give_back, shared)
+            try:
+                _giving_back.submit(self._give_back, shared)
+            except RuntimeError:  # the interpreter ending: the slot frees itself in time
+                with self._giving_lock:
+                    self.giving_back -= 1
         self.streams.pop(admission.number, None)
         counts: dict
         for counts, key in ((self.by_address, admission.address),
