@@ -14,6 +14,12 @@
 - ``organiser_client``, ``referee_client``: Django test clients logged in as them.
 - ``in_english``: the test runs with English active (for a service's message read outside a
   request); a module asks for it with ``pytest.mark.usefixtures("in_english")``.
+- ``BOTH_CACHES``: a module's mark that runs each of its tests twice, on the database cache
+  (the laptop's) and on Redis (``TRIOMINOS_CACHE_URL``: several app servers'), through the
+  ``cache_backend`` fixture. Redis is the one at ``TRIOMINOS_TEST_REDIS_URL``
+  (``redis://127.0.0.1:6379/0`` by default; keys under a prefix of the test process, removed
+  after each test). Without a Redis answering there, the Redis runs are skipped with the
+  reason, and fail under ``CI`` (.ci/run starts one).
 
 Hypothesis runs under one of two profiles, registered here: ``ci``, thorough (each test's own
 number of examples, ``tests/examples.py``), and ``dev``, quick (a tenth of it).
@@ -57,6 +63,63 @@ def pytest_report_header(config):
     return f"hypothesis profile: {HYPOTHESIS_PROFILE} (HYPOTHESIS_PROFILE=ci|dev)"
 
 BROWSER_TESTS = Path(__file__).parent / "browser"
+
+TEST_REDIS_URL = os.environ.get("TRIOMINOS_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+
+
+def redis_unanswered(url: str = TEST_REDIS_URL) -> str | None:
+    """Why the Redis at ``url`` cannot serve the tests, or None when it answers."""
+    import redis
+
+    try:
+        redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2).ping()
+    except (redis.RedisError, OSError) as error:
+        return f"no Redis answering at {url} ({error}): install and start redis-server"
+    return None
+
+
+def redis_needed(url: str = TEST_REDIS_URL) -> None:
+    """Skip the test when no Redis answers at ``url``; fail it under CI, which starts one."""
+    reason = redis_unanswered(url)
+    if reason is not None:
+        if os.environ.get("CI"):
+            pytest.fail(f"{reason} (CI starts it: .ci/run)")
+        pytest.skip(reason)
+
+
+def redis_cache_settings(url: str = TEST_REDIS_URL, *, prefix: str) -> dict:
+    """``settings.CACHES`` as ``TRIOMINOS_CACHE_URL=url`` makes it, the keys under ``prefix``."""
+    return {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                        "LOCATION": url, "KEY_PREFIX": prefix}}
+
+
+def redis_forget(prefix: str, url: str = TEST_REDIS_URL) -> None:
+    """Every key under ``prefix`` removed (not the others': Redis may serve other runs)."""
+    import redis
+
+    client = redis.Redis.from_url(url)
+    keys = list(client.scan_iter(match=f"{prefix}:*", count=1000))
+    if keys:
+        client.delete(*keys)
+
+
+BOTH_CACHES = [pytest.mark.usefixtures("cache_backend"),
+               pytest.mark.parametrize("cache_backend", ["database", "redis"], indirect=True)]
+
+
+@pytest.fixture
+def cache_backend(request):
+    """The shared cache the test runs on: the database's (the settings'), or Redis."""
+    if request.param == "database":
+        yield "database"
+        return
+    redis_needed()
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    prefix = f"tests-{os.getpid()}-{worker}"
+    redis_forget(prefix)
+    with override_settings(CACHES=redis_cache_settings(prefix=prefix)):
+        yield "redis"
+    redis_forget(prefix)
 
 
 def pytest_runtest_setup(item):

@@ -16,6 +16,8 @@ Everything that differs between a laptop and a real event comes from the environ
   ``manage.py check --deploy`` asks for; docs/guides/operations.md says when).
 - ``DATABASE_URL``: e.g. ``postgres://user:password@127.0.0.1:5432/triominos``
   (SQLite in ``db.sqlite3`` at the project root otherwise).
+- ``TRIOMINOS_CACHE_URL``: the shared cache of several app servers, Redis or Valkey, e.g.
+  ``redis://127.0.0.1:6379/0`` (Django's ``RedisCache``); the database cache otherwise.
 - ``TRIOMINOS_BENCH=0|1``: the benchmarks' app (``bench/``, development only: not in the
   wheel) in ``INSTALLED_APPS``; on by default outside production when it can be imported,
   off in production unless set to 1 (the room benchmark's setup, docs/development/benchmarks.md;
@@ -215,16 +217,26 @@ if ASGI:
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["OPTIONS"] = {**SQLITE_OPTIONS, **DATABASES["default"].get("OPTIONS", {})}
 
-# The public pages and the PDFs kept once made (tournament/kit/cache.py) live in the database:
-# every gunicorn worker, and a second app server on the same database, share them, and
-# nothing else needs to run at the venue. The table is made by the migrations
-# (0005_cache_table).
+# The public pages and the PDFs kept once made (tournament/kit/cache.py), the wrong tries
+# counted (tournament/kit/attempts.py) and the streams held per address
+# (tournament/matches/stream/door.py) live in the shared cache: every gunicorn worker, and a
+# second app server, share them. By default it is the database (nothing else needs to run at
+# the venue; the table is made by the migrations, 0005_cache_table); with
+# TRIOMINOS_CACHE_URL (redis://host:6379/0, or rediss:// over TLS) it is Redis or Valkey,
+# Django's own backend, for several app servers on one database (docs/guides/operations.md,
+# "A federation's server").
+CACHE_URL = os.environ.get("TRIOMINOS_CACHE_URL", "").strip()
+DATABASE_CACHE = {
+    "BACKEND": "tournament.kit.db_cache.DatabaseCache",
+    "LOCATION": "tournament_cache",
+    "OPTIONS": {"MAX_ENTRIES": 20000, "CULL_FREQUENCY": 4},
+}
+if CACHE_URL and not CACHE_URL.startswith(("redis://", "rediss://", "unix://")):
+    raise ImproperlyConfigured(
+        "TRIOMINOS_CACHE_URL: a redis://, rediss:// or unix:// address, e.g. redis://127.0.0.1:6379/0")
 CACHES = {
-    "default": {
-        "BACKEND": "tournament.kit.db_cache.DatabaseCache",
-        "LOCATION": "tournament_cache",
-        "OPTIONS": {"MAX_ENTRIES": 20000, "CULL_FREQUENCY": 4},
-    }
+    "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
+    if CACHE_URL else DATABASE_CACHE
 }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

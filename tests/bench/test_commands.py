@@ -182,3 +182,16 @@ def test_a_tie_rated_by_the_study_is_the_app_s():
     studied = mean_of_orders(model, [model.rating()] * 4, (300, 300, 200, 100))
     used = rate([INITIAL] * 4, [300, 300, 200, 100])
     assert [(r.mu, r.sigma) for r in studied] == [(s.mu, s.sigma) for s in used]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_bench_federation_reports_the_app_and_postgresql_per_save_and_poll():
+    """Every save and every 304 is asserted by the command itself; PostgreSQL's CPU is read
+    from its server process, hence PostgreSQL only."""
+    if connection.vendor != "postgresql":
+        pytest.skip("PostgreSQL's own CPU per request: DATABASE_URL=postgres://...")
+    lines = run("bench_federation", saves=35, polls=3).splitlines()
+    rows = {line[:16].strip(): line[16:].split() for line in lines if line[:4] in ("save", "poll")}
+    assert list(rows) == ["save", "poll, 304", "poll, kept 200"]
+    assert rows["save"][0] == "35" and rows["poll, 304"][0] == "3"
+    assert rows["poll, 304"][3] == "1.0"  # one indexed read, before anything is made

@@ -7,18 +7,16 @@ from __future__ import annotations
 
 import datetime
 import socket
-import threading
 import time
 
 import pytest
-import uvicorn
 from django.core.asgi import get_asgi_application
-from django.db import connections
 from django.utils import timezone
 from playwright.sync_api import expect
 
 from tests.browser.conftest import PHONE
 from tests.factories import add, board_turn, fresh, in_play
+from tests.servers import served_on_thread
 from tournament.matches.stream import door
 from tournament.models import Session
 from tournament.room import services as room
@@ -27,25 +25,9 @@ from tournament.room import services as room
 @pytest.fixture
 def asgi_server(transactional_db):
     """The app served by uvicorn, as gunicorn's ASGI worker serves it, on a thread of the
-    tests' process (the same database as the tests). Each request runs on a thread made for
-    it, which closes its connection when it ends, as the settings have it under ASGI."""
-    database = connections.settings["default"]
-    kept, database["CONN_MAX_AGE"] = database["CONN_MAX_AGE"], 0
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(get_asgi_application(), host="127.0.0.1",
-                                           port=port, lifespan="off", log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert server.started
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(10)
-    database["CONN_MAX_AGE"] = kept
+    tests' process (the same database as the tests)."""
+    with served_on_thread(get_asgi_application()) as address:
+        yield address
 
 
 @pytest.fixture

@@ -13,6 +13,7 @@ from django.core.exceptions import ValidationError
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from tests.conftest import BOTH_CACHES
 from tests.factories import (
     add,
     board_turn,
@@ -30,7 +31,7 @@ from tournament.organiser.services.staff import staff_role_revoke
 from tournament.seating import services as seating
 from tournament.sessions.services import session_close, session_create, session_start
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, *BOTH_CACHES]
 
 APP = Path(__file__).resolve().parents[2] / "tournament"
 

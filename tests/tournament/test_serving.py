@@ -3,18 +3,16 @@
 from __future__ import annotations
 
 import gzip
-import os
 import re
-import shlex
-import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 import requests
 from django.conf import settings
+
+from tests.servers import AppServer, served_on_thread, server_environment
 
 pytestmark = pytest.mark.django_db
 
@@ -46,21 +44,11 @@ def test_database_connections_are_kept_and_checked():
     assert database["CONN_MAX_AGE"] > 0 and database["CONN_HEALTH_CHECKS"] is True
 
 
-def readme_server_command() -> list[str]:
-    """The README's server command (its ``gunicorn`` line), as a list of arguments."""
-    readme = (Path(settings.BASE_DIR) / "README.md").read_text()
-    line = next(line for line in readme.splitlines() if line.startswith("gunicorn "))
-    return shlex.split(line)
-
-
 @pytest.mark.slow  # a database migrated and a server started in subprocesses
 def test_a_client_on_the_server_cannot_spoof_its_address_to_dodge_the_lock_out(tmp_path):
     """django-axes counts wrong passwords per username and address: the server must not take
     a client's ``X-Forwarded-For`` for its address, or each guess comes from a new one."""
-    environment = {key: value for key, value in os.environ.items()
-                   if not key.startswith(("TRIOMINOS_", "FORWARDED_ALLOW_IPS")) and key != "DATABASE_URL"}
-    environment.update(DJANGO_SETTINGS_MODULE="tournament.settings", TRIOMINOS_BENCH="0",
-                       DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}")
+    environment = server_environment(DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}")
     root = Path(settings.BASE_DIR)
     subprocess.run([sys.executable, "manage.py", "migrate", "-v", "0"], env=environment, cwd=root,
                    check=True, timeout=300)
@@ -68,27 +56,10 @@ def test_a_client_on_the_server_cannot_spoof_its_address_to_dodge_the_lock_out(t
                     "from django.contrib.auth.models import User; "
                     "User.objects.create_user('referee', password='the-right-one-42')"],
                    env=environment, cwd=root, check=True, timeout=120)
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    command = readme_server_command()
-    command[command.index("--bind") + 1] = f"127.0.0.1:{port}"
-    command[command.index("--workers") + 1] = "1"
-    server = subprocess.Popen([str(Path(sys.executable).with_name("gunicorn")), *command[1:]],
-                              env=environment, cwd=root, stdout=subprocess.DEVNULL,
-                              stderr=subprocess.PIPE)
-    try:
-        site = f"http://127.0.0.1:{port}"
+    with AppServer(environment) as server:
+        site = server.url
         browser = requests.Session()
-        for _second in range(60):
-            try:
-                form = browser.get(f"{site}/login/", timeout=60)
-                break
-            except requests.ConnectionError:
-                time.sleep(0.5)
-        else:
-            server.kill()
-            pytest.fail(server.communicate()[1].decode())
+        form = browser.get(f"{site}/login/", timeout=60)
         token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', form.text).group(1)
         statuses = []
         for guess in range(settings.AXES_FAILURE_LIMIT + 1):
@@ -99,38 +70,16 @@ def test_a_client_on_the_server_cannot_spoof_its_address_to_dodge_the_lock_out(t
                                   headers={"X-Forwarded-For": f"203.0.113.{guess + 1}"})
             statuses.append(answer.status_code)
         assert statuses == [200] * (settings.AXES_FAILURE_LIMIT - 1) + [429, 429]
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
 
 
 @pytest.fixture
 def pages_on_threads(transactional_db):
     """``tournament.serving`` served by uvicorn, as gunicorn's ASGI worker serves it, on a
     thread of the tests' process (the same database as the tests)."""
-    import threading
-
-    import uvicorn
-
     from tournament.serving import PagesOnThreads
 
-    database = settings.DATABASES["default"]
-    kept, database["CONN_MAX_AGE"] = database["CONN_MAX_AGE"], 0
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(PagesOnThreads(4), host="127.0.0.1", port=port,
-                                           lifespan="off", log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert server.started
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(10)
-    database["CONN_MAX_AGE"] = kept
+    with served_on_thread(PagesOnThreads(4)) as address:
+        yield address
 
 
 def test_pages_on_threads_answer_as_django_does_and_streams_wait_in_the_loop(

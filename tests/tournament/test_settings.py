@@ -66,6 +66,25 @@ def test_debug_cannot_be_forced_on_in_production_and_bad_values_are_named():
     assert result.returncode != 0 and "TRIOMINOS_DEBUG='maybe'" in result.stderr
 
 
+CACHE_PROBE = (
+    "import json, django; from django.conf import settings; django.setup(); "
+    "from django.core.cache import caches; "
+    "print(json.dumps({'backend': settings.CACHES['default']['BACKEND'], "
+    "'location': settings.CACHES['default']['LOCATION'], 'class': type(caches['default']).__name__}))"
+)
+
+
+def test_the_shared_cache_is_the_database_unless_a_redis_is_named():
+    values = json.loads(load_settings(CACHE_PROBE).stdout)
+    assert values["backend"] == "tournament.kit.db_cache.DatabaseCache"
+    values = json.loads(load_settings(
+        CACHE_PROBE, TRIOMINOS_CACHE_URL="redis://10.0.0.5:6379/2").stdout)
+    assert values == {"backend": "django.core.cache.backends.redis.RedisCache",
+                      "location": "redis://10.0.0.5:6379/2", "class": "RedisCache"}
+    refused = load_settings(CACHE_PROBE, TRIOMINOS_CACHE_URL="memcached://10.0.0.5:11211")
+    assert refused.returncode != 0 and "TRIOMINOS_CACHE_URL" in refused.stderr
+
+
 # A view that fails, as Django's request handler answers it: the 500 page, and the error logged.
 FAILING_VIEW = (
     "import django; django.setup(); "

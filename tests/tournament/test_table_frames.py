@@ -11,6 +11,7 @@ from django.utils import translation
 from django_tables2 import RequestConfig
 
 from tests.factories import match_at, recorded_match
+from tournament.kit import tables as kit_tables
 from tournament.kit.tables import PythonBodyTable
 from tournament.matches.reading.replay import match_replay
 from tournament.matches.tables import TurnLogTable
@@ -90,3 +91,18 @@ def test_a_frame_is_kept_apart_for_what_it_shows():
             data = [dict(row, weight=1) for row in rows]
             table, expected = kind(data, **options), kind(data, **options)
             assert table.table_html(request) == tag_rendered(expected, request), options
+
+
+def test_the_frames_kept_are_bounded(monkeypatch):
+    """Tables headed by names without end (a league's columns are its tournaments'): the
+    frames kept stay at ``KEPT_FRAMES`` at most, each still written as its tag writes it."""
+    monkeypatch.setattr(kit_tables, "KEPT_FRAMES", 5)
+    monkeypatch.setattr(kit_tables, "_frames", {})
+    request = RequestFactory().get("/")
+    rows = [{"name": "pear", "colour": "green", "weight": 1}]
+    for number in range(12):
+        extra = [(f"t{number}", tables2.Column(verbose_name=f"tournament {number}"))]
+        data = [dict(row, **{f"t{number}": number}) for row in rows]
+        table, expected = _Fruits(data, extra_columns=extra), _Fruits(data, extra_columns=extra)
+        assert table.table_html(request) == tag_rendered(expected, request)
+        assert len(kit_tables._frames) <= 5

@@ -73,6 +73,8 @@ class PythonBodyTable(tables2.Table):
             before, mark, after = rendered.partition(_BODY_MARK)
             if not mark:  # a template of django-tables2's cells: the table as it wrote it
                 return rendered
+            if len(_frames) >= KEPT_FRAMES:  # a league's columns are its tournaments' names
+                _frames.clear()
             frame = _frames[key] = (before, after)
         return mark_safe(f"{frame[0]}{self.tbody_html()}{frame[1]}")  # the template's, escaped
 
@@ -124,8 +126,12 @@ class PythonBodyTable(tables2.Table):
 
 
 #: The frames of :meth:`PythonBodyTable.table_html`: the markup before and after the
-#: ``<tbody>``, by :func:`_frame_key`.
+#: ``<tbody>``, by :func:`_frame_key`. Each process keeps its own: a frame is made from its
+#: key alone (the code's templates and what the key names), so every process and app
+#: server makes the same one; at most ``KEPT_FRAMES``, all dropped when full (a site of
+#: many leagues, whose rankings head their columns with their tournaments' names).
 _frames: dict[tuple, tuple[str, str]] = {}
+KEPT_FRAMES = 2048
 _BODY_MARK = "\x00tbody\x00"
 
 

@@ -16,6 +16,7 @@ import time
 
 import pytest
 from asgiref.sync import sync_to_async
+from django.core.cache import cache
 from django.db import connections
 from django.test import AsyncClient, Client
 from django.urls import reverse
@@ -55,7 +56,7 @@ def run(coroutine):
 
 
 @pytest.fixture(autouse=True)
-def no_stream_left():
+def no_stream_left(transactional_db):
     """Each test starts with the worker's door empty (whatever another server of the tests'
     process left), and leaves it so: the streams its clients let go are counted until
     collected, and none is counted after. A response let go on the test's event loop may
@@ -64,6 +65,7 @@ def no_stream_left():
     gc.collect()
     for counts in (door.door.streams, door.door.by_address, door.door.by_match):
         counts.clear()
+    cache.clear()  # the addresses' slots (door.address_claim) another test may have left
     yield
     deadline = time.monotonic() + 5
     while True:

@@ -16,6 +16,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from django.utils.translation import get_language
 
+from tests.conftest import BOTH_CACHES
 from tests.factories import (
     add,
     board_turn,
@@ -36,7 +37,7 @@ from tournament.organiser import services as organiser_services
 from tournament.seating.services import seating_swap
 from tournament.sessions.services import session_start
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, *BOTH_CACHES]
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 

@@ -10,12 +10,13 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from tests.conftest import BOTH_CACHES
 from tests.factories import seated_session, tournament_with_players
 from tournament.kit.table_codes import ALPHABET, LENGTH, table_code, table_code_printed
 from tournament.models import RefereeCall, SessionAuditEntry, StaffRole, Tournament
 from tournament.room.services import CALL_ADDRESS_LIMIT, CALL_REPEAT, CALL_TABLE_LIMIT
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, *BOTH_CACHES]
 
 
 @pytest.fixture

@@ -20,7 +20,14 @@ lets in at most:
 Beyond a bound of the client's (its address, its match) the answer is 429 Too Many Requests,
 beyond the worker's 503 Service Unavailable, each with ``Retry-After``: the seconds until the
 oldest stream in the way ends at the latest (a stream lasts ``STREAM_SECONDS`` at most).
-The counts are the worker's, kept in its event loop's thread.
+
+The counts by match and in all are the worker's, kept in its event loop's thread: they
+guard the worker's own descriptors and threads. The bound by address is a client's budget,
+which it must not get once per worker and per app server by reaching several: it is counted
+twice, in the worker first (no query, for the client flooding one worker) and then in the
+shared cache (:func:`address_claim`: ``tournament.kit.attempts``'s slots, one per stream,
+which every worker and app server of the site share), whose slot a stream holds until it
+ends; a slot whose worker died frees itself when its stream would have ended.
 """
 
 from __future__ import annotations
@@ -30,9 +37,15 @@ import itertools
 import logging
 import math
 import resource
+import threading
 import time
 from collections import defaultdict
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+
+from django.db import connection
+
+from tournament.kit.attempts import ClaimedTry, LockedOut, TryLimit, try_claim
 
 logger = logging.getLogger("tournament.startup")
 
@@ -73,11 +86,13 @@ class Admission:
     """A stream let in, counted until it is released: when the stream ends, or when its
     response is let go without ever being sent (collected: nothing leaks)."""
 
-    __slots__ = ("door", "number", "address", "match_id", "released")
+    __slots__ = ("door", "number", "address", "match_id", "released", "shared")
 
     def __init__(self, door: Door, number: int, address: str, match_id: int) -> None:
         self.door, self.number, self.released = door, number, False
         self.address, self.match_id = address, match_id
+        #: The address's slot in the shared cache (:func:`address_claim`), once claimed.
+        self.shared: ClaimedTry | None = None
 
     def release(self) -> None:
         if not self.released:
@@ -107,10 +122,15 @@ class Door:
         self.streams: dict[int, float] = {}
         self.by_address: dict[str, dict[int, float]] = defaultdict(dict)
         self.by_match: dict[int, dict[int, float]] = defaultdict(dict)
+        #: Shared slots of streams ended, being given back on the door's thread.
+        self.giving_back = 0
+        self._giving_lock = threading.Lock()
 
     @property
     def open(self) -> int:
-        return len(self.streams)
+        """The streams counted: open in the worker, or ended and their shared slot not yet
+        given back."""
+        return len(self.streams) + self.giving_back
 
     def admit(self, *, address: str, match_id: int, lasts: float) -> Admission | Refusal:
         """A stream from ``address`` on ``match_id``, lasting ``lasts`` seconds at most, let
@@ -132,6 +152,15 @@ class Door:
         return admission
 
     def _leave(self, admission: Admission) -> None:
+        if admission.shared is not None:
+            shared, admission.shared = admission.shared, None
+            with self._giving_lock:
+                self.giving_back += 1
+            try:
+                _giving_back.submit(self._give_back, shared)
+            except RuntimeError:  # the interpreter ending: the slot frees itself in time
+                with self._giving_lock:
+                    self.giving_back -= 1
         self.streams.pop(admission.number, None)
         counts: dict
         for counts, key in ((self.by_address, admission.address),
@@ -141,6 +170,37 @@ class Door:
                 streams.pop(admission.number, None)
                 if not streams:
                     del counts[key]
+
+
+    def _give_back(self, shared: ClaimedTry) -> None:
+        try:
+            shared.right()
+        finally:
+            connection.close()  # the database cache's connection back (to the pool)
+            with self._giving_lock:
+                self.giving_back -= 1
+
+
+#: The thread giving back the shared slots: a stream ends in the event loop (or its
+#: response is collected anywhere), where the cache's client may not wait.
+_giving_back = ThreadPoolExecutor(max_workers=1, thread_name_prefix="stream-slots")
+
+
+def address_claim(admission: Admission, *, lasts: float) -> Refusal | None:
+    """The admission's address counted in the shared cache (run on a thread: one read and
+    one atomic add), under ``MAX_STREAMS_PER_ADDRESS`` across the site's workers and app
+    servers: None once its slot is claimed (given back when the stream ends), or the 429 to
+    answer (the admission then released). The connection goes back at once (the stream's
+    request holds none)."""
+    limit = TryLimit(scope="streams", tries=MAX_STREAMS_PER_ADDRESS, seconds=math.ceil(lasts))
+    try:
+        admission.shared = try_claim([(limit, admission.address)])
+        return None
+    except LockedOut as locked:
+        admission.release()
+        return Refusal(429, locked.seconds)
+    finally:
+        connection.close()
 
 
 #: The worker's door (one event loop a worker).

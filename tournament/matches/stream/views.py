@@ -42,7 +42,7 @@ from django.views import View
 
 from tournament.core.permissions import can_view
 from tournament.kit.digits import ascii_number
-from tournament.matches.stream.door import Admission, door
+from tournament.matches.stream.door import Admission, address_claim, door
 from tournament.matches.stream.live import HOST_HEADERS, clock_answer, event_data
 from tournament.matches.stream.watch import (
     INTERVAL,
@@ -177,16 +177,23 @@ async def _events(following: Following) -> AsyncIterator[bytes]:
 class MatchStreamView(View):
     """``GET``: the match's stream (``text/event-stream``); 204 where streams are not served
     (a WSGI server) or no longer needed (the match is confirmed); 429 or 503 with
-    ``Retry-After`` beyond the door's bounds (``door.py``), before any query."""
+    ``Retry-After`` beyond the door's bounds (``door.py``), before any query but the
+    address's count in the shared cache."""
 
     async def get(self, request, *args, slug: str, match_id: int, **kwargs):
         if not isinstance(request, ASGIRequest):
             return HttpResponse(status=204)
         admission = door.admit(address=request.META.get("REMOTE_ADDR") or "",
                                match_id=match_id, lasts=STREAM_SECONDS)
-        if not isinstance(admission, Admission):
-            refused = HttpResponse(status=admission.status)
-            refused["Retry-After"] = str(admission.retry_after)
+        if isinstance(admission, Admission):
+            # the address's budget across the site's workers and servers (the shared cache)
+            refusal = await sync_to_async(address_claim, thread_sensitive=False)(
+                admission, lasts=STREAM_SECONDS)
+        else:
+            refusal = admission
+        if refusal is not None:
+            refused = HttpResponse(status=refusal.status)
+            refused["Retry-After"] = str(refusal.retry_after)
             refused["Cache-Control"] = "no-store"
             return refused
         try:
