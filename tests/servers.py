@@ -8,10 +8,14 @@
 - :func:`readme_server_command` and :class:`AppServer`: the README's ``gunicorn`` line run as
   a process of its own, on a port and with the environment given (a database, a cache): what
   a site runs, once or several times behind a proxy.
+- :class:`RoundRobinProxy`: that proxy, on a thread: each connection it takes goes to the next
+  server in turn, as a balancing proxy's round robin sends them.
 """
 
 from __future__ import annotations
 
+import asyncio
+import itertools
 import os
 import shlex
 import signal
@@ -126,3 +130,64 @@ class AppServer:
 
     def __exit__(self, *exc) -> None:
         self.stop()
+
+
+class RoundRobinProxy:
+    """A TCP proxy on ``127.0.0.1`` in front of ``servers`` (their addresses): each connection
+    it accepts is carried to the next server in turn, the bytes as they are, both ways, until
+    either side closes. ``chosen`` lists, connection by connection, the index of the server
+    it went to. The servers see every client at the proxy's address, as behind a proxy."""
+
+    def __init__(self, servers: tuple[str, ...] | list[str]) -> None:
+        self.servers = [(url.split("//", 1)[1].rsplit(":", 1)[0], int(url.rsplit(":", 1)[1]))
+                        for url in servers]
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.chosen: list[int] = []
+        self._turns = itertools.cycle(range(len(self.servers)))
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
+        self._listening: asyncio.Server | None = None
+
+    @staticmethod
+    async def _carry(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            while data := await reader.read(65536):
+                writer.write(data)
+                await writer.drain()
+        except (ConnectionError, OSError):
+            pass
+        finally:
+            writer.close()
+
+    async def _connection(self, reader: asyncio.StreamReader,
+                          writer: asyncio.StreamWriter) -> None:
+        index = next(self._turns)
+        self.chosen.append(index)
+        try:
+            server_reader, server_writer = await asyncio.open_connection(*self.servers[index])
+        except OSError:
+            writer.close()
+            return
+        await asyncio.gather(self._carry(reader, server_writer),
+                             self._carry(server_reader, writer))
+
+    def start(self) -> RoundRobinProxy:
+        self._thread.start()
+        self._listening = asyncio.run_coroutine_threadsafe(
+            asyncio.start_server(self._connection, "127.0.0.1", self.port), self._loop
+        ).result(10)
+        return self
+
+    def stop(self) -> None:
+        async def close() -> None:
+            if self._listening is not None:
+                self._listening.close()
+            for task in asyncio.all_tasks():
+                if task is not asyncio.current_task():
+                    task.cancel()
+
+        asyncio.run_coroutine_threadsafe(close(), self._loop).result(10)
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(10)
+        self._loop.close()

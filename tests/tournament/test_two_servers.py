@@ -1,9 +1,10 @@
 """Two app servers of one site, as a federation runs them (docs/guides/operations.md, "A
 federation's server"): the README's ``gunicorn`` line started twice, on two ports, against
-one PostgreSQL database (the tests') and one Redis (``TRIOMINOS_CACHE_URL``). A client here
-sends its requests to each server in turn, as a proxy balancing them would, from one address
-(the proxy's, as the servers see it behind one): what one server wrote or counted, the other
-must show and count.
+one PostgreSQL database (the tests') and one Redis (``TRIOMINOS_CACHE_URL``), behind a proxy
+that sends each connection to the next server in turn (``tests/servers.py``). The clients
+here reach the site through it, each request on a connection of its own, so that one goes to
+each server in turn, all from one address (the proxy's, as the servers see it behind one):
+what one server wrote or counted, the other must show and count.
 
 - a turn saved through one is on the other's pages at once, and the same content has the same
   ETag on both (a phone moved from one to the other still gets its 304s);
@@ -18,7 +19,6 @@ memory or one file per test worker). Redis: skipped without one, failed under CI
 
 from __future__ import annotations
 
-import itertools
 import os
 import re
 import socket
@@ -70,33 +70,42 @@ def cache_url():
 
 
 @pytest.fixture
-def two_servers(transactional_db, cache_url):
-    from tests.servers import AppServer, server_environment
+def proxy(transactional_db, cache_url):
+    """The site: two app servers behind the proxy that alternates between them."""
+    from tests.servers import AppServer, RoundRobinProxy, server_environment
 
     environment = server_environment(DATABASE_URL=database_url(), TRIOMINOS_CACHE_URL=cache_url)
     first, second = AppServer(environment), AppServer(environment)
     try:
-        yield first.start().url, second.start().url
+        balancer = RoundRobinProxy((first.start().url, second.start().url)).start()
+        try:
+            yield balancer
+        finally:
+            balancer.stop()
     finally:
         first.stop()
         second.stop()
 
 
 class Balanced(requests.Session):
-    """A client whose requests go to each server in turn (a path, not a full address)."""
+    """A client of the site through ``proxy`` (a path, not a full address), each request on
+    a connection of its own: the proxy sends them to each server in turn."""
 
-    def __init__(self, servers: tuple[str, str]) -> None:
+    def __init__(self, proxy) -> None:
         super().__init__()
-        self.servers = servers
-        self.turns = itertools.cycle(servers)
-        self.last = ""
+        self.proxy = proxy
 
     def request(self, method, url, *args, **kwargs):
         if url.startswith("/"):
-            self.last = next(self.turns)
-            url = self.last + url
+            url = self.proxy.url + url
+        kwargs["headers"] = {**(kwargs.get("headers") or {}), "Connection": "close"}
         kwargs.setdefault("timeout", 30)
         return super().request(method, url, *args, **kwargs)
+
+    @property
+    def last(self) -> int:
+        """The server (0 or 1) the last request went to."""
+        return self.proxy.chosen[-1]
 
 
 def token_of(html: str) -> str:
@@ -137,9 +146,9 @@ def save_turn(referee: Balanced, match: Match, turn: dict) -> requests.Response:
 
 
 def test_a_turn_saved_through_one_is_on_the_others_pages_at_once_with_one_etag(
-        two_servers, tournament, referee):
+        proxy, tournament, referee):
     match, turns = in_play(tournament, referee)
-    phone = Balanced(two_servers)
+    phone = Balanced(proxy)
     pages = [f"/t/spring-open/matches/{match.pk}/", "/t/spring-open/standings/",
              f"/t/spring-open/sessions/{match.table.session.number}/"]
     # the same content, the same ETag on both: a phone moved to the other server gets a 304
@@ -147,12 +156,13 @@ def test_a_turn_saved_through_one_is_on_the_others_pages_at_once_with_one_etag(
     for page in pages:
         first = phone.get(page)
         assert first.status_code == 200 and first.headers.get("ETag"), page
+        made_by = phone.last
         again = phone.get(page, headers={"If-None-Match": first.headers["ETag"]})
         assert again.status_code == 304, page
+        assert phone.last != made_by  # asked of the other server
         etags[page] = first.headers["ETag"]
-    assert phone.last == two_servers[1]
 
-    referee_client = Balanced(two_servers)
+    referee_client = Balanced(proxy)
     servers_password(referee)
     assert login(referee_client, referee.username, STAFF_PASSWORD).status_code == 302
     saved = save_turn(referee_client, Match.objects.get(pk=match.pk), turns[2])
@@ -161,11 +171,15 @@ def test_a_turn_saved_through_one_is_on_the_others_pages_at_once_with_one_etag(
     assert revision == Match.objects.get(pk=match.pk).revision
 
     # through either server at once: the match's page has moved, the standings have not
-    for _server in two_servers:
+    served = set()
+    for _ in range(2):  # three requests each time: the match's page from each server
         moved = phone.get(pages[0], headers={"If-None-Match": etags[pages[0]]})
+        served.add(phone.last)
         assert moved.status_code == 200 and moved.headers["ETag"] != etags[pages[0]]
         assert 'id="turn-' in moved.text and moved.text.count('id="turn-') > 2
         assert phone.get(pages[1], headers={"If-None-Match": etags[pages[1]]}).status_code == 304
+        assert phone.get(pages[2]).status_code == 200
+    assert served == {0, 1}
     new = phone.get(pages[0]).headers["ETag"]
     assert phone.get(pages[0], headers={"If-None-Match": new}).status_code == 304
 
@@ -184,18 +198,19 @@ def stream_events(url: str, *, deadline: float) -> socket.socket:
 
 
 def test_a_phone_following_on_one_is_told_of_a_turn_saved_through_the_other(
-        two_servers, tournament, referee):
+        proxy, tournament, referee):
     match, turns = in_play(tournament, referee)
-    first, second = two_servers
-    stream = stream_events(f"{first}/t/spring-open/matches/{match.pk}/stream/"
+    stream = stream_events(f"{proxy.url}/t/spring-open/matches/{match.pk}/stream/"
                            f"?revision={match.revision}", deadline=time.monotonic() + 20)
+    streamed_by = proxy.chosen[-1]
     try:
-        referee_client = Balanced((second, second))
+        referee_client = Balanced(proxy)
         servers_password(referee)
         assert login(referee_client, referee.username, STAFF_PASSWORD).status_code == 302
         saved = save_turn(referee_client, Match.objects.get(pk=match.pk), turns[2])
         saved_at = time.monotonic()
         assert saved.headers.get("X-Submission") == "saved"
+        assert referee_client.last != streamed_by  # saved through the other server
         revision = saved.headers["X-Match-Revision"]
         received = b""
         stream.settimeout(2)
@@ -209,9 +224,9 @@ def test_a_phone_following_on_one_is_told_of_a_turn_saved_through_the_other(
         stream.close()
 
 
-def test_the_lock_out_counts_the_guesses_made_through_both_servers(two_servers, make_user):
+def test_the_lock_out_counts_the_guesses_made_through_both_servers(proxy, make_user):
     servers_password(make_user("guessed"), "the-right-one-42")
-    client = Balanced(two_servers)
+    client = Balanced(proxy)
     statuses = []
     for guess in range(settings.AXES_FAILURE_LIMIT + 1):
         password = "the-right-one-42" if guess == settings.AXES_FAILURE_LIMIT else f"guess-{guess}"
@@ -220,8 +235,8 @@ def test_the_lock_out_counts_the_guesses_made_through_both_servers(two_servers, 
     assert statuses == [200] * (settings.AXES_FAILURE_LIMIT - 1) + [429, 429]
 
 
-def test_wrong_table_codes_through_both_servers_count_once(two_servers, tournament):
-    client = Balanced(two_servers)
+def test_wrong_table_codes_through_both_servers_count_once(proxy, tournament):
+    client = Balanced(proxy)
     call = "/t/spring-open/tables/2/call/"
     form = client.get(call)
     assert form.status_code == 200
@@ -237,26 +252,25 @@ def test_wrong_table_codes_through_both_servers_count_once(two_servers, tourname
     assert statuses == [400] * CALL_ADDRESS_LIMIT.tries + [429]
 
 
-def test_one_address_gets_its_streams_once_for_the_site(two_servers, tournament, referee):
+def test_one_address_gets_its_streams_once_for_the_site(proxy, tournament, referee):
     """The streams' bound per address (64) across two servers: 32 held on each, the next is
     refused by either; one let go, one more is let in."""
     match, _ = in_play(tournament, referee)
+    stream = f"{proxy.url}/t/spring-open/matches/{match.pk}/stream/"
     held = []
     deadline = time.monotonic() + 60
     try:
-        for number in range(door.MAX_STREAMS_PER_ADDRESS):
-            server = two_servers[number % 2]
-            held.append(stream_events(f"{server}/t/spring-open/matches/{match.pk}/stream/",
-                                      deadline=deadline))
-        for server in two_servers:
-            with requests.get(f"{server}/t/spring-open/matches/{match.pk}/stream/",
-                              timeout=10, stream=True) as refused:
+        for _ in range(door.MAX_STREAMS_PER_ADDRESS):
+            held.append(stream_events(stream, deadline=deadline))
+        assert proxy.chosen.count(0) == proxy.chosen.count(1) == len(held) // 2
+        for _ in range(2):
+            with requests.get(stream, timeout=10, stream=True) as refused:
                 assert refused.status_code == 429
                 assert 0 < int(refused.headers["Retry-After"]) <= 600
+        assert proxy.chosen[-2:] in ([0, 1], [1, 0])  # refused by either
         held.pop().close()  # its server ends the stream, its slot is given back
         for _ in range(50):
-            again = requests.get(f"{two_servers[0]}/t/spring-open/matches/{match.pk}/stream/",
-                                 timeout=10, stream=True)
+            again = requests.get(stream, timeout=10, stream=True)
             status = again.status_code
             again.close()
             if status == 200:
