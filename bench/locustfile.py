@@ -34,6 +34,10 @@ tables are spread over their rounds 1 to 3 (``bench_room_setup``):
   table's ``clock.json`` at once without the browser's copy, then every 20 s with it
   (``If-None-Match``); a phone's match page asks nothing while its stream brings the clock
   (its ``clock`` events), and asks at once when the stream closes.
+- Each phone is a device of its own on the venue's network: on a loopback host, its stream
+  comes from an address of its own (``127.1.x.y``, :func:`phone_address`), as the server's
+  bound of streams per address counts a real phone's; from one address, 64 phones in all
+  would stream and the rest would poll.
 
 Every answer carries the server's timings of the request (``Server-Timing: cpu;dur=``, with its
 queries' time ``db`` and its wall time in the worker ``app``, added by ``bench/server_timing.py``
@@ -320,6 +324,15 @@ def next_number(kind: str) -> int:
         return next(_numbers[kind])
 
 
+def phone_address(number: int, host: str) -> tuple[str, int] | None:
+    """The source address of phone ``number``'s stream: one of its own in ``127.1.0.0/16``
+    when the server is on the loopback (Linux answers the whole of ``127.0.0.0/8``), else
+    the system's choice."""
+    if not (host or "").startswith("127."):
+        return None
+    return (f"127.1.{number // 250}.{number % 250 + 1}", 0)
+
+
 CELL = re.compile(r"^([UD])\((-?\d+),(-?\d+)\)$")
 
 
@@ -493,6 +506,7 @@ class Phone(FastHttpUser):
 
     def on_start(self):
         number = next_number("phone")
+        self.source = phone_address(number, urlparse(self.host).hostname)
         self.table = TABLES[number // 4 % len(TABLES)]
         seat = number % 4
         player = self.table["players"][seat % len(self.table["players"])]
@@ -586,7 +600,8 @@ class Phone(FastHttpUser):
         while True:
             try:
                 connection = gevent.socket.create_connection(
-                    (address.hostname, address.port or 80), timeout=None)
+                    (address.hostname, address.port or 80), timeout=None,
+                    source_address=self.source)
             except OSError:
                 gevent.sleep(5)
                 continue
