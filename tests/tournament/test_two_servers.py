@@ -280,3 +280,58 @@ def test_one_address_gets_its_streams_once_for_the_site(proxy, tournament, refer
     finally:
         for stream in held:
             stream.close()
+
+
+def confirm_round(client: requests.Session, server: str, match: Match) -> str:
+    """The first round of ``match`` confirmed through ``server`` by a logged-in referee, as the
+    entry screen posts it: the answer's ``X-Submission``."""
+    url = server + reverse("tournament:match_round_confirm",
+                           kwargs={"slug": match.table.session.tournament.slug,
+                                   "match_id": match.pk, "number": 1})
+    answer = client.post(url, data={"revision": str(match.revision)},
+                         headers={"HX-Request": "true", "X-CSRFToken": client.cookies["csrftoken"],
+                                  "Referer": url},
+                         timeout=60)
+    return f"{answer.status_code} {answer.headers.get('X-Submission', '')}"
+
+
+def test_the_ratings_take_turns_across_servers(proxy, make_tournament, referee):
+    """Two rated matches confirmed at the same moment, one through each server: both saved,
+    and the ratings kept are what ``ratings_rebuild`` writes (the ratings' turn is
+    PostgreSQL's: a refresh waits for the other server's)."""
+    from tests.concurrency import run_at_once
+    from tests.factories import recorded_match
+    from tournament.core.tournaments import staff_role_grant
+    from tournament.management.commands.ratings_rebuild import kept_ratings
+    from tournament.models import StaffRole
+    from tournament.ratings.services import ratings_rebuild
+
+    rated = make_tournament(slug="rated-open", players=4, table_size=2, started=True,
+                            match_rounds=1)
+    assert rated.is_rated
+    staff_role_grant(tournament=rated, user=referee, role=StaffRole.Role.REFEREE)
+    matches = [recorded_match(match=match) for match in
+               Match.objects.filter(table__session__tournament=rated).order_by("table__number")]
+    servers = [f"http://{host}:{port}" for host, port in proxy.servers]
+    servers_password(referee)
+    clients = []
+    for server in servers:  # one referee's tablet on each server
+        client = requests.Session()
+        page = client.get(server + "/login/", timeout=30)
+        assert client.post(server + "/login/", allow_redirects=False, timeout=30, data={
+            "username": referee.username, "password": STAFF_PASSWORD,
+            "csrfmiddlewaretoken": token_of(page.text)}).status_code == 302
+        clients.append(client)
+    before = kept_ratings()
+
+    outcomes = run_at_once({
+        f"server {number}": lambda number=number: confirm_round(
+            clients[number], servers[number], Match.objects.get(pk=matches[number].pk))
+        for number in (0, 1)})
+    assert outcomes == {"server 0": "200 saved", "server 1": "200 saved"}, outcomes
+
+    kept = kept_ratings()
+    assert {match_id for match_id, _ in kept[0]} >= {match.pk for match in matches}
+    assert kept != before
+    ratings_rebuild()
+    assert kept_ratings() == kept
