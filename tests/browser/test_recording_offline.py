@@ -42,10 +42,16 @@ def stored(match) -> list[tuple]:
             Turn.objects.current().filter(round__match=match).order_by("index")]
 
 
-def opened(browser, live_server, staff_password, match):
-    """A referee's tablet on ``match`` with its opening (5-5-5 by the first seat) saved."""
+def opened(browser, live_server, staff_password, match, *, worker_first=False):
+    """A referee's tablet on ``match`` with its opening (5-5-5 by the first seat) saved; with
+    ``worker_first``, saved once the offline worker runs the page (a save before it does
+    keeps nothing for a reload offline: the next save does)."""
     context, page = open_match(browser, live_server, staff_password,
                                f"/t/spring-open/matches/{match.pk}/")
+    if worker_first:
+        page.wait_for_function(
+            "() => navigator.serviceWorker && navigator.serviceWorker.controller",
+            timeout=30_000)
     names = [text.strip() for text in page.locator(".seat-name").all_inner_texts()]
     enter_opening(page, names[0], "5-5-5", "25")
     expect(page.locator("#done")).to_have_text("Tour enregistré.")
@@ -250,12 +256,13 @@ def page_kept(page) -> bool:
 def test_a_reload_offline_shows_the_match_and_its_queue(browser, live_server, tournament,
                                                         referee, staff_password):
     match = match_at(tournament=tournament, started=True)
-    context, page, names = opened(browser, live_server, staff_password, match)
+    context, page, names = opened(browser, live_server, staff_password, match,
+                                  worker_first=True)
     try:
         worker = page.request.get("/offline-worker.js")
         assert worker.headers["service-worker-allowed"] == "/"
         assert worker.headers["content-type"].startswith("text/javascript")
-        for _wait in range(40):
+        for _wait in range(120):  # 30 s at most
             if page_kept(page):
                 break
             page.wait_for_timeout(250)
@@ -295,9 +302,10 @@ def test_the_page_kept_after_a_save_is_the_tablets_not_asked_again(browser, live
 
     request_started.connect(seen)
     try:
-        context, page, _names = opened(browser, live_server, staff_password, match)
+        context, page, _names = opened(browser, live_server, staff_password, match,
+                                       worker_first=True)
         try:
-            for _wait in range(40):
+            for _wait in range(120):  # 30 s at most
                 if page_kept(page):
                     break
                 page.wait_for_timeout(250)
@@ -307,7 +315,7 @@ def test_the_page_kept_after_a_save_is_the_tablets_not_asked_again(browser, live
             draw_three_and_pass(page)
             revision = str(Match.objects.get(pk=match.pk).revision)
             expect(page.locator("#match")).to_have_attribute("data-revision", revision)
-            for _wait in range(40):
+            for _wait in range(120):  # 30 s at most
                 if page_kept(page):
                     break
                 page.wait_for_timeout(250)
