@@ -46,6 +46,7 @@ The recording's steps that several packages take, as a referee's screen or uploa
 - ``seated_names(match)``: the players' names in seat order.
 - ``board_turn(turn_json, **changes)``: a record's turn (board mode) as the services'
   ``TurnInput``.
+- ``entry_form(turn_json, revision)``: a record's turn as the entry screen posts it.
 - ``add(match, user, *turns, **options)``: ``match_turns_add`` from the match's current
   revision; returns what was saved.
 - ``import_record(match, user, record, **options)``: ``match_record_import`` from the match's
@@ -366,6 +367,19 @@ def board_turn(turn: Json, **changes: Any) -> TurnInput:
     }
     data.update(changes)
     return TurnInput(**data)
+
+
+def entry_form(turn: Json, revision: int) -> dict[str, str]:
+    """A record's turn as the entry screen posts it at ``revision`` (the tile, cell and way it
+    is turned where it places one)."""
+    place = turn.get("place") or {}
+    data = {"revision": str(revision), "draws": str(turn.get("draws", 0)),
+            "claimed": str(turn.get("claimed", 0))}
+    if place:
+        x, y, o = place["cell"]
+        data.update(tile="".join(map(str, place["corners"])), cell=f"{o}({x},{y})",
+                    corners="-".join(map(str, place["corners"])))
+    return data
 
 
 def add(match: Match, user, *turns: TurnInput, **options: Any):

@@ -32,7 +32,7 @@ from django.db import connection
 from django.urls import reverse
 
 from tests.conftest import STAFF_PASSWORD, TEST_REDIS_URL, redis_needed
-from tests.factories import in_play
+from tests.factories import entry_form, in_play
 from tournament.kit.table_codes import table_code
 from tournament.matches.stream import door
 from tournament.models import Match
@@ -127,21 +127,9 @@ def login(client: Balanced, username: str, password: str) -> requests.Response:
                        allow_redirects=False)
 
 
-def next_turn_form(match: Match, turn: dict) -> dict[str, str]:
-    """``turn`` as the entry screen posts it, at the match's revision."""
-    place = turn.get("place") or {}
-    data = {"revision": str(match.revision), "draws": str(turn.get("draws", 0)),
-            "claimed": str(turn.get("claimed", 0))}
-    if place:
-        x, y, o = place["cell"]
-        data.update(tile="".join(map(str, place["corners"])), cell=f"{o}({x},{y})",
-                    corners="-".join(map(str, place["corners"])))
-    return data
-
-
 def save_turn(referee: Balanced, match: Match, turn: dict) -> requests.Response:
     url = reverse("tournament:match_turn_add", kwargs={"slug": "spring-open", "match_id": match.pk})
-    return referee.post(url, data=next_turn_form(match, turn),
+    return referee.post(url, data=entry_form(turn, match.revision),
                         headers={"HX-Request": "true", "X-CSRFToken": referee.cookies["csrftoken"]})
 
 

@@ -24,7 +24,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.examples import examples
-from tests.factories import fresh, import_record, played_record, seated_names, truncated
+from tests.factories import (
+    entry_form,
+    fresh,
+    import_record,
+    played_record,
+    seated_names,
+    truncated,
+)
 from tournament import engine
 from tournament.models import AuditEntry, Match, Round, RoundEnd, Turn
 
@@ -119,15 +126,7 @@ def _fuzzed(base: dict[str, Any], field: str, value: Any) -> dict[str, Any]:
 def _board_turn(match: Match) -> dict[str, str]:
     """A legal next turn of round 2 as the entry screen posts it."""
     view = engine.simulated_match_record(names=seated_names(match), seed=3)
-    turn = view["rounds"][1]["turns"][6]
-    place = turn.get("place") or {}
-    data = {"revision": str(match.revision), "draws": str(turn.get("draws", 0)),
-            "claimed": str(turn.get("claimed", 0))}
-    if place:
-        x, y, o = place["cell"]
-        data.update(tile="".join(map(str, place["corners"])), cell=f"{o}({x},{y})",
-                    corners="-".join(map(str, place["corners"])))
-    return data
+    return entry_form(view["rounds"][1]["turns"][6], match.revision)
 
 
 TURN_FIELDS = ["revision", "player", "tile", "cell", "corners", "draws", "claimed"]
