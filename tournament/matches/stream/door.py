@@ -171,7 +171,6 @@ class Door:
                 if not streams:
                     del counts[key]
 
-
     def _give_back(self, shared: ClaimedTry) -> None:
         try:
             shared.right()
