@@ -8,6 +8,9 @@ import pytest
 from django.test import Client
 
 from tests.conftest import STAFF_PASSWORD
+from tests.factories import fresh, match_at
+from tournament.matches.scorers import scorer_path, table_scorer
+from tournament.models import MatchEntry
 
 pytestmark = pytest.mark.django_db
 
@@ -50,3 +53,26 @@ def test_each_answer_names_its_login_and_a_new_login_is_named_anew(referee, make
     assert again.get("/")["X-Kept-For"] not in {named, "-"}
     assert logged_in("tania-second").get("/")["X-Kept-For"] not in {named, "-"}
     assert first.post("/logout/")["X-Kept-For"] == "-"
+
+
+def test_a_scorer_phone_is_named_by_its_session_so_its_page_is_kept_as_shown(tournament):
+    """A table's scorer phone has no login: its answers name its browser's session (not
+    ``-``, under which the worker asks the server for the page again after every write),
+    the same over its page and its writes; another phone is named otherwise, and a visitor
+    without a session is nobody."""
+    tournament.match_entry = MatchEntry.TABLES
+    tournament.save(update_fields=["match_entry"])
+    match = match_at(tournament=tournament, started=True)
+    link = scorer_path(table_scorer(match=match))
+    phone, other = Client(REMOTE_ADDR="10.0.0.1"), Client(REMOTE_ADDR="10.0.0.2")
+    assert phone.get(link)["X-Kept-For"] == "-"  # a link opened binds nothing, keeps nothing
+    assert phone.post(link).status_code == 302
+    named = phone.get(match.get_absolute_url())["X-Kept-For"]
+    assert named != "-"
+    written = phone.post(f"{match.get_absolute_url()}turns/", {
+        "revision": fresh(match).revision, "player": "0", "tile": "555", "cell": "U(0,0)",
+        "draws": "0", "claimed": "25"}, HTTP_HX_REQUEST="true")
+    assert written.status_code == 200 and written["X-Kept-For"] == named
+    other.post(link)
+    assert other.get(match.get_absolute_url())["X-Kept-For"] not in {named, "-"}
+    assert Client().get(match.get_absolute_url())["X-Kept-For"] == "-"

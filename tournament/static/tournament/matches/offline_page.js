@@ -4,7 +4,10 @@
  * no write of the match waits in the tablet's queue (queue.js). The page is the server's
  * answers put together (the page opened, each write's answer swapped into #match), so it is
  * kept without asking the server for it again: a tablet's write costs the server its write
- * alone. The worker keeps it for this login only, with at most a few others. */
+ * alone. The worker keeps it for this login only, with at most a few others.
+ * The first time, the worker runs the page only once it has started (controllerchange): the
+ * page is then kept as the server has it (the worker asks for it once), so that a tablet that
+ * saved a turn in its first seconds, then lost the network and reloaded, finds its page. */
 (function () {
   "use strict";
   var script = document.currentScript;
@@ -34,7 +37,14 @@
     }, 1500);
   }
 
+  // the worker now runs this page (the first time: it started after the page opened): the
+  // page kept as the server has it ("-": no login named, the worker asks the server)
+  function workerStarted() { keepPage("-"); }
+
   document.addEventListener("DOMContentLoaded", keepWorker);
+  if (navigator.serviceWorker) {
+    navigator.serviceWorker.addEventListener("controllerchange", workerStarted);
+  }
   document.addEventListener("htmx:afterSwap", function (event) {
     var queue = window.triominosQueue;
     var detail = event.detail;
