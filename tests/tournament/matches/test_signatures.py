@@ -353,3 +353,4 @@ def test_the_public_page_says_signed_by_all(tournament, client):
         assert sign_on_scorer(phone, match, seat).status_code == 302
     response = client.get(url(match, "match"))
     assert response.context["confirmed_by"] == "seats"
+    assert b'data-confirmed="seats"' in response.content
