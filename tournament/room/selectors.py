@@ -11,6 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
+from tournament.matches.signatures import signing_states
 from tournament.models import (
     Announcement,
     AuditEntry,
@@ -23,7 +24,6 @@ from tournament.models import (
     TableScorer,
     Tournament,
 )
-from tournament.matches.signatures import signing_states
 from tournament.names import split_name, surname_sort_key
 from tournament.room.clock import late, match_progress, session_clock
 from tournament.seating.selectors import seating_by_player, session_attention, session_seating
