@@ -15,6 +15,7 @@ from tests.factories import (
     fresh,
     match_at,
     played_record,
+    rounds_confirmed,
     truncated,
 )
 from tournament.matches.scorers import ScorerActor, scorer_path
@@ -354,3 +355,24 @@ def test_the_public_page_says_signed_by_all(tournament, client):
     response = client.get(url(match, "match"))
     assert response.context["confirmed_by"] == "seats"
     assert b'data-confirmed="seats"' in response.content
+
+
+def test_the_score_sheet_prints_each_seats_code_and_link(tournament, referee_client):
+    by_tables(tournament)
+    html = referee_client.get(f"/t/{tournament.slug}/sessions/1/sheets.pdf?html").content.decode()
+    for table in tournament.sessions.get().tables.all():
+        scorer = table_scorer(match=table.match)
+        for seat in range(table.seats.count()):
+            assert f">{seat_code(scorer, seat)}</span>" in html
+            assert f">http://testserver{seat_path(scorer, seat)}</span>" in html
+
+
+def test_the_public_page_says_confirmed_by_a_referee_after_a_dispute(tournament, referee,
+                                                                     client):
+    tournament.match_rounds = 1
+    tournament.save(update_fields=["match_rounds"])
+    match, phone = one_round_entered(tournament)
+    assert sign_on_scorer(phone, match, 0, word="dispute", reason="recount").status_code == 302
+    rounds_confirmed(match=fresh(match), user=referee)
+    response = client.get(url(match, "match"))
+    assert response.context["confirmed_by"] == "referee"
