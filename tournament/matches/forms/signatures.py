@@ -7,6 +7,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from tournament.kit.seats import seat_letter
 from tournament.matches.services.signatures import REASON_MAX_LENGTH
 from tournament.matches.signatures import CODE_LENGTH
 
@@ -48,4 +49,5 @@ class SeatCodeSignForm(RoundSignForm):
 
     def __init__(self, *args, names: list[str], **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["seat"].choices = list(enumerate(names))
+        self.fields["seat"].choices = [(seat, f"{seat_letter(seat)} · {name}")
+                                       for seat, name in enumerate(names)]

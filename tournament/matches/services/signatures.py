@@ -20,6 +20,7 @@ from django.utils.formats import time_format
 from django.utils.translation import gettext as _
 
 from tournament.kit.attempts import LockedOut, TryLimit, try_claim
+from tournament.kit.seats import seat_letter
 from tournament.matches.reading.replayed_match import ReplayedMatch
 from tournament.matches.scorers import ScorerActor
 from tournament.matches.services.rounds import round_confirmed
@@ -161,7 +162,7 @@ def round_sign(*, match: Match, user: ScorerActor, seen_revision: int, round_ind
         name = rows.names[seat]
         write.audit(
             AuditEntry.Action.ROUND_SIGNED if agreed else AuditEntry.Action.ROUND_DISPUTED,
-            f"round {round_index + 1}: seat {seat + 1} ({name}) "
+            f"round {round_index + 1}: seat {seat_letter(seat)} ({name}) "
             f"{'agreed' if agreed else 'disputed'}"
             f" {'from its own phone' if own_phone else 'on the scorer phone'}",
             {"round": round_index, "seat": seat, "digest": current[:12], "agreed": agreed,

@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.views import View
 
 from tournament.kit.forms import add_service_errors
+from tournament.kit.seats import seat_letter
 from tournament.matches.forms.signatures import RoundSignForm, SeatCodeSignForm
 from tournament.matches.reading.rows import match_with_tournament
 from tournament.matches.scorers import ScorerActor, device_of
@@ -70,7 +71,7 @@ def _signed(request, match: Match, form, *, seat: int, device: str,
         except ValidationError as error:
             return error
     messages.success(request, _("Seat %(seat)s: your word on round %(number)s is saved.")
-                     % {"seat": seat + 1, "number": data["round"]})
+                     % {"seat": seat_letter(seat), "number": data["round"]})
     return None
 
 
