@@ -18,6 +18,7 @@ from tests.factories import (
     rounds_confirmed,
     truncated,
 )
+from tournament.core.tournaments import staff_role_grant
 from tournament.matches.scorers import ScorerActor, scorer_path
 from tournament.matches.services import match_record_import, match_round_end
 from tournament.matches.services.scorers import scorer_hand_over, table_scorer
@@ -37,6 +38,7 @@ from tournament.models import (
     RefereeCall,
     Round,
     RoundSignature,
+    StaffRole,
 )
 
 pytestmark = pytest.mark.django_db
@@ -376,3 +378,19 @@ def test_the_public_page_says_confirmed_by_a_referee_after_a_dispute(tournament,
     rounds_confirmed(match=fresh(match), user=referee)
     response = client.get(url(match, "match"))
     assert response.context["confirmed_by"] == "referee"
+
+
+def test_another_tables_referee_and_another_organiser_cannot_decide(
+        tournament, referee_of_table_2, make_tournament, make_user, client):
+    match, phone = one_round_entered(tournament)
+    assert sign_on_scorer(phone, match, 1, word="dispute", reason="wrong total").status_code == 302
+    confirm = url(match, "match_round_confirm", number=1)
+    client.force_login(referee_of_table_2)
+    assert client.post(confirm, {"revision": fresh(match).revision}).status_code == 403
+    other = make_tournament(slug="autumn-open", name="Autumn open")
+    stranger = make_user("otto-organiser")
+    staff_role_grant(tournament=other, user=stranger, role=StaffRole.Role.ORGANISER)
+    client.force_login(stranger)
+    assert client.post(confirm, {"revision": fresh(match).revision}).status_code == 403
+    assert fresh(match).rounds.get(index=0).confirmed_at is None
+    assert signing(match).frozen
