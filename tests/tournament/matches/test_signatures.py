@@ -394,3 +394,33 @@ def test_another_tables_referee_and_another_organiser_cannot_decide(
     assert client.post(confirm, {"revision": fresh(match).revision}).status_code == 403
     assert fresh(match).rounds.get(index=0).confirmed_at is None
     assert signing(match).frozen
+
+
+def racks_posted(match) -> dict:
+    """Round 1's racks as the round's page posts them again, as entered, with a reason."""
+    end = fresh(match).rounds.get(index=0).ends.current().get()
+    data = {"revision": fresh(match).revision, "reason": "recounted", "page": "round_end"}
+    for seat, rack in enumerate(end.racks):
+        if isinstance(rack, int):
+            data.update({f"rack_{seat}": "", f"total_{seat}": str(rack)})
+        else:
+            data[f"rack_{seat}"] = " ".join(rack)
+    return data
+
+
+def test_the_frozen_scorer_phones_write_is_refused_with_its_code(tournament, referee):
+    match, phone = one_round_entered(tournament)
+    assert sign_on_scorer(phone, match, 0, word="dispute", reason="recount").status_code == 302
+    before = (fresh(match).revision, AuditEntry.objects.filter(match=match).count())
+    response = phone.post(url(match, "match_round_end", number=1), racks_posted(match))
+    assert response.status_code == 400
+    codes = [e.code for e in response.context["form"].non_field_errors().as_data()]
+    assert codes == ["round-disputed"]
+    assert (fresh(match).revision, AuditEntry.objects.filter(match=match).count()) == before
+    # the referee's own correction is not frozen: the seats then sign the corrected round
+    tablet = Client()
+    tablet.force_login(referee)
+    assert tablet.post(url(match, "match_round_end", number=1),
+                         racks_posted(match)).status_code == 302
+    assert not signing(match).frozen
+    assert sign_on_scorer(phone, match, 0).status_code == 302
