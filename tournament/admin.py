@@ -22,6 +22,7 @@ from tournament.models import (
     Registration,
     Round,
     RoundEnd,
+    RoundSignature,
     Seat,
     Session,
     SessionAuditEntry,
@@ -296,6 +297,15 @@ class TableScorerAdmin(ReadOnlyAdmin):
 
     list_display = ["match", "device", "bound_at", "locked", "changed_at"]
     fields = ["match", "device", "bound_at", "locked", "changed_at"]
+
+
+@admin.register(RoundSignature)
+class RoundSignatureAdmin(ReadOnlyAdmin):
+    """A seat's word on a round (tournament.matches.signatures): written by the services, an
+    append-only entry, shown here."""
+
+    list_display = ["at", "round", "seat", "agreed", "reason", "device", "own_phone"]
+    fields = ["round", "seat", "digest", "agreed", "reason", "device", "own_phone", "at"]
 
 
 @admin.register(RatingChange)

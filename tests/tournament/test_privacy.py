@@ -27,6 +27,7 @@ from tournament.core.tournaments import staff_role_grant, tournament_create
 from tournament.kit.table_codes import table_code
 from tournament.matches.scorers import scorer_token, table_scorer
 from tournament.matches.services import match_record_import_and_confirm
+from tournament.matches.signatures import seat_token
 from tournament.models import (
     Category,
     League,
@@ -133,7 +134,10 @@ def addresses(installation) -> list[str]:
         "table": [1, 2],
         # a table's scorer link: each match's own, and one guessed
         "token": [scorer_token(match.pk, table_scorer(match=match).salt)
-                  for match in Match.objects.order_by("pk")] + ["A" * 22],
+                  for match in Match.objects.order_by("pk")]
+        # and each seat's own link (every seat signs a round)
+        + [seat_token(table_scorer(match=match), 0) for match in Match.objects.order_by("pk")]
+        + ["A" * 22],
     }
     urls = set()
     for name, pattern in named_patterns():

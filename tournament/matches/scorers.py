@@ -73,9 +73,11 @@ def scorer_path(scorer: TableScorer) -> str:
 @dataclass(frozen=True)
 class ScorerActor:
     """Who writes when a table's scorer phone does: no user, a device. The write path reads
-    ``scorer_device`` into the audit (``AuditEntry.device``)."""
+    ``scorer_device`` into the audit (``AuditEntry.device``). ``seat``: a seat signing a
+    round (``tournament.matches.signatures``) on that device, rather than the scorer."""
 
     scorer_device: str
+    seat: int | None = None
     is_authenticated: bool = False
     is_active: bool = False
     is_superuser: bool = False

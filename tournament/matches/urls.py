@@ -1,6 +1,7 @@
 """The addresses of a match (in the "tournament" namespace): the page and entry screen, sheet
 mode, the turn preview and writes, corrections and insertions, ends of rounds,
-the audit log, the record; a table's scorer link, its hand-over and take-over."""
+the audit log, the record; a table's scorer link, its hand-over and take-over; the seats'
+signatures of a round, on the scorer phone or through a seat's own link."""
 
 from django.urls import path
 
@@ -13,6 +14,7 @@ from tournament.matches.views import (
     records,
     scorers,
     sheet_mode,
+    signatures,
 )
 
 MATCH = "t/<slug:slug>/matches/<int:match_id>/"
@@ -46,4 +48,8 @@ urlpatterns = [
     path(f"{MATCH}scorer/hand-over/", scorers.ScorerHandOverView.as_view(),
          name="match_scorer_hand_over"),
     path(f"{MATCH}scorer/lock/", scorers.ScorerLockView.as_view(), name="match_scorer_lock"),
+    # every seat signs: on the scorer phone passed round, or from a seat's own phone
+    path(f"{MATCH}sign/", signatures.RoundSignView.as_view(), name="match_round_sign"),
+    path("s/<int:match_id>/<str:token>/seat/", signatures.SeatLinkView.as_view(),
+         name="seat_link"),
 ]

@@ -27,7 +27,7 @@ from tournament.models.matches import (
 from tournament.models.players import Player, Registration
 from tournament.models.ratings import PlayerMerge, PlayerRating, RatingChange
 from tournament.models.room import Announcement, RefereeCall
-from tournament.models.scorers import TableScorer
+from tournament.models.scorers import RoundSignature, TableScorer
 from tournament.models.sessions import (
     CheckIn,
     Seat,
@@ -61,6 +61,7 @@ __all__ = [
     "CheckInRule",
     "Installation",
     "MatchEntry",
+    "RoundSignature",
     "TableScorer",
     "League",
     "Match",

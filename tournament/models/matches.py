@@ -304,6 +304,8 @@ class AuditEntry(AppendOnlyEntry):
         SCORER_BOUND = "scorer-bound", _("a phone became the table's scorer")
         SCORER_HANDED_OVER = "scorer-handed-over", _("the score sheet handed to another phone")
         SCORER_LOCKED = "scorer-locked", _("a referee took over the table (link locked)")
+        ROUND_SIGNED = "round-signed", _("a seat agreed with a round")
+        ROUND_DISPUTED = "round-disputed", _("a seat disputed a round")
 
     match = models.ForeignKey(
         Match, models.CASCADE, related_name="audit_entries", verbose_name=_("match")

@@ -4,10 +4,12 @@ entered by the tables (``Session.entry_by_tables``; tournament.matches.scorers).
 from __future__ import annotations
 
 from django.db import models
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from tournament.models.matches import Match
+from tournament.models.base import AppendOnlyEntry
+from tournament.models.matches import Match, Round
 
 
 class TableScorer(models.Model):
@@ -34,3 +36,35 @@ class TableScorer(models.Model):
 
     def __str__(self) -> str:
         return f"{self.match_id}: {self.device or '-'}"
+
+
+class RoundSignature(AppendOnlyEntry):
+    """A seat's word on a round as it stood: agreed, or disputed with its reason
+    (``tournament.matches.signatures``). ``digest`` names the round's content signed (its
+    current turns and end, its scores and the match's totals): a correction makes a new
+    digest, and the signatures of the old one no longer count. ``device``: the phone it was
+    given on (the table's scorer phone, passed round, or the seat's own)."""
+
+    round = models.ForeignKey(
+        Round, models.CASCADE, related_name="signatures", verbose_name=_("round")
+    )
+    seat = models.PositiveSmallIntegerField(_("seat"), help_text=_("The seat order, from 0."))
+    digest = models.CharField(_("round signed"), max_length=64)
+    agreed = models.BooleanField(_("agreed"))
+    reason = models.TextField(_("reason"), blank=True)
+    device = models.CharField(_("device"), max_length=32, blank=True)
+    own_phone = models.BooleanField(_("from the seat's own phone"), default=False)
+
+    class Meta:
+        verbose_name = _("round's signature")
+        verbose_name_plural = _("rounds' signatures")
+        ordering = ["round", "at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "seat", "digest"],
+                                    name="round_signature_once_per_seat"),
+            models.CheckConstraint(condition=Q(agreed=True) | ~Q(reason=""),
+                                   name="round_signature_dispute_has_reason"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round_id}: seat {self.seat} {'agreed' if self.agreed else 'disputed'}"

@@ -15,6 +15,7 @@ from tournament.kit.seats import seat_letter
 from tournament.kit.table_codes import table_code, table_code_printed
 from tournament.kit.tables import RANKING_TEXT_COLUMNS
 from tournament.matches.scorers import scorer_path, table_scorer
+from tournament.matches.signatures import seat_code, seat_path
 from tournament.models import Match, Session, Table, Tournament
 from tournament.names import split_name, surname_sort_key
 from tournament.printing import selectors
@@ -37,6 +38,10 @@ class ScoreSheet:
     address: str
     qr: str
     scorer_link: str = ""
+    #: When the table keeps its own score: each seat's code, printed beside its name, and
+    #: its own link, to sign the rounds (``tournament.matches.signatures``).
+    seat_codes: tuple[str, ...] = ()
+    seat_links: tuple[str, ...] = ()
 
 
 def match_address(*, site_root: str, slug: str, match_id: int) -> str:
@@ -65,9 +70,15 @@ def score_sheets(
         layout = ScoreSheetLayout(players=len(names), rules=sheet_rules)
         match = getattr(table, "match", None)
         scorer_link = ""
+        seat_codes: tuple[str, ...] = ()
+        seat_links: tuple[str, ...] = ()
         if match is not None and session.entry_by_tables:
             # the table's private link: the sheet is the staff's, and its table's
-            scorer_link = address = urljoin(site_root, scorer_path(table_scorer(match=match)))
+            scorer = table_scorer(match=match)
+            scorer_link = address = urljoin(site_root, scorer_path(scorer))
+            seat_codes = tuple(seat_code(scorer, seat) for seat in range(len(names)))
+            seat_links = tuple(urljoin(site_root, seat_path(scorer, seat))
+                               for seat in range(len(names)))
         elif match is not None:
             address = match_address(site_root=site_root, slug=tournament.slug, match_id=match.pk)
         else:
@@ -83,6 +94,8 @@ def score_sheets(
                     address=address,
                     qr=qr,
                     scorer_link=scorer_link,
+                    seat_codes=seat_codes,
+                    seat_links=seat_links,
                 )
             )
     return sheets

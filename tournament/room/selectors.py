@@ -9,7 +9,9 @@ from typing import Any
 from django.db.models import Count, Exists, Max, OuterRef, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
+from tournament.matches.signatures import signing_states
 from tournament.models import (
     Announcement,
     AuditEntry,
@@ -60,7 +62,9 @@ def board(*, session: Session, now: datetime.datetime | None = None) -> dict[str
     Each row: ``number``, ``match_id``, ``match_url``, ``players`` (names), ``totals``,
     ``status`` (one of the statuses above), ``round`` (the round in play or last, from 1),
     ``needs`` (codes: ``call``, ``decision``, ``illegal``, ``round-end``, ``confirm``,
-    ``no-scorer``: a table that keeps its own score and has no scorer phone yet, ``late``), ``call`` (the open call or None), ``last_entry`` (a datetime or None: the
+    ``no-scorer``: a table that keeps its own score and has no scorer phone yet, ``disputed``:
+    a seat disputes the round to sign, ``signing``: its seats sign it, ``late``), ``signed``
+    (the seats that signed the round to sign and the seats, or None), ``call`` (the open call or None), ``last_entry`` (a datetime or None: the
     last entry a person made, the time's end left out),
     ``referees`` (names).
     """
@@ -94,6 +98,8 @@ def board(*, session: Session, now: datetime.datetime | None = None) -> dict[str
     scored = set(TableScorer.objects.filter(match__table__session=session).filter(
         Q(locked=True) | ~Q(device="")).values_list("match_id", flat=True)
     ) if session.entry_by_tables else set()
+    # the tables that keep their own score: the seats' signatures of the round to sign
+    signing = signing_states(session=session) if session.entry_by_tables else {}
     referees = _referees(tournament)
     target = tournament.effective_target
     rows = []
@@ -121,7 +127,13 @@ def board(*, session: Session, now: datetime.datetime | None = None) -> dict[str
             status = IN_ROUND
         else:
             status = NOT_STARTED
-        if waiting.get("rounds_to_confirm"):
+        signed = None
+        if match_id in signing:
+            # the seats confirm: disputed (a referee decides), or signed k/n
+            _index, state = signing[match_id]
+            signed = (state.signed, state.seats)
+            needs.append("disputed" if state.disputed else "signing")
+        elif waiting.get("rounds_to_confirm"):
             needs.append("confirm")
         if (session.entry_by_tables and match_id not in scored
                 and status_value != Match.Status.CONFIRMED):
@@ -143,11 +155,13 @@ def board(*, session: Session, now: datetime.datetime | None = None) -> dict[str
             "round": (index + 1) if index is not None else None,
             "needs": needs,
             "call": call,
+            "signed": signed,
             "last_entry": last_entries.get(match_id),
             "referees": referees.get(table["number"], []) + referees.get(None, []),
         })
-    weight = {"call": 0, "illegal": 1, "decision": 2, "round-end": 3, "confirm": 4,
-              "no-scorer": 5, "late": 6}
+    # the engine's problems first, then a dispute, then what the seats or a referee confirm
+    weight = {"call": 0, "illegal": 1, "decision": 2, "disputed": 3, "round-end": 4,
+              "confirm": 5, "signing": 6, "no-scorer": 7, "late": 8}
     rows.sort(key=lambda row: (min((weight[need] for need in row["needs"]), default=9),
                                row["status"] == CONFIRMED, row["number"]))
     return {"clock": clock, "rows": rows, "calls": len(calls)}
@@ -161,6 +175,8 @@ def needs_label(code: str) -> str:
         "illegal": _("an illegal turn"),
         "round-end": _("the round's end to enter"),
         "confirm": _("a round to confirm"),
+        "disputed": _("disputed"),
+        "signing": pgettext("the seats' signatures of a round, then k/n", "signed"),
         "no-scorer": _("waiting for the scorer"),
         "late": _("will not finish in time"),
     }[code]

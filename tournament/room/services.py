@@ -36,6 +36,7 @@ from tournament.models import (
     Tournament,
 )
 from tournament.room.clock import session_clock
+from tournament.sessions.calls import table_call
 
 #: The limits of a session's time and of the extra minutes, in minutes.
 MAX_MINUTES = 600
@@ -231,9 +232,6 @@ def _match_time_up(match_id: int, user) -> None:
 #: (docs/guides/room.md, "Calling a referee").
 CALL_ADDRESS_LIMIT = TryLimit(scope="call-address", tries=5, seconds=15 * 60)
 CALL_TABLE_LIMIT = TryLimit(scope="call-table", tries=20, seconds=15 * 60)
-#: A table's call repeated within this time of its last one is that call: answered as
-#: called, with nothing written (no version raised, no log line).
-CALL_REPEAT = timedelta(minutes=1)
 
 
 def _call_limits(*, tournament_id: int, number: int, address: str | None):
@@ -283,23 +281,11 @@ def call_make(*, table: Table, reason: str, code: str, address: str | None = Non
             raise ValidationError(
                 _("Session %(number)s is not in play: there is no referee to call.")
                 % {"number": session.number}, code="session-not-in-play")
-        now = timezone.now()
-        call = RefereeCall.objects.filter(table=table, answered_at__isnull=True).first()
-        if call is not None and now - call.last_called_at < CALL_REPEAT:
+        call = table_call(table=table, reason=reason)
+        if call is None:
             # a phone calling again and again: the call stands, nothing is written
             write.nothing_changed()
-            return call
-        if call is not None:
-            call.times += 1
-            call.reason = reason
-            call.last_called_at = now
-            call.save(update_fields=["times", "reason", "last_called_at"])
-        else:
-            call = RefereeCall.objects.create(session=session, table=table, reason=reason,
-                                              called_at=now, last_called_at=now)
-        # each call a line of the log, a repeated one with its own reason and its count
-        _log(session, None, SessionAuditEntry.Action.CALLED,
-             SessionAuditEntry.code("call", table.number, call.reason, call.times))
+            return RefereeCall.objects.get(table=table, answered_at__isnull=True)
         return call
 
 

@@ -33,7 +33,9 @@ from tests.factories import (
     truncated,
 )
 from tournament import engine
-from tournament.models import AuditEntry, Match, Round, RoundEnd, Turn
+from tournament.matches.scorers import ScorerActor, scorer_path, table_scorer
+from tournament.matches.signatures import round_to_sign, seat_code, seat_path
+from tournament.models import AuditEntry, Match, MatchEntry, Round, RoundEnd, RoundSignature, Turn
 
 # slow: Hypothesis's values posted to every field of the recording
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
@@ -75,6 +77,7 @@ def _written(match: Match) -> tuple:
         Round.objects.filter(match=match).count(),
         RoundEnd.objects.filter(round__match=match).count(),
         AuditEntry.objects.filter(match=match).count(),
+        RoundSignature.objects.filter(round__match=match).count(),
     )
 
 
@@ -383,3 +386,40 @@ def test_record_upload_fields(tournament, referee_client, field, value):
         if response.status_code >= 400:
             assert _written(match) == before
         transaction.set_rollback(True)
+
+
+@pytest.fixture
+def signing(tournament):
+    """Table 1's match, entered by the table: round 1 closed by its scorer phone; that phone
+    (a bound client) and the round's signing form as the phone posts it for seat 0."""
+    tournament.match_entry = MatchEntry.TABLES
+    tournament.save(update_fields=["match_entry"])
+    match = Match.objects.filter(table__session__tournament=tournament, table__number=1).get()
+    phone = Client(REMOTE_ADDR="10.0.0.1")
+    link = scorer_path(table_scorer(match=match))
+    assert phone.post(link).status_code == 302
+    phone_actor = ScorerActor(scorer_device=phone.session["table_scorer"]["device"])
+    import_record(match, phone_actor, truncated(played_record(match=match, seed=3), rounds=1))
+    match = fresh(match)
+    state = round_to_sign(match=match)
+    form = {"round": "1", "digest": state.digest, "word": "agree", "reason": "",
+            "seat": "0", "code": seat_code(table_scorer(match=match), 0)}
+    return match, phone, form
+
+
+def _signatures_written(match: Match) -> int:
+    return RoundSignature.objects.filter(round__match=match).count()
+
+
+@FUZZ
+@given(field=st.sampled_from(["round", "digest", "word", "reason", "seat", "code"]),
+       value=VALUES)
+def test_round_sign_on_the_scorer_phone_and_by_a_seat_link(signing, field, value):
+    match, phone, form = signing
+    with example():
+        _post(phone, match, _url(match, "match_round_sign"), _fuzzed(form, field, value))
+        own = {key: form[key] for key in ("round", "digest", "word", "reason")}
+        if field in own:
+            _post(Client(REMOTE_ADDR="10.0.0.2"), match,
+                  seat_path(table_scorer(match=match), 1), _fuzzed(own, field, value))
+        assert _signatures_written(match) <= 2

@@ -14,7 +14,8 @@ from tests.conftest import BOTH_CACHES
 from tests.factories import seated_session, tournament_with_players
 from tournament.kit.table_codes import ALPHABET, LENGTH, table_code, table_code_printed
 from tournament.models import RefereeCall, SessionAuditEntry, StaffRole, Tournament
-from tournament.room.services import CALL_ADDRESS_LIMIT, CALL_REPEAT, CALL_TABLE_LIMIT
+from tournament.room.services import CALL_ADDRESS_LIMIT, CALL_TABLE_LIMIT
+from tournament.sessions.calls import CALL_REPEAT
 
 pytestmark = [pytest.mark.django_db, *BOTH_CACHES]
 

@@ -14,7 +14,14 @@ from django.utils.translation import gettext as _
 from tournament import engine
 from tournament.matches.reading.replayed_match import ReplayedMatch
 from tournament.matches.reading.replayed_rounds import ReplayedRound, TranslatedProblem, TurnLine
-from tournament.matches.services.write import WriteResult, checked_decision, match_write, whole
+from tournament.matches.services.write import (
+    MatchWrite,
+    WriteResult,
+    checked_decision,
+    match_write,
+    whole,
+)
+from tournament.matches.signatures import signatures_record
 from tournament.models import AuditEntry, Match, Round, RoundEnd
 
 #: A rack as entered: tile names, or the total value left when the tiles were not noted.
@@ -181,6 +188,67 @@ def _turn_numbers(turns: Sequence[TurnLine]) -> str:
     return ", ".join(str(turn.number) for turn in turns)
 
 
+def round_confirmed(write: MatchWrite, *, round_index: int,
+                    by_seats: bool = False) -> tuple[Round, ReplayedMatch]:
+    """Confirm round ``round_index`` inside ``write``, or refuse it (``ValidationError``):
+    the one confirmation of a round, by a referee (:func:`match_round_confirm`) or by every
+    seat's signature (``tournament.matches.services.signatures``, ``by_seats``). The audit
+    keeps who signed what of the round. Returns the round and the match replayed."""
+    round_ = next((r for r in write.rows.rounds if r.index == round_index), None)
+    already = round_ is not None and round_.confirmed_at is not None
+    if round_ is not None and not already:
+        # set before the replay, which then shows the round confirmed; undone with the
+        # rest when the confirmation is refused
+        round_.confirmed_at = timezone.now()
+        round_.confirmed_by = write.author
+    replay = write.replay(from_round=round_index)
+    round_view = next((r for r in replay.rounds if r.index == round_index), None)
+    number = {"number": round_index + 1}
+    if round_view is None or not round_view.closed:
+        raise ValidationError(
+            _("Round %(number)s cannot be confirmed before its racks are entered.") % number,
+            code="round_not_closed")
+    if already:
+        raise ValidationError(_("Round %(number)s is already confirmed.") % number,
+                              code="already_confirmed")
+    if round_view.end_kind == Round.EndKind.UNFINISHED:  # racks entered, then a turn corrected
+        raise ValidationError(
+            _("Round %(number)s cannot be confirmed: as its turns now stand, nobody went out "
+              "and the table is not blocked. Correct its turns, or enter the missing ones.")
+            % number, code="round_unfinished")
+    if round_view.pending_decisions:
+        raise ValidationError(
+            _("Round %(number)s cannot be confirmed: decide first on the claims that differ "
+              "from the engine (turns %(turns)s).")
+            % {**number, "turns": _turn_numbers(round_view.pending_decisions)},
+            code="decisions_pending")
+    if round_view.illegal_turns:
+        raise ValidationError(
+            _("Round %(number)s cannot be confirmed: correct its illegal turns first "
+              "(turns %(turns)s).")
+            % {**number, "turns": _turn_numbers(round_view.illegal_turns)},
+            code="illegal_turns")
+    open_problems = _open_problems(round_view)
+    if open_problems:
+        raise ValidationError(
+            (_("Round %(number)s cannot be confirmed: %(problems)s. Keep the engine's "
+               "settlement or the claim (with a reason).")
+             if all(p.code == "settlement-mismatch" for p in open_problems) else
+             _("Round %(number)s cannot be confirmed: %(problems)s. Enter the racks again "
+               "(with a reason) so that they hold."))
+            % {**number, "problems": "; ".join(p.message for p in open_problems)},
+            code="open_problems")
+    round_.save(update_fields=["confirmed_at", "confirmed_by"])
+    write.audit(
+        AuditEntry.Action.ROUND_CONFIRMED,
+        f"round {round_.index + 1} confirmed" + (" by every seat's signature" if by_seats else ""),
+        {"round": round_.index, "scores": list(round_view.scores), "by_seats": by_seats,
+         # who signed what of the round, whoever confirms it (docs/guides/referee.md)
+         "signatures": signatures_record(round_.signatures.all())},
+    )
+    return round_, replay
+
+
 @whole
 def match_round_confirm(*, match: Match, user, seen_revision: int, round_index: int,
                         submission_key: str = "",
@@ -191,56 +259,7 @@ def match_round_confirm(*, match: Match, user, seen_revision: int, round_index: 
     count). ``before``: the caller's replay of the match (``match_write``)."""
     with match_write(match=match, user=user, seen_revision=seen_revision,
                      submission_key=submission_key, before=before) as write:
-        round_ = next((r for r in write.rows.rounds if r.index == round_index), None)
-        already = round_ is not None and round_.confirmed_at is not None
-        if round_ is not None and not already:
-            # set before the replay, which then shows the round confirmed; undone with the
-            # rest when the confirmation is refused
-            round_.confirmed_at = timezone.now()
-            round_.confirmed_by = write.author
-        replay = write.replay(from_round=round_index)
-        round_view = next((r for r in replay.rounds if r.index == round_index), None)
-        number = {"number": round_index + 1}
-        if round_view is None or not round_view.closed:
-            raise ValidationError(
-                _("Round %(number)s cannot be confirmed before its racks are entered.") % number,
-                code="round_not_closed")
-        if already:
-            raise ValidationError(_("Round %(number)s is already confirmed.") % number,
-                                  code="already_confirmed")
-        if round_view.end_kind == Round.EndKind.UNFINISHED:  # racks entered, then a turn corrected
-            raise ValidationError(
-                _("Round %(number)s cannot be confirmed: as its turns now stand, nobody went out "
-                  "and the table is not blocked. Correct its turns, or enter the missing ones.")
-                % number, code="round_unfinished")
-        if round_view.pending_decisions:
-            raise ValidationError(
-                _("Round %(number)s cannot be confirmed: decide first on the claims that differ "
-                  "from the engine (turns %(turns)s).")
-                % {**number, "turns": _turn_numbers(round_view.pending_decisions)},
-                code="decisions_pending")
-        if round_view.illegal_turns:
-            raise ValidationError(
-                _("Round %(number)s cannot be confirmed: correct its illegal turns first "
-                  "(turns %(turns)s).")
-                % {**number, "turns": _turn_numbers(round_view.illegal_turns)},
-                code="illegal_turns")
-        open_problems = _open_problems(round_view)
-        if open_problems:
-            raise ValidationError(
-                (_("Round %(number)s cannot be confirmed: %(problems)s. Keep the engine's "
-                   "settlement or the claim (with a reason).")
-                 if all(p.code == "settlement-mismatch" for p in open_problems) else
-                 _("Round %(number)s cannot be confirmed: %(problems)s. Enter the racks again "
-                   "(with a reason) so that they hold."))
-                % {**number, "problems": "; ".join(p.message for p in open_problems)},
-                code="open_problems")
-        round_.save(update_fields=["confirmed_at", "confirmed_by"])
-        write.audit(
-            AuditEntry.Action.ROUND_CONFIRMED,
-            f"round {round_.index + 1} confirmed",
-            {"round": round_.index, "scores": list(round_view.scores)},
-        )
+        round_, replay = round_confirmed(write, round_index=round_index)
     return WriteResult(saved=round_, replay=replay, round_index=round_.index)
 
 

@@ -48,6 +48,7 @@ from tournament.kit.transactions import retried_whole
 from tournament.matches.reading.replay import match_replay, match_replay_appended
 from tournament.matches.reading.replayed_match import ReplayedMatch
 from tournament.matches.reading.rows import MatchRows, match_rows, match_with_tournament
+from tournament.matches.signatures import disputed_round
 from tournament.models import AuditEntry, Match, MatchSubmission, Round, RoundEnd, Turn
 from tournament.ratings import services as ratings
 from tournament.sessions.services import session_write_refusal
@@ -290,6 +291,8 @@ def match_write(*, match: Match, user, seen_revision: int, submission_key: str =
             rows.match = match
         else:
             before, rows = None, match_rows(match=match)
+        if getattr(user, "scorer_device", "") and getattr(user, "seat", None) is None:
+            _refuse_disputed(rows)
         write = MatchWrite(match=match, user=user, rows=rows, before=before)
         status_before = match.status
         was_confirmed = status_before == Match.Status.CONFIRMED
@@ -318,6 +321,16 @@ def match_write(*, match: Match, user, seen_revision: int, submission_key: str =
         if status_before in Match.OVER or replay.match.status != status_before:
             versions.match_state_moved(match.pk)
         versions.results = was_confirmed or replay.match.status == Match.Status.CONFIRMED
+
+
+def _refuse_disputed(rows: MatchRows) -> None:
+    """A round a seat disputes is frozen for the table's scorer: no write of theirs to the
+    match until a referee decides (``tournament.matches.signatures``)."""
+    disputed = disputed_round(rows)
+    if disputed is not None:
+        raise ValidationError(
+            _("Round %(number)s is disputed: a referee is called, and decides before the "
+              "table writes again.") % {"number": disputed.index + 1}, code="round-disputed")
 
 
 def _audit_entry(match: Match, user, action: str, summary: str, details: dict[str, Any],

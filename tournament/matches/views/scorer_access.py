@@ -79,7 +79,8 @@ class ScorerMixin:
 
     def scorer_context(self, request, match: Match, *, url) -> dict[str, Any]:
         """The table's scorer on the match's page: to everyone, whether the table entered the
-        match (``entered_by_table``); to its phone, that it keeps the score (or no longer
+        match (``entered_by_table``) and who confirmed it (``confirmed_by``: ``seats`` or
+        ``referee``); to its phone, where the seats sign (``sign_url``), that it keeps the score (or no longer
         does); to the table's referee, when the tables keep the score, the link's
         state, the link itself and its QR code, the hand-over and the take-over."""
         context: dict[str, Any] = {"is_scorer": self.scorer_device is not None}
@@ -87,6 +88,14 @@ class ScorerMixin:
         context["entered_by_table"] = (
             match.table.session.entry_by_tables and AuditEntry.objects.filter(match=match)
             .exclude(device="").exclude(action=AuditEntry.Action.SCORER_BOUND).exists())
+        # a match over confirmed: by every seat's signature (no round confirmed by a user),
+        # or by a referee
+        context["confirmed_by"] = None
+        if context["entered_by_table"] and match.status == Match.Status.CONFIRMED:
+            by_user = match.rounds.filter(confirmed_by__isnull=False).exists()
+            context["confirmed_by"] = "referee" if by_user else "seats"
+        if self.scorer_device is not None:
+            context["sign_url"] = url("match_round_sign")
         if self.scorer_device is None and claims_match(request, match.pk):
             context["scorer_unbound"] = not can_referee(request.user, match.table)
         if (self.scorer_device is None and match.table.session.entry_by_tables

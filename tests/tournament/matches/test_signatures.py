@@ -1,0 +1,426 @@
+"""Every seat signs: each seat's word on a round, with its seat code on the table's scorer
+phone passed round, or from its own phone through its seat's link; a dispute freezing the
+round and calling a referee; every seat's agreement confirming it without one. Tried as the
+public, another table's scorer, a player of another tournament, a clumsy seat and a
+referee would (docs/guides/organiser.md, "Every seat signs")."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.test import Client
+from django.urls import reverse
+
+from tests.factories import (
+    fresh,
+    match_at,
+    played_record,
+    rounds_confirmed,
+    truncated,
+)
+from tournament.core.tournaments import staff_role_grant
+from tournament.matches.scorers import ScorerActor, scorer_path
+from tournament.matches.services import match_record_import, match_round_end
+from tournament.matches.services.scorers import scorer_hand_over, table_scorer
+from tournament.matches.services.signatures import CODE_ADDRESS_LIMIT, CODE_MATCH_LIMIT
+from tournament.matches.signatures import (
+    CODE_ALPHABET,
+    CODE_LENGTH,
+    round_to_sign,
+    seat_code,
+    seat_path,
+    signing_states,
+)
+from tournament.models import (
+    AuditEntry,
+    Match,
+    MatchEntry,
+    RefereeCall,
+    Round,
+    RoundSignature,
+    StaffRole,
+)
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def url(match, name="match_round_sign", **kwargs):
+    return reverse(f"tournament:{name}", kwargs={
+        "slug": match.table.session.tournament.slug, "match_id": match.pk, **kwargs})
+
+
+def by_tables(tournament):
+    tournament.match_entry = MatchEntry.TABLES
+    tournament.save(update_fields=["match_entry"])
+    return tournament
+
+
+def bound_phone(match, address: str = "10.0.0.1") -> Client:
+    client = Client(REMOTE_ADDR=address)
+    link = scorer_path(table_scorer(match=match))
+    assert client.post(link).status_code == 302
+    return client
+
+
+def one_round_entered(tournament, *, table: int = 1) -> tuple[Match, Client]:
+    """Table ``table``'s match with its first round entered by its scorer phone, not
+    confirmed; and that phone."""
+    by_tables(tournament)
+    match = match_at(tournament=tournament, table=table, started=True)
+    phone = bound_phone(match, address=f"10.0.{table}.1")
+    device = phone.session["table_scorer"]["device"]
+    record = truncated(played_record(match=match), rounds=1)
+    match_record_import(match=fresh(match), user=ScorerActor(scorer_device=device),
+                        seen_revision=fresh(match).revision, record=record)
+    return fresh(match), phone
+
+
+def signing(match):
+    return round_to_sign(match=fresh(match))
+
+
+def code_of(match, seat: int) -> str:
+    return seat_code(table_scorer(match=match), seat)
+
+
+def sign_on_scorer(phone, match, seat: int, *, code: str | None = None, word="agree",
+                   reason="", digest: str | None = None):
+    state = signing(match)
+    return phone.post(url(match), {
+        "round": state.round.number, "digest": digest or state.digest, "seat": seat,
+        "code": code if code is not None else code_of(match, seat), "word": word,
+        "reason": reason})
+
+
+def seat_phone(address: str = "10.9.9.9") -> Client:
+    return Client(REMOTE_ADDR=address)
+
+
+def sign_own(client, match, seat: int, *, word="agree", reason="", path=None):
+    state = signing(match)
+    return client.post(path or seat_path(table_scorer(match=match), seat), {
+        "round": state.round.number, "digest": state.digest, "word": word, "reason": reason})
+
+
+# -- the codes -----------------------------------------------------------------------------------
+
+
+def test_seat_codes_are_short_unambiguous_and_change_with_the_sheet(tournament, referee):
+    match, _phone = one_round_entered(tournament)
+    codes = [code_of(match, seat) for seat in range(4)]
+    assert len(set(codes)) == 4
+    assert all(len(c) == CODE_LENGTH and set(c) <= set(CODE_ALPHABET) for c in codes)
+    other = match_at(tournament=tournament, table=2)
+    assert codes[0] != seat_code(table_scorer(match=other), 0)
+    scorer_hand_over(match=match, user=referee)
+    assert code_of(match, 0) != codes[0]  # a new sheet: new codes, the old refused
+
+
+# -- signing on the scorer phone ----------------------------------------------------------------
+
+
+def test_every_seat_agreeing_confirms_the_round_without_a_referee(tournament):
+    match, phone = one_round_entered(tournament)
+    for seat in range(3):
+        assert sign_on_scorer(phone, match, seat).status_code == 302
+        assert fresh(match).rounds.get(index=0).confirmed_at is None
+    response = phone.get(url(match))
+    assert response.context["signing"].state.signed == 3
+    assert sign_on_scorer(phone, match, 3).status_code == 302
+    round_ = Round.objects.get(match=match, index=0)
+    assert round_.confirmed_at is not None and round_.confirmed_by is None
+    confirmed = AuditEntry.objects.get(match=match, action=AuditEntry.Action.ROUND_CONFIRMED)
+    assert confirmed.details["by_seats"] is True
+    assert sorted(s["seat"] for s in confirmed.details["signatures"]) == [0, 1, 2, 3]
+    signed = AuditEntry.objects.filter(match=match, action=AuditEntry.Action.ROUND_SIGNED)
+    assert sorted(e.details["seat"] for e in signed) == [0, 1, 2, 3]
+    assert {e.device for e in signed} == {phone.session["table_scorer"]["device"]}
+
+
+def test_a_one_round_match_signed_by_all_is_confirmed(tournament):
+    tournament.match_rounds = 1
+    tournament.save(update_fields=["match_rounds"])
+    match, phone = one_round_entered(tournament)
+    assert fresh(match).status == Match.Status.FINISHED
+    for seat in range(4):
+        assert sign_on_scorer(phone, match, seat).status_code == 302
+    assert fresh(match).status == Match.Status.CONFIRMED
+
+
+def test_a_wrong_code_is_refused_next_to_the_field_and_writes_nothing(tournament):
+    match, phone = one_round_entered(tournament)
+    revision = fresh(match).revision
+    response = sign_on_scorer(phone, match, 0, code=code_of(match, 1))  # another seat's
+    assert response.status_code == 400
+    assert [e.code for e in response.context["form"].errors.as_data()["code"]] == ["wrong-code"]
+    assert not RoundSignature.objects.exists() and fresh(match).revision == revision
+
+
+def test_typed_codes_forgive_case_spaces_and_dashes(tournament):
+    match, phone = one_round_entered(tournament)
+    code = code_of(match, 2)
+    typed = f" {code[:3].lower()}-{code[3:]} "
+    assert sign_on_scorer(phone, match, 2, code=typed).status_code == 302
+
+
+def test_guessing_codes_hits_the_limit_then_even_the_right_one_waits(tournament):
+    match, phone = one_round_entered(tournament)
+    wrong = "A" * CODE_LENGTH if code_of(match, 0) != "A" * CODE_LENGTH else "B" * CODE_LENGTH
+    for _ in range(CODE_ADDRESS_LIMIT.tries):
+        assert sign_on_scorer(phone, match, 0, code=wrong).status_code == 400
+    response = sign_on_scorer(phone, match, 0)
+    assert response.status_code == 429
+    assert [e.code for e in response.context["form"].errors.as_data()["code"]] == ["locked-out"]
+    assert not RoundSignature.objects.exists()
+
+
+def test_guesses_from_many_addresses_lock_the_match(tournament):
+    match, _phone = one_round_entered(tournament)
+    wrong = "A" * CODE_LENGTH if code_of(match, 0) != "A" * CODE_LENGTH else "B" * CODE_LENGTH
+    # the scorer phone's session, from ever-new addresses (a phone on the move, or a bot)
+    cookie = _phone.cookies
+    for n in range(CODE_MATCH_LIMIT.tries):
+        client = Client(REMOTE_ADDR=f"10.1.{n // 200}.{n % 200 + 2}")
+        client.cookies = cookie
+        assert sign_on_scorer(client, match, 0, code=wrong).status_code == 400
+    client = Client(REMOTE_ADDR="10.3.3.3")
+    client.cookies = cookie
+    assert sign_on_scorer(client, match, 0).status_code == 429
+
+
+def test_a_seat_signs_once_for_the_round_as_it_stands(tournament):
+    match, phone = one_round_entered(tournament)
+    assert sign_on_scorer(phone, match, 1).status_code == 302
+    response = sign_on_scorer(phone, match, 1)
+    assert response.status_code == 400
+    assert "already-signed" in [e.code for e in response.context["form"].non_field_errors().as_data()]
+    assert RoundSignature.objects.count() == 1
+
+
+def test_a_signature_of_the_round_before_its_correction_no_longer_counts(tournament, referee):
+    match, phone = one_round_entered(tournament)
+    before = signing(match).digest
+    for seat in range(3):
+        assert sign_on_scorer(phone, match, seat).status_code == 302
+    end = fresh(match).rounds.get(index=0).ends.current().get()
+    match_round_end(match=fresh(match), user=referee, seen_revision=fresh(match).revision,
+                    round_index=0, racks=end.racks, reason="recounted the racks")
+    state = signing(match)
+    assert state.digest != before and state.state.signed == 0
+    # the last seat signing the old round: refused, nothing confirmed
+    response = sign_on_scorer(phone, match, 3, digest=before)
+    assert response.status_code == 400
+    assert "round-changed" in [e.code for e in response.context["form"].non_field_errors().as_data()]
+    assert fresh(match).rounds.get(index=0).confirmed_at is None
+
+
+def test_a_dispute_calls_a_referee_and_freezes_the_scorer(tournament, referee_client):
+    match, phone = one_round_entered(tournament)
+    response = sign_on_scorer(phone, match, 2, word="dispute", reason="my rack was 3-4-5")
+    assert response.status_code == 302
+    call = RefereeCall.objects.get(table=match.table, answered_at__isnull=True)
+    assert call.reason == RefereeCall.Reason.DISPUTE
+    assert signing(match).frozen
+    disputed = AuditEntry.objects.get(match=match, action=AuditEntry.Action.ROUND_DISPUTED)
+    assert disputed.reason == "my rack was 3-4-5" and disputed.details["seat"] == 2
+    # the scorer's writes are refused with a code, nothing written
+    end = fresh(match).rounds.get(index=0).ends.current().get()
+    with pytest.raises(ValidationError) as refused:
+        match_round_end(match=fresh(match), user=ScorerActor(
+            scorer_device=phone.session["table_scorer"]["device"]),
+            seen_revision=fresh(match).revision, round_index=0, racks=end.racks,
+            reason="mine")
+    assert refused.value.code == "round-disputed"
+    # the other seats' agreements do not confirm a disputed round
+    for seat in (0, 1, 3):
+        assert sign_on_scorer(phone, match, seat).status_code == 302
+    assert fresh(match).rounds.get(index=0).confirmed_at is None
+    # the referee decides: confirmed as it is, with who signed what in the audit
+    response = referee_client.post(url(match, "match_round_confirm", number=1),
+                                   {"revision": fresh(match).revision})
+    assert response.status_code in (200, 302)
+    round_ = fresh(match).rounds.get(index=0)
+    assert round_.confirmed_by is not None
+    confirmed = AuditEntry.objects.get(match=match, action=AuditEntry.Action.ROUND_CONFIRMED)
+    assert confirmed.details["by_seats"] is False
+    assert {(s["seat"], s["agreed"]) for s in confirmed.details["signatures"]} == {
+        (0, True), (1, True), (2, False), (3, True)}
+
+
+def test_a_dispute_needs_a_reason(tournament):
+    match, phone = one_round_entered(tournament)
+    response = sign_on_scorer(phone, match, 0, word="dispute", reason="  ")
+    assert response.status_code == 400
+    assert [e.code for e in response.context["form"].errors.as_data()["reason"]] == [
+        "reason_required"]
+    assert not RoundSignature.objects.exists() and not RefereeCall.objects.exists()
+
+
+# -- a seat's own phone -------------------------------------------------------------------------
+
+
+def test_each_seat_signs_from_its_own_phone(tournament):
+    match, _phone = one_round_entered(tournament)
+    for seat in range(4):
+        client = seat_phone(f"10.8.0.{seat + 1}")
+        page = client.get(seat_path(table_scorer(match=match), seat))
+        assert page.status_code == 200 and page.context["seat"] == seat
+        assert sign_own(client, match, seat).status_code == 302
+    assert fresh(match).rounds.get(index=0).confirmed_at is not None
+    signatures = RoundSignature.objects.filter(round__match=match)
+    assert all(s.own_phone for s in signatures) and len({s.device for s in signatures}) == 4
+
+
+def test_a_seat_link_opens_only_its_own_seat_and_dies_with_the_sheet(tournament, referee):
+    match, _phone = one_round_entered(tournament)
+    path = seat_path(table_scorer(match=match), 1)
+    other = match_at(tournament=tournament, table=2)
+    token = path.rstrip("/").split("/")[-2]
+    # the same token on another match: no page
+    wrong = reverse("tournament:seat_link", kwargs={"match_id": other.pk, "token": token})
+    assert seat_phone().get(wrong).status_code == 404
+    scorer_hand_over(match=match, user=referee)
+    assert seat_phone().get(path).status_code == 404
+    assert sign_own(seat_phone(), match, 1, path=path).status_code == 404
+    assert not RoundSignature.objects.exists()
+
+
+def test_guessed_seat_links_hit_the_limit(tournament):
+    match, _phone = one_round_entered(tournament)
+    client = seat_phone()
+    for n in range(10):
+        bad = reverse("tournament:seat_link", kwargs={"match_id": match.pk,
+                                                      "token": f"{n:022d}"})
+        assert client.get(bad).status_code == 404
+    right = seat_path(table_scorer(match=match), 0)
+    assert client.get(right).status_code == 429
+
+
+# -- who may not --------------------------------------------------------------------------------
+
+
+def test_another_tables_scorer_and_the_public_get_no_page(tournament):
+    match, _phone = one_round_entered(tournament)
+    _other, other_phone = one_round_entered(tournament, table=2)
+    assert other_phone.get(url(match)).status_code == 404
+    assert sign_on_scorer(other_phone, match, 0).status_code == 404
+    public = Client()
+    response = public.get(url(match))
+    assert response.status_code == 302 and "/login/" in response["Location"]
+    assert not RoundSignature.objects.filter(round__match=match).exists()
+
+
+def test_a_referee_confirms_on_their_own_screen_not_here(tournament, referee_client):
+    match, _phone = one_round_entered(tournament)
+    assert referee_client.get(url(match)).status_code == 403
+    assert referee_client.post(url(match), {"seat": 0, "code": code_of(match, 0)}).status_code == 403
+
+
+def test_a_player_of_another_tournament_cannot_sign_here(tournament, make_tournament):
+    match, _phone = one_round_entered(tournament)
+    elsewhere = by_tables(make_tournament(slug="autumn-open", name="Autumn open"))
+    theirs = match_at(tournament=elsewhere, started=True)
+    their_phone = bound_phone(theirs, address="10.7.7.7")
+    # their scorer phone, their own seat link's token, on this tournament's match
+    assert sign_on_scorer(their_phone, match, 0).status_code == 404
+    token = seat_path(table_scorer(match=theirs), 0).rstrip("/").split("/")[-2]
+    path = reverse("tournament:seat_link", kwargs={"match_id": match.pk, "token": token})
+    assert seat_phone().get(path).status_code == 404
+    assert not RoundSignature.objects.filter(round__match=match).exists()
+
+
+# -- the board -----------------------------------------------------------------------------------
+
+
+def test_the_board_says_signed_k_of_n_and_disputed(tournament, referee_client):
+    match, phone = one_round_entered(tournament)
+    two, phone_two = one_round_entered(tournament, table=2)
+    assert sign_on_scorer(phone, match, 0).status_code == 302
+    assert sign_on_scorer(phone_two, two, 3, word="dispute", reason="count again").status_code == 302
+    states = signing_states(session=match.table.session)
+    assert states[match.pk][1].signed == 1 and not states[match.pk][1].disputed
+    assert states[two.pk][1].disputed
+    page = referee_client.get(reverse("tournament:room_board", kwargs={"slug": tournament.slug}))
+    rows = {row["number"]: row for row in page.context["rows"]}
+    assert "signing" in rows[1]["needs"] and rows[1]["signed"] == (1, 4)
+    assert "disputed" in rows[2]["needs"]
+
+
+def test_the_public_page_says_signed_by_all(tournament, client):
+    tournament.match_rounds = 1
+    tournament.save(update_fields=["match_rounds"])
+    match, phone = one_round_entered(tournament)
+    for seat in range(4):
+        assert sign_on_scorer(phone, match, seat).status_code == 302
+    response = client.get(url(match, "match"))
+    assert response.context["confirmed_by"] == "seats"
+    assert b'data-confirmed="seats"' in response.content
+
+
+def test_the_score_sheet_prints_each_seats_code_and_link(tournament, referee_client):
+    by_tables(tournament)
+    html = referee_client.get(f"/t/{tournament.slug}/sessions/1/sheets.pdf?html").content.decode()
+    for table in tournament.sessions.get().tables.all():
+        scorer = table_scorer(match=table.match)
+        for seat in range(table.seats.count()):
+            assert f">{seat_code(scorer, seat)}</span>" in html
+            assert f">http://testserver{seat_path(scorer, seat)}</span>" in html
+
+
+def test_the_public_page_says_confirmed_by_a_referee_after_a_dispute(tournament, referee,
+                                                                     client):
+    tournament.match_rounds = 1
+    tournament.save(update_fields=["match_rounds"])
+    match, phone = one_round_entered(tournament)
+    assert sign_on_scorer(phone, match, 0, word="dispute", reason="recount").status_code == 302
+    rounds_confirmed(match=fresh(match), user=referee)
+    response = client.get(url(match, "match"))
+    assert response.context["confirmed_by"] == "referee"
+
+
+def test_another_tables_referee_and_another_organiser_cannot_decide(
+        tournament, referee_of_table_2, make_tournament, make_user, client):
+    match, phone = one_round_entered(tournament)
+    assert sign_on_scorer(phone, match, 1, word="dispute", reason="wrong total").status_code == 302
+    confirm = url(match, "match_round_confirm", number=1)
+    client.force_login(referee_of_table_2)
+    assert client.post(confirm, {"revision": fresh(match).revision}).status_code == 403
+    other = make_tournament(slug="autumn-open", name="Autumn open")
+    stranger = make_user("otto-organiser")
+    staff_role_grant(tournament=other, user=stranger, role=StaffRole.Role.ORGANISER)
+    client.force_login(stranger)
+    assert client.post(confirm, {"revision": fresh(match).revision}).status_code == 403
+    assert fresh(match).rounds.get(index=0).confirmed_at is None
+    assert signing(match).frozen
+
+
+def racks_posted(match) -> dict:
+    """Round 1's racks as the round's page posts them again, as entered, with a reason."""
+    end = fresh(match).rounds.get(index=0).ends.current().get()
+    data = {"revision": fresh(match).revision, "reason": "recounted", "page": "round_end"}
+    for seat, rack in enumerate(end.racks):
+        if isinstance(rack, int):
+            data.update({f"rack_{seat}": "", f"total_{seat}": str(rack)})
+        else:
+            data[f"rack_{seat}"] = " ".join(rack)
+    return data
+
+
+def test_the_frozen_scorer_phones_write_is_refused_with_its_code(tournament, referee):
+    match, phone = one_round_entered(tournament)
+    assert sign_on_scorer(phone, match, 0, word="dispute", reason="recount").status_code == 302
+    before = (fresh(match).revision, AuditEntry.objects.filter(match=match).count())
+    response = phone.post(url(match, "match_round_end", number=1), racks_posted(match))
+    assert response.status_code == 400
+    codes = [e.code for e in response.context["form"].non_field_errors().as_data()]
+    assert codes == ["round-disputed"]
+    assert (fresh(match).revision, AuditEntry.objects.filter(match=match).count()) == before
+    # the referee's own correction is not frozen: the seats then sign the corrected round
+    tablet = Client()
+    tablet.force_login(referee)
+    assert tablet.post(url(match, "match_round_end", number=1),
+                         racks_posted(match)).status_code == 302
+    assert not signing(match).frozen
+    assert sign_on_scorer(phone, match, 0).status_code == 302
