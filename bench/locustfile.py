@@ -21,6 +21,13 @@ tables are spread over their rounds 1 to 3 (``bench_room_setup``):
   the server refuses (taken, or not fitting) at the cost of any preview. Each write is posted as htmx and the queue post it
   (``queue.js``: ``HX-Request``, ``X-CSRFToken``, a ``submission_key``), at the revision the
   last answer gave in ``X-Match-Revision``.
+  Where the room's session is entered by the tables (``bench_room_setup --entry tables``), the
+  tablet is the table's scorer phone instead (its browser's session bound through the sheet's
+  link, no login): the same page and writes, and each round's confirmation is the seats'
+  signatures, the phone passed round (``round_sign.html``): the round's page to sign opened,
+  then each seat in turn chooses itself, types the code printed beside its name and agrees
+  (a form's post answered by a redirect to that page, which the browser follows); after the
+  last, the phone goes back to the match's page.
 - ``Phone`` (4 per table): a player's phone, on one page at a time: the standings (35%), the
   table's match by the table card's address (35%), the player's own page (20%), the session
   (10%), another drawn every 2 to 5 minutes. It polls the page's live part every 15 s as htmx
@@ -105,9 +112,11 @@ FIRST_PAGES = ("standings", "match", "player", "session", "standings", "match", 
                "match", "player", "standings", "match", "player", "standings", "match",
                "session", "standings", "match", "player", "standings", "match")
 #: The kinds of request whose p95 the room's aims are about.
-SAVES = ("save: turn", "save: round end", "save: confirm")
+SAVES = ("save: turn", "save: round end", "save: confirm", "save: sign")
 PAGES = ("match", "player", "session", "standings")
 REVISION = "X-Match-Revision"
+#: The round to sign as the page shows it (``round_sign.html``): what the seats read.
+SIGNED_DIGEST = re.compile(r'name="digest" value="([^"]*)"')
 #: The server's timings of a request (``bench/server_timing.py``): its CPU, its queries, its
 #: wall time in the worker.
 SERVER_TIMING = {metric: re.compile(rf"\b{metric};dur=([0-9.]+)") for metric in ("cpu", "db", "app")}
@@ -365,6 +374,7 @@ class Tablet(FastHttpUser):
         self.client.cookiejar.set_cookie(
             create_cookie(name, key, domain=host if "." in host else f"{host}.local"))
         gevent.sleep(paced(0, 8))  # the tablets are not all started at the same second
+        self.digest = ""  # the round the seats sign, as its page showed it
         self.load()
         self.clock = gevent.spawn(Clock(self, self.table).run)  # the entry page's clock
 
@@ -378,9 +388,10 @@ class Tablet(FastHttpUser):
                 answer.failure(f"the match page answered {answer.status_code}")
                 raise RuntimeError(f"{self.url}: {answer.status_code}")
             if b"match-page--entry" not in answer.content or REVISION not in answer.headers:
-                answer.failure("not logged in as the table's referee")
-                raise RuntimeError("the referee is not logged in: run bench_room_setup with the "
-                                   "server's settings (the same TRIOMINOS_SECRET_KEY)")
+                answer.failure("not logged in as the table's referee, nor its scorer phone")
+                raise RuntimeError("the referee is not logged in (or the scorer phone not "
+                                   "bound): run bench_room_setup with the server's settings "
+                                   "(the same TRIOMINOS_SECRET_KEY)")
             self.revision = int(answer.headers[REVISION])
         self.token = next(
             (cookie.value for cookie in self.client.cookiejar if cookie.name == "csrftoken"), "")
@@ -425,6 +436,38 @@ class Tablet(FastHttpUser):
             else:
                 answer.failure(f"preview: {answer.status_code}")
 
+    def sign_page(self) -> str:
+        """The round to sign as the scorer phone shows it: its digest (what the seats read)."""
+        with self.client.get(self.url + "sign/", name="page: sign",
+                             catch_response=True) as answer:
+            found = SIGNED_DIGEST.search(answer.text or "")
+            if answer.status_code != 200 or found is None:
+                answer.failure(f"the page to sign answered {answer.status_code}")
+                return ""
+            return found.group(1)
+
+    def sign(self, write: dict) -> None:
+        """A seat's signature on the scorer phone passed round: its seat, its code, agreed;
+        the redirect's page followed; after the last seat, the match's page again."""
+        if write["seat"] == 0 or not self.digest:
+            self.digest = self.sign_page()
+        form = {"round": str(write["round"]), "digest": self.digest,
+                "seat": str(write["seat"]), "code": self.table["codes"][write["seat"]],
+                "word": "agree", "csrfmiddlewaretoken": self.token}
+        with self.client.post(self.url + "sign/", data=form, name="save: sign",
+                              headers={"Referer": self.host + self.url + "sign/"},
+                              allow_redirects=False, catch_response=True) as answer:
+            if answer.status_code == 302:
+                answer.success()
+                self.revision += 1  # each seat's word is a write of the match
+            else:
+                answer.failure(f"sign: {answer.status_code}")
+        if write["seat"] == len(self.table["codes"]) - 1:
+            self.digest = ""
+            self.load()  # the round confirmed: back to the match's page, at its revision
+        else:
+            self.digest = self.sign_page() or self.digest
+
     @task
     def write(self):
         write = self.next_write
@@ -450,6 +493,9 @@ class Tablet(FastHttpUser):
         elif write["kind"] == "end":
             gevent.sleep(gap * 2)  # the racks counted and typed
             self.save(f"rounds/{write['round']}/end/", write["form"], name="save: round end")
+        elif write["kind"] == "sign":
+            gevent.sleep(gap * 0.5)  # the phone passed to the seat, its code typed
+            self.sign(write)
         else:
             gevent.sleep(gap)
             self.save(f"rounds/{write['round']}/confirm/", {}, name="save: confirm")

@@ -17,27 +17,28 @@ import pytest
 from django.core.management import call_command
 
 from bench.management.commands.bench_room_knee import knee
-from tournament.models import Match
+from tournament.models import AuditEntry, Match
 
 LOCUSTFILE = Path(__file__).resolve().parents[2] / "bench" / "locustfile.py"
 PACE = 0.05
 
 
-@pytest.mark.slow
-@pytest.mark.django_db(transaction=True)
-def test_a_small_room_runs_without_an_error_and_counts_every_kind(live_server, tmp_path):
+def small_room(live_server, tmp_path, *, entry: str) -> tuple[dict, dict, dict, int]:
+    """A room of 4 tables (``entry``: who enters its matches) played by Locust until its last
+    table's third round is confirmed: the room, the figures, that table and that round."""
     room_file = tmp_path / "room.json"
     call_command("bench_room_setup", tables=4, sessions_before=1, out=str(room_file),
-                 stdout=io.StringIO())
+                 entry=entry, stdout=io.StringIO())
     room = json.loads(room_file.read_text())
     last = room["tables"][-1]  # caught in its third round, its first two confirmed
-    to_confirm = next(i for i, write in enumerate(last["writes"]) if write["kind"] == "confirm")
-    confirmed = last["writes"][to_confirm]["round"]
-    assert confirmed == 3
+    confirming = {"confirm", "sign"}
+    to_confirm = max(i for i, write in enumerate(last["writes"])
+                     if write["kind"] in confirming and write["round"] == 3)
+    assert last["writes"][to_confirm]["round"] == 3
     # the slowest pace of every write up to that confirmation, the round's end counted twice,
     # and a second for each answer: a loaded machine (CI, -n 2) answers each write slowly, and
-    # the tablet waits for one before it sends the next
-    seconds = math.ceil((to_confirm + 2) * (15 * PACE + 1) + 8 * PACE + 5)
+    # the tablet waits for one before it sends the next (a seat's signature: two requests)
+    seconds = math.ceil((to_confirm + 2) * (15 * PACE + 2) + 8 * PACE + 5)
     summary = tmp_path / "summary.json"
     # every placed tile with a cell where it does not fit tapped first: the server's preview
     # (the only one the page asks for) is among the kinds counted
@@ -49,8 +50,19 @@ def test_a_small_room_runs_without_an_error_and_counts_every_kind(live_server, t
          "--run-time", f"{seconds}s", "--only-summary", "--loglevel", "ERROR"],
         env=env, capture_output=True, text=True, timeout=seconds + 90)
     figures = json.loads(summary.read_text())
-
     assert figures["errors"] == 0 and run.returncode == 0, run.stdout + run.stderr[-3000:]
+    return room, figures, last, to_confirm
+
+
+def third_round(table: dict):
+    match = Match.objects.get(pk=int(table["match"].rstrip("/").rsplit("/", 1)[-1]))
+    return match, match.rounds.get(index=2)
+
+
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+def test_a_small_room_runs_without_an_error_and_counts_every_kind(live_server, tmp_path):
+    room, figures, last, to_confirm = small_room(live_server, tmp_path, entry="referees")
     assert (figures["tables"], figures["phones"]) == (4, 16)
     kinds = figures["kinds"]
     assert {"save: turn", "save: round end", "save: confirm", "preview", "poll: match",
@@ -68,11 +80,33 @@ def test_a_small_room_runs_without_an_error_and_counts_every_kind(live_server, t
     assert figures["save"]["count"] == sum(kinds[name]["count"] for name in (
         "save: turn", "save: round end", "save: confirm"))
     # the writes reached the database: the last table's third round is confirmed
-    match = Match.objects.get(pk=int(last["match"].rstrip("/").rsplit("/", 1)[-1]))
+    match, confirmed = third_round(last)
     assert match.revision >= last["revision"] + to_confirm + 1
-    assert match.rounds.get(index=confirmed - 1).confirmed_at is not None
+    assert confirmed.confirmed_at is not None
     # the room spread over rounds 1 to 3: the first table in its first, the last in its third
     assert room["tables"][0]["revision"] == 0 and last["revision"] > 2
+
+
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+def test_a_room_whose_tables_keep_their_score_signs_its_rounds(live_server, tmp_path):
+    """The tables' scorer phones make the writes, and every seat signs each round on its
+    table's phone, passed round: the last signature confirms it, no referee's."""
+    room, figures, last, to_confirm = small_room(live_server, tmp_path, entry="tables")
+    assert room["entry"] == "tables" and all(len(table["codes"]) == 4 for table in room["tables"])
+    kinds = figures["kinds"]
+    assert {"save: turn", "save: round end", "save: sign", "page: sign"} <= set(kinds)
+    assert "save: confirm" not in kinds
+    assert figures["save"]["count"] == sum(kinds[name]["count"] for name in (
+        "save: turn", "save: round end", "save: sign"))
+    match, confirmed = third_round(last)
+    assert match.revision >= last["revision"] + to_confirm + 1
+    assert confirmed.confirmed_at is not None
+    signed = AuditEntry.objects.filter(match=match, action=AuditEntry.Action.ROUND_SIGNED)
+    assert {entry.details["seat"] for entry in signed if entry.details["round"] == 2} == {
+        0, 1, 2, 3}
+    assert set(AuditEntry.objects.filter(match=match, action=AuditEntry.Action.ROUND_SIGNED)
+               .values_list("device", flat=True)) == {f"bench-{match.pk}"}
 
 
 def test_the_knee_is_the_most_tables_within_both_aims_and_no_error():

@@ -19,6 +19,15 @@ each turn (the board mode's form), each round's end (the racks shown) and its co
 Every write raises the match's revision by one, so a tablet finds its place in the list from
 the revision the server answers (``X-Match-Revision``).
 
+With ``--entry tables`` the session's matches are entered by the tables (docs/guides/
+organiser.md, "Tables that keep their own score"): each table's scorer phone is bound
+beforehand through its link, as a phone that opened it and said so (a browser's session
+holding the binding, in the room file instead of the referee's), the seats' codes are in the
+room file, and each round's confirmation is the four seats' signatures on the scorer phone,
+passed round (``{"kind": "sign", "round": n, "seat": s}``: each a write of its own, the last
+one confirming the round). The rounds recorded beforehand are imported and confirmed by the
+table's referee, as a referee takes a table over.
+
 It refuses to run when the tournament exists, unless ``--force`` (which deletes it first, with
 its players that no other tournament has).
 """
@@ -38,8 +47,13 @@ from bench.harness import build_tournament
 from tournament import engine
 from tournament.core.tournaments import staff_role_grant
 from tournament.matches.reading.rows import match_rows, match_with_tournament
+from tournament.matches.scorers import SESSION_KEY as SCORER_SESSION_KEY
+from tournament.matches.scorers import scorer_token, table_scorer
 from tournament.matches.services import match_record_import, match_round_confirm
-from tournament.models import Match, Player, Tournament
+from tournament.matches.services.scorers import scorer_bind
+from tournament.matches.signatures import seat_code
+from tournament.models import Match, MatchEntry, Player, Tournament
+from tournament.room.services import session_entry_set
 from tournament.seating.services import session_seat
 from tournament.sessions.services import session_create, session_start
 
@@ -64,11 +78,21 @@ def turn_form(turn: dict) -> dict:
     }
 
 
-def match_writes(record: dict, *, first_turns: int, first_round: int = 0) -> list[dict]:
+def match_writes(record: dict, *, first_turns: int, first_round: int = 0,
+                 signed_by: int = 0) -> list[dict]:
     """The writes of ``record`` from turn ``first_turns`` of its round ``first_round`` (0: the
     first) on, as the tablet posts them: ``{"kind": "turn", "form": ...}``, ``{"kind":
     "end", "round": n, "form": ...}`` (the racks shown), ``{"kind": "confirm", "round":
-    n}``."""
+    n}``; with ``signed_by`` seats (the tables keep the score), each round's confirmation is
+    their signatures instead, ``{"kind": "sign", "round": n, "seat": s}`` seat after seat.
+
+    >>> record = {"rounds": [{"turns": [{"player": 0, "draws": 1}], "racks": [0, 3]}]}
+    >>> [write["kind"] for write in match_writes(record, first_turns=0)]
+    ['turn', 'end', 'confirm']
+    >>> [(write["kind"], write.get("seat")) for write in match_writes(record, first_turns=1,
+    ...                                                              signed_by=2)]
+    [('end', None), ('sign', 0), ('sign', 1)]
+    """
     writes: list[dict] = []
     for index, round_ in enumerate(record["rounds"]):
         number = index + 1
@@ -83,7 +107,11 @@ def match_writes(record: dict, *, first_turns: int, first_round: int = 0) -> lis
             f"total_{seat}": str(rack)
             for seat, rack in enumerate(round_.get("racks", [])) if isinstance(rack, int)
         }})
-        writes.append({"kind": "confirm", "round": number})
+        if signed_by:
+            writes += [{"kind": "sign", "round": number, "seat": seat}
+                       for seat in range(signed_by)]
+        else:
+            writes.append({"kind": "confirm", "round": number})
     return writes
 
 
@@ -116,6 +144,20 @@ def logged_in(user) -> str:
     return session.session_key
 
 
+def bound_scorer(match: Match) -> tuple[str, list[str]]:
+    """A browser's session bound as ``match``'s scorer phone through its link (as a phone
+    that opened it and said so), and the seats' codes printed on its sheet."""
+    scorer = table_scorer(match=match)
+    device = f"bench-{match.pk}"
+    scorer_bind(match=match, token=scorer_token(match.pk, scorer.salt), device=device,
+                address=None)
+    session = SessionStore()
+    session[SCORER_SESSION_KEY] = {"device": device, "matches": [match.pk]}
+    session.create()
+    return session.session_key, [seat_code(scorer, seat)
+                                 for seat in range(match.table.seats.count())]
+
+
 class Command(BaseCommand):
     help = "Build a room in play (tables, referees, the writes to make) for the load benchmark."
 
@@ -127,8 +169,13 @@ class Command(BaseCommand):
                             help="Where the load generator reads the room (bench/room.json).")
         parser.add_argument("--force", action="store_true",
                             help="Delete the tournament bench-room first if it exists.")
+        parser.add_argument("--entry", choices=MatchEntry.values, default=MatchEntry.REFEREES,
+                            help="Who enters the session's matches: its tables' referees "
+                                 "(referees), or the tables' scorer phones, every seat "
+                                 "signing each round (tables).")
 
-    def handle(self, *args, tables, sessions_before, out, force, **options):
+    def handle(self, *args, tables, sessions_before, out, force, entry=MatchEntry.REFEREES,
+               **options):
         existing = Tournament.objects.filter(slug=SLUG).first()
         if existing is not None and not force:
             raise CommandError(f"the tournament {SLUG} exists: --force deletes it first")
@@ -145,7 +192,10 @@ class Command(BaseCommand):
             session = session_create(tournament=tournament, seed=sessions_before + 1)
             session_seat(session=session)
             session_start(session=session)
-            room = {"slug": SLUG, "session": session.number, "tables": []}
+            by_tables = entry == MatchEntry.TABLES
+            if by_tables:
+                session = session_entry_set(session=session, match_entry=entry)
+            room = {"slug": SLUG, "session": session.number, "entry": entry, "tables": []}
             User = get_user_model()
             matches = list(Match.objects.filter(table__session=session)
                            .select_related("table__session__tournament")
@@ -176,6 +226,9 @@ class Command(BaseCommand):
                             match=match_with_tournament(match.pk).get(), user=user,
                             seen_revision=revision, round_index=round_index,
                         ).replay.match.revision
+                seats = match.table.seats.count()
+                cookie, codes = (bound_scorer(match_with_tournament(match.pk).get())
+                                 if by_tables else (logged_in(user), []))
                 room["tables"].append({
                     "number": number,
                     "match": f"/t/{SLUG}/matches/{match.pk}/",
@@ -184,12 +237,14 @@ class Command(BaseCommand):
                                     .values_list("player_id", flat=True)),
                     "referee": username,
                     "password": PASSWORD,
-                    "session_cookie": [settings.SESSION_COOKIE_NAME, logged_in(user)],
+                    "session_cookie": [settings.SESSION_COOKIE_NAME, cookie],
+                    "codes": codes,
                     "revision": revision,
-                    "writes": match_writes(record, first_turns=first, first_round=first_round),
+                    "writes": match_writes(record, first_turns=first, first_round=first_round,
+                                           signed_by=seats if by_tables else 0),
                 })
             room["players"] = list(tournament.registrations.values_list("player_id", flat=True))
         Path(out).parent.mkdir(parents=True, exist_ok=True)
         Path(out).write_text(json.dumps(room, indent=1))
-        self.stdout.write(f"{SLUG}: {tables} tables in play, session {session.number}; "
+        self.stdout.write(f"{SLUG}: {tables} tables in play ({entry}), session {session.number}; "
                           f"{len(room['players'])} players; the room written to {out}")
