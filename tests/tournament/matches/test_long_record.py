@@ -24,7 +24,7 @@ from tournament.kit.cached_pages import CSRF_MARKER
 from tournament.matches import services
 from tournament.matches.reading import replay as replay_module
 from tournament.matches.reading import replay_cache
-from tournament.matches.views.base import REVISION_HOLE
+from tournament.matches.views.logs import REVISION_HOLE
 from tournament.models import Round, Turn
 
 pytestmark = pytest.mark.django_db

@@ -5,7 +5,8 @@ The views themselves, by page: ``page.py`` (the match page: the public's match r
 screen and the referee's entry screen), ``entry.py`` (board mode's writes: a turn, its
 preview, undo, a decision, a round's end and confirmation), ``corrections.py`` (correcting or
 inserting a turn), ``sheet_mode.py`` (sheet mode: a round typed in from its paper score
-sheet), ``records.py`` (the record's download and upload, the audit log).
+sheet), ``records.py`` (the record's download and upload, the audit log); the pages' turn
+logs, and the closed rounds' log kept, in ``logs.py``.
 
 Views parse the request, call one service or selector and render. A write answers with the
 match as it now is: the ``#match`` region for htmx (the page does not reload), a redirect
@@ -18,7 +19,6 @@ the write is done and how it shows a refusal.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -27,19 +27,12 @@ from django.core.exceptions import ValidationError
 from django.http import Http404, HttpResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import redirect
-from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
 from django.urls import reverse
-from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language
 from django.views import View
 from django_htmx.http import trigger_client_event
-from django_tables2 import RequestConfig
 
-from tournament import engine
 from tournament.core.permissions import TournamentMixin, can_referee, is_organiser, is_referee
-from tournament.kit.cache import cached_copy
-from tournament.kit.cached_pages import CSRF_MARKER
 from tournament.kit.digits import ascii_number
 from tournament.kit.forms import add_service_errors
 from tournament.kit.header_values import header_text
@@ -49,10 +42,9 @@ from tournament.matches.forms.entry import RecordUploadForm, RoundEndForm, TurnF
 from tournament.matches.forms.parsing import clean_cell, clean_corners, clean_tile, small_number
 from tournament.matches.reading.replay import match_replay, match_replay_from_play
 from tournament.matches.reading.replayed_match import ReplayedMatch, ShownRound, settled_log_key
-from tournament.matches.reading.replayed_rounds import ReplayedRound
 from tournament.matches.reading.rows import match_with_tournament
 from tournament.matches.reading.turn_preview import TurnPreview, browser_scoring, turn_preview
-from tournament.matches.tables import TurnLogTable
+from tournament.matches.views.logs import kept_log, log_table
 from tournament.matches.views.scorer_access import ScorerMixin
 from tournament.models import Match
 from tournament.sessions.services import session_write_refusal
@@ -180,12 +172,6 @@ class MatchWriteMixin(MatchMixin):
 # -- the match page ----------------------------------------------------------------------------
 
 
-def _log_table(request, round_view: ReplayedRound, prefix: str, **options: Any) -> TurnLogTable:
-    table = TurnLogTable(round_view.turns, prefix=prefix, orderable=False, **options)
-    RequestConfig(request, paginate=False).configure(table)
-    return table
-
-
 class MatchPageMixin(MatchMixin):
     """Renders the match page, or its ``#match`` region for htmx, with the forms given."""
 
@@ -259,7 +245,7 @@ class MatchPageMixin(MatchMixin):
             if round_view.stored or (round_view.index < unchanged_before and round_view.confirmed)
             else
             {"round": round_view,
-             "table": _log_table(
+             "table": log_table(
                  request, round_view, f"r{round_view.number}-", **log_options,
                  body_id=f"turns-r{round_view.number}",
                  kept_rows=live.kept_lines(round_view, shown) if live is not None else ()),
@@ -276,14 +262,14 @@ class MatchPageMixin(MatchMixin):
                 context["live_url"] = self.url("match_live")
                 context["stream_url"] = self.url("match_stream")
                 if follows_apart:  # its last turns: what a turn changes
-                    context["live_log"] = {"round": live_round_view, "table": _log_table(
+                    context["live_log"] = {"round": live_round_view, "table": log_table(
                         request, live_round_view, f"r{live_round_view.number}-",
                         **log_options, last=LIVE_TURNS)}
                     context["live_turns"] = LIVE_TURNS
         if self.shows_log and from_play and replay.rounds and replay.rounds[0].stored:
             # taken (or made) as the page is rendered, after the page's own context
-            context["kept_log"] = lambda latest_open=not context["log_rounds"]: self.kept_log(
-                replay, context, log_options, latest_open=latest_open)
+            context["kept_log"] = lambda latest_open=not context["log_rounds"]: kept_log(
+                request, replay, context, log_options, latest_open=latest_open)
         context["board_round"] = live_round_view or replay.last_round
         if can_write and live is not None and live.counted:
             if live.round_over:
@@ -322,48 +308,6 @@ class MatchPageMixin(MatchMixin):
                 initial={"revision": revision})
         context.update({k: v for k, v in forms.items() if not k.endswith("_form")})
         return context
-
-    def kept_log(self, replay: ReplayedMatch, context: dict[str, Any],
-                 log_options: dict[str, Any], *, latest_open: bool) -> SafeString:
-        """The log of the closed rounds ``replay`` took from their stored scores (every
-        round before its last one), latest first: made from the whole match's replay once
-        per settled log (``settled_log_key``, the rounds' ends, the seats, the rules) and
-        kept for each way of showing it (the reader's rights, the language). Its forms'
-        revision and CSRF token are holes (``REVISION_HOLE``, ``CSRF_MARKER``) filled in at
-        each answer. So a page of a long match costs its round in play, as its live part
-        does, and the kept log's copy."""
-        stored = [round_view for round_view in replay.rounds if round_view.stored]
-        tournament = self.tournament
-        language = get_language() or ""
-        audience = (log_options["can_write"], log_options["can_decide"],
-                    bool(context.get("is_scorer")), latest_open, language)
-        shown = (KEPT_LOG_FORMAT, settled_log_key(replay), audience,
-                 [round_view.end_row.pk if round_view.end_row is not None else None
-                  for round_view in stored],
-                 [(seat.player_id, seat.name) for seat in replay.seats],
-                 tournament.rules, tournament.target,
-                 sorted(engine.record_options(tournament=tournament, match=self.match).items()))
-        digest = hashlib.sha256(repr(shown).encode()).hexdigest()
-
-        def make() -> str:
-            whole = match_replay(match=self.match)
-            rounds = whole.rounds[:len(stored)]
-            options = {**log_options, "revision": REVISION_HOLE, "csrf_token": CSRF_MARKER}
-            items = [{"round": round_view,
-                      "table": _log_table(self.request, round_view, f"r{round_view.number}-",
-                                          **options, body_id=f"turns-r{round_view.number}"),
-                      "open": latest_open and round_view is rounds[-1]}
-                     for round_view in rounds]
-            return render_to_string(KEPT_LOG_TEMPLATE, {
-                **context, "replay": whole, "kept_rounds": items,
-                "revision": REVISION_HOLE, "csrf_token": CSRF_MARKER})
-
-        flags = "".join("1" if flag else "0" for flag in audience[:4])
-        kept = cached_copy(key=f"match-log:{self.match.pk}:{flags}:{language}",
-                           version=None, make=make, digest=lambda: digest).content
-        return mark_safe(  # noqa: S308 -- made from the templates; holes filled with a number and a token
-            kept.replace(REVISION_HOLE, str(replay.match.revision))
-            .replace(CSRF_MARKER, log_options["csrf_token"]))
 
     def render_match(self, *, status: int = 200, replay: ReplayedMatch | None = None,
                      unchanged_before: int = 0, shown: ShownRound | None = None,
@@ -447,13 +391,6 @@ class MatchWriteView(MatchWriteMixin, MatchPageMixin, View):
                          refusal_text(forms), submission="refused")
 
 
-#: The closed rounds' kept log (``MatchPageMixin.kept_log``), and the hole its forms' revision
-#: leaves, filled in at each answer: markup that no escaped text can spell (their CSRF token's
-#: is the kept pages' ``CSRF_MARKER``).
-KEPT_LOG_TEMPLATE = "tournament/matches/_kept_log.html"
-REVISION_HOLE = SafeString("<kept-log:revision>")
-#: Raised when what the kept log shows is made otherwise: the copies made before are not taken.
-KEPT_LOG_FORMAT = 1
 #: The turns of the round in play the public's live part shows (the last ones).
 LIVE_TURNS = 8
 #: The response header with the match's revision after the answer (every match page answer).
