@@ -15,12 +15,15 @@ match played elsewhere). Then, through the whole Django stack (``django.test.Cli
 - **public page**: the public's match page, as a phone opens it;
 - **live part**: the public's live part (``match_live``), made again at each request (no kept
   copy, no kept replay: as after a turn saved in another worker);
+- **entry-kept**, **public-kept**: the two pages again, their closed rounds' log kept (made
+  by a request before) and the match's revision raised, as a turn saved in the round in play
+  raises it: the page made again, its closed rounds taken from the kept log;
 - **replayed turns**: the turns the engine replays for each request (``replay.REPLAYED``).
 
 CPU time (``time.process_time``, this process's: the database's work included on SQLite), the
 median of ``--requests`` for the pages; queries; the answer's size; and each figure's ratio,
-the long record's to the short one's. ``--profile KIND`` prints cProfile's 30 costliest
-functions of that request at the longest record (``upload``, ``entry``, ``public``, ``live``).
+the long record's to the short one's. ``--profile KIND`` prints cProfile's 40 costliest
+functions (cumulative, then 25 by their own time) of that request at the longest record (one of ``KINDS``).
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ from django.core.cache import caches
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management.base import BaseCommand
 from django.db import connection
+from django.db.models import F
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
@@ -45,10 +49,12 @@ from tournament import engine
 from tournament.core.tournaments import staff_role_grant, tournament_create
 from tournament.matches.reading import replay as replay_module
 from tournament.matches.reading import replay_cache
-from tournament.models import StaffRole
+from tournament.models import Match, StaffRole
 
 #: The kinds of request measured, in the order printed.
-KINDS = ("upload", "entry", "public", "live")
+KINDS = ("upload", "entry", "public", "live", "entry-kept", "public-kept")
+#: The pages measured again with the closed rounds' log kept.
+KEPT = {"entry-kept": "entry", "public-kept": "public"}
 #: The simulator plays this many turns a round, about, at four players: rounds to play.
 TURNS_PER_ROUND = 30
 
@@ -76,14 +82,17 @@ class Command(BaseCommand):
         parser.add_argument("--target", type=int, default=10_000_000)
         parser.add_argument("--seed", type=int, default=7)
         parser.add_argument("--profile", choices=KINDS, default=None)
+        parser.add_argument("--kinds", default=",".join(KINDS),
+                            help="the requests measured, comma-separated (the upload always runs)")
 
-    def handle(self, *args, turns, requests, target, seed, profile, **options):
+    def handle(self, *args, turns, requests, target, seed, profile, kinds, **options):
+        chosen = [kind for kind in KINDS if kind in kinds.split(",") or kind == "upload"]
         with throwaway_site("bench_long_record"):
             self.measure(turns=[int(t) for t in turns.split(",")], requests=max(1, requests),
-                         target=target, seed=seed, profile=profile)
+                         target=target, seed=seed, profile=profile, kinds=chosen)
 
     def measure(self, *, turns: list[int], requests: int, target: int, seed: int,
-                profile: str | None) -> None:
+                profile: str | None, kinds: list[str]) -> None:
         rounds = max(turns) // TURNS_PER_ROUND + 20
         referee = get_user_model().objects.create_user("bench-long-record-referee")
         tournament = tournament_create(name="Bench long record", slug="bench-long-record",
@@ -115,9 +124,26 @@ class Command(BaseCommand):
             rows = {"upload": self.request(upload, requests=1, profiled=profiled == "upload",
                                            status=302)}
             for kind in ("entry", "public", "live"):
+                if kind not in kinds:
+                    continue
                 client = tablet if kind == "entry" else phone
                 rows[kind] = self.request(lambda c=client, u=urls[kind]: c.get(u),
                                           requests=requests, profiled=profiled == kind)
+            for kind, page in KEPT.items():
+                if kind not in kinds:
+                    continue
+                client = tablet if page == "entry" else phone
+
+                def moved(c=client, u=urls[page], pk=match.pk):
+                    # the log made and kept, then the match's revision raised, as a turn
+                    # saved in the round in play raises it (the closed rounds as they were):
+                    # the page is made again, the kept page and replay no help
+                    c.get(u)
+                    Match.objects.filter(pk=pk).update(revision=F("revision") + 1)
+
+                rows[kind] = self.request(lambda c=client, u=urls[page]: c.get(u),
+                                          requests=requests, profiled=profiled == kind,
+                                          before=moved)
             figures[count] = {kind: (cpu, queries, size, replayed)
                               for kind, (cpu, queries, size, replayed) in rows.items()}
             match.refresh_from_db()
@@ -125,23 +151,28 @@ class Command(BaseCommand):
                 f"{count:,} turns, {len(record['rounds'])} rounds, record {len(data) / 1024:,.0f} KiB,"
                 f" match {match.status} at revision {match.revision}")
         reference = turns[0]
-        self.stdout.write(f"{'request':<8} {'turns':>7} {'CPU':>10} {'queries':>8} "
+        self.stdout.write(f"{'request':<11} {'turns':>7} {'CPU':>10} {'queries':>8} "
                           f"{'bytes':>10} {'replayed':>9}  ratio to {reference:,} turns (CPU)")
-        for kind in KINDS:
+        for kind in kinds:
             for count in turns:
                 cpu, queries, size, replayed = figures[count][kind]
                 ratio = cpu / figures[reference][kind][0] if figures[reference][kind][0] else 0
-                self.stdout.write(f"{kind:<8} {count:>7,} {cpu * 1000:>8.1f} ms {queries:>8} "
+                self.stdout.write(f"{kind:<11} {count:>7,} {cpu * 1000:>8.1f} ms {queries:>8} "
                                   f"{size:>10,} {replayed:>9,}  {ratio:.2f}")
 
-    def request(self, action, *, requests: int, profiled: bool, status: int = 200):
+    def request(self, action, *, requests: int, profiled: bool, status: int = 200,
+                before=None):
         """The median CPU time of ``requests`` runs of ``action`` (each on a cleared cache:
-        no kept page, no kept replay), the last one's queries, size and turns replayed."""
+        no kept page, no kept log, no kept replay; or after ``before``, untimed, the cache as
+        it left it but the replays), the last one's queries, size and turns replayed."""
         cpus = []
         counter = getattr(replay_module, "REPLAYED", None)  # none in code before it: -1 shown
         for _run in range(requests):
-            for cache in caches.all():
-                cache.clear()
+            if before is None:
+                for cache in caches.all():
+                    cache.clear()
+            else:
+                before()
             if counter is not None:
                 counter.clear()
             with replay_cache._lock:
@@ -157,7 +188,9 @@ class Command(BaseCommand):
             cpus.append(run.cpu)
             if profiled:
                 out = io.StringIO()
-                pstats.Stats(profiler, stream=out).sort_stats("cumulative").print_stats(40)
+                stats = pstats.Stats(profiler, stream=out)
+                stats.sort_stats("cumulative").print_stats(40)
+                stats.sort_stats("tottime").print_stats(25)
                 self.stdout.write(out.getvalue())
                 profiled = False
         replayed = counter.turns if counter is not None else -1

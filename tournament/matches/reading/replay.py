@@ -130,6 +130,17 @@ def match_replay(*, match: Match, rows: MatchRows | None = None,
     )
 
 
+def match_replay_from_play(*, match: Match) -> ReplayedMatch:
+    """``match`` replayed from its last recorded round: every closed round before it taken
+    from its stored scores (``match_rows``' ``closed_stored``: every write stores the scores
+    of each round it replays), a :attr:`ReplayedRound.stored` view without turn lines. What
+    the public's live part and the match page's round in play cost: the round in play's
+    turns, whatever the match's length (the page takes the closed rounds' log kept, made
+    once per ``settled_log_key``)."""
+    rows = match_rows(match=match, closed_stored=True)
+    return match_replay(match=match, rows=rows, settled_before=len(rows.recorded_rounds()) - 1)
+
+
 def _resumed(record: engine.MatchRecord, settled: list[Round]) -> engine.MatchReplay:
     """The engine's replay of ``record`` started after the ``settled`` rounds, from their
     stored scores (ValueError when those say the match is over)."""

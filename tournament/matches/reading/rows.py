@@ -92,7 +92,8 @@ def match_rows(*, match: Match, settled_stored: bool = False,
     confirmed (:attr:`MatchRows.closed_stored`): every write stores the scores of every round
     it replays, so a closed round's stored scores are its replay's; for a reader that shows
     none of their turns (the public's live part), whose cost is then the round in play's
-    whatever the match's length. Each round loaded so also carries its current turns' count
+    whatever the match's length; the last recorded round's turns are loaded even when it
+    is closed (the live part and the page replay it). Each round loaded so also carries its current turns' count
     and greatest id (``current_turns``, ``last_turn``: what ``settled_log_key`` reads of the
     turns not loaded).
     """
@@ -116,6 +117,10 @@ def match_rows(*, match: Match, settled_stored: bool = False,
     rows = MatchRows(match=match, seats=seats, rounds=rounds, turns={}, ends=ends,
                      closed_stored=closed_stored)
     settled = settled_rounds(rows) if settled_stored else []
+    if closed_stored and settled and not any(
+            round_.current_turns or round_.pk in ends for round_ in rounds[len(settled):]):
+        # the last recorded round is replayed (the round in play's place): its turns loaded
+        settled.pop()
     rows.unloaded = {round_.pk: round_.current_turns or 0 for round_ in settled}
     turns: dict[int, list[Turn]] = {
         round_.pk: [] for round_ in rounds if round_.pk not in rows.unloaded}

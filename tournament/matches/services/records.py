@@ -138,13 +138,17 @@ def match_record_import(
                     "names_differ")
 
         existing_rounds = {round_.index: round_ for round_ in rows.rounds}
+        # the rounds the match has not begun, in one insert (not one a round)
+        added = Round.objects.bulk_create([
+            Round(match=write.match, index=r) for r in range(len(parsed.rounds))
+            if r not in existing_rounds])
+        rows.rounds.extend(added)
+        existing_rounds.update((round_.index, round_) for round_ in added)
         last = len(parsed.rounds) - 1
         turn_count = 0
         ends = []
         for r, round_record in enumerate(parsed.rounds):
-            round_ = existing_rounds.get(r) or Round.objects.create(match=write.match, index=r)
-            if r not in existing_rounds:
-                rows.rounds.append(round_)
+            round_ = existing_rounds[r]
             turns = rows.round_turns(round_)
             for t, turn in enumerate(round_record.turns):
                 turns.append(_imported_turn(turn, round_=round_, index=t, user=user,

@@ -5,7 +5,8 @@ The views themselves, by page: ``page.py`` (the match page: the public's match r
 screen and the referee's entry screen), ``entry.py`` (board mode's writes: a turn, its
 preview, undo, a decision, a round's end and confirmation), ``corrections.py`` (correcting or
 inserting a turn), ``sheet_mode.py`` (sheet mode: a round typed in from its paper score
-sheet), ``records.py`` (the record's download and upload, the audit log).
+sheet), ``records.py`` (the record's download and upload, the audit log); the pages' turn
+logs, and the closed rounds' log kept, in ``logs.py``.
 
 Views parse the request, call one service or selector and render. A write answers with the
 match as it now is: the ``#match`` region for htmx (the page does not reload), a redirect
@@ -30,7 +31,6 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.views import View
 from django_htmx.http import trigger_client_event
-from django_tables2 import RequestConfig
 
 from tournament.core.permissions import TournamentMixin, can_referee, is_organiser, is_referee
 from tournament.kit.digits import ascii_number
@@ -40,12 +40,11 @@ from tournament.kit.markup import compact_response, json_attribute
 from tournament.matches import services
 from tournament.matches.forms.entry import RecordUploadForm, RoundEndForm, TurnForm
 from tournament.matches.forms.parsing import clean_cell, clean_corners, clean_tile, small_number
-from tournament.matches.reading.replay import match_replay
+from tournament.matches.reading.replay import match_replay, match_replay_from_play
 from tournament.matches.reading.replayed_match import ReplayedMatch, ShownRound, settled_log_key
-from tournament.matches.reading.replayed_rounds import ReplayedRound
 from tournament.matches.reading.rows import match_with_tournament
 from tournament.matches.reading.turn_preview import TurnPreview, browser_scoring, turn_preview
-from tournament.matches.tables import TurnLogTable
+from tournament.matches.views.logs import kept_log, log_table
 from tournament.matches.views.scorer_access import ScorerMixin
 from tournament.models import Match
 from tournament.sessions.services import session_write_refusal
@@ -173,12 +172,6 @@ class MatchWriteMixin(MatchMixin):
 # -- the match page ----------------------------------------------------------------------------
 
 
-def _log_table(request, round_view: ReplayedRound, prefix: str, **options: Any) -> TurnLogTable:
-    table = TurnLogTable(round_view.turns, prefix=prefix, orderable=False, **options)
-    RequestConfig(request, paginate=False).configure(table)
-    return table
-
-
 class MatchPageMixin(MatchMixin):
     """Renders the match page, or its ``#match`` region for htmx, with the forms given."""
 
@@ -244,17 +237,21 @@ class MatchPageMixin(MatchMixin):
         # the public's page following a match shows the round in play apart (``live_log``)
         follows_apart = (not self.can_write and "follow_seconds" in context
                          and live_round_view is not None)
+        # replayed from its round in play (``match_replay_from_play``): the closed rounds
+        # before it are stored views, their log kept (``kept_log``)
+        from_play = replay.rows.closed_stored
         context["log_rounds"] = [] if not self.shows_log else [
             {"round": round_view, "preserved": True}
             if round_view.stored or (round_view.index < unchanged_before and round_view.confirmed)
             else
             {"round": round_view,
-             "table": _log_table(
+             "table": log_table(
                  request, round_view, f"r{round_view.number}-", **log_options,
                  body_id=f"turns-r{round_view.number}",
                  kept_rows=live.kept_lines(round_view, shown) if live is not None else ()),
              "confirm_elsewhere": round_view is to_confirm}
             for round_view in (replay.rounds[:-1] if follows_apart else replay.rounds)
+            if not (from_play and round_view.stored)
         ]
         if not self.can_write:
             # the public's page polls its live part alone (``MatchLiveView``): the round in
@@ -265,10 +262,14 @@ class MatchPageMixin(MatchMixin):
                 context["live_url"] = self.url("match_live")
                 context["stream_url"] = self.url("match_stream")
                 if follows_apart:  # its last turns: what a turn changes
-                    context["live_log"] = {"round": live_round_view, "table": _log_table(
+                    context["live_log"] = {"round": live_round_view, "table": log_table(
                         request, live_round_view, f"r{live_round_view.number}-",
                         **log_options, last=LIVE_TURNS)}
                     context["live_turns"] = LIVE_TURNS
+        if self.shows_log and from_play and replay.rounds and replay.rounds[0].stored:
+            # taken (or made) as the page is rendered, after the page's own context
+            context["kept_log"] = lambda latest_open=not context["log_rounds"]: kept_log(
+                request, replay, context, log_options, latest_open=latest_open)
         context["board_round"] = live_round_view or replay.last_round
         if can_write and live is not None and live.counted:
             if live.round_over:
@@ -311,7 +312,11 @@ class MatchPageMixin(MatchMixin):
     def render_match(self, *, status: int = 200, replay: ReplayedMatch | None = None,
                      unchanged_before: int = 0, shown: ShownRound | None = None,
                      **forms: Any) -> HttpResponse:
-        replay = replay if replay is not None else match_replay(match=self.match)
+        if replay is None:
+            # the closed rounds' log kept, unless the answer says something of one of them
+            kept = not forms.keys() & {"decision_error_turn", "settlement_error_round"}
+            replay = (match_replay_from_play(match=self.match) if kept
+                      else match_replay(match=self.match))
         htmx = bool(self.request.htmx)
         context = self.page_context(replay, unchanged_before=unchanged_before if htmx else 0,
                                     shown=shown if htmx else None, **forms)

@@ -7,9 +7,8 @@ from django.views import View
 
 from tournament.core import freshness
 from tournament.kit.cached_pages import CachedPageMixin
-from tournament.matches.reading.replay import match_replay
+from tournament.matches.reading.replay import match_replay_from_play
 from tournament.matches.reading.replay_cache import borrowed_replay, keep_replay, kept_after
-from tournament.matches.reading.rows import match_rows
 from tournament.matches.scorers import session_claims
 from tournament.matches.views.base import MatchPageMixin
 
@@ -70,9 +69,6 @@ class MatchLiveView(MatchView):
             keep_replay(kept, results_version=results_version)
         # the closed rounds before the last one (confirmed or not) from their stored scores:
         # the live part costs the round in play, not the match's length
-        rows = match_rows(match=self.match, closed_stored=True)
-        replay = match_replay(match=self.match, rows=rows,
-                              settled_before=len(rows.recorded_rounds()) - 1)
-        response = self.render_match(replay=replay)
+        response = self.render_match(replay=match_replay_from_play(match=self.match))
         response.template_name = self.template_name
         return response
