@@ -20,6 +20,7 @@ from django_tables2 import RequestConfig
 from tournament import engine
 from tournament.kit.cache import cached_copy
 from tournament.kit.cached_pages import CSRF_MARKER
+from tournament.kit.release import release_digest
 from tournament.matches.reading.replay import match_replay
 from tournament.matches.reading.replayed_match import ReplayedMatch, settled_log_key
 from tournament.matches.reading.replayed_rounds import ReplayedRound
@@ -30,8 +31,6 @@ KEPT_LOG_TEMPLATE = "tournament/matches/_kept_log.html"
 #: The hole the kept log's forms leave for the match's revision, filled in at each answer:
 #: markup that no escaped text can spell (their CSRF token's is the kept pages' ``CSRF_MARKER``).
 REVISION_HOLE = SafeString("<kept-log:revision>")
-#: Raised when what the kept log shows is made otherwise: the copies made before are not taken.
-KEPT_LOG_FORMAT = 1
 
 
 def log_table(request, round_view: ReplayedRound, prefix: str, **options: Any) -> TurnLogTable:
@@ -60,7 +59,7 @@ def kept_log(request, replay: ReplayedMatch, context: dict[str, Any],
     language = get_language() or ""
     audience = (log_options["can_write"], log_options["can_decide"],
                 bool(context.get("is_scorer")), latest_open)
-    shown = (KEPT_LOG_FORMAT, settled_log_key(replay), audience, language,
+    shown = (release_digest(), settled_log_key(replay), audience, language,
              [round_view.end_row.pk if round_view.end_row is not None else None
               for round_view in stored],
              [(seat.player_id, seat.name) for seat in replay.seats],
