@@ -36,7 +36,7 @@ second time, apart.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -44,6 +44,7 @@ from django.db import transaction
 from django.db.models import F, OuterRef, QuerySet, Subquery, Sum
 from django.db.models.functions import Coalesce
 
+from tournament.kit.prepared import PreparedRead
 from tournament.models import Match, Tournament
 
 
@@ -180,3 +181,51 @@ def player_version(*, tournament: Tournament, player_id: int) -> int:
     of the state revisions of the matches they sit at (read with the tournament by
     :func:`tournaments_with_player_states`, else one indexed query)."""
     return _version_over(tournament, _player_matches(tournament, player_id))
+
+
+# -- a page's version before its tournament is loaded ---------------------------------------
+
+
+@dataclass(frozen=True)
+class ReadVersion:
+    """A page's version as :class:`VersionRead` reads it, with what decides whether it may
+    be answered from it: the tournament's id (the page's key) and whether it is public."""
+
+    tournament_id: int
+    is_public: bool
+    version: int
+
+
+class VersionRead:
+    """A public page's version read by its tournament's slug and the address's arguments, in
+    one query compiled once per process (:class:`~tournament.kit.prepared.PreparedRead`):
+    what a poll reads before anything else, and all that a 304 reads (``CachedPageMixin``)."""
+
+    def __init__(self, states: Callable[..., QuerySet[Match]] | None = None, **kinds: type):
+        self.states = states
+        self.read = PreparedRead(self.build, slug=str, **kinds)
+
+    def build(self, *, slug: str, **arguments) -> QuerySet[Tournament]:
+        tournaments = Tournament.objects.filter(slug=slug).order_by()
+        if self.states is not None:
+            tournaments = tournaments.annotate(
+                match_states=_states_of(self.states(OuterRef("pk"), *arguments.values())))
+            return tournaments.values_list("pk", "is_public", "results_version", "match_states")
+        return tournaments.values_list("pk", "is_public", "results_version")
+
+    def __call__(self, *, slug: str, **arguments: int) -> ReadVersion | None:
+        """The page's version, or None when there is no such tournament."""
+        row = self.read(slug=slug, **arguments)
+        if row is None:
+            return None
+        pk, is_public, results_version, *states = row
+        return ReadVersion(tournament_id=pk, is_public=bool(is_public), version=(
+            (results_version << REVISION_BITS) + int(states[0] if states else 0)))
+
+
+#: The version of a page that shows the results alone (the standings): ``page_version``.
+results_version_read = VersionRead()
+#: ``session_version`` of the session ``number``.
+session_version_read = VersionRead(_session_matches, number=int)
+#: ``player_version`` of the player ``player_id``.
+player_version_read = VersionRead(_player_matches, player_id=int)

@@ -179,8 +179,17 @@ class TournamentMixin(PermissionMixin):
         expired = self.login_expired(request)
         if expired is not None:
             return expired
+        unchanged = self.unchanged_answer(request)
+        if unchanged is not None:
+            return unchanged
         self.tournament = self.requested_tournament()
         return super().dispatch(request, *args, **kwargs)
+
+    def unchanged_answer(self, request):
+        """An answer given before the tournament is loaded (a public poll's 304 from its
+        version alone: ``CachedPageMixin.unchanged_answer``), or None: the view answers."""
+        later = getattr(super(), "unchanged_answer", None)
+        return None if later is None else later(request)
 
     def requested_tournament(self) -> Tournament:
         """The tournament of the address (404 when there is none); a view that loads an object

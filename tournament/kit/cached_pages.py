@@ -84,6 +84,10 @@ class CachedPageMixin:
         """The copy's key for this request, or None when it is made for this reader alone
         (logged in, a query string, an address not written as the site writes it, messages
         waiting to be shown)."""
+        return self.public_key(request, tournament_id=self.tournament.pk)
+
+    def public_key(self, request, *, tournament_id: int) -> str | None:
+        """``page_key`` of the tournament ``tournament_id``."""
         match = request.resolver_match
         if (
             request.user.is_authenticated
@@ -94,7 +98,33 @@ class CachedPageMixin:
         ):
             return None
         part = "fragment" if request.htmx else "page"
-        return f"page:{COPY_FORMAT}:{self.tournament.pk}:{request.path}:{get_language()}:{part}"
+        return f"page:{COPY_FORMAT}:{tournament_id}:{request.path}:{get_language()}:{part}"
+
+    #: The page's version read from its address alone, before its tournament is loaded
+    #: (``tournament.core.freshness.VersionRead``, called with the address's arguments), for
+    #: a public poll answered 304 after that one read; None: ``page_version`` of the tournament
+    #: loaded.
+    version_read = None
+    #: What ``version_read`` read for this request (``unchanged_answer``).
+    read_version = None
+
+    def unchanged_answer(self, request):
+        """With a ``version_read``: the version read, before anything else of the request
+        (kept in ``read_version``, which ``page_version`` answers), and a 304 at once when the
+        reader would be sent the public's copy of a public tournament and names its version
+        (``If-None-Match``). None otherwise: the view answers whole, privacy and all."""
+        if self.version_read is None:
+            return None
+        self.read_version = read = self.version_read(**self.kwargs)
+        if read is None or not read.is_public or "HTTP_IF_NONE_MATCH" not in request.META:
+            return None
+        key = self.public_key(request, tournament_id=read.tournament_id)
+        if key is None:
+            return None
+        not_modified = get_conditional_response(request, etag=etag(key, read.version))
+        if not_modified is None:
+            return None
+        return self.with_cache_headers(not_modified, key=key, version=read.version)
 
     def get(self, request, *args, **kwargs):
         key = self.page_key(request)
