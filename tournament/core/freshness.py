@@ -205,7 +205,7 @@ class VersionRead:
         self.states = states
         self.read = PreparedRead(self.build, slug=str, **kinds)
 
-    def build(self, *, slug: str, **arguments) -> QuerySet[Tournament]:
+    def build(self, *, slug: str, **arguments: int) -> QuerySet[Tournament, tuple[int, ...]]:
         tournaments = Tournament.objects.filter(slug=slug).order_by()
         if self.states is not None:
             tournaments = tournaments.annotate(
@@ -213,7 +213,7 @@ class VersionRead:
             return tournaments.values_list("pk", "is_public", "results_version", "match_states")
         return tournaments.values_list("pk", "is_public", "results_version")
 
-    def __call__(self, *, slug: str, **arguments: int) -> ReadVersion | None:
+    def __call__(self, *, slug: str, **arguments: int | str) -> ReadVersion | None:
         """The page's version, or None when there is no such tournament."""
         row = self.read(slug=slug, **arguments)
         if row is None:

@@ -68,7 +68,9 @@ class PreparedRead:
         return _Compiled(sql=sql, params=list(params), positions=positions,
                          converters=compiler.get_converters(columns))
 
-    def __call__(self, using: str = "default", **arguments: int | str) -> tuple | None:
+    def __call__(self, **arguments: int | str) -> tuple[Any, ...] | None:
+        """The first row of the query with these arguments (in the ``default`` database)."""
+        using = "default"
         if arguments.keys() != self.kinds.keys():
             raise TypeError(f"a prepared read takes {sorted(self.kinds)}")
         compiled = self.compiled.get(using)
