@@ -35,6 +35,9 @@ def played(make_user):
         "standings": f"/t/{slug}/standings/",
         "session": f"/t/{slug}/sessions/{session.number}/",
         "player": f"/t/{slug}/players/{player}/",
+        "match": reverse("tournament:match_live", kwargs={
+            "slug": slug, "match_id": Match.objects.get(table__session=session,
+                                                        table__number=1).pk}),
         "clock": reverse("tournament:table_clock_json",
                          kwargs={"slug": slug, "number": session.number, "table": 1}),
         "session clock": reverse("tournament:session_clock_json",
@@ -128,6 +131,22 @@ def test_the_read_versions_agree_with_the_versions_computed_apart(played):
     assert freshness.session_version_read(slug=tournament.slug, number=9).version == \
         freshness.page_version(tournament=tournament)  # no match: the results alone
     assert freshness.results_version_read(slug="no-such-open") is None
+    for match in Match.objects.filter(table__session=session):
+        assert freshness.match_version_read(slug=tournament.slug, match_id=match.pk).version \
+            == freshness.page_version(tournament=tournament, revision=match.revision)
+
+
+def test_another_tournaments_match_under_this_address_is_a_404(client, played):
+    tournament, _, _, addresses = played
+    other = tournament_with_players(players=4, slug="autumn-open")
+    seated_session(tournament=other, started=True)
+    theirs = Match.objects.get(table__session__tournament=other)
+    url = reverse("tournament:match_live", kwargs={"slug": tournament.slug,
+                                                   "match_id": theirs.pk})
+    assert freshness.match_version_read(slug=tournament.slug, match_id=theirs.pk) is None
+    etag = _ask(client, url.replace(tournament.slug, "autumn-open"))["ETag"]
+    for sent in (etag, "*", None):
+        assert _ask(client, url, sent).status_code == 404, sent
 
 
 def test_a_prepared_read_runs_its_sql_with_each_calls_arguments(played, make_user):

@@ -82,21 +82,27 @@ class CachedPageMixin:
 
     def page_key(self, request) -> str | None:
         """The copy's key for this request, or None when it is made for this reader alone
-        (logged in, a query string, an address not written as the site writes it, messages
-        waiting to be shown)."""
+        (``for_public``)."""
+        if not self.for_public(request):
+            return None
         return self.public_key(request, tournament_id=self.tournament.pk)
 
-    def public_key(self, request, *, tournament_id: int) -> str | None:
-        """``page_key`` of the tournament ``tournament_id``."""
+    def for_public(self, request) -> bool:
+        """Whether this reader is sent the public's copy: not when logged in, with a query
+        string, at an address not written as the site writes it, or with messages waiting to
+        be shown."""
         match = request.resolver_match
-        if (
+        return not (
             request.user.is_authenticated
             or request.GET
             or match is None
             or request.path != reverse(f"{match.namespace}:{match.url_name}", kwargs=match.kwargs)
             or len(messages.get_messages(request))
-        ):
-            return None
+        )
+
+    @staticmethod
+    def public_key(request, *, tournament_id: int) -> str:
+        """The key of the public's copy of this address, in the tournament ``tournament_id``."""
         part = "fragment" if request.htmx else "page"
         return f"page:{COPY_FORMAT}:{tournament_id}:{request.path}:{get_language()}:{part}"
 
@@ -109,18 +115,17 @@ class CachedPageMixin:
     read_version = None
 
     def unchanged_answer(self, request):
-        """With a ``version_read``: the version read, before anything else of the request
-        (kept in ``read_version``, which ``page_version`` answers), and a 304 at once when the
-        reader would be sent the public's copy of a public tournament and names its version
-        (``If-None-Match``). None otherwise: the view answers whole, privacy and all."""
-        if self.version_read is None:
-            return None
+        """With a ``version_read``, for a reader sent the public's copy (``for_public``): the
+        version read, before anything else of the request (kept in ``read_version``, which
+        ``page_version`` answers), and a 304 at once when the tournament is public and the
+        reader names that version (``If-None-Match``). None otherwise: the view answers
+        whole, privacy and all."""
+        if self.version_read is None or not self.for_public(request):
+            return None  # a page made for this reader alone: no version
         self.read_version = read = self.version_read(**self.kwargs)
         if read is None or not read.is_public or "HTTP_IF_NONE_MATCH" not in request.META:
             return None
         key = self.public_key(request, tournament_id=read.tournament_id)
-        if key is None:
-            return None
         not_modified = get_conditional_response(request, etag=etag(key, read.version))
         if not_modified is None:
             return None
