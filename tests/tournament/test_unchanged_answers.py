@@ -164,3 +164,14 @@ def test_a_prepared_read_runs_its_sql_with_each_calls_arguments(played, make_use
     clock = selectors.clock_read(slug=tournament.slug, number=session.number, table=1)
     assert clock.session_id == session.pk and clock.call is None
     assert clock.clock_started_at is not None and clock.clock_started_at.tzinfo is not None
+
+
+def test_another_method_than_get_is_never_answered_from_the_read(client, played):
+    """A POST (or PUT) with the ETag the poll had is refused as before, never a 200 or 304
+    given from the read."""
+    _, _, _, addresses = played
+    for name, url in addresses.items():
+        etag = _ask(client, url)["ETag"]
+        for method in (client.post, client.put):
+            answer = method(url, HTTP_IF_NONE_MATCH=etag)
+            assert answer.status_code in (403, 405), (name, method, answer.status_code)

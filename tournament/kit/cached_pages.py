@@ -115,15 +115,17 @@ class CachedPageMixin:
     read_version = None
 
     def unchanged_answer(self, request):
-        """With a ``version_read``, for a reader sent the public's copy (``for_public``): the
-        version read, before anything else of the request (kept in ``read_version``, which
-        ``page_version`` answers), and a 304 at once when the tournament is public and the
-        reader names that version (``If-None-Match``). None otherwise: the view answers
-        whole, privacy and all."""
-        if self.version_read is None or not self.for_public(request):
-            return None  # a page made for this reader alone: no version
+        """With a ``version_read``, for a poll (``If-None-Match``) of a reader sent the
+        public's copy (``for_public``): the version read, before anything else of the request
+        (kept in ``read_version``: the version the answer is made at), and a 304 at once when
+        the tournament is public and the poll names that version. None otherwise: the view
+        answers whole, privacy and all (a request without an ETag, the stream's live part
+        among them, reads its version with the tournament: ``page_version``)."""
+        if (self.version_read is None or "HTTP_IF_NONE_MATCH" not in request.META
+                or not self.for_public(request)):
+            return None  # not a poll of the public's copy: the view reads its version
         self.read_version = read = self.version_read(**self.kwargs)
-        if read is None or not read.is_public or "HTTP_IF_NONE_MATCH" not in request.META:
+        if read is None or not read.is_public:
             return None
         key = self.public_key(request, tournament_id=read.tournament_id)
         not_modified = get_conditional_response(request, etag=etag(key, read.version))
@@ -137,7 +139,8 @@ class CachedPageMixin:
             response = self.page(request, *args, **kwargs)
             patch_vary_headers(response, ("HX-Request",))
             return response
-        version = self.page_version()
+        version = self.read_version.version if self.read_version is not None \
+            else self.page_version()
         not_modified = get_conditional_response(request, etag=etag(key, version))
         if not_modified is not None:
             return self.with_cache_headers(not_modified, key=key, version=version)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 
-from django.shortcuts import redirect
+from django.shortcuts import get_object_or_404, redirect
 from django.views.generic import TemplateView, View
 from django_tables2 import RequestConfig
 
@@ -46,12 +46,20 @@ class PublicSessionView(TournamentMixin, LiveFragmentMixin, TemplateView):
     template_name = "tournament/public/session.html"
     fragment_template_name = "tournament/public/_session_tables.html"
 
-    #: The results (the seating, the sessions) and the state of each of its matches: which
-    #: is in play, which is over and its totals; a poll with nothing new is one read.
+    #: A poll with nothing new is one read.
     version_read = freshness.session_version_read
 
+    def requested_tournament(self):
+        """Read with its session's matches' state revisions: a page is one read."""
+        return get_object_or_404(
+            freshness.tournaments_with_session_states(self.kwargs["number"]),
+            slug=self.kwargs["slug"])
+
     def page_version(self) -> int:
-        return self.read_version.version
+        """The results (the seating, the sessions) and the state of each of its matches:
+        which is in play, which is over and its totals."""
+        return freshness.session_version(tournament=self.tournament,
+                                         number=self.kwargs["number"])
 
     def page(self, request, *args, **kwargs):
         session = selectors.tournament_session(tournament=self.tournament, number=kwargs["number"])
@@ -83,12 +91,20 @@ class PublicPlayerView(TournamentMixin, LiveFragmentMixin, TemplateView):
     template_name = "tournament/public/player.html"
     fragment_template_name = "tournament/public/_player_live.html"
 
-    #: The results (their rank, their seat) and the state of each of their matches: which
-    #: is in play, which is over and its totals; a poll with nothing new is one read.
+    #: A poll with nothing new is one read.
     version_read = freshness.player_version_read
 
+    def requested_tournament(self):
+        """Read with the player's matches' state revisions: a page is one read."""
+        return get_object_or_404(
+            freshness.tournaments_with_player_states(self.kwargs["player_id"]),
+            slug=self.kwargs["slug"])
+
     def page_version(self) -> int:
-        return self.read_version.version
+        """The results (their rank, their seat) and the state of each of their matches:
+        which is in play, which is over and its totals."""
+        return freshness.player_version(tournament=self.tournament,
+                                        player_id=self.kwargs["player_id"])
 
     def page(self, request, *args, **kwargs):
         page = selectors.player_page(tournament=self.tournament, player_id=kwargs["player_id"])

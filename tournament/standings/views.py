@@ -53,12 +53,12 @@ class PublicStandingsView(TournamentMixin, CachedPageMixin, TemplateView):
     template_name = "tournament/standings/standings.html"
     fragment_template_name = "tournament/standings/_live.html"
 
-    #: The results only: a turn that changes no match's state leaves the page as it is; a
-    #: poll with nothing new is one read.
+    #: A poll with nothing new is one read.
     version_read = freshness.results_version_read
 
     def page_version(self) -> int:
-        return self.read_version.version
+        """The results only: a turn that changes no match's state leaves the page as it is."""
+        return freshness.page_version(tournament=self.tournament)
 
     def page(self, request, *args, **kwargs):
         result = standings(tournament=self.tournament)

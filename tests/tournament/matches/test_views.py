@@ -133,10 +133,9 @@ def test_the_match_page_takes_a_fixed_number_of_queries(
     # current ends, current turns: whatever the match's size
     with django_assert_num_queries(7):
         assert referee_client.get(url(match)).status_code == 200
-    # the public: the page's version (read by the address, before anything else: a poll
-    # with nothing new reads no more), the match with its tournament, seats, rounds with
-    # their ends, turns (then kept: tests/.../queries)
-    with page_queries(5):
+    # the public: the match with its tournament, seats, rounds with their ends, turns (then
+    # kept: tests/.../queries)
+    with page_queries(4):
         assert client.get(url(match)).status_code == 200
 
 

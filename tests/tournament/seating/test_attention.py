@@ -224,9 +224,8 @@ def test_the_public_page_in_french_for_a_referee(referee_client, in_play):
 
 
 def test_the_public_sees_none_of_it(client, in_play, django_assert_num_queries):
-    # as before, nothing read for the staff's lines (the page's version, read by the address
-    # first, then the tournament's row)
-    with page_queries(5):
+    # as before, nothing read for the staff's lines
+    with page_queries(4):
         page = client.get(SESSION_URL, HTTP_ACCEPT_LANGUAGE="en").content.decode()
     fragment = client.get(SESSION_URL, HTTP_HX_REQUEST="true").content.decode()
     for seen in (page, fragment):

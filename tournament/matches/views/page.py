@@ -24,12 +24,12 @@ class MatchView(MatchPageMixin, CachedPageMixin, View):
 
     scorer_may = True  # the table's scorer phone: its entry screen
 
-    #: The results and this match's revision, both read before the page's data; a poll
-    #: with nothing new is one read.
+    #: A poll with nothing new is one read.
     version_read = freshness.match_version_read
 
     def page_version(self) -> int:
-        return self.read_version.version
+        """The results and this match's revision, both read before the page's data."""
+        return freshness.page_version(tournament=self.tournament, revision=self.match.revision)
 
     def for_public(self, request) -> bool:
         # a table's scorer phone, bound or no longer: its own page, not the public's copy
