@@ -45,6 +45,21 @@ def test_bench_polls_reports_every_page_and_its_304():
 
 
 @pytest.mark.django_db(transaction=True)
+def test_bench_room_requests_reports_every_request_of_the_room():
+    """Every answer's status (the 304s, the save's 200) is asserted by the command itself;
+    the clock's 304 and the polls' read one query each, the tablet's two more (its login)."""
+    lines = run("bench_room_requests", players=16, sessions=1, requests=2).splitlines()
+    rows = {line.rsplit(None, 3)[0].strip(): line.split() for line in lines[2:]}
+    assert list(rows) == ["clock 304, phone", "clock 304, tablet", "poll 304, standings",
+                          "poll 304, session", "poll 304, player", "poll 304, match",
+                          "poll kept, match", "save: turn"]
+    queries = {name: int(row[-1]) for name, row in rows.items()}
+    assert queries["clock 304, phone"] == 1 and queries["clock 304, tablet"] == 3
+    assert all(queries[f"poll 304, {page}"] == 1
+               for page in ("standings", "session", "player", "match"))
+
+
+@pytest.mark.django_db(transaction=True)
 def test_bench_polls_in_play_counts_every_poll_of_every_page():
     """Two tables, 8 phones, 30 s of the room, none of it a warm-up: each phone polls its four
     pages at 0 and 15 s (whatever their offsets, both before 30 s), so 16 polls of each page."""

@@ -36,14 +36,16 @@ second time, apart.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.db import transaction
 from django.db.models import F, OuterRef, QuerySet, Subquery, Sum
 from django.db.models.functions import Coalesce
 
+from tournament.kit.prepared import PreparedRead
 from tournament.models import Match, Tournament
 
 
@@ -115,12 +117,16 @@ def _raise_versions(*, tournament_id: int, results: bool) -> None:
 REVISION_BITS = 32
 
 
-def page_version(*, tournament: Tournament, revision: int = 0) -> int:
+def page_version(*, tournament: Tournament | None = None, revision: int = 0,
+                 results_version: int | None = None) -> int:
     """The version of a page that shows the tournament's results, and with ``revision`` a
     match as it is played (or the sum of the state revisions of the matches a page shows):
-    the results version (read with ``tournament``) above it, both read before the page's
-    data."""
-    return (tournament.results_version << REVISION_BITS) + revision
+    the results version (read with ``tournament``, or given) above it, both read before the
+    page's data."""
+    if results_version is None:
+        assert tournament is not None
+        results_version = tournament.results_version
+    return (results_version << REVISION_BITS) + revision
 
 
 def _states(matches: QuerySet[Match]) -> int:
@@ -180,3 +186,66 @@ def player_version(*, tournament: Tournament, player_id: int) -> int:
     of the state revisions of the matches they sit at (read with the tournament by
     :func:`tournaments_with_player_states`, else one indexed query)."""
     return _version_over(tournament, _player_matches(tournament, player_id))
+
+
+# -- a page's version before its tournament is loaded ---------------------------------------
+
+
+@dataclass(frozen=True)
+class ReadVersion:
+    """A page's version as :class:`VersionRead` reads it, with what decides whether it may
+    be answered from it: the tournament's id (the page's key) and whether it is public."""
+
+    tournament_id: int
+    is_public: bool
+    version: int
+
+
+class VersionRead:
+    """A public page's version read by its tournament's slug and the address's arguments, in
+    one query compiled once per process (:class:`~tournament.kit.prepared.PreparedRead`):
+    what a poll reads before anything else, and all that a 304 reads (``CachedPageMixin``).
+    ``part(tournament, *arguments)`` is what the page shows beside the results version (a sum
+    of state revisions, a match's revision), read with the tournament's row; None there: no
+    such page of the tournament."""
+
+    def __init__(self, part: Callable[..., Any] | None = None, **kinds: type):
+        self.part = part
+        self.read = PreparedRead(self.build, slug=str, **kinds)
+
+    def build(self, *, slug: str, **arguments: int) -> QuerySet[Tournament, tuple[int, ...]]:
+        tournaments = Tournament.objects.filter(slug=slug).order_by()
+        if self.part is not None:
+            tournaments = tournaments.annotate(
+                shown=self.part(OuterRef("pk"), *arguments.values()))
+            return tournaments.values_list("pk", "is_public", "results_version", "shown")
+        return tournaments.values_list("pk", "is_public", "results_version")
+
+    def __call__(self, *, slug: str, **arguments: int | str) -> ReadVersion | None:
+        """The page's version, or None when there is no such tournament (or page)."""
+        row = self.read(slug=slug, **arguments)
+        if row is None:
+            return None
+        pk, is_public, results_version, *shown = row
+        if shown and shown[0] is None:
+            return None
+        return ReadVersion(tournament_id=pk, is_public=bool(is_public),
+                           version=page_version(results_version=results_version,
+                                                revision=int(shown[0]) if shown else 0))
+
+
+def _match_revision(tournament: OuterRef, match_id: int) -> Subquery:
+    return Subquery(Match.objects.filter(pk=match_id, table__session__tournament=tournament)
+                    .order_by().values("revision")[:1])
+
+
+#: The version of a page that shows the results alone (the standings): ``page_version``.
+results_version_read = VersionRead()
+#: ``session_version`` of the session ``number``.
+session_version_read = VersionRead(
+    lambda tournament, number: _states_of(_session_matches(tournament, number)), number=int)
+#: ``player_version`` of the player ``player_id``.
+player_version_read = VersionRead(
+    lambda tournament, player: _states_of(_player_matches(tournament, player)), player_id=int)
+#: ``page_version`` of a match's page: the results and the match's revision.
+match_version_read = VersionRead(_match_revision, match_id=int)

@@ -179,8 +179,18 @@ class TournamentMixin(PermissionMixin):
         expired = self.login_expired(request)
         if expired is not None:
             return expired
+        unchanged = self.unchanged_answer(request) if request.method in ("GET", "HEAD") else None
+        if unchanged is not None:
+            return unchanged
         self.tournament = self.requested_tournament()
         return super().dispatch(request, *args, **kwargs)
+
+    def unchanged_answer(self, request):
+        """An answer to a GET given before the tournament is loaded (a public poll's 304 from
+        its version alone: ``CachedPageMixin.unchanged_answer``; a clock's figures), or None:
+        the view answers (any other method among them: refused or handled by the view)."""
+        later = getattr(super(), "unchanged_answer", None)
+        return None if later is None else later(request)
 
     def requested_tournament(self) -> Tournament:
         """The tournament of the address (404 when there is none); a view that loads an object

@@ -82,19 +82,56 @@ class CachedPageMixin:
 
     def page_key(self, request) -> str | None:
         """The copy's key for this request, or None when it is made for this reader alone
-        (logged in, a query string, an address not written as the site writes it, messages
-        waiting to be shown)."""
+        (``for_public``)."""
+        if not self.for_public(request):
+            return None
+        return self.public_key(request, tournament_id=self.tournament.pk)
+
+    def for_public(self, request) -> bool:
+        """Whether this reader is sent the public's copy: not when logged in, with a query
+        string, at an address not written as the site writes it, or with messages waiting to
+        be shown."""
         match = request.resolver_match
-        if (
+        return not (
             request.user.is_authenticated
             or request.GET
             or match is None
             or request.path != reverse(f"{match.namespace}:{match.url_name}", kwargs=match.kwargs)
             or len(messages.get_messages(request))
-        ):
-            return None
+        )
+
+    @staticmethod
+    def public_key(request, *, tournament_id: int) -> str:
+        """The key of the public's copy of this address, in the tournament ``tournament_id``."""
         part = "fragment" if request.htmx else "page"
-        return f"page:{COPY_FORMAT}:{self.tournament.pk}:{request.path}:{get_language()}:{part}"
+        return f"page:{COPY_FORMAT}:{tournament_id}:{request.path}:{get_language()}:{part}"
+
+    #: The page's version read from its address alone, before its tournament is loaded
+    #: (``tournament.core.freshness.VersionRead``, called with the address's arguments), for
+    #: a public poll answered 304 after that one read; None: ``page_version`` of the tournament
+    #: loaded.
+    version_read = None
+    #: What ``version_read`` read for this request (``unchanged_answer``).
+    read_version = None
+
+    def unchanged_answer(self, request):
+        """With a ``version_read``, for a poll (``If-None-Match``) of a reader sent the
+        public's copy (``for_public``): the version read, before anything else of the request
+        (kept in ``read_version``: the version the answer is made at), and a 304 at once when
+        the tournament is public and the poll names that version. None otherwise: the view
+        answers whole, privacy and all (a request without an ETag, the stream's live part
+        among them, reads its version with the tournament: ``page_version``)."""
+        if (self.version_read is None or "HTTP_IF_NONE_MATCH" not in request.META
+                or not self.for_public(request)):
+            return None  # not a poll of the public's copy: the view reads its version
+        self.read_version = read = self.version_read(**self.kwargs)
+        if read is None or not read.is_public:
+            return None
+        key = self.public_key(request, tournament_id=read.tournament_id)
+        not_modified = get_conditional_response(request, etag=etag(key, read.version))
+        if not_modified is None:
+            return None
+        return self.with_cache_headers(not_modified, key=key, version=read.version)
 
     def get(self, request, *args, **kwargs):
         key = self.page_key(request)
@@ -102,7 +139,8 @@ class CachedPageMixin:
             response = self.page(request, *args, **kwargs)
             patch_vary_headers(response, ("HX-Request",))
             return response
-        version = self.page_version()
+        version = self.read_version.version if self.read_version is not None \
+            else self.page_version()
         not_modified = get_conditional_response(request, etag=etag(key, version))
         if not_modified is not None:
             return self.with_cache_headers(not_modified, key=key, version=version)

@@ -46,8 +46,11 @@ class PublicSessionView(TournamentMixin, LiveFragmentMixin, TemplateView):
     template_name = "tournament/public/session.html"
     fragment_template_name = "tournament/public/_session_tables.html"
 
+    #: A poll with nothing new is one read.
+    version_read = freshness.session_version_read
+
     def requested_tournament(self):
-        """Read with its session's matches' state revisions: a poll is one read."""
+        """Read with its session's matches' state revisions: a page is one read."""
         return get_object_or_404(
             freshness.tournaments_with_session_states(self.kwargs["number"]),
             slug=self.kwargs["slug"])
@@ -88,8 +91,11 @@ class PublicPlayerView(TournamentMixin, LiveFragmentMixin, TemplateView):
     template_name = "tournament/public/player.html"
     fragment_template_name = "tournament/public/_player_live.html"
 
+    #: A poll with nothing new is one read.
+    version_read = freshness.player_version_read
+
     def requested_tournament(self):
-        """Read with the player's matches' state revisions: a poll is one read."""
+        """Read with the player's matches' state revisions: a page is one read."""
         return get_object_or_404(
             freshness.tournaments_with_player_states(self.kwargs["player_id"]),
             slug=self.kwargs["slug"])

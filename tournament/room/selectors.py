@@ -4,13 +4,15 @@ projector's views (a fixed number of queries each, whatever the session's size).
 from __future__ import annotations
 
 import datetime
+from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Count, Exists, Max, OuterRef, Q
+from django.db.models import Count, Exists, Max, OuterRef, Q, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
+from tournament.kit.prepared import PreparedRead
 from tournament.matches.signatures import signing_states
 from tournament.models import (
     Announcement,
@@ -21,6 +23,7 @@ from tournament.models import (
     RoundEnd,
     Session,
     StaffRole,
+    Table,
     TableScorer,
     Tournament,
 )
@@ -29,6 +32,63 @@ from tournament.room.clock import late, match_progress, session_clock
 from tournament.seating.selectors import seating_by_player, session_attention, session_seating
 from tournament.sessions.selectors import session_now
 from tournament.standings.selectors import standings
+
+
+@dataclass(frozen=True)
+class ClockRead:
+    """What a ``clock.json`` answers from (``ClockView``), read by its address in one query:
+    the session's clock fields, its tournament's id and whether it is public, and for a
+    table its open call (None: no call open)."""
+
+    tournament_id: int
+    is_public: bool
+    session_id: int
+    clock_seconds: int | None
+    clock_started_at: datetime.datetime | None
+    clock_elapsed: int
+    time_up_at: datetime.datetime | None
+    call: tuple[int, int, str] | None = None
+
+
+_SESSION_CLOCK = ("clock_seconds", "clock_started_at", "clock_elapsed", "time_up_at")
+
+
+def _table_clock(*, slug: str, number: int, table: int):
+    calls = (RefereeCall.objects.filter(table=OuterRef("pk"), answered_at__isnull=True)
+             .order_by("called_at", "pk"))
+    return (
+        Table.objects.filter(session__tournament__slug=slug, session__number=number,
+                             number=table).order_by()
+        .annotate(call_id=Subquery(calls.values("pk")[:1]),
+                  call_times=Subquery(calls.values("times")[:1]),
+                  call_reason=Subquery(calls.values("reason")[:1]))
+        .values_list("session__tournament_id", "session__tournament__is_public", "session_id",
+                     *(f"session__{name}" for name in _SESSION_CLOCK),
+                     "call_id", "call_times", "call_reason"))
+
+
+def _session_clock(*, slug: str, number: int):
+    return (Session.objects.filter(tournament__slug=slug, number=number).order_by()
+            .values_list("tournament_id", "tournament__is_public", "pk", *_SESSION_CLOCK))
+
+
+_table_clock_read = PreparedRead(_table_clock, slug=str, number=int, table=int)
+_session_clock_read = PreparedRead(_session_clock, slug=str, number=int)
+
+
+def clock_read(*, slug: str, number: int, table: int | None = None) -> ClockRead | None:
+    """The clock of session ``number`` (and the open call of its table ``table``) by the
+    address's arguments, in one query compiled once per process; None when there is no
+    such session or table."""
+    if table is None:
+        row = _session_clock_read(slug=slug, number=number)
+        return None if row is None else ClockRead(*row[:7])
+    row = _table_clock_read(slug=slug, number=number, table=table)
+    if row is None:
+        return None
+    call_id, times, reason = row[7:]
+    return ClockRead(*row[:7], call=None if call_id is None else (call_id, times, reason))
+
 
 #: The board's statuses, in the order a table needs a person (most first).
 NOT_STARTED, IN_ROUND, SETTLING, TO_CONFIRM, CONFIRMED = (

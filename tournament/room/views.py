@@ -41,7 +41,7 @@ from tournament.kit.formats import duration
 from tournament.kit.forms import add_service_errors
 from tournament.models import Announcement, RefereeCall, Session, Table
 from tournament.room import selectors, services
-from tournament.room.clock import session_clock
+from tournament.room.clock import clock_at, session_clock
 from tournament.room.forms import (
     AnnouncementForm,
     CallForm,
@@ -66,47 +66,63 @@ class ClockView(TournamentMixin, View):
     A page's clock counts down by itself (``clock.js``) and asks again every 20 seconds only
     to learn of a change: the answer carries an ETag named by what it says but the seconds
     left (the clock's state, its time set, when it last started and what it ran before; the
-    table's open call), and a 304 when that did not move, after the session's row and the
-    table's open call are read. ``version`` in the answer names the same: the script keeps
-    counting when a copy it is given (its browser's, after a 304) is of the clock it counts."""
+    table's open call), and a 304 when that did not move. ``version`` in the answer names the
+    same: the script keeps counting when a copy it is given (its browser's, after a 304) is of
+    the clock it counts.
+
+    Everything the answer says is read by its address in one query compiled once per process
+    (``selectors.clock_read``), before the tournament is loaded: the clock is the same for
+    every reader, so a public tournament's is answered from that read alone
+    (``unchanged_answer``, whoever asks); a private one's only once the tournament is loaded
+    and its reader may see it (``TournamentMixin``), a 404 to everyone else."""
 
     http_method_names = ["get", "head"]
+    read: selectors.ClockRead | None = None
+
+    def unchanged_answer(self, request):
+        self.read = selectors.clock_read(
+            slug=self.kwargs["slug"], number=self.kwargs["number"], table=self.kwargs.get("table"))
+        if self.read is None or not self.read.is_public:
+            return None  # the tournament loaded: a 404 as before, or a private one's checks
+        return self.answer(request)
 
     def get(self, request, *args, **kwargs):
-        table = None
-        if "table" in kwargs:  # the table with its session: one read
-            table = get_object_or_404(
-                Table.objects.select_related("session__tournament"),
-                session__tournament=self.tournament, session__number=kwargs["number"],
-                number=kwargs["table"])
-            session = table.session
-        else:
-            session = get_object_or_404(
-                Session.objects.select_related("tournament"), tournament=self.tournament,
-                number=kwargs["number"])
-        clock = session_clock(session, now=timezone.now())
-        if clock.is_up and session.time_up_at is None:
-            services.time_up_settle(session=session, user=request.user)
-        said: list[object] = [clock.state, clock.total, session.clock_elapsed,
-                              session.clock_started_at and session.clock_started_at.timestamp()]
-        call = None
-        if table is not None:
-            call = table.referee_calls.filter(answered_at__isnull=True).first()
-            said.append(None if call is None else (call.pk, call.times, call.reason))
+        return self.answer(request)
+
+    def answer(self, request):
+        read = self.read
+        if read is None:
+            raise Http404
+        clock = clock_at(seconds=read.clock_seconds, started_at=read.clock_started_at,
+                         elapsed_before=read.clock_elapsed, now=timezone.now())
+        if clock.is_up and read.time_up_at is None:
+            services.time_up_settle(
+                session=Session.objects.select_related("tournament").get(pk=read.session_id),
+                user=request.user)
+        said: list[object] = [clock.state, clock.total, read.clock_elapsed,
+                              read.clock_started_at and read.clock_started_at.timestamp()]
+        table = "table" in self.kwargs
+        if table:
+            said.append(read.call)
         version = clock_version(said)
         key = f"clock:{request.path}:{get_language()}"
         not_modified = get_conditional_response(request, etag=etag(key, version))
         if not_modified is None:
             data: dict[str, object] = {"clock": clock.as_json(), "version": version}
-            if "table" in kwargs:
-                data["call"] = None if call is None else {
-                    "reason": call.get_reason_display(), "times": call.times}
+            if table:
+                data["call"] = None if read.call is None else {
+                    "reason": call_reason_label(read.call[2]), "times": read.call[1]}
             response = JsonResponse(data)
         else:
             response = not_modified
         response["ETag"] = etag(key, version)
         patch_cache_control(response, no_cache=True)
         return response
+
+
+def call_reason_label(reason: str) -> str:
+    """A call's reason in the reader's language, as ``RefereeCall.get_reason_display``."""
+    return str(dict(RefereeCall.Reason.choices).get(reason, reason))
 
 
 def clock_version(said: list[object]) -> str:

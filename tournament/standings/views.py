@@ -53,6 +53,9 @@ class PublicStandingsView(TournamentMixin, CachedPageMixin, TemplateView):
     template_name = "tournament/standings/standings.html"
     fragment_template_name = "tournament/standings/_live.html"
 
+    #: A poll with nothing new is one read.
+    version_read = freshness.results_version_read
+
     def page_version(self) -> int:
         """The results only: a turn that changes no match's state leaves the page as it is."""
         return freshness.page_version(tournament=self.tournament)

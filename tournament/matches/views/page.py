@@ -23,15 +23,16 @@ class MatchView(MatchPageMixin, CachedPageMixin, View):
 
     scorer_may = True  # the table's scorer phone: its entry screen
 
+    #: A poll with nothing new is one read.
+    version_read = freshness.match_version_read
+
     def page_version(self) -> int:
         """The results and this match's revision, both read before the page's data."""
         return freshness.page_version(tournament=self.tournament, revision=self.match.revision)
 
-    def page_key(self, request):
+    def for_public(self, request) -> bool:
         # a table's scorer phone, bound or no longer: its own page, not the public's copy
-        if session_claims(request):
-            return None
-        return super().page_key(request)
+        return not session_claims(request) and super().for_public(request)
 
     def page(self, request, *args, **kwargs):
         return self.render_match()
