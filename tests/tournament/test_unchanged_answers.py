@@ -109,8 +109,19 @@ def test_an_address_of_nothing_is_a_404_whatever_it_sends(client, played):
     for url in (addresses["clock"].replace("/tables/1/", "/tables/99/"),
                 addresses["session clock"].replace(f"/sessions/{session.number}/", "/sessions/9/"),
                 addresses["standings"].replace(tournament.slug, "no-such-open"),
-                addresses["session"].replace(tournament.slug, "no-such-open")):
+                addresses["session"].replace(tournament.slug, "no-such-open"),
+                # a public tournament's session or player that does not exist: "any copy"
+                # is no copy of it
+                addresses["session"].replace(f"/sessions/{session.number}/", "/sessions/9/"),
+                f"/t/{tournament.slug}/players/999999/"):
         assert _ask(client, url, "*").status_code == 404, url
+
+
+def test_any_copy_is_never_answered_from_a_version(client, played):
+    """``If-None-Match: *`` names no version: the page itself is the answer, a 200."""
+    _, _, _, addresses = played
+    for name, url in addresses.items():
+        assert _ask(client, url, "*").status_code == 200, name
 
 
 def test_the_read_versions_agree_with_the_versions_computed_apart(played):

@@ -31,6 +31,7 @@ from typing import Any
 
 from django.core.cache import cache
 from django.utils import timezone
+from django.utils.cache import get_conditional_response
 from django.utils.crypto import salted_hmac
 
 #: How long a copy is kept when nobody changes it (a new version replaces it at once).
@@ -64,6 +65,16 @@ def etag(key: str, version: int | str) -> str:
     Without the secret, the ETag says nothing but "same" or "different"."""
     digest = salted_hmac(ETAG_SALT, f"{key}@{version}", algorithm="sha256").hexdigest()
     return f'"{digest[:32]}"'
+
+
+def conditional_answer(request, tag: str):
+    """The 304 to a reader whose ``If-None-Match`` names ``tag`` (Django's conditional
+    answer), else None. ``If-None-Match: *`` ("any copy you have") is never answered from a
+    version: the page it asks may not exist (a session number made up), and the view's own
+    answer, a 404 among them, must be the one given."""
+    if request.META.get("HTTP_IF_NONE_MATCH", "").strip() == "*":
+        return None
+    return get_conditional_response(request, etag=tag)
 
 
 def cached_copy(

@@ -33,12 +33,12 @@ from django.http import HttpResponse
 from django.middleware.csrf import get_token
 from django.template.response import TemplateResponse
 from django.urls import reverse
-from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
+from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.http import http_date
 from django.utils.text import compress_string
 from django.utils.translation import get_language
 
-from tournament.kit.cache import cached_copy, etag
+from tournament.kit.cache import cached_copy, conditional_answer, etag
 
 #: Stands for the reader's CSRF token in a kept page (letters, digits and dashes: the
 #: templates' escaping leaves it as it is).
@@ -128,7 +128,7 @@ class CachedPageMixin:
         if read is None or not read.is_public:
             return None
         key = self.public_key(request, tournament_id=read.tournament_id)
-        not_modified = get_conditional_response(request, etag=etag(key, read.version))
+        not_modified = conditional_answer(request, etag(key, read.version))
         if not_modified is None:
             return None
         return self.with_cache_headers(not_modified, key=key, version=read.version)
@@ -141,7 +141,7 @@ class CachedPageMixin:
             return response
         version = self.read_version.version if self.read_version is not None \
             else self.page_version()
-        not_modified = get_conditional_response(request, etag=etag(key, version))
+        not_modified = conditional_answer(request, etag(key, version))
         if not_modified is not None:
             return self.with_cache_headers(not_modified, key=key, version=version)
 

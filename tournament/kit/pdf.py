@@ -23,7 +23,6 @@ from django.http import HttpResponse
 from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
 from django.utils import timezone
-from django.utils.cache import get_conditional_response
 from django.utils.http import http_date
 from django.utils.translation import get_language
 from django.views.generic import View
@@ -31,7 +30,7 @@ from weasyprint import HTML
 from weasyprint.text.fonts import FontConfiguration
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
-from tournament.kit.cache import CachedCopy, cached_copy, etag
+from tournament.kit.cache import CachedCopy, cached_copy, conditional_answer, etag
 from tournament.kit.formats import long_datetime
 
 #: Where relative addresses point when no request gives the site's root (commands, tests).
@@ -191,7 +190,7 @@ class PdfView(View):
             copy_etag = etag(key, shown())
         else:
             copy_etag = etag(key, version)
-        not_modified = get_conditional_response(request, etag=copy_etag)
+        not_modified = conditional_answer(request, copy_etag)
         if not_modified is not None:
             not_modified["ETag"] = copy_etag
             return not_modified

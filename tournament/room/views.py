@@ -21,7 +21,7 @@ from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.utils import timezone
-from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
+from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.http import http_date
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -35,7 +35,7 @@ from tournament.core.permissions import (
     can_referee,
     refereed_tables,
 )
-from tournament.kit.cache import cached_copy, etag
+from tournament.kit.cache import cached_copy, conditional_answer, etag
 from tournament.kit.cached_pages import CSRF_MARKER, CachedPageMixin
 from tournament.kit.formats import duration
 from tournament.kit.forms import add_service_errors
@@ -106,7 +106,7 @@ class ClockView(TournamentMixin, View):
             said.append(read.call)
         version = clock_version(said)
         key = f"clock:{request.path}:{get_language()}"
-        not_modified = get_conditional_response(request, etag=etag(key, version))
+        not_modified = conditional_answer(request, etag(key, version))
         if not_modified is None:
             data: dict[str, object] = {"clock": clock.as_json(), "version": version}
             if table:
@@ -203,7 +203,7 @@ def _kept_fragment(request, *, key: str, version: int, make) -> HttpResponse:
     that has it (the kept pages' way, ``tournament.kit.cached_pages``, for a page read by
     the staff: its fragment is the same for each of them)."""
     tag = etag(key, version)
-    not_modified = get_conditional_response(request, etag=tag)
+    not_modified = conditional_answer(request, tag)
     if not_modified is None:
         made = cached_copy(key=key, version=version, make=make)
         content = made.content.replace(CSRF_MARKER.encode(), get_token(request).encode())
