@@ -21,6 +21,7 @@ from tournament.figures.rerate import league_points, rated_history
 from tournament.figures.shown import (
     league_shown,
     ratings_shown,
+    signing_shown,
     tournament_shown,
     versions_shown,
 )
@@ -40,7 +41,9 @@ class Difference:
     ``score``, ``team``), ``prizes`` (``overall``, ``category <name>``, ``clubs``), ``league``
     (``total``, ``rank``, ``points``), ``ratings`` (``rating``, ``mu``, ``sigma``,
     ``matches``, ``last-event-change``, ``row``), ``versions`` (``session``, ``player``: a
-    page's version, ``state``: a match's state revision above its revision)."""
+    page's version, ``state``: a match's state revision above its revision), ``signatures``
+    (``round``: the round a table's seats are to sign, ``signed``: how many did, ``disputed``;
+    the head referee's board's "signed k/n" and "disputed")."""
 
     tournament: str
     area: str
@@ -147,6 +150,22 @@ def _versions(found: _Differences, tournament: Tournament) -> None:
         found.compare(tournament.slug, "versions", kind, str(who), version, shown[kind, who])
 
 
+def _signing(found: _Differences, tournament: Tournament) -> None:
+    expected = figure_records.signing_recount(tournament)
+    shown = signing_shown(tournament)
+    for session, table in sorted(expected.keys() | shown.keys()):
+        who = f"session {session} table {table}"
+        want, got = expected.get((session, table)), shown.get((session, table))
+        if want is None or got is None:
+            found.compare(tournament.slug, "signatures", "round", who,
+                          "-" if want is None else want[0] + 1,
+                          "-" if got is None else got[0] + 1)
+            continue
+        found.compare(tournament.slug, "signatures", "round", who, want[0] + 1, got[0] + 1)
+        found.compare(tournament.slug, "signatures", "signed", who, want[1], got[1])
+        found.compare(tournament.slug, "signatures", "disputed", who, want[2], got[2])
+
+
 def _league(found: _Differences, league: League, matches: list[figure_records.PlayedMatch]
             ) -> None:
     finishes = []
@@ -218,6 +237,7 @@ def figures_check(*, tournament: Tournament | None = None) -> list[Difference]:
         players.update(entrant.id for entrant in records.entrants if not entrant.merged)
         _tournament(found, member, recount(records))
         _versions(found, member)
+        _signing(found, member)
     for league in leagues:
         _league(found, league, matches)
     _ratings(found, matches, None if tournament is None else players,

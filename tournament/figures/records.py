@@ -8,6 +8,7 @@ its own replay): the current turns and round ends are made into the engine's rec
 
 from __future__ import annotations
 
+import hashlib
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -15,6 +16,7 @@ from datetime import date, datetime
 
 from tournament import engine
 from tournament.models import (
+    AuditEntry,
     Category,
     League,
     Match,
@@ -227,3 +229,42 @@ def match_states(tournament: Tournament) -> tuple[int, list[MatchState]]:
             "table_id", "table__session__number", "state_revision", "revision")
     ]
     return results_version, states
+
+
+def signing_recount(tournament: Tournament) -> dict[tuple[int, int], tuple[int, int, bool]]:
+    """For each table of the tournament's sessions entered by the tables whose match has a
+    round closed and not confirmed, ``(session, table)``: its first such round's index, how
+    many seats said their word on it as it stands, and whether one of them disputes it.
+
+    Counted from the audit log (every seat's word is an entry naming its round, seat, the
+    first 12 characters of the digest it read and whether it agreed), not from the
+    signatures' rows; "as it stands" is the digest of the round's current rows, made here from
+    what a seat signs (docs/guides/organiser.md, "Every seat signs"): the round, its current
+    turns and end, its scores and the match's totals."""
+    counted: dict[tuple[int, int], tuple[int, int, bool]] = {}
+    rounds = (Round.objects.filter(match__table__session__tournament=tournament,
+                                   confirmed_at__isnull=True)
+              .exclude(end_kind="unfinished")
+              .select_related("match__table__session__tournament")
+              .order_by("match__table__session__number", "match__table__number", "index"))
+    for round_ in rounds:
+        table = round_.match.table
+        key = (table.session.number, table.number)
+        if key in counted or not table.session.entry_by_tables:
+            continue
+        end = RoundEnd.objects.current().filter(round=round_).values_list("pk", flat=True).first()
+        if end is None:
+            continue
+        turns = ",".join(str(pk) for pk in Turn.objects.current().filter(round=round_)
+                         .order_by("index").values_list("pk", flat=True))
+        text = f"{round_.pk}|{turns}|{end}|{list(round_.scores)}|{list(round_.match.totals)}"
+        digest = hashlib.sha256(text.encode()).hexdigest()[:12]
+        words: dict[int, bool] = {}
+        for details in (AuditEntry.objects.filter(
+                match_id=round_.match_id,
+                action__in=(AuditEntry.Action.ROUND_SIGNED, AuditEntry.Action.ROUND_DISPUTED))
+                .order_by("pk").values_list("details", flat=True)):
+            if details.get("round") == round_.index and details.get("digest") == digest:
+                words[details["seat"]] = bool(details["agreed"])
+        counted[key] = (round_.index, len(words), not all(words.values()))
+    return counted

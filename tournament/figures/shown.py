@@ -11,7 +11,8 @@ from django.urls import resolve, reverse
 
 from tournament.core import freshness
 from tournament.leagues.selectors import league_standing
-from tournament.models import League, Tournament
+from tournament.matches.signatures import signing_states
+from tournament.models import League, Match, Tournament
 from tournament.ratings.selectors import ratings_rows
 from tournament.standings.categories import category_standings
 from tournament.standings.selectors import standings
@@ -102,3 +103,18 @@ def versions_shown(tournament: Tournament, pages: list[tuple[str, int]]
                 tournament=freshness.tournaments_with_player_states(player).get(
                     pk=tournament.pk), player_id=player)}
     return {(kind, who): read[kind](who) for kind, who in pages}
+
+
+def signing_shown(tournament: Tournament) -> dict[tuple[int, int], tuple[int, int, bool]]:
+    """The seats' signatures the head referee's board shows, read as it reads them
+    (``signing_states``): ``(session, table)``: the round to sign's index, the seats that
+    signed it, whether it is disputed."""
+    shown: dict[tuple[int, int], tuple[int, int, bool]] = {}
+    for session in tournament.sessions.select_related("tournament"):
+        if not session.entry_by_tables:
+            continue
+        tables = dict(Match.objects.filter(table__session=session)
+                      .values_list("pk", "table__number"))
+        for match_id, (index, state) in signing_states(session=session).items():
+            shown[session.number, tables[match_id]] = (index, state.signed, state.disputed)
+    return shown

@@ -19,6 +19,7 @@ from tests.factories import (
     truncated,
 )
 from tournament.core.tournaments import staff_role_grant
+from tournament.figures.check import figures_check
 from tournament.matches.scorers import ScorerActor, scorer_path
 from tournament.matches.services import match_record_import, match_round_end
 from tournament.matches.services.scorers import scorer_hand_over, table_scorer
@@ -424,3 +425,35 @@ def test_the_frozen_scorer_phones_write_is_refused_with_its_code(tournament, ref
                          racks_posted(match)).status_code == 302
     assert not signing(match).frozen
     assert sign_on_scorer(phone, match, 0).status_code == 302
+
+
+# -- the second computation ------------------------------------------------------------------
+
+
+def test_the_boards_signed_count_is_recounted_apart_from_the_audit(tournament, referee):
+    """``figures_check`` recounts each table's "signed k/n" and "disputed" from the audit
+    log, apart from the signatures' rows the board reads: no difference as the seats sign,
+    dispute and after a correction; a signature's row lost (or one the audit never saw) is
+    found."""
+    match, phone = one_round_entered(tournament)
+    other, other_phone = one_round_entered(tournament, table=2)
+    key = "session 1 table 1"
+
+    def differences():
+        return [(d.area, d.figure, d.who, d.expected, d.shown)
+                for d in figures_check(tournament=tournament) if d.area == "signatures"]
+
+    assert differences() == []
+    for seat in (0, 1):
+        assert sign_on_scorer(phone, match, seat).status_code == 302
+    assert sign_on_scorer(other_phone, other, 3, word="dispute", reason="a wrong rack").status_code == 302
+    assert differences() == []
+    end = fresh(match).rounds.get(index=0).ends.current().get()
+    match_round_end(match=fresh(match), user=referee, seen_revision=fresh(match).revision,
+                    round_index=0, racks=end.racks, reason="recounted the racks")
+    assert signing(match).state.signed == 0 and differences() == []
+    assert sign_on_scorer(phone, match, 2).status_code == 302
+    RoundSignature.objects.filter(round__match=match, seat=2).delete()
+    assert differences() == [("signatures", "signed", key, "1", "0")]
+    RoundSignature.objects.filter(round__match=other).update(agreed=True, reason="")
+    assert ("signatures", "disputed", "session 1 table 2", "True", "False") in differences()
