@@ -120,13 +120,18 @@ def test_bench_match_answers_prints_every_kind_at_every_turn():
 def test_bench_long_record_prints_every_request_at_every_length():
     """The upload's redirect and the pages' 200s are asserted by the command itself."""
     lines = run("bench_long_record", requests=1, turns="40,200").splitlines()
-    rows = [line.split() for line in lines if line.split()[:1] in (
-        ["upload"], ["entry"], ["public"], ["live"])]
+    kinds = ("upload", "entry", "public", "live", "entry-kept", "public-kept")
+    rows = [line.split() for line in lines if line.split()[:1] in ([kind] for kind in kinds)]
     assert [(row[0], row[1]) for row in rows] == [
-        (kind, turns) for kind in ("upload", "entry", "public", "live") for turns in ("40", "200")]
+        (kind, turns) for kind in kinds for turns in ("40", "200")]
     replayed = {(row[0], row[1]): int(row[-2]) for row in rows}
-    # the live part replays its round in play alone; the entry screen the whole match
-    assert replayed["entry", "200"] == 200 and replayed["live", "200"] < 100
+    # the live part replays its round in play alone; a page whose closed rounds' log is not
+    # kept yet replays the whole match once to make it, then its round in play; once kept,
+    # the page replays its round in play alone, as the live part does
+    in_play = replayed["live", "200"]
+    assert 0 < in_play < 100
+    assert replayed["entry", "200"] == replayed["public", "200"] == 200 + in_play
+    assert replayed["entry-kept", "200"] == replayed["public-kept", "200"] == in_play
 
 
 @pytest.mark.django_db(transaction=True)
