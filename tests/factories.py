@@ -56,6 +56,10 @@ The recording's steps that several packages take, as a referee's screen or uploa
   round's first turns.
 - ``in_play(tournament, referee)``: a started match with two turns of its first round saved,
   and that round's turns (the next ones to add).
+- ``entered_by_tables(tournament=..., **fields)``: the tournament's matches entered by the
+  tables' scorer phones (``MatchEntry.TABLES``), with any other of its fields given.
+- ``scorer_client(match, address="10.0.0.1")``: a phone (a test client at ``address``) that
+  opened the match's scorer link and said so: bound as the table's scorer.
 - ``blocked_round(match, user)``: seat A opens with 5-5-5, then the draws empty the pool: the
   table is blocked with hands of ``BLOCKED_HANDS`` tiles; ``blocked_racks()``: racks of those
   hands, every tile but 5-5-5.
@@ -67,11 +71,14 @@ import datetime
 from collections.abc import Sequence
 from typing import Any
 
+from django.test import Client
+
 from tournament import engine
 from tournament.core.tournaments import tournament_create
 from tournament.matches.reading.replay import match_replay
 from tournament.matches.reading.replayed_match import ReplayedMatch
 from tournament.matches.reading.rows import match_rows, match_with_tournament
+from tournament.matches.scorers import scorer_path, table_scorer
 from tournament.matches.services import (
     TurnInput,
     match_record_import,
@@ -79,7 +86,7 @@ from tournament.matches.services import (
     match_round_confirm,
     match_turns_add,
 )
-from tournament.models import Match, Player, Round, Session, Tournament
+from tournament.models import Match, MatchEntry, Player, Round, Session, Tournament
 from tournament.organiser.services import player_add
 from tournament.seating.services import session_seat_players
 from tournament.sessions.services import session_close, session_create, session_start
@@ -434,3 +441,23 @@ def blocked_racks() -> list[list[str]]:
         racks.append(free[start:start + count])
         start += count
     return racks
+
+
+def entered_by_tables(*, tournament: Tournament, **fields: Any) -> Tournament:
+    """``tournament``'s matches entered by the tables (its scorer phones), with ``fields``."""
+    tournament.match_entry = MatchEntry.TABLES
+    for name, value in fields.items():
+        setattr(tournament, name, value)
+    tournament.save(update_fields=["match_entry", *fields])
+    return tournament
+
+
+def scorer_client(match: Match, address: str = "10.0.0.1") -> Client:
+    """A phone at ``address`` that opened ``match``'s scorer link and said so."""
+    client = Client(REMOTE_ADDR=address)
+    link = scorer_path(table_scorer(match=match))
+    assert client.get(link).status_code == 200
+    response = client.post(link)
+    assert response.status_code == 302 and response["Location"] == match.get_absolute_url(), \
+        response
+    return client

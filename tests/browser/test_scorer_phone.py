@@ -11,10 +11,10 @@ from playwright.sync_api import expect
 
 from tests.browser.test_recording_conflict import enter_opening
 from tests.browser.test_recording_offline import draw_three_and_pass, queued, stored
-from tests.factories import match_at
+from tests.factories import entered_by_tables, match_at
 from tournament.matches.scorers import scorer_path, table_scorer
 from tournament.matches.services.scorers import scorer_hand_over
-from tournament.models import AuditEntry, MatchEntry
+from tournament.models import AuditEntry
 
 
 def scorer_phone(browser, live_server, link):
@@ -33,9 +33,7 @@ def scorer_phone(browser, live_server, link):
 
 def test_a_scorer_phone_loses_the_wifi_and_the_sheet_is_handed_over(browser, live_server,
                                                                     tournament, referee):
-    tournament.match_entry = MatchEntry.TABLES
-    tournament.save(update_fields=["match_entry"])
-    match = match_at(tournament=tournament, started=True)
+    match = match_at(tournament=entered_by_tables(tournament=tournament), started=True)
     context, page = scorer_phone(browser, live_server, scorer_path(table_scorer(match=match)))
     try:
         names = [text.strip() for text in page.locator(".seat-name").all_inner_texts()]

@@ -8,17 +8,11 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 from tests.browser.test_scorer_phone import scorer_phone
-from tests.factories import fresh, match_at, played_record
+from tests.factories import entered_by_tables, fresh, match_at, played_record
 from tournament.matches.scorers import ScorerActor, scorer_path, table_scorer
 from tournament.matches.services import match_record_import
 from tournament.matches.signatures import seat_code, seat_path
-from tournament.models import AuditEntry, Match, MatchEntry, RefereeCall, Round
-
-
-def by_tables_short(tournament, rounds: int) -> None:
-    tournament.match_entry = MatchEntry.TABLES
-    tournament.match_rounds = rounds
-    tournament.save(update_fields=["match_entry", "match_rounds"])
+from tournament.models import AuditEntry, Match, RefereeCall, Round
 
 
 def entered_by_the_scorer(match) -> None:
@@ -53,7 +47,7 @@ def sign_here(page, *, dispute: str = "", seat: int | None = None, code: str = "
 
 def test_a_table_of_four_phones_signs_and_a_referee_decides_a_dispute(
         browser, live_server, tournament, referee, page, log_in):
-    by_tables_short(tournament, rounds=2)
+    entered_by_tables(tournament=tournament, match_rounds=2)
     match = match_at(tournament=tournament, started=True)
     contexts = []
     try:
@@ -117,7 +111,7 @@ def test_a_table_of_four_phones_signs_and_a_referee_decides_a_dispute(
 
 def test_a_table_of_three_passes_the_scorer_phone_round(browser, live_server, make_tournament):
     tournament = make_tournament(players=6, table_size=3)
-    by_tables_short(tournament, rounds=1)
+    entered_by_tables(tournament=tournament, match_rounds=1)
     match = match_at(tournament=tournament, started=True)
     context, scorer = scorer_phone(browser, live_server, scorer_path(table_scorer(match=match)))
     try:

@@ -25,17 +25,19 @@ from hypothesis import strategies as st
 
 from tests.examples import examples
 from tests.factories import (
+    entered_by_tables,
     entry_form,
     fresh,
     import_record,
     played_record,
+    scorer_client,
     seated_names,
     truncated,
 )
 from tournament import engine
-from tournament.matches.scorers import ScorerActor, scorer_path, table_scorer
+from tournament.matches.scorers import ScorerActor, table_scorer
 from tournament.matches.signatures import round_to_sign, seat_code, seat_path
-from tournament.models import AuditEntry, Match, MatchEntry, Round, RoundEnd, RoundSignature, Turn
+from tournament.models import AuditEntry, Match, Round, RoundEnd, RoundSignature, Turn
 
 # slow: Hypothesis's values posted to every field of the recording
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
@@ -392,12 +394,9 @@ def test_record_upload_fields(tournament, referee_client, field, value):
 def signing(tournament):
     """Table 1's match, entered by the table: round 1 closed by its scorer phone; that phone
     (a bound client) and the round's signing form as the phone posts it for seat 0."""
-    tournament.match_entry = MatchEntry.TABLES
-    tournament.save(update_fields=["match_entry"])
+    entered_by_tables(tournament=tournament)
     match = Match.objects.filter(table__session__tournament=tournament, table__number=1).get()
-    phone = Client(REMOTE_ADDR="10.0.0.1")
-    link = scorer_path(table_scorer(match=match))
-    assert phone.post(link).status_code == 302
+    phone = scorer_client(match)
     phone_actor = ScorerActor(scorer_device=phone.session["table_scorer"]["device"])
     import_record(match, phone_actor, truncated(played_record(match=match, seed=3), rounds=1))
     match = fresh(match)

@@ -66,14 +66,7 @@ def log_key(content: bytes) -> bytes:
 
 @pytest.mark.slow
 def test_a_long_records_live_part_costs_its_round_in_play(make_tournament, make_user, client):
-    tournament = make_tournament(players=8, started=True, target=20_000, match_rounds=40)
-    referee = make_user("long-record-referee")
-    staff_role_grant(tournament=tournament, user=referee, role="referee")
-    tablet = Client()
-    tablet.force_login(referee)
-    short, long = match_at(tournament=tournament, table=1), match_at(tournament=tournament, table=2)
-    uploaded(tablet, short, truncated(played_record(match=short, seed=4), rounds=1, turns=6))
-    uploaded(tablet, long, truncated(played_record(match=long, seed=4), rounds=16, turns=6))
+    referee, _tablet, short, long = long_and_short(make_tournament, make_user)
     assert Round.objects.filter(match=long, confirmed_at__isnull=True).count() == 17
 
     short_turns, short_queries, _body = live_cost(client, short)

@@ -12,7 +12,15 @@ from django.core.exceptions import ValidationError
 from django.test import Client
 from django.urls import reverse
 
-from tests.factories import fresh, match_at, matches_confirmed, played_record, rounds_confirmed
+from tests.factories import (
+    entered_by_tables,
+    fresh,
+    match_at,
+    matches_confirmed,
+    played_record,
+    rounds_confirmed,
+    scorer_client,
+)
 from tournament.core.tournaments import staff_role_grant
 from tournament.matches.scorers import TOKEN_LENGTH, ScorerActor, scorer_path, scorer_token
 from tournament.matches.services import match_record_import
@@ -36,25 +44,9 @@ def url(match, name="match", **kwargs):
         "slug": match.table.session.tournament.slug, "match_id": match.pk, **kwargs})
 
 
-def by_tables(tournament):
-    tournament.match_entry = MatchEntry.TABLES
-    tournament.save(update_fields=["match_entry"])
-    return tournament
-
-
 def phone(address: str = "10.0.0.1") -> Client:
     """A player's phone: a browser of its own, at its own address."""
     return Client(REMOTE_ADDR=address)
-
-
-def bound_phone(match, address: str = "10.0.0.1") -> Client:
-    """A phone that opened the match's scorer link and said so."""
-    client = phone(address)
-    link = scorer_path(table_scorer(match=match))
-    assert client.get(link).status_code == 200
-    response = client.post(link)
-    assert response.status_code == 302 and response["Location"] == url(match), response
-    return client
 
 
 def turn(client, match, **changes):
@@ -87,7 +79,7 @@ def test_a_session_may_choose_otherwise_than_its_tournament(tournament, organise
     assert response.status_code == 302
     assert Session.objects.get(pk=session.pk).entry_by_tables
     assert phone().get(link).status_code == 200
-    by_tables(tournament)
+    entered_by_tables(tournament=tournament)
     session_entry_set(session=session, match_entry=MatchEntry.REFEREES)  # the session's word
     assert phone().get(link).status_code == 404
 
@@ -105,7 +97,7 @@ def test_a_closed_sessions_choice_stays(tournament, organiser):
 
 
 def test_the_score_sheet_prints_each_tables_private_link(tournament, referee_client):
-    by_tables(tournament)
+    entered_by_tables(tournament=tournament)
     html = referee_client.get(f"/t/{tournament.slug}/sessions/1/sheets.pdf?html").content.decode()
     for table in tournament.sessions.get().tables.all():
         link = "http://testserver" + scorer_path(table_scorer(match=table.match))
@@ -115,7 +107,7 @@ def test_the_score_sheet_prints_each_tables_private_link(tournament, referee_cli
 
 def test_a_referee_of_some_tables_prints_their_links_only(tournament, referee_of_table_2,
                                                           client):
-    by_tables(tournament)
+    entered_by_tables(tournament=tournament)
     client.force_login(referee_of_table_2)
     html = client.get(f"/t/{tournament.slug}/sessions/1/sheets.pdf?html").content.decode()
     one, two = (table_scorer(match=t.match) for t in tournament.sessions.get().tables.order_by(
@@ -124,7 +116,7 @@ def test_a_referee_of_some_tables_prints_their_links_only(tournament, referee_of
 
 
 def test_the_link_is_long_unguessable_and_not_stored(tournament):
-    match = match_at(tournament=by_tables(tournament), started=True)
+    match = match_at(tournament=entered_by_tables(tournament=tournament), started=True)
     scorer = table_scorer(match=match)
     token = scorer_token(match.pk, scorer.salt)
     assert len(token) == TOKEN_LENGTH == 22  # 132 bits of base64
@@ -134,13 +126,13 @@ def test_the_link_is_long_unguessable_and_not_stored(tournament):
 
 
 def test_opening_the_link_binds_nothing_saying_so_makes_the_phone_the_scorer(tournament):
-    match = match_at(tournament=by_tables(tournament), started=True)
+    match = match_at(tournament=entered_by_tables(tournament=tournament), started=True)
     link = scorer_path(table_scorer(match=match))
     viewer = phone()
     page = viewer.get(link)
     assert page.status_code == 200 and page.context["refusal"] is None
     assert table_scorer(match=match).device == ""  # a chat's preview of the link binds nothing
-    scorer = bound_phone(match)
+    scorer = scorer_client(match)
     entry = scorer.get(url(match))
     assert entry.context["can_write"] and entry.context["is_scorer"]
     assert entry.context["turn_form"] is not None
@@ -155,15 +147,15 @@ def test_opening_the_link_binds_nothing_saying_so_makes_the_phone_the_scorer(tou
 
 
 def test_the_public_page_is_not_the_scorers(tournament):
-    match = match_at(tournament=by_tables(tournament), started=True)
-    scorer = bound_phone(match)
+    match = match_at(tournament=entered_by_tables(tournament=tournament), started=True)
+    scorer = scorer_client(match)
     assert not phone("10.0.0.9").get(url(match)).context["can_write"]
     assert scorer.get(url(match)).context["can_write"]  # not the public's kept copy
 
 
 def test_the_scorer_neither_decides_nor_confirms(tournament, referee):
-    match = match_at(tournament=by_tables(tournament), started=True)
-    scorer = bound_phone(match)
+    match = match_at(tournament=entered_by_tables(tournament=tournament), started=True)
+    scorer = scorer_client(match)
     turn(scorer, match, claimed="30")  # a claim the engine does not agree with: to decide
     (saved,) = Turn.objects.current().filter(round__match=match)
     assert saved.verdict == "mismatch"
@@ -183,10 +175,10 @@ def test_the_scorer_neither_decides_nor_confirms(tournament, referee):
 
 
 def test_another_tables_match_is_no_page_to_a_scorer(tournament):
-    by_tables(tournament)
+    entered_by_tables(tournament=tournament)
     one = match_at(tournament=tournament, started=True)
     two = match_at(tournament=tournament, table=2)
-    scorer = bound_phone(one)
+    scorer = scorer_client(one)
     for htmx in ({}, HTMX):
         assert turn(scorer, two, **htmx).status_code == 404
     assert turns(two) == 0
@@ -196,10 +188,10 @@ def test_another_tables_match_is_no_page_to_a_scorer(tournament):
 
 
 def test_another_sessions_and_another_tournaments_matches_neither(tournament, make_tournament):
-    by_tables(tournament)
-    other = by_tables(make_tournament(slug="other-cup", sessions=2, started=True))
+    entered_by_tables(tournament=tournament)
+    other = entered_by_tables(tournament=make_tournament(slug="other-cup", sessions=2, started=True))
     match = match_at(tournament=tournament, started=True)
-    scorer = bound_phone(match)
+    scorer = scorer_client(match)
     for elsewhere in (match_at(tournament=other), match_at(tournament=other, session=2)):
         assert turn(scorer, elsewhere).status_code == 404
         assert turns(elsewhere) == 0
@@ -211,9 +203,9 @@ def test_another_sessions_and_another_tournaments_matches_neither(tournament, ma
 
 
 def test_a_private_tournaments_scorer_enters_its_match_and_sees_nothing_else(make_tournament):
-    tournament = by_tables(make_tournament(slug="private-cup", is_public=False))
+    tournament = entered_by_tables(tournament=make_tournament(slug="private-cup", is_public=False))
     match = match_at(tournament=tournament, started=True)
-    scorer = bound_phone(match)
+    scorer = scorer_client(match)
     assert scorer.get(url(match)).status_code == 200
     assert turn(scorer, match).status_code == 200
     assert scorer.get(url(match_at(tournament=tournament, table=2))).status_code == 404
@@ -223,7 +215,7 @@ def test_a_private_tournaments_scorer_enters_its_match_and_sees_nothing_else(mak
 
 def test_the_public_and_other_staff_cannot_hand_over_nor_lock(tournament, referee_of_table_2,
                                                              make_tournament, make_user):
-    match = match_at(tournament=by_tables(tournament), started=True)
+    match = match_at(tournament=entered_by_tables(tournament=tournament), started=True)
     before = table_scorer(match=match).salt
     stranger = make_user("sam-other-organiser")
     staff_role_grant(tournament=make_tournament(slug="other-cup"), user=stranger,
@@ -244,9 +236,9 @@ def test_the_public_and_other_staff_cannot_hand_over_nor_lock(tournament, refere
 
 def test_a_hand_over_refuses_the_old_link_and_tells_the_old_phone(tournament, referee,
                                                                  referee_client):
-    match = match_at(tournament=by_tables(tournament), started=True)
+    match = match_at(tournament=entered_by_tables(tournament=tournament), started=True)
     old_link = scorer_path(table_scorer(match=match))
-    old_phone = bound_phone(match)
+    old_phone = scorer_client(match)
     panel = referee_client.get(url(match)).context["scorer_panel"]
     assert panel["scorer"].device and panel["link"].endswith(old_link)
     response = referee_client.post(url(match, "match_scorer_hand_over"))
@@ -259,7 +251,7 @@ def test_a_hand_over_refuses_the_old_link_and_tells_the_old_phone(tournament, re
     page = old_phone.get(url(match))
     assert page.context["scorer_unbound"] and not page.context["can_write"]
     assert phone("10.0.0.2").get(old_link).status_code == 404
-    new_phone = bound_phone(match, address="10.0.0.3")
+    new_phone = scorer_client(match, address="10.0.0.3")
     assert turn(new_phone, match).status_code == 200
     actions = list(AuditEntry.objects.filter(match=match).order_by("at", "id").values_list(
         "action", "user"))
@@ -267,9 +259,9 @@ def test_a_hand_over_refuses_the_old_link_and_tells_the_old_phone(tournament, re
 
 
 def test_a_take_over_locks_the_link_and_the_referee_enters(tournament, organiser_client):
-    match = match_at(tournament=by_tables(tournament), started=True)
+    match = match_at(tournament=entered_by_tables(tournament=tournament), started=True)
     link = scorer_path(table_scorer(match=match))
-    scorer = bound_phone(match)
+    scorer = scorer_client(match)
     assert organiser_client.post(url(match, "match_scorer_lock")).status_code == 302
     assert turn(scorer, match).status_code == 401
     refused = phone("10.0.0.4").get(link)
@@ -279,9 +271,9 @@ def test_a_take_over_locks_the_link_and_the_referee_enters(tournament, organiser
 
 
 def test_a_second_phone_does_not_take_the_table_from_the_first(tournament):
-    match = match_at(tournament=by_tables(tournament), started=True)
+    match = match_at(tournament=entered_by_tables(tournament=tournament), started=True)
     link = scorer_path(table_scorer(match=match))
-    first = bound_phone(match)
+    first = scorer_client(match)
     second = phone("10.0.0.5")
     response = second.post(link)
     assert response.status_code == 403 and response.context["refusal"].code == "scorer-taken"
@@ -291,9 +283,9 @@ def test_a_second_phone_does_not_take_the_table_from_the_first(tournament):
 
 
 def test_a_closed_session_refuses_the_link_and_the_scorers_writes(tournament, organiser):
-    match = match_at(tournament=by_tables(tournament), started=True)
+    match = match_at(tournament=entered_by_tables(tournament=tournament), started=True)
     link = scorer_path(table_scorer(match=match))
-    scorer = bound_phone(match)
+    scorer = scorer_client(match)
     revision = fresh(match).revision
     matches_confirmed(tournament=tournament)
     counted = turns(match)
@@ -310,7 +302,7 @@ def test_a_closed_session_refuses_the_link_and_the_scorers_writes(tournament, or
 
 
 def test_guessing_links_is_locked_out_per_address(tournament):
-    match = match_at(tournament=by_tables(tournament), started=True)
+    match = match_at(tournament=entered_by_tables(tournament=tournament), started=True)
     real = scorer_path(table_scorer(match=match))
     guesser = phone("10.6.6.6")
     for attempt in range(LINK_ADDRESS_LIMIT.tries):
@@ -327,7 +319,7 @@ def test_guessing_links_is_locked_out_per_address(tournament):
 
 def test_a_handed_over_link_is_checked_in_the_write_too(tournament, referee):
     """The link handed over between the check and the bind: refused, nothing bound."""
-    match = match_at(tournament=by_tables(tournament), started=True)
+    match = match_at(tournament=entered_by_tables(tournament=tournament), started=True)
     link = scorer_path(table_scorer(match=match))
     scorer_hand_over(match=match, user=referee)
     assert phone().post(link).status_code == 404
@@ -348,8 +340,8 @@ def test_the_organiser_chooses_for_the_tournament_on_the_room_settings(tournamen
 
 def test_the_scorers_queue_says_it_no_longer_keeps_the_score_not_that_a_login_expired(
         tournament, referee_client):
-    match = match_at(tournament=by_tables(tournament), started=True)
-    scorer = bound_phone(match)
+    match = match_at(tournament=entered_by_tables(tournament=tournament), started=True)
+    scorer = scorer_client(match)
 
     def login_words(client) -> str:
         page = client.get(url(match)).content.decode()
@@ -361,7 +353,7 @@ def test_the_scorers_queue_says_it_no_longer_keeps_the_score_not_that_a_login_ex
 @pytest.mark.parametrize("token", ["", "²" * 22, "x" * 5000, "%00" * 22, "A" * 21, "A" * 23,
                                    "é" * 22, "' OR 1=1 --", "..", "%2F" * 8])
 def test_a_nasty_link_is_no_page_never_an_error(tournament, token):
-    match = match_at(tournament=by_tables(tournament), started=True)
+    match = match_at(tournament=entered_by_tables(tournament=tournament), started=True)
     table_scorer(match=match)
     path = f"/s/{match.pk}/{token}/"
     client = phone(f"10.1.{len(token) % 250}.1")
@@ -373,7 +365,7 @@ def test_a_nasty_link_is_no_page_never_an_error(tournament, token):
 
 def test_the_public_page_says_the_table_entered_the_match_and_a_referee_confirmed_it(
         tournament, referee):
-    by_tables(tournament)
+    entered_by_tables(tournament=tournament)
     one = match_at(tournament=tournament, started=True)
     two = match_at(tournament=tournament, table=2)
     public = Client()
@@ -383,7 +375,7 @@ def test_the_public_page_says_the_table_entered_the_match_and_a_referee_confirme
         return " ".join(re.findall(r'data-(entered|confirmed)="', page))
 
     assert says(one) == ""
-    scorer = bound_phone(one)
+    scorer = scorer_client(one)
     assert says(one) == ""  # bound, nothing entered yet
     turn(scorer, one)
     assert says(one) == "entered"
@@ -401,7 +393,7 @@ def test_the_head_referees_board_shows_the_tables_waiting_for_their_scorer(tourn
                                                                            referee):
     from tournament.room.selectors import board
 
-    by_tables(tournament)
+    entered_by_tables(tournament=tournament)
     one = match_at(tournament=tournament, started=True)
     two = match_at(tournament=tournament, table=2)
 
@@ -410,7 +402,7 @@ def test_the_head_referees_board_shows_the_tables_waiting_for_their_scorer(tourn
         return sorted(row["number"] for row in rows if "no-scorer" in row["needs"])
 
     assert waiting() == [1, 2]
-    bound_phone(one)
+    scorer_client(one)
     assert waiting() == [2]
     scorer_lock_for_two = reverse("tournament:match_scorer_lock", kwargs={
         "slug": tournament.slug, "match_id": two.pk})
@@ -424,8 +416,8 @@ def test_the_head_referees_board_shows_the_tables_waiting_for_their_scorer(tourn
 
 def test_the_audit_log_names_the_scorer_phone_and_the_referee(tournament, referee,
                                                               referee_client):
-    match = match_at(tournament=by_tables(tournament), started=True)
-    scorer = bound_phone(match)
+    match = match_at(tournament=entered_by_tables(tournament=tournament), started=True)
+    scorer = scorer_client(match)
     turn(scorer, match)
     referee_client.post(url(match, "match_scorer_lock"))
     device = AuditEntry.objects.get(match=match, action=AuditEntry.Action.TURN_ADDED).device

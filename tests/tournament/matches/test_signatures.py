@@ -12,15 +12,17 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.factories import (
+    entered_by_tables,
     fresh,
     match_at,
     played_record,
     rounds_confirmed,
+    scorer_client,
     truncated,
 )
 from tournament.core.tournaments import staff_role_grant
 from tournament.figures.check import figures_check
-from tournament.matches.scorers import ScorerActor, scorer_path
+from tournament.matches.scorers import ScorerActor
 from tournament.matches.services import match_record_import, match_round_end
 from tournament.matches.services.scorers import scorer_hand_over, table_scorer
 from tournament.matches.services.signatures import CODE_ADDRESS_LIMIT, CODE_MATCH_LIMIT
@@ -35,7 +37,6 @@ from tournament.matches.signatures import (
 from tournament.models import (
     AuditEntry,
     Match,
-    MatchEntry,
     RefereeCall,
     Round,
     RoundSignature,
@@ -52,25 +53,12 @@ def url(match, name="match_round_sign", **kwargs):
         "slug": match.table.session.tournament.slug, "match_id": match.pk, **kwargs})
 
 
-def by_tables(tournament):
-    tournament.match_entry = MatchEntry.TABLES
-    tournament.save(update_fields=["match_entry"])
-    return tournament
-
-
-def bound_phone(match, address: str = "10.0.0.1") -> Client:
-    client = Client(REMOTE_ADDR=address)
-    link = scorer_path(table_scorer(match=match))
-    assert client.post(link).status_code == 302
-    return client
-
-
 def one_round_entered(tournament, *, table: int = 1) -> tuple[Match, Client]:
     """Table ``table``'s match with its first round entered by its scorer phone, not
     confirmed; and that phone."""
-    by_tables(tournament)
+    entered_by_tables(tournament=tournament)
     match = match_at(tournament=tournament, table=table, started=True)
-    phone = bound_phone(match, address=f"10.0.{table}.1")
+    phone = scorer_client(match, address=f"10.0.{table}.1")
     device = phone.session["table_scorer"]["device"]
     record = truncated(played_record(match=match), rounds=1)
     match_record_import(match=fresh(match), user=ScorerActor(scorer_device=device),
@@ -321,9 +309,9 @@ def test_a_referee_confirms_on_their_own_screen_not_here(tournament, referee_cli
 
 def test_a_player_of_another_tournament_cannot_sign_here(tournament, make_tournament):
     match, _phone = one_round_entered(tournament)
-    elsewhere = by_tables(make_tournament(slug="autumn-open", name="Autumn open"))
+    elsewhere = entered_by_tables(tournament=make_tournament(slug="autumn-open", name="Autumn open"))
     theirs = match_at(tournament=elsewhere, started=True)
-    their_phone = bound_phone(theirs, address="10.7.7.7")
+    their_phone = scorer_client(theirs, address="10.7.7.7")
     # their scorer phone, their own seat link's token, on this tournament's match
     assert sign_on_scorer(their_phone, match, 0).status_code == 404
     token = seat_path(table_scorer(match=theirs), 0).rstrip("/").split("/")[-2]
@@ -361,7 +349,7 @@ def test_the_public_page_says_signed_by_all(tournament, client):
 
 
 def test_the_score_sheet_prints_each_seats_code_and_link(tournament, referee_client):
-    by_tables(tournament)
+    entered_by_tables(tournament=tournament)
     html = referee_client.get(f"/t/{tournament.slug}/sessions/1/sheets.pdf?html").content.decode()
     for table in tournament.sessions.get().tables.all():
         scorer = table_scorer(match=table.match)

@@ -9,7 +9,7 @@ import pytest
 from django.test import override_settings
 from pypdf import PdfReader
 
-from tests.factories import ACCENTED_NAMES, accented_tournament
+from tests.factories import ACCENTED_NAMES, accented_tournament, entered_by_tables
 from tests.tournament.printing.helpers import assert_pdf
 from tournament.core.tournaments import staff_role_grant
 from tournament.models import StaffRole
@@ -201,11 +201,8 @@ def test_a_table_keeping_its_own_score_gets_its_scorer_link_printed_whole(staff_
     """The private link under the QR code, whole on the page (nothing cut at its edge), and
     each table its own."""
     from tournament.matches.scorers import scorer_path, table_scorer
-    from tournament.models import MatchEntry
 
-    tournament = accented_tournament()
-    tournament.match_entry = MatchEntry.TABLES
-    tournament.save(update_fields=["match_entry"])
+    tournament = entered_by_tables(tournament=accented_tournament())
     pages = assert_pdf(staff_client(tournament).get(sheets_url(tournament.slug)))
     tables = tournament.sessions.get().tables.order_by("number")
     links = ["http://testserver" + scorer_path(table_scorer(match=table.match)) for table in tables]
