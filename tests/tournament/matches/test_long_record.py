@@ -69,6 +69,9 @@ def test_a_long_records_live_part_costs_its_round_in_play(make_tournament, make_
     referee, _tablet, short, long = long_and_short(make_tournament, make_user)
     assert Round.objects.filter(match=long, confirmed_at__isnull=True).count() == 17
 
+    # a worker's first live part may read once what it then keeps (whatever the tests before
+    # left of the process's own caches): asked once first, out of the count
+    live_cost(client, short)
     short_turns, short_queries, _body = live_cost(client, short)
     long_turns, long_queries, body = live_cost(client, long)
     # the round in play alone is replayed, whatever the length: 6 turns each
