@@ -124,9 +124,9 @@ def board(*, session: Session, now: datetime.datetime | None = None) -> dict[str
     ``needs`` (codes: ``call``, ``decision``, ``illegal``, ``round-end``, ``confirm``,
     ``no-scorer``: a table that keeps its own score and has no scorer phone yet, ``disputed``:
     a seat disputes the round to sign, ``signing``: its seats sign it, ``late``), ``signed``
-    (the seats that signed the round to sign and the seats, or None), ``call`` (the open call or None), ``last_entry`` (a datetime or None: the
-    last entry a person made, the time's end left out),
-    ``referees`` (names).
+    (the seats that signed the round to sign and the seats, or None), ``call`` (the open call
+    or None), ``last_entry`` (a datetime or None: the last entry a person made, the time's
+    end left out), ``referees`` (names).
     """
     now = now or timezone.now()
     tournament = session.tournament
