@@ -13,6 +13,7 @@ from tests.factories import seated_session, tournament_with_players
 from tournament.core import freshness
 from tournament.core.freshness import tournament_write
 from tournament.kit.prepared import PreparedRead
+from tournament.matches.reading.rows import match_by_address, match_with_tournament
 from tournament.models import Match, StaffRole, Tournament
 from tournament.room import selectors, services
 
@@ -186,3 +187,41 @@ def test_another_method_than_get_is_never_answered_from_the_read(client, played)
         for method in (client.post, client.put):
             answer = method(url, HTTP_IF_NONE_MATCH=etag)
             assert answer.status_code in (403, 405), (name, method, answer.status_code)
+
+
+def _fields(instance) -> dict:
+    return {field.attname: getattr(instance, field.attname)
+            for field in type(instance)._meta.concrete_fields}
+
+
+def test_a_match_read_by_its_address_is_the_orms_match_with_its_chain(played):
+    """Read in one query compiled once: the same rows, field by field (dates, JSON, flags),
+    as the ORM's ``select_related`` gives, for two matches in turn; another tournament's slug,
+    an id of no match and an id beyond any row's are None, not an error."""
+    tournament, session, _, _ = played
+    other = tournament_with_players(players=4, slug="autumn-open")
+    seated_session(tournament=other, started=True)
+    matches = [Match.objects.filter(table__session=session).order_by("pk").last(),
+               Match.objects.get(table__session__tournament=other)]
+    for expected in matches:
+        expected = match_with_tournament(expected.pk).get()
+        read = match_by_address(slug=expected.table.session.tournament.slug,
+                                match_id=expected.pk)
+        assert type(read) is Match and not read._state.adding and read._state.db == "default"
+        for got, wanted in ((read, expected), (read.table, expected.table),
+                            (read.table.session, expected.table.session),
+                            (read.table.session.tournament, expected.table.session.tournament)):
+            assert _fields(got) == _fields(wanted), type(wanted).__name__
+        assert Match.table.is_cached(read)
+    assert match_by_address(slug="autumn-open", match_id=matches[0].pk) is None
+    assert match_by_address(slug=tournament.slug, match_id=Match.objects.latest("pk").pk + 9) is None
+    assert match_by_address(slug=tournament.slug, match_id=2**63) is None
+    assert match_by_address(slug=tournament.slug, match_id=0) is None
+
+
+def test_a_match_read_by_its_address_costs_one_query(played, django_assert_num_queries):
+    tournament, session, _, addresses = played
+    match = Match.objects.filter(table__session=session).first()
+    with django_assert_num_queries(1):
+        read = match_by_address(slug=tournament.slug, match_id=match.pk)
+        assert read.table.session.tournament.pk == tournament.pk

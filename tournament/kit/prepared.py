@@ -7,7 +7,8 @@ query (about 1 ms of CPU against 0.1 ms on the development machine: ``python man
 bench_room_requests``). :class:`PreparedRead` builds its queryset once per database with
 stand-in arguments, keeps its SQL and the conversions of its columns (a date and time from
 SQLite's text, a JSON field), and runs it again with each call's own arguments through the
-connection's cursor (its execute wrappers included), converting the row as Django would.
+connection's cursor (its execute wrappers included), converting the row as Django would. :class:`PreparedChain` reads so a model's row with the
+rows it refers to (a match with its table, session and tournament), as model instances.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import connections
-from django.db.models import QuerySet
+from django.db.models import Model, QuerySet
 
 #: The stand-in of the ``n``-th integer argument (minus n), and of a text one: values no query
 #: holds as a constant. An integer one is within the range of every integer field (Django
@@ -93,3 +94,37 @@ class PreparedRead:
             for converter in converters:
                 values[index] = converter(values[index], expression, connection)
         return tuple(values)
+
+
+class PreparedChain:
+    """``build(**arguments)``, a queryset of ``model``, read as one instance with the rows of
+    ``path``'s relations loaded (as ``select_related("a__b")``): one query, its SQL compiled
+    once per process (:class:`PreparedRead`). ``read(id=3, slug="...")`` is the instance, or
+    None."""
+
+    def __init__(self, model: type[Model], path: tuple[str, ...],
+                 build: Callable[..., QuerySet], **kinds: type) -> None:
+        self.path = path
+        self.models: list[type[Model]] = [model]
+        prefixes = [""]
+        for name in path:
+            self.models.append(self.models[-1]._meta.get_field(name).related_model)
+            prefixes.append(f"{prefixes[-1]}{name}__")
+        self.columns = [[field.attname for field in each._meta.concrete_fields]
+                        for each in self.models]
+        selected = [f"{prefix}{column}" for prefix, columns in zip(prefixes, self.columns)
+                    for column in columns]
+        self.read = PreparedRead(
+            lambda **arguments: build(**arguments).order_by().values_list(*selected), **kinds)
+
+    def __call__(self, **arguments: int | str) -> Model | None:
+        row = self.read(**arguments)
+        if row is None:
+            return None
+        instances, start = [], 0
+        for each, columns in zip(self.models, self.columns):
+            instances.append(each.from_db("default", columns, row[start:start + len(columns)]))
+            start += len(columns)
+        for instance, name, related in zip(instances, self.path, instances[1:]):
+            setattr(instance, name, related)
+        return instances[0]

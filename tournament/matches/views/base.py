@@ -42,7 +42,7 @@ from tournament.matches.forms.entry import RecordUploadForm, RoundEndForm, TurnF
 from tournament.matches.forms.parsing import clean_cell, clean_corners, clean_tile, small_number
 from tournament.matches.reading.replay import match_replay, match_replay_from_play
 from tournament.matches.reading.replayed_match import ReplayedMatch, ShownRound, settled_log_key
-from tournament.matches.reading.rows import match_with_tournament
+from tournament.matches.reading.rows import match_by_address, match_with_tournament
 from tournament.matches.reading.turn_preview import TurnPreview, browser_scoring, turn_preview
 from tournament.matches.views.logs import kept_log, log_table
 from tournament.matches.views.scorer_access import ScorerMixin
@@ -62,11 +62,10 @@ WriteRefusal = ValidationError | services.TurnsRefused | services.MismatchesNotS
 def addressed_match(*, slug: str, match_id: int) -> Match:
     """The match of an address, with its table, session and tournament (one query); a 404
     when the tournament of ``slug`` has no such match."""
-    try:
-        return (match_with_tournament(match_id)
-                .filter(table__session__tournament__slug=slug).get())
-    except Match.DoesNotExist:
-        raise Http404 from None
+    match = match_by_address(slug=slug, match_id=match_id)
+    if match is None:
+        raise Http404
+    return match
 
 
 class MatchMixin(ScorerMixin, TournamentMixin):
