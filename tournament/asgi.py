@@ -25,5 +25,7 @@ application = get_asgi_application()
 # one as far as its streams need, and keeps no more streams than its limit leaves room for
 # beside the pool and the pages (the figures logged at start-up).
 from tournament.matches.stream.door import open_to_descriptors  # noqa: E402 (after setup)
+from tournament.matches.views.live_parts import live_parts_ahead  # noqa: E402
 
 open_to_descriptors()
+live_parts_ahead.start()  # the streams find each write's live part made

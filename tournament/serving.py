@@ -116,5 +116,7 @@ application = PagesOnThreads(int(os.environ.get("TRIOMINOS_PAGE_THREADS") or 8))
 
 # The streams' file descriptors, as under tournament/asgi.py.
 from tournament.matches.stream.door import open_to_descriptors  # noqa: E402 (after setup)
+from tournament.matches.views.live_parts import live_parts_ahead  # noqa: E402
 
 open_to_descriptors()
+live_parts_ahead.start()  # the streams find each write's live part made

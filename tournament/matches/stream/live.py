@@ -26,14 +26,12 @@ import time
 from collections import OrderedDict
 
 from asgiref.sync import sync_to_async
-from django.contrib.auth.models import AnonymousUser
 from django.db import connection
-from django.http import HttpRequest
-from django.urls import resolve, reverse
+from django.urls import reverse
 from django.utils import translation
-from django_htmx.middleware import HtmxDetails
 
-from tournament.matches.views.page import MatchLiveView
+from tournament.kit.inner_requests import anonymous_get
+from tournament.matches.views.live_parts import public_live_part
 
 logger = logging.getLogger(__name__)
 
@@ -46,9 +44,6 @@ TRIES = 4
 WAIT_SECONDS = 0.1
 #: The revision a live part shows, in its stream's address (``_match_live.html``).
 SHOWN_REVISION = re.compile(r'data-stream="[^"?]*\?revision=([0-9]+)"')
-#: The request headers of the stream's request that the part is made with (where it is
-#: addressed: the host, and the scheme behind a proxy).
-HOST_HEADERS = ("HTTP_HOST", "SERVER_NAME", "SERVER_PORT", "HTTP_X_FORWARDED_PROTO")
 
 
 def live_part(*, slug: str, match_id: int, revision: int, language: str,
@@ -60,7 +55,8 @@ def live_part(*, slug: str, match_id: int, revision: int, language: str,
     request: its connection goes back at once."""
     try:
         for attempt in range(TRIES):
-            part = _answered(slug=slug, match_id=match_id, language=language, host=host)
+            part = public_live_part(slug=slug, match_id=match_id, language=language,
+                                    host=host)
             if part is None:
                 return None
             shown = SHOWN_REVISION.search(part)
@@ -84,7 +80,7 @@ def clock_answer(*, slug: str, session: int, table: int, language: str,
                    kwargs={"slug": slug, "number": session, "table": table})
     try:
         with translation.override(language):
-            request = _request(path, host=host, language=language)
+            request = anonymous_get(path, host=host, language=language)
             match = request.resolver_match
             response = match.func(request, *match.args, **match.kwargs)
     except Exception:  # the page's clock asks clock.json itself, as without a stream
@@ -97,35 +93,6 @@ def clock_answer(*, slug: str, session: int, table: int, language: str,
     answer = json.loads(response.content)
     answer["url"] = path  # the clock it is: the page's clock of this address takes it
     return json.dumps(answer, separators=(",", ":"))
-
-
-def _request(path: str, *, host: dict[str, str], language: str, htmx: bool = False) -> HttpRequest:
-    """A GET of ``path`` by no one logged in, addressed as the stream's request was."""
-    request = HttpRequest()
-    request.method = "GET"
-    request.path = request.path_info = path
-    request.META = {**host, "REQUEST_METHOD": "GET", "PATH_INFO": path,
-                    "HTTP_ACCEPT_LANGUAGE": language}
-    if htmx:
-        request.META["HTTP_HX_REQUEST"] = "true"
-    request.user = AnonymousUser()
-    request.htmx = HtmxDetails(request)  # type: ignore[attr-defined]
-    request.resolver_match = resolve(path)
-    return request
-
-
-def _answered(*, slug: str, match_id: int, language: str, host: dict[str, str]) -> str | None:
-    path = reverse("tournament:match_live", kwargs={"slug": slug, "match_id": match_id})
-    request = _request(path, host=host, language=language, htmx=True)
-    try:
-        with translation.override(language):
-            response = MatchLiveView.as_view()(request, slug=slug, match_id=match_id)
-    except Exception:  # the event then says the revision alone: the page fetches
-        logger.warning("The live part of match %s could not be made", match_id, exc_info=True)
-        return None
-    if response.status_code != 200 or response.get("Content-Encoding"):
-        return None
-    return response.content.decode()
 
 
 class LiveParts:

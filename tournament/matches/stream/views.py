@@ -42,8 +42,9 @@ from django.views import View
 
 from tournament.core.permissions import can_view
 from tournament.kit.digits import ascii_number
+from tournament.kit.inner_requests import host_of
 from tournament.matches.stream.door import Admission, address_claim, door
-from tournament.matches.stream.live import HOST_HEADERS, clock_answer, event_data
+from tournament.matches.stream.live import clock_answer, event_data
 from tournament.matches.stream.watch import (
     INTERVAL,
     RevisionWatch,
@@ -207,7 +208,7 @@ class MatchStreamView(View):
         following = Following(
             match=match, slug=slug, shown=shown_revision(request, match.revision),
             language=translation.get_language(),
-            host={name: request.META[name] for name in HOST_HEADERS if name in request.META})
+            host=host_of(request.META))
         response = StreamingHttpResponse(match_events(following, admission),
                                          content_type="text/event-stream")
         response["Cache-Control"] = "no-store"

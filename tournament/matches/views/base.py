@@ -44,6 +44,7 @@ from tournament.matches.reading.replay import match_replay, match_replay_from_pl
 from tournament.matches.reading.replayed_match import ReplayedMatch, ShownRound, settled_log_key
 from tournament.matches.reading.rows import match_by_address, match_with_tournament
 from tournament.matches.reading.turn_preview import TurnPreview, browser_scoring, turn_preview
+from tournament.matches.views.live_parts import live_parts_ahead
 from tournament.matches.views.logs import kept_log, log_table
 from tournament.matches.views.scorer_access import ScorerMixin
 from tournament.models import Match
@@ -146,7 +147,7 @@ class MatchWriteMixin(MatchMixin):
             return (stale or self.stale)()
         except WRITE_REFUSALS as error:
             return refused(error)
-        return done(result)
+        return live_parts_ahead.after(done(result), request=self.request, match=self.match)
 
     def already_saved(self) -> HttpResponse:
         """The same submission was saved before (sent again): the page the write returns to,

@@ -1,0 +1,118 @@
+"""A write to a match makes its live part ahead of the streams (``LivePartsAhead``, started
+by the ASGI servings), from the replay the write kept: the phones' streams and polls then
+find the public's copy made. Nothing is made for a private tournament or a write refused,
+and no more than ``AHEAD_WAITING`` wait in a worker.
+
+The live part is made on a thread of its own, with its own connection: the tests commit."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from django.core.cache import cache
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from tests.factories import add, board_turn, fresh, match_at
+from tests.tournament.matches.test_kept_replays import live_part, placed, sql, tablet_save
+from tournament.matches.reading.replay import REPLAYED
+from tournament.matches.reading.replay_cache import forget_replays
+from tournament.matches.views import live_parts
+from tournament.models import Tournament
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def ahead():
+    """The worker's live parts made ahead, as the ASGI servings start them; stopped after."""
+    forget_replays()
+    cache.clear()
+    live_parts.live_parts_ahead.start()
+    yield live_parts.live_parts_ahead
+    live_parts.live_parts_ahead.stop()
+    forget_replays()
+
+
+@pytest.fixture
+def opened(tournament, referee):
+    match = match_at(tournament=tournament, started=True)
+    turns = placed(match, 4)
+    add(match, referee, board_turn(turns[0]))
+    return match, turns
+
+
+@pytest.fixture
+def made(monkeypatch):
+    """The live parts made ahead, by match id."""
+    calls: list[int] = []
+    real = live_parts.public_live_part
+
+    def counted(**arguments):
+        calls.append(arguments["match_id"])
+        return real(**arguments)
+
+    monkeypatch.setattr(live_parts, "public_live_part", counted)
+    return calls
+
+
+def test_a_save_makes_the_live_part_the_phones_then_read_as_made(
+        ahead, opened, referee_client, client, made):
+    match, turns = opened
+    revision = fresh(match).revision
+    assert tablet_save(referee_client, match, turns[1], revision=revision).status_code == 200
+    ahead.stop()  # what waits is made
+    assert made == [match.pk]
+    REPLAYED.clear()
+    ahead.start()
+    assert tablet_save(referee_client, match, turns[2],
+                       revision=revision + 1).status_code == 200
+    ahead.stop()
+    assert made == [match.pk, match.pk]
+    assert REPLAYED.turns == 0  # made from the replay the save kept, not from the rows
+    # a phone's poll: the copy made ahead, neither rows read nor the part made again
+    with CaptureQueriesContext(connection) as queries:
+        polled = live_part(client, match)
+    assert sql(queries, "tournament_turn") == [] and sql(queries, "tournament_seat") == []
+    assert len(queries.captured_queries) <= 2  # the match, the copy
+    # byte for byte what the poll would have made from the database
+    forget_replays()
+    cache.clear()
+    assert live_part(client, match) == polled
+    assert f"?revision={revision + 2}".encode() in polled
+
+
+def test_nothing_is_made_ahead_for_a_private_tournament_or_a_write_refused(
+        ahead, opened, referee_client, made):
+    match, turns = opened
+    revision = fresh(match).revision
+    # another tab's stale save: refused, nothing made
+    assert tablet_save(referee_client, match, turns[1], revision=revision - 1).status_code == 409
+    Tournament.objects.filter(pk=match.table.session.tournament_id).update(is_public=False)
+    assert tablet_save(referee_client, match, turns[1], revision=revision).status_code == 200
+    ahead.stop()
+    assert made == []
+
+
+def test_no_more_than_its_share_waits_and_the_rest_is_left_to_the_streams(
+        ahead, opened, referee_client, monkeypatch):
+    """A worker behind on its live parts takes no more: beyond ``AHEAD_WAITING`` a write's
+    answer is the same, and its part is left to the streams (made when one asks)."""
+    match, turns = opened
+    monkeypatch.setattr(live_parts, "AHEAD_WAITING", 2)
+    held, started = threading.Event(), []
+
+    def slow(**arguments):
+        started.append(arguments["match_id"])
+        held.wait(10)
+
+    monkeypatch.setattr(live_parts, "public_live_part", slow)
+    revision = fresh(match).revision
+    for offset, turn in enumerate(turns[1:4]):
+        answer = tablet_save(referee_client, match, turn, revision=revision + offset)
+        assert answer.status_code == 200 and answer["X-Submission"] == "saved"
+    assert ahead.waiting == 2
+    held.set()
+    ahead.stop()
+    assert started == [match.pk, match.pk] and ahead.waiting == 0

@@ -1,0 +1,98 @@
+"""A match's live part (the public's copy of ``tournament:match_live``) made by the app
+itself: for a match's stream, which carries it in its events (``stream/live.py``), and ahead
+of the streams, right after a write to the match (:class:`LivePartsAhead`)."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+from django.conf import settings
+from django.db import connection
+from django.urls import reverse
+from django.utils import translation
+
+from tournament.kit.inner_requests import anonymous_get, host_of
+from tournament.models import Match
+
+logger = logging.getLogger(__name__)
+
+#: Live parts waiting to be made ahead in a worker; beyond, a write leaves its own to the
+#: streams (each makes it on its first event, as without ``LivePartsAhead``).
+AHEAD_WAITING = 32
+
+
+def public_live_part(*, slug: str, match_id: int, language: str,
+                     host: dict[str, str]) -> str | None:
+    """The public's live part of the match as ``tournament:match_live`` answers a phone of the
+    public now, in ``language``: its kept copy, made if it must be (``CachedPageMixin``);
+    None when the answer is not a plain 200 (a private tournament's match, a match gone)."""
+    path = reverse("tournament:match_live", kwargs={"slug": slug, "match_id": match_id})
+    request = anonymous_get(path, host=host, language=language, htmx=True)
+    try:
+        with translation.override(language):
+            response = request.resolver_match.func(request, slug=slug, match_id=match_id)
+    except Exception:  # whoever asked then does without (a stream: the page fetches)
+        logger.warning("The live part of match %s could not be made", match_id, exc_info=True)
+        return None
+    if response.status_code != 200 or response.get("Content-Encoding"):
+        return None
+    return response.content.decode()
+
+
+class LivePartsAhead:
+    """A write to a match of a public tournament, in a worker serving the matches' streams,
+    makes the match's live part (the public's copy, in the site's language) right after its
+    answer, on a thread of its own: from the replay the write kept in this process
+    (``replay_cache``), where a stream, in whichever worker, would first replay the round in
+    play from the database. The streams then find the copy made.
+
+    Off until :meth:`start` (the ASGI servings start it: ``tournament/serving.py``); at most
+    ``AHEAD_WAITING`` waiting in a worker, the others left to the streams."""
+
+    def __init__(self) -> None:
+        self.pool: ThreadPoolExecutor | None = None
+        self.waiting = 0
+        self.lock = threading.Lock()
+
+    def start(self) -> None:
+        if self.pool is None:
+            self.pool = ThreadPoolExecutor(1, thread_name_prefix="live-ahead")
+
+    def stop(self) -> None:
+        """Make what waits, then stop (the tests)."""
+        pool, self.pool = self.pool, None
+        if pool is not None:
+            pool.shutdown(wait=True)
+
+    def after(self, response, *, request, match: Match):
+        """``response``, the answer to a write to ``match``; once it is rendered (the write's
+        replay kept), the match's live part made ahead."""
+        if self.pool is None or not match.table.session.tournament.is_public:
+            return response
+
+        def ahead(_response=None) -> None:
+            with self.lock:
+                if self.pool is None or self.waiting >= AHEAD_WAITING:
+                    return
+                self.waiting += 1
+                self.pool.submit(self.make, slug=match.table.session.tournament.slug,
+                                 match_id=match.pk, host=host_of(request.META))
+
+        if hasattr(response, "add_post_render_callback") and not response.is_rendered:
+            response.add_post_render_callback(ahead)
+        else:
+            ahead()
+        return response
+
+    def make(self, **arguments) -> None:
+        try:
+            public_live_part(language=settings.LANGUAGE_CODE, **arguments)
+        finally:
+            connection.close()
+            with self.lock:
+                self.waiting -= 1
+
+
+live_parts_ahead = LivePartsAhead()
