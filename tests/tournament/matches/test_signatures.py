@@ -25,7 +25,11 @@ from tournament.figures.check import figures_check
 from tournament.matches.scorers import ScorerActor
 from tournament.matches.services import match_record_import, match_round_end
 from tournament.matches.services.scorers import scorer_hand_over, table_scorer
-from tournament.matches.services.signatures import CODE_ADDRESS_LIMIT, CODE_MATCH_LIMIT
+from tournament.matches.services.signatures import (
+    CODE_ADDRESS_LIMIT,
+    CODE_MATCH_LIMIT,
+    round_sign,
+)
 from tournament.matches.signatures import (
     CODE_ALPHABET,
     CODE_LENGTH,
@@ -203,6 +207,49 @@ def test_a_signature_of_the_round_before_its_correction_no_longer_counts(tournam
     assert response.status_code == 400
     assert "round-changed" in [e.code for e in response.context["form"].non_field_errors().as_data()]
     assert fresh(match).rounds.get(index=0).confirmed_at is None
+
+
+def seat_signed(match, seat: int, *, digest: str, device: str = "own-phone"):
+    """Seat ``seat``'s word (agreed) on round 1 read at ``digest``, as the service takes it."""
+    return round_sign(match=match, user=ScorerActor(scorer_device=device, seat=seat),
+                      round_index=0, digest=digest, agreed=True, own_phone=True)
+
+
+def test_a_seat_signs_though_another_write_came_between_its_page_and_its_word(tournament):
+    match, phone = one_round_entered(tournament)
+    page = phone.get(url(match))  # seat A reads the round: its digest, the match's revision
+    read = page.context["signing"]
+    # meanwhile seat B signs from its own phone: the match's revision moves, the round not
+    seat_signed(fresh(match), 1, digest=read.digest)
+    assert fresh(match).revision > read.revision
+    response = phone.post(url(match), {
+        "round": read.round.number, "digest": read.digest, "seat": 0,
+        "code": code_of(match, 0), "word": "agree"})
+    assert response.status_code == 302
+    assert sorted(RoundSignature.objects.values_list("seat", flat=True)) == [0, 1]
+    # the service itself takes the word against the match as it now is: a match read
+    # before another seat's word (its revision stale) signs too
+    stale = fresh(match)
+    seat_signed(fresh(match), 2, digest=read.digest)
+    assert stale.revision < fresh(match).revision
+    written = seat_signed(stale, 3, digest=read.digest)
+    assert written.saved.seat == 3 and written.replay.rounds[0].confirmed
+
+
+def test_the_service_refuses_the_word_on_a_round_corrected_since_it_was_read(tournament,
+                                                                             referee):
+    match, _phone = one_round_entered(tournament)
+    read = signing(match).digest
+    end = fresh(match).rounds.get(index=0).ends.current().get()
+    match_round_end(match=fresh(match), user=referee, seen_revision=fresh(match).revision,
+                    round_index=0, racks=end.racks, reason="recounted the racks")
+    revision = fresh(match).revision
+    with pytest.raises(ValidationError) as refused:
+        seat_signed(fresh(match), 0, digest=read)
+    assert refused.value.code == "round-changed"
+    assert not RoundSignature.objects.exists() and fresh(match).revision == revision
+    # the round as it now is: signed
+    assert seat_signed(fresh(match), 0, digest=signing(match).digest).saved.seat == 0
 
 
 def test_a_dispute_calls_a_referee_and_freezes_the_scorer(tournament, referee_client):
