@@ -28,7 +28,7 @@ from django.utils.crypto import constant_time_compare, salted_hmac
 
 from tournament.matches.reading.replay import match_replay
 from tournament.matches.reading.replayed_rounds import ReplayedRound
-from tournament.matches.reading.rows import MatchRows
+from tournament.matches.reading.rows import MatchRows, match_rows
 from tournament.models import Round, RoundEnd, RoundSignature, Seat, TableScorer, Turn
 
 CODE_SALT = "tournament.matches.signatures.code"
@@ -209,12 +209,20 @@ class SigningRound:
 
 
 def round_to_sign(*, match) -> SigningRound | None:
-    """The round ``match``'s seats are asked to sign now, or None (none closed and waiting)."""
-    replay = match_replay(match=match)
+    """The round ``match``'s seats are asked to sign now, or None (none closed and waiting).
+
+    Replayed from that round: the confirmed rounds before it are taken from their stored
+    scores, their turns not loaded (``match_rows``' ``settled_stored``), so that the page
+    costs the round to sign and those after it (the round in play), whatever the match's
+    length. Its digest is made from its rows as a write's is (:func:`round_digest`)."""
+    rows = match_rows(match=match, settled_stored=True)
+    row = next((r for r in rows.rounds if r.pk in rows.ends and r.confirmed_at is None), None)
+    if row is None:
+        return None
+    replay = match_replay(match=match, rows=rows, settled_before=row.index)
     shown = next((r for r in replay.rounds if r.closed and not r.confirmed), None)
     if shown is None:
         return None
-    rows = replay.rows
     digest = round_digest(rows, shown.row)
     state = round_signatures(shown.row.signatures.all(), digest=digest, seats=len(rows.seats))
     return SigningRound(round=shown, digest=digest, names=rows.names,

@@ -111,18 +111,15 @@ class ClockView(TournamentMixin, View):
             data: dict[str, object] = {"clock": clock.as_json(), "version": version}
             if table:
                 data["call"] = None if read.call is None else {
-                    "reason": call_reason_label(read.call[2]), "times": read.call[1]}
+                    # the model's label, in the reader's language (``get_reason_display``)
+                    "reason": str(RefereeCall.Reason(read.call[2]).label),
+                    "times": read.call[1]}
             response = JsonResponse(data)
         else:
             response = not_modified
         response["ETag"] = etag(key, version)
         patch_cache_control(response, no_cache=True)
         return response
-
-
-def call_reason_label(reason: str) -> str:
-    """A call's reason in the reader's language, as ``RefereeCall.get_reason_display``."""
-    return str(dict(RefereeCall.Reason.choices).get(reason, reason))
 
 
 def clock_version(said: list[object]) -> str:

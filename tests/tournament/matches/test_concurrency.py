@@ -14,10 +14,14 @@ import pytest
 from django.db import connection, connections
 
 from tests.factories import fresh, match_at
+from tests.tournament.matches.test_signatures import one_round_entered
 from tournament import engine
 from tournament.matches import services
+from tournament.matches.scorers import ScorerActor
 from tournament.matches.services import write
-from tournament.models import AuditEntry, Turn
+from tournament.matches.services.signatures import round_sign
+from tournament.matches.signatures import round_to_sign
+from tournament.models import AuditEntry, RoundSignature, Turn
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -155,3 +159,35 @@ def test_the_same_submission_sent_twice_at_once_is_saved_once(tournament, refere
     assert results == {"first": "saved", "second": "already saved"}
     assert Turn.objects.filter(round__match=match).count() == 1
     assert fresh(match).revision == seen + 1
+
+
+def sign_in_thread(name: str, match, seat: int, digest: str, results: dict) -> threading.Thread:
+    """A thread named ``name`` in which seat ``seat`` agrees to round 1 read at ``digest``
+    (from its own phone), putting in ``results[name]`` how it went: "saved" or the error."""
+
+    def run():
+        try:
+            round_sign(match=match, user=ScorerActor(scorer_device=f"phone-{seat}", seat=seat),
+                       round_index=0, digest=digest, agreed=True, own_phone=True)
+            results[name] = "saved"
+        except Exception as error:  # noqa: BLE001 - reported by the test
+            results[name] = repr(error)
+        finally:
+            connections.close_all()
+
+    return threading.Thread(target=run, name=name)
+
+
+def test_two_seats_signing_at_once_are_both_taken(tournament, first_save_held):
+    """Two seats sign the round they read at once: the second waits for the first's
+    transaction, then writes its word against the match as it now is (a seat signs the
+    round's digest, not the revision it was shown: no stale refusal)."""
+    match, _phone = one_round_entered(tournament)
+    digest = round_to_sign(match=fresh(match)).digest
+    seen = fresh(match).revision
+    results: dict[str, str] = {}
+    first_save_held.run(sign_in_thread("first", fresh(match), 0, digest, results),
+                        sign_in_thread("second", fresh(match), 1, digest, results))
+    assert results == {"first": "saved", "second": "saved"}
+    assert sorted(RoundSignature.objects.values_list("seat", flat=True)) == [0, 1]
+    assert fresh(match).revision == seen + 2

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from tests.factories import (
@@ -22,13 +24,22 @@ from tests.factories import (
 )
 from tournament.core.tournaments import staff_role_grant
 from tournament.figures.check import figures_check
+from tournament.matches.reading import replay as replay_module
+from tournament.matches.reading.replay import match_replay
+from tournament.matches.reading.rows import match_rows
 from tournament.matches.scorers import ScorerActor
-from tournament.matches.services import match_record_import, match_round_end
+from tournament.matches.services import match_record_import, match_round_confirm, match_round_end
 from tournament.matches.services.scorers import scorer_hand_over, table_scorer
-from tournament.matches.services.signatures import CODE_ADDRESS_LIMIT, CODE_MATCH_LIMIT
+from tournament.matches.services.signatures import (
+    CODE_ADDRESS_LIMIT,
+    CODE_MATCH_LIMIT,
+    round_sign,
+)
 from tournament.matches.signatures import (
     CODE_ALPHABET,
     CODE_LENGTH,
+    SigningRound,
+    round_digest,
     round_to_sign,
     seat_code,
     seat_path,
@@ -41,6 +52,7 @@ from tournament.models import (
     Round,
     RoundSignature,
     StaffRole,
+    Turn,
 )
 
 pytestmark = pytest.mark.django_db
@@ -203,6 +215,49 @@ def test_a_signature_of_the_round_before_its_correction_no_longer_counts(tournam
     assert response.status_code == 400
     assert "round-changed" in [e.code for e in response.context["form"].non_field_errors().as_data()]
     assert fresh(match).rounds.get(index=0).confirmed_at is None
+
+
+def seat_signed(match, seat: int, *, digest: str, device: str = "own-phone"):
+    """Seat ``seat``'s word (agreed) on round 1 read at ``digest``, as the service takes it."""
+    return round_sign(match=match, user=ScorerActor(scorer_device=device, seat=seat),
+                      round_index=0, digest=digest, agreed=True, own_phone=True)
+
+
+def test_a_seat_signs_though_another_write_came_between_its_page_and_its_word(tournament):
+    match, phone = one_round_entered(tournament)
+    page = phone.get(url(match))  # seat A reads the round: its digest, the match's revision
+    read = page.context["signing"]
+    # meanwhile seat B signs from its own phone: the match's revision moves, the round not
+    seat_signed(fresh(match), 1, digest=read.digest)
+    assert fresh(match).revision > read.revision
+    response = phone.post(url(match), {
+        "round": read.round.number, "digest": read.digest, "seat": 0,
+        "code": code_of(match, 0), "word": "agree"})
+    assert response.status_code == 302
+    assert sorted(RoundSignature.objects.values_list("seat", flat=True)) == [0, 1]
+    # the service itself takes the word against the match as it now is: a match read
+    # before another seat's word (its revision stale) signs too
+    stale = fresh(match)
+    seat_signed(fresh(match), 2, digest=read.digest)
+    assert stale.revision < fresh(match).revision
+    written = seat_signed(stale, 3, digest=read.digest)
+    assert written.saved.seat == 3 and written.replay.rounds[0].confirmed
+
+
+def test_the_service_refuses_the_word_on_a_round_corrected_since_it_was_read(tournament,
+                                                                             referee):
+    match, _phone = one_round_entered(tournament)
+    read = signing(match).digest
+    end = fresh(match).rounds.get(index=0).ends.current().get()
+    match_round_end(match=fresh(match), user=referee, seen_revision=fresh(match).revision,
+                    round_index=0, racks=end.racks, reason="recounted the racks")
+    revision = fresh(match).revision
+    with pytest.raises(ValidationError) as refused:
+        seat_signed(fresh(match), 0, digest=read)
+    assert refused.value.code == "round-changed"
+    assert not RoundSignature.objects.exists() and fresh(match).revision == revision
+    # the round as it now is: signed
+    assert seat_signed(fresh(match), 0, digest=signing(match).digest).saved.seat == 0
 
 
 def test_a_dispute_calls_a_referee_and_freezes_the_scorer(tournament, referee_client):
@@ -445,3 +500,72 @@ def test_the_boards_signed_count_is_recounted_apart_from_the_audit(tournament, r
     assert differences() == [("signatures", "signed", key, "1", "0")]
     RoundSignature.objects.filter(round__match=other).update(agreed=True, reason="")
     assert ("signatures", "disputed", "session 1 table 2", "True", "False") in differences()
+
+
+# -- the page to sign costs the round to sign, not the match's length ---------------------------
+
+
+def rounds_entered(tournament, referee, *, table: int, rounds: int, turns: int | None = None,
+                   confirmed: int = 0) -> Match:
+    """Table ``table``'s match with the record's first ``rounds`` rounds entered by its scorer
+    phone (then ``turns`` turns of the next), the first ``confirmed`` of them confirmed by a
+    referee."""
+    match = match_at(tournament=tournament, table=table, started=True)
+    phone = scorer_client(match, address=f"10.0.{table}.1")
+    device = phone.session["table_scorer"]["device"]
+    record = truncated(played_record(match=match, seed=4), rounds=rounds, turns=turns)
+    match_record_import(match=fresh(match), user=ScorerActor(scorer_device=device),
+                        seen_revision=fresh(match).revision, record=record)
+    for index in range(confirmed):
+        match_round_confirm(match=fresh(match), user=referee,
+                            seen_revision=fresh(match).revision, round_index=index)
+    return fresh(match)
+
+
+def sign_page_cost(match) -> tuple[int, int, SigningRound]:
+    """The turns replayed and the queries of the page to sign on a seat's own phone, and the
+    round it shows."""
+    link = seat_path(table_scorer(match=match), 0)
+    replay_module.REPLAYED.clear()
+    with CaptureQueriesContext(connection) as queries:
+        response = seat_phone().get(link)
+    assert response.status_code == 200
+    return (replay_module.REPLAYED.turns, len(queries.captured_queries),
+            response.context["signing"])
+
+
+def current_turns(match, index: int) -> int:
+    return Turn.objects.current().filter(round__match=match, round__index=index).count()
+
+
+@pytest.mark.parametrize("in_play", [None, 5])
+def test_the_page_to_sign_costs_its_round_not_the_matchs_length(make_tournament, make_user,
+                                                                  in_play):
+    tournament = entered_by_tables(tournament=make_tournament(
+        players=8, started=True, target=20_000, match_rounds=40))
+    referee = make_user("long-match-referee")
+    staff_role_grant(tournament=tournament, user=referee, role="referee")
+    short = rounds_entered(tournament, referee, table=1, rounds=1, turns=in_play)
+    long = rounds_entered(tournament, referee, table=2, rounds=12, turns=in_play, confirmed=11)
+    sign_page_cost(short)  # the process's first page may read once what it then keeps
+    short_turns, short_queries, short_signing = sign_page_cost(short)
+    long_turns, long_queries, long_signing = sign_page_cost(long)
+    assert (short_signing.round.number, long_signing.round.number) == (1, 12)
+    # the round to sign and the round in play replayed, whatever the match's length
+    assert short_turns == current_turns(short, 0) + (in_play or 0)
+    assert long_turns == current_turns(long, 11) + (in_play or 0)
+    assert long_queries == short_queries
+    # what the seats read and sign is the whole match's replay's
+    for match, shown in ((short, short_signing), (long, long_signing)):
+        whole = match_replay(match=fresh(match))
+        round_ = whole.rounds[shown.round.index]
+        assert not shown.round.stored and shown.round.turns
+        assert (shown.round.scores, shown.round.settlement, shown.round.racks_shown,
+                shown.totals) == (round_.scores, round_.settlement, round_.racks_shown,
+                                  whole.totals)
+        assert shown.digest == round_digest(match_rows(match=fresh(match)), round_.row)
+    # and the seats' words, taken against that digest, confirm the round
+    phone = seat_phone()
+    for seat in range(4):
+        assert sign_own(phone, long, seat).status_code == 302
+    assert fresh(long).rounds.get(index=11).confirmed_at is not None

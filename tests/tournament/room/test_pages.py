@@ -7,7 +7,7 @@ import datetime
 
 import pytest
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from tests.factories import match_at, recorded_match, seated_session, tournament_with_players
 from tournament.kit.table_codes import table_code
@@ -113,6 +113,23 @@ def test_the_clock_figures_come_from_the_server(client, room):
         clock_started_at=timezone.now() - datetime.timedelta(minutes=40))
     assert client.get(url).json()["clock"] == {"state": "time-up", "total": 1800, "remaining": 0}
     assert Session.objects.get(pk=session.pk).time_up_at is not None
+
+
+@pytest.mark.parametrize("language", ["fr", "en"])
+def test_the_tables_clock_says_its_calls_reason_as_the_board_does(client, room, language):
+    """The call's reason on the table's clock is the model's own label, in the reader's
+    language, for each reason (what the board shows: ``get_reason_display``)."""
+    tournament, session, _, _ = room
+    table = session.tables.get(number=1)
+    url = reverse("tournament:table_clock_json",
+                  kwargs={"slug": tournament.slug, "number": session.number, "table": 1})
+    services.call_make(table=table, reason="question", code=table_code(tournament.pk, 1))
+    call = RefereeCall.objects.get(table=table, answered_at__isnull=True)
+    for reason in RefereeCall.Reason.values:
+        RefereeCall.objects.filter(pk=call.pk).update(reason=reason)
+        said = client.get(url, HTTP_ACCEPT_LANGUAGE=language).json()["call"]["reason"]
+        with translation.override(language):
+            assert said == RefereeCall(reason=reason).get_reason_display()
 
 
 def test_the_clock_is_a_304_while_it_runs_as_it_did(client, room, django_assert_max_num_queries):

@@ -106,14 +106,22 @@ def seat_link_checked(*, match: Match, token: str, address: str | None) -> int:
     return seat
 
 
+def _revision_now(match: Match) -> int:
+    """The match's revision as it now is, its row locked to the end of the transaction: the
+    write's claim of it that follows cannot find it stale (the claim's own lock, taken first)."""
+    return Match.objects.select_for_update().values_list("revision", flat=True).get(pk=match.pk)
+
+
 @whole
-def round_sign(*, match: Match, user: ScorerActor, seen_revision: int, round_index: int,
-               digest: str, agreed: bool, reason: str = "", own_phone: bool = False,
-               submission_key: str = "", before: ReplayedMatch | None = None,
-               ) -> WriteResult[RoundSignature]:
+def round_sign(*, match: Match, user: ScorerActor, round_index: int, digest: str, agreed: bool,
+               reason: str = "", own_phone: bool = False, submission_key: str = "",
+               before: ReplayedMatch | None = None) -> WriteResult[RoundSignature]:
     """Seat ``user.seat`` (its code or link checked by the caller) says of round
     ``round_index`` as it stood when read (``digest``) that it agrees, or disputes it
-    (``reason`` required). Refused, writing nothing (``ValidationError`` with a code): the
+    (``reason`` required). A seat signs the round's digest, not a revision of the match it
+    was shown: its word is written against the match as it now is (another seat's word
+    saved meanwhile does not refuse it), and the digest, made again from the rows as they
+    now are, is the guard. Refused, writing nothing (``ValidationError`` with a code): the
     session not entered by the tables, the table taken over by a referee, the round not
     closed or already confirmed, the round changed since it was read (``round-changed``),
     the seat having said its word on it (``already-signed``). A dispute calls a referee;
@@ -123,7 +131,7 @@ def round_sign(*, match: Match, user: ScorerActor, seen_revision: int, round_ind
     if not agreed and not reason:
         raise ValidationError({"reason": ValidationError(
             _("Say what you disagree with: the referee reads it."), code="reason_required")})
-    with match_write(match=match, user=user, seen_revision=seen_revision,
+    with match_write(match=match, user=user, seen_revision=_revision_now(match),
                      submission_key=submission_key, before=before) as write:
         rows, seat = write.rows, user.seat
         session = write.match.table.session

@@ -19,7 +19,6 @@ from tournament.kit.seats import seat_letter
 from tournament.matches.forms.signatures import RoundSignForm, SeatCodeSignForm
 from tournament.matches.reading.rows import match_with_tournament
 from tournament.matches.scorers import ScorerActor, device_of
-from tournament.matches.services import StaleMatch, stale_match_message
 from tournament.matches.services.scorers import LinkRefused
 from tournament.matches.services.signatures import (
     round_sign,
@@ -53,23 +52,16 @@ def _initial(signing: SigningRound | None) -> dict:
 
 def _signed(request, match: Match, form, *, seat: int, device: str,
             own_phone: bool) -> ValidationError | None:
-    """The seat's word written (None), or why not."""
+    """The seat's word written (None), or why not (against the match as it now is: the
+    digest holds the round to what the seat read, ``round_sign``)."""
     data = form.cleaned_data
-    # the digest holds the round to what the seat read; the revision is the match's now
-    # (another seat's word moves it), read again when a write came in between
-    for attempt in range(2):
-        revision = Match.objects.values_list("revision", flat=True).get(pk=match.pk)
-        try:
-            round_sign(match=match, user=ScorerActor(scorer_device=device, seat=seat),
-                       seen_revision=revision, round_index=data["round"] - 1,
-                       digest=data["digest"], agreed=data["word"] == RoundSignForm.AGREE,
-                       reason=data.get("reason", ""), own_phone=own_phone)
-            break
-        except StaleMatch:
-            if attempt:
-                return ValidationError(stale_match_message(), code="stale")
-        except ValidationError as error:
-            return error
+    try:
+        round_sign(match=match, user=ScorerActor(scorer_device=device, seat=seat),
+                   round_index=data["round"] - 1, digest=data["digest"],
+                   agreed=data["word"] == RoundSignForm.AGREE, reason=data.get("reason", ""),
+                   own_phone=own_phone)
+    except ValidationError as error:
+        return error
     messages.success(request, _("Seat %(seat)s: your word on round %(number)s is saved.")
                      % {"seat": seat_letter(seat), "number": data["round"]})
     return None
