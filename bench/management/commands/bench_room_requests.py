@@ -100,7 +100,10 @@ class Command(PollsCommand):
         }
         for name, url in polls.items():
             asks[f"poll 304, {name}"] = self.again(phone, url, **POLL_HEADERS)
-        asks["poll kept, match"] = lambda: Client().get(polls["match"], **POLL_HEADERS)
+        # a phone without the ETag (a stream's event, a page opened): the kept copy, a 200; one
+        # client (a new one would load the middleware again: WhiteNoise scans the static files)
+        other = Client()
+        asks["poll kept, match"] = lambda: other.get(polls["match"], **POLL_HEADERS)
         data = posted_turn(posted)
 
         def save():
