@@ -13,6 +13,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date, datetime
+from itertools import zip_longest
 
 from tournament import engine
 from tournament.models import (
@@ -240,7 +241,8 @@ def signing_recount(tournament: Tournament) -> dict[tuple[int, int], tuple[int, 
     first 12 characters of the digest it read and whether it agreed), not from the
     signatures' rows; "as it stands" is the digest of the round's current rows, made here from
     what a seat signs (docs/guides/organiser.md, "Every seat signs"): the round, its current
-    turns and end, its scores and the match's totals."""
+    turns and end, its scores and the match's totals after it (its scores added to those of
+    the rounds before it, read here: not ``Match.totals``, which has the round in play's)."""
     counted: dict[tuple[int, int], tuple[int, int, bool]] = {}
     rounds = (Round.objects.filter(match__table__session__tournament=tournament,
                                    confirmed_at__isnull=True)
@@ -257,7 +259,10 @@ def signing_recount(tournament: Tournament) -> dict[tuple[int, int], tuple[int, 
             continue
         turns = ",".join(str(pk) for pk in Turn.objects.current().filter(round=round_)
                          .order_by("index").values_list("pk", flat=True))
-        text = f"{round_.pk}|{turns}|{end}|{list(round_.scores)}|{list(round_.match.totals)}"
+        through = Round.objects.filter(match_id=round_.match_id, index__lte=round_.index)
+        totals = [sum(seat) for seat in zip_longest(
+            *through.values_list("scores", flat=True), fillvalue=0)]
+        text = f"{round_.pk}|{turns}|{end}|{list(round_.scores)}|{totals}"
         digest = hashlib.sha256(text.encode()).hexdigest()[:12]
         words: dict[int, bool] = {}
         for details in (AuditEntry.objects.filter(

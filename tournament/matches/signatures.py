@@ -12,8 +12,10 @@ per match (``tournament.matches.services.signatures``). A link is 22 characters 
 (132 bits), as the scorer's.
 
 A signature is for the round as it stands (:func:`round_digest`): its current turns and
-end, its scores and the match's totals. A correction makes a new digest, and the
-signatures given before no longer count.
+end, its scores and the match's totals after it (the sum of its scores and the rounds'
+before it), never a later round's: the scorer phone going on with the next round while the
+seats sign changes nothing they sign. A correction of the round (or of a round before it)
+makes a new digest, and the signatures given before no longer count.
 """
 
 from __future__ import annotations
@@ -93,17 +95,31 @@ def _digest(round_pk: int, turn_ids, end_pk: int | None, scores, totals) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+def _totals_after(rounds_scores) -> list[int]:
+    """The match's totals after a round: the sum, seat by seat, of its stored scores and
+    those of the rounds before it (``rounds_scores``), as the engine resumes a match from
+    them. Not ``Match.totals``: those include the round in play's running scores."""
+    totals: list[int] = []
+    for scores in rounds_scores:
+        for seat, score in enumerate(scores):
+            if seat == len(totals):
+                totals.append(0)
+            totals[seat] += int(score)
+    return totals
+
+
 def round_digest(rows: MatchRows, round_: Round) -> str:
     """What a seat signs of ``round_``: its current turns and end (each correction is a new
-    row), its scores and the match's totals, as the last write stored them."""
+    row), its scores and the match's totals after it, as the last write stored them (a later
+    round's turns change none of them)."""
     end = rows.ends.get(round_.pk)
     if round_.pk in rows.unloaded:  # a settled round read without its turns: their ids
         ids = list(Turn.objects.current().filter(round=round_).order_by("index")
                    .values_list("pk", flat=True))
     else:
         ids = [turn.pk for turn in rows.turns.get(round_.pk, ())]
-    return _digest(round_.pk, ids, end.pk if end is not None else None, round_.scores,
-                   rows.match.totals)
+    totals = _totals_after(r.scores for r in rows.rounds if r.index <= round_.index)
+    return _digest(round_.pk, ids, end.pk if end is not None else None, round_.scores, totals)
 
 
 @dataclass(frozen=True)
@@ -156,7 +172,7 @@ def disputed_round(rows: MatchRows) -> Round | None:
 
 def signing_states(*, session) -> dict[int, tuple[int, RoundSignatures]]:
     """For each match of ``session`` with a round closed and not confirmed, its first such
-    round's index and the signatures that count for it as it stands (four queries, whatever
+    round's index and the signatures that count for it as it stands (five queries, whatever
     the session's size)."""
     rounds = list(Round.objects.filter(match__table__session=session, confirmed_at__isnull=True)
                   .filter(ends__superseded_at__isnull=True).exclude(end_kind="unfinished")
@@ -171,6 +187,12 @@ def signing_states(*, session) -> dict[int, tuple[int, RoundSignatures]]:
         turns.setdefault(round_id, []).append(pk)
     ends = dict(RoundEnd.objects.current().filter(round_id__in=pks)
                 .values_list("round_id", "pk"))
+    scores_up_to: dict[int, list[list[int]]] = {}  # match: the rounds' scores to its first
+    for match_id, index, scores in (Round.objects.filter(match_id__in=first)
+                                    .order_by("match_id", "index")
+                                    .values_list("match_id", "index", "scores")):
+        if index <= first[match_id].index:
+            scores_up_to.setdefault(match_id, []).append(scores)
     signatures: dict[int, list[RoundSignature]] = {}
     for signature in RoundSignature.objects.filter(round_id__in=pks):
         signatures.setdefault(signature.round_id, []).append(signature)
@@ -179,7 +201,7 @@ def signing_states(*, session) -> dict[int, tuple[int, RoundSignatures]]:
     states = {}
     for match_id, round_ in first.items():
         digest = _digest(round_.pk, turns.get(round_.pk, []), ends.get(round_.pk),
-                         round_.scores, round_.match.totals)
+                         round_.scores, _totals_after(scores_up_to.get(match_id, [])))
         states[match_id] = (round_.index, round_signatures(
             signatures.get(round_.pk, []), digest=digest,
             seats=seats.get(round_.match.table_id, 0)))
@@ -214,7 +236,9 @@ def round_to_sign(*, match) -> SigningRound | None:
     Replayed from that round: the confirmed rounds before it are taken from their stored
     scores, their turns not loaded (``match_rows``' ``settled_stored``), so that the page
     costs the round to sign and those after it (the round in play), whatever the match's
-    length. Its digest is made from its rows as a write's is (:func:`round_digest`)."""
+    length. Its digest is made from its rows as a write's is (:func:`round_digest`); the
+    totals shown are the match's after that round, what a seat signs (not the round in
+    play's)."""
     rows = match_rows(match=match, settled_stored=True)
     row = next((r for r in rows.rounds if r.pk in rows.ends and r.confirmed_at is None), None)
     if row is None:
@@ -226,5 +250,5 @@ def round_to_sign(*, match) -> SigningRound | None:
     digest = round_digest(rows, shown.row)
     state = round_signatures(shown.row.signatures.all(), digest=digest, seats=len(rows.seats))
     return SigningRound(round=shown, digest=digest, names=rows.names,
-                        totals=tuple(replay.totals), revision=replay.match.revision,
+                        totals=tuple(shown.totals_after), revision=replay.match.revision,
                         state=state, frozen=state.disputed)

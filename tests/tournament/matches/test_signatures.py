@@ -14,6 +14,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from tests.factories import (
+    add,
+    board_turn,
     entered_by_tables,
     fresh,
     match_at,
@@ -260,6 +262,58 @@ def test_the_service_refuses_the_word_on_a_round_corrected_since_it_was_read(tou
     assert seat_signed(fresh(match), 0, digest=signing(match).digest).saved.seat == 0
 
 
+def next_round_turn(match, phone) -> None:
+    """The scorer phone carries on: the first turn of round 2 (the record's), saved while
+    the seats sign round 1."""
+    turn = played_record(match=match)["rounds"][1]["turns"][0]
+    add(match, ScorerActor(scorer_device=phone.session["table_scorer"]["device"]),
+        board_turn(turn))
+
+
+def test_the_next_rounds_turns_leave_the_round_to_sign_as_it_stands(tournament):
+    """What a seat signs of round N is round N and the totals after it: the scorer phone
+    going on with round N+1 changes neither, the words given count and the others are taken."""
+    match, phone = one_round_entered(tournament)
+    read = signing(match)
+    assert sign_on_scorer(phone, match, 0).status_code == 302
+    totals = list(fresh(match).totals)
+    next_round_turn(match, phone)
+    assert list(fresh(match).totals) != totals  # the round in play's scores are the match's
+    assert fresh(match).rounds.filter(index=1).exists()
+    state = signing(match)
+    assert state.round.index == 0 and state.digest == read.digest
+    assert state.state.agreed == {0} and list(state.totals) == totals
+    round_ = fresh(match).rounds.get(index=0)
+    assert round_digest(match_rows(match=fresh(match)), round_) == read.digest
+    assert signing_states(session=match.table.session)[match.pk][1].agreed == {0}
+    # a word read before the turn is taken, not refused as a change
+    assert seat_signed(fresh(match), 1, digest=read.digest).saved.seat == 1
+    for seat in (2, 3):
+        assert sign_on_scorer(phone, match, seat).status_code == 302
+    round_ = fresh(match).rounds.get(index=0)
+    assert round_.confirmed_at is not None and round_.confirmed_by is None
+    confirmed = AuditEntry.objects.get(match=match, action=AuditEntry.Action.ROUND_CONFIRMED)
+    assert sorted(s["seat"] for s in confirmed.details["signatures"]) == [0, 1, 2, 3]
+
+
+def test_a_correction_of_the_round_changes_its_digest_with_the_next_round_in_play(tournament,
+                                                                                   referee):
+    match, phone = one_round_entered(tournament)
+    assert sign_on_scorer(phone, match, 0).status_code == 302
+    next_round_turn(match, phone)
+    read = signing(match).digest
+    end = fresh(match).rounds.get(index=0).ends.current().get()
+    match_round_end(match=fresh(match), user=referee, seen_revision=fresh(match).revision,
+                    round_index=0, racks=end.racks, reason="recounted the racks")
+    state = signing(match)
+    assert state.round.index == 0 and state.digest != read and state.state.signed == 0
+    with pytest.raises(ValidationError) as refused:
+        seat_signed(fresh(match), 1, digest=read)
+    assert refused.value.code == "round-changed"
+    assert seat_signed(fresh(match), 1, digest=state.digest).saved.seat == 1
+    assert signing(match).state.agreed == {1}
+
+
 def test_a_dispute_calls_a_referee_and_freezes_the_scorer(tournament, referee_client):
     match, phone = one_round_entered(tournament)
     response = sign_on_scorer(phone, match, 2, word="dispute", reason="my rack was 3-4-5")
@@ -491,6 +545,9 @@ def test_the_boards_signed_count_is_recounted_apart_from_the_audit(tournament, r
         assert sign_on_scorer(phone, match, seat).status_code == 302
     assert sign_on_scorer(other_phone, other, 3, word="dispute", reason="a wrong rack").status_code == 302
     assert differences() == []
+    next_round_turn(match, phone)  # the scorer phone goes on with round 2: round 1 unchanged
+    assert signing_states(session=match.table.session)[match.pk][1].signed == 2
+    assert differences() == []
     end = fresh(match).rounds.get(index=0).ends.current().get()
     match_round_end(match=fresh(match), user=referee, seen_revision=fresh(match).revision,
                     round_index=0, racks=end.racks, reason="recounted the racks")
@@ -562,7 +619,7 @@ def test_the_page_to_sign_costs_its_round_not_the_matchs_length(make_tournament,
         assert not shown.round.stored and shown.round.turns
         assert (shown.round.scores, shown.round.settlement, shown.round.racks_shown,
                 shown.totals) == (round_.scores, round_.settlement, round_.racks_shown,
-                                  whole.totals)
+                                  round_.totals_after)
         assert shown.digest == round_digest(match_rows(match=fresh(match)), round_.row)
     # and the seats' words, taken against that digest, confirm the round
     phone = seat_phone()
