@@ -12,11 +12,15 @@ from ``tests/factories.py``.
   simulated match whose turn satisfies ``predicate(turn_json, round_json, position)``.
 - ``settled_with_claim(match, referee)``: round 1 blocked (``blocked_round``) and settled with
   a claim that differs from the engine's figure.
+- ``app_queries(captured)``: the queries a page's cost is counted in, the shared cache's own
+  upkeep left out.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+
+from django.test.utils import CaptureQueriesContext
 
 from tests.factories import Json, blocked_racks, blocked_round, fresh, replay
 from tournament import engine
@@ -77,3 +81,12 @@ def settled_with_claim(match: Match, referee, *, off_by: int = 7) -> tuple[list[
                              racks=blocked_racks(), settlement_claimed=claim,
                              reason="the settlement the table announced")
     return figures, claim
+
+
+def app_queries(captured: CaptureQueriesContext) -> list[dict]:
+    """The queries of ``captured`` but the database cache's (``tournament_cache``): a process
+    counts that table, to cull it, once every so many writes (``tournament/kit/db_cache.py``),
+    whichever request's write it is, so a count of a page's queries that takes them in
+    depends on the tests run before it."""
+    return [query for query in captured.captured_queries
+            if "tournament_cache" not in query["sql"]]

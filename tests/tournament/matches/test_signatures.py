@@ -24,6 +24,7 @@ from tests.factories import (
     scorer_client,
     truncated,
 )
+from tests.tournament.matches.helpers import app_queries
 from tournament.core.tournaments import staff_role_grant
 from tournament.figures.check import figures_check
 from tournament.matches.reading import replay as replay_module
@@ -580,14 +581,14 @@ def rounds_entered(tournament, referee, *, table: int, rounds: int, turns: int |
 
 
 def sign_page_cost(match) -> tuple[int, int, SigningRound]:
-    """The turns replayed and the queries of the page to sign on a seat's own phone, and the
-    round it shows."""
+    """The turns replayed and the queries of the page to sign on a seat's own phone (the
+    shared cache's upkeep left out: ``app_queries``), and the round it shows."""
     link = seat_path(table_scorer(match=match), 0)
     replay_module.REPLAYED.clear()
     with CaptureQueriesContext(connection) as queries:
         response = seat_phone().get(link)
     assert response.status_code == 200
-    return (replay_module.REPLAYED.turns, len(queries.captured_queries),
+    return (replay_module.REPLAYED.turns, len(app_queries(queries)),
             response.context["signing"])
 
 
