@@ -73,4 +73,3 @@ class MatchLiveView(MatchView):
         response = self.render_match(replay=match_replay_from_play(match=self.match))
         response.template_name = self.template_name
         return response
-
