@@ -44,12 +44,22 @@ def save_in_thread(name: str, match, user, seen: int, turn, results: dict, barri
     """A thread named ``name`` that saves ``turn`` and puts in ``results[name]`` how it went:
     "saved", "stale", "already saved", or the error."""
 
+    def save():
+        if barrier is not None:
+            barrier.wait()
+        services.match_turns_add(match=match, user=user, seen_revision=seen, turns=[turn],
+                                 submission_key=submission_key)
+
+    return reported_thread(name, save, results)
+
+
+def reported_thread(name: str, write, results: dict) -> threading.Thread:
+    """A thread named ``name`` that runs ``write()`` on its own connections and puts in
+    ``results[name]`` how it went: "saved", "stale", "already saved", or the error."""
+
     def run():
         try:
-            if barrier is not None:
-                barrier.wait()
-            services.match_turns_add(match=match, user=user, seen_revision=seen, turns=[turn],
-                                     submission_key=submission_key)
+            write()
             results[name] = "saved"
         except services.StaleMatch:
             results[name] = "stale"
@@ -163,19 +173,10 @@ def test_the_same_submission_sent_twice_at_once_is_saved_once(tournament, refere
 
 def sign_in_thread(name: str, match, seat: int, digest: str, results: dict) -> threading.Thread:
     """A thread named ``name`` in which seat ``seat`` agrees to round 1 read at ``digest``
-    (from its own phone), putting in ``results[name]`` how it went: "saved" or the error."""
-
-    def run():
-        try:
-            round_sign(match=match, user=ScorerActor(scorer_device=f"phone-{seat}", seat=seat),
-                       round_index=0, digest=digest, agreed=True, own_phone=True)
-            results[name] = "saved"
-        except Exception as error:  # noqa: BLE001 - reported by the test
-            results[name] = repr(error)
-        finally:
-            connections.close_all()
-
-    return threading.Thread(target=run, name=name)
+    (from its own phone), putting in ``results[name]`` how it went (``reported_thread``)."""
+    return reported_thread(name, lambda: round_sign(
+        match=match, user=ScorerActor(scorer_device=f"phone-{seat}", seat=seat),
+        round_index=0, digest=digest, agreed=True, own_phone=True), results)
 
 
 def test_two_seats_signing_at_once_are_both_taken(tournament, first_save_held):
