@@ -42,8 +42,9 @@ class RoundSignature(AppendOnlyEntry):
     """A seat's word on a round as it stood: agreed, or disputed with its reason
     (``tournament.matches.signatures``). ``digest`` names the round's content signed (its
     current turns and end, its scores and the match's totals after it, not a later round's):
-    a correction makes a new digest, and the signatures of the old one no longer count. ``device``: the phone it was
-    given on (the table's scorer phone, passed round, or the seat's own)."""
+    a correction makes a new digest, and the signatures of the old one no longer count.
+    ``device``: the phone it was given on (the table's scorer phone, passed round, or the
+    seat's own)."""
 
     round = models.ForeignKey(
         Round, models.CASCADE, related_name="signatures", verbose_name=_("round")
