@@ -3,7 +3,7 @@ directly (no middleware), as a phone of the public would be answered at that add
 
 A match's stream carries its live part and its table's clock so made
 (``tournament/matches/stream/live.py``), and a write to a match makes its live part ahead of
-the streams (``tournament/matches/views/page.py``, ``LivePartsAhead``).
+the streams (``tournament/matches/views/live_parts.py``, ``LivePartsAhead``).
 """
 
 from __future__ import annotations

@@ -7,8 +7,9 @@ query (about 1 ms of CPU against 0.1 ms on the development machine: ``python man
 bench_room_requests``). :class:`PreparedRead` builds its queryset once per database with
 stand-in arguments, keeps its SQL and the conversions of its columns (a date and time from
 SQLite's text, a JSON field), and runs it again with each call's own arguments through the
-connection's cursor (its execute wrappers included), converting the row as Django would. :class:`PreparedChain` reads so a model's row with the
-rows it refers to (a match with its table, session and tournament), as model instances.
+connection's cursor (its execute wrappers included), converting the row as Django would.
+:class:`PreparedChain` reads so a model's row with the rows it refers to (a match with its
+table, session and tournament), as model instances.
 """
 
 from __future__ import annotations
