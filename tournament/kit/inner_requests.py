@@ -8,10 +8,15 @@ the streams (``tournament/matches/views/live_parts.py``, ``LivePartsAhead``).
 
 from __future__ import annotations
 
+import logging
+
 from django.contrib.auth.models import AnonymousUser
 from django.http import HttpRequest
 from django.urls import resolve
+from django.utils import translation
 from django_htmx.middleware import HtmxDetails
+
+logger = logging.getLogger(__name__)
 
 #: The request headers of a phone's request that such a request is made with (where it is
 #: addressed: the host, and the scheme behind a proxy).
@@ -38,3 +43,21 @@ def anonymous_get(path: str, *, host: dict[str, str], language: str,
     request.htmx = HtmxDetails(request)  # type: ignore[attr-defined]
     request.resolver_match = resolve(path)
     return request
+
+
+def anonymous_answer(path: str, *, host: dict[str, str], language: str,
+                     htmx: bool = False) -> bytes | None:
+    """The body of the answer its view gives to :func:`anonymous_get` of ``path``, in
+    ``language``; None when that answer is not a plain 200 (a private tournament's page, a
+    page gone, a view that failed: logged, and whoever asked does without)."""
+    try:
+        with translation.override(language):
+            request = anonymous_get(path, host=host, language=language, htmx=htmx)
+            match = request.resolver_match
+            response = match.func(request, *match.args, **match.kwargs)
+    except Exception:
+        logger.warning("The answer to %s could not be made", path, exc_info=True)
+        return None
+    if response.status_code != 200 or response.get("Content-Encoding"):
+        return None
+    return response.content

@@ -116,3 +116,35 @@ def test_no_more_than_its_share_waits_and_the_rest_is_left_to_the_streams(
     held.set()
     ahead.stop()
     assert started == [match.pk, match.pk] and ahead.waiting == 0
+
+
+def test_the_inner_answer_is_none_where_a_phone_of_the_public_would_not_get_a_plain_200(
+        opened, monkeypatch, caplog):
+    """What the app asks of itself is answered as a phone of the public would be: a private
+    tournament's match, a match gone and a view that fails give nothing (the last logged),
+    and the stream or the write that asked goes on without it."""
+    match, _ = opened
+    cache.clear()
+    host = {"HTTP_HOST": "testserver", "SERVER_PORT": "80"}
+    slug = match.table.session.tournament.slug
+    made = live_parts.public_live_part(slug=slug, match_id=match.pk, language="en", host=host)
+    assert made is not None and f"?revision={fresh(match).revision}" in made
+    assert live_parts.public_live_part(slug=slug, match_id=match.pk + 10_000, language="en",
+                                       host=host) is None
+    Tournament.objects.filter(pk=match.table.session.tournament_id).update(is_public=False)
+    cache.clear()
+    assert live_parts.public_live_part(slug=slug, match_id=match.pk, language="en",
+                                       host=host) is None
+    Tournament.objects.filter(pk=match.table.session.tournament_id).update(is_public=True)
+    cache.clear()
+
+    def broken(*arguments, **keywords):
+        raise RuntimeError("the view failed")
+
+    monkeypatch.setattr("tournament.kit.inner_requests.resolve",
+                        lambda path: type("Resolved", (), {"func": broken, "args": (),
+                                                           "kwargs": {}})())
+    with caplog.at_level("WARNING", logger="tournament.kit.inner_requests"):
+        assert live_parts.public_live_part(slug=slug, match_id=match.pk, language="en",
+                                           host=host) is None
+    assert [record.exc_info[0] for record in caplog.records] == [RuntimeError]

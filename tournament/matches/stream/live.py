@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import logging
 import re
 import time
 from collections import OrderedDict
@@ -28,12 +27,9 @@ from collections import OrderedDict
 from asgiref.sync import sync_to_async
 from django.db import connection
 from django.urls import reverse
-from django.utils import translation
 
-from tournament.kit.inner_requests import anonymous_get
+from tournament.kit.inner_requests import anonymous_answer
 from tournament.matches.views.live_parts import public_live_part
-
-logger = logging.getLogger(__name__)
 
 #: Live parts a worker keeps, the oldest let go first (one a match at its last revision is
 #: all the streams need: a few are kept for the streams still telling the one before).
@@ -79,18 +75,12 @@ def clock_answer(*, slug: str, session: int, table: int, language: str,
     path = reverse("tournament:table_clock_json",
                    kwargs={"slug": slug, "number": session, "table": table})
     try:
-        with translation.override(language):
-            request = anonymous_get(path, host=host, language=language)
-            match = request.resolver_match
-            response = match.func(request, *match.args, **match.kwargs)
-    except Exception:  # the page's clock asks clock.json itself, as without a stream
-        logger.warning("The clock of %s could not be made", path, exc_info=True)
-        return None
+        content = anonymous_answer(path, host=host, language=language)
     finally:
         connection.close()
-    if response.status_code != 200 or response.get("Content-Encoding"):
+    if content is None:  # the page's clock asks clock.json itself, as without a stream
         return None
-    answer = json.loads(response.content)
+    answer = json.loads(content)
     answer["url"] = path  # the clock it is: the page's clock of this address takes it
     return json.dumps(answer, separators=(",", ":"))
 

@@ -4,19 +4,15 @@ of the streams, right after a write to the match (:class:`LivePartsAhead`)."""
 
 from __future__ import annotations
 
-import logging
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
 from django.conf import settings
 from django.db import connection
 from django.urls import reverse
-from django.utils import translation
 
-from tournament.kit.inner_requests import anonymous_get, host_of
+from tournament.kit.inner_requests import anonymous_answer, host_of
 from tournament.models import Match
-
-logger = logging.getLogger(__name__)
 
 #: Live parts waiting to be made ahead in a worker; beyond, a write leaves its own to the
 #: streams (each makes it on its first event, as without ``LivePartsAhead``).
@@ -29,17 +25,8 @@ def public_live_part(*, slug: str, match_id: int, language: str,
     public now, in ``language``: its kept copy, made if it must be (``CachedPageMixin``);
     None when the answer is not a plain 200 (a private tournament's match, a match gone)."""
     path = reverse("tournament:match_live", kwargs={"slug": slug, "match_id": match_id})
-    request = anonymous_get(path, host=host, language=language, htmx=True)
-    try:
-        with translation.override(language):
-            response = request.resolver_match.func(request, slug=slug, match_id=match_id)
-    except Exception:  # whoever asked then does without (a stream: the page fetches)
-        logger.warning("The live part of match %s could not be made", match_id, exc_info=True)
-        return None
-    if response.status_code != 200 or response.get("Content-Encoding"):
-        return None
-    return response.content.decode()
-
+    answer = anonymous_answer(path, host=host, language=language, htmx=True)
+    return None if answer is None else answer.decode()
 
 class LivePartsAhead:
     """A write to a match of a public tournament, in a worker serving the matches' streams,
