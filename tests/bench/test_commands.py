@@ -120,7 +120,8 @@ def test_bench_match_answers_prints_every_kind_at_every_turn():
 def test_bench_long_record_prints_every_request_at_every_length():
     """The upload's redirect and the pages' 200s are asserted by the command itself."""
     lines = run("bench_long_record", requests=1, turns="40,200").splitlines()
-    kinds = ("upload", "entry", "public", "live", "entry-kept", "public-kept")
+    kinds = ("upload", "entry", "public", "live", "entry-kept", "public-kept", "save",
+             "save-kept")
     rows = [line.split() for line in lines if line.split()[:1] in ([kind] for kind in kinds)]
     assert [(row[0], row[1]) for row in rows] == [
         (kind, turns) for kind in kinds for turns in ("40", "200")]
@@ -132,6 +133,11 @@ def test_bench_long_record_prints_every_request_at_every_length():
     assert 0 < in_play < 100
     assert replayed["entry", "200"] == replayed["public", "200"] == 200 + in_play
     assert replayed["entry-kept", "200"] == replayed["public-kept", "200"] == in_play
+    # a save with its replay kept plays its own turn alone; its answer leaves the closed
+    # rounds (none confirmed) to the page, which shows the match as the save found it
+    assert replayed["save-kept", "40"] == replayed["save-kept", "200"] == 0
+    size = {(row[0], row[1]): int(row[-3].replace(",", "")) for row in rows}
+    assert size["save-kept", "200"] < 1.5 * size["save-kept", "40"]
 
 
 @pytest.mark.django_db(transaction=True)

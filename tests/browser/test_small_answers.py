@@ -15,6 +15,7 @@ from tests.browser.entry_helpers import (
 )
 from tests.factories import add, board_turn, fresh, match_at, played_record, truncated
 from tournament.matches import services
+from tournament.models import Turn
 
 #: What the entry screen shows, read from the page: the table's elements, what each tile of
 #: the grid says, the totals, the turns' rows, the board's data.
@@ -112,3 +113,49 @@ def test_a_phone_follows_the_match_by_its_live_part_and_takes_the_rest_when_it_c
     expect(live_rows).to_have_count(3)
     assert len(whole) == 1
     assert page.evaluate("window.notReloaded") is True
+
+
+def test_a_closed_round_left_to_the_page_is_decided_after_saves_in_the_next(
+        page, log_in, tournament, referee):
+    """Round 1 closed with a claim that differs, not decided; the tablet saves turns of round
+    2, whose answers leave round 1 to the page (as it shows it). Its decision form then goes
+    at the match's revision: the referee's decision is taken, not refused as stale."""
+    match = match_at(tournament=tournament, started=True)
+    record = played_record(match=match, seed=5)
+    first = [dict(turn) for turn in record["rounds"][0]["turns"]]
+    wrong = next(index for index, turn in enumerate(first) if turn.get("place"))
+    first[wrong]["claimed"] += 7
+    second = record["rounds"][1]["turns"]
+    cut = next(k for k in range(1, len(second) - 1)
+               if all(t.get("place") and not t.get("draws") for t in second[k:k + 2]))
+    head = truncated({**record, "rounds": [{**record["rounds"][0], "turns": first},
+                                           *record["rounds"][1:]]}, rounds=1, turns=cut)
+    services.match_record_import(match=fresh(match), user=referee, seen_revision=0,
+                                 record=head)
+    log_in("remi-referee", next_url=f"/t/spring-open/matches/{match.pk}/")
+    expect(page.locator("#turn-form")).to_be_visible()
+    answers = []
+    page.on("response", lambda response: answers.append(response) if response.request.method
+            == "POST" and response.url.endswith("/turns/") else None)
+    for entered, turn in enumerate(second[cut:cut + 2], start=cut + 1):
+        enter_by_taps(page, turn)
+        expect(page.locator("#round-2 table.turn-log tbody tr[id^='turn-']")).to_have_count(
+            entered)
+    assert len(answers) == 2
+    assert all(b'id="round-1" hx-preserve' in answer.body() for answer in answers)
+    revision = str(fresh(match).revision)
+    expect(page.locator("#match")).to_have_attribute("data-revision", revision)
+
+    round_1 = page.locator("#round-1")
+    round_1.evaluate("element => { element.open = true; }")  # the referee opens round 1
+    decide = round_1.locator("form.decide-engine")
+    expect(decide).to_be_visible()
+    assert decide.locator('input[name="revision"]').input_value() == revision
+    decide.locator("button[type=submit]").click()
+    expect(page.locator("#round-1 form.decide-engine")).to_have_count(0)
+    decided = current_turn(match, round_index=0, index=wrong)
+    assert decided.decision == "engine"
+
+
+def current_turn(match, *, round_index: int, index: int) -> Turn:
+    return Turn.objects.current().get(round__match=match, round__index=round_index, index=index)

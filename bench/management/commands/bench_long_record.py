@@ -18,6 +18,10 @@ match played elsewhere). Then, through the whole Django stack (``django.test.Cli
 - **entry-kept**, **public-kept**: the two pages again, their closed rounds' log kept (made
   by a request before) and the match's revision raised, as a turn saved in the round in play
   raises it: the page made again, its closed rounds taken from the kept log;
+- **save**, **save-kept**: the tablet's save of the round in play's next turn (htmx, as
+  ``queue.js`` posts it), undone after each run: without a kept replay (the first save in a
+  worker that did not keep the match's: the other worker's, or after a restart), then after
+  a save of the turn before it in this process (its replay kept);
 - **replayed turns**: the turns the engine replays for each request (``replay.REPLAYED``).
 
 CPU time (``time.process_time``, this process's: the database's work included on SQLite), the
@@ -38,21 +42,23 @@ import statistics
 from django.contrib.auth import get_user_model
 from django.core.cache import caches
 from django.core.files.uploadedfile import SimpleUploadedFile
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
 from django.db.models import F
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from bench.harness import bench_client, started_match, throwaway_site, timed
+from bench.harness import bench_client, posted_turn, started_match, throwaway_site, timed
 from tournament import engine
 from tournament.core.tournaments import staff_role_grant, tournament_create
+from tournament.matches import services as match_services
 from tournament.matches.reading import replay as replay_module
 from tournament.matches.reading import replay_cache
+from tournament.matches.reading.rows import match_with_tournament
 from tournament.models import Match, StaffRole
 
 #: The kinds of request measured, in the order printed.
-KINDS = ("upload", "entry", "public", "live", "entry-kept", "public-kept")
+KINDS = ("upload", "entry", "public", "live", "entry-kept", "public-kept", "save", "save-kept")
 #: The pages measured again with the closed rounds' log kept.
 KEPT = {"entry-kept": "entry", "public-kept": "public"}
 #: The simulator plays this many turns a round, about, at four players: rounds to play.
@@ -104,8 +110,15 @@ class Command(BaseCommand):
         figures: dict[int, dict[str, tuple[float, int, int, int]]] = {}
         for count in turns:
             match, names = started_match(tournament, label=f"Long {count}")
-            record = long_record(names=names, turns=count, target=target, rounds=rounds,
+            longer = long_record(names=names, turns=count + 2, target=target, rounds=rounds,
                                  seed=seed)
+            *closed, last = longer["rounds"]
+            if len(last["turns"]) < 3:
+                raise CommandError(f"the turns after the first {count} open a round: "
+                                   "choose another count")
+            # the record uploaded, and the two turns after it that the tablet saves
+            record = {**longer, "rounds": [*closed, {"turns": last["turns"][:-2]}]}
+            following = [posted_turn(turn) for turn in last["turns"][-2:]]
             data = json.dumps(record).encode()
             urls = {
                 "entry": reverse("tournament:match", args=[tournament.slug, match.pk]),
@@ -144,6 +157,15 @@ class Command(BaseCommand):
                 rows[kind] = self.request(lambda c=client, u=urls[page]: c.get(u),
                                           requests=requests, profiled=profiled == kind,
                                           before=moved)
+            saves = self.saves(tablet, tournament=tournament, match=match, referee=referee,
+                               following=following)
+            for kind in ("save", "save-kept"):
+                if kind not in kinds:
+                    continue
+                rows[kind] = self.request(saves[kind], requests=requests,
+                                          profiled=profiled == kind, before=saves[f"{kind} before"],
+                                          keep_replays=kind == "save-kept")
+            saves["undo"]()
             figures[count] = {kind: (cpu, queries, size, replayed)
                               for kind, (cpu, queries, size, replayed) in rows.items()}
             match.refresh_from_db()
@@ -160,11 +182,43 @@ class Command(BaseCommand):
                 self.stdout.write(f"{kind:<11} {count:>7,} {cpu * 1000:>8.1f} ms {queries:>8} "
                                   f"{size:>10,} {replayed:>9,}  {ratio:.2f}")
 
+    @staticmethod
+    def saves(tablet, *, tournament, match: Match, referee, following: list[dict]) -> dict:
+        """The tablet's saves of the ``following`` turns (htmx), each undone before the next
+        run; by kind, and what runs before each ("KIND before")."""
+        url = reverse("tournament:match_turn_add", args=[tournament.slug, match.pk])
+        saved = []
+
+        def save(data: dict):
+            revision = str(Match.objects.get(pk=match.pk).revision)
+            answer = tablet.post(url, {**data, "revision": revision}, HTTP_HX_REQUEST="true",
+                                 HTTP_X_MATCH_SHOWN=revision)
+            if answer.get("X-Submission") != "saved":
+                raise RuntimeError(f"the turn was not saved: {answer.content[:2000]!r}")
+            saved.append(data)
+            return answer
+
+        def undo():
+            while saved:
+                revision = Match.objects.get(pk=match.pk).revision
+                match_services.match_turn_undo(match=match_with_tournament(match.pk).get(),
+                                               user=referee, seen_revision=revision)
+                saved.pop()
+
+        def after_one_saved():
+            undo()
+            save(following[0])
+
+        return {"save": lambda: save(following[0]), "save before": undo,
+                "save-kept": lambda: save(following[1]), "save-kept before": after_one_saved,
+                "undo": undo}
+
     def request(self, action, *, requests: int, profiled: bool, status: int = 200,
-                before=None):
+                before=None, keep_replays: bool = False):
         """The median CPU time of ``requests`` runs of ``action`` (each on a cleared cache:
         no kept page, no kept log, no kept replay; or after ``before``, untimed, the cache as
-        it left it but the replays), the last one's queries, size and turns replayed."""
+        it left it but the replays, those too with ``keep_replays``), the last one's queries,
+        size and turns replayed."""
         cpus = []
         counter = getattr(replay_module, "REPLAYED", None)  # none in code before it: -1 shown
         for _run in range(requests):
@@ -175,8 +229,9 @@ class Command(BaseCommand):
                 before()
             if counter is not None:
                 counter.clear()
-            with replay_cache._lock:
-                replay_cache._kept.clear()
+            if not keep_replays:
+                with replay_cache._lock:
+                    replay_cache._kept.clear()
             with CaptureQueriesContext(connection) as queries:
                 if profiled:
                     profiler = cProfile.Profile()

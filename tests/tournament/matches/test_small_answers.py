@@ -214,3 +214,35 @@ def test_a_round_confirmed_tells_the_page_to_take_the_match_again(tournament, re
     assert log_key(after) != before
     assert re.search(rb'id="match" [^>]*data-log="' + log_key(after) + rb'"',
                      client.get(page_url(match)).content)
+
+
+def test_closed_rounds_not_confirmed_are_left_to_a_page_that_shows_the_match_as_it_was(
+        tournament, referee, referee_client):
+    """A save in the round in play leaves the closed rounds before it to the page whether or
+    not they are confirmed, when the page shows the match as the save found it: the answer's
+    size is the round in play's, not the match's. From a page that shows another revision (a
+    turn sent again from the queue), a closed round not confirmed is sent again: its forms
+    carry the revision the page sends."""
+    match = match_at(tournament=tournament, started=True)
+    record = played_record(match=match, seed=5)
+    third = record["rounds"][2]["turns"]
+    cut = next(k for k in range(1, len(third) - 1)
+               if third[k].get("place") and third[k + 1].get("place"))
+    services.match_record_import(match=fresh(match), user=referee, seen_revision=0,
+                                 record=truncated(record, rounds=2, turns=cut))
+    replayed = match_replay(match=fresh(match))
+    assert [r.closed and not r.confirmed for r in replayed.rounds] == [True, True, False]
+    following = third[cut:cut + 2]
+
+    shown = save(referee_client, match, following[0], shown=fresh(match).revision)
+    logged = {item["round"].number: item for item in shown.context["log_rounds"]}
+    assert logged[1].get("preserved") and logged[2].get("preserved")
+    assert b'id="round-1" hx-preserve' in shown.content
+    assert b'id="round-2" hx-preserve' in shown.content
+    assert b'name="revision"' not in shown.content.split(b'id="round-3"')[0].split(
+        b'class="log"')[-1]
+
+    whole = save(referee_client, match, following[1], shown=None)
+    logged = {item["round"].number: item for item in whole.context["log_rounds"]}
+    assert not logged[1].get("preserved") and not logged[2].get("preserved")
+    assert b"hx-preserve" not in whole.content

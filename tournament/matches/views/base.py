@@ -184,8 +184,10 @@ class MatchPageMixin(MatchMixin):
                      shown: ShownRound | None = None, **forms: Any) -> dict[str, Any]:
         """The page's context; the confirmed rounds before ``unchanged_before`` (rounds a write
         left as they were, which carry no form) are sent as placeholders that htmx fills with
-        the ones the tablet shows (``hx-preserve``); so are, with ``shown`` (the round in play
-        as the tablet shows it), the parts that the write left as they were: the header, the
+        the ones the tablet shows (``hx-preserve``); so are, with ``shown`` (the tablet shows
+        the match as the write found it: the round in play as it shows it), the closed rounds
+        before it not confirmed (their forms then take the answer's revision on the page:
+        ``entry_answer.js``), and the parts that the write left as they were: the header, the
         tiles' grid, the table (only its changes are sent) and the log's turns."""
         request = self.request
         revision = replay.match.revision
@@ -242,7 +244,8 @@ class MatchPageMixin(MatchMixin):
         from_play = replay.rows.closed_stored
         context["log_rounds"] = [] if not self.shows_log else [
             {"round": round_view, "preserved": True}
-            if round_view.stored or (round_view.index < unchanged_before and round_view.confirmed)
+            if round_view.stored or (round_view.index < unchanged_before
+                                     and (round_view.confirmed or shown is not None))
             else
             {"round": round_view,
              "table": log_table(

@@ -23,6 +23,7 @@
   var applyLogChanges = entry.applyLogChanges;
   var syncTiles = entry.syncTiles;
   var fillGaps = entry.fillGaps;
+  var formsAtRevision = entry.formsAtRevision;
   var initCorrection = entry.initCorrection;
   document.documentElement.classList.add("js");
 
@@ -210,6 +211,7 @@
       applyBoardChanges();
       applyLogChanges();
       if (fillGaps(document.getElementById("match"))) { return; }
+      formsAtRevision(document.getElementById("match"));
       init(document);
       var match = document.getElementById("match");
       if (match) { focusRefused(match); }

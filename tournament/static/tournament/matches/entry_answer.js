@@ -140,6 +140,18 @@
     return false;
   }
 
+  // The rounds an answer left to the page (hx-preserve) are the match as it now is, their
+  // forms made at an earlier revision: each form of the match is sent at the revision the
+  // answer shows (the server left them only when the page showed the match as the write
+  // found it).
+  function formsAtRevision(match) {
+    var revision = match && match.getAttribute("data-revision");
+    if (!revision) { return; }
+    match.querySelectorAll('input[name="revision"]').forEach(function (input) {
+      input.value = revision;
+    });
+  }
+
   entry.announce = announce;
   entry.focusRefused = focusRefused;
   entry.guardDebugSwap = guardDebugSwap;
@@ -147,4 +159,5 @@
   entry.applyLogChanges = applyLogChanges;
   entry.syncTiles = syncTiles;
   entry.fillGaps = fillGaps;
+  entry.formsAtRevision = formsAtRevision;
 })(window.TriominosEntry = window.TriominosEntry || {});
