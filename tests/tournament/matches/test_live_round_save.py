@@ -168,7 +168,7 @@ def test_a_turn_posted_after_settled_rounds_stores_what_a_whole_replay_gives(
     confirmed_through(match, referee, record, rounds=2)
     url = reverse("tournament:match_turn_add", kwargs={
         "slug": tournament.slug, "match_id": match.pk})
-    for turn in record["rounds"][2]["turns"][:4]:
+    for index, turn in enumerate(record["rounds"][2]["turns"][:4]):
         x, y, o = turn["place"]["cell"] if turn.get("place") else (None, None, None)
         data = {"revision": fresh(match).revision, "player": turn["player"],
                 "draws": turn.get("draws", 0), "claimed": turn["claimed"]}
@@ -179,7 +179,10 @@ def test_a_turn_posted_after_settled_rounds_stores_what_a_whole_replay_gives(
             data["pass"] = "1"
         response = referee_client.post(url, data, **HTMX)
         assert response.status_code == 200
-        assert [r.stored for r in response.context["replay"].rounds] == [True, True, False]
+        # the closed rounds before the last recorded one taken from their stored scores (the
+        # last closed one is replayed by the round's first save; no replay is kept here: the
+        # test's transaction is never committed)
+        assert [r.stored for r in response.context["replay"].rounds] == [True, index > 0, False]
     full = match_replay(match=fresh(match))
     assert fresh(match).totals == list(full.totals)
     stored = Turn.objects.current().filter(round__match=match, round__index=2).order_by("index")

@@ -3,9 +3,9 @@
 :class:`~tournament.matches.reading.replayed_match.ReplayedMatch`.
 
 The printed match report, the match page and every write read matches through it. A write to
-the round in play replays only that round: the settled rounds before it start from their
-stored scores (``settled_stored``), and turns appended to the round in play are played on from
-the replay before them (:func:`match_replay_appended`)."""
+the round in play replays only that round: the closed rounds before it start from their
+stored scores (:func:`match_replay_from_play`), and turns appended to the round in play are
+played on from the replay before them (:func:`match_replay_appended`)."""
 
 from __future__ import annotations
 
@@ -134,8 +134,8 @@ def match_replay_from_play(*, match: Match) -> ReplayedMatch:
     """``match`` replayed from its last recorded round: every closed round before it taken
     from its stored scores (``match_rows``' ``closed_stored``: every write stores the scores
     of each round it replays), a :attr:`ReplayedRound.stored` view without turn lines. What
-    the public's live part and the match page's round in play cost: the round in play's
-    turns, whatever the match's length (the page takes the closed rounds' log kept, made
+    the public's live part, the match page's round in play and a write to it (``live_replay``)
+    cost: the round in play's turns, whatever the match's length (the page takes the closed rounds' log kept, made
     once per ``settled_log_key``)."""
     rows = match_rows(match=match, closed_stored=True)
     return match_replay(match=match, rows=rows, settled_before=len(rows.recorded_rounds()) - 1)

@@ -2,8 +2,10 @@
 
 A tablet's save replays the match as its page shows it (to check the turn), then the match as
 written; its next preview and save start from the same state. :func:`live_replay` gives
-``match_replay(match=..., settled_stored=True)``, taken from this process's copy when there is
-one made at the same state; :func:`keep_replay` keeps a replay for the next request.
+``match_replay_from_play(match=...)`` (the closed rounds before the last recorded one taken
+from their stored scores: a write to the round in play costs that round, whatever the match's
+length), taken from this process's copy when there is one made at the same state;
+:func:`keep_replay` keeps a replay for the next request.
 
 A copy is kept under what makes it: the match's revision (every write to the match raises
 it, in the write's transaction), the tournament's results version (raised by what else a
@@ -29,7 +31,7 @@ from django.db import transaction
 from django.template.response import TemplateResponse
 from django.utils import translation
 
-from tournament.matches.reading.replay import match_replay
+from tournament.matches.reading.replay import match_replay_from_play
 from tournament.matches.reading.replayed_match import ReplayedMatch
 from tournament.matches.reading.rows import settled_rounds
 from tournament.models import Match
@@ -55,12 +57,12 @@ def _key(match: Match, *, results_version: int | None = None) -> _Key:
 
 
 def live_replay(*, match: Match) -> ReplayedMatch:
-    """``match_replay(match=match, settled_stored=True)``: the copy kept at ``match``'s state
-    (its revision and its tournament's results version, as read with it), taken out (the
-    caller may use it up: :func:`keep_replay` gives it back), else replayed from the
-    database. The replay's ``match`` is ``match``."""
+    """``match_replay_from_play(match=match)``: the copy kept at ``match``'s state (its
+    revision and its tournament's results version, as read with it), taken out (the caller
+    may use it up: :func:`keep_replay` gives it back), else replayed from the database. The
+    replay's ``match`` is ``match``."""
     replay = borrowed_replay(match=match)
-    return replay if replay is not None else match_replay(match=match, settled_stored=True)
+    return replay if replay is not None else match_replay_from_play(match=match)
 
 
 def borrowed_replay(*, match: Match) -> ReplayedMatch | None:
@@ -80,12 +82,13 @@ def keep_replay(replay: ReplayedMatch, *, results_version: int) -> None:
     """Keep ``replay`` for the next request of its match, once the transaction in progress
     (if any) is committed, under its match's revision and ``results_version`` (the version
     read with the rows, or before them). Only a replay as :func:`live_replay` makes it: its
-    leading settled rounds taken from their stored scores, their turns not loaded; any other
-    is not kept."""
+    leading closed rounds taken from their stored scores (all of them, or those before the
+    round a write replayed from), their turns not loaded; any other is not kept."""
     rows = replay.rows
     stored = [round_view.row.pk for round_view in replay.rounds if round_view.stored]
     settled = [round_.pk for round_ in settled_rounds(rows)]
-    if stored != settled or set(rows.unloaded) != set(stored) or rows.turns.keys() & set(stored):
+    if ((stored != settled[:len(stored)] if rows.closed_stored else stored != settled)
+            or set(rows.unloaded) != set(stored) or rows.turns.keys() & set(stored)):
         return
     match = replay.match
     key = _key(match, results_version=results_version)

@@ -240,12 +240,16 @@ class MatchPageMixin(MatchMixin):
         follows_apart = (not self.can_write and "follow_seconds" in context
                          and live_round_view is not None)
         # replayed from its round in play (``match_replay_from_play``): the closed rounds
-        # before it are stored views, their log kept (``kept_log``)
+        # before it are stored views, their log kept (``kept_log``), or left to the page
         from_play = replay.rows.closed_stored
+
+        def left_to_page(round_view) -> bool:
+            return round_view.index < unchanged_before and (
+                round_view.confirmed or shown is not None)
+
         context["log_rounds"] = [] if not self.shows_log else [
             {"round": round_view, "preserved": True}
-            if round_view.stored or (round_view.index < unchanged_before
-                                     and (round_view.confirmed or shown is not None))
+            if (round_view.stored and not from_play) or left_to_page(round_view)
             else
             {"round": round_view,
              "table": log_table(
@@ -254,7 +258,7 @@ class MatchPageMixin(MatchMixin):
                  kept_rows=live.kept_lines(round_view, shown) if live is not None else ()),
              "confirm_elsewhere": round_view is to_confirm}
             for round_view in (replay.rounds[:-1] if follows_apart else replay.rounds)
-            if not (from_play and round_view.stored)
+            if not (from_play and round_view.stored and not left_to_page(round_view))
         ]
         if not self.can_write:
             # the public's page polls its live part alone (``MatchLiveView``): the round in
@@ -269,7 +273,8 @@ class MatchPageMixin(MatchMixin):
                         request, live_round_view, f"r{live_round_view.number}-",
                         **log_options, last=LIVE_TURNS)}
                     context["live_turns"] = LIVE_TURNS
-        if self.shows_log and from_play and replay.rounds and replay.rounds[0].stored:
+        if (self.shows_log and from_play and replay.rounds and replay.rounds[0].stored
+                and not left_to_page(replay.rounds[0])):
             # taken (or made) as the page is rendered, after the page's own context
             context["kept_log"] = lambda latest_open=not context["log_rounds"]: kept_log(
                 request, replay, context, log_options, latest_open=latest_open)

@@ -36,7 +36,7 @@ class TurnAddView(MatchWriteView):
     def post(self, request, *args, **kwargs):
         if self.posted_stale():  # the form was made for the match as it was: not this one
             return self.stale()
-        # The form's check and the save change the round in play only: the settled rounds
+        # The form's check and the save change the round in play only: the closed rounds
         # are taken from their stored scores, not replayed; the replay this process kept
         # after the last save of the match, when it was of the match as it is (its revision)
         replay = live_replay(match=self.match)
@@ -95,7 +95,7 @@ class TurnPreviewView(MatchWriteMixin, MatchPageMixin, View):
             response["HX-Retarget"] = "#match"
             response["HX-Reswap"] = "outerHTML"
             return response
-        # the round in play only: the settled rounds are taken from their stored scores (the
+        # the round in play only: the closed rounds are taken from their stored scores (the
         # replay kept by this process when it is of the match as it is; given back after)
         replay = live_replay(match=self.match)
         preview = preview_from_data(replay, request.POST)
@@ -196,7 +196,7 @@ class RoundEndView(MatchWriteView):
     def post(self, request, *args, **kwargs):
         if self.posted_stale():  # the form was made for the match as it was: not this one
             return self.stale()
-        # the round in play's end: the replay kept since the last save, its settled rounds
+        # the round in play's end: the replay kept since the last save, its closed rounds
         # taken from their stored scores (also the write's: ``before``); the racks of an
         # earlier round (a correction) replay the whole match
         replay = live_replay(match=self.match)
