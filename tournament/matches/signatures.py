@@ -24,7 +24,7 @@ import base64
 import hashlib
 from dataclasses import dataclass
 
-from django.db.models import Count
+from django.db.models import Count, F
 from django.urls import reverse
 from django.utils.crypto import constant_time_compare, salted_hmac
 
@@ -176,7 +176,8 @@ def signing_states(*, session) -> dict[int, tuple[int, RoundSignatures]]:
     the session's size)."""
     rounds = list(Round.objects.filter(match__table__session=session, confirmed_at__isnull=True)
                   .filter(ends__superseded_at__isnull=True).exclude(end_kind="unfinished")
-                  .select_related("match").order_by("match_id", "index").distinct())
+                  .annotate(table_id=F("match__table_id"))
+                  .order_by("match_id", "index").distinct())
     first: dict[int, Round] = {}
     for round_ in rounds:
         first.setdefault(round_.match_id, round_)
@@ -204,7 +205,7 @@ def signing_states(*, session) -> dict[int, tuple[int, RoundSignatures]]:
                          round_.scores, _totals_after(scores_up_to.get(match_id, [])))
         states[match_id] = (round_.index, round_signatures(
             signatures.get(round_.pk, []), digest=digest,
-            seats=seats.get(round_.match.table_id, 0)))
+            seats=seats.get(round_.table_id, 0)))
     return states
 
 
