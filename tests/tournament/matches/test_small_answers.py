@@ -216,7 +216,7 @@ def test_a_round_confirmed_tells_the_page_to_take_the_match_again(tournament, re
                      client.get(page_url(match)).content)
 
 
-def test_closed_rounds_not_confirmed_are_left_to_a_page_that_shows_the_match_as_it_was(
+def test_closed_rounds_are_left_to_a_page_that_shows_the_match_as_it_was(
         tournament, referee, referee_client):
     """A save in the round in play leaves the closed rounds before it to the page whether or
     not they are confirmed, when the page shows the match as the save found it: the answer's
@@ -230,8 +230,11 @@ def test_closed_rounds_not_confirmed_are_left_to_a_page_that_shows_the_match_as_
                if third[k].get("place") and third[k + 1].get("place"))
     services.match_record_import(match=fresh(match), user=referee, seen_revision=0,
                                  record=truncated(record, rounds=2, turns=cut))
+    services.match_round_confirm(match=fresh(match), user=referee,
+                                 seen_revision=fresh(match).revision, round_index=0)
     replayed = match_replay(match=fresh(match))
-    assert [r.closed and not r.confirmed for r in replayed.rounds] == [True, True, False]
+    assert [(r.closed, r.confirmed) for r in replayed.rounds] == [
+        (True, True), (True, False), (False, False)]
     following = third[cut:cut + 2]
 
     shown = save(referee_client, match, following[0], shown=fresh(match).revision)
@@ -245,4 +248,6 @@ def test_closed_rounds_not_confirmed_are_left_to_a_page_that_shows_the_match_as_
     whole = save(referee_client, match, following[1], shown=None)
     assert not any(item.get("preserved") for item in whole.context["log_rounds"])
     assert b"hx-preserve" not in whole.content
-    assert b'id="round-1"' in whole.content and b'id="round-2"' in whole.content
+    # round 1 (confirmed) and round 2 (not) sent whole, once each
+    assert whole.content.count(b'id="round-1"') == whole.content.count(b'id="round-2"') == 1
+    assert b'id="turns-r1"' in whole.content and b'id="turns-r2"' in whole.content

@@ -135,8 +135,8 @@ def match_replay_from_play(*, match: Match) -> ReplayedMatch:
     from its stored scores (``match_rows``' ``closed_stored``: every write stores the scores
     of each round it replays), a :attr:`ReplayedRound.stored` view without turn lines. What
     the public's live part, the match page's round in play and a write to it (``live_replay``)
-    cost: the round in play's turns, whatever the match's length (the page takes the closed rounds' log kept, made
-    once per ``settled_log_key``)."""
+    cost: the round in play's turns, whatever the match's length (the page takes the closed
+    rounds' log kept, made once per ``settled_log_key``)."""
     rows = match_rows(match=match, closed_stored=True)
     return match_replay(match=match, rows=rows, settled_before=len(rows.recorded_rounds()) - 1)
 

@@ -183,11 +183,10 @@ class MatchPageMixin(MatchMixin):
     def page_context(self, replay: ReplayedMatch, *, unchanged_before: int = 0,
                      shown: ShownRound | None = None, **forms: Any) -> dict[str, Any]:
         """The page's context; the confirmed rounds before ``unchanged_before`` (rounds a write
-        left as they were, which carry no form) are sent as placeholders that htmx fills with
-        the ones the tablet shows (``hx-preserve``); so are, with ``shown`` (the tablet shows
-        the match as the write found it: the round in play as it shows it), the closed rounds
-        before it not confirmed (their forms then take the answer's revision on the page:
-        ``entry_answer.js``), and the parts that the write left as they were: the header, the
+        left as they were) are sent as placeholders that htmx fills with the ones the tablet
+        shows (``hx-preserve``); so are, with ``shown`` (the page shows the match as the write
+        found it), the others before it (their forms take the answer's revision on the page:
+        ``entry_answer.js``) and the parts that the write left as they were: the header, the
         tiles' grid, the table (only its changes are sent) and the log's turns."""
         request = self.request
         revision = replay.match.revision
@@ -240,13 +239,16 @@ class MatchPageMixin(MatchMixin):
         follows_apart = (not self.can_write and "follow_seconds" in context
                          and live_round_view is not None)
         # replayed from its round in play (``match_replay_from_play``): the closed rounds
-        # before it are stored views, their log kept (``kept_log``), or left to the page
+        # before it are stored views, left to the page when it has them all, else their log
+        # kept (``kept_log``)
         from_play = replay.rows.closed_stored
 
         def left_to_page(round_view) -> bool:
             return round_view.index < unchanged_before and (
                 round_view.confirmed or shown is not None)
 
+        stored = [round_view for round_view in replay.rounds if round_view.stored]
+        from_kept_log = from_play and not all(map(left_to_page, stored))
         context["log_rounds"] = [] if not self.shows_log else [
             {"round": round_view, "preserved": True}
             if (round_view.stored and not from_play) or left_to_page(round_view)
@@ -258,7 +260,7 @@ class MatchPageMixin(MatchMixin):
                  kept_rows=live.kept_lines(round_view, shown) if live is not None else ()),
              "confirm_elsewhere": round_view is to_confirm}
             for round_view in (replay.rounds[:-1] if follows_apart else replay.rounds)
-            if not (from_play and round_view.stored and not left_to_page(round_view))
+            if not (from_kept_log and round_view.stored)
         ]
         if not self.can_write:
             # the public's page polls its live part alone (``MatchLiveView``): the round in
@@ -273,8 +275,7 @@ class MatchPageMixin(MatchMixin):
                         request, live_round_view, f"r{live_round_view.number}-",
                         **log_options, last=LIVE_TURNS)}
                     context["live_turns"] = LIVE_TURNS
-        if (self.shows_log and from_play and replay.rounds and replay.rounds[0].stored
-                and not left_to_page(replay.rounds[0])):
+        if self.shows_log and from_kept_log:
             # taken (or made) as the page is rendered, after the page's own context
             context["kept_log"] = lambda latest_open=not context["log_rounds"]: kept_log(
                 request, replay, context, log_options, latest_open=latest_open)
