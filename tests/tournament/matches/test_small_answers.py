@@ -241,13 +241,14 @@ def test_closed_rounds_are_left_to_a_page_that_shows_the_match_as_it_was(
     logged = {item["round"].number: item for item in shown.context["log_rounds"]}
     assert logged[1].get("preserved") and logged[2].get("preserved")
     assert b'id="round-1" hx-preserve' in shown.content
+    assert b"data-kept-current" in shown.content  # the page's forms take its revision
     assert b'id="round-2" hx-preserve' in shown.content
     assert b'name="revision"' not in shown.content.split(b'id="round-3"')[0].split(
         b'class="log"')[-1]
 
     whole = save(referee_client, match, following[1], shown=None)
     assert not any(item.get("preserved") for item in whole.context["log_rounds"])
-    assert b"hx-preserve" not in whole.content
+    assert b"hx-preserve" not in whole.content and b"data-kept-current" not in whole.content
     # round 1 (confirmed) and round 2 (not) sent whole, once each
     assert whole.content.count(b'id="round-1"') == whole.content.count(b'id="round-2"') == 1
     assert b'id="turns-r1"' in whole.content and b'id="turns-r2"' in whole.content

@@ -208,6 +208,7 @@ class MatchPageMixin(MatchMixin):
         if not self.can_write and replay.match.status != Match.Status.CONFIRMED:
             context["follow_seconds"] = poll_seconds()
         context["head_kept"] = shown is not None and shown.status == replay.match.status
+        context["kept_current"] = kept_current = shown is not None
         context["can_audit"] = is_referee(request.user, self.tournament)
         context["user_is_organiser"] = is_organiser(request.user, self.tournament)
         context["seat_rows"] = [
@@ -244,8 +245,7 @@ class MatchPageMixin(MatchMixin):
         from_play = replay.rows.closed_stored
 
         def left_to_page(round_view) -> bool:
-            return round_view.index < unchanged_before and (
-                round_view.confirmed or shown is not None)
+            return round_view.index < unchanged_before and (round_view.confirmed or kept_current)
 
         stored = [round_view for round_view in replay.rounds if round_view.stored]
         from_kept_log = from_play and not all(map(left_to_page, stored))

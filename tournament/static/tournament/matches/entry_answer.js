@@ -140,13 +140,13 @@
     return false;
   }
 
-  // The rounds an answer left to the page (hx-preserve) are the match as it now is, their
-  // forms made at an earlier revision: each form of the match is sent at the revision the
-  // answer shows (the server left them only when the page showed the match as the write
-  // found it).
+  // The rounds an answer left to the page (hx-preserve) when the page showed the match as the
+  // write found it (data-kept-current) are the match as it now is, their forms made at an
+  // earlier revision: each form of the match is sent at the revision the answer shows. Left
+  // otherwise (a confirmed round, a write sent again from the queue), they keep theirs.
   function formsAtRevision(match) {
     var revision = match && match.getAttribute("data-revision");
-    if (!revision) { return; }
+    if (!revision || !match.hasAttribute("data-kept-current")) { return; }
     match.querySelectorAll('input[name="revision"]').forEach(function (input) {
       input.value = revision;
     });
