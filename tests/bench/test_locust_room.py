@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
-from bench.management.commands.bench_room_knee import knee
+from bench.management.commands.bench_room_knee import knee, results_version
+from tournament.core.freshness import tournament_write
 from tournament.models import AuditEntry, Match
 
 LOCUSTFILE = Path(__file__).resolve().parents[2] / "bench" / "locustfile.py"
@@ -117,3 +118,19 @@ def test_the_knee_is_the_most_tables_within_both_aims_and_no_error():
              step(64, 310, 80), step(128, 900, 700)]
     assert knee(steps, save_p95=300, poll_p95=100) == 16
     assert knee(steps[3:], save_p95=300, poll_p95=100) is None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_step_counts_the_raises_of_the_results_version(tournament, tmp_path):
+    """What a step reads at its start and end: the room's tournament's results version, raised
+    by a write that moves the results (a match confirmed), not by one that does not (a turn);
+    read on a thread of its own, its connection closed after (the test's then opened again)."""
+    room = tmp_path / "room.json"
+    room.write_text(json.dumps({"slug": tournament.slug, "tables": []}))
+    before = results_version(str(room))
+    with tournament_write(tournament_id=tournament.pk):
+        pass
+    assert results_version(str(room)) == before + 1
+    with tournament_write(tournament_id=tournament.pk, results=False):
+        pass
+    assert results_version(str(room)) == before + 1

@@ -11,6 +11,10 @@ save's p50/p95 (a turn, a round's end, a confirmation), a preview's, a poll's, t
 polls answered 304, the errors, the fetches of a match told by its stream, the server's CPU per request type (the median of
 ``Server-Timing: cpu``), and the machine's load average (``/proc/loadavg``) at the start and
 the end of the counted seconds: the machine may be shared, and the figures say with what.
+Started here, the server's workers' own CPU is counted too, and how many times the room's
+tournament's results version was raised in the counted seconds (a match confirmed: every
+public page is made again, every phone's next poll a 200): the room's matches go on from
+one step to the next, so a later step, or a room played before, confirms more of them.
 
 The knee is the most tables of a step with a save's p95 <= ``--save-p95`` (300 ms), the p95 of
 every periodic request of the pages (the polls, the clock, the fetches after a stream's event)
@@ -38,6 +42,9 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
+from django.db import connection
+
+from tournament.models import Tournament
 
 LOCUSTFILE = Path(__file__).resolve().parents[2] / "locustfile.py"
 #: The request types whose CPU each step prints, in this order.
@@ -71,6 +78,8 @@ def step_line(step: dict) -> str:
     workers = (f", {step['workers_cores']:.2f} in the workers "
                f"({step['workers_cpu_ms_per_request']:.1f} ms a request)"
                if "workers_cores" in step else "")
+    raised = (f"; results version raised {step['results_raised']} times"
+              if "results_raised" in step else "")
     return (f"{step['tables']:>6} {step['phones']:>6} {step['requests_per_second']:>7.1f} "
             f"{pair(step['save']):>11} {pair(step['preview']):>11} {pair(step['poll']):>15} "
             f"{step['poll_304_share']:>5.0%} {step['errors']:>6}  clock p50/95 "
@@ -79,7 +88,7 @@ def step_line(step: dict) -> str:
             f"{step.get('parts_told', 0)}; fetches after an event "
             f"{step.get('fetches', 0)} (304 with them {step.get('phone_304_share', 0):.0%}); server CPU "
             f"{step['server_cpu_seconds'] / max(step['seconds'], 1):.2f} cores in the requests' "
-            f"threads{workers}; ms: {cpu}  "
+            f"threads{workers}{raised}; ms: {cpu}  "
             f"load {load['start']} -> {load['end']}")
 
 
@@ -198,6 +207,7 @@ class Command(BaseCommand):
             def sample(at: str) -> None:
                 workers[at] = workers_cpu(self.server.pid)
                 workers[f"{at}_time"] = time.monotonic()
+                workers[f"{at}_results"] = results_version(room)
 
             timer = threading.Timer(max(0.0, started - time.monotonic()), sample, ("start",))
             timer.start()
@@ -224,6 +234,7 @@ class Command(BaseCommand):
                 figures["workers_cores"] = cores
                 figures["workers_cpu_ms_per_request"] = (
                     1000 * cores / max(figures["requests_per_second"], 1e-9))
+                figures["results_raised"] = workers["end_results"] - workers["start_results"]
             return figures
 
 
@@ -240,6 +251,17 @@ def workers_cpu(master: int) -> float:
         if int(fields[1]) == master:  # fields after the name: state, ppid, ..., utime, stime
             total += (int(fields[11]) + int(fields[12])) / tick
     return total
+
+
+def results_version(room: str) -> int:
+    """The results version of the room's tournament now: each raise (a match confirmed, in
+    the room) makes every public page of the tournament again (``tournament.core.freshness``).
+    Read on the timer's thread: its connection closed at once."""
+    try:
+        return Tournament.objects.values_list("results_version", flat=True).get(
+            slug=_read_room(room)["slug"])
+    finally:
+        connection.close()
 
 
 def _read_room(path: str) -> dict:
