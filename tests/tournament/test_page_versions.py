@@ -15,12 +15,19 @@ and after the write, made anew each time (every kept copy forgotten first), and
   (not confirmed) moves only the pages whose content it changed: its session's, its players',
   its own, never the standings; a call for a referee, no public page's.
 
+The replays a process keeps between a tablet's requests key on a match's revision and the
+tournament's setup version: so, around each write, every match of the tournament is
+replayed afresh from the database, and a write that changes what a match's replay shows of
+its tournament (the players' names, the rules, the seating) without moving that match's
+revision raises the setup version; a match's own write (a turn, a confirmation) never does.
+
 Each write runs in a transaction rolled back at its end: every write starts from the same
 tournament.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 import pytest
@@ -41,7 +48,8 @@ from tests.tournament import writes
 from tests.tournament.test_roles import named_patterns
 from tournament.kit.table_codes import table_code
 from tournament.matches.reading.replay_cache import forget_replays
-from tournament.models import Category, Match, Registration
+from tournament.matches.reading.rows import match_rows, partial_record
+from tournament.models import Category, Match, Registration, Tournament
 from tournament.sessions.services import session_start
 
 # slow: every page read anew around each of some forty writes, twice over
@@ -153,19 +161,35 @@ def address_writes(world, organiser) -> dict:
             for address, (role, path, data) in writes.ADDRESSES.items()}
 
 
-def check_every_write(world, organiser, tournament, extra: dict | None = None) -> dict:
+def replay_frames(tournament) -> tuple[int, dict[int, tuple]]:
+    """The tournament's setup version, and for each of its matches its revision and what
+    its replay, made afresh from the database, shows of the tournament: its record without
+    its rounds (the players' names, the rules, the target, the options)."""
+    frames = {}
+    for match in Match.objects.filter(table__session__tournament=tournament).select_related(
+            "table__session__tournament"):
+        record = partial_record(match_rows(match=match))
+        frames[match.pk] = (match.revision, dataclasses.replace(record, rounds=()))
+    return Tournament.objects.get(pk=tournament.pk).setup_version, frames
+
+
+def check_every_write(world, organiser, tournament,
+                      extra: dict | None = None) -> tuple[dict, set[str]]:
     """Run every write in its own rolled-back transaction, the pages read around it; returns
-    for each write whether it was accepted and which pages' content and ETags it changed."""
+    for each write whether it was accepted and which pages' content and ETags it changed, and
+    the writes that raised the setup version."""
     reader = Client()
     urls = public_addresses(tournament)
     before = read(reader, urls)
     assert before, "no page answers with an ETag"
     assert read(reader, urls) == before, "a page read twice, nothing written between, differs"
-    found = {}
+    setup_before, frames_before = replay_frames(tournament)
+    found, setup_moved = {}, set()
     for name, write in {**address_writes(world, organiser), **(extra or {})}.items():
         with transaction.atomic():
             accepted = write()
             after = read(reader, urls)
+            setup_after, frames_after = replay_frames(tournament)
             transaction.set_rollback(True)
         content, etags = changed_pages(before, after)
         found[name] = (accepted, content, etags)
@@ -173,11 +197,20 @@ def check_every_write(world, organiser, tournament, extra: dict | None = None) -
         assert not stale, f"{name}: the content of {stale} changed, its ETag did not"
         if not accepted:
             assert not etags, f"{name} was refused, yet moved the ETags of {sorted(etags)}"
-    return found
+        if setup_after != setup_before:
+            setup_moved.add(name)
+            continue
+        unkept = [pk for pk, (revision, frame) in frames_after.items()
+                  if pk in frames_before and frames_before[pk] != (revision, frame)
+                  and frames_before[pk][0] == revision]
+        assert not unkept, (f"{name}: what the replays of matches {unkept} show changed, "
+                            "neither their revision nor the setup version moved")
+    return found, setup_moved
 
 
 def test_before_play_every_change_of_a_page_moves_its_etag(world, organiser, tournament):
-    found = check_every_write(world, organiser, tournament)
+    found, setup_moved = check_every_write(world, organiser, tournament)
+    assert {"settings", "add a player", "seat"} <= setup_moved, sorted(setup_moved)
     accepted = {name for name, (ok, _content, _etags) in found.items() if ok}
     # the writes that change what the public reads of a tournament before play were made
     # (the swap posts the ids of writes.ADDRESSES, which are the players' on SQLite only)
@@ -205,7 +238,10 @@ def test_in_play_every_change_of_a_page_moves_its_etag(in_play, organiser, refer
         "the call answered": lambda: staff.post(
             f"/t/{slug}/room/calls/{in_play['call']}/answer/").status_code == 302,
     }
-    found = check_every_write(in_play, organiser, tournament, extra)
+    found, setup_moved = check_every_write(in_play, organiser, tournament, extra)
+    # a match's own writes move its revision; the other matches' replays stay in use
+    assert not setup_moved & {"a turn in play", "a confirmation", "a match's first turn",
+                              "a match over, not confirmed"}, sorted(setup_moved)
     accepted, content, etags = found["a turn in play"]
     assert accepted and content, "the turn changed nothing the public reads"
     # its match's page and live part, and what shows every match live: no standings, no

@@ -15,6 +15,12 @@ again for nothing.
   while it plays), the check-in, and a call for a referee. The standings show nothing more:
   the confirmed matches' results, the seating, registrations, sessions and settings, which
   tables are not confirmed yet; never a turn, never a match's state before its confirmation.
+- ``Tournament.setup_version``: raised with the results version by every write but a
+  match's own (:attr:`TournamentWrite.setup`): what a match's replay shows of its tournament
+  beyond the match's own rows, which its revision follows (the players' names, the rules,
+  the seating). A replay kept between a tablet's requests keys on it and the match's
+  revision (``tournament.matches.reading.replay_cache``): a match confirmed at another table
+  moves the standings, not the replays of the room's other matches.
 - ``Match.revision``: raised by every write to the match (its writes claim it first). The
   match's own page keys on the results version plus its revision (:func:`page_version`).
 - ``Match.state_revision``: the match's revision when its state (not started, in play,
@@ -58,6 +64,9 @@ class TournamentWrite:
     #: False: the write leaves every match's state and every result as they were (a turn
     #: in play, a check-in): the results version stays.
     results: bool = True
+    #: False: the write changes one match's own rows and nothing else a match shows of its
+    #: tournament (a match's write: ``match_write``): the setup version stays.
+    setup: bool = True
     changed: bool = True
     #: Matches whose state or result the write moved: their ``state_revision`` set to their
     #: revision as the write ends.
@@ -101,15 +110,19 @@ def tournament_write(*, tournament_id: int | None = None,
                 Match.objects.filter(pk__in=write.match_states).update(
                     state_revision=F("revision"))
             for each in sorted(write.tournament_ids):
-                _raise_versions(tournament_id=each, results=write.results)
+                _raise_versions(tournament_id=each, results=write.results,
+                                setup=write.results and write.setup)
 
 
-def _raise_versions(*, tournament_id: int, results: bool) -> None:
+def _raise_versions(*, tournament_id: int, results: bool, setup: bool) -> None:
     """Raise the tournament's data version by one, in the write's transaction; and its
-    results version too unless ``results`` is False."""
+    results version too unless ``results`` is False, and its setup version unless ``setup``
+    is."""
     raised = {"data_version": F("data_version") + 1}
     if results:
         raised["results_version"] = F("results_version") + 1
+    if setup:
+        raised["setup_version"] = F("setup_version") + 1
     Tournament.objects.filter(pk=tournament_id).update(**raised)
 
 

@@ -233,6 +233,14 @@ class Tournament(models.Model):
         help_text=_("Raised by every write except a turn that leaves every match's state as it "
                     "was: what the standings show."),
     )
+    setup_version = models.PositiveBigIntegerField(
+        _("setup version"),
+        default=0,
+        editable=False,
+        help_text=_("Raised with the results version by every write but a match's own: what "
+                    "a match shows of its tournament beyond its own rows (the players' names, "
+                    "the rules, the seating)."),
+    )
 
     class Meta:
         verbose_name = _("tournament")

@@ -21,6 +21,7 @@ from tests.factories import (
     blocked_racks,
     blocked_round,
     board_turn,
+    confirmed_match,
     fresh,
     match_at,
     played_record,
@@ -28,7 +29,8 @@ from tests.factories import (
 from tests.tournament.matches.helpers import confirmed_through, posted
 from tournament.matches import services
 from tournament.matches.reading.replay_cache import forget_replays, keep_replay, live_replay
-from tournament.models import Round, Session, Turn
+from tournament.models import Registration, Round, Session, Turn
+from tournament.organiser.services.registrations import registration_update
 
 pytestmark = pytest.mark.django_db
 
@@ -115,6 +117,46 @@ def test_a_write_by_another_process_is_never_served_from_the_copy(
     assert [t.report.verdict.value for t in line] == ["ok"] * 4
 
 
+
+def test_a_match_confirmed_at_another_table_leaves_the_copy_in_use(
+        opened, tournament, referee, referee_client, django_capture_on_commit_callbacks):
+    """Another table's confirmation moves the standings (the results version), not what this
+    table's replay shows: the tablet's next save loads no row again."""
+    match, turns = opened
+    revision = fresh(match).revision
+    with django_capture_on_commit_callbacks(execute=True):
+        assert tablet_save(referee_client, match, turns[1], revision=revision).status_code == 200
+    before = fresh(match).table.session.tournament
+    confirmed_match(match=match_at(tournament=tournament, table=2), user=referee)
+    after = fresh(match).table.session.tournament
+    assert after.results_version > before.results_version
+    assert after.setup_version == before.setup_version
+    with CaptureQueriesContext(connection) as queries, \
+            django_capture_on_commit_callbacks(execute=True):
+        saved = tablet_save(referee_client, match, turns[2], revision=revision + 1)
+    assert saved.status_code == 200 and saved["X-Submission"] == "saved"
+    assert sql(queries, "tournament_turn") == [] and sql(queries, "tournament_seat") == []
+
+
+def test_a_player_renamed_is_never_served_from_the_copy(
+        opened, referee_client, django_capture_on_commit_callbacks):
+    """An organiser corrects a seated player's name between two saves of the table: the copy
+    shows the old name, and the next save is checked and answered from the database."""
+    match, turns = opened
+    revision = fresh(match).revision
+    with django_capture_on_commit_callbacks(execute=True):
+        assert tablet_save(referee_client, match, turns[1], revision=revision).status_code == 200
+    seat = fresh(match).table.seats.order_by("order").select_related("player").first()
+    registration = Registration.objects.get(tournament=match.table.session.tournament,
+                                            player=seat.player)
+    registration_update(registration=registration, name="Zoé Renamed")
+    with CaptureQueriesContext(connection) as queries:
+        saved = tablet_save(referee_client, match, turns[2], revision=revision + 1)
+    assert saved.status_code == 200
+    assert sql(queries, "tournament_seat")  # the seats read again, not the copy's
+    assert saved.context["replay"].rows.names[0] == "Zoé Renamed"
+
+
 def test_two_tabs_at_one_revision_one_is_refused(opened, referee_client, client, referee,
                                                  django_capture_on_commit_callbacks):
     match, turns = opened
@@ -135,14 +177,14 @@ def test_a_copy_is_lent_once_and_only_at_the_state_it_was_made_at(
         opened, django_capture_on_commit_callbacks):
     match, _turns = opened
     match = fresh(match)
-    results_version = match.table.session.tournament.results_version
+    setup_version = match.table.session.tournament.setup_version
 
     def kept_then_asked(asked, *, language: str = "en") -> bool:
         forget_replays()
         with translation.override("en"):
             made = live_replay(match=match)
             with django_capture_on_commit_callbacks(execute=True):  # committed: kept
-                keep_replay(made, results_version=results_version)
+                keep_replay(made, setup_version=setup_version)
         with translation.override(language):
             return live_replay(match=asked) is made
 
@@ -152,7 +194,7 @@ def test_a_copy_is_lent_once_and_only_at_the_state_it_was_made_at(
     later.revision += 1
     assert not kept_then_asked(later)
     renamed = fresh(match)
-    renamed.table.session.tournament.results_version += 1
+    renamed.table.session.tournament.setup_version += 1
     assert not kept_then_asked(renamed)
     assert not kept_then_asked(fresh(match), language="fr")
 
@@ -163,7 +205,7 @@ def test_a_write_rolled_back_keeps_nothing(opened, django_capture_on_commit_call
     made = live_replay(match=match)
     with django_capture_on_commit_callbacks(execute=True), pytest.raises(RuntimeError), \
             transaction.atomic():
-            keep_replay(made, results_version=match.table.session.tournament.results_version)
+            keep_replay(made, setup_version=match.table.session.tournament.setup_version)
             raise RuntimeError("the write fails after its replay")
     assert live_replay(match=match) is not made
 

@@ -8,11 +8,13 @@ length), taken from this process's copy when there is one made at the same state
 :func:`keep_replay` keeps a replay for the next request.
 
 A copy is kept under what makes it: the match's revision (every write to the match raises
-it, in the write's transaction), the tournament's results version (raised by what else a
-replay shows: a player's name, the rules, the seating) and the language (the problems are in
-the user's). Both numbers are read with the request's match (one query); a copy made at
-another revision is never served, so a write by another process (another worker) or another
-thread makes the copy of this one useless, never wrong. A copy is kept only once the write
+it, in the write's transaction), the tournament's setup version (raised by what else a
+replay shows: a player's name, the rules, the seating; not by another match's write, so that
+a match confirmed at another table leaves every table's copy in use:
+``tournament.core.freshness``) and the language (the problems are in the user's). Both
+numbers are read with the request's match (one query); a copy made at another revision is
+never served, so a write by another process (another worker) or another thread makes the
+copy of this one useless, never wrong. A copy is kept only once the write
 that made it is committed (``transaction.on_commit``): a write rolled back leaves none.
 
 A copy is lent to one request at a time: :func:`live_replay` takes it out, and a request that
@@ -42,7 +44,7 @@ KEPT_MATCHES = 256
 
 class _Key(NamedTuple):
     revision: int
-    results_version: int
+    setup_version: int
     language: str | None
 
 
@@ -50,15 +52,15 @@ _kept: OrderedDict[int, tuple[_Key, ReplayedMatch]] = OrderedDict()
 _lock = threading.Lock()
 
 
-def _key(match: Match, *, results_version: int | None = None) -> _Key:
-    if results_version is None:
-        results_version = match.table.session.tournament.results_version
-    return _Key(match.revision, results_version, translation.get_language())
+def _key(match: Match, *, setup_version: int | None = None) -> _Key:
+    if setup_version is None:
+        setup_version = match.table.session.tournament.setup_version
+    return _Key(match.revision, setup_version, translation.get_language())
 
 
 def live_replay(*, match: Match) -> ReplayedMatch:
     """``match_replay_from_play(match=match)``: the copy kept at ``match``'s state (its
-    revision and its tournament's results version, as read with it), taken out (the caller
+    revision and its tournament's setup version, as read with it), taken out (the caller
     may use it up: :func:`keep_replay` gives it back), else replayed from the database. The
     replay's ``match`` is ``match``."""
     replay = borrowed_replay(match=match)
@@ -78,9 +80,9 @@ def borrowed_replay(*, match: Match) -> ReplayedMatch | None:
     return replay
 
 
-def keep_replay(replay: ReplayedMatch, *, results_version: int) -> None:
+def keep_replay(replay: ReplayedMatch, *, setup_version: int) -> None:
     """Keep ``replay`` for the next request of its match, once the transaction in progress
-    (if any) is committed, under its match's revision and ``results_version`` (the version
+    (if any) is committed, under its match's revision and ``setup_version`` (the version
     read with the rows, or before them). Only a replay as :func:`live_replay` makes it: its
     leading closed rounds taken from their stored scores (all of them, or those before the
     round a write replayed from), their turns not loaded; any other is not kept."""
@@ -91,7 +93,7 @@ def keep_replay(replay: ReplayedMatch, *, results_version: int) -> None:
             or set(rows.unloaded) != set(stored) or rows.turns.keys() & set(stored)):
         return
     match = replay.match
-    key = _key(match, results_version=results_version)
+    key = _key(match, setup_version=setup_version)
 
     def kept() -> None:
         with _lock:
@@ -106,11 +108,11 @@ def keep_replay(replay: ReplayedMatch, *, results_version: int) -> None:
     transaction.on_commit(kept)
 
 
-def kept_after(response, replay: ReplayedMatch, *, results_version: int):
+def kept_after(response, replay: ReplayedMatch, *, setup_version: int):
     """``response``, ``replay`` kept (:func:`keep_replay`) once the response is rendered (at
     once when it is not a template's): a view's answer reads the replay until then."""
     def keep(_response=None) -> None:
-        keep_replay(replay, results_version=results_version)
+        keep_replay(replay, setup_version=setup_version)
 
     if isinstance(response, TemplateResponse) and not response.is_rendered:
         response.add_post_render_callback(keep)

@@ -283,6 +283,9 @@ def match_write(*, match: Match, user, seen_revision: int, submission_key: str =
     were read at ``seen_revision``, which the claim proves still current (every write moves
     the revision in the transaction that changes the rows)."""
     with tournament_write() as versions:
+        # a match's write changes its own rows alone, which its revision follows: the other
+        # matches' replays stay as they are (the setup version)
+        versions.setup = False
         match = _claim_revision(match=match, seen_revision=seen_revision,
                                 submission_key=submission_key)
         versions.also(match.table.session.tournament_id)

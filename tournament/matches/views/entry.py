@@ -40,7 +40,7 @@ class TurnAddView(MatchWriteView):
         # are taken from their stored scores, not replayed; the replay this process kept
         # after the last save of the match, when it was of the match as it is (its revision)
         replay = live_replay(match=self.match)
-        results_version = self.match.table.session.tournament.results_version
+        setup_version = self.match.table.session.tournament.setup_version
         passing = "pass" in request.POST
         form = PassForm(request.POST) if passing else TurnForm(request.POST, replay=replay)
         if not form.is_valid():
@@ -56,7 +56,7 @@ class TurnAddView(MatchWriteView):
             response = self.done(turn_saved_message(turn), written, shown=shown,
                                  kind="pending" if turn.verdict == Verdict.MISMATCH else "saved")
             # kept for the next preview and save, once the answer no longer reads it
-            return kept_after(response, written.replay, results_version=results_version)
+            return kept_after(response, written.replay, setup_version=setup_version)
 
         def refusal(error) -> HttpResponse:
             if passing:
@@ -99,7 +99,7 @@ class TurnPreviewView(MatchWriteMixin, MatchPageMixin, View):
         # replay kept by this process when it is of the match as it is; given back after)
         replay = live_replay(match=self.match)
         preview = preview_from_data(replay, request.POST)
-        keep_replay(replay, results_version=self.match.table.session.tournament.results_version)
+        keep_replay(replay, setup_version=self.match.table.session.tournament.setup_version)
         return TemplateResponse(request, "tournament/matches/_turn_preview.html",
                                 {"preview": preview})
 
@@ -200,7 +200,7 @@ class RoundEndView(MatchWriteView):
         # taken from their stored scores (also the write's: ``before``); the racks of an
         # earlier round (a correction) replay the whole match
         replay = live_replay(match=self.match)
-        results_version = self.match.table.session.tournament.results_version
+        setup_version = self.match.table.session.tournament.setup_version
         if not any(r.number == self.kwargs["number"] and not r.stored for r in replay.rounds):
             replay = match_replay(match=self.match)
         round_view = self.round_view(replay)
@@ -219,7 +219,7 @@ class RoundEndView(MatchWriteView):
                 response = self.done(
                     _("Round %(number)s settled.") % {"number": round_view.number}, written)
             # kept for the round's confirmation
-            return kept_after(response, written.replay, results_version=results_version)
+            return kept_after(response, written.replay, setup_version=setup_version)
 
         return self.written(
             services.match_round_end, seen_revision=form.cleaned_data["revision"],

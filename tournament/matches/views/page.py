@@ -60,14 +60,14 @@ class MatchLiveView(MatchView):
         # is of the match as it is: what this would replay (the settled rounds from their
         # stored scores), unless the last round is settled too (then replayed whole, below).
         # Only read, and given back once the answer is made.
-        results_version = self.match.table.session.tournament.results_version
+        setup_version = self.match.table.session.tournament.setup_version
         kept = borrowed_replay(match=self.match)
         if kept is not None and kept.rounds and not kept.rounds[-1].stored:
             response = self.render_match(replay=kept)
             response.template_name = self.template_name
-            return kept_after(response, kept, results_version=results_version)
+            return kept_after(response, kept, setup_version=setup_version)
         if kept is not None:
-            keep_replay(kept, results_version=results_version)
+            keep_replay(kept, setup_version=setup_version)
         # the closed rounds before the last one (confirmed or not) from their stored scores:
         # the live part costs the round in play, not the match's length
         response = self.render_match(replay=match_replay_from_play(match=self.match))
