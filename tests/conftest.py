@@ -124,10 +124,15 @@ def cache_backend(request):
 
 def pytest_runtest_setup(item):
     """No replay kept by a test (``tournament.matches.reading.replay_cache``, once its writes are
-    committed: the browser tests') is served to the next, whose database may reuse its ids."""
+    committed: the browser tests') nor any player's row of the standings
+    (``tournament.standings.selectors``) is served to the next, whose database may reuse its
+    ids."""
     kept = sys.modules.get("tournament.matches.reading.replay_cache")
     if kept is not None:
         kept.forget_replays()
+    rankings = sys.modules.get("tournament.standings.selectors")
+    if rankings is not None:
+        rankings.forget_rankings()
 
 
 def pytest_addoption(parser):

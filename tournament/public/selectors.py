@@ -57,8 +57,8 @@ def player_page(*, tournament: Tournament, player_id: int) -> dict[str, Any]:
     )
     if registration is None:
         raise Http404
-    # Kept under the results version: computed once per confirmation, not once per turn;
-    # the player's row alone read at each turn of their table.
+    # Ranked once per confirmation, not once per page: the player's row from the process's
+    # index of rows at the results version.
     ranking = cached_player_standing(tournament=tournament, player_id=player_id)
 
     # Every seat at the tables they sat at (theirs and their companions'), with the table's

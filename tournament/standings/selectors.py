@@ -8,8 +8,10 @@ tournament uses check-in, whose absences are read from every seat: docs/guides/c
   tournament's standings kept at its data version (a league's ranking, a player's career:
   their tournaments are mostly over, and ranking a tournament of a thousand players takes
   a tenth of a second).
-- ``cached_player_standing(*, tournament, player_id)``: one player's row of it, kept on its
-  own (a player's page, made again at each turn of their table).
+- ``cached_player_standing(*, tournament, player_id)``: one player's row of it, from this
+  process's index of every player's row, made once per results version (every followed
+  player's page is made again after a confirmation: each reads its row there, not the whole
+  standings from the shared cache).
 - ``standings_rows(*, tournament)``: the rows only, a list of plain dicts (for pages, CSV,
   PDFs): see ``tournament.standings.ranking.standings_compute`` for their keys, plus ``url``
   (the player's page, a path).
@@ -25,8 +27,11 @@ standings are the qualifying sessions' alone.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import threading
+from collections import OrderedDict
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 from django.core.cache import cache
@@ -121,34 +126,52 @@ def cached_standings_of(
 
 @dataclass(frozen=True)
 class PlayerStanding:
-    """One player's place in the standings, and what a page shows around it."""
+    """One player's place in the standings, and what a page shows around it (the row read
+    only: one index of them serves every request of the process)."""
 
-    row: dict[str, Any]
+    row: Mapping[str, Any]
     criteria: list[str]
     ranked_count: int
     is_live: bool
 
 
+#: How many tournaments' indexes of rows a process keeps (by results version and language),
+#: the oldest let go first.
+KEPT_RANKINGS = 8
+_rankings: OrderedDict[tuple[int, int, str | None], dict[int, PlayerStanding]] = OrderedDict()
+_rankings_lock = threading.Lock()
+
+
 def cached_player_standing(*, tournament: Tournament, player_id: int) -> PlayerStanding:
     """The player's row of ``cached_standings_of`` (the player must be registered in the
-    tournament), kept on its own in the shared cache with the results version it is of: a
-    player's page, made again at each turn of their table, reads this much instead of the
-    whole standings (a few hundred bytes against a few hundred rows). The ``tournament``
-    must have been read in this request (its ``results_version`` current)."""
-    version = tournament.results_version
-    key = f"standing:{tournament.pk}:{player_id}:{get_language()}"
-    kept = cache.get(key)
-    if kept is not None and kept[0] == version:
-        return kept[1]
-    standings = cached_standings_of(tournaments=[tournament])[tournament.pk]
-    standing = PlayerStanding(
-        row=next(row for row in standings.rows if row["player_id"] == player_id),
-        criteria=standings.criteria,
-        ranked_count=standings.ranked_count,
-        is_live=standings.is_live,
-    )
-    cache.set(key, (version, standing), KEPT_SECONDS)
-    return standing
+    tournament), from this process's index of every player's row of the tournament at its
+    results version, made from the standings once per version and language: a player's page
+    made again after a confirmation (each followed player's is) reads its row there, not the
+    whole standings from the shared cache. The ``tournament`` must have been read in this
+    request (its ``results_version`` current)."""
+    key = (tournament.pk, tournament.results_version, get_language())
+    with _rankings_lock:
+        ranking = _rankings.get(key)
+    if ranking is None:
+        standings = cached_standings_of(tournaments=[tournament])[tournament.pk]
+        ranked, live = standings.ranked_count, standings.is_live
+        ranking = {
+            row["player_id"]: PlayerStanding(row=MappingProxyType(row),
+                                             criteria=standings.criteria,
+                                             ranked_count=ranked, is_live=live)
+            for row in standings.rows}
+        with _rankings_lock:
+            _rankings[key] = ranking
+            _rankings.move_to_end(key)
+            while len(_rankings) > KEPT_RANKINGS:
+                _rankings.popitem(last=False)
+    return ranking[player_id]
+
+
+def forget_rankings() -> None:
+    """Drop every index of rows kept (the tests: a test's database may reuse ids)."""
+    with _rankings_lock:
+        _rankings.clear()
 
 
 def standings(*, tournament: Tournament) -> Standings:

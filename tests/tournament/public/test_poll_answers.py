@@ -23,6 +23,7 @@ from tests.factories import (
 from tests.pages import select, text
 from tournament.kit.cached_pages import CSRF_MARKER
 from tournament.models import Match, Registration
+from tournament.standings import selectors as standings_selectors
 from tournament.standings.selectors import standings
 
 pytestmark = pytest.mark.django_db
@@ -175,9 +176,9 @@ def test_a_players_matches_as_a_turn_and_a_confirmation_show_them(client, tourna
 
 
 def test_a_players_rank_follows_each_confirmation_at_once(client, tournament, referee):
-    """Their row of the standings is kept on its own (``cached_player_standing``) under the
-    results version: after each confirmation, their page shows the standings as ranked afresh,
-    never a row kept from before."""
+    """Their row of the standings is read from the process's index of rows
+    (``cached_player_standing``) made at the results version: after each confirmation, their
+    page shows the standings as ranked afresh, never a row kept from before."""
     one, two = (match_at(tournament=tournament, table=number) for number in (1, 2))
     player = one.table.seats.order_by("order").first().player_id
     url = f"/t/{tournament.slug}/players/{player}/"
@@ -190,6 +191,31 @@ def test_a_players_rank_follows_each_confirmation_at_once(client, tournament, re
         assert response.context["standing"] == fresh
         assert select(response, "#player-rank")[0].get("data-rank") == fresh["rank_label"]
         assert fresh["matches"] == 1
+
+
+
+def test_every_players_page_after_a_confirmation_ranks_the_players_once(
+        client, tournament, referee, monkeypatch):
+    """After a confirmation every followed player's page is made again: the standings are read
+    once for them all in a process, and each page's row is its own player's, read only."""
+    one = match_at(tournament=tournament)
+    confirmed_match(match=one, user=referee, seed=5)
+    ranked = []
+    real = standings_selectors.cached_standings_of
+
+    def counted(**arguments):
+        ranked.append(arguments)
+        return real(**arguments)
+
+    monkeypatch.setattr(standings_selectors, "cached_standings_of", counted)
+    fresh = {row["player_id"]: row for row in standings(tournament=tournament).rows}
+    players = list(one.table.seats.order_by("order").values_list("player_id", flat=True))
+    for player in players:
+        response = client.get(f"/t/{tournament.slug}/players/{player}/", **HTMX)
+        assert response.context["standing"] == fresh[player]
+    assert len(ranked) == 1
+    with pytest.raises(TypeError):  # one row serves every request: none may change it
+        response.context["standing"]["rank_label"] = "1"
 
 
 def test_a_player_of_two_tournaments_has_their_rank_in_each(client, tournament, referee,
