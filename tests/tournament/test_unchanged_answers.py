@@ -118,6 +118,22 @@ def test_an_address_of_nothing_is_a_404_whatever_it_sends(client, played):
         assert _ask(client, url, "*").status_code == 404, url
 
 
+
+@pytest.mark.parametrize("number", [2**31, 2**63, 10**30])
+def test_an_address_of_a_number_no_column_holds_is_a_404(client, played, number):
+    """An address whose number is longer than any id or number (typed, or made up): a 404
+    whatever it sends, its read run on no database (SQLite takes no integer past 64 bits)."""
+    tournament, session, _, addresses = played
+    for url in (f"/t/{tournament.slug}/players/{number}/",
+                f"/t/{tournament.slug}/sessions/{number}/",
+                f"/t/{tournament.slug}/matches/{number}/live/",
+                addresses["clock"].replace("/tables/1/", f"/tables/{number}/"),
+                addresses["session clock"].replace(f"/sessions/{session.number}/",
+                                                   f"/sessions/{number}/")):
+        for etag in (None, "*", 'W/"made-up"'):
+            assert _ask(client, url, etag).status_code == 404, (url, etag)
+
+
 def test_any_copy_is_never_answered_from_a_version(client, played):
     """``If-None-Match: *`` names no version: the page itself is the answer, a 200."""
     _, _, _, addresses = played
@@ -217,6 +233,32 @@ def test_a_match_read_by_its_address_is_the_orms_match_with_its_chain(played):
     assert match_by_address(slug=tournament.slug, match_id=Match.objects.latest("pk").pk + 9) is None
     assert match_by_address(slug=tournament.slug, match_id=2**63) is None
     assert match_by_address(slug=tournament.slug, match_id=0) is None
+
+
+
+def test_a_tournament_read_for_a_page_is_the_orms_with_its_states(played):
+    """A session's and a player's page read their tournament with the state revisions they
+    key on, in one compiled query: the ORM's tournament and sum, whatever the match states."""
+    tournament, session, referee, _ = played
+    seats = session.tables.get(number=1).seats.order_by("order")
+    player, outsider = seats[0].player_id, seats[0].player_id + 10_000
+    match = Match.objects.get(table__session=session, table__number=1)
+    Match.objects.filter(pk=match.pk).update(state_revision=7)
+    reads = (
+        (freshness.tournament_with_session_states, freshness.tournaments_with_session_states,
+         {"number": session.number}, {"number": 9}),
+        (freshness.tournament_with_player_states, freshness.tournaments_with_player_states,
+         {"player_id": player}, {"player_id": outsider}),
+    )
+    for read, queryset, arguments, none_shown in reads:
+        for given in (arguments, none_shown):
+            got = read(slug=tournament.slug, **given)
+            wanted = queryset(*given.values()).get(pk=tournament.pk)
+            assert _fields(got) == _fields(wanted) and got.match_states == wanted.match_states
+            assert not got._state.adding and got._state.db == "default"
+        assert read(slug=tournament.slug, **arguments).match_states >= 7
+        assert read(slug="no-such-open", **arguments) is None
+        assert read(slug=tournament.slug, **{name: 2**63 for name in arguments}) is None
 
 
 def test_a_match_read_by_its_address_costs_one_query(played, django_assert_num_queries):

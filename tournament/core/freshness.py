@@ -51,7 +51,7 @@ from django.db import transaction
 from django.db.models import F, OuterRef, QuerySet, Subquery, Sum
 from django.db.models.functions import Coalesce
 
-from tournament.kit.prepared import PreparedRead
+from tournament.kit.prepared import PreparedChain, PreparedRead
 from tournament.models import Match, Tournament
 
 
@@ -185,6 +185,19 @@ def tournaments_with_player_states(player_id: int) -> QuerySet[Tournament]:
     at (``match_states``)."""
     return Tournament.objects.annotate(
         match_states=_states_of(_player_matches(OuterRef("pk"), player_id)))
+
+
+#: The tournament of a slug read with its session ``number``'s state revisions
+#: (:func:`tournaments_with_session_states`), or None: one query compiled once per process
+#: (a session's page made again reads it first).
+tournament_with_session_states = PreparedChain(
+    Tournament, (), lambda *, slug, number: tournaments_with_session_states(number).filter(
+        slug=slug), annotations=("match_states",), slug=str, number=int)
+#: The tournament of a slug read with the state revisions of player ``player_id``'s matches
+#: (:func:`tournaments_with_player_states`), or None: as above, for a player's page.
+tournament_with_player_states = PreparedChain(
+    Tournament, (), lambda *, slug, player_id: tournaments_with_player_states(
+        player_id).filter(slug=slug), annotations=("match_states",), slug=str, player_id=int)
 
 
 def session_version(*, tournament: Tournament, number: int) -> int:

@@ -27,6 +27,10 @@ from django.db.models import Model, QuerySet
 #: empty result).
 _INT_STAND_IN = 32_719
 _TEXT_STAND_IN = "\x00prepared-read-argument-{}"
+#: The largest integer a column holds (a signed 64-bit one): an integer argument beyond it
+#: (an address of any length: ``/players/99999999999999999999/``) names no row, and SQLite
+#: would not take it.
+LARGEST_INTEGER = 2**63 - 1
 
 
 @dataclass(frozen=True)
@@ -71,10 +75,14 @@ class PreparedRead:
                          converters=compiler.get_converters(columns))
 
     def __call__(self, **arguments: int | str) -> tuple[Any, ...] | None:
-        """The first row of the query with these arguments (in the ``default`` database)."""
+        """The first row of the query with these arguments (in the ``default`` database);
+        None, without a query, for an integer argument no column holds."""
         using = "default"
         if arguments.keys() != self.kinds.keys():
             raise TypeError(f"a prepared read takes {sorted(self.kinds)}")
+        if any(kind is int and abs(int(arguments[name])) > LARGEST_INTEGER
+               for name, kind in self.kinds.items()):
+            return None
         compiled = self.compiled.get(using)
         if compiled is None:
             compiled = self.compiled[using] = self.compile(using)
@@ -99,13 +107,15 @@ class PreparedRead:
 
 class PreparedChain:
     """``build(**arguments)``, a queryset of ``model``, read as one instance with the rows of
-    ``path``'s relations loaded (as ``select_related("a__b")``): one query, its SQL compiled
-    once per process (:class:`PreparedRead`). ``read(id=3, slug="...")`` is the instance, or
-    None."""
+    ``path``'s relations loaded (as ``select_related("a__b")``) and the ``annotations`` the
+    queryset makes set on it: one query, its SQL compiled once per process
+    (:class:`PreparedRead`). ``read(id=3, slug="...")`` is the instance, or None."""
 
     def __init__(self, model: type[Model], path: tuple[str, ...],
-                 build: Callable[..., QuerySet], **kinds: type) -> None:
+                 build: Callable[..., QuerySet], *, annotations: tuple[str, ...] = (),
+                 **kinds: type) -> None:
         self.path = path
+        self.annotations = annotations
         self.models: list[type[Model]] = [model]
         prefixes = [""]
         for name in path:
@@ -114,7 +124,7 @@ class PreparedChain:
         self.columns = [[field.attname for field in each._meta.concrete_fields]
                         for each in self.models]
         selected = [f"{prefix}{column}" for prefix, columns in zip(prefixes, self.columns)
-                    for column in columns]
+                    for column in columns] + list(annotations)
         self.read = PreparedRead(
             lambda **arguments: build(**arguments).order_by().values_list(*selected), **kinds)
 
@@ -128,4 +138,6 @@ class PreparedChain:
             start += len(columns)
         for instance, name, related in zip(instances, self.path, instances[1:]):
             setattr(instance, name, related)
+        for name, value in zip(self.annotations, row[start:]):
+            setattr(instances[0], name, value)
         return instances[0]

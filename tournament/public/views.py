@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import json
 
-from django.shortcuts import get_object_or_404, redirect
+from django.http import Http404
+from django.shortcuts import redirect
 from django.views.generic import TemplateView, View
 from django_tables2 import RequestConfig
 
@@ -19,13 +20,20 @@ from tournament.core import freshness
 from tournament.core.mixins import poll_seconds
 from tournament.core.permissions import TournamentMixin, is_referee
 from tournament.kit.cached_pages import CachedPageMixin
-from tournament.models import RankingCriterion, Session
+from tournament.models import RankingCriterion, Session, Tournament
 from tournament.names import FOLDED_LETTERS
 from tournament.public import selectors
 from tournament.public.tables import PlayerMatchesTable
 from tournament.seating.selectors import seating_by_player, session_attention, session_seating
 from tournament.seating.tables import PlayerSeatTable, SeatingTable
 from tournament.standings.tables import criterion_display
+
+
+def found(tournament: Tournament | None) -> Tournament:
+    """The tournament read by the address, or a 404 (no tournament of that slug)."""
+    if tournament is None:
+        raise Http404
+    return tournament
 
 
 class LiveFragmentMixin(CachedPageMixin):
@@ -51,9 +59,8 @@ class PublicSessionView(TournamentMixin, LiveFragmentMixin, TemplateView):
 
     def requested_tournament(self):
         """Read with its session's matches' state revisions: a page is one read."""
-        return get_object_or_404(
-            freshness.tournaments_with_session_states(self.kwargs["number"]),
-            slug=self.kwargs["slug"])
+        return found(freshness.tournament_with_session_states(
+            slug=self.kwargs["slug"], number=self.kwargs["number"]))
 
     def page_version(self) -> int:
         """The results (the seating, the sessions) and the state of each of its matches:
@@ -96,9 +103,8 @@ class PublicPlayerView(TournamentMixin, LiveFragmentMixin, TemplateView):
 
     def requested_tournament(self):
         """Read with the player's matches' state revisions: a page is one read."""
-        return get_object_or_404(
-            freshness.tournaments_with_player_states(self.kwargs["player_id"]),
-            slug=self.kwargs["slug"])
+        return found(freshness.tournament_with_player_states(
+            slug=self.kwargs["slug"], player_id=self.kwargs["player_id"]))
 
     def page_version(self) -> int:
         """The results (their rank, their seat) and the state of each of their matches:

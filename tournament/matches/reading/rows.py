@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from django.db.models import Count, FilteredRelation, Max, OuterRef, Q, QuerySet, Subquery
 
 from tournament import engine
-from tournament.kit.prepared import PreparedChain
+from tournament.kit.prepared import LARGEST_INTEGER, PreparedChain
 from tournament.matches.reading.row_conversion import round_end_racks, turn_record
 from tournament.models import Match, Round, RoundEnd, Seat, Turn
 
@@ -80,9 +80,6 @@ def match_with_tournament(match_id: int) -> QuerySet[Match]:
     return Match.objects.filter(pk=match_id).select_related("table__session__tournament")
 
 
-#: The largest id a row may have (a 64-bit integer): an address beyond names no row.
-LARGEST_ID = 2**63 - 1
-
 _addressed = PreparedChain(
     Match, ("table", "session", "tournament"),
     lambda *, match_id, slug: Match.objects.filter(
@@ -94,7 +91,7 @@ def match_by_address(*, slug: str, match_id: int) -> Match | None:
     """The match ``match_id`` of the tournament ``slug``, with its table, session and
     tournament (as :func:`match_with_tournament`), or None: one query, compiled once per
     process (every request of a match reads it first)."""
-    if not 0 < match_id <= LARGEST_ID:
+    if not 0 < match_id <= LARGEST_INTEGER:
         return None
     return _addressed(match_id=match_id, slug=slug)
 
