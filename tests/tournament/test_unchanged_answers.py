@@ -118,7 +118,6 @@ def test_an_address_of_nothing_is_a_404_whatever_it_sends(client, played):
         assert _ask(client, url, "*").status_code == 404, url
 
 
-
 @pytest.mark.parametrize("number", [2**31, 2**63, 10**30])
 def test_an_address_of_a_number_no_column_holds_is_a_404(client, played, number):
     """An address whose number is longer than any id or number (typed, or made up): a 404
@@ -235,7 +234,6 @@ def test_a_match_read_by_its_address_is_the_orms_match_with_its_chain(played):
     assert match_by_address(slug=tournament.slug, match_id=0) is None
 
 
-
 def test_a_tournament_read_for_a_page_is_the_orms_with_its_states(played):
     """A session's and a player's page read their tournament with the state revisions they
     key on, in one compiled query: the ORM's tournament and sum, whatever the match states."""
@@ -258,7 +256,7 @@ def test_a_tournament_read_for_a_page_is_the_orms_with_its_states(played):
             assert not got._state.adding and got._state.db == "default"
         assert read(slug=tournament.slug, **arguments).match_states >= 7
         assert read(slug="no-such-open", **arguments) is None
-        assert read(slug=tournament.slug, **{name: 2**63 for name in arguments}) is None
+        assert read(slug=tournament.slug, **dict.fromkeys(arguments, 2**63)) is None
 
 
 def test_a_match_read_by_its_address_costs_one_query(played, django_assert_num_queries):

@@ -117,7 +117,6 @@ def test_a_write_by_another_process_is_never_served_from_the_copy(
     assert [t.report.verdict.value for t in line] == ["ok"] * 4
 
 
-
 def test_a_match_confirmed_at_another_table_leaves_the_copy_in_use(
         opened, tournament, referee, referee_client, django_capture_on_commit_callbacks):
     """Another table's confirmation moves the standings (the results version), not what this

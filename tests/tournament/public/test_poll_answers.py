@@ -193,7 +193,6 @@ def test_a_players_rank_follows_each_confirmation_at_once(client, tournament, re
         assert fresh["matches"] == 1
 
 
-
 def test_every_players_page_after_a_confirmation_ranks_the_players_once(
         client, tournament, referee, monkeypatch):
     """After a confirmation every followed player's page is made again: the standings are read
