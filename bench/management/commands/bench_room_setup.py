@@ -8,10 +8,13 @@ and started through the services; one referee account per table (``bench-ref-NN`
 its table) with a session logged in (the tablets are logged in before the session starts).
 
 Each table plays a whole match simulated by the engine, and the room is caught in the middle
-of its first three rounds, as a session is once its tables have played a while: table ``i`` of
-``n`` has the first ``i/n`` of the turns of its rounds 1 to 3 recorded already (imported
-through the record's service, the rounds before its own ended and confirmed), so that some
-tables end a round within the first minute of a run and every table is at a different point
+of its first three rounds, as a session is once its tables have played a while: each table
+has a share of the turns of its rounds 1 to 3 recorded already (imported through the
+record's service, the rounds before its own ended and confirmed), the shares of the tables
+spread over the whole span in the order of the tables, so that any first ``k`` tables (a
+step of ``bench_room_knee``) are spread over it too: in every step some tables end a round
+within the first minute, some matches end and are confirmed (a match confirmed raises the
+results version, which every public page keys on), and every table is at a different point
 of its match. The room file
 (``--out``) gives, for each table, its match's address, its referee's session, its players in
 seat order, the match's revision now and the writes left, in order, as the tablet posts them:
@@ -117,20 +120,33 @@ def match_writes(record: dict, *, first_turns: int, first_round: int = 0,
 
 #: The rounds the room's tables are spread over.
 SPREAD_ROUNDS = 3
+#: The golden ratio's fractional part: its multiples fill [0, 1) most evenly.
+GOLDEN_RATIO = (5 ** 0.5 - 1) / 2
 
 
-def caught_at(record: dict, index: int, tables: int) -> tuple[int, int]:
-    """Where table ``index`` of ``tables`` is caught: (its round, the turns of that round
-    played), the tables spread evenly over the turns of the first ``SPREAD_ROUNDS`` rounds
-    (the rounds before played, ended and confirmed).
+def spread(index: int) -> float:
+    """Where table ``index`` is caught, as a share of the span of its first rounds: the
+    fractional parts of the multiples of the golden ratio, spread evenly over [0, 1) for any
+    first ``k`` tables (a step of the knee plays the room's first tables).
+
+    >>> [round(spread(index), 3) for index in range(6)]
+    [0.0, 0.618, 0.236, 0.854, 0.472, 0.09]
+    """
+    return (index * GOLDEN_RATIO) % 1
+
+
+def caught_at(record: dict, index: int) -> tuple[int, int]:
+    """Where table ``index`` is caught: (its round, the turns of that round played), at
+    ``spread(index)`` of the turns of the first ``SPREAD_ROUNDS`` rounds (the rounds before
+    played, ended and confirmed).
 
     >>> record = {"rounds": [{"turns": [1] * 10}, {"turns": [1] * 10}, {"turns": [1] * 10}]}
-    >>> [caught_at(record, index, 6) for index in range(6)]
-    [(0, 0), (0, 5), (1, 0), (1, 5), (2, 0), (2, 5)]
+    >>> [caught_at(record, index) for index in range(6)]
+    [(0, 0), (1, 8), (0, 7), (2, 5), (1, 4), (0, 2)]
     """
     places = [(number, turn) for number, round_ in enumerate(record["rounds"][:SPREAD_ROUNDS])
               for turn in range(len(round_["turns"]))]
-    return places[len(places) * index // tables]
+    return places[int(len(places) * spread(index))]
 
 
 def logged_in(user) -> str:
@@ -211,7 +227,7 @@ class Command(BaseCommand):
                 rows = match_rows(match=match)
                 record = engine.simulated_match_record(
                     names=rows.names, seed=number, rules=tournament.rules)
-                first_round, first = caught_at(record, index, len(matches))
+                first_round, first = caught_at(record, index)
                 revision = 0
                 if first_round or first:
                     played = {**record, "rounds": [
