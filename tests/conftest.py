@@ -124,8 +124,9 @@ def cache_backend(request):
 
 def pytest_runtest_setup(item):
     """No replay kept by a test (``tournament.matches.reading.replay_cache``, once its writes are
-    committed: the browser tests') nor any player's row of the standings
-    (``tournament.standings.selectors``) is served to the next, whose database may reuse its
+    committed: the browser tests'), no player's row of the standings
+    (``tournament.standings.selectors``) and no page kept in the process
+    (``tournament.kit.cached_pages``) is served to the next, whose database may reuse its
     ids."""
     kept = sys.modules.get("tournament.matches.reading.replay_cache")
     if kept is not None:
@@ -133,6 +134,9 @@ def pytest_runtest_setup(item):
     rankings = sys.modules.get("tournament.standings.selectors")
     if rankings is not None:
         rankings.forget_rankings()
+    pages = sys.modules.get("tournament.kit.cached_pages")
+    if pages is not None:
+        pages.forget_kept_pages()
 
 
 def pytest_addoption(parser):

@@ -31,7 +31,6 @@ import dataclasses
 import re
 
 import pytest
-from django.core.cache import caches
 from django.db import transaction
 from django.test import Client
 from django.urls import reverse
@@ -44,10 +43,10 @@ from tests.factories import (
     played_record,
     recorded_match,
 )
+from tests.kept import forget_kept_copies
 from tests.tournament import writes
 from tests.tournament.test_roles import named_patterns
 from tournament.kit.table_codes import table_code
-from tournament.matches.reading.replay_cache import forget_replays
 from tournament.matches.reading.rows import match_rows, partial_record
 from tournament.models import Category, Match, Registration, Tournament
 from tournament.sessions.services import session_start
@@ -57,13 +56,6 @@ pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 #: A CSRF token as a page carries it, masked anew for each answer: not what the page shows.
 CSRF_TOKEN = re.compile(rb"\b[A-Za-z0-9]{64}\b")
-
-
-def forget_kept_copies() -> None:
-    """Every copy a page could be answered from: the shared cache's, the process's replays."""
-    for cache in caches.all():
-        cache.clear()
-    forget_replays()
 
 
 def public_addresses(tournament) -> list[str]:

@@ -21,6 +21,13 @@ compressed, as ``GZipMiddleware`` would send it (its random bytes against BREACH
 per copy: such a page holds no secret to guess): every phone that takes it is sent those
 bytes as they are, neither compressed again nor unpickled whole from the cache (the session's
 tables of 512 players are 126 KB, 7 KB compressed).
+
+Each process keeps the copies it last served in front of the shared cache (:data:`KEPT_HERE`,
+bounded in entries and bytes): a copy is a page at a version, never changed once made, so
+the one a process holds answers every reader whose version it is (or an older one) with no
+read of the shared cache; a newer version reads the shared cache as before, and the copy it
+finds or makes replaces the one kept here. The streams' live parts, the polls' 200s and the
+pages opened take most of their copies from here.
 """
 
 from __future__ import annotations
@@ -38,7 +45,8 @@ from django.utils.http import http_date
 from django.utils.text import compress_string
 from django.utils.translation import get_language
 
-from tournament.kit.cache import cached_copy, conditional_answer, etag
+from tournament.kit.bounded import BoundedMap
+from tournament.kit.cache import CachedCopy, cached_copy, conditional_answer, etag
 
 #: Stands for the reader's CSRF token in a kept page (letters, digits and dashes: the
 #: templates' escaping leaves it as it is).
@@ -55,6 +63,13 @@ COMPRESS_RANDOM_BYTES = 100
 COPY_FORMAT = 2
 #: A reader that takes gzip (``GZipMiddleware``'s test).
 ACCEPTS_GZIP = re.compile(r"\bgzip\b")
+#: The copies a process keeps in front of the shared cache: at most this many, and this many
+#: bytes of content (a room of 256 tables serves some 1,500 public pages and parts, most of a
+#: few kilobytes compressed).
+KEPT_HERE_ENTRIES = 4096
+KEPT_HERE_BYTES = 32 * 1024 * 1024
+KEPT_HERE: BoundedMap[str, CachedCopy] = BoundedMap(
+    entries=KEPT_HERE_ENTRIES, weight=KEPT_HERE_BYTES, weigh=lambda copy: len(copy.content[0]))
 
 
 class NotCacheable(Exception):
@@ -154,7 +169,7 @@ class CachedPageMixin:
             return kept_content(response.content) + (response["Content-Type"],)
 
         try:
-            made = cached_copy(key=key, version=version, make=make, wait_seconds=PAGE_WAIT_SECONDS)
+            made = kept_page(key=key, version=version, make=make)
         except NotCacheable as refused:
             return refused.response
         content, encoding, content_type = made.content
@@ -183,6 +198,24 @@ class CachedPageMixin:
         patch_cache_control(response, no_cache=True)
         patch_vary_headers(response, ("HX-Request",))
         return response
+
+
+def kept_page(*, key: str, version: int, make) -> CachedCopy:
+    """The copy of the page under ``key`` for ``version``: this process's (``KEPT_HERE``)
+    when it is at that version or a newer one, else the shared cache's (``cached_copy``),
+    kept here once it is current."""
+    here = KEPT_HERE.get(key)
+    if here is not None and here.version >= version:
+        return here
+    made = cached_copy(key=key, version=version, make=make, wait_seconds=PAGE_WAIT_SECONDS)
+    if made.version >= version:  # not the copy before, served while another worker makes it
+        KEPT_HERE.put(key, made, unless=lambda current: current.version > made.version)
+    return made
+
+
+def forget_kept_pages() -> None:
+    """Drop every copy this process keeps (the tests: a test's database may reuse ids)."""
+    KEPT_HERE.clear()
 
 
 def kept_content(content: bytes) -> tuple[bytes, str]:

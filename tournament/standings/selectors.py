@@ -27,8 +27,6 @@ standings are the qualifying sessions' alone.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -38,6 +36,7 @@ from django.core.cache import cache
 from django.urls import reverse
 from django.utils.translation import get_language
 
+from tournament.kit.bounded import BoundedMap
 from tournament.models import CheckInRule, Match, Registration, Seat, Session, Tournament
 from tournament.standings.final import STAGE_FINAL, final_standings
 from tournament.standings.ranking import (
@@ -138,8 +137,8 @@ class PlayerStanding:
 #: How many tournaments' indexes of rows a process keeps (by results version and language),
 #: the oldest let go first.
 KEPT_RANKINGS = 8
-_rankings: OrderedDict[tuple[int, int, str | None], dict[int, PlayerStanding]] = OrderedDict()
-_rankings_lock = threading.Lock()
+_rankings: BoundedMap[tuple[int, int, str | None], dict[int, PlayerStanding]] = BoundedMap(
+    entries=KEPT_RANKINGS)
 
 
 def cached_player_standing(*, tournament: Tournament, player_id: int) -> PlayerStanding:
@@ -150,8 +149,7 @@ def cached_player_standing(*, tournament: Tournament, player_id: int) -> PlayerS
     whole standings from the shared cache. The ``tournament`` must have been read in this
     request (its ``results_version`` current)."""
     key = (tournament.pk, tournament.results_version, get_language())
-    with _rankings_lock:
-        ranking = _rankings.get(key)
+    ranking = _rankings.get(key)
     if ranking is None:
         standings = cached_standings_of(tournaments=[tournament])[tournament.pk]
         ranked, live = standings.ranked_count, standings.is_live
@@ -160,18 +158,13 @@ def cached_player_standing(*, tournament: Tournament, player_id: int) -> PlayerS
                                              criteria=standings.criteria,
                                              ranked_count=ranked, is_live=live)
             for row in standings.rows}
-        with _rankings_lock:
-            _rankings[key] = ranking
-            _rankings.move_to_end(key)
-            while len(_rankings) > KEPT_RANKINGS:
-                _rankings.popitem(last=False)
+        _rankings.put(key, ranking)
     return ranking[player_id]
 
 
 def forget_rankings() -> None:
     """Drop every index of rows kept (the tests: a test's database may reuse ids)."""
-    with _rankings_lock:
-        _rankings.clear()
+    _rankings.clear()
 
 
 def standings(*, tournament: Tournament) -> Standings:

@@ -51,6 +51,7 @@ from django.urls import reverse
 from bench.harness import bench_client, posted_turn, started_match, throwaway_site, timed
 from tournament import engine
 from tournament.core.tournaments import staff_role_grant, tournament_create
+from tournament.kit.cached_pages import forget_kept_pages
 from tournament.matches import services as match_services
 from tournament.matches.reading import replay as replay_module
 from tournament.matches.reading import replay_cache
@@ -225,13 +226,13 @@ class Command(BaseCommand):
             if before is None:
                 for cache in caches.all():
                     cache.clear()
+                forget_kept_pages()
             else:
                 before()
             if counter is not None:
                 counter.clear()
             if not keep_replays:
-                with replay_cache._lock:
-                    replay_cache._kept.clear()
+                replay_cache.forget_replays()
             with CaptureQueriesContext(connection) as queries:
                 if profiled:
                     profiler = cProfile.Profile()

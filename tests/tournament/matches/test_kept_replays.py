@@ -9,7 +9,6 @@ they run the commit's callbacks themselves (``django_capture_on_commit_callbacks
 from __future__ import annotations
 
 import pytest
-from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
@@ -26,6 +25,7 @@ from tests.factories import (
     match_at,
     played_record,
 )
+from tests.kept import forget_kept_copies
 from tests.tournament.matches.helpers import confirmed_through, posted
 from tournament.matches import services
 from tournament.matches.reading.replay_cache import forget_replays, keep_replay, live_replay
@@ -273,8 +273,7 @@ def test_a_phone_polls_the_live_part_from_the_copy_the_save_kept(
     with CaptureQueriesContext(connection) as queries, \
             django_capture_on_commit_callbacks(execute=True):
         after_copy = live_part(client, match)
-    forget_replays()
-    cache.clear()
+    forget_kept_copies()
     with CaptureQueriesContext(connection) as made_again:
         from_database = live_part(client, match)
     assert sql(made_again, "tournament_turn") and not sql(queries, "tournament_turn")
@@ -293,8 +292,7 @@ def test_a_phone_poll_after_a_write_elsewhere_is_made_from_the_database(
     with CaptureQueriesContext(connection) as queries:
         shown = live_part(client, match)
     assert sql(queries, "tournament_turn")  # not the copy, one turn behind
-    forget_replays()
-    cache.clear()
+    forget_kept_copies()
     assert live_part(client, match) == shown
 
 
@@ -314,6 +312,5 @@ def test_the_live_part_from_the_copy_after_a_confirmed_round_is_the_one_made_aga
             django_capture_on_commit_callbacks(execute=True):
         from_copy = live_part(client, match)
     assert sql(queries, "tournament_turn") == []
-    forget_replays()
-    cache.clear()
+    forget_kept_copies()
     assert live_part(client, match) == from_copy

@@ -10,11 +10,11 @@ from __future__ import annotations
 import threading
 
 import pytest
-from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from tests.factories import add, board_turn, fresh, match_at
+from tests.kept import forget_kept_copies
 from tests.tournament.matches.test_kept_replays import live_part, placed, sql, tablet_save
 from tournament.matches.reading.replay import REPLAYED
 from tournament.matches.reading.replay_cache import forget_replays
@@ -27,8 +27,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 @pytest.fixture
 def ahead():
     """The worker's live parts made ahead, as the ASGI servings start them; stopped after."""
-    forget_replays()
-    cache.clear()
+    forget_kept_copies()
     live_parts.live_parts_ahead.start()
     yield live_parts.live_parts_ahead
     live_parts.live_parts_ahead.stop()
@@ -77,8 +76,7 @@ def test_a_save_makes_the_live_part_the_phones_then_read_as_made(
     assert sql(queries, "tournament_turn") == [] and sql(queries, "tournament_seat") == []
     assert len(queries.captured_queries) <= 2  # the match, the copy
     # byte for byte what the poll would have made from the database
-    forget_replays()
-    cache.clear()
+    forget_kept_copies()
     assert live_part(client, match) == polled
     assert f"?revision={revision + 2}".encode() in polled
 
@@ -124,7 +122,7 @@ def test_the_inner_answer_is_none_where_a_phone_of_the_public_would_not_get_a_pl
     tournament's match, a match gone and a view that fails give nothing (the last logged),
     and the stream or the write that asked goes on without it."""
     match, _ = opened
-    cache.clear()
+    forget_kept_copies()
     host = {"HTTP_HOST": "testserver", "SERVER_PORT": "80"}
     slug = match.table.session.tournament.slug
     made = live_parts.public_live_part(slug=slug, match_id=match.pk, language="en", host=host)
@@ -132,11 +130,11 @@ def test_the_inner_answer_is_none_where_a_phone_of_the_public_would_not_get_a_pl
     assert live_parts.public_live_part(slug=slug, match_id=match.pk + 10_000, language="en",
                                        host=host) is None
     Tournament.objects.filter(pk=match.table.session.tournament_id).update(is_public=False)
-    cache.clear()
+    forget_kept_copies()
     assert live_parts.public_live_part(slug=slug, match_id=match.pk, language="en",
                                        host=host) is None
     Tournament.objects.filter(pk=match.table.session.tournament_id).update(is_public=True)
-    cache.clear()
+    forget_kept_copies()
 
     def broken(*arguments, **keywords):
         raise RuntimeError("the view failed")

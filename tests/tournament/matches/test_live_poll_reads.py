@@ -7,14 +7,13 @@ gave round by round."""
 from __future__ import annotations
 
 import pytest
-from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from tests.factories import add, board_turn, fresh, match_at, played_record
+from tests.kept import forget_kept_copies
 from tests.tournament.matches.helpers import confirmed_through
-from tournament.matches.reading.replay_cache import forget_replays
 from tournament.matches.reading.rows import match_rows
 from tournament.models import Round, RoundEnd, Turn
 
@@ -40,8 +39,7 @@ def second_round(tournament, referee):
 
 def test_the_live_part_made_reads_the_rounds_once_and_no_settled_turn(second_round, client):
     match = second_round
-    forget_replays()
-    cache.clear()
+    forget_kept_copies()
     live = reverse("tournament:match_live", kwargs={
         "slug": match.table.session.tournament.slug, "match_id": match.pk})
     with CaptureQueriesContext(connection) as queries:

@@ -10,7 +10,6 @@ import json
 import re
 
 import pytest
-from django.core.cache import caches
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection
 from django.test import Client
@@ -18,13 +17,13 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from tests.factories import add, board_turn, fresh, match_at, played_record, truncated
+from tests.kept import forget_kept_copies
 from tests.pages import attribute, by_id, has_id, select
 from tests.tournament.matches.helpers import app_queries
 from tournament.core.tournaments import staff_role_grant
 from tournament.kit.cached_pages import CSRF_MARKER
 from tournament.matches import services
 from tournament.matches.reading import replay as replay_module
-from tournament.matches.reading import replay_cache
 from tournament.matches.views.logs import REVISION_HOLE
 from tournament.models import Round, Turn
 
@@ -50,10 +49,7 @@ def url(match, name: str) -> str:
 def live_cost(client, match) -> tuple[int, int, bytes]:
     """The turns replayed and the queries of the live part made afresh (no kept copy, no kept
     replay: as asked in another worker), and its body."""
-    for cache in caches.all():
-        cache.clear()
-    with replay_cache._lock:
-        replay_cache._kept.clear()
+    forget_kept_copies()
     replay_module.REPLAYED.clear()
     with CaptureQueriesContext(connection) as queries:
         response = client.get(url(match, "match_live"), **HTMX)

@@ -29,6 +29,7 @@ from tests.factories import (
 )
 from tests.tournament.tournaments import settings_of
 from tournament import engine
+from tournament.core.freshness import page_version
 from tournament.kit.cache import CachedCopy
 from tournament.kit.cached_pages import COPY_FORMAT, CSRF_MARKER
 from tournament.matches import services
@@ -328,3 +329,56 @@ def test_a_copy_of_another_shape_is_neither_read_nor_overwritten(client, tournam
     assert answer.status_code == 200
     assert b"old shape" not in answer.content
     assert cache.get(old_key).content == old_copy.content
+
+
+def made_pages(action) -> list[str]:
+    """The templates rendered while ``action()`` runs."""
+    made: list[str] = []
+
+    def rendered(sender, template, context, **kwargs):
+        made.append(template.name)
+
+    template_rendered.connect(rendered)
+    try:
+        action()
+    finally:
+        template_rendered.disconnect(rendered)
+    return made
+
+
+def test_the_process_copy_answers_without_the_shared_cache_until_the_page_moves(tournament):
+    """A page served once is kept by the process in front of the shared cache: with the shared
+    cache emptied, the next reader still gets it, made by nobody; a write that moves the page
+    is never answered from it."""
+    url = addresses(tournament)["standings"]
+    first = Client().get(url, **HTMX)
+    assert first.status_code == 200
+    cache.clear()
+    again: list = []
+    assert made_pages(lambda: again.append(Client().get(url, **HTMX))) == []
+    assert again[0].status_code == 200 and again[0]["ETag"] == first["ETag"]
+    assert again[0].content == first.content
+    organiser_services.tournament_update(**settings_of(tournament, name="Printemps 2025"))
+    moved: list = []
+    assert "tournament/standings/_live.html" in made_pages(
+        lambda: moved.append(Client().get(url).content))
+    assert b"Printemps 2025" in moved[0] and b"Spring Open" not in moved[0]
+
+
+def test_another_workers_newer_copy_wins_over_the_process_copy(client, tournament):
+    """The process holds the page at one version; another worker made it at the next (its copy
+    in the shared cache): a reader of the next version gets that copy, made by nobody here,
+    and the process keeps it in place of its own."""
+    url = addresses(tournament)["standings"]
+    assert client.get(url, **HTMX).status_code == 200
+    organiser_services.tournament_update(**settings_of(tournament, venue="Salle B"))
+    tournament.refresh_from_db()
+    key = f"page:{COPY_FORMAT}:{tournament.pk}:{url}:{get_language()}:fragment"
+    other = CachedCopy((b"<p>made by the other worker</p>", "", "text/html; charset=utf-8"),
+                       page_version(tournament=tournament), timezone.now())
+    cache.set(key, other, 60)
+    answers: list = []
+    assert made_pages(lambda: answers.append(Client().get(url, **HTMX))) == []
+    assert answers[0].content == b"<p>made by the other worker</p>"
+    cache.clear()
+    assert Client().get(url, **HTMX).content == b"<p>made by the other worker</p>"

@@ -25,14 +25,13 @@ database, as without the copy.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from typing import NamedTuple
 
 from django.db import transaction
 from django.template.response import TemplateResponse
 from django.utils import translation
 
+from tournament.kit.bounded import BoundedMap
 from tournament.matches.reading.replay import match_replay_from_play
 from tournament.matches.reading.replayed_match import ReplayedMatch
 from tournament.matches.reading.rows import settled_rounds
@@ -48,8 +47,7 @@ class _Key(NamedTuple):
     language: str | None
 
 
-_kept: OrderedDict[int, tuple[_Key, ReplayedMatch]] = OrderedDict()
-_lock = threading.Lock()
+_kept: BoundedMap[int, tuple[_Key, ReplayedMatch]] = BoundedMap(entries=KEPT_MATCHES)
 
 
 def _key(match: Match, *, setup_version: int | None = None) -> _Key:
@@ -71,8 +69,7 @@ def borrowed_replay(*, match: Match) -> ReplayedMatch | None:
     """The copy kept at ``match``'s state, taken out as :func:`live_replay` takes it, or None
     when there is none (nothing is replayed)."""
     key = _key(match)
-    with _lock:
-        entry = _kept.pop(match.pk, None)
+    entry = _kept.pop(match.pk)
     if entry is None or entry[0] != key:
         return None
     replay = entry[1]
@@ -96,14 +93,8 @@ def keep_replay(replay: ReplayedMatch, *, setup_version: int) -> None:
     key = _key(match, setup_version=setup_version)
 
     def kept() -> None:
-        with _lock:
-            current = _kept.get(match.pk)
-            if current is not None and current[0].revision > key.revision:
-                return  # a newer one is kept already
-            _kept[match.pk] = (key, replay)
-            _kept.move_to_end(match.pk)
-            while len(_kept) > KEPT_MATCHES:
-                _kept.popitem(last=False)
+        # unless a newer one is kept already
+        _kept.put(match.pk, (key, replay), unless=lambda current: current[0].revision > key.revision)
 
     transaction.on_commit(kept)
 
@@ -123,5 +114,4 @@ def kept_after(response, replay: ReplayedMatch, *, setup_version: int):
 
 def forget_replays() -> None:
     """Drop every replay kept (the tests)."""
-    with _lock:
-        _kept.clear()
+    _kept.clear()

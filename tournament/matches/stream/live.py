@@ -22,12 +22,12 @@ import asyncio
 import json
 import re
 import time
-from collections import OrderedDict
 
 from asgiref.sync import sync_to_async
 from django.db import connection
 from django.urls import reverse
 
+from tournament.kit.bounded import BoundedMap
 from tournament.kit.inner_requests import anonymous_answer
 from tournament.matches.views.live_parts import public_live_part
 
@@ -90,19 +90,18 @@ class LiveParts:
     every stream that asks meanwhile waiting for that one making."""
 
     def __init__(self) -> None:
-        self.parts: OrderedDict[tuple[int, int, str], asyncio.Future[str | None]] = OrderedDict()
+        self.parts: BoundedMap[tuple[int, int, str], asyncio.Future[str | None]] = BoundedMap(
+            entries=KEPT)
 
     async def get(self, *, slug: str, match_id: int, revision: int, language: str,
                   host: dict[str, str]) -> str | None:
         key = (match_id, revision, language)
         made = self.parts.get(key)
         if made is None:
-            made = self.parts[key] = asyncio.ensure_future(sync_to_async(
-                live_part, thread_sensitive=False)(
+            made = asyncio.ensure_future(sync_to_async(live_part, thread_sensitive=False)(
                 slug=slug, match_id=match_id, revision=revision, language=language,
                 host=host))
-            while len(self.parts) > KEPT:
-                self.parts.popitem(last=False)
+            self.parts.put(key, made)
         return await asyncio.shield(made)
 
 
