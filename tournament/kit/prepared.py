@@ -1,4 +1,4 @@
-"""A one-row read, its SQL compiled once per process.
+"""Reads whose SQL is compiled once per process.
 
 Django compiles a queryset's SQL anew at each evaluation: for the one-row reads that decide
 a poll's 304 (a tournament's versions by its slug, with a sum of match revisions in a
@@ -7,9 +7,10 @@ query (about 1 ms of CPU against 0.1 ms on the development machine: ``python man
 bench_room_requests``). :class:`PreparedRead` builds its queryset once per database with
 stand-in arguments, keeps its SQL and the conversions of its columns (a date and time from
 SQLite's text, a JSON field), and runs it again with each call's own arguments through the
-connection's cursor (its execute wrappers included), converting the row as Django would.
-:class:`PreparedChain` reads so a model's row with the rows it refers to (a match with its
-table, session and tournament), as model instances.
+connection's cursor (its execute wrappers included), converting the row as Django would;
+``all()`` reads every row so (a match's seats, rounds and turns: ``match_rows``, which every
+save that finds no kept replay reads). :class:`PreparedChain` reads so a model's row with the
+rows it refers to (a match with its table, session and tournament), as model instances.
 """
 
 from __future__ import annotations
@@ -45,7 +46,8 @@ class _Compiled:
 
 class PreparedRead:
     """``build(**arguments)``, a ``values_list`` queryset, compiled once per database and read
-    with each call's arguments: ``read(slug="...", number=3)`` is its first row, or None."""
+    with each call's arguments: ``read(slug="...", number=3)`` is its first row, or None;
+    ``read.all(...)`` every row, in the queryset's order."""
 
     def __init__(self, build: Callable[..., QuerySet], **kinds: type) -> None:
         if any(kind not in (int, str) for kind in kinds.values()):
@@ -77,12 +79,21 @@ class PreparedRead:
     def __call__(self, **arguments: int | str) -> tuple[Any, ...] | None:
         """The first row of the query with these arguments (in the ``default`` database);
         None, without a query, for an integer argument no column holds."""
+        rows = self.rows(arguments, first=True)
+        return rows[0] if rows else None
+
+    def all(self, **arguments: int | str) -> list[tuple[Any, ...]]:
+        """Every row of the query with these arguments, in its order (none, without a query,
+        for an integer argument no column holds)."""
+        return self.rows(arguments, first=False)
+
+    def rows(self, arguments: dict[str, int | str], *, first: bool) -> list[tuple[Any, ...]]:
         using = "default"
         if arguments.keys() != self.kinds.keys():
             raise TypeError(f"a prepared read takes {sorted(self.kinds)}")
         if any(kind is int and abs(int(arguments[name])) > LARGEST_INTEGER
                for name, kind in self.kinds.items()):
-            return None
+            return []
         compiled = self.compiled.get(using)
         if compiled is None:
             compiled = self.compiled[using] = self.compile(using)
@@ -95,25 +106,33 @@ class PreparedRead:
         connection = connections[using]
         with connection.cursor() as cursor:
             cursor.execute(compiled.sql, params)
-            row = cursor.fetchone()
-        if row is None:
-            return None
-        values = list(row)
-        for index, (converters, expression) in compiled.converters.items():
-            for converter in converters:
-                values[index] = converter(values[index], expression, connection)
-        return tuple(values)
+            if first:
+                row = cursor.fetchone()
+                read = [] if row is None else [row]
+            else:
+                read = cursor.fetchall()
+        if not compiled.converters:
+            return [tuple(row) for row in read]
+        converted = []
+        for row in read:
+            values = list(row)
+            for index, (converters, expression) in compiled.converters.items():
+                for converter in converters:
+                    values[index] = converter(values[index], expression, connection)
+            converted.append(tuple(values))
+        return converted
 
 
 class PreparedChain:
     """``build(**arguments)``, a queryset of ``model``, read as one instance with the rows of
     ``path``'s relations loaded (as ``select_related("a__b")``) and the ``annotations`` the
     queryset makes set on it: one query, its SQL compiled once per process
-    (:class:`PreparedRead`). ``read(id=3, slug="...")`` is the instance, or None."""
+    (:class:`PreparedRead`). ``read(id=3, slug="...")`` is the instance, or None; with
+    ``ordered`` (the queryset's order kept), ``read.all(...)`` is every instance."""
 
     def __init__(self, model: type[Model], path: tuple[str, ...],
                  build: Callable[..., QuerySet], *, annotations: tuple[str, ...] = (),
-                 **kinds: type) -> None:
+                 ordered: bool = False, **kinds: type) -> None:
         self.path = path
         self.annotations = annotations
         self.models: list[type[Model]] = [model]
@@ -126,12 +145,18 @@ class PreparedChain:
         selected = [f"{prefix}{column}" for prefix, columns in zip(prefixes, self.columns)
                     for column in columns] + list(annotations)
         self.read = PreparedRead(
-            lambda **arguments: build(**arguments).order_by().values_list(*selected), **kinds)
+            (lambda **arguments: build(**arguments).values_list(*selected)) if ordered else
+            (lambda **arguments: build(**arguments).order_by().values_list(*selected)), **kinds)
 
     def __call__(self, **arguments: int | str) -> Model | None:
         row = self.read(**arguments)
-        if row is None:
-            return None
+        return None if row is None else self.instance(row)
+
+    def all(self, **arguments: int | str) -> list[Model]:
+        """Every row so read, in the queryset's order (built with ``ordered``)."""
+        return [self.instance(row) for row in self.read.all(**arguments)]
+
+    def instance(self, row: tuple[Any, ...]) -> Model:
         instances, start = [], 0
         for each, columns in zip(self.models, self.columns):
             instances.append(each.from_db("default", columns, row[start:start + len(columns)]))

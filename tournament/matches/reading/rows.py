@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from django.db.models import Count, FilteredRelation, Max, OuterRef, Q, QuerySet, Subquery
 
 from tournament import engine
-from tournament.kit.prepared import LARGEST_INTEGER, PreparedChain
+from tournament.kit.prepared import LARGEST_INTEGER, PreparedChain, PreparedRead
 from tournament.matches.reading.row_conversion import round_end_racks, turn_record
 from tournament.models import Match, Round, RoundEnd, Seat, Turn
 
@@ -96,14 +96,73 @@ def match_by_address(*, slug: str, match_id: int) -> Match | None:
     return _addressed(match_id=match_id, slug=slug)
 
 
+#: The three reads of :func:`match_rows`, each compiled once per process: the seats with
+#: their players; the rounds with their current ends (and, for rows whose settled rounds are
+#: not loaded, their current turns' count and greatest id); the current turns of the rounds
+#: from one on (those loaded).
+_seats = PreparedChain(
+    Seat, ("player",),
+    lambda *, table_id: Seat.objects.filter(table_id=table_id).order_by("order"),
+    ordered=True, table_id=int)
+_ROUND_COLUMNS = [field.attname for field in Round._meta.concrete_fields]
+_END_COLUMNS = [field.attname for field in RoundEnd._meta.concrete_fields]
+_END_ROUND = RoundEnd._meta.get_field("round")
+
+
+def _rounds_query(*, match_id: int, counted: bool) -> QuerySet:
+    query = (
+        Round.objects.filter(match_id=match_id)
+        .annotate(current_end=FilteredRelation(
+            "ends", condition=Q(ends__superseded_at__isnull=True)))
+        .order_by("index"))
+    counts: tuple[str, ...] = ()
+    if counted:
+        current = Turn.objects.current().filter(round=OuterRef("pk")).order_by().values("round")
+        query = query.annotate(
+            current_turns=Subquery(current.annotate(n=Count("pk")).values("n")),
+            last_turn=Subquery(current.annotate(n=Max("pk")).values("n")))
+        counts = ("current_turns", "last_turn")
+    return query.values_list(
+        *_ROUND_COLUMNS, *(f"current_end__{column}" for column in _END_COLUMNS), *counts)
+
+
+_rounds = {counted: PreparedRead(
+    lambda *, match_id, counted=counted: _rounds_query(match_id=match_id, counted=counted),
+    match_id=int) for counted in (False, True)}
+_turns = PreparedChain(
+    Turn, (),
+    lambda *, match_id, first_index: Turn.objects.current().filter(
+        round__match_id=match_id, round__index__gte=first_index).order_by("round_id", "index"),
+    ordered=True, match_id=int, first_index=int)
+
+
+def _match_rounds(match_id: int, *, counted: bool) -> list[Round]:
+    """The match's rounds in order, each with its current end as ``current_end`` (no such
+    attribute when it has none), and with ``counted`` its ``current_turns`` and ``last_turn``,
+    as ``select_related`` and ``annotate`` would give them."""
+    rounds = []
+    ends_from = len(_ROUND_COLUMNS)
+    counts_from = ends_from + len(_END_COLUMNS)
+    for row in _rounds[counted].all(match_id=match_id):
+        round_ = Round.from_db("default", _ROUND_COLUMNS, row[:ends_from])
+        if row[ends_from] is not None:  # the end's id: the join found one
+            end = RoundEnd.from_db("default", _END_COLUMNS, row[ends_from:counts_from])
+            _END_ROUND.set_cached_value(end, round_)
+            round_.current_end = end
+        if counted:
+            round_.current_turns, round_.last_turn = row[counts_from:]
+        rounds.append(round_)
+    return rounds
+
+
 def match_rows(*, match: Match, settled_stored: bool = False,
                closed_stored: bool = False) -> MatchRows:
     """The current rows of ``match``: seats with players, rounds, current turns and ends.
 
-    Three queries (the match's table, session and tournament should come loaded, see
-    :func:`match_with_tournament`): the seats, the rounds with their current ends, the
-    current turns. With ``settled_stored``, the turns of the leading settled rounds
-    (:func:`settled_rounds`) are not loaded but counted with the rounds
+    Three queries, each compiled once per process (the match's table, session and
+    tournament should come loaded, see :func:`match_with_tournament`): the seats, the rounds
+    with their current ends, the current turns. With ``settled_stored``, the turns of the
+    leading settled rounds (:func:`settled_rounds`) are not loaded but counted with the rounds
     (:attr:`MatchRows.unloaded`): a replay of these rows starts from their stored scores.
     With ``closed_stored`` as well, the leading closed rounds count as settled though not
     confirmed (:attr:`MatchRows.closed_stored`): every write stores the scores of every round
@@ -115,19 +174,8 @@ def match_rows(*, match: Match, settled_stored: bool = False,
     turns not loaded).
     """
     settled_stored = settled_stored or closed_stored
-    seats = list(Seat.objects.filter(table_id=match.table_id).select_related("player").order_by("order"))
-    rounds_query = (
-        Round.objects.filter(match=match)
-        .annotate(current_end=FilteredRelation("ends", condition=Q(ends__superseded_at__isnull=True)))
-        .select_related("current_end").order_by("index"))
-    if settled_stored:
-        rounds_query = rounds_query.annotate(current_turns=Subquery(
-            Turn.objects.current().filter(round=OuterRef("pk")).order_by()
-            .values("round").annotate(n=Count("pk")).values("n")),
-            last_turn=Subquery(
-                Turn.objects.current().filter(round=OuterRef("pk")).order_by()
-                .values("round").annotate(n=Max("pk")).values("n")))
-    rounds = list(rounds_query)
+    seats = _seats.all(table_id=match.table_id)
+    rounds = _match_rounds(match.pk, counted=settled_stored)
     # a round without a current end has no ``current_end`` (the join found none)
     ends = {round_.pk: end for round_ in rounds
             if (end := getattr(round_, "current_end", None)) is not None}
@@ -139,10 +187,10 @@ def match_rows(*, match: Match, settled_stored: bool = False,
         # the last recorded round is replayed (the round in play's place): its turns loaded
         settled.pop()
     rows.unloaded = {round_.pk: round_.current_turns or 0 for round_ in settled}
-    turns: dict[int, list[Turn]] = {
-        round_.pk: [] for round_ in rounds if round_.pk not in rows.unloaded}
-    if turns:
-        for turn in Turn.objects.current().filter(round_id__in=turns).order_by("round_id", "index"):
+    loaded = rounds[len(settled):]  # the settled rounds lead: the others are these
+    turns: dict[int, list[Turn]] = {round_.pk: [] for round_ in loaded}
+    if loaded:
+        for turn in _turns.all(match_id=match.pk, first_index=loaded[0].index):
             turns[turn.round_id].append(turn)
     rows.turns = turns
     return rows
