@@ -78,6 +78,21 @@ def test_the_server_runs_the_pages_on_threads_and_the_streams_in_the_loop():
     assert server in guide.splitlines()
 
 
+def test_the_server_keeps_a_devices_connection_between_its_requests():
+    """gunicorn closes a connection idle for 2 s by default: each poll (every 15 s), clock
+    (20 s) and turn (8 to 30 s) would open one anew, to either worker, whose kept replay and
+    pages are then the other's. The README's server keeps it at least as long as a clock's
+    period, and the benchmark's server is the README's."""
+    server = next(line for line in event_block() if line.startswith("gunicorn "))
+    arguments = server.split()
+    assert int(arguments[arguments.index("--keep-alive") + 1]) >= 20
+    from bench.management.commands.bench_room_knee import Command
+    parser = Command().create_parser("manage.py", "bench_room_knee")
+    options = parser.parse_args([]).gunicorn.split()
+    assert options == [argument for argument in arguments[2:]
+                       if not argument.startswith(("--bind", "--forwarded", "0.0.0.0"))]
+
+
 @pytest.mark.skipif(not administrator_reachable(), reason="needs PostgreSQL on 127.0.0.1:5432")
 def test_the_readme_event_commands_run_as_written(tmp_path):
     name = f"triominos_readme_{secrets.token_hex(4)}"

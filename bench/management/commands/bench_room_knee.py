@@ -3,7 +3,7 @@
 Builds the room (``bench_room_setup --tables`` the largest step, in the database of
 ``DATABASE_URL``) unless ``--no-setup``; starts gunicorn serving ``--app`` with ``--gunicorn``
 (its options; the README's by default: ``tournament.serving``, ``"-k uvicorn_worker.UvicornWorker
---workers 2"``) on ``--bind`` unless ``--no-server``
+--workers 2 --keep-alive 30"``) on ``--bind`` unless ``--no-server``
 (then a server must answer at that address, with the same settings); then runs Locust headless (``bench/locustfile.py``)
 once per step of ``--steps`` tables, 4 phones each, every step for ``--seconds`` counted after
 the users have started and a ``--warm-up``. Each step prints its line: requests a second, a
@@ -108,9 +108,10 @@ class Command(BaseCommand):
                             help="The application gunicorn serves (tournament.serving; "
                                  "tournament.asgi: Django's ASGI handler alone; "
                                  "tournament.wsgi: the pages without the matches' streams).")
-        parser.add_argument("--gunicorn", default="-k uvicorn_worker.UvicornWorker --workers 2",
+        parser.add_argument("--gunicorn", default="-k uvicorn_worker.UvicornWorker --workers 2 "
+                                                   "--keep-alive 30",
                             help='gunicorn\'s options (the README\'s: "-k '
-                                 'uvicorn_worker.UvicornWorker --workers 2").')
+                                 'uvicorn_worker.UvicornWorker --workers 2 --keep-alive 30").')
         parser.add_argument("--no-server", action="store_true",
                             help="Start no server: one answers at --bind already.")
         parser.add_argument("--no-setup", action="store_true",

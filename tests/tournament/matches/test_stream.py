@@ -396,19 +396,24 @@ def start_up(soft: int, hard: int) -> subprocess.CompletedProcess:
                           timeout=60, check=True)
 
 
-@pytest.mark.skipif(resource.getrlimit(resource.RLIMIT_NOFILE)[1] < 2048,
+@pytest.mark.skipif(resource.getrlimit(resource.RLIMIT_NOFILE)[1] < 4096,
                     reason="the tests' own hard limit is too low to set these")
 def test_a_worker_starts_within_its_file_descriptors():
     """Under ``ulimit -n 1024`` (soft) a worker raises its soft limit toward the hard one as
-    far as its streams need; where the hard limit is lower, it keeps fewer streams, leaving
-    room for the pool and the pages; the figures are logged at start-up."""
-    wanted = door.STREAMS_CEILING + door.KEPT_DESCRIPTORS
-    raised = start_up(1024, 2048)
+    far as its streams and the connections kept alive need; where the hard limit is lower, it
+    keeps fewer streams, leaving room for the pool, the pages and the connections kept alive;
+    the figures are logged at start-up."""
+    wanted = door.DESCRIPTORS_WANTED
+    assert wanted == 2 * door.STREAMS_CEILING + door.KEPT_DESCRIPTORS
+    raised = start_up(1024, 4096)
     assert raised.stdout.split() == [str(wanted), str(door.STREAMS_CEILING)]
-    assert f"soft limit {wanted} (was 1024), hard limit 2048" in raised.stderr
+    assert f"soft limit {wanted} (was 1024), hard limit 4096" in raised.stderr
+    short = start_up(1024, 2048)  # raised as far as it may: half the rest for the streams
+    assert short.stdout.split() == ["2048", str((2048 - door.KEPT_DESCRIPTORS) // 2)]
     held = start_up(1024, 1024)
-    assert held.stdout.split() == ["1024", str(1024 - door.KEPT_DESCRIPTORS)]
-    assert f"streams at most {1024 - door.KEPT_DESCRIPTORS} a worker" in held.stderr
+    streams = (1024 - door.KEPT_DESCRIPTORS) // 2
+    assert held.stdout.split() == ["1024", str(streams)]
+    assert f"streams at most {streams} a worker" in held.stderr
     none = start_up(200, 200)
     assert none.stdout.split() == ["200", "0"]
 
@@ -416,11 +421,11 @@ def test_a_worker_starts_within_its_file_descriptors():
 def test_streams_beyond_the_descriptors_left_are_refused_before_they_run_out(
         playing, monkeypatch):
     """Clients at many addresses open streams in a worker whose limit leaves room for 3
-    beside the pool and the pages: the fourth is answered 503 with ``Retry-After`` (the page
+    beside the pool, the pages and as many connections kept alive: the fourth is answered 503 with ``Retry-After`` (the page
     polls), not a worker out of descriptors failing every request."""
     match, _ = playing
     monkeypatch.setattr(door, "MAX_STREAMS", door.MAX_STREAMS)  # put back after the test
-    limit = door.KEPT_DESCRIPTORS + 3
+    limit = door.KEPT_DESCRIPTORS + 6
     monkeypatch.setattr(resource, "getrlimit", lambda kind: (limit, limit))
     monkeypatch.setattr(resource, "setrlimit", lambda kind, limits: None)
     assert door.open_to_descriptors().streams == 3

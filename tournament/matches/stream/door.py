@@ -53,11 +53,17 @@ logger = logging.getLogger("tournament.startup")
 #: ``tournament/asgi.py`` sets it from the file descriptors the process may open
 #: (:func:`open_to_descriptors`).
 MAX_STREAMS = STREAMS_CEILING = 1024
-#: File descriptors a worker keeps for all but its streams: its pool's connections (16), the
-#: pages' connections (a phone polling, a tablet; kept alive between requests), the files a
-#: page opens (templates, static files, the PDFs' fonts), its listening socket, its event
-#: loop, its logs and libraries (about 40 at rest).
+#: File descriptors a worker keeps for all but its streams and the connections kept alive: its
+#: pool's connections (16), the pages' connections while they are answered, the files a page
+#: opens (templates, static files, the PDFs' fonts), its listening socket, its event loop,
+#: its logs and libraries (about 40 at rest). What remains is shared half and half between
+#: the streams and the connections kept open between a device's requests (gunicorn's
+#: ``--keep-alive 30`` in the README's command: a tablet saving a turn every 8 to 30 s, a
+#: phone polling every 15 s, keep theirs, and with it the worker that keeps their match's
+#: replay and pages).
 KEPT_DESCRIPTORS = 256
+#: The soft limit a worker raises its own to, when its hard limit allows (2,304).
+DESCRIPTORS_WANTED = KEPT_DESCRIPTORS + 2 * STREAMS_CEILING
 #: Streams one client address (an IPv6 /64) keeps open in a worker at most.
 MAX_STREAMS_PER_ADDRESS = 64
 #: Streams one match keeps open in a worker at most.
@@ -219,17 +225,18 @@ class DescriptorBudget:
 
 def descriptor_budget(soft: int, hard: int) -> DescriptorBudget:
     """The soft limit a worker raises its own to (toward ``hard``: enough for
-    ``STREAMS_CEILING`` streams and ``KEPT_DESCRIPTORS``), and the streams it then keeps
+    ``STREAMS_CEILING`` streams, as many connections kept alive and ``KEPT_DESCRIPTORS``), and
+    the streams it then keeps: half of what remains after ``KEPT_DESCRIPTORS``
     (``resource.RLIM_INFINITY`` for a limit without bound).
 
     >>> descriptor_budget(1024, 1024)  # ulimit -n 1024, hard as soft
-    DescriptorBudget(soft_before=1024, soft=1024, hard=1024, streams=768)
+    DescriptorBudget(soft_before=1024, soft=1024, hard=1024, streams=384)
     >>> descriptor_budget(1024, 524288)  # raised as far as needed
-    DescriptorBudget(soft_before=1024, soft=1280, hard=524288, streams=1024)
+    DescriptorBudget(soft_before=1024, soft=2304, hard=524288, streams=1024)
     >>> descriptor_budget(256, 256).streams  # nothing to spare: every page polls
     0
     """
-    wanted = STREAMS_CEILING + KEPT_DESCRIPTORS
+    wanted = DESCRIPTORS_WANTED
     unlimited = resource.RLIM_INFINITY
     raised = soft
     if soft != unlimited and soft < wanted:
@@ -237,7 +244,8 @@ def descriptor_budget(soft: int, hard: int) -> DescriptorBudget:
     available = wanted if raised == unlimited else raised
     return DescriptorBudget(soft_before=soft, soft=raised,
                             hard=None if hard == unlimited else hard,
-                            streams=max(0, min(STREAMS_CEILING, available - KEPT_DESCRIPTORS)))
+                            streams=max(0, min(STREAMS_CEILING,
+                                               (available - KEPT_DESCRIPTORS) // 2)))
 
 
 def open_to_descriptors() -> DescriptorBudget:
@@ -255,7 +263,8 @@ def open_to_descriptors() -> DescriptorBudget:
     MAX_STREAMS = budget.streams
     log = logger.warning if budget.streams < STREAMS_CEILING else logger.info
     log("File descriptors: soft limit %s (was %s), hard limit %s; %s kept for the pool and "
-        "the pages; streams at most %s a worker (%s with ulimit -n %s or more)",
+        "the pages, the rest shared by the streams and the connections kept alive; streams at "
+        "most %s a worker (%s with ulimit -n %s or more)",
         budget.soft, budget.soft_before, "unlimited" if budget.hard is None else budget.hard,
-        KEPT_DESCRIPTORS, budget.streams, STREAMS_CEILING, STREAMS_CEILING + KEPT_DESCRIPTORS)
+        KEPT_DESCRIPTORS, budget.streams, STREAMS_CEILING, DESCRIPTORS_WANTED)
     return budget
