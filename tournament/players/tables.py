@@ -6,6 +6,7 @@ from __future__ import annotations
 import django_tables2 as tables2
 from django.utils import formats
 from django.utils.html import escape, format_html
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -67,7 +68,7 @@ class CareerTournamentsTable(PythonBodyTable):
         elif not record["withdrawn"]:
             return format_html('<span class="tag tag--unranked">{}</span>', gettext("not ranked"))
         else:
-            rank = format_html("")
+            rank = mark_safe("")  # noqa: S308 -- empty
         if record["withdrawn"]:
             rank += format_html(' <span class="tag">{}</span>', gettext("withdrawn"))
         if record["in_play"]:  # not a final rank yet
