@@ -1,21 +1,38 @@
 """A write to a match makes its live part ahead of the streams (``LivePartsAhead``, started
 by the ASGI servings), from the replay the write kept: the phones' streams and polls then
-find the public's copy made. Nothing is made for a private tournament or a write refused,
-and no more than ``AHEAD_WAITING`` wait in a worker.
+find the public's copy made; a write that changed the settled rounds makes the public's whole
+match next, which each page following it takes again. Nothing is made for a private
+tournament or a write refused, and no more than ``AHEAD_WAITING`` wait in a worker.
 
 The live part is made on a thread of its own, with its own connection: the tests commit."""
 
 from __future__ import annotations
 
+import re
 import threading
 
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from tests.factories import add, board_turn, fresh, match_at
+from tests.factories import (
+    add,
+    board_turn,
+    fresh,
+    import_record,
+    match_at,
+    played_record,
+    truncated,
+)
 from tests.kept import forget_kept_copies
-from tests.tournament.matches.test_kept_replays import live_part, placed, sql, tablet_save
+from tests.tournament.matches.test_kept_replays import (
+    HTMX,
+    live_part,
+    placed,
+    sql,
+    tablet_save,
+    url,
+)
 from tournament.matches.reading.replay import REPLAYED
 from tournament.matches.reading.replay_cache import forget_replays
 from tournament.matches.views import live_parts
@@ -79,6 +96,52 @@ def test_a_save_makes_the_live_part_the_phones_then_read_as_made(
     forget_kept_copies()
     assert live_part(client, match) == polled
     assert f"?revision={revision + 2}".encode() in polled
+
+
+#: A CSRF token as a page carries it, masked anew for each answer: not what the page shows.
+CSRF_TOKEN = re.compile(rb"\b[A-Za-z0-9]{64}\b")
+
+
+def whole_match(client, match) -> bytes:
+    """A phone's page taking the whole match again (``pages.js``: htmx, its ``#match``)."""
+    answer = client.get(url(match, "match"), HTTP_HX_TARGET="match", **HTMX)
+    assert answer.status_code == 200 and "Content-Encoding" not in answer
+    return CSRF_TOKEN.sub(b"-", answer.content)
+
+
+def test_a_rounds_confirmation_makes_the_whole_match_the_phones_then_take_as_made(
+        ahead, tournament, referee, referee_client, client, monkeypatch):
+    """A round confirmed from the tablet: its live part, then the public's whole match, made
+    ahead; a phone then takes the whole match as made (no round or turn read), the same as
+    one made from the database. A turn in play makes the live part alone."""
+    wholes: list[int] = []
+    real = live_parts.public_match_region
+
+    def counted(**arguments):
+        wholes.append(arguments["match_id"])
+        return real(**arguments)
+
+    monkeypatch.setattr(live_parts, "public_match_region", counted)
+    match = match_at(tournament=tournament, started=True)
+    record = played_record(match=match, seed=5)
+    import_record(match, referee, truncated(record, rounds=1))  # round 1 ended, not confirmed
+    revision = fresh(match).revision
+    confirmed = referee_client.post(url(match, "match_round_confirm", number=1),
+                                    {"revision": str(revision)}, **HTMX)
+    assert confirmed.status_code == 200 and confirmed["X-Submission"] == "saved"
+    ahead.stop()
+    assert wholes == [match.pk]
+    with CaptureQueriesContext(connection) as queries:
+        taken = whole_match(client, match)
+    assert sql(queries, "tournament_turn") == [] and sql(queries, "tournament_round") == []
+    assert b"?revision=%d" % (revision + 1) in taken
+    forget_kept_copies()
+    assert whole_match(client, match) == taken
+    ahead.start()
+    opening = record["rounds"][1]["turns"][0]
+    assert tablet_save(referee_client, match, opening, revision=revision + 1).status_code == 200
+    ahead.stop()
+    assert wholes == [match.pk]  # a turn in play: its live part alone
 
 
 def test_nothing_is_made_ahead_for_a_private_tournament_or_a_write_refused(

@@ -1,6 +1,8 @@
 """A match's live part (the public's copy of ``tournament:match_live``) made by the app
 itself: for a match's stream, which carries it in its events (``stream/live.py``), and ahead
-of the streams, right after a write to the match (:class:`LivePartsAhead`)."""
+of the streams, right after a write to the match (:class:`LivePartsAhead`); after a write that
+changed its settled rounds, the public's whole match too, which every page following it
+then takes again."""
 
 from __future__ import annotations
 
@@ -28,12 +30,25 @@ def public_live_part(*, slug: str, match_id: int, language: str,
     answer = anonymous_answer(path, host=host, language=language, htmx=True)
     return None if answer is None else answer.decode()
 
+
+def public_match_region(*, slug: str, match_id: int, language: str,
+                        host: dict[str, str]) -> str | None:
+    """The public's whole match (``tournament:match``) as a page following it takes it again
+    when its settled rounds changed (``pages.js``: htmx, its ``#match`` region): its kept copy,
+    made if it must be; None when the answer is not a plain 200."""
+    path = reverse("tournament:match", kwargs={"slug": slug, "match_id": match_id})
+    answer = anonymous_answer(path, host=host, language=language, htmx=True)
+    return None if answer is None else answer.decode()
+
 class LivePartsAhead:
     """A write to a match of a public tournament, in a worker serving the matches' streams,
     makes the match's live part (the public's copy, in the site's language) right after its
     answer, on a thread of its own: from the replay the write kept in this process
     (``replay_cache``), where a stream, in whichever worker, would first replay the round in
-    play from the database. The streams then find the copy made.
+    play from the database. The streams then find the copy made. A write that changed the
+    match's settled rounds (a round's end, its confirmation, a closed round corrected:
+    ``whole``) makes the public's whole match next, which each page following the match asks
+    for once its stream brings the live part: they find it made.
 
     Off until :meth:`start` (the ASGI servings start it: ``tournament/serving.py``); at most
     ``AHEAD_WAITING`` waiting in a worker, the others left to the streams."""
@@ -53,9 +68,9 @@ class LivePartsAhead:
         if pool is not None:
             pool.shutdown(wait=True)
 
-    def after(self, response, *, request, match: Match):
+    def after(self, response, *, request, match: Match, whole: bool = False):
         """``response``, the answer to a write to ``match``; once it is rendered (the write's
-        replay kept), the match's live part made ahead."""
+        replay kept), the match's live part made ahead, and with ``whole`` the whole match."""
         if self.pool is None or not match.table.session.tournament.is_public:
             return response
 
@@ -65,7 +80,7 @@ class LivePartsAhead:
                     return
                 self.waiting += 1
                 self.pool.submit(self.make, slug=match.table.session.tournament.slug,
-                                 match_id=match.pk, host=host_of(request.META))
+                                 match_id=match.pk, host=host_of(request.META), whole=whole)
 
         if hasattr(response, "add_post_render_callback") and not response.is_rendered:
             response.add_post_render_callback(ahead)
@@ -73,9 +88,11 @@ class LivePartsAhead:
             ahead()
         return response
 
-    def make(self, **arguments) -> None:
+    def make(self, *, whole: bool = False, **arguments) -> None:
         try:
             public_live_part(language=settings.LANGUAGE_CODE, **arguments)
+            if whole:
+                public_match_region(language=settings.LANGUAGE_CODE, **arguments)
         finally:
             connection.close()
             with self.lock:
