@@ -40,6 +40,7 @@ def public_match_region(*, slug: str, match_id: int, language: str,
     answer = anonymous_answer(path, host=host, language=language, htmx=True)
     return None if answer is None else answer.decode()
 
+
 class LivePartsAhead:
     """A write to a match of a public tournament, in a worker serving the matches' streams,
     makes the match's live part (the public's copy, in the site's language) right after its
