@@ -103,6 +103,14 @@ class WriteResult(Generic[T]):
     replay: ReplayedMatch
     round_index: int = 0
 
+    @property
+    def settled_changed(self) -> bool:
+        """Whether the write changed the match's settled rounds, which the public's page shows
+        beyond its live part: a round before the one in play (a round ended, confirmed, a
+        closed round corrected), or the match is over."""
+        live = self.replay.live
+        return live is None or self.round_index < live.index
+
 
 @dataclass
 class MatchWrite:

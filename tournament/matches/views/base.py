@@ -60,16 +60,6 @@ WRITE_REFUSALS = (ValidationError, services.TurnsRefused, services.MismatchesNot
 WriteRefusal = ValidationError | services.TurnsRefused | services.MismatchesNotSeen
 
 
-def settled_changed(result: object) -> bool:
-    """Whether a write's ``result`` changed the match's settled rounds, which the public's page
-    shows beyond its live part: the write changed a round before the one in play (a round
-    ended, confirmed, a closed round corrected), or the match is over."""
-    if not isinstance(result, services.WriteResult):
-        return False
-    live = result.replay.live
-    return live is None or result.round_index < live.index
-
-
 def addressed_match(*, slug: str, match_id: int) -> Match:
     """The match of an address, with its table, session and tournament (one query); a 404
     when the tournament of ``slug`` has no such match."""
@@ -157,8 +147,7 @@ class MatchWriteMixin(MatchMixin):
             return (stale or self.stale)()
         except WRITE_REFUSALS as error:
             return refused(error)
-        return live_parts_ahead.after(done(result), request=self.request, match=self.match,
-                                      whole=settled_changed(result))
+        return live_parts_ahead.after(done(result), request=self.request, written=result)
 
     def already_saved(self) -> HttpResponse:
         """The same submission was saved before (sent again): the page the write returns to,

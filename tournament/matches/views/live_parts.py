@@ -14,7 +14,7 @@ from django.db import connection
 from django.urls import reverse
 
 from tournament.kit.inner_requests import anonymous_answer, host_of
-from tournament.models import Match
+from tournament.matches.services import WriteResult
 
 #: Live parts waiting to be made ahead in a worker; beyond, a write leaves its own to the
 #: streams (each makes it on its first event, as without ``LivePartsAhead``).
@@ -69,10 +69,14 @@ class LivePartsAhead:
         if pool is not None:
             pool.shutdown(wait=True)
 
-    def after(self, response, *, request, match: Match, whole: bool = False):
-        """``response``, the answer to a write to ``match``; once it is rendered (the write's
-        replay kept), the match's live part made ahead, and with ``whole`` the whole match."""
-        if self.pool is None or not match.table.session.tournament.is_public:
+    def after(self, response, *, request, written: object):
+        """``response``, the answer to a write (``written``, what the service returned); once
+        it is rendered (the write's replay kept), the match's live part made ahead, and the
+        whole match when the write changed its settled rounds."""
+        if self.pool is None or not isinstance(written, WriteResult):
+            return response
+        match, whole = written.replay.match, written.settled_changed
+        if not match.table.session.tournament.is_public:
             return response
 
         def ahead(_response=None) -> None:
