@@ -12,6 +12,7 @@ from django.db.models import Count, FilteredRelation, Max, OuterRef, Q, Subquery
 
 from tests.factories import add, board_turn, fresh, match_at, played_record
 from tournament.matches import services
+from tournament.matches.reading import rows as rows_module
 from tournament.matches.reading.rows import match_rows, match_with_tournament
 from tournament.models import Match, Round, Seat, Turn
 
@@ -120,3 +121,27 @@ def test_the_reads_follow_each_calls_match(mixed_match, tournament, referee):
     assert {seat["id"] for seat, _ in first["seats"]}.isdisjoint(
         {seat["id"] for seat, _ in second["seats"]})
     assert read_rows(mixed_match, settled_stored=True) == first
+
+
+def test_a_round_added_between_the_reads_is_left_out_with_its_turns(
+        mixed_match, referee, monkeypatch):
+    """Another write adds a round, with a turn, after the rounds were read and before the
+    turns are (each read is a statement of its own): the rows are the ones read, the new
+    round's turn not among them, and nothing fails."""
+    match = mixed_match
+    real = rows_module._match_rounds
+
+    def then_another_write(match_id, *, counted):
+        rounds = real(match_id, counted=counted)
+        added = Round.objects.create(match_id=match_id, index=rounds[-1].index + 1)
+        Turn.objects.create(round=added, index=0, player=0, draws=0, points=0,
+                            created_by=referee)
+        return rounds
+
+    monkeypatch.setattr(rows_module, "_match_rounds", then_another_write)
+    expected = orm_rows(match)
+    read = read_rows(match)
+    added = Round.objects.get(match=match, index=3)
+    assert [row[0]["id"] for row in read["rounds"]] == [row[0]["id"] for row in expected["rounds"]]
+    assert added.pk not in read["turns"]
+    assert read["turns"] == expected["turns"]

@@ -99,7 +99,8 @@ def match_by_address(*, slug: str, match_id: int) -> Match | None:
 #: The three reads of :func:`match_rows`, each compiled once per process: the seats with
 #: their players; the rounds with their current ends (and, for rows whose settled rounds are
 #: not loaded, their current turns' count and greatest id); the current turns of the rounds
-#: from one on (those loaded).
+#: loaded, by their indexes (a round another write adds between the two reads is not one of
+#: them: its turns are left out, as the round is).
 _seats = PreparedChain(
     Seat, ("player",),
     lambda *, table_id: Seat.objects.filter(table_id=table_id).order_by("order"),
@@ -131,9 +132,10 @@ _rounds = {counted: PreparedRead(
     match_id=int) for counted in (False, True)}
 _turns = PreparedChain(
     Turn, (),
-    lambda *, match_id, first_index: Turn.objects.current().filter(
-        round__match_id=match_id, round__index__gte=first_index).order_by("round_id", "index"),
-    ordered=True, match_id=int, first_index=int)
+    lambda *, match_id, first_index, last_index: Turn.objects.current().filter(
+        round__match_id=match_id, round__index__gte=first_index, round__index__lte=last_index,
+    ).order_by("round_id", "index"),
+    ordered=True, match_id=int, first_index=int, last_index=int)
 
 
 def _match_rounds(match_id: int, *, counted: bool) -> list[Round]:
@@ -190,7 +192,8 @@ def match_rows(*, match: Match, settled_stored: bool = False,
     loaded = rounds[len(settled):]  # the settled rounds lead: the others are these
     turns: dict[int, list[Turn]] = {round_.pk: [] for round_ in loaded}
     if loaded:
-        for turn in _turns.all(match_id=match.pk, first_index=loaded[0].index):
+        for turn in _turns.all(match_id=match.pk, first_index=loaded[0].index,
+                               last_index=loaded[-1].index):
             turns[turn.round_id].append(turn)
     rows.turns = turns
     return rows
