@@ -30,6 +30,8 @@ import pytest
 import requests
 from django.conf import settings
 
+from bench.management.commands.bench_room_knee import Command as KneeCommand
+
 pytestmark = pytest.mark.slow  # migrations, collectstatic and a server, in subprocesses
 
 ROOT = Path(settings.BASE_DIR)
@@ -86,8 +88,7 @@ def test_the_server_keeps_a_devices_connection_between_its_requests():
     server = next(line for line in event_block() if line.startswith("gunicorn "))
     arguments = server.split()
     assert int(arguments[arguments.index("--keep-alive") + 1]) >= 20
-    from bench.management.commands.bench_room_knee import Command
-    parser = Command().create_parser("manage.py", "bench_room_knee")
+    parser = KneeCommand().create_parser("manage.py", "bench_room_knee")
     options = parser.parse_args([]).gunicorn.split()
     assert options == [argument for argument in arguments[2:]
                        if not argument.startswith(("--bind", "--forwarded", "0.0.0.0"))]
