@@ -59,18 +59,23 @@ def opened(tournament, referee):
     return match, turns
 
 
-@pytest.fixture
-def made(monkeypatch):
-    """The live parts made ahead, by match id."""
+def counted_makings(monkeypatch, name: str) -> list[int]:
+    """The match ids ``live_parts.<name>`` is called with from now on (it still makes)."""
     calls: list[int] = []
-    real = live_parts.public_live_part
+    real = getattr(live_parts, name)
 
     def counted(**arguments):
         calls.append(arguments["match_id"])
         return real(**arguments)
 
-    monkeypatch.setattr(live_parts, "public_live_part", counted)
+    monkeypatch.setattr(live_parts, name, counted)
     return calls
+
+
+@pytest.fixture
+def made(monkeypatch):
+    """The live parts made ahead, by match id."""
+    return counted_makings(monkeypatch, "public_live_part")
 
 
 def test_a_save_makes_the_live_part_the_phones_then_read_as_made(
@@ -114,14 +119,7 @@ def test_a_rounds_confirmation_makes_the_whole_match_the_phones_then_take_as_mad
     """A round confirmed from the tablet: its live part, then the public's whole match, made
     ahead; a phone then takes the whole match as made (no round or turn read), the same as
     one made from the database. A turn in play makes the live part alone."""
-    wholes: list[int] = []
-    real = live_parts.public_match_region
-
-    def counted(**arguments):
-        wholes.append(arguments["match_id"])
-        return real(**arguments)
-
-    monkeypatch.setattr(live_parts, "public_match_region", counted)
+    wholes = counted_makings(monkeypatch, "public_match_region")
     match = match_at(tournament=tournament, started=True)
     record = played_record(match=match, seed=5)
     import_record(match, referee, truncated(record, rounds=1))  # round 1 ended, not confirmed
