@@ -16,7 +16,12 @@ from pathlib import Path
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import sync_playwright
+from playwright.sync_api import expect, sync_playwright
+
+# An assertion waits up to 10 s, not Playwright's 5: a save or a preview on this shared
+# machine, with another suite running beside, has taken longer than 5 s (the pages' own
+# actions wait 20 s: the contexts below).
+expect.set_options(timeout=10_000)
 
 # Playwright's sync API runs an event loop in this thread; the tests still use the ORM
 # synchronously (fixtures, checks), which Django would otherwise refuse.

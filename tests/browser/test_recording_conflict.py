@@ -25,8 +25,7 @@ def open_match(browser, live_server, staff_password, url):
 def enter_opening(page, seat_name, tile, points):
     page.locator(".opener label").filter(has_text=seat_name).click()
     page.locator(f'.tile-button[data-tile="{tile}"]').click()
-    # the server's preview: up to the page's own timeout (10 s), as a loaded machine may take
-    expect(page.locator(".preview-score")).to_be_visible(timeout=10_000)
+    expect(page.locator(".preview-score")).to_be_visible()
     page.locator("#id_claimed").fill(points)
     page.keyboard.press("Enter")
 
