@@ -8,7 +8,6 @@ The live part is made on a thread of its own, with its own connection: the tests
 
 from __future__ import annotations
 
-import re
 import threading
 
 import pytest
@@ -33,6 +32,7 @@ from tests.tournament.matches.test_kept_replays import (
     tablet_save,
     url,
 )
+from tests.tournament.test_page_versions import CSRF_TOKEN
 from tournament.matches.reading.replay import REPLAYED
 from tournament.matches.reading.replay_cache import forget_replays
 from tournament.matches.views import live_parts
@@ -101,10 +101,6 @@ def test_a_save_makes_the_live_part_the_phones_then_read_as_made(
     forget_kept_copies()
     assert live_part(client, match) == polled
     assert f"?revision={revision + 2}".encode() in polled
-
-
-#: A CSRF token as a page carries it, masked anew for each answer: not what the page shows.
-CSRF_TOKEN = re.compile(rb"\b[A-Za-z0-9]{64}\b")
 
 
 def whole_match(client, match) -> bytes:

@@ -21,24 +21,30 @@ from tournament.matches.services import WriteResult
 AHEAD_WAITING = 32
 
 
-def public_live_part(*, slug: str, match_id: int, language: str,
-                     host: dict[str, str]) -> str | None:
-    """The public's live part of the match as ``tournament:match_live`` answers a phone of the
-    public now, in ``language``: its kept copy, made if it must be (``CachedPageMixin``);
-    None when the answer is not a plain 200 (a private tournament's match, a match gone)."""
-    path = reverse("tournament:match_live", kwargs={"slug": slug, "match_id": match_id})
+def _public_answer(name: str, *, slug: str, match_id: int, language: str,
+                   host: dict[str, str]) -> str | None:
+    """The match's address ``name`` as htmx asks it for a phone of the public now, in
+    ``language``: its kept copy, made if it must be (``CachedPageMixin``); None when the
+    answer is not a plain 200 (a private tournament's match, a match gone)."""
+    path = reverse(f"tournament:{name}", kwargs={"slug": slug, "match_id": match_id})
     answer = anonymous_answer(path, host=host, language=language, htmx=True)
     return None if answer is None else answer.decode()
+
+
+def public_live_part(*, slug: str, match_id: int, language: str,
+                     host: dict[str, str]) -> str | None:
+    """The public's live part of the match (``tournament:match_live``), as
+    :func:`_public_answer` gives it."""
+    return _public_answer("match_live", slug=slug, match_id=match_id, language=language,
+                          host=host)
 
 
 def public_match_region(*, slug: str, match_id: int, language: str,
                         host: dict[str, str]) -> str | None:
     """The public's whole match (``tournament:match``) as a page following it takes it again
-    when its settled rounds changed (``pages.js``: htmx, its ``#match`` region): its kept copy,
-    made if it must be; None when the answer is not a plain 200."""
-    path = reverse("tournament:match", kwargs={"slug": slug, "match_id": match_id})
-    answer = anonymous_answer(path, host=host, language=language, htmx=True)
-    return None if answer is None else answer.decode()
+    when its settled rounds changed (``pages.js``: its ``#match`` region), as
+    :func:`_public_answer` gives it."""
+    return _public_answer("match", slug=slug, match_id=match_id, language=language, host=host)
 
 
 class LivePartsAhead:
